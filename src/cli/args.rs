@@ -1,0 +1,55 @@
+//! Command-line arguments (clap derive).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// bareme — exact, explained answers from declarative rulebooks.
+#[derive(Debug, Parser)]
+#[command(name = "bareme", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a rulebook: exit 0 when clean, 3 with diagnostics otherwise.
+    Check {
+        /// A rulebook folder (holding rulebook.toml) or its TOML file.
+        rulebook: PathBuf,
+    },
+    /// Evaluate one case (or a JSON Lines batch) and print the answer.
+    Eval(EvalArgs),
+    /// Run the rulebook's conformance cases (cases/*.toml).
+    Test {
+        /// A rulebook folder (holding rulebook.toml and cases/).
+        rulebook: PathBuf,
+    },
+}
+
+/// Arguments of `bareme eval`.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// A rulebook folder or its TOML file.
+    pub rulebook: PathBuf,
+    /// The case as a JSON file, or `-` for standard input.
+    #[arg(conflicts_with = "batch")]
+    pub case: Option<PathBuf>,
+    /// Also print the explanation trace.
+    #[arg(long, value_enum, conflicts_with = "batch")]
+    pub trace: Option<TraceFormat>,
+    /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
+    #[arg(long, num_args = 0..=1, default_missing_value = "-")]
+    pub batch: Option<PathBuf>,
+}
+
+/// How to print a trace.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TraceFormat {
+    /// An indented explanation, after the answer line.
+    Text,
+    /// `{"answer": …, "trace": …}` on one line.
+    Json,
+}

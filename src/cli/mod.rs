@@ -1,0 +1,114 @@
+//! Command-line interface: argument parsing and the commands.
+//!
+//! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case,
+//! 3 invalid rulebook, 4 evaluation fault of the rulebook.
+//!
+//! Invariant: all terminal and file IO of the binary is here.
+
+mod args;
+mod eval;
+
+use clap::Parser;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+
+use bareme::conformance::run_conformance;
+use bareme::{load_rulebook, LoadError, Rulebook};
+
+pub use args::{Cli, Command};
+
+/// Parses the arguments and runs the command.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { rulebook } => check(&rulebook),
+        Command::Eval(args) => eval::run(&args),
+        Command::Test { rulebook } => test(&rulebook),
+    }
+}
+
+/// Loads a rulebook or prints why not, returning the exit code to use.
+pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
+    load_rulebook(path).map_err(|e| match e {
+        LoadError::Io { .. } => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        LoadError::Invalid(diags) => {
+            eprint!("{}", diags.render(100, std::io::stderr().is_terminal()));
+            eprintln!(
+                "error: {} problem(s) in {}",
+                diags.problems.len(),
+                diags.source.name
+            );
+            ExitCode::from(3)
+        }
+    })
+}
+
+fn check(path: &Path) -> ExitCode {
+    match load(path) {
+        Ok(rb) => {
+            println!(
+                "ok: {} — {} inputs, {} tables, {} steps, {} checks, {} decisions",
+                rb.reference(),
+                rb.inputs.len(),
+                rb.tables.len(),
+                rb.steps.len(),
+                rb.checks.len(),
+                rb.decisions.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
+}
+
+fn test(path: &Path) -> ExitCode {
+    let rb = match load(path) {
+        Ok(rb) => rb,
+        Err(code) => return code,
+    };
+    let dir = if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let report = match run_conformance(&rb, &dir) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for r in &report.results {
+        if !r.failures.is_empty() {
+            println!("FAIL {}", r.name);
+            if let Some(d) = &r.description {
+                println!("  {d}");
+            }
+            for f in &r.failures {
+                println!("  {f}");
+            }
+        }
+    }
+    let failed = report.failed();
+    println!(
+        "{}: {} passed, {failed} failed",
+        rb.reference(),
+        report.results.len() - failed
+    );
+    if report.results.is_empty() {
+        eprintln!(
+            "error: no conformance cases in {}",
+            dir.join("cases").display()
+        );
+        return ExitCode::from(1);
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

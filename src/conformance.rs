@@ -1,0 +1,222 @@
+//! Conformance cases: worked examples that pin a rulebook's behaviour.
+//!
+//! Each rulebook folder holds `cases/*.toml`, one case per file: a JSON case
+//! (as text, so it can hold `null` and numbers as written) and the expected
+//! answer or rejection path. `bareme test` and the test suite run them.
+//!
+//! Invariant: a case is run twice, with and without the trace, and both
+//! runs must agree: tracing never changes an answer.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+use crate::eval::{evaluate_json, Outcome};
+use crate::rulebook::Rulebook;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    description: Option<String>,
+    case: String,
+    expect: RawExpect,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    answer: Option<toml::Value>,
+    error: Option<ExpectedError>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectedError {
+    path: String,
+    message: Option<String>,
+}
+
+/// The result of one conformance case.
+#[derive(Debug)]
+pub struct CaseResult {
+    /// File name without extension.
+    pub name: String,
+    /// What the case says it covers.
+    pub description: Option<String>,
+    /// One line per difference; empty when the case passes.
+    pub failures: Vec<String>,
+}
+
+/// Results of all cases of a rulebook.
+#[derive(Debug)]
+pub struct Report {
+    /// One per case file, in file-name order.
+    pub results: Vec<CaseResult>,
+}
+
+impl Report {
+    /// Number of failing cases.
+    pub fn failed(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| !r.failures.is_empty())
+            .count()
+    }
+}
+
+/// The case files of a rulebook folder, sorted.
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let cases = dir.join("cases");
+    let entries =
+        std::fs::read_dir(&cases).map_err(|e| format!("cannot read {}: {e}", cases.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Runs every case of `dir/cases` against a rulebook.
+pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
+    let mut results = Vec::new();
+    for file in case_files(dir)? {
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let (description, failures) = match toml::from_str::<RawCase>(&text) {
+            Ok(raw) => (raw.description.clone(), run_case(rb, &raw)),
+            Err(e) => (
+                None,
+                vec![format!("the case file is invalid: {}", e.message())],
+            ),
+        };
+        results.push(CaseResult {
+            name,
+            description,
+            failures,
+        });
+    }
+    Ok(Report { results })
+}
+
+fn run_case(rb: &Rulebook, raw: &RawCase) -> Vec<String> {
+    let case: serde_json::Value = match serde_json::from_str(&raw.case) {
+        Ok(v) => v,
+        Err(e) => return vec![format!("`case` is not JSON: {e}")],
+    };
+    let plain = evaluate_json(rb, &case, false);
+    let traced = evaluate_json(rb, &case, true);
+    let outcome = match (plain, traced) {
+        (Ok((a, _)), Ok((b, _))) if a == b => a,
+        (Ok(_), Ok(_)) => return vec!["the traced and untraced evaluations disagree".into()],
+        (Err(e), _) | (_, Err(e)) => return vec![format!("evaluation failed: {e}")],
+    };
+    let mut failures = Vec::new();
+    match (&raw.expect.answer, &raw.expect.error, outcome) {
+        (Some(expected), None, Outcome::Answer(actual)) => match toml_to_json(expected) {
+            Ok(expected) => diff_json("", &expected, &actual, &mut failures),
+            Err(e) => failures.push(e),
+        },
+        (Some(_), None, Outcome::Rejected(err)) => {
+            failures.push(format!(
+                "expected an answer, got a rejection at {}: {}",
+                err.path, err.message
+            ));
+        }
+        (None, Some(expected), Outcome::Rejected(err)) => {
+            if expected.path != err.path {
+                failures.push(format!(
+                    "rejection path: expected {}, got {} ({})",
+                    expected.path, err.path, err.message
+                ));
+            }
+            if let Some(m) = &expected.message {
+                if !err.message.contains(m.as_str()) {
+                    failures.push(format!(
+                        "rejection message: expected it to contain {m:?}, got {:?}",
+                        err.message
+                    ));
+                }
+            }
+        }
+        (None, Some(expected), Outcome::Answer(actual)) => {
+            failures.push(format!(
+                "expected a rejection at {}, got the answer {actual}",
+                expected.path
+            ));
+        }
+        _ => failures.push("`expect` needs exactly one of `answer` and `error`".into()),
+    }
+    failures
+}
+
+/// Field-by-field differences between an expected and an actual JSON value.
+pub fn diff_json(
+    path: &str,
+    expected: &serde_json::Value,
+    actual: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value::*;
+    let here = if path.is_empty() {
+        "answer".to_string()
+    } else {
+        path.to_string()
+    };
+    match (expected, actual) {
+        (Object(e), Object(a)) => {
+            for (k, ev) in e {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match a.get(k) {
+                    Some(av) => diff_json(&p, ev, av, out),
+                    None => out.push(format!("{p}: expected {ev}, missing")),
+                }
+            }
+            for k in a.keys().filter(|k| !e.contains_key(*k)) {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                out.push(format!("{p}: not expected, got {}", a[k]));
+            }
+        }
+        (Array(e), Array(a)) if e.len() == a.len() => {
+            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                diff_json(&format!("{path}[{i}]"), ev, av, out);
+            }
+        }
+        (e, a) if e == a => {}
+        (e, a) => out.push(format!("{here}: expected {e}, got {a}")),
+    }
+}
+
+fn toml_to_json(v: &toml::Value) -> Result<serde_json::Value, String> {
+    Ok(match v {
+        toml::Value::String(s) => serde_json::Value::String(s.clone()),
+        toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
+        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
+        toml::Value::Float(f) => return Err(format!(
+            "expected values must not be TOML floats ({f}): write amounts as strings or integers"
+        )),
+        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
+        toml::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(toml_to_json).collect::<Result<_, _>>()?)
+        }
+        toml::Value::Table(t) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in t {
+                map.insert(k.clone(), toml_to_json(v)?);
+            }
+            serde_json::Value::Object(map)
+        }
+    })
+}

@@ -1,0 +1,1043 @@
+//! The evaluator: one validated case through a checked rulebook.
+//!
+//! Checks run in order; steps are computed on first use and memoised, so a
+//! check may read a step and a clarification never computes the payslip.
+//! With tracing on, every check, step, read, row choice and rounding is
+//! recorded; with it off, nothing is allocated for the trace.
+//!
+//! Invariant: bounded — every node evaluated spends one unit of the case's
+//! budget (`limits.max_eval_steps`); recursion depth is bounded by the
+//! parser's nesting limit and the step graph is acyclic (checked at load).
+
+pub mod ops;
+
+use rust_decimal::Decimal;
+use std::sync::Arc;
+
+use crate::case::{validate_case, CaseError, Facts};
+use crate::expr::BinOp;
+use crate::rounding::{self, RoundingMode};
+use crate::rulebook::model::*;
+use crate::span::Span;
+use crate::trace::{
+    CheckTrace, CiteTrace, ConditionTrace, Event, InputTrace, Lookup, OutcomeTrace, Read,
+    RoundingTrace, StepTrace, Trace,
+};
+use crate::value::{Month, Value};
+
+/// A fault of the rulebook met while evaluating a case (not a fault of the case).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message} (in {context}: `{snippet}`)")]
+pub struct EvalError {
+    /// What went wrong.
+    pub message: String,
+    /// Where: `step employee_contribution`, `check 3`, `answer field net_pay`.
+    pub context: String,
+    /// The text of the failing part of the formula.
+    pub snippet: String,
+    /// Its span in the formula.
+    pub span: Span,
+}
+
+/// How an evaluation ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The answer JSON.
+    Answer(serde_json::Value),
+    /// The case was rejected by validation or by a check.
+    Rejected(CaseError),
+}
+
+/// Validates and evaluates a JSON case, optionally tracing.
+pub fn evaluate_json(
+    rb: &Rulebook,
+    case: &serde_json::Value,
+    trace: bool,
+) -> Result<(Outcome, Option<Trace>), EvalError> {
+    match validate_case(rb, case) {
+        Ok(facts) => evaluate(rb, &facts, trace),
+        Err(error) => {
+            let trace = trace.then(|| Trace {
+                rulebook: rb.reference(),
+                inputs: Vec::new(),
+                events: Vec::new(),
+                outcome: OutcomeTrace::Rejected {
+                    error: error.clone(),
+                },
+            });
+            Ok((Outcome::Rejected(error), trace))
+        }
+    }
+}
+
+/// Evaluates validated facts: checks in order, then the decision's answer.
+pub fn evaluate(
+    rb: &Rulebook,
+    facts: &Facts,
+    trace: bool,
+) -> Result<(Outcome, Option<Trace>), EvalError> {
+    let mut m = Machine::new(rb, facts, trace);
+    let outcome = m.run()?;
+    let trace = m.tracer.map(|t| {
+        let inputs = rb
+            .inputs
+            .iter()
+            .zip(facts.values.iter().zip(&facts.given))
+            .map(|(input, (value, given))| InputTrace {
+                name: input.name.to_string(),
+                given: *given,
+                value: value.clone(),
+            })
+            .collect();
+        Trace {
+            rulebook: rb.reference(),
+            inputs,
+            events: t.events,
+            outcome: t.outcome.unwrap_or(OutcomeTrace::Decision {
+                decision: String::new(),
+                reason: None,
+                clauses: vec![],
+            }),
+        }
+    });
+    Ok((outcome, trace))
+}
+
+/// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
+pub fn evaluate_condition(
+    rb: &Rulebook,
+    facts: &Facts,
+    formula: &Formula,
+) -> Result<bool, EvalError> {
+    let mut m = Machine::new(rb, facts, false);
+    match m.formula(formula, "input condition")? {
+        Value::Bool(b) => Ok(b),
+        other => Err(m.error(
+            formula,
+            "input condition",
+            formula.node.span,
+            format!("expected a boolean, found {}", other.kind_name()),
+        )),
+    }
+}
+
+#[derive(Clone)]
+enum Slot {
+    Todo,
+    Busy,
+    Done(Value),
+}
+
+/// Why a node failed, before the formula around it is known.
+enum Fault {
+    At(Span, String),
+    Eval(EvalError),
+}
+
+type Res<T> = Result<T, Fault>;
+
+#[derive(Default)]
+struct Frame {
+    reads: Vec<Read>,
+    lookups: Vec<Lookup>,
+    roundings: Vec<RoundingTrace>,
+}
+
+struct Tracer {
+    events: Vec<Event>,
+    frames: Vec<Frame>,
+    outcome: Option<OutcomeTrace>,
+}
+
+struct Machine<'a> {
+    rb: &'a Rulebook,
+    facts: &'a Facts,
+    steps: Vec<Slot>,
+    params: Vec<Option<Value>>,
+    budget: u64,
+    tracer: Option<Tracer>,
+    formula_text: Arc<str>,
+    decision: Option<(Arc<str>, Option<Arc<str>>, Vec<Arc<str>>)>,
+}
+
+impl<'a> Machine<'a> {
+    fn new(rb: &'a Rulebook, facts: &'a Facts, trace: bool) -> Self {
+        Machine {
+            rb,
+            facts,
+            steps: vec![Slot::Todo; rb.steps.len()],
+            params: vec![None; rb.params.len()],
+            budget: rb.limits.max_eval_steps,
+            tracer: trace.then(|| Tracer {
+                events: Vec::new(),
+                frames: Vec::new(),
+                outcome: None,
+            }),
+            formula_text: Arc::from(""),
+            decision: None,
+        }
+    }
+
+    fn error(&self, f: &Formula, context: &str, span: Span, message: String) -> EvalError {
+        let snippet = f
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or(&f.text)
+            .to_string();
+        EvalError {
+            message,
+            context: context.to_string(),
+            snippet,
+            span,
+        }
+    }
+
+    /// Evaluates a whole formula, turning a located fault into an `EvalError`.
+    fn formula(&mut self, f: &Formula, context: &str) -> Result<Value, EvalError> {
+        let saved = std::mem::replace(&mut self.formula_text, f.text.clone());
+        let res = self.eval(&f.node);
+        self.formula_text = saved;
+        res.map_err(|fault| match fault {
+            Fault::At(span, message) => self.error(f, context, span, message),
+            Fault::Eval(e) => e,
+        })
+    }
+
+    fn bool_formula(&mut self, f: &Formula, context: &str) -> Result<bool, EvalError> {
+        match self.formula(f, context)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.error(
+                f,
+                context,
+                f.node.span,
+                format!(
+                    "a condition must be true or false, found {}",
+                    describe_value(&other)
+                ),
+            )),
+        }
+    }
+
+    fn push_frame(&mut self) {
+        if let Some(t) = &mut self.tracer {
+            t.frames.push(Frame::default());
+        }
+    }
+
+    fn pop_frame(&mut self) -> Frame {
+        self.tracer
+            .as_mut()
+            .and_then(|t| t.frames.pop())
+            .unwrap_or_default()
+    }
+
+    fn run(&mut self) -> Result<Outcome, EvalError> {
+        let rb = self.rb;
+        for (i, check) in rb.checks.iter().enumerate() {
+            let context = format!("check {}", i + 1);
+            self.push_frame();
+            let held = match &check.when {
+                Some(w) => self.bool_formula(w, &context),
+                None => Ok(true),
+            };
+            let frame = self.pop_frame();
+            let held = held?;
+            if let Some(t) = &mut self.tracer {
+                let gives = match &check.outcome {
+                    CheckOutcome::Decide {
+                        decision, reason, ..
+                    } => {
+                        let reason = reason.as_ref().map(|r| format!(" {r}")).unwrap_or_default();
+                        format!("decision {}{reason}", rb.decisions[*decision].name)
+                    }
+                    CheckOutcome::Reject { path, .. } => format!("reject {path}"),
+                };
+                t.events.push(Event::Check(CheckTrace {
+                    index: i + 1,
+                    label: check.label.clone(),
+                    when: check.when.as_ref().map(|w| w.text.to_string()),
+                    reads: frame.reads,
+                    held,
+                    gives,
+                }));
+            }
+            if !held {
+                continue;
+            }
+            return match &check.outcome {
+                CheckOutcome::Reject { path, message } => {
+                    let mut text = String::new();
+                    for part in message {
+                        match part {
+                            MessagePart::Text(t) => text.push_str(t),
+                            MessagePart::Value(f) => match self.formula(f, &context)? {
+                                Value::Text(t) => text.push_str(&t),
+                                other => text.push_str(&other.to_string()),
+                            },
+                        }
+                    }
+                    let error = CaseError {
+                        path: path.to_string(),
+                        message: text,
+                    };
+                    if let Some(t) = &mut self.tracer {
+                        t.outcome = Some(OutcomeTrace::Rejected {
+                            error: error.clone(),
+                        });
+                    }
+                    Ok(Outcome::Rejected(error))
+                }
+                CheckOutcome::Decide {
+                    decision,
+                    reason,
+                    clauses,
+                } => self.answer(*decision, reason.clone(), clauses),
+            };
+        }
+        // INVARIANT: the checker requires a last check without `when`, so the loop returns.
+        Err(EvalError {
+            message: "no check held".into(),
+            context: "checks".into(),
+            snippet: String::new(),
+            span: Span::default(),
+        })
+    }
+
+    fn answer(
+        &mut self,
+        index: usize,
+        reason: Option<Arc<str>>,
+        check_clauses: &[Arc<str>],
+    ) -> Result<Outcome, EvalError> {
+        let decision = &self.rb.decisions[index];
+        let mut clauses: Vec<Arc<str>> = if check_clauses.is_empty() {
+            decision.clauses.clone()
+        } else {
+            check_clauses.to_vec()
+        };
+        for (when, extra) in &decision.cite {
+            let held =
+                self.bool_formula(when, &format!("citation of decision {}", decision.name))?;
+            if let Some(t) = &mut self.tracer {
+                t.events.push(Event::Cite(CiteTrace {
+                    when: when.text.to_string(),
+                    held,
+                    clauses: extra.iter().map(|c| c.to_string()).collect(),
+                }));
+            }
+            if held {
+                for c in extra {
+                    if !clauses.contains(c) {
+                        clauses.push(c.clone());
+                    }
+                }
+            }
+        }
+        self.decision = Some((decision.name.clone(), reason.clone(), clauses.clone()));
+        let mut object = serde_json::Map::with_capacity(decision.answer.len());
+        for out in &decision.answer {
+            let context = format!("answer field {}", out.key);
+            let value = self.formula(&out.expr, &context)?;
+            let json = format_value(&value, out.format, &clauses)
+                .map_err(|m| self.error(&out.expr, &context, out.expr.node.span, m))?;
+            object.insert(out.key.to_string(), json);
+        }
+        if let Some(t) = &mut self.tracer {
+            t.outcome = Some(OutcomeTrace::Decision {
+                decision: decision.name.to_string(),
+                reason: reason.map(|r| r.to_string()),
+                clauses: clauses.iter().map(|c| c.to_string()).collect(),
+            });
+        }
+        Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    fn read(&mut self, name: &str, value: &Value) {
+        if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
+            if !frame.reads.iter().any(|r| r.name == name) {
+                frame.reads.push(Read {
+                    name: name.to_string(),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+
+    fn step(&mut self, i: usize, span: Span) -> Res<Value> {
+        match &self.steps[i] {
+            Slot::Done(v) => return Ok(v.clone()),
+            Slot::Busy => {
+                return Err(Fault::At(
+                    span,
+                    format!("step `{}` depends on itself", self.rb.steps[i].name),
+                ))
+            }
+            Slot::Todo => {}
+        }
+        self.steps[i] = Slot::Busy;
+        let step = &self.rb.steps[i];
+        let context = format!("step {}", step.name);
+        self.push_frame();
+        let res = self.compute_step(step, &context);
+        let frame = self.pop_frame();
+        let (exact, value, condition) = res.map_err(Fault::Eval)?;
+        if let Some(t) = &mut self.tracer {
+            t.events.push(Event::Step(StepTrace {
+                step: step.name.to_string(),
+                label: step.label.clone(),
+                clauses: step.clauses.iter().map(|c| c.to_string()).collect(),
+                formula: step.expr.text.to_string(),
+                condition,
+                reads: frame.reads,
+                lookups: frame.lookups,
+                roundings: frame.roundings,
+                exact,
+                value: value.clone(),
+            }));
+        }
+        self.steps[i] = Slot::Done(value.clone());
+        Ok(value)
+    }
+
+    fn compute_step(
+        &mut self,
+        step: &Step,
+        context: &str,
+    ) -> Result<(Value, Value, Option<ConditionTrace>), EvalError> {
+        let mut condition = None;
+        if let Some(when) = &step.when {
+            let held = self.bool_formula(when, context)?;
+            condition = Some(ConditionTrace {
+                formula: when.text.to_string(),
+                held,
+            });
+            if !held {
+                let value = match &step.otherwise {
+                    Some(o) => self.formula(o, context)?,
+                    None => Value::Absent,
+                };
+                return Ok((value.clone(), value, condition));
+            }
+        }
+        let exact = self.formula(&step.expr, context)?;
+        let value = match (step.round, &exact) {
+            (Some((places, mode)), Value::Number(n)) => {
+                let r = rounding::round(*n, places, mode);
+                let after = r.after;
+                if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
+                    frame.roundings.push(RoundingTrace {
+                        at: "step".into(),
+                        rounded: r,
+                    });
+                }
+                Value::Number(after)
+            }
+            (Some(_), v) if v.is_missing() => v.clone(),
+            (Some(_), other) => {
+                return Err(self.error(
+                    &step.expr,
+                    context,
+                    step.expr.node.span,
+                    format!(
+                        "only a number can be rounded, found {}",
+                        describe_value(other)
+                    ),
+                ))
+            }
+            (None, v) => v.clone(),
+        };
+        Ok((exact, value, condition))
+    }
+
+    fn param(&mut self, i: usize) -> Res<Value> {
+        if let Some(v) = &self.params[i] {
+            return Ok(v.clone());
+        }
+        let param = &self.rb.params[i];
+        let value = match &param.value {
+            ParamValue::Fixed(v) => v.clone(),
+            ParamValue::Dated { at, periods } => {
+                let key = self
+                    .formula(at, &format!("parameter {}", param.name))
+                    .map_err(Fault::Eval)?;
+                periods
+                    .iter()
+                    .find(|(p, _)| covers(p, &key))
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(Value::Absent)
+            }
+        };
+        self.params[i] = Some(value.clone());
+        Ok(value)
+    }
+
+    fn spend(&mut self, span: Span) -> Res<()> {
+        if self.budget == 0 {
+            return Err(Fault::At(
+                span,
+                format!(
+                    "evaluation exceeded its limit of {} steps",
+                    self.rb.limits.max_eval_steps
+                ),
+            ));
+        }
+        self.budget -= 1;
+        Ok(())
+    }
+
+    fn eval(&mut self, node: &Node) -> Res<Value> {
+        self.eval_read(node, true)
+    }
+
+    /// Evaluates a node; `record` says whether a name read is noted in the trace
+    /// (off for the base of `a.b`, whose full path is noted instead).
+    fn eval_read(&mut self, node: &Node, record: bool) -> Res<Value> {
+        self.spend(node.span)?;
+        match &node.kind {
+            NodeKind::Const(v) => Ok(v.clone()),
+            NodeKind::Input(i) => {
+                let v = self.facts.values.get(*i).cloned().unwrap_or(Value::Absent);
+                if record && self.tracer.is_some() {
+                    self.read(&self.rb.inputs[*i].name.clone(), &v);
+                }
+                Ok(v)
+            }
+            NodeKind::Step(i) => {
+                let v = self.step(*i, node.span)?;
+                if record && self.tracer.is_some() {
+                    self.read(&self.rb.steps[*i].name.clone(), &v);
+                }
+                Ok(v)
+            }
+            NodeKind::Param(i) => {
+                let v = self.param(*i)?;
+                if record && self.tracer.is_some() {
+                    self.read(&self.rb.params[*i].name.clone(), &v);
+                }
+                Ok(v)
+            }
+            NodeKind::Table(_) | NodeKind::Mode(_) => Err(Fault::At(
+                node.span,
+                "a table or rounding mode is not a value".into(),
+            )),
+            NodeKind::Decision => Ok(self
+                .decision
+                .as_ref()
+                .map_or(Value::Absent, |d| Value::Text(d.0.clone()))),
+            NodeKind::Reason => Ok(self
+                .decision
+                .as_ref()
+                .and_then(|d| d.1.clone())
+                .map_or(Value::Absent, Value::Text)),
+            NodeKind::Clauses => Ok(Value::Absent),
+            NodeKind::Field { base, index, path } => {
+                let b = self.eval_read(base, path.is_none())?;
+                let v = match &b {
+                    Value::Record(r) => r.fields.get(*index).cloned().unwrap_or(Value::Absent),
+                    Value::Absent | Value::Null => b.clone(),
+                    other => {
+                        return Err(Fault::At(
+                            node.span,
+                            format!("{} has no fields", describe_value(other)),
+                        ))
+                    }
+                };
+                if let (Some(p), true) = (path, record && self.tracer.is_some()) {
+                    self.read(p, &v);
+                }
+                Ok(v)
+            }
+            NodeKind::Neg(inner) => {
+                let n = self.number(inner)?;
+                Ok(Value::Number(-n))
+            }
+            NodeKind::Not(inner) => Ok(Value::Bool(!self.boolean(inner)?)),
+            NodeKind::Binary(op, a, b) => self.binary(*op, a, b, node.span),
+            NodeKind::If(parts) => {
+                let (c, a, b) = &**parts;
+                if self.boolean(c)? {
+                    self.eval(a)
+                } else {
+                    self.eval(b)
+                }
+            }
+            NodeKind::Call(func, args) => self.call(*func, args, node.span),
+        }
+    }
+
+    fn missing(&self, node: &Node, v: &Value) -> Fault {
+        let what = self.describe_node(node);
+        let how = if *v == Value::Null { "null" } else { "missing" };
+        Fault::At(
+            node.span,
+            format!("{what} is {how}, so it cannot be used here (test it with is_missing first)"),
+        )
+    }
+
+    fn describe_node(&self, node: &Node) -> String {
+        match &node.kind {
+            NodeKind::Input(i) => format!("input `{}`", self.rb.inputs[*i].name),
+            NodeKind::Step(i) => format!("step `{}`", self.rb.steps[*i].name),
+            NodeKind::Param(i) => format!("parameter `{}`", self.rb.params[*i].name),
+            NodeKind::Field { path: Some(p), .. } => format!("`{p}`"),
+            _ => {
+                let text = self
+                    .formula_text
+                    .get(node.span.start as usize..node.span.end as usize)
+                    .unwrap_or("the value");
+                format!("`{text}`")
+            }
+        }
+    }
+
+    fn number(&mut self, node: &Node) -> Res<Decimal> {
+        match self.eval(node)? {
+            Value::Number(n) => Ok(n),
+            v if v.is_missing() => Err(self.missing(node, &v)),
+            other => Err(Fault::At(
+                node.span,
+                format!("expected a number, found {}", describe_value(&other)),
+            )),
+        }
+    }
+
+    fn boolean(&mut self, node: &Node) -> Res<bool> {
+        match self.eval(node)? {
+            Value::Bool(b) => Ok(b),
+            v if v.is_missing() => Err(self.missing(node, &v)),
+            other => Err(Fault::At(
+                node.span,
+                format!("expected true or false, found {}", describe_value(&other)),
+            )),
+        }
+    }
+
+    fn present(&mut self, node: &Node) -> Res<Value> {
+        let v = self.eval(node)?;
+        if v.is_missing() {
+            return Err(self.missing(node, &v));
+        }
+        Ok(v)
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Node, b: &Node, span: Span) -> Res<Value> {
+        match op {
+            BinOp::And => Ok(Value::Bool(self.boolean(a)? && self.boolean(b)?)),
+            BinOp::Or => Ok(Value::Bool(self.boolean(a)? || self.boolean(b)?)),
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                let x = self.number(a)?;
+                let y = self.number(b)?;
+                ops::arith(op, x, y)
+                    .map(Value::Number)
+                    .map_err(|m| Fault::At(span, m))
+            }
+            _ => {
+                let x = self.present(a)?;
+                let y = self.present(b)?;
+                let ord = compare(&x, &y).ok_or_else(|| {
+                    Fault::At(
+                        span,
+                        format!(
+                            "cannot compare {} with {}",
+                            describe_value(&x),
+                            describe_value(&y)
+                        ),
+                    )
+                })?;
+                use std::cmp::Ordering::*;
+                Ok(Value::Bool(match op {
+                    BinOp::Eq => ord == Equal,
+                    BinOp::Ne => ord != Equal,
+                    BinOp::Lt => ord == Less,
+                    BinOp::Le => ord != Greater,
+                    BinOp::Gt => ord == Greater,
+                    _ => ord != Less,
+                }))
+            }
+        }
+    }
+
+    fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {
+        let fault = |m: String| Fault::At(span, m);
+        match func {
+            Func::Min | Func::Max => {
+                let mut best = self.present(&args[0])?;
+                for a in &args[1..] {
+                    let v = self.present(a)?;
+                    let ord = compare(&v, &best)
+                        .ok_or_else(|| fault("cannot compare these values".into()))?;
+                    if (func == Func::Min && ord.is_lt()) || (func == Func::Max && ord.is_gt()) {
+                        best = v;
+                    }
+                }
+                Ok(best)
+            }
+            Func::Abs => Ok(Value::Number(self.number(&args[0])?.abs())),
+            Func::Clamp => {
+                let x = self.number(&args[0])?;
+                let lo = self.number(&args[1])?;
+                let hi = self.number(&args[2])?;
+                Ok(Value::Number(x.max(lo).min(hi)))
+            }
+            Func::Round | Func::Floor | Func::Ceil => {
+                let x = self.number(&args[0])?;
+                let places = match &args[1].kind {
+                    NodeKind::Const(Value::Number(p)) => {
+                        u32::try_from(ops::whole(*p, "places").map_err(&fault)?)
+                            .map_err(|_| fault("bad places".into()))?
+                    }
+                    _ => return Err(fault("places must be a literal".into())),
+                };
+                let mode = match &args[2].kind {
+                    NodeKind::Mode(m) => *m,
+                    _ => RoundingMode::HalfUp,
+                };
+                let r = rounding::round(x, places, mode);
+                let after = r.after;
+                if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
+                    let at = self
+                        .formula_text
+                        .get(span.start as usize..span.end as usize)
+                        .unwrap_or("round")
+                        .to_string();
+                    frame.roundings.push(RoundingTrace { at, rounded: r });
+                }
+                Ok(Value::Number(after))
+            }
+            Func::Pow => {
+                let x = self.number(&args[0])?;
+                let y = self.number(&args[1])?;
+                ops::pow(x, y).map(Value::Number).map_err(fault)
+            }
+            Func::IsMissing => Ok(Value::Bool(self.eval(&args[0])?.is_missing())),
+            Func::IsNull => Ok(Value::Bool(self.eval(&args[0])? == Value::Null)),
+            Func::Coalesce => {
+                for a in args {
+                    let v = self.eval(a)?;
+                    if !v.is_missing() {
+                        return Ok(v);
+                    }
+                }
+                Ok(Value::Absent)
+            }
+            Func::Date | Func::Month => self.eval(&args[0]),
+            Func::DaysInMonth => {
+                let m = match self.present(&args[0])? {
+                    Value::Month(m) => m,
+                    Value::Date(d) => Month::of(d),
+                    other => {
+                        return Err(fault(format!(
+                            "expected a month or a date, found {}",
+                            describe_value(&other)
+                        )))
+                    }
+                };
+                m.days()
+                    .map(|d| Value::Number(d.into()))
+                    .ok_or_else(|| fault(format!("{m} has no calendar")))
+            }
+            Func::DaysBetween => {
+                let (a, b) = (self.date(&args[0])?, self.date(&args[1])?);
+                Ok(Value::Number((b - a).num_days().into()))
+            }
+            Func::Age => {
+                let (a, b) = (self.date(&args[0])?, self.date(&args[1])?);
+                Ok(Value::Number(ops::age(a, b).into()))
+            }
+            Func::AddMonths => {
+                let base = self.present(&args[0])?;
+                let n = ops::whole(self.number(&args[1])?, "a number of months").map_err(&fault)?;
+                let res = match base {
+                    Value::Month(m) => m.add(n).map(Value::Month),
+                    Value::Date(d) => ops::add_months_date(d, n).map(Value::Date),
+                    other => {
+                        return Err(fault(format!(
+                            "expected a month or a date, found {}",
+                            describe_value(&other)
+                        )))
+                    }
+                };
+                res.ok_or_else(|| fault("the result is outside the calendar".into()))
+            }
+            Func::AddYears => {
+                let d = self.date(&args[0])?;
+                let n = ops::whole(self.number(&args[1])?, "a number of years").map_err(&fault)?;
+                ops::add_years(d, n)
+                    .map(Value::Date)
+                    .ok_or_else(|| fault("the result is outside the calendar".into()))
+            }
+            Func::MonthOf => Ok(Value::Month(Month::of(self.date(&args[0])?))),
+            Func::Year => match self.present(&args[0])? {
+                Value::Month(m) => Ok(Value::Number(m.year.into())),
+                Value::Date(d) => Ok(Value::Number(Month::of(d).year.into())),
+                other => Err(fault(format!(
+                    "expected a month or a date, found {}",
+                    describe_value(&other)
+                ))),
+            },
+            Func::Count => match self.eval(&args[0])? {
+                Value::List(items) => Ok(Value::Number(items.len().into())),
+                v if v.is_missing() => Ok(Value::Number(Decimal::ZERO)),
+                other => Err(fault(format!(
+                    "expected a list, found {}",
+                    describe_value(&other)
+                ))),
+            },
+            Func::Scale => {
+                let t = self.table_arg(&args[0])?;
+                let x = self.number(&args[1])?;
+                let table = &self.rb.tables[t];
+                let bands: Vec<(Option<Decimal>, Decimal)> = self
+                    .rows(t)
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.record.fields.first().and_then(Value::as_number),
+                            r.record
+                                .fields
+                                .get(1)
+                                .and_then(Value::as_number)
+                                .unwrap_or_default(),
+                        )
+                    })
+                    .collect();
+                let (total, lines) = ops::scale(&bands, x).map_err(fault)?;
+                let source = self.source(t);
+                if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
+                    frame.lookups.push(Lookup {
+                        table: table.name.to_string(),
+                        source,
+                        key: x.to_string(),
+                        row: None,
+                        why: if lines.is_empty() {
+                            "nothing above zero".into()
+                        } else {
+                            lines.join(" + ")
+                        },
+                    });
+                }
+                Ok(Value::Number(total))
+            }
+            Func::PeriodRow => {
+                let t = self.table_arg(&args[0])?;
+                let key = self.eval(&args[1])?;
+                if key.is_missing() {
+                    return Ok(Value::Absent);
+                }
+                let rows = self.rows(t);
+                let found = rows
+                    .iter()
+                    .find(|r| r.period.is_some_and(|p| covers(&p, &key)));
+                let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
+                if self.tracer.is_some() {
+                    let why = match found {
+                        Some(r) => format!(
+                            "{key} is within {}",
+                            r.period.map(period_text).unwrap_or_default()
+                        ),
+                        None => {
+                            let covered: Vec<String> = rows
+                                .iter()
+                                .map(|r| {
+                                    format!(
+                                        "{} {}",
+                                        r.name.as_deref().unwrap_or("?"),
+                                        r.period.map(period_text).unwrap_or_default()
+                                    )
+                                })
+                                .collect();
+                            format!("no row covers {key} (rows: {})", covered.join(", "))
+                        }
+                    };
+                    let lookup = Lookup {
+                        table: self.rb.tables[t].name.to_string(),
+                        source: self.source(t),
+                        key: key.to_string(),
+                        row: found.and_then(|r| r.name.as_ref().map(|n| n.to_string())),
+                        why,
+                    };
+                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
+                        frame.lookups.push(lookup);
+                    }
+                }
+                Ok(value)
+            }
+            Func::Lookup => {
+                let t = self.table_arg(&args[0])?;
+                let mut keys = Vec::with_capacity(args.len() - 1);
+                for a in &args[1..] {
+                    let k = self.eval(a)?;
+                    if k.is_missing() {
+                        return Ok(Value::Absent);
+                    }
+                    keys.push(k);
+                }
+                let TableKind::Keyed { keys: key_cols } = &self.rb.tables[t].kind else {
+                    return Err(fault("not a keyed table".into()));
+                };
+                let rows = self.rows(t);
+                let found = rows.iter().find(|r| {
+                    key_cols
+                        .iter()
+                        .zip(&keys)
+                        .all(|(c, k)| r.record.fields.get(*c) == Some(k))
+                });
+                let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
+                if self.tracer.is_some() {
+                    let key: Vec<String> = keys.iter().map(ToString::to_string).collect();
+                    let lookup = Lookup {
+                        table: self.rb.tables[t].name.to_string(),
+                        source: self.source(t),
+                        key: key.join(", "),
+                        row: found.map(|_| key.join(", ")),
+                        why: if found.is_some() {
+                            "the row with this key".into()
+                        } else {
+                            "no row has this key".into()
+                        },
+                    };
+                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
+                        frame.lookups.push(lookup);
+                    }
+                }
+                Ok(value)
+            }
+        }
+    }
+
+    fn table_arg(&mut self, node: &Node) -> Res<TableId> {
+        match &node.kind {
+            NodeKind::Table(t) => Ok(*t),
+            _ => Err(Fault::At(node.span, "expected a table name".into())),
+        }
+    }
+
+    fn rows(&self, t: TableId) -> &'a [Row] {
+        match self.facts.tables.get(t).and_then(Option::as_ref) {
+            Some(rows) => rows,
+            None => &self.rb.tables[t].rows,
+        }
+    }
+
+    fn source(&self, t: TableId) -> String {
+        if self.facts.tables.get(t).is_some_and(Option::is_some) {
+            let input = self
+                .rb
+                .inputs
+                .iter()
+                .find(|i| matches!(i.kind, InputKind::Table { table } if table == t));
+            format!("case:{}", input.map_or("?", |i| &*i.name))
+        } else {
+            "rulebook".into()
+        }
+    }
+
+    fn date(&mut self, node: &Node) -> Res<chrono::NaiveDate> {
+        match self.present(node)? {
+            Value::Date(d) => Ok(d),
+            other => Err(Fault::At(
+                node.span,
+                format!("expected a date, found {}", describe_value(&other)),
+            )),
+        }
+    }
+}
+
+fn describe_value(v: &Value) -> String {
+    match v {
+        Value::Absent | Value::Null => v.kind_name().to_string(),
+        other => format!("{} {other}", other.kind_name()),
+    }
+}
+
+fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => Some(x.cmp(y)),
+        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
+        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::Month(x), Value::Month(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
+}
+
+fn covers(period: &Period, key: &Value) -> bool {
+    match (period, key) {
+        (Period::Months(from, to), Value::Month(m)) => m >= from && to.is_none_or(|t| *m <= t),
+        (Period::Months(from, to), Value::Date(d)) => {
+            let m = Month::of(*d);
+            m >= *from && to.is_none_or(|t| m <= t)
+        }
+        (Period::Dates(from, to), Value::Date(d)) => d >= from && to.is_none_or(|t| *d <= t),
+        _ => false,
+    }
+}
+
+fn period_text(p: Period) -> String {
+    match p {
+        Period::Months(f, Some(t)) => format!("{f}…{t}"),
+        Period::Months(f, None) => format!("{f}…"),
+        Period::Dates(f, Some(t)) => format!("{f}…{t}"),
+        Period::Dates(f, None) => format!("{f}…"),
+    }
+}
+
+/// Writes an answer value; an amount with more decimals than its format is an error, never a silent rounding.
+fn format_value(
+    v: &Value,
+    format: Format,
+    clauses: &[Arc<str>],
+) -> Result<serde_json::Value, String> {
+    let number = |n: &Decimal| {
+        let mut n = *n;
+        if n.is_zero() {
+            n.set_sign_positive(true);
+        }
+        n
+    };
+    let json_number = |text: String| {
+        serde_json::from_str::<serde_json::Number>(&text)
+            .map(serde_json::Value::Number)
+            .map_err(|e| e.to_string())
+    };
+    match (format, v) {
+        (Format::Clauses, _) => Ok(serde_json::Value::Array(
+            clauses
+                .iter()
+                .map(|c| serde_json::Value::String(c.to_string()))
+                .collect(),
+        )),
+        (_, v) if v.is_missing() => Err(format!("the answer value is {}", v.kind_name())),
+        (Format::Fixed(places), Value::Number(n)) => {
+            let mut n = number(n);
+            if n.scale() > places {
+                let r = n.round_dp(places);
+                if r != n {
+                    return Err(format!(
+                        "{n} has more than {places} decimals: round it in a step"
+                    ));
+                }
+                n = r;
+            }
+            n.rescale(places);
+            Ok(serde_json::Value::String(n.to_string()))
+        }
+        (Format::Decimal, Value::Number(n)) => Ok(serde_json::Value::String(number(n).to_string())),
+        (Format::Integer, Value::Number(n)) => {
+            if !n.fract().is_zero() {
+                return Err(format!("{n} is not a whole number: round it in a step"));
+            }
+            json_number(number(&n.trunc()).to_string())
+        }
+        (Format::Number, Value::Number(n)) => json_number(number(&n.normalize()).to_string()),
+        (Format::Text, Value::Text(t)) => Ok(serde_json::Value::String(t.to_string())),
+        (Format::Bool, Value::Bool(b)) => Ok(serde_json::Value::Bool(*b)),
+        (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
+            Ok(serde_json::Value::String(v.to_string()))
+        }
+        (_, other) => Err(format!(
+            "cannot write {} in this format",
+            describe_value(other)
+        )),
+    }
+}

@@ -1,0 +1,225 @@
+//! Pure operations on values: arithmetic, powers, scales and calendar functions.
+//!
+//! Each returns `Result<_, String>` with a message and no location; the
+//! evaluator attaches the span of the call site.
+//!
+//! Invariant: exact decimal arithmetic only; every operation that can
+//! overflow is checked.
+
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, MathematicalOps};
+
+use crate::value::Month;
+
+/// `a + b`, `a - b`, `a * b`, `a / b`, checked.
+pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, String> {
+    use crate::expr::BinOp::*;
+    let res = match op {
+        Add => a.checked_add(b),
+        Sub => a.checked_sub(b),
+        Mul => a.checked_mul(b),
+        Div => {
+            if b.is_zero() {
+                return Err(format!("division by zero ({a} / 0)"));
+            }
+            a.checked_div(b)
+        }
+        _ => return Err(format!("`{}` is not arithmetic", op.symbol())),
+    };
+    res.ok_or_else(|| format!("{a} {} {b} overflows the exact decimal range", op.symbol()))
+}
+
+/// Largest whole exponent computed by repeated multiplication.
+const MAX_WHOLE_EXPONENT: i64 = 4096;
+
+/// `x^y`, exact for whole exponents, to about 26 significant digits otherwise.
+///
+/// Exponents that are a multiple of 1/2^k (such as 1.75 = 7/4) are computed
+/// with square roots, which rust_decimal takes to full precision; other
+/// fractional exponents go through exp(y·ln x).
+pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
+    if y.fract().is_zero() {
+        let n = y
+            .to_i64()
+            .filter(|n| n.abs() <= MAX_WHOLE_EXPONENT)
+            .ok_or_else(|| format!("exponent {y} is too large"))?;
+        let r = powi(x, n.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
+        return if n < 0 {
+            arith(crate::expr::BinOp::Div, Decimal::ONE, r)
+        } else {
+            Ok(r)
+        };
+    }
+    if x.is_sign_negative() && !x.is_zero() {
+        return Err(format!("{x}^{y}: a negative base needs a whole exponent"));
+    }
+    if x.is_zero() {
+        return if y.is_sign_positive() {
+            Ok(Decimal::ZERO)
+        } else {
+            Err("0 to a negative power".into())
+        };
+    }
+    // y = m / 2^k with k ≤ 10?
+    let mut scaled = y;
+    for k in 1..=10u32 {
+        scaled *= Decimal::TWO;
+        if scaled.fract().is_zero() {
+            let m = scaled
+                .to_i64()
+                .filter(|m| m.abs() <= MAX_WHOLE_EXPONENT * 1024)
+                .ok_or_else(|| format!("exponent {y} is too large"))?;
+            let mut root = x;
+            for _ in 0..k {
+                root = root
+                    .sqrt()
+                    .ok_or_else(|| format!("square root of {root} failed"))?;
+            }
+            let r = powi(root, m.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
+            return if m < 0 {
+                arith(crate::expr::BinOp::Div, Decimal::ONE, r)
+            } else {
+                Ok(r)
+            };
+        }
+    }
+    x.checked_powd(y)
+        .ok_or_else(|| format!("{x}^{y} cannot be computed exactly enough"))
+}
+
+fn powi(x: Decimal, mut n: u64) -> Option<Decimal> {
+    let mut base = x;
+    let mut acc = Decimal::ONE;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc = acc.checked_mul(base)?;
+        }
+        n >>= 1;
+        if n > 0 {
+            base = base.checked_mul(base)?;
+        }
+    }
+    Some(acc)
+}
+
+/// A progressive scale applied band by band, never rounding a band.
+///
+/// `bands` are `(upto, rate)` with rising `upto`, the last open-ended.
+/// Returns the total and a line per band used, for the trace.
+pub fn scale(
+    bands: &[(Option<Decimal>, Decimal)],
+    x: Decimal,
+) -> Result<(Decimal, Vec<String>), String> {
+    let mut total = Decimal::ZERO;
+    let mut lower = Decimal::ZERO;
+    let mut lines = Vec::new();
+    for (upto, rate) in bands {
+        if x <= lower {
+            break;
+        }
+        let top = match upto {
+            Some(u) => x.min(*u),
+            None => x,
+        };
+        let width = top - lower;
+        let part = rate.checked_mul(width).ok_or("scale band overflows")?;
+        total = total.checked_add(part).ok_or("scale total overflows")?;
+        lines.push(format!("{rate} × ({top} − {lower}) = {part}"));
+        match upto {
+            Some(u) => lower = *u,
+            None => break,
+        }
+    }
+    Ok((total, lines))
+}
+
+/// Completed years from `birth` to `on`; a birthday on `on` counts.
+pub fn age(birth: NaiveDate, on: NaiveDate) -> i64 {
+    let mut years = i64::from(on.year()) - i64::from(birth.year());
+    if (on.month(), on.day()) < (birth.month(), birth.day()) {
+        years -= 1;
+    }
+    years
+}
+
+/// The same day `n` years later; 29 February becomes 28 February in a common year.
+pub fn add_years(date: NaiveDate, n: i64) -> Option<NaiveDate> {
+    let year = i32::try_from(i64::from(date.year()).checked_add(n)?).ok()?;
+    date.with_year(year)
+        .or_else(|| NaiveDate::from_ymd_opt(year, date.month(), 28))
+}
+
+/// The same day `n` months later, clamped to the end of the month.
+pub fn add_months_date(date: NaiveDate, n: i64) -> Option<NaiveDate> {
+    let m = Month::of(date).add(n)?;
+    let day = date.day().min(m.days()?);
+    NaiveDate::from_ymd_opt(m.year, m.month, day)
+}
+
+/// A whole number of a decimal, for counts of days, months, years.
+pub fn whole(n: Decimal, what: &str) -> Result<i64, String> {
+    if !n.fract().is_zero() {
+        return Err(format!("{what} must be a whole number, found {n}"));
+    }
+    n.to_i64()
+        .filter(|v| v.abs() <= 1_000_000)
+        .ok_or_else(|| format!("{what} {n} is out of range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).expect("test decimal")
+    }
+
+    #[test]
+    fn powers() {
+        assert_eq!(
+            pow(d("1.5"), d("2")).map(|v| v.to_string()),
+            Ok("2.25".into())
+        );
+        assert_eq!(
+            pow(d("2"), d("-2")).map(|v| v.to_string()),
+            Ok("0.25".into())
+        );
+        assert_eq!(
+            pow(d("16"), d("0.25")).map(|v| v.round_dp(20).normalize().to_string()),
+            Ok("2".into())
+        );
+        // 1.5^1.75 = fourth root of 1.5^7 = 17.0859375 = 2.0331045081221508719…
+        let v = pow(d("1.5"), d("1.75")).expect("pow");
+        assert_eq!(v.round_dp(12).to_string(), "2.033104508122");
+        assert!(pow(d("-2"), d("0.5")).is_err());
+        assert!(pow(d("10"), d("100000")).is_err());
+    }
+
+    #[test]
+    fn scales_go_band_by_band() {
+        let bands = [
+            (Some(d("8072")), d("0.05")),
+            (Some(d("12109")), d("0.10")),
+            (None, d("0.20")),
+        ];
+        let (total, lines) = scale(&bands, d("20000")).expect("scale");
+        // 403.6 + 403.7 + 1578.2
+        assert_eq!(total.to_string(), "2385.50");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(scale(&bands, d("0")).map(|r| r.0), Ok(Decimal::ZERO));
+    }
+
+    #[test]
+    fn calendar() {
+        let date = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
+        assert_eq!(age(date("1948-02-11"), date("2026-02-10")), 77);
+        assert_eq!(age(date("1948-02-11"), date("2026-02-11")), 78);
+        assert_eq!(add_years(date("2024-02-29"), -15), Some(date("2009-02-28")));
+        assert_eq!(
+            add_months_date(date("2026-01-31"), 1),
+            Some(date("2026-02-28"))
+        );
+    }
+}

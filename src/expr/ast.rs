@@ -1,0 +1,132 @@
+//! Typed abstract syntax of expressions.
+//!
+//! Every node carries the span of its text inside the expression string, so
+//! any later stage (type checks, evaluation errors, traces) can point at it.
+
+use rust_decimal::Decimal;
+use std::sync::Arc;
+
+use crate::span::Span;
+
+/// One expression node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// Where the node's text is, relative to its expression string.
+    pub span: Span,
+    /// What the node is.
+    pub kind: ExprKind,
+}
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    /// The name.
+    pub name: Arc<str>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The kinds of expression nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A decimal literal, exact as written (`0.040` keeps its three places).
+    Number(Decimal),
+    /// A string literal.
+    Text(Arc<str>),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A bare name: an input, a step, a parameter, a table or a keyword argument.
+    Name(Ident),
+    /// `base.field`.
+    Field(Box<Expr>, Ident),
+    /// `-x`, `not x`.
+    Unary(UnOp, Box<Expr>),
+    /// `a + b`, `a and b`, `a <= b`, …
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `f(a, b, …)`.
+    Call(Ident, Vec<Expr>),
+}
+
+/// Prefix operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// Arithmetic negation.
+    Neg,
+    /// Logical negation.
+    Not,
+}
+
+/// Infix operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`, short-circuiting.
+    And,
+    /// `or`, short-circuiting.
+    Or,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+
+    /// Binding strength, higher binds tighter; used by the printer.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
+            BinOp::Add | BinOp::Sub => 5,
+            BinOp::Mul | BinOp::Div => 6,
+        }
+    }
+}
+
+impl Expr {
+    /// Depth of the tree; a leaf has depth 1.
+    pub fn depth(&self) -> usize {
+        1 + match &self.kind {
+            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => 0,
+            ExprKind::Field(base, _) | ExprKind::Unary(_, base) => base.depth(),
+            ExprKind::Binary(_, a, b) => a.depth().max(b.depth()),
+            ExprKind::If(c, a, b) => c.depth().max(a.depth()).max(b.depth()),
+            ExprKind::Call(_, args) => args.iter().map(Expr::depth).max().unwrap_or(0),
+        }
+    }
+}

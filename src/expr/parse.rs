@@ -1,0 +1,308 @@
+//! Text to [`Expr`]: the only user of pest.
+//!
+//! Parsing is bounded before pest runs: an expression longer than
+//! [`MAX_EXPR_BYTES`] or nesting deeper than [`MAX_NESTING`] is refused, so a
+//! hostile rulebook cannot overflow the stack of the recursive-descent parser.
+//!
+//! Invariant: no `unwrap` on pest pairs; a grammar surprise is a `ParseError`.
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use rust_decimal::Decimal;
+use std::sync::{Arc, LazyLock};
+
+use super::ast::{BinOp, Expr, ExprKind, Ident, UnOp};
+use crate::span::Span;
+
+/// Longest expression text accepted.
+pub const MAX_EXPR_BYTES: usize = 4096;
+/// Deepest nesting accepted (parentheses, calls, `if`, prefix operators).
+pub const MAX_NESTING: usize = 64;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/expr.pest"]
+struct ExprParser;
+
+/// A syntax error, located in the expression string.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// What is wrong.
+    pub message: String,
+    /// Where, relative to the expression string.
+    pub span: Span,
+}
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or, Assoc::Left))
+        .op(Op::infix(Rule::and, Assoc::Left))
+        .op(Op::prefix(Rule::not))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+        .op(Op::postfix(Rule::field))
+});
+
+/// Parses one expression.
+pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    if text.len() > MAX_EXPR_BYTES {
+        return Err(ParseError {
+            message: format!(
+                "expression is {} bytes long, more than the limit of {MAX_EXPR_BYTES}",
+                text.len()
+            ),
+            span: Span::new(0, text.len()),
+        });
+    }
+    check_nesting(text)?;
+    let mut pairs = ExprParser::parse(Rule::expr_root, text).map_err(from_pest)?;
+    let root = pairs.next().ok_or_else(|| internal(text, "empty parse"))?;
+    let expr = root
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::expr)
+        .ok_or_else(|| internal(text, "no expression in root"))?;
+    let lowered = lower_expr(expr)?;
+    if lowered.depth() > MAX_NESTING * 4 {
+        return Err(ParseError {
+            message: format!(
+                "expression is nested {} levels deep, more than the limit",
+                lowered.depth()
+            ),
+            span: Span::new(0, text.len()),
+        });
+    }
+    Ok(lowered)
+}
+
+/// Counts what makes the parser recurse, before it runs.
+fn check_nesting(text: &str) -> Result<(), ParseError> {
+    let mut depth = 0usize;
+    let mut max_depth = 0usize;
+    let mut recursions = 0usize;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => {
+                depth += 1;
+                max_depth = max_depth.max(depth);
+            }
+            b')' => depth = depth.saturating_sub(1),
+            b'-' => recursions += 1,
+            b'i' | b'n' => {
+                let word_start = i == 0 || !is_ident_byte(bytes[i - 1]);
+                let rest = &text[i..];
+                let is_word = |w: &str| {
+                    rest.starts_with(w)
+                        && rest
+                            .as_bytes()
+                            .get(w.len())
+                            .map_or(true, |&c| !is_ident_byte(c))
+                };
+                if word_start && (is_word("if") || is_word("not")) {
+                    recursions += 1;
+                }
+            }
+            _ => {}
+        }
+        if max_depth + recursions > MAX_NESTING * 4 || max_depth > MAX_NESTING {
+            return Err(ParseError {
+                message: format!("expression nests more than {MAX_NESTING} levels deep"),
+                span: Span::new(i, i + 1),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn internal(text: &str, what: &str) -> ParseError {
+    ParseError {
+        message: format!("internal parser error: {what}"),
+        span: Span::new(0, text.len()),
+    }
+}
+
+fn from_pest(err: pest::error::Error<Rule>) -> ParseError {
+    let span = match err.location {
+        pest::error::InputLocation::Pos(p) => Span::new(p, p + 1),
+        pest::error::InputLocation::Span((a, b)) => Span::new(a, b.max(a + 1)),
+    };
+    let message = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut wanted: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            if wanted.is_empty() {
+                "unexpected text".to_string()
+            } else {
+                format!("expected {}", wanted.join(", "))
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    ParseError { message, span }
+}
+
+fn rule_name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::expr | Rule::name | Rule::call | Rule::conditional | Rule::number | Rule::string => {
+            "an expression"
+        }
+        Rule::boolean => "a value",
+        Rule::add | Rule::sub | Rule::mul | Rule::div => "an operator",
+        Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
+        Rule::and | Rule::or => "an operator",
+        Rule::field => "`.field`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::ident => "a name",
+        Rule::EOI => "end of expression",
+        _ => return None,
+    })
+}
+
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(pair: &Pair<'_, Rule>) -> Ident {
+    Ident {
+        name: Arc::from(pair.as_str()),
+        span: span_of(pair),
+    }
+}
+
+fn lower_expr(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    lower_pairs(pair.into_inner())
+}
+
+fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
+    PRATT
+        .map_primary(lower_primary)
+        .map_prefix(|op, rhs| {
+            let rhs = rhs?;
+            let un = if op.as_rule() == Rule::not {
+                UnOp::Not
+            } else {
+                UnOp::Neg
+            };
+            Ok(Expr {
+                span: span_of(&op).join(rhs.span),
+                kind: ExprKind::Unary(un, Box::new(rhs)),
+            })
+        })
+        .map_postfix(|lhs, op| {
+            let lhs = lhs?;
+            let name = op
+                .into_inner()
+                .find(|p| p.as_rule() == Rule::ident)
+                .map(|p| ident(&p))
+                .ok_or_else(|| ParseError {
+                    message: "expected a field name".into(),
+                    span: lhs.span,
+                })?;
+            Ok(Expr {
+                span: lhs.span.join(name.span),
+                kind: ExprKind::Field(Box::new(lhs), name),
+            })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let bin = match op.as_rule() {
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::lt => BinOp::Lt,
+                Rule::le => BinOp::Le,
+                Rule::gt => BinOp::Gt,
+                Rule::ge => BinOp::Ge,
+                Rule::and => BinOp::And,
+                Rule::or => BinOp::Or,
+                other => {
+                    return Err(ParseError {
+                        message: format!("internal parser error: unexpected operator {other:?}"),
+                        span: span_of(&op),
+                    })
+                }
+            };
+            Ok(Expr {
+                span: lhs.span.join(rhs.span),
+                kind: ExprKind::Binary(bin, Box::new(lhs), Box::new(rhs)),
+            })
+        })
+        .parse(pairs)
+}
+
+fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&pair);
+    let kind = match pair.as_rule() {
+        Rule::expr => return lower_expr(pair),
+        Rule::number => {
+            let value = Decimal::from_str_exact(pair.as_str()).map_err(|_| ParseError {
+                message: format!("number {} has too many digits", pair.as_str()),
+                span,
+            })?;
+            ExprKind::Number(value)
+        }
+        Rule::string => {
+            let text = pair
+                .into_inner()
+                .next()
+                .map(|p| p.as_str())
+                .unwrap_or_default();
+            ExprKind::Text(Arc::from(text))
+        }
+        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+        Rule::name => ExprKind::Name(ident(&pair)),
+        Rule::conditional => {
+            let mut parts = pair.into_inner().filter(|p| p.as_rule() == Rule::expr);
+            let mut next = |what: &str| {
+                parts
+                    .next()
+                    .ok_or_else(|| ParseError {
+                        message: format!("`if` without {what}"),
+                        span,
+                    })
+                    .and_then(lower_expr)
+            };
+            let cond = next("a condition")?;
+            let then = next("`then`")?;
+            let other = next("`else`")?;
+            ExprKind::If(Box::new(cond), Box::new(then), Box::new(other))
+        }
+        Rule::call => {
+            let mut parts = pair.into_inner();
+            let callee = parts.next().map(|p| ident(&p)).ok_or_else(|| ParseError {
+                message: "call without a function name".into(),
+                span,
+            })?;
+            let args = parts.map(lower_expr).collect::<Result<Vec<_>, _>>()?;
+            ExprKind::Call(callee, args)
+        }
+        other => {
+            return Err(ParseError {
+                message: format!("internal parser error: unexpected {other:?}"),
+                span,
+            });
+        }
+    };
+    Ok(Expr { span, kind })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,81 @@
+//! Canonical printing of expressions.
+//!
+//! The printed form is what traces and tests show; parsing it again gives the
+//! same tree (`parse(print(e)) == e` up to spans).
+
+use super::ast::{Expr, ExprKind, UnOp};
+
+/// Prints an expression with the fewest parentheses that keep its meaning.
+pub fn print(expr: &Expr) -> String {
+    let mut out = String::new();
+    write(expr, 0, &mut out);
+    out
+}
+
+fn write(expr: &Expr, outer: u8, out: &mut String) {
+    match &expr.kind {
+        ExprKind::Number(n) => out.push_str(&n.to_string()),
+        ExprKind::Text(t) => {
+            let quote = if t.contains('"') { '\'' } else { '"' };
+            out.push(quote);
+            out.push_str(t);
+            out.push(quote);
+        }
+        ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        ExprKind::Name(id) => out.push_str(&id.name),
+        ExprKind::Field(base, field) => {
+            write(base, 8, out);
+            out.push('.');
+            out.push_str(&field.name);
+        }
+        ExprKind::Unary(op, inner) => {
+            let (prec, text) = match op {
+                UnOp::Neg => (7, "-"),
+                UnOp::Not => (3, "not "),
+            };
+            paren(outer > prec, out, |out| {
+                out.push_str(text);
+                write(inner, prec, out);
+            });
+        }
+        ExprKind::Binary(op, a, b) => {
+            let prec = op.precedence();
+            paren(outer > prec, out, |out| {
+                write(a, prec, out);
+                out.push(' ');
+                out.push_str(op.symbol());
+                out.push(' ');
+                write(b, prec + 1, out);
+            });
+        }
+        ExprKind::If(c, a, b) => paren(outer > 0, out, |out| {
+            out.push_str("if ");
+            write(c, 0, out);
+            out.push_str(" then ");
+            write(a, 0, out);
+            out.push_str(" else ");
+            write(b, 0, out);
+        }),
+        ExprKind::Call(f, args) => {
+            out.push_str(&f.name);
+            out.push('(');
+            for (i, arg) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(arg, 0, out);
+            }
+            out.push(')');
+        }
+    }
+}
+
+fn paren(needed: bool, out: &mut String, body: impl FnOnce(&mut String)) {
+    if needed {
+        out.push('(');
+    }
+    body(out);
+    if needed {
+        out.push(')');
+    }
+}

@@ -1,0 +1,65 @@
+use super::*;
+use crate::expr::print::print;
+
+fn round_trip(text: &str) -> String {
+    match parse_expr(text) {
+        Ok(e) => print(&e),
+        Err(e) => format!("error {}..{}: {}", e.span.start, e.span.end, e.message),
+    }
+}
+
+#[test]
+fn precedence_and_printing() {
+    assert_eq!(round_trip("a + b * c"), "a + b * c");
+    assert_eq!(round_trip("(a + b) * c"), "(a + b) * c");
+    assert_eq!(round_trip("a - (b - c)"), "a - (b - c)");
+    assert_eq!(round_trip("a - b - c"), "a - b - c");
+    assert_eq!(round_trip("not a == b and c or d"), "not a == b and c or d");
+    assert_eq!(round_trip("not (a and b)"), "not (a and b)");
+    assert_eq!(round_trip("-row.rate * 2"), "-row.rate * 2");
+    assert_eq!(
+        round_trip("if x then 1 else 2 + 3"),
+        "if x then 1 else 2 + 3"
+    );
+    assert_eq!(
+        round_trip("min(a, round(b, 2, half_up)).c"),
+        "min(a, round(b, 2, half_up)).c"
+    );
+    assert_eq!(round_trip("'retrieval' == task"), "\"retrieval\" == task");
+    assert_eq!(round_trip("0.040"), "0.040");
+    assert_eq!(round_trip("notable and iffy"), "notable and iffy");
+}
+
+#[test]
+fn spans_point_at_the_text() {
+    let e = parse_expr("min(gross_pay, row.cap)").expect("parses");
+    let ExprKind::Call(f, args) = &e.kind else {
+        panic!("call expected")
+    };
+    assert_eq!((f.span.start, f.span.end), (0, 3));
+    assert_eq!((args[0].span.start, args[0].span.end), (4, 13));
+    let ExprKind::Field(_, field) = &args[1].kind else {
+        panic!("field expected")
+    };
+    assert_eq!((field.span.start, field.span.end), (19, 22));
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    assert_eq!(round_trip("a +"), "error 3..4: expected an expression");
+    assert!(round_trip("a b").starts_with("error 2..3"));
+    assert!(round_trip("if a then b").starts_with("error 11..12"));
+}
+
+#[test]
+fn hostile_input_is_refused_without_recursion() {
+    let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    assert!(round_trip(&deep).contains("more than the limit"));
+    let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
+    assert!(round_trip(&deep).contains("nests more than 64"));
+    let negs = format!("{}1", "-".repeat(1000));
+    assert!(round_trip(&negs).contains("nests more than"));
+    let ok = format!("{}1{}", "(".repeat(30), ")".repeat(30));
+    assert_eq!(round_trip(&ok), "1");
+    assert!(round_trip("99999999999999999999999999999999").contains("too many digits"));
+}

@@ -1,0 +1,34 @@
+//! bareme: a declarative rules engine for payroll, tax and succession rules.
+//!
+//! Rules live in versioned TOML rulebooks with a small expression language;
+//! the evaluator turns a rulebook and one case into an exact answer and a
+//! trace that explains every step. Data flows one way:
+//! TOML text → [`Rulebook`] (checked, compiled) → validated [`case::Facts`]
+//! → [`eval::Outcome`] (+ [`trace::Trace`]).
+//!
+//! ```no_run
+//! use bareme::{load_rulebook, evaluate_json, Outcome};
+//! let rb = load_rulebook(std::path::Path::new("rulebooks/luma-payroll/v3")).expect("valid rulebook");
+//! let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+//! let (outcome, _trace) = evaluate_json(&rb, &case, false).expect("no rulebook fault");
+//! if let Outcome::Answer(answer) = outcome { println!("{answer}"); }
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod case;
+pub mod conformance;
+pub mod diag;
+pub mod eval;
+pub mod expr;
+pub mod rounding;
+pub mod rulebook;
+pub mod span;
+pub mod trace;
+pub mod value;
+
+pub use case::{validate_case, CaseError, Facts};
+pub use eval::{evaluate, evaluate_json, EvalError, Outcome};
+pub use rulebook::{load_rulebook, parse_rulebook, LoadError, Rulebook};
+pub use trace::{render_text, Trace};

@@ -1,0 +1,206 @@
+//! Rounding modes, rounding points and their margins.
+//!
+//! Rounding happens only where a rulebook says so; each time it happens the
+//! evaluator records a [`Rounded`] with the margin, the distance from the
+//! exact value to the nearest rounding boundary, so a generator can discard
+//! fragile cases and an auditor can see where a one-cent doubt can come from.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::Serialize;
+
+/// How to round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundingMode {
+    /// Nearest, ties away from zero (commercial rounding).
+    HalfUp,
+    /// Nearest, ties to even (banker's rounding).
+    HalfEven,
+    /// Toward zero (truncation).
+    Down,
+    /// Away from zero.
+    Up,
+    /// Toward negative infinity.
+    Floor,
+    /// Toward positive infinity.
+    Ceiling,
+}
+
+impl RoundingMode {
+    /// Every mode, as written in rulebooks.
+    pub const NAMES: [&'static str; 6] = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+
+    /// Parses a mode as written in rulebooks.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "half_up" => Self::HalfUp,
+            "half_even" => Self::HalfEven,
+            "down" => Self::Down,
+            "up" => Self::Up,
+            "floor" => Self::Floor,
+            "ceiling" => Self::Ceiling,
+            _ => return None,
+        })
+    }
+
+    /// The name as written in rulebooks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::HalfUp => "half_up",
+            Self::HalfEven => "half_even",
+            Self::Down => "down",
+            Self::Up => "up",
+            Self::Floor => "floor",
+            Self::Ceiling => "ceiling",
+        }
+    }
+
+    fn strategy(self) -> RoundingStrategy {
+        match self {
+            Self::HalfUp => RoundingStrategy::MidpointAwayFromZero,
+            Self::HalfEven => RoundingStrategy::MidpointNearestEven,
+            Self::Down => RoundingStrategy::ToZero,
+            Self::Up => RoundingStrategy::AwayFromZero,
+            Self::Floor => RoundingStrategy::ToNegativeInfinity,
+            Self::Ceiling => RoundingStrategy::ToPositiveInfinity,
+        }
+    }
+
+    /// Whether the mode rounds to the nearest step (its boundaries are the midpoints).
+    fn is_nearest(self) -> bool {
+        matches!(self, Self::HalfUp | Self::HalfEven)
+    }
+}
+
+/// A rounding that happened: the event a trace records.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rounded {
+    /// The mode applied.
+    pub mode: RoundingMode,
+    /// Decimal places kept.
+    pub places: u32,
+    /// The exact value before rounding.
+    #[serde(serialize_with = "as_string")]
+    pub before: Decimal,
+    /// The value after rounding.
+    #[serde(serialize_with = "as_string")]
+    pub after: Decimal,
+    /// Distance from `before` to the nearest value where the result would change.
+    #[serde(serialize_with = "as_string")]
+    pub margin: Decimal,
+}
+
+fn as_string<S: serde::Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(d)
+}
+
+/// Largest number of places a rounding may keep (rust_decimal's scale limit).
+pub const MAX_PLACES: u32 = 28;
+
+/// Rounds `value` to `places` decimals and measures the margin.
+pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
+    let places = places.min(MAX_PLACES);
+    let mut after = value.round_dp_with_strategy(places, mode.strategy());
+    after.rescale(places);
+    Rounded {
+        mode,
+        places,
+        before: value,
+        after,
+        margin: margin(value, places, mode),
+    }
+}
+
+/// Distance from `value` to the nearest rounding boundary for `places` and `mode`.
+///
+/// For half modes the boundaries are the midpoints between steps
+/// (`x.xx5` for cents); for directed modes they are the steps themselves.
+pub fn margin(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+    let unit = Decimal::new(1, places.min(MAX_PLACES));
+    let below = value.round_dp_with_strategy(places, RoundingStrategy::ToNegativeInfinity);
+    let offset = value - below; // in [0, unit)
+    if mode.is_nearest() {
+        let half = unit / Decimal::TWO;
+        (offset - half).abs().normalize()
+    } else {
+        offset.min(unit - offset).normalize()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).expect("test decimal")
+    }
+
+    #[test]
+    fn half_up_ties_go_away_from_zero() {
+        let r = round(d("50.005"), 2, RoundingMode::HalfUp);
+        assert_eq!(
+            (r.after.to_string(), r.margin.to_string()),
+            ("50.01".into(), "0".into())
+        );
+        assert_eq!(
+            round(d("-0.125"), 2, RoundingMode::HalfUp)
+                .after
+                .to_string(),
+            "-0.13"
+        );
+        assert_eq!(
+            round(d("48.2048"), 2, RoundingMode::HalfUp)
+                .after
+                .to_string(),
+            "48.20"
+        );
+        assert_eq!(
+            round(d("48.2048"), 2, RoundingMode::HalfUp)
+                .margin
+                .to_string(),
+            "0.0002"
+        );
+        assert_eq!(
+            round(d("7"), 2, RoundingMode::HalfUp).after.to_string(),
+            "7.00"
+        );
+    }
+
+    #[test]
+    fn other_modes_and_their_margins() {
+        assert_eq!(
+            round(d("0.125"), 2, RoundingMode::HalfEven)
+                .after
+                .to_string(),
+            "0.12"
+        );
+        assert_eq!(
+            round(d("1.239"), 2, RoundingMode::Down).after.to_string(),
+            "1.23"
+        );
+        assert_eq!(
+            round(d("1.231"), 2, RoundingMode::Up).after.to_string(),
+            "1.24"
+        );
+        assert_eq!(
+            round(d("-1.231"), 2, RoundingMode::Floor).after.to_string(),
+            "-1.24"
+        );
+        assert_eq!(
+            round(d("-1.239"), 2, RoundingMode::Ceiling)
+                .after
+                .to_string(),
+            "-1.23"
+        );
+        assert_eq!(
+            margin(d("1.239"), 2, RoundingMode::Down).to_string(),
+            "0.001"
+        );
+        assert_eq!(margin(d("1.2"), 0, RoundingMode::HalfUp).to_string(), "0.3");
+        assert_eq!(
+            margin(d("-1.2"), 0, RoundingMode::HalfUp).to_string(),
+            "0.3"
+        );
+    }
+}

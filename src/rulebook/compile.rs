@@ -1,0 +1,650 @@
+//! Name resolution and type checking of expressions, producing compiled nodes.
+//!
+//! One pass over the AST: each name becomes a slot, each operator and
+//! function call is checked against its signature, and every problem is
+//! collected with the span of the offending text (never only the first).
+//!
+//! Invariant: no IO, no evaluation; spans stay relative to the expression.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::model::{Func, Node, NodeKind, Shape, Table, TableKind, Type};
+use crate::expr::{BinOp, Expr, ExprKind, Ident, UnOp};
+use crate::rounding::{RoundingMode, MAX_PLACES};
+use crate::span::Span;
+use crate::value::{Month, Value};
+
+/// What a name stands for.
+#[derive(Clone, Debug)]
+pub enum Binding {
+    /// A top-level input of this type.
+    Input(usize, Type),
+    /// A step.
+    Step(usize),
+    /// A parameter of this type.
+    Param(usize, Type),
+    /// A table.
+    Table(usize),
+}
+
+/// A problem in one expression, relative to its text.
+#[derive(Clone, Debug)]
+pub struct ExprProblem {
+    /// Stable code.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// Where, in the expression.
+    pub span: Span,
+    /// A hint.
+    pub help: Option<String>,
+}
+
+/// What names mean where an expression is compiled.
+pub struct Scope<'a> {
+    /// Inputs, steps, parameters and tables by name.
+    pub names: &'a HashMap<Arc<str>, Binding>,
+    /// Record layouts.
+    pub shapes: &'a [Shape],
+    /// Tables.
+    pub tables: &'a [Table],
+    /// Step types known so far (`Any` for steps not compiled yet).
+    pub step_types: &'a [Type],
+    /// Whether `decision`, `reason` and `clauses` may be read (answers only).
+    pub answer_builtins: bool,
+    /// When set, only inputs with a smaller index may be read (an input's `when`).
+    pub inputs_before: Option<usize>,
+}
+
+/// Compiles an expression; problems are appended to `problems`.
+pub fn compile(expr: &Expr, scope: &Scope<'_>, problems: &mut Vec<ExprProblem>) -> (Node, Type) {
+    Compiler { scope, problems }.expr(expr)
+}
+
+struct Compiler<'s, 'p> {
+    scope: &'s Scope<'s>,
+    problems: &'p mut Vec<ExprProblem>,
+}
+
+impl Compiler<'_, '_> {
+    fn problem(&mut self, code: &'static str, span: Span, message: String) {
+        self.problems.push(ExprProblem {
+            code,
+            message,
+            span,
+            help: None,
+        });
+    }
+
+    fn problem_help(&mut self, code: &'static str, span: Span, message: String, help: String) {
+        self.problems.push(ExprProblem {
+            code,
+            message,
+            span,
+            help: Some(help),
+        });
+    }
+
+    fn type_name(&self, ty: &Type) -> String {
+        match ty {
+            Type::Number => "a number".into(),
+            Type::Bool => "a boolean".into(),
+            Type::Text => "a text".into(),
+            Type::Date => "a date".into(),
+            Type::Month => "a month".into(),
+            Type::Record(s) => match self.scope.shapes.get(*s) {
+                Some(shape) => format!("a record ({})", shape.name),
+                None => "a record".into(),
+            },
+            Type::List(_) => "a list".into(),
+            Type::Table(_) => "a table".into(),
+            Type::Mode => "a rounding mode".into(),
+            Type::Clauses => "a clause list".into(),
+            Type::Any => "any value".into(),
+        }
+    }
+
+    fn expect(&mut self, got: &Type, want: &Type, span: Span, what: &str) {
+        if !want.accepts(got) {
+            let message = format!(
+                "{what} must be {}, found {}",
+                self.type_name(want),
+                self.type_name(got)
+            );
+            self.problem("check::type_mismatch", span, message);
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> (Node, Type) {
+        let (kind, ty) = match &e.kind {
+            ExprKind::Number(n) => (NodeKind::Const(Value::Number(*n)), Type::Number),
+            ExprKind::Text(t) => (NodeKind::Const(Value::Text(t.clone())), Type::Text),
+            ExprKind::Bool(b) => (NodeKind::Const(Value::Bool(*b)), Type::Bool),
+            ExprKind::Name(id) => self.name(id),
+            ExprKind::Field(base, field) => return self.field(e.span, base, field),
+            ExprKind::Unary(op, inner) => {
+                let (node, ty) = self.expr(inner);
+                match op {
+                    UnOp::Neg => {
+                        self.expect(&ty, &Type::Number, inner.span, "the operand of `-`");
+                        (NodeKind::Neg(Box::new(node)), Type::Number)
+                    }
+                    UnOp::Not => {
+                        self.expect(&ty, &Type::Bool, inner.span, "the operand of `not`");
+                        (NodeKind::Not(Box::new(node)), Type::Bool)
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
+            ExprKind::If(c, a, b) => {
+                let (cn, ct) = self.expr(c);
+                self.expect(&ct, &Type::Bool, c.span, "the condition of `if`");
+                let (an, at) = self.expr(a);
+                let (bn, bt) = self.expr(b);
+                let ty = self.unify(&at, &bt, b.span, "the `else` branch");
+                (NodeKind::If(Box::new((cn, an, bn))), ty)
+            }
+            ExprKind::Call(f, args) => self.call(e.span, f, args),
+        };
+        (Node { span: e.span, kind }, ty)
+    }
+
+    fn unify(&mut self, a: &Type, b: &Type, span: Span, what: &str) -> Type {
+        if a.accepts(b) {
+            if *a == Type::Any {
+                b.clone()
+            } else {
+                a.clone()
+            }
+        } else {
+            let message = format!(
+                "{what} must be {} like the first, found {}",
+                self.type_name(a),
+                self.type_name(b)
+            );
+            self.problem("check::type_mismatch", span, message);
+            Type::Any
+        }
+    }
+
+    fn name(&mut self, id: &Ident) -> (NodeKind, Type) {
+        let name: &str = &id.name;
+        if self.scope.answer_builtins {
+            match name {
+                "decision" => return (NodeKind::Decision, Type::Text),
+                "reason" => return (NodeKind::Reason, Type::Text),
+                "clauses" => return (NodeKind::Clauses, Type::Clauses),
+                _ => {}
+            }
+        }
+        match self.scope.names.get(name) {
+            Some(Binding::Input(i, ty)) => {
+                if let Some(limit) = self.scope.inputs_before {
+                    if *i >= limit {
+                        let message =
+                            format!("`{name}` is validated later, so it cannot be read here");
+                        self.problem("check::input_order", id.span, message);
+                    }
+                }
+                (NodeKind::Input(*i), ty.clone())
+            }
+            Some(Binding::Step(i)) => (
+                NodeKind::Step(*i),
+                self.scope.step_types.get(*i).cloned().unwrap_or(Type::Any),
+            ),
+            Some(Binding::Param(i, ty)) => (NodeKind::Param(*i), ty.clone()),
+            Some(Binding::Table(t)) => (NodeKind::Table(*t), Type::Table(*t)),
+            None => {
+                let help = suggest(name, self.scope.names.keys().map(|k| &**k))
+                    .map(|s| format!("did you mean `{s}`?"))
+                    .unwrap_or_else(|| {
+                        "names are inputs, steps, parameters and tables of this rulebook".into()
+                    });
+                self.problem_help(
+                    "check::unknown_name",
+                    id.span,
+                    format!("unknown name `{name}`"),
+                    help,
+                );
+                (NodeKind::Const(Value::Absent), Type::Any)
+            }
+        }
+    }
+
+    fn field(&mut self, span: Span, base: &Expr, field: &Ident) -> (Node, Type) {
+        let (base_node, base_ty) = self.expr(base);
+        let path = name_path(base).map(|p| Arc::from(format!("{p}.{}", field.name)));
+        let (index, ty) = match &base_ty {
+            Type::Record(shape_id) => {
+                let shape = &self.scope.shapes[*shape_id];
+                match shape.fields.iter().position(|(n, _)| *n == field.name) {
+                    Some(i) => (i, shape.fields[i].1.clone()),
+                    None => {
+                        let help = suggest(&field.name, shape.fields.iter().map(|(n, _)| &**n))
+                            .map(|s| format!("did you mean `{s}`?"))
+                            .unwrap_or_else(|| {
+                                let names: Vec<&str> =
+                                    shape.fields.iter().map(|(n, _)| &**n).collect();
+                                format!("fields of {} are: {}", shape.name, names.join(", "))
+                            });
+                        let message = format!("{} has no field `{}`", shape.name, field.name);
+                        self.problem_help("check::unknown_field", field.span, message, help);
+                        (0, Type::Any)
+                    }
+                }
+            }
+            Type::Any => (0, Type::Any),
+            other => {
+                let message = format!("{} has no fields", self.type_name(other));
+                self.problem("check::type_mismatch", field.span, message);
+                (0, Type::Any)
+            }
+        };
+        let node = Node {
+            span,
+            kind: NodeKind::Field {
+                base: Box::new(base_node),
+                index,
+                path,
+            },
+        };
+        (node, ty)
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> (NodeKind, Type) {
+        let (an, at) = self.expr(a);
+        let (bn, bt) = self.expr(b);
+        let what = |side: &str| format!("the {side} operand of `{}`", op.symbol());
+        let ty = match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                self.expect(&at, &Type::Number, a.span, &what("left"));
+                self.expect(&bt, &Type::Number, b.span, &what("right"));
+                Type::Number
+            }
+            BinOp::And | BinOp::Or => {
+                self.expect(&at, &Type::Bool, a.span, &what("left"));
+                self.expect(&bt, &Type::Bool, b.span, &what("right"));
+                Type::Bool
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
+                let comparable = match &at {
+                    Type::Number | Type::Text | Type::Date | Type::Month | Type::Any => true,
+                    Type::Bool => !ordered,
+                    _ => false,
+                };
+                if !comparable {
+                    let message = format!(
+                        "{} cannot be compared with `{}`",
+                        self.type_name(&at),
+                        op.symbol()
+                    );
+                    self.problem("check::type_mismatch", a.span, message);
+                } else {
+                    self.unify(&at, &bt, b.span, &what("right"));
+                }
+                Type::Bool
+            }
+        };
+        (NodeKind::Binary(op, Box::new(an), Box::new(bn)), ty)
+    }
+
+    fn arity(&mut self, span: Span, f: &Ident, args: &[Expr], min: usize, max: usize) -> bool {
+        if args.len() < min || args.len() > max {
+            let wanted = match (min, max) {
+                (a, b) if a == b => format!("{a}"),
+                (a, usize::MAX) => format!("at least {a}"),
+                (a, b) => format!("{a} to {b}"),
+            };
+            let message = format!(
+                "`{}` takes {wanted} argument(s), found {}",
+                f.name,
+                args.len()
+            );
+            self.problem("check::arity", span, message);
+            return false;
+        }
+        true
+    }
+
+    fn call(&mut self, span: Span, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
+        let Some(func) = Func::parse(&f.name) else {
+            let help = suggest(&f.name, Func::NAMES.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("functions are: {}", Func::NAMES.join(", ")));
+            self.problem_help(
+                "check::unknown_function",
+                f.span,
+                format!("unknown function `{}`", f.name),
+                help,
+            );
+            for a in args {
+                self.expr(a);
+            }
+            return (NodeKind::Const(Value::Absent), Type::Any);
+        };
+        let (min, max) = match func {
+            Func::Min | Func::Max | Func::Coalesce => (2, usize::MAX),
+            Func::Lookup => (2, usize::MAX),
+            Func::Abs | Func::IsMissing | Func::IsNull | Func::Date | Func::Month => (1, 1),
+            Func::DaysInMonth | Func::MonthOf | Func::Year | Func::Count => (1, 1),
+            Func::Clamp => (3, 3),
+            Func::Round => (2, 3),
+            Func::Floor | Func::Ceil | Func::Pow | Func::Scale | Func::PeriodRow => (2, 2),
+            Func::DaysBetween | Func::Age | Func::AddMonths | Func::AddYears => (2, 2),
+        };
+        if !self.arity(span, f, args, min, max) {
+            for a in args {
+                self.expr(a);
+            }
+            return (NodeKind::Const(Value::Absent), Type::Any);
+        }
+        match func {
+            Func::Round | Func::Floor | Func::Ceil => return self.rounding_call(func, f, args),
+            Func::Date | Func::Month => return self.calendar_literal(func, &args[0]),
+            _ => {}
+        }
+        let compiled: Vec<(Node, Type)> = args.iter().map(|a| self.expr(a)).collect();
+        let tys: Vec<&Type> = compiled.iter().map(|(_, t)| t).collect();
+        let arg = |i: usize| args[i].span;
+        let name = &f.name;
+        let ty = match func {
+            Func::Min | Func::Max | Func::Coalesce => {
+                let first = tys[0].clone();
+                if func != Func::Coalesce
+                    && !matches!(first, Type::Number | Type::Date | Type::Month | Type::Any)
+                {
+                    let message = format!(
+                        "`{name}` compares numbers, dates or months, found {}",
+                        self.type_name(&first)
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                }
+                let mut ty = first;
+                for (i, t) in tys.iter().enumerate().skip(1) {
+                    ty = self.unify(&ty, t, arg(i), &format!("argument {} of `{name}`", i + 1));
+                }
+                ty
+            }
+            Func::Abs => {
+                self.expect(tys[0], &Type::Number, arg(0), "the argument of `abs`");
+                Type::Number
+            }
+            Func::Clamp | Func::Pow => {
+                for (i, t) in tys.iter().enumerate() {
+                    self.expect(
+                        t,
+                        &Type::Number,
+                        arg(i),
+                        &format!("argument {} of `{name}`", i + 1),
+                    );
+                }
+                Type::Number
+            }
+            Func::IsMissing | Func::IsNull => Type::Bool,
+            Func::DaysInMonth | Func::Year => {
+                if !matches!(tys[0], Type::Month | Type::Date | Type::Any) {
+                    let message = format!(
+                        "the argument of `{name}` must be a month or a date, found {}",
+                        self.type_name(tys[0])
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                }
+                Type::Number
+            }
+            Func::MonthOf => {
+                self.expect(tys[0], &Type::Date, arg(0), "the argument of `month_of`");
+                Type::Month
+            }
+            Func::Count => {
+                if !matches!(tys[0], Type::List(_) | Type::Any) {
+                    let message = format!(
+                        "the argument of `count` must be a list, found {}",
+                        self.type_name(tys[0])
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                }
+                Type::Number
+            }
+            Func::DaysBetween | Func::Age => {
+                self.expect(
+                    tys[0],
+                    &Type::Date,
+                    arg(0),
+                    &format!("argument 1 of `{name}`"),
+                );
+                self.expect(
+                    tys[1],
+                    &Type::Date,
+                    arg(1),
+                    &format!("argument 2 of `{name}`"),
+                );
+                Type::Number
+            }
+            Func::AddMonths => {
+                if !matches!(tys[0], Type::Month | Type::Date | Type::Any) {
+                    let message = format!(
+                        "argument 1 of `add_months` must be a month or a date, found {}",
+                        self.type_name(tys[0])
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                }
+                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `add_months`");
+                tys[0].clone()
+            }
+            Func::AddYears => {
+                self.expect(tys[0], &Type::Date, arg(0), "argument 1 of `add_years`");
+                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `add_years`");
+                Type::Date
+            }
+            Func::Scale => {
+                self.table_arg(
+                    tys[0],
+                    arg(0),
+                    name,
+                    |k| *k == TableKind::Scale,
+                    "a scale table",
+                );
+                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `scale`");
+                Type::Number
+            }
+            Func::PeriodRow => {
+                let shape = self.table_arg(
+                    tys[0],
+                    arg(0),
+                    name,
+                    |k| *k == TableKind::Periods,
+                    "a period table",
+                );
+                if !matches!(tys[1], Type::Month | Type::Date | Type::Any) {
+                    let message = format!(
+                        "argument 2 of `period_row` must be a month or a date, found {}",
+                        self.type_name(tys[1])
+                    );
+                    self.problem("check::type_mismatch", arg(1), message);
+                }
+                shape.map_or(Type::Any, Type::Record)
+            }
+            Func::Lookup => {
+                let table = match tys[0] {
+                    Type::Table(t) => Some(*t),
+                    _ => None,
+                };
+                let shape = self.table_arg(
+                    tys[0],
+                    arg(0),
+                    name,
+                    |k| matches!(k, TableKind::Keyed { .. }),
+                    "a keyed table",
+                );
+                if let (Some(t), Some(_)) = (table, shape) {
+                    let table = &self.scope.tables[t];
+                    if let TableKind::Keyed { keys } = &table.kind {
+                        if keys.len() != args.len() - 1 {
+                            let message = format!(
+                                "table `{}` has {} key(s), found {}",
+                                table.name,
+                                keys.len(),
+                                args.len() - 1
+                            );
+                            self.problem("check::arity", span, message);
+                        } else {
+                            for (i, k) in keys.iter().enumerate() {
+                                let want = table.columns[*k].kind.value_type();
+                                self.expect(
+                                    tys[i + 1],
+                                    &want,
+                                    arg(i + 1),
+                                    &format!("key `{}`", table.columns[*k].name),
+                                );
+                            }
+                        }
+                    }
+                }
+                shape.map_or(Type::Any, Type::Record)
+            }
+            Func::Round | Func::Floor | Func::Ceil | Func::Date | Func::Month => Type::Any,
+        };
+        // Tables and modes are arguments only: reject them where a value is needed.
+        let nodes = compiled.into_iter().map(|(n, _)| n).collect();
+        (NodeKind::Call(func, nodes), ty)
+    }
+
+    fn table_arg(
+        &mut self,
+        ty: &Type,
+        span: Span,
+        func: &str,
+        ok: impl Fn(&TableKind) -> bool,
+        what: &str,
+    ) -> Option<usize> {
+        match ty {
+            Type::Table(t) if ok(&self.scope.tables[*t].kind) => Some(self.scope.tables[*t].shape),
+            Type::Any => None,
+            other => {
+                let message = format!(
+                    "argument 1 of `{func}` must be {what}, found {}",
+                    self.type_name(other)
+                );
+                self.problem("check::type_mismatch", span, message);
+                None
+            }
+        }
+    }
+
+    fn rounding_call(&mut self, func: Func, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
+        let (value, ty) = self.expr(&args[0]);
+        self.expect(
+            &ty,
+            &Type::Number,
+            args[0].span,
+            &format!("argument 1 of `{}`", f.name),
+        );
+        let places = match &args[1].kind {
+            ExprKind::Number(n) if n.scale() == 0 && *n >= 0.into() && *n <= MAX_PLACES.into() => {
+                *n
+            }
+            _ => {
+                let message = format!("the places of `{}` must be a whole number from 0 to {MAX_PLACES}, written as is", f.name);
+                self.problem("check::rounding", args[1].span, message);
+                0.into()
+            }
+        };
+        let mode = match func {
+            Func::Floor => RoundingMode::Floor,
+            Func::Ceil => RoundingMode::Ceiling,
+            _ => match args.get(2).map(|a| &a.kind) {
+                None => RoundingMode::HalfUp,
+                Some(ExprKind::Name(id)) if RoundingMode::parse(&id.name).is_some() => {
+                    RoundingMode::parse(&id.name).unwrap_or(RoundingMode::HalfUp)
+                }
+                Some(_) => {
+                    let message = format!(
+                        "the mode of `round` must be one of {}",
+                        RoundingMode::NAMES.join(", ")
+                    );
+                    self.problem("check::rounding", args[2].span, message);
+                    RoundingMode::HalfUp
+                }
+            },
+        };
+        let places_node = Node {
+            span: args[1].span,
+            kind: NodeKind::Const(Value::Number(places)),
+        };
+        let mode_span = args.get(2).map_or(args[1].span, |a| a.span);
+        let mode_node = Node {
+            span: mode_span,
+            kind: NodeKind::Mode(mode),
+        };
+        (
+            NodeKind::Call(Func::Round, vec![value, places_node, mode_node]),
+            Type::Number,
+        )
+    }
+
+    fn calendar_literal(&mut self, func: Func, arg: &Expr) -> (NodeKind, Type) {
+        let text = match &arg.kind {
+            ExprKind::Text(t) => Some(t.clone()),
+            _ => None,
+        };
+        let (value, ty, what) = if func == Func::Date {
+            let v = text
+                .as_deref()
+                .and_then(|t| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").ok());
+            (
+                v.map(Value::Date),
+                Type::Date,
+                "a date literal like \"2026-03-14\"",
+            )
+        } else {
+            let v = text.as_deref().and_then(Month::parse);
+            (
+                v.map(Value::Month),
+                Type::Month,
+                "a month literal like \"2026-07\"",
+            )
+        };
+        match value {
+            Some(v) => (NodeKind::Const(v), ty),
+            None => {
+                self.problem("check::literal", arg.span, format!("expected {what}"));
+                (NodeKind::Const(Value::Absent), ty)
+            }
+        }
+    }
+}
+
+/// `a.b.c` when the expression is a chain of names, for traces.
+fn name_path(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(id) => Some(id.name.to_string()),
+        ExprKind::Field(base, f) => name_path(base).map(|p| format!("{p}.{}", f.name)),
+        _ => None,
+    }
+}
+
+/// The closest known name, if one is close enough to be a typo.
+pub fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .map(|k| (edit_distance(name, k), k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
+        .map(|(_, k)| k)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

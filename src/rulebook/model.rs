@@ -1,0 +1,621 @@
+//! The checked rulebook: every name resolved, every formula typed and compiled.
+//!
+//! A `Rulebook` can only be built by `check`, so holding one means the file
+//! passed every static check. Formulas hold [`Node`] trees whose names are
+//! already slots (input, step, parameter or table indices): evaluation never
+//! looks a name up by string.
+
+use indexmap::IndexMap;
+use rust_decimal::Decimal;
+use std::sync::Arc;
+
+use crate::diag::SourceFile;
+use crate::expr::BinOp;
+use crate::rounding::RoundingMode;
+use crate::span::Span;
+use crate::value::{Month, Record, Value};
+
+/// Index of a record layout in [`Rulebook::shapes`].
+pub type ShapeId = usize;
+/// Index of a table in [`Rulebook::tables`].
+pub type TableId = usize;
+
+/// A checked, compiled rulebook.
+#[derive(Debug)]
+pub struct Rulebook {
+    /// Stable id, e.g. `luma-payroll`.
+    pub id: String,
+    /// Version of the rules.
+    pub version: i64,
+    /// File-format version.
+    pub schema: i64,
+    /// Human title.
+    pub title: Option<String>,
+    /// SHA-256 of the file text (line endings normalised), hex.
+    pub hash: String,
+    /// The file it came from.
+    pub source: SourceFile,
+    /// Clause texts by id.
+    pub clauses: IndexMap<Arc<str>, String>,
+    /// Top-level inputs in validation order.
+    pub inputs: Vec<Input>,
+    /// Record layouts (record inputs, table rows).
+    pub shapes: Vec<Shape>,
+    /// Parameters.
+    pub params: Vec<Parameter>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Steps, in declaration order.
+    pub steps: Vec<Step>,
+    /// Ordered checks; the last one always holds.
+    pub checks: Vec<Check>,
+    /// Decisions.
+    pub decisions: Vec<Decision>,
+    /// Evaluation bounds.
+    pub limits: Limits,
+}
+
+impl Rulebook {
+    /// `id@version#hash12`, the reference every task and trace records.
+    pub fn reference(&self) -> String {
+        format!(
+            "{}@{}#{}",
+            self.id,
+            self.version,
+            &self.hash[..12.min(self.hash.len())]
+        )
+    }
+}
+
+/// Bounds on one evaluation.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest case accepted, in bytes of JSON.
+    pub max_case_bytes: usize,
+    /// Most items in any list input.
+    pub max_list_items: usize,
+    /// Most expression nodes evaluated for one case.
+    pub max_eval_steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_case_bytes: 1 << 20,
+            max_list_items: 10_000,
+            max_eval_steps: 1_000_000,
+        }
+    }
+}
+
+/// A compiled expression with its text and where that text is in the file.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    /// The expression as written.
+    pub text: Arc<str>,
+    /// The compiled tree.
+    pub node: Node,
+    /// Byte offset of the expression's first character in the file, when known.
+    pub offset: Option<usize>,
+}
+
+/// A compiled expression node.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Where the node's text is, relative to its formula.
+    pub span: Span,
+    /// What it computes.
+    pub kind: NodeKind,
+}
+
+/// What a node computes; names are already resolved to slots.
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    /// A literal.
+    Const(Value),
+    /// A top-level input.
+    Input(usize),
+    /// A step (evaluated on first use).
+    Step(usize),
+    /// A parameter.
+    Param(usize),
+    /// A table, as a function argument.
+    Table(TableId),
+    /// A rounding mode, as a function argument.
+    Mode(RoundingMode),
+    /// The decision's name (answers only).
+    Decision,
+    /// The check's reason code (answers only).
+    Reason,
+    /// The cited clauses (answers only).
+    Clauses,
+    /// `base.field`; `path` is the dotted text when `base` is a name chain.
+    Field {
+        /// The record.
+        base: Box<Node>,
+        /// Field index in the record's shape.
+        index: usize,
+        /// `row.rate`, for the trace.
+        path: Option<Arc<str>>,
+    },
+    /// `-x`.
+    Neg(Box<Node>),
+    /// `not x`.
+    Not(Box<Node>),
+    /// `a op b`.
+    Binary(BinOp, Box<Node>, Box<Node>),
+    /// `if c then a else b`.
+    If(Box<(Node, Node, Node)>),
+    /// A built-in function call.
+    Call(Func, Vec<Node>),
+}
+
+/// Built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// Smallest of two or more values.
+    Min,
+    /// Largest of two or more values.
+    Max,
+    /// Absolute value.
+    Abs,
+    /// `clamp(x, lo, hi)` = `min(max(x, lo), hi)`.
+    Clamp,
+    /// `round(x, places[, mode])`, a rounding point.
+    Round,
+    /// `floor(x, places)`, toward −∞.
+    Floor,
+    /// `ceil(x, places)`, toward +∞.
+    Ceil,
+    /// `pow(x, y)`, fractional exponents included.
+    Pow,
+    /// `scale(table, x)`: a progressive scale applied band by band.
+    Scale,
+    /// `lookup(table, key, …)`: the row of a keyed table.
+    Lookup,
+    /// `period_row(table, month_or_date)`: the row whose period covers it.
+    PeriodRow,
+    /// Absent or null.
+    IsMissing,
+    /// Explicit null.
+    IsNull,
+    /// First argument that is not missing.
+    Coalesce,
+    /// `date("2026-03-14")`.
+    Date,
+    /// `month("2026-07")`.
+    Month,
+    /// Days in the month of a month or date.
+    DaysInMonth,
+    /// `days_between(a, b)`: days from a to b.
+    DaysBetween,
+    /// `age(birth, on)`: completed years.
+    Age,
+    /// `add_months(m, n)`.
+    AddMonths,
+    /// `add_years(date, n)`; 29 February becomes 28 February.
+    AddYears,
+    /// The month of a date.
+    MonthOf,
+    /// The year of a date or month.
+    Year,
+    /// Number of items of a list.
+    Count,
+}
+
+impl Func {
+    /// Looks a function up by name.
+    pub fn parse(name: &str) -> Option<Func> {
+        Some(match name {
+            "min" => Func::Min,
+            "max" => Func::Max,
+            "abs" => Func::Abs,
+            "clamp" => Func::Clamp,
+            "round" => Func::Round,
+            "floor" => Func::Floor,
+            "ceil" => Func::Ceil,
+            "pow" => Func::Pow,
+            "scale" => Func::Scale,
+            "lookup" => Func::Lookup,
+            "period_row" => Func::PeriodRow,
+            "is_missing" => Func::IsMissing,
+            "is_null" => Func::IsNull,
+            "coalesce" => Func::Coalesce,
+            "date" => Func::Date,
+            "month" => Func::Month,
+            "days_in_month" => Func::DaysInMonth,
+            "days_between" => Func::DaysBetween,
+            "age" => Func::Age,
+            "add_months" => Func::AddMonths,
+            "add_years" => Func::AddYears,
+            "month_of" => Func::MonthOf,
+            "year" => Func::Year,
+            "count" => Func::Count,
+            _ => return None,
+        })
+    }
+
+    /// Every function name, for "did you mean" hints.
+    pub const NAMES: [&'static str; 24] = [
+        "min",
+        "max",
+        "abs",
+        "clamp",
+        "round",
+        "floor",
+        "ceil",
+        "pow",
+        "scale",
+        "lookup",
+        "period_row",
+        "is_missing",
+        "is_null",
+        "coalesce",
+        "date",
+        "month",
+        "days_in_month",
+        "days_between",
+        "age",
+        "add_months",
+        "add_years",
+        "month_of",
+        "year",
+        "count",
+    ];
+}
+
+/// Static types of the expression language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// Exact decimal (money, rates, counts).
+    Number,
+    /// Boolean.
+    Bool,
+    /// Text and enum values.
+    Text,
+    /// Calendar date.
+    Date,
+    /// Calendar month.
+    Month,
+    /// A record of a known shape.
+    Record(ShapeId),
+    /// A list.
+    List(Box<Type>),
+    /// A table (function argument only).
+    Table(TableId),
+    /// A rounding mode (function argument only).
+    Mode,
+    /// A list of clause ids (answers only).
+    Clauses,
+    /// Unknown after an earlier error; fits anywhere, so one mistake is reported once.
+    Any,
+}
+
+impl Type {
+    /// Whether a value of type `other` may stand where `self` is expected.
+    pub fn accepts(&self, other: &Type) -> bool {
+        self == other || *self == Type::Any || *other == Type::Any
+    }
+}
+
+/// A record layout.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// What it is the layout of (`amendment`, `table schedule`).
+    pub name: Arc<str>,
+    /// Field names and types, in order.
+    pub fields: Vec<(Arc<str>, Type)>,
+}
+
+/// How JSON numbers are taken for a money or decimal input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonNumbers {
+    /// Only strings.
+    Reject,
+    /// Numbers written as plain decimals (no exponent), judged as written.
+    Plain,
+    /// Only integer numbers.
+    Integer,
+}
+
+/// Syntax and bounds of a money or decimal input.
+#[derive(Clone, Debug)]
+pub struct NumberSpec {
+    /// Most decimals that may be written.
+    pub places: Option<u32>,
+    /// Scale every value is brought to (money: its places).
+    pub rescale: Option<u32>,
+    /// Lower bound, inclusive.
+    pub min: Option<Decimal>,
+    /// Upper bound, inclusive.
+    pub max: Option<Decimal>,
+    /// JSON numbers accepted.
+    pub numbers: JsonNumbers,
+}
+
+/// One input field (or record field, or table column).
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// Field name.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// Governing clause, cited in rejections.
+    pub clause: Option<Arc<str>>,
+    /// Absent is a rejection.
+    pub required: bool,
+    /// Read only when this holds (over earlier inputs); ignored otherwise.
+    pub when: Option<Formula>,
+    /// Null is kept distinct from absent.
+    pub nullable: bool,
+    /// Value when absent.
+    pub default: Option<Value>,
+    /// Type and its constraints.
+    pub kind: InputKind,
+}
+
+/// The type of an input with its constraints.
+#[derive(Clone, Debug)]
+pub enum InputKind {
+    /// A money amount.
+    Money(NumberSpec),
+    /// A decimal number.
+    Decimal(NumberSpec),
+    /// An integer.
+    Integer {
+        /// Lower bound.
+        min: Option<Decimal>,
+        /// Upper bound.
+        max: Option<Decimal>,
+    },
+    /// A boolean.
+    Bool,
+    /// A text.
+    Text {
+        /// Longest accepted, in characters.
+        max_length: usize,
+    },
+    /// One of fixed texts.
+    Enum {
+        /// Allowed values.
+        values: Vec<Arc<str>>,
+    },
+    /// A date.
+    Date {
+        /// Earliest.
+        min: Option<chrono::NaiveDate>,
+        /// Latest.
+        max: Option<chrono::NaiveDate>,
+    },
+    /// A month.
+    Month {
+        /// Earliest.
+        min: Option<Month>,
+        /// Latest.
+        max: Option<Month>,
+    },
+    /// A record.
+    Record {
+        /// Its layout.
+        shape: ShapeId,
+        /// Its fields, in validation order.
+        fields: Vec<Input>,
+    },
+    /// A list.
+    List {
+        /// Item type.
+        item: Box<Input>,
+        /// Most items.
+        max_items: usize,
+    },
+    /// Replacement values for the rows of a table.
+    Table {
+        /// The table replaced.
+        table: TableId,
+    },
+}
+
+impl InputKind {
+    /// The expression type of such an input.
+    pub fn value_type(&self) -> Type {
+        match self {
+            InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. } => Type::Number,
+            InputKind::Bool => Type::Bool,
+            InputKind::Text { .. } | InputKind::Enum { .. } => Type::Text,
+            InputKind::Date { .. } => Type::Date,
+            InputKind::Month { .. } => Type::Month,
+            InputKind::Record { shape, .. } => Type::Record(*shape),
+            InputKind::List { item, .. } => Type::List(Box::new(item.kind.value_type())),
+            InputKind::Table { table } => Type::Table(*table),
+        }
+    }
+}
+
+/// A period: months or dates, inclusive, open-ended when `to` is `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Period {
+    /// `from`…`to` months.
+    Months(Month, Option<Month>),
+    /// `from`…`to` dates.
+    Dates(chrono::NaiveDate, Option<chrono::NaiveDate>),
+}
+
+/// A parameter.
+#[derive(Clone, Debug)]
+pub struct Parameter {
+    /// Name.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// The clause that sets it.
+    pub clause: Option<Arc<str>>,
+    /// Its value or dated values.
+    pub value: ParamValue,
+}
+
+/// A parameter's value.
+#[derive(Clone, Debug)]
+pub enum ParamValue {
+    /// One value.
+    Fixed(Value),
+    /// One value per period, chosen by `at`.
+    Dated {
+        /// The date or month that chooses.
+        at: Formula,
+        /// Periods and their values.
+        periods: Vec<(Period, Value)>,
+    },
+}
+
+/// A table.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Name.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// The clause it comes from.
+    pub clause: Option<Arc<str>>,
+    /// Kind.
+    pub kind: TableKind,
+    /// Typed columns.
+    pub columns: Vec<Input>,
+    /// Layout of a row.
+    pub shape: ShapeId,
+    /// The default rows.
+    pub rows: Vec<Row>,
+}
+
+/// Kinds of tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableKind {
+    /// Rows chosen by the period covering a month or date.
+    Periods,
+    /// Rows chosen by key columns.
+    Keyed {
+        /// Indices of the key columns.
+        keys: Vec<usize>,
+    },
+    /// Progressive bands: `upto` (absent on the last) and `rate`.
+    Scale,
+}
+
+/// One row of a table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Row name (period tables), used by case overrides and traces.
+    pub name: Option<Arc<str>>,
+    /// Period covered (period tables).
+    pub period: Option<Period>,
+    /// Cell values, in column order.
+    pub record: Arc<Record>,
+}
+
+/// A step.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Name.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// Clauses it applies.
+    pub clauses: Vec<Arc<str>>,
+    /// The formula.
+    pub expr: Formula,
+    /// Applicability condition.
+    pub when: Option<Formula>,
+    /// Value when not applicable.
+    pub otherwise: Option<Formula>,
+    /// Rounding point.
+    pub round: Option<(u32, RoundingMode)>,
+    /// Static type.
+    pub ty: Type,
+}
+
+/// One ordered check.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// Human label.
+    pub label: Option<String>,
+    /// Condition; `None` always holds.
+    pub when: Option<Formula>,
+    /// What happens when it holds.
+    pub outcome: CheckOutcome,
+}
+
+/// The outcome of a check that holds.
+#[derive(Clone, Debug)]
+pub enum CheckOutcome {
+    /// A decision.
+    Decide {
+        /// Index in [`Rulebook::decisions`].
+        decision: usize,
+        /// Reason code.
+        reason: Option<Arc<str>>,
+        /// Clauses cited (replacing the decision's own when non-empty).
+        clauses: Vec<Arc<str>>,
+    },
+    /// A rejection of the case.
+    Reject {
+        /// Field path.
+        path: Arc<str>,
+        /// Message pieces.
+        message: Vec<MessagePart>,
+    },
+}
+
+/// A piece of a rejection message.
+#[derive(Clone, Debug)]
+pub enum MessagePart {
+    /// Literal text.
+    Text(String),
+    /// A value shown in the message.
+    Value(Formula),
+}
+
+/// A decision and its answer.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// Name (`calculate`).
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// Clauses cited by default.
+    pub clauses: Vec<Arc<str>>,
+    /// Clauses added when a condition holds.
+    pub cite: Vec<(Formula, Vec<Arc<str>>)>,
+    /// Answer fields in order.
+    pub answer: Vec<Output>,
+}
+
+/// One answer field.
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// JSON key.
+    pub key: Arc<str>,
+    /// Its value.
+    pub expr: Formula,
+    /// How it is written.
+    pub format: Format,
+}
+
+/// How an answer value is written in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A string with exactly this many decimals; more would be an unrecorded rounding, so an error.
+    Fixed(u32),
+    /// A decimal string as held.
+    Decimal,
+    /// A JSON integer.
+    Integer,
+    /// A JSON number, exact.
+    Number,
+    /// A JSON string.
+    Text,
+    /// A JSON boolean.
+    Bool,
+    /// `YYYY-MM-DD` / `YYYY-MM` string.
+    Calendar,
+    /// A list of clause ids.
+    Clauses,
+}

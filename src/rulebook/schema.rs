@@ -1,0 +1,250 @@
+//! The serde mirror of a rulebook's TOML: what the file may say, nothing more.
+//!
+//! Every struct denies unknown keys, so a misspelt key is an error at load,
+//! not a silently ignored rule. Strings that hold expressions or name other
+//! parts of the rulebook keep their span, so the checker can point at them.
+//!
+//! Invariant: no validation beyond shape here; meaning is `check`'s job.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A whole rulebook file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRulebook {
+    /// Identity.
+    pub rulebook: RawIdentity,
+    /// Clause texts by id (`R3`, `art. 777`).
+    #[serde(default)]
+    pub clauses: IndexMap<String, String>,
+    /// The case schema, in validation order.
+    #[serde(default)]
+    pub inputs: IndexMap<String, Spanned<RawInput>>,
+    /// Named constants, possibly dated.
+    #[serde(default)]
+    pub parameters: IndexMap<String, Spanned<RawParameter>>,
+    /// Period tables, keyed tables and progressive scales.
+    #[serde(default)]
+    pub tables: IndexMap<String, Spanned<RawTable>>,
+    /// Named computations.
+    #[serde(default)]
+    pub steps: IndexMap<String, Spanned<RawStep>>,
+    /// Ordered checks: the first that holds decides.
+    #[serde(default)]
+    pub checks: Vec<Spanned<RawCheck>>,
+    /// Decisions and the answer each one gives.
+    #[serde(default)]
+    pub decisions: IndexMap<String, Spanned<RawDecision>>,
+    /// Evaluation bounds.
+    #[serde(default)]
+    pub limits: RawLimits,
+}
+
+/// `[rulebook]`: who this rulebook is.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawIdentity {
+    /// Stable id, e.g. `luma-payroll`.
+    pub id: Spanned<String>,
+    /// Integer version of the rules.
+    pub version: Spanned<i64>,
+    /// Version of this file format; 1.
+    pub schema: Spanned<i64>,
+    /// Human title.
+    pub title: Option<String>,
+    /// Longer description.
+    pub description: Option<String>,
+}
+
+/// One input field of a case, or a field of a record input, or a table column.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInput {
+    /// `money`, `decimal`, `integer`, `bool`, `text`, `enum`, `date`, `month`, `record`, `list`, `table`.
+    #[serde(rename = "type")]
+    pub ty: Spanned<String>,
+    /// Human label.
+    pub label: Option<String>,
+    /// The clause that governs the field; cited in rejection messages.
+    pub clause: Option<Spanned<String>>,
+    /// Absent (or null, unless nullable) is a rejection.
+    #[serde(default)]
+    pub required: bool,
+    /// The field is read only when this expression over earlier inputs holds;
+    /// otherwise it is ignored, whatever the case holds there.
+    pub when: Option<Spanned<String>>,
+    /// An explicit `null` is kept as null (distinct from absent) instead of meaning absent.
+    #[serde(default)]
+    pub nullable: bool,
+    /// Value used when absent.
+    pub default: Option<Spanned<String>>,
+    /// Decimal places: at most this many may be written (money defaults to 2).
+    pub places: Option<u32>,
+    /// Lower bound, inclusive (money defaults to 0).
+    pub min: Option<Spanned<String>>,
+    /// Upper bound, inclusive.
+    pub max: Option<Spanned<String>>,
+    /// Which JSON numbers are accepted for money/decimal: `reject` (default), `plain`, `integer`.
+    pub numbers: Option<Spanned<String>>,
+    /// Allowed values of an enum.
+    pub values: Option<Vec<String>>,
+    /// Fields of a record.
+    pub fields: Option<IndexMap<String, Spanned<RawInput>>>,
+    /// Item type of a list.
+    pub items: Option<Box<Spanned<RawInput>>>,
+    /// Most items a list may have.
+    pub max_items: Option<usize>,
+    /// Longest text, in characters.
+    pub max_length: Option<usize>,
+    /// The table whose rows a `table` input replaces.
+    pub table: Option<Spanned<String>>,
+}
+
+/// A named constant: one value, or one value per period chosen by an expression.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParameter {
+    /// Human label.
+    pub label: Option<String>,
+    /// The clause that sets it.
+    pub clause: Option<Spanned<String>>,
+    /// The value, when not dated.
+    pub value: Option<Spanned<String>>,
+    /// Dated values.
+    pub periods: Option<Vec<Spanned<RawPeriodValue>>>,
+    /// The date or month expression that chooses among `periods`.
+    pub at: Option<Spanned<String>>,
+}
+
+/// One dated value of a parameter.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPeriodValue {
+    /// First month or date covered.
+    pub from: String,
+    /// Last month or date covered, inclusive; open-ended when absent.
+    pub to: Option<String>,
+    /// The value.
+    pub value: String,
+}
+
+/// A table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    /// `periods`, `keyed` or `scale`.
+    pub kind: Spanned<String>,
+    /// Human label.
+    pub label: Option<String>,
+    /// The clause the table comes from.
+    pub clause: Option<Spanned<String>>,
+    /// Typed columns, in order (not for scales).
+    #[serde(default)]
+    pub columns: IndexMap<String, Spanned<RawInput>>,
+    /// Key columns of a keyed table.
+    #[serde(default)]
+    pub keys: Vec<String>,
+    /// Rows: cells as TOML strings, numbers or booleans.
+    #[serde(default)]
+    pub rows: Vec<Spanned<IndexMap<String, toml::Value>>>,
+}
+
+/// A named computation.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStep {
+    /// Human label.
+    pub label: Option<String>,
+    /// The formula.
+    pub expr: Spanned<String>,
+    /// The step applies only when this holds; otherwise it has no value.
+    pub when: Option<Spanned<String>>,
+    /// Value when `when` does not hold.
+    pub otherwise: Option<Spanned<String>>,
+    /// The rounding point of the step.
+    pub round: Option<RawRound>,
+    /// Clauses the step applies.
+    #[serde(default)]
+    pub clauses: Vec<Spanned<String>>,
+}
+
+/// `round = { places = 2, mode = "half_up" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRound {
+    /// Decimal places kept.
+    pub places: u32,
+    /// `half_up`, `half_even`, `down`, `up`, `floor`, `ceiling`.
+    pub mode: Spanned<String>,
+}
+
+/// One ordered check.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    /// Human label.
+    pub label: Option<String>,
+    /// Condition; a check without one always holds (only the last may omit it).
+    pub when: Option<Spanned<String>>,
+    /// The decision given when the check holds.
+    pub decision: Option<Spanned<String>>,
+    /// Reason code given with the decision.
+    pub reason: Option<String>,
+    /// Clauses cited when the check holds.
+    #[serde(default)]
+    pub clauses: Vec<Spanned<String>>,
+    /// Instead of a decision: reject the case at this field path.
+    pub reject: Option<Spanned<String>>,
+    /// Rejection message; `{name}` is replaced by that value.
+    pub message: Option<Spanned<String>>,
+}
+
+/// A decision and its answer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDecision {
+    /// Human label.
+    pub label: Option<String>,
+    /// Clauses cited by default.
+    #[serde(default)]
+    pub clauses: Vec<Spanned<String>>,
+    /// Clauses cited in addition when a condition holds.
+    #[serde(default)]
+    pub cite: Vec<RawCite>,
+    /// Answer fields, in output order.
+    pub answer: IndexMap<String, Spanned<RawOutput>>,
+}
+
+/// `{ when = "...", clauses = [...] }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCite {
+    /// Condition.
+    pub when: Spanned<String>,
+    /// Clauses added when it holds.
+    pub clauses: Vec<Spanned<String>>,
+}
+
+/// One answer field.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutput {
+    /// The value.
+    pub expr: Spanned<String>,
+    /// `money`, `decimal`, `integer`, `number`, `text`, `bool`, `date`, `month`, `clauses`.
+    pub format: Option<Spanned<String>>,
+}
+
+/// `[limits]`: bounds on one evaluation.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLimits {
+    /// Largest case, in bytes of JSON.
+    pub max_case_bytes: Option<usize>,
+    /// Most items in any list input.
+    pub max_list_items: Option<usize>,
+    /// Most expression nodes evaluated for one case.
+    pub max_eval_steps: Option<u64>,
+}

@@ -1,0 +1,174 @@
+//! The explanation trace: what an evaluation did, step by step.
+//!
+//! A trace is plain data (serialisable, documented in `docs/trace-format.md`);
+//! the evaluator fills it only when asked, and renderers turn it into text
+//! for auditors or JSON for tools.
+//!
+//! Invariant: everything in a trace is deterministic (no clock, no addresses),
+//! so the same rulebook and case give the same bytes.
+
+mod text;
+
+use serde::Serialize;
+
+use crate::case::{CaseError, Given};
+use crate::rounding::Rounded;
+use crate::value::Value;
+
+pub use text::render_text;
+
+/// The whole explanation of one evaluation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trace {
+    /// `id@version#hash` of the rulebook.
+    pub rulebook: String,
+    /// The inputs as validated.
+    pub inputs: Vec<InputTrace>,
+    /// Checks, steps and citations in the order they were evaluated.
+    pub events: Vec<Event>,
+    /// How it ended.
+    pub outcome: OutcomeTrace,
+}
+
+/// One input as the evaluation saw it.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputTrace {
+    /// Field name.
+    pub name: String,
+    /// Given, absent, null or defaulted.
+    pub given: Given,
+    /// The value used.
+    pub value: Value,
+}
+
+/// One thing the evaluation did.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A check tested.
+    Check(CheckTrace),
+    /// A step computed.
+    Step(StepTrace),
+    /// A conditional citation tested.
+    Cite(CiteTrace),
+}
+
+/// A check and whether it held.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckTrace {
+    /// 1-based position among the checks.
+    pub index: usize,
+    /// Human label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The condition (`None`: always holds).
+    pub when: Option<String>,
+    /// Values the condition read.
+    pub reads: Vec<Read>,
+    /// Whether it held.
+    pub held: bool,
+    /// What it gives when it holds: `decision calculate`, `reject allowed_deduction`.
+    pub gives: String,
+}
+
+/// A step: its formula, its inputs, its exact value and its rounding.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepTrace {
+    /// Step name.
+    pub step: String,
+    /// Human label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Clauses it applies.
+    pub clauses: Vec<String>,
+    /// The formula as written.
+    pub formula: String,
+    /// Its applicability condition, and whether it held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<ConditionTrace>,
+    /// Every name it read, with its value.
+    pub reads: Vec<Read>,
+    /// Table rows chosen, and why.
+    pub lookups: Vec<Lookup>,
+    /// Roundings inside the formula and at the step's rounding point.
+    pub roundings: Vec<RoundingTrace>,
+    /// The exact value before the step's own rounding point.
+    pub exact: Value,
+    /// The step's value.
+    pub value: Value,
+}
+
+/// A step's `when`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConditionTrace {
+    /// The condition as written.
+    pub formula: String,
+    /// Whether it held.
+    pub held: bool,
+}
+
+/// A name read and its value.
+#[derive(Clone, Debug, Serialize)]
+pub struct Read {
+    /// `gross_pay`, `row.rate`.
+    pub name: String,
+    /// The value read.
+    pub value: Value,
+}
+
+/// A table row chosen.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lookup {
+    /// Table name.
+    pub table: String,
+    /// `rulebook`, or `case:<input>` when the case supplied the rows.
+    pub source: String,
+    /// The key looked up.
+    pub key: String,
+    /// The row chosen, if any.
+    pub row: Option<String>,
+    /// Why that row (or none).
+    pub why: String,
+}
+
+/// A rounding that happened.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoundingTrace {
+    /// `step` for the step's rounding point, else the `round(…)` text.
+    pub at: String,
+    /// Mode, places, before, after, margin.
+    #[serde(flatten)]
+    pub rounded: Rounded,
+}
+
+/// A conditional citation.
+#[derive(Clone, Debug, Serialize)]
+pub struct CiteTrace {
+    /// The condition.
+    pub when: String,
+    /// Whether it held.
+    pub held: bool,
+    /// Clauses added when it holds.
+    pub clauses: Vec<String>,
+}
+
+/// How the evaluation ended.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum OutcomeTrace {
+    /// A decision with its answer.
+    Decision {
+        /// Decision name.
+        decision: String,
+        /// Reason code.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// Clauses cited.
+        clauses: Vec<String>,
+    },
+    /// The case was rejected.
+    Rejected {
+        /// Where and why.
+        error: CaseError,
+    },
+}

@@ -1,0 +1,135 @@
+//! The text rendering of a trace: an indented explanation an auditor reads.
+
+use std::fmt::Write;
+
+use super::{Event, OutcomeTrace, StepTrace, Trace};
+use crate::case::Given;
+
+/// Renders a trace as indented text, one block per check and step.
+pub fn render_text(trace: &Trace) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "rulebook {}", trace.rulebook);
+    out.push_str("\ninputs\n");
+    for input in &trace.inputs {
+        let how = match input.given {
+            Given::Value => String::new(),
+            Given::Absent => " (absent)".into(),
+            Given::Null => " (null)".into(),
+            Given::Default => " (default)".into(),
+            Given::Ignored => " (ignored: its condition does not hold)".into(),
+        };
+        let _ = writeln!(out, "  {} = {}{how}", input.name, input.value);
+    }
+    out.push_str("\nevaluation\n");
+    for event in &trace.events {
+        match event {
+            Event::Check(c) => {
+                let when = c.when.as_deref().unwrap_or("always");
+                let verdict = if c.held {
+                    format!("holds → {}", c.gives)
+                } else {
+                    "does not hold".into()
+                };
+                let _ = writeln!(out, "  check {}: {when}", c.index);
+                if let Some(label) = &c.label {
+                    let _ = writeln!(out, "    {label}");
+                }
+                write_reads(&mut out, &c.reads);
+                let _ = writeln!(out, "    {verdict}");
+            }
+            Event::Step(s) => write_step(&mut out, s),
+            Event::Cite(c) => {
+                let verdict = if c.held { "cites" } else { "does not cite" };
+                let _ = writeln!(
+                    out,
+                    "  citation: {} → {verdict} {}",
+                    c.when,
+                    c.clauses.join(", ")
+                );
+            }
+        }
+    }
+    out.push_str("\noutcome\n");
+    match &trace.outcome {
+        OutcomeTrace::Decision {
+            decision,
+            reason,
+            clauses,
+        } => {
+            let reason = reason.as_ref().map(|r| format!(" {r}")).unwrap_or_default();
+            let _ = writeln!(out, "  {decision}{reason} [{}]", clauses.join(", "));
+        }
+        OutcomeTrace::Rejected { error } => {
+            let _ = writeln!(out, "  rejected at {}: {}", error.path, error.message);
+        }
+    }
+    out
+}
+
+fn write_reads(out: &mut String, reads: &[super::Read]) {
+    if !reads.is_empty() {
+        let list: Vec<String> = reads
+            .iter()
+            .map(|r| format!("{} = {}", r.name, r.value))
+            .collect();
+        let _ = writeln!(out, "    with {}", list.join(", "));
+    }
+}
+
+fn write_step(out: &mut String, s: &StepTrace) {
+    let label = s
+        .label
+        .as_ref()
+        .map(|l| format!(" — {l}"))
+        .unwrap_or_default();
+    let clauses = if s.clauses.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", s.clauses.join(", "))
+    };
+    let _ = writeln!(out, "  step {}{label}{clauses}", s.step);
+    if let Some(c) = &s.condition {
+        let _ = writeln!(
+            out,
+            "    when {} → {}",
+            c.formula,
+            if c.held { "applies" } else { "does not apply" }
+        );
+    }
+    let _ = writeln!(out, "    = {}", s.formula);
+    write_reads(out, &s.reads);
+    for l in &s.lookups {
+        let row = l
+            .row
+            .as_deref()
+            .map(|r| format!("row {r}"))
+            .unwrap_or_else(|| "no row".into());
+        let _ = writeln!(
+            out,
+            "    table {} ({}): {} → {row}: {}",
+            l.table, l.source, l.key, l.why
+        );
+    }
+    let exact = s.exact.to_string();
+    if s.roundings.iter().all(|r| r.at != "step") {
+        let _ = writeln!(out, "    → {}", s.value);
+    } else {
+        let _ = writeln!(out, "    exact {exact}");
+    }
+    for r in &s.roundings {
+        let what = if r.at == "step" {
+            "rounded".to_string()
+        } else {
+            format!("inside, {}", r.at)
+        };
+        let _ = writeln!(
+            out,
+            "    {what} {} to {} places: {} → {} (margin {})",
+            r.rounded.mode.name(),
+            r.rounded.places,
+            r.rounded.before,
+            r.rounded.after,
+            r.rounded.margin
+        );
+    }
+}

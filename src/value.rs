@@ -1,0 +1,167 @@
+//! Runtime values of the expression language.
+//!
+//! A value is exact: numbers are `rust_decimal::Decimal`, never floats.
+//! `Absent` and `Null` are both "missing" to `is_missing`, but stay distinct
+//! so a trace and `is_null` can tell an omitted field from an explicit null.
+
+use chrono::{Datelike, NaiveDate};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+/// A calendar month, `YYYY-MM`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Month {
+    /// Year, e.g. 2026.
+    pub year: i32,
+    /// Month of the year, 1–12.
+    pub month: u32,
+}
+
+impl Month {
+    /// Parses exactly `YYYY-MM` (four-digit year, two-digit month 01–12).
+    pub fn parse(text: &str) -> Option<Month> {
+        let b = text.as_bytes();
+        if b.len() != 7 || b[4] != b'-' || !b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit) {
+            return None;
+        }
+        let year = text[..4].parse().ok()?;
+        let month = text[5..].parse().ok()?;
+        (1..=12).contains(&month).then_some(Month { year, month })
+    }
+
+    /// The month containing a date.
+    pub fn of(date: NaiveDate) -> Month {
+        Month {
+            year: date.year(),
+            month: date.month(),
+        }
+    }
+
+    /// The first day of the month.
+    pub fn first_day(self) -> Option<NaiveDate> {
+        NaiveDate::from_ymd_opt(self.year, self.month, 1)
+    }
+
+    /// Number of days in the month.
+    pub fn days(self) -> Option<u32> {
+        let first = self.first_day()?;
+        let next = self.add(1)?.first_day()?;
+        u32::try_from((next - first).num_days()).ok()
+    }
+
+    /// The month `n` months later (earlier when negative).
+    pub fn add(self, n: i64) -> Option<Month> {
+        let index = i64::from(self.year) * 12 + i64::from(self.month) - 1 + n;
+        let year = i32::try_from(index.div_euclid(12)).ok()?;
+        if !(1..=9999).contains(&year) {
+            return None;
+        }
+        Some(Month {
+            year,
+            month: u32::try_from(index.rem_euclid(12)).ok()? + 1,
+        })
+    }
+}
+
+impl fmt::Display for Month {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}", self.year, self.month)
+    }
+}
+
+/// A record: a table row, or a record input. Field order is the declared order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The row name, for table rows (`second-half`).
+    pub name: Option<Arc<str>>,
+    /// Field values in declaration order.
+    pub fields: Box<[Value]>,
+}
+
+/// A value of the expression language.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Value {
+    /// Not given, and no default.
+    #[default]
+    Absent,
+    /// Given as an explicit JSON `null`.
+    Null,
+    /// An exact decimal number.
+    Number(Decimal),
+    /// A boolean.
+    Bool(bool),
+    /// A text (also enum values).
+    Text(Arc<str>),
+    /// A calendar date.
+    Date(NaiveDate),
+    /// A calendar month.
+    Month(Month),
+    /// A record (row of a table, record input).
+    Record(Arc<Record>),
+    /// A list input's items.
+    List(Arc<[Value]>),
+}
+
+impl Value {
+    /// `Absent` or `Null`.
+    pub fn is_missing(&self) -> bool {
+        matches!(self, Value::Absent | Value::Null)
+    }
+
+    /// The number, if the value is one.
+    pub fn as_number(&self) -> Option<Decimal> {
+        match self {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's kind, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Absent => "absent",
+            Value::Null => "null",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "boolean",
+            Value::Text(_) => "text",
+            Value::Date(_) => "date",
+            Value::Month(_) => "month",
+            Value::Record(_) => "record",
+            Value::List(_) => "list",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// The form a trace shows: numbers exact as held, texts quoted.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Absent => f.write_str("absent"),
+            Value::Null => f.write_str("null"),
+            Value::Number(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Text(t) => write!(f, "{t:?}"),
+            Value::Date(d) => write!(f, "{}", d.format("%Y-%m-%d")),
+            Value::Month(m) => write!(f, "{m}"),
+            Value::Record(r) => match &r.name {
+                Some(name) => write!(f, "row {name}"),
+                None => f.write_str("record"),
+            },
+            Value::List(items) => write!(f, "list of {}", items.len()),
+        }
+    }
+}
+
+/// The JSON form of a value in a trace: numbers as exact strings.
+impl Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Absent | Value::Null => s.serialize_none(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Text(t) => s.serialize_str(t),
+            other => s.collect_str(other),
+        }
+    }
+}
