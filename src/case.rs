@@ -270,7 +270,7 @@ pub fn validate_value(
             }
             Ok(Value::Month(month))
         }
-        InputKind::Record { fields, .. } => {
+        InputKind::Record { fields, names, .. } => {
             let Some(object) = raw.as_object() else {
                 return fail(
                     input,
@@ -290,6 +290,7 @@ pub fn validate_value(
             }
             Ok(Value::Record(Arc::new(Record {
                 name: None,
+                names: names.clone(),
                 fields: values.into(),
             })))
         }
@@ -516,6 +517,7 @@ fn validate_rows(
         }
         let record = Record {
             name: row.name.clone(),
+            names: table.names.clone(),
             fields: values.into(),
         };
         rows.push(Row {

@@ -204,9 +204,11 @@ fn toml_to_json(v: &toml::Value) -> Result<serde_json::Value, String> {
         toml::Value::String(s) => serde_json::Value::String(s.clone()),
         toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
         toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
-        toml::Value::Float(f) => return Err(format!(
+        toml::Value::Float(f) => {
+            return Err(format!(
             "expected values must not be TOML floats ({f}): write amounts as strings or integers"
-        )),
+        ))
+        }
         toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
         toml::Value::Array(items) => {
             serde_json::Value::Array(items.iter().map(toml_to_json).collect::<Result<_, _>>()?)

@@ -76,6 +76,8 @@ impl fmt::Display for Month {
 pub struct Record {
     /// The row name, for table rows (`second-half`).
     pub name: Option<Arc<str>>,
+    /// Field names, shared by every record of the same layout.
+    pub names: Arc<[Arc<str>]>,
     /// Field values in declaration order.
     pub fields: Box<[Value]>,
 }
@@ -147,7 +149,16 @@ impl fmt::Display for Value {
             Value::Month(m) => write!(f, "{m}"),
             Value::Record(r) => match &r.name {
                 Some(name) => write!(f, "row {name}"),
-                None => f.write_str("record"),
+                None => {
+                    f.write_str("{")?;
+                    for (i, (name, value)) in r.names.iter().zip(r.fields.iter()).enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{name}: {value}")?;
+                    }
+                    f.write_str("}")
+                }
             },
             Value::List(items) => write!(f, "list of {}", items.len()),
         }
@@ -161,6 +172,15 @@ impl Serialize for Value {
             Value::Absent | Value::Null => s.serialize_none(),
             Value::Bool(b) => s.serialize_bool(*b),
             Value::Text(t) => s.serialize_str(t),
+            Value::Record(r) if r.name.is_none() => {
+                use serde::ser::SerializeMap;
+                let mut map = s.serialize_map(Some(r.fields.len()))?;
+                for (name, value) in r.names.iter().zip(r.fields.iter()) {
+                    map.serialize_entry(&**name, value)?;
+                }
+                map.end()
+            }
+            Value::List(items) => s.collect_seq(items.iter()),
             other => s.collect_str(other),
         }
     }

@@ -83,10 +83,18 @@ pub fn evaluate(
             .inputs
             .iter()
             .zip(facts.values.iter().zip(&facts.given))
-            .map(|(input, (value, given))| InputTrace {
-                name: input.name.to_string(),
-                given: *given,
-                value: value.clone(),
+            .map(|(input, (value, given))| {
+                let value = match &input.kind {
+                    InputKind::Table { table } => {
+                        supplied_rows(rb, facts, *table).unwrap_or_else(|| value.clone())
+                    }
+                    _ => value.clone(),
+                };
+                InputTrace {
+                    name: input.name.to_string(),
+                    given: *given,
+                    value,
+                }
             })
             .collect();
         Trace {
@@ -941,6 +949,18 @@ impl<'a> Machine<'a> {
             )),
         }
     }
+}
+
+/// `rows first-half, second-half of table schedule` when the case supplied them.
+fn supplied_rows(rb: &Rulebook, facts: &Facts, table: TableId) -> Option<Value> {
+    let rows = facts.tables.get(table)?.as_ref()?;
+    let names: Vec<&str> = rows.iter().filter_map(|r| r.name.as_deref()).collect();
+    let text = format!(
+        "rows {} of table {}",
+        names.join(", "),
+        rb.tables[table].name
+    );
+    Some(Value::Text(Arc::from(text)))
 }
 
 fn describe_value(v: &Value) -> String {

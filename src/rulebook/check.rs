@@ -55,8 +55,8 @@ struct Pending {
     span: Span,
 }
 
-fn sp<T>(s: &Spanned<T>) -> Span {
-    Span::from(s.span())
+fn sp(item: &impl Anchor) -> Span {
+    item.anchor()
 }
 
 impl Checker<'_> {
@@ -198,6 +198,7 @@ impl Checker<'_> {
                     kind: TableKind::Periods,
                     columns: Vec::new(),
                     shape: self.shape(format!("table {name}"), Vec::new()),
+                    names: Arc::from([]),
                     rows: Vec::new(),
                 });
             }
@@ -221,7 +222,7 @@ impl Checker<'_> {
                 &limits,
                 0,
             );
-            if let Some(w) = &raw.get_ref().when {
+            if let Some(w) = &raw.when {
                 conditions.push((i, self.parse(w)));
             }
             built_inputs.push(input);
@@ -272,7 +273,7 @@ impl Checker<'_> {
         let parsed_steps: Vec<[Option<Pending>; 3]> = steps
             .values()
             .map(|s| {
-                let s = s.get_ref();
+                let s = &*s;
                 [
                     Some(self.parse(&s.expr)),
                     s.when.as_ref().map(|w| self.parse(w)),
@@ -318,7 +319,7 @@ impl Checker<'_> {
                     self.expect_type(op, &oty, &ty, "`otherwise`");
                     of
                 });
-                let rounds = steps[i].get_ref().round.is_some();
+                let rounds = steps[i].round.is_some();
                 if rounds && !Type::Number.accepts(&ty) {
                     self.problem(
                         "check::rounding",
@@ -333,7 +334,7 @@ impl Checker<'_> {
         }
         let mut built_steps = Vec::new();
         for (i, ((name, raw), c)) in steps.iter().zip(compiled).enumerate() {
-            let s = raw.get_ref();
+            let s = raw;
             let clauses = self.clause_refs(&s.clauses, &clause_ids);
             let round = s.round.as_ref().and_then(|r| self.round(r));
             if let Some((expr, when, otherwise)) = c {
@@ -393,7 +394,7 @@ impl Checker<'_> {
             .collect();
         let mut built_decisions = Vec::new();
         for (name, raw) in &decisions {
-            let d = raw.get_ref();
+            let d = raw;
             let clauses = self.clause_refs(&d.clauses, &clause_ids);
             let mut cite = Vec::new();
             for c in &d.cite {
@@ -413,7 +414,7 @@ impl Checker<'_> {
             }
             let mut answer = Vec::new();
             for (key, out) in &d.answer {
-                let o = out.get_ref();
+                let o = out;
                 let p = self.parse(&o.expr);
                 if let Some((f, ty)) = self.compile(&p, &base_scope(true, None)) {
                     let format = self.format(o.format.as_ref(), &ty, &p);
@@ -668,14 +669,14 @@ impl Checker<'_> {
     fn input(
         &mut self,
         name: &str,
-        raw: &Spanned<RawInput>,
+        raw: &RawInput,
         clause_ids: &[Arc<str>],
         tables: &HashMap<&str, usize>,
         built_tables: &[Table],
         limits: &Limits,
         depth: usize,
     ) -> Input {
-        let r = raw.get_ref();
+        let r = raw;
         let span = sp(raw);
         let clause = r.clause.as_ref().map(|c| self.clause_ref(c, clause_ids));
         let decimal = |cx: &mut Self, s: &Option<Spanned<String>>| {
@@ -827,7 +828,12 @@ impl Checker<'_> {
                     .map(|f: &Input| (f.name.clone(), f.kind.value_type()))
                     .collect();
                 let shape = self.shape(name.to_string(), shape_fields);
-                InputKind::Record { shape, fields }
+                let names = fields.iter().map(|f| f.name.clone()).collect();
+                InputKind::Record {
+                    shape,
+                    fields,
+                    names,
+                }
             }
             "list" if depth < 8 => {
                 allowed.extend(["items", "max_items"]);
@@ -976,11 +982,11 @@ impl Checker<'_> {
     fn table(
         &mut self,
         name: &str,
-        raw: &Spanned<RawTable>,
+        raw: &RawTable,
         clause_ids: &[Arc<str>],
         limits: &Limits,
     ) -> Option<Table> {
-        let t = raw.get_ref();
+        let t = raw;
         let clause = t.clause.as_ref().map(|c| self.clause_ref(c, clause_ids));
         let kind_name = t.kind.get_ref().as_str();
         let mut columns: Vec<Input> = Vec::new();
@@ -1092,6 +1098,7 @@ impl Checker<'_> {
                 .map(|c| (c.name.clone(), c.kind.value_type()))
                 .collect(),
         );
+        let names: Arc<[Arc<str>]> = columns.iter().map(|c| c.name.clone()).collect();
         let mut rows: Vec<Row> = Vec::new();
         for (ri, row) in t.rows.iter().enumerate() {
             let cells = row.get_ref();
@@ -1166,21 +1173,16 @@ impl Checker<'_> {
                     "this row",
                 );
             }
+            let record = Record {
+                name: row_name.clone(),
+                names: names.clone(),
+                fields: values.into(),
+            };
             rows.push(Row {
                 name: row_name,
                 period,
-                record: Arc::new(Record {
-                    name: None,
-                    fields: values.into(),
-                }),
+                record: Arc::new(record),
             });
-        }
-        for row in &mut rows {
-            if let Some(n) = &row.name {
-                let mut rec = (*row.record).clone();
-                rec.name = Some(n.clone());
-                row.record = Arc::new(rec);
-            }
         }
         self.check_rows(name, &kind, &rows, sp(raw));
         Some(Table {
@@ -1190,6 +1192,7 @@ impl Checker<'_> {
             kind,
             columns,
             shape,
+            names,
             rows,
         })
     }
@@ -1308,10 +1311,10 @@ impl Checker<'_> {
     fn parameter(
         &mut self,
         name: &str,
-        raw: &Spanned<RawParameter>,
+        raw: &RawParameter,
         clause_ids: &[Arc<str>],
     ) -> (Parameter, Option<Pending>) {
-        let p = raw.get_ref();
+        let p = raw;
         let clause = p.clause.as_ref().map(|c| self.clause_ref(c, clause_ids));
         let number = |cx: &mut Self, text: &str, span: Span| match parse_plain_decimal(text) {
             Some(d) => Value::Number(d),
@@ -1383,10 +1386,10 @@ impl Checker<'_> {
     /// Orders steps so each comes after the steps it reads; reports cycles by their members.
     fn step_order(
         &mut self,
-        steps: &IndexMap<String, Spanned<RawStep>>,
+        steps: &IndexMap<String, RawStep>,
         parsed: &[[Option<Pending>; 3]],
         param_at: &[Option<Pending>],
-        parameters: &IndexMap<String, Spanned<RawParameter>>,
+        parameters: &IndexMap<String, RawParameter>,
         names: &HashMap<Arc<str>, Binding>,
     ) -> Vec<usize> {
         // Parameters' selectors may read steps: a step reading such a parameter depends on them too.

@@ -179,6 +179,14 @@ impl Compiler<'_, '_> {
             }
         }
         match self.scope.names.get(name) {
+            Some(Binding::Input(_, Type::Table(t))) => {
+                let table = &self.scope.tables[*t].name;
+                let message = format!(
+                    "`{name}` holds rows supplied for table `{table}`: read the table `{table}` instead"
+                );
+                self.problem("check::type_mismatch", id.span, message);
+                (NodeKind::Const(Value::Absent), Type::Any)
+            }
             Some(Binding::Input(i, ty)) => {
                 if let Some(limit) = self.scope.inputs_before {
                     if *i >= limit {

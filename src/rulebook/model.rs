@@ -400,6 +400,8 @@ pub enum InputKind {
         shape: ShapeId,
         /// Its fields, in validation order.
         fields: Vec<Input>,
+        /// Its field names, shared by the records it validates.
+        names: Arc<[Arc<str>]>,
     },
     /// A list.
     List {
@@ -482,6 +484,8 @@ pub struct Table {
     pub columns: Vec<Input>,
     /// Layout of a row.
     pub shape: ShapeId,
+    /// Column names, shared by the rows.
+    pub names: Arc<[Arc<str>]>,
     /// The default rows.
     pub rows: Vec<Row>,
 }

@@ -4,6 +4,10 @@
 //! not a silently ignored rule. Strings that hold expressions or name other
 //! parts of the rulebook keep their span, so the checker can point at them.
 //!
+//! Tables of a rulebook are not wrapped in `toml::Spanned` (it cannot
+//! represent implicit tables such as `decisions.ok` under
+//! `[decisions.ok.answer]`); each has an [`Anchor`] leaf span instead.
+//!
 //! Invariant: no validation beyond shape here; meaning is `check`'s job.
 
 use indexmap::IndexMap;
@@ -21,22 +25,22 @@ pub struct RawRulebook {
     pub clauses: IndexMap<String, String>,
     /// The case schema, in validation order.
     #[serde(default)]
-    pub inputs: IndexMap<String, Spanned<RawInput>>,
+    pub inputs: IndexMap<String, RawInput>,
     /// Named constants, possibly dated.
     #[serde(default)]
-    pub parameters: IndexMap<String, Spanned<RawParameter>>,
+    pub parameters: IndexMap<String, RawParameter>,
     /// Period tables, keyed tables and progressive scales.
     #[serde(default)]
-    pub tables: IndexMap<String, Spanned<RawTable>>,
+    pub tables: IndexMap<String, RawTable>,
     /// Named computations.
     #[serde(default)]
-    pub steps: IndexMap<String, Spanned<RawStep>>,
+    pub steps: IndexMap<String, RawStep>,
     /// Ordered checks: the first that holds decides.
     #[serde(default)]
     pub checks: Vec<Spanned<RawCheck>>,
     /// Decisions and the answer each one gives.
     #[serde(default)]
-    pub decisions: IndexMap<String, Spanned<RawDecision>>,
+    pub decisions: IndexMap<String, RawDecision>,
     /// Evaluation bounds.
     #[serde(default)]
     pub limits: RawLimits,
@@ -91,9 +95,9 @@ pub struct RawInput {
     /// Allowed values of an enum.
     pub values: Option<Vec<String>>,
     /// Fields of a record.
-    pub fields: Option<IndexMap<String, Spanned<RawInput>>>,
+    pub fields: Option<IndexMap<String, RawInput>>,
     /// Item type of a list.
-    pub items: Option<Box<Spanned<RawInput>>>,
+    pub items: Option<Box<RawInput>>,
     /// Most items a list may have.
     pub max_items: Option<usize>,
     /// Longest text, in characters.
@@ -142,7 +146,7 @@ pub struct RawTable {
     pub clause: Option<Spanned<String>>,
     /// Typed columns, in order (not for scales).
     #[serde(default)]
-    pub columns: IndexMap<String, Spanned<RawInput>>,
+    pub columns: IndexMap<String, RawInput>,
     /// Key columns of a keyed table.
     #[serde(default)]
     pub keys: Vec<String>,
@@ -214,7 +218,7 @@ pub struct RawDecision {
     #[serde(default)]
     pub cite: Vec<RawCite>,
     /// Answer fields, in output order.
-    pub answer: IndexMap<String, Spanned<RawOutput>>,
+    pub answer: IndexMap<String, RawOutput>,
 }
 
 /// `{ when = "...", clauses = [...] }`.
@@ -247,4 +251,60 @@ pub struct RawLimits {
     pub max_list_items: Option<usize>,
     /// Most expression nodes evaluated for one case.
     pub max_eval_steps: Option<u64>,
+}
+
+/// The span a problem about an item points at.
+pub trait Anchor {
+    /// Byte range in the file.
+    fn anchor(&self) -> crate::span::Span;
+}
+
+impl<T> Anchor for Spanned<T> {
+    fn anchor(&self) -> crate::span::Span {
+        crate::span::Span::from(self.span())
+    }
+}
+
+impl Anchor for RawInput {
+    fn anchor(&self) -> crate::span::Span {
+        self.ty.anchor()
+    }
+}
+
+impl Anchor for RawTable {
+    fn anchor(&self) -> crate::span::Span {
+        self.kind.anchor()
+    }
+}
+
+impl Anchor for RawStep {
+    fn anchor(&self) -> crate::span::Span {
+        self.expr.anchor()
+    }
+}
+
+impl Anchor for RawOutput {
+    fn anchor(&self) -> crate::span::Span {
+        self.expr.anchor()
+    }
+}
+
+impl Anchor for RawParameter {
+    fn anchor(&self) -> crate::span::Span {
+        match (&self.value, &self.at) {
+            (Some(v), _) => v.anchor(),
+            (None, Some(at)) => at.anchor(),
+            (None, None) => crate::span::Span::default(),
+        }
+    }
+}
+
+impl Anchor for RawDecision {
+    fn anchor(&self) -> crate::span::Span {
+        match (self.answer.values().next(), self.clauses.first()) {
+            (Some(out), _) => out.anchor(),
+            (None, Some(c)) => c.anchor(),
+            (None, None) => crate::span::Span::default(),
+        }
+    }
 }

@@ -11,14 +11,18 @@ pub fn render_text(trace: &Trace) -> String {
     let _ = writeln!(out, "rulebook {}", trace.rulebook);
     out.push_str("\ninputs\n");
     for input in &trace.inputs {
-        let how = match input.given {
-            Given::Value => String::new(),
-            Given::Absent => " (absent)".into(),
-            Given::Null => " (null)".into(),
-            Given::Default => " (default)".into(),
-            Given::Ignored => " (ignored: its condition does not hold)".into(),
+        let value = input.value.to_string();
+        let _ = match input.given {
+            Given::Value => writeln!(out, "  {} = {value}", input.name),
+            Given::Absent => writeln!(out, "  {} absent", input.name),
+            Given::Null => writeln!(out, "  {} = null", input.name),
+            Given::Default => writeln!(out, "  {} = {value} (default)", input.name),
+            Given::Ignored => writeln!(
+                out,
+                "  {} ignored (its condition does not hold)",
+                input.name
+            ),
         };
-        let _ = writeln!(out, "  {} = {}{how}", input.name, input.value);
     }
     out.push_str("\nevaluation\n");
     for event in &trace.events {

@@ -1,0 +1,198 @@
+//! The CLI contract other tools rely on: outputs, exit codes, batch lines.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bareme"));
+    cmd.args(args).current_dir(super::root());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("bareme runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write stdin");
+    }
+    child.wait_with_output().expect("bareme finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+const LUMA: &str = "rulebooks/luma-payroll/v3";
+
+#[test]
+fn check_accepts_the_luma_rulebook_by_folder_and_by_file() {
+    for path in [LUMA, "rulebooks/luma-payroll/v3/rulebook.toml"] {
+        let o = bareme(&["check", path], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stdout(&o).starts_with("ok: luma-payroll@3#"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn check_reports_a_broken_rulebook_with_exit_3() {
+    let dir = tempdir("broken");
+    let file = dir.join("rulebook.toml");
+    let text =
+        std::fs::read_to_string(super::root().join(LUMA).join("rulebook.toml")).expect("read");
+    std::fs::write(
+        &file,
+        text.replace(
+            "row.rate * min(gross_pay, row.cap)",
+            "row.rate * min(gross_pey, row.cap)",
+        ),
+    )
+    .expect("write");
+    let o = bareme(&["check", file.to_str().expect("utf-8 path")], None);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("check::unknown_name"), "{err}");
+    assert!(err.contains("unknown name `gross_pey`"), "{err}");
+    assert!(err.contains("did you mean `gross_pay`?"), "{err}");
+}
+
+#[test]
+fn check_of_a_missing_file_is_an_io_error() {
+    let o = bareme(&["check", "rulebooks/nowhere"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}
+
+#[test]
+fn eval_prints_the_answer_on_one_line() {
+    let o = bareme(&["eval", LUMA, "examples/luma-payroll/payslip.json"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        concat!(
+            r#"{"decision":"calculate","currency":"LCR","gross_pay":"3650.00","employee_contribution":"146.00","#,
+            r#""allowed_deduction":"120.00","taxable_pay":"3384.00","income_tax":"228.80","net_pay":"3155.20","#,
+            r#""clauses":["R1","R2","R3","R4","R5","R6","R9"]}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn eval_reads_standard_input_and_traces_as_json() {
+    let case = r#"{"task": "retrieval", "payroll_month": "2026-11", "field": "contribution_cap"}"#;
+    let o = bareme(&["eval", LUMA, "-", "--trace", "json"], Some(case));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["answer"]["value"], "5000.00");
+    assert_eq!(v["trace"]["outcome"]["kind"], "decision");
+    assert_eq!(
+        v["trace"]["outcome"]["clauses"],
+        serde_json::json!(["R1", "R3"])
+    );
+    assert_eq!(stdout(&o).lines().count(), 1);
+}
+
+#[test]
+fn eval_of_a_rejected_case_exits_2_with_the_path_on_stderr() {
+    let case = r#"{"task": "payslip", "gross_pay": "12.345", "payroll_month": "2026-01"}"#;
+    let o = bareme(&["eval", LUMA, "-"], Some(case));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "rejected: gross_pay: has 3 decimals, more than 2: \"12.345\" (R2)\n"
+    );
+}
+
+#[test]
+fn eval_of_text_that_is_not_json_exits_2() {
+    let o = bareme(&["eval", LUMA, "-"], Some("{\"task\": "));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not valid JSON"));
+}
+
+#[test]
+fn batch_answers_every_line_in_order() {
+    let o = bareme(
+        &["eval", LUMA, "--batch", "examples/luma-payroll/batch.jsonl"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["net_pay"], "1082.22");
+    assert_eq!(lines[1]["reason_code"], "MISSING_GROSS_PAY");
+    assert_eq!(lines[2]["value"], "0.05");
+    assert_eq!(lines[3]["error"]["path"], "gross_pay");
+    assert_eq!(lines[4]["error"]["path"], "$");
+}
+
+#[test]
+fn batch_from_standard_input_keeps_blank_and_bad_lines() {
+    let input = "{\"task\": \"payslip\", \"gross_pay\": \"100\", \"payroll_month\": \"2026-01\"}\n\n[1]\r\n{\"task\":\"retrieval\"}";
+    let o = bareme(&["eval", LUMA, "--batch"], Some(input));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].contains("\"net_pay\":\"95.00\""), "{}", lines[0]);
+    assert!(lines[1].contains("\"path\":\"$\""));
+    assert!(lines[2].contains("\"path\":\"$\""));
+    assert!(lines[3].contains("\"path\":\"field\""), "{}", lines[3]);
+}
+
+#[test]
+fn test_command_reports_passes_and_failures() {
+    let o = bareme(&["test", LUMA], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with("passed, 0 failed"),
+        "{}",
+        stdout(&o)
+    );
+
+    let dir = tempdir("failing");
+    std::fs::copy(
+        super::root().join(LUMA).join("rulebook.toml"),
+        dir.join("rulebook.toml"),
+    )
+    .expect("copy");
+    std::fs::create_dir_all(dir.join("cases")).expect("mkdir");
+    let case = "description = \"wrong on purpose\"\ncase = '''{\"task\": \"payslip\", \"gross_pay\": \"1000.00\", \"payroll_month\": \"2026-02\"}'''\n\n[expect.answer]\ndecision = \"calculate\"\ncurrency = \"LCR\"\ngross_pay = \"1000.00\"\nemployee_contribution = \"50.00\"\nallowed_deduction = \"0.00\"\ntaxable_pay = \"950.00\"\nincome_tax = \"1.00\"\nnet_pay = \"949.00\"\nclauses = [\"R1\", \"R2\", \"R3\", \"R4\", \"R5\", \"R6\"]\n";
+    std::fs::write(dir.join("cases/01-wrong.toml"), case).expect("write");
+    let o = bareme(&["test", dir.to_str().expect("utf-8")], None);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("FAIL 01-wrong"), "{out}");
+    assert!(
+        out.contains("income_tax: expected \"1.00\", got \"0.00\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("net_pay: expected \"949.00\", got \"950.00\""),
+        "{out}"
+    );
+    assert!(out.contains("0 passed, 1 failed"), "{out}");
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bareme-it-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}

@@ -1,0 +1,62 @@
+//! Every bundled rulebook passes its own conformance cases, and has some.
+
+use bareme::conformance::run_conformance;
+
+#[test]
+fn every_bundled_rulebook_passes_its_cases() {
+    let dirs = super::rulebook_dirs();
+    assert!(!dirs.is_empty(), "no rulebooks found");
+    for dir in dirs {
+        let rb = match bareme::load_rulebook(&dir) {
+            Ok(rb) => rb,
+            Err(bareme::LoadError::Invalid(d)) => panic!("{}", d.render(100, false)),
+            Err(e) => panic!("{e}"),
+        };
+        let report = run_conformance(&rb, &dir).expect("cases readable");
+        assert!(
+            !report.results.is_empty(),
+            "{} has no conformance cases",
+            dir.display()
+        );
+        let failures: Vec<String> = report
+            .results
+            .iter()
+            .filter(|r| !r.failures.is_empty())
+            .map(|r| format!("{}: {}", r.name, r.failures.join("; ")))
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "{}:\n{}",
+            dir.display(),
+            failures.join("\n")
+        );
+    }
+}
+
+#[test]
+fn luma_cases_cover_every_reason_and_rejection_path() {
+    let dir = super::root().join("rulebooks/luma-payroll/v3/cases");
+    let mut all = String::new();
+    for entry in std::fs::read_dir(&dir).expect("cases").flatten() {
+        all.push_str(&std::fs::read_to_string(entry.path()).expect("case"));
+    }
+    for needle in [
+        "MISSING_GROSS_PAY",
+        "MISSING_PAYROLL_MONTH",
+        "NO_APPLICABLE_REFERENCE",
+        "CONFLICTING_GROSS_PAY",
+        "\"contribution_rate\"",
+        "\"contribution_cap\"",
+        "\"deduction_cap\"",
+        "path = \"$\"",
+        "path = \"task\"",
+        "path = \"field\"",
+        "path = \"amendment.approved\"",
+        "path = \"reference_tables.second-half\"",
+    ] {
+        assert!(
+            all.contains(needle),
+            "no conformance case mentions {needle}"
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! Static checks report every problem, located in the file down to the name
+//! inside an expression string.
+
+use bareme::parse_rulebook;
+
+const BASE: &str = r#"[rulebook]
+id = "demo"
+version = 1
+schema = 1
+
+[clauses]
+A = "Clause A."
+
+[inputs.x]
+type = "money"
+required = true
+
+[steps.y]
+expr = "x * 2"
+clauses = ["A"]
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+y = { expr = "y", format = "money" }
+"#;
+
+/// The problems of a rulebook text, as `code line:col-line:col`.
+fn problems(text: &str) -> Vec<String> {
+    match parse_rulebook("demo.toml", text) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.locations(),
+    }
+}
+
+fn messages(text: &str) -> Vec<String> {
+    match parse_rulebook("demo.toml", text) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.problems.iter().map(|p| p.message.clone()).collect(),
+    }
+}
+
+/// `line:col-line:col` of the `nth` occurrence of `needle` (1-based columns).
+fn at(text: &str, needle: &str, nth: usize) -> String {
+    let start = text
+        .match_indices(needle)
+        .nth(nth)
+        .map(|(i, _)| i)
+        .expect("needle present");
+    let pos = |off: usize| {
+        let before = &text[..off];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{line}:{col}")
+    };
+    format!("{}-{}", pos(start), pos(start + needle.len()))
+}
+
+#[test]
+fn the_base_rulebook_is_clean() {
+    assert_eq!(problems(BASE), Vec::<String>::new());
+}
+
+#[test]
+fn a_typo_in_a_name_points_at_the_name() {
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"x * 2 + xx\"");
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::unknown_name {}", at(&text, "xx", 0))]
+    );
+    let d = parse_rulebook("demo.toml", &text).expect_err("invalid");
+    assert_eq!(d.problems[0].help.as_deref(), Some("did you mean `x`?"));
+}
+
+#[test]
+fn a_cycle_names_its_members() {
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        "[steps.a]\nexpr = \"b + 1\"\n\n[steps.b]\nexpr = \"y - a\"\n\n[steps.y]\nexpr = \"a * 2\"",
+    );
+    let msgs = messages(&text);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains("a → b → a"), "{}", msgs[0]);
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let text = BASE
+        .replace("expr = \"x * 2\"", "expr = \"min(x) + (x and true)\"")
+        .replace("clauses = [\"A\"]", "clauses = [\"B\"]")
+        .replace("decision = \"ok\"", "decision = \"okay\"");
+    // `min(x)` has one argument; `x` is not a boolean; `(x and true)` is not a number.
+    let found = problems(&text);
+    assert_eq!(
+        found,
+        vec![
+            "check::arity 14:9-14:15",
+            "check::type_mismatch 14:19-14:20",
+            "check::type_mismatch 14:19-14:29",
+            "check::unknown_clause 15:12-15:15",
+            "check::unknown_decision 18:12-18:18",
+        ],
+    );
+}
+
+#[test]
+fn unknown_keys_are_errors() {
+    let text = BASE.replace("clauses = [\"A\"]", "clause = [\"A\"]");
+    let found = problems(&text);
+    assert_eq!(found.len(), 1);
+    assert!(found[0].starts_with("load::unknown_key"), "{found:?}");
+}
+
+#[test]
+fn unknown_fields_of_records_and_rows_are_located() {
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        "[tables.t]\nkind = \"periods\"\ncolumns = { rate = { type = \"decimal\" } }\nrows = [{ name = \"all\", from = \"2026-01\", rate = \"0.1\" }]\n\n[inputs.m]\ntype = \"month\"\n\n[steps.y]\nexpr = \"x * period_row(t, m).rat\"",
+    );
+    let field = at(&text, ".rat\"", 0);
+    let (start, end) = field.split_once('-').expect("range");
+    let (line, col) = start.split_once(':').expect("line:col");
+    let col: usize = col.parse().expect("col");
+    let end_col: usize = end
+        .split_once(':')
+        .expect("line:col")
+        .1
+        .parse()
+        .expect("col");
+    let expected = format!(
+        "check::unknown_field {line}:{}-{line}:{}",
+        col + 1,
+        end_col - 1
+    );
+    assert_eq!(problems(&text), vec![expected]);
+    assert!(messages(&text)[0].contains("row of table t has no field `rat`"));
+}
+
+#[test]
+fn syntax_errors_point_inside_the_expression() {
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"x * * 2\"");
+    let found = problems(&text);
+    assert_eq!(found.len(), 1);
+    let pos = at(&text, "* 2\"", 0);
+    let start = pos.split('-').next().unwrap_or("");
+    assert!(
+        found[0].starts_with(&format!("check::syntax {start}")),
+        "{found:?} vs {pos}"
+    );
+}
+
+#[test]
+fn types_of_answers_and_conditions_are_checked() {
+    let text = BASE
+        .replace(
+            "decision = \"ok\"",
+            "when = \"x\"\ndecision = \"ok\"\n\n[[checks]]\ndecision = \"ok\"",
+        )
+        .replace(
+            "y = { expr = \"y\", format = \"money\" }",
+            "y = { expr = \"y > 1\", format = \"money\" }",
+        );
+    let found = problems(&text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("check::type_mismatch"));
+    assert!(found[1].starts_with("check::type_mismatch"));
+}
+
+#[test]
+fn the_last_check_must_decide_unconditionally() {
+    let text = BASE.replace("decision = \"ok\"", "when = \"x > 1\"\ndecision = \"ok\"");
+    assert_eq!(problems(&text).len(), 1);
+    assert!(problems(&text)[0].starts_with("check::no_fallback"));
+}
+
+#[test]
+fn malformed_toml_is_a_located_diagnostic() {
+    let found = problems("[rulebook\nid = 1");
+    assert_eq!(found.len(), 1);
+    assert!(found[0].starts_with("load::toml 1:"), "{found:?}");
+}
+
+#[test]
+fn rendered_diagnostic_snapshot() {
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"x * rate\"");
+    let d = parse_rulebook("demo.toml", &text).expect_err("invalid");
+    insta::assert_snapshot!(d.render(80, false));
+}

@@ -1,0 +1,107 @@
+//! Hostile input never panics or hangs: it is refused fast with a clear message.
+
+use bareme::{evaluate_json, parse_rulebook, Outcome};
+
+fn luma() -> bareme::Rulebook {
+    super::rulebook("rulebooks/luma-payroll/v3")
+}
+
+fn rejected_at(rb: &bareme::Rulebook, case: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(case).expect("test case is JSON");
+    match evaluate_json(rb, &value, false).expect("no rulebook fault") {
+        (Outcome::Rejected(e), _) => e.path,
+        (Outcome::Answer(a), _) => panic!("expected a rejection, got {a}"),
+    }
+}
+
+#[test]
+fn huge_and_odd_numbers_are_rejected_not_parsed_into_floats() {
+    let rb = luma();
+    for gross in [
+        "\"1e1000000\"",
+        "1e1000000",
+        "\"99999999999999999999999999999999999999\"",
+        "\"NaN\"",
+        "\"Infinity\"",
+        "\"1_000.00\"",
+        "\" 12\"",
+        "\"\"",
+        "true",
+        "[1]",
+        "{}",
+    ] {
+        let case =
+            format!(r#"{{"task": "payslip", "gross_pay": {gross}, "payroll_month": "2026-01"}}"#);
+        assert_eq!(rejected_at(&rb, &case), "gross_pay", "{gross}");
+    }
+}
+
+#[test]
+fn deeply_nested_json_is_refused_by_the_parser() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(serde_json::from_str::<serde_json::Value>(&deep).is_err());
+}
+
+#[test]
+fn hostile_expressions_in_a_rulebook_are_diagnostics() {
+    let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+    let long = "x + ".repeat(2000) + "x";
+    for expr in [deep.as_str(), long.as_str(), "not not not not x", "1 / 0"] {
+        let text = format!(
+            "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"bool\"\n\n[steps.s]\nexpr = \"{expr}\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"s\" }}\n"
+        );
+        // Accepted or refused, never a panic; the deep and the long ones are refused.
+        let res = parse_rulebook("h.toml", &text);
+        if expr.len() > 1000 {
+            let d = res.expect_err("refused");
+            assert!(
+                d.problems[0].message.contains("limit") || d.problems[0].message.contains("nests"),
+                "{}",
+                d.problems[0].message
+            );
+        }
+    }
+}
+
+#[test]
+fn division_by_zero_is_an_evaluation_error_not_a_panic() {
+    let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n[steps.s]\nexpr = \"1 / x\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"s\" }\n";
+    let rb = parse_rulebook("h.toml", text).expect("valid");
+    let err = evaluate_json(&rb, &serde_json::json!({"x": "0"}), false).expect_err("fault");
+    assert_eq!(err.message, "division by zero (1 / 0)");
+    assert_eq!(err.context, "step s");
+}
+
+#[test]
+fn the_evaluation_budget_stops_runaway_work() {
+    let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[limits]\nmax_eval_steps = 20\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n[steps.a]\nexpr = \"x + x + x + x + x + x\"\n\n[steps.b]\nexpr = \"a + a + a + a + a + a + a + a\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"b\" }\n";
+    let rb = parse_rulebook("h.toml", text).expect("valid");
+    let err = evaluate_json(&rb, &serde_json::json!({"x": "1"}), false).expect_err("budget");
+    assert!(err.message.contains("limit of 20 steps"), "{}", err.message);
+}
+
+#[test]
+fn lists_longer_than_their_bound_are_rejected_before_item_checks() {
+    let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.items]\ntype = \"list\"\nmax_items = 24\nitems = { type = \"integer\", min = \"1\" }\n\n[steps.n]\nexpr = \"count(items)\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nn = { expr = \"n\", format = \"integer\" }\n";
+    let rb = parse_rulebook("h.toml", text).expect("valid");
+    let many: Vec<i64> = vec![0; 1_000_000];
+    let err =
+        match evaluate_json(&rb, &serde_json::json!({ "items": many }), false).expect("no fault") {
+            (Outcome::Rejected(e), _) => e,
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(err.path, "items");
+    assert_eq!(err.message, "has 1000000 items, more than the limit of 24");
+    let ok =
+        evaluate_json(&rb, &serde_json::json!({ "items": [1, 2, 3] }), false).expect("no fault");
+    assert_eq!(ok.0, Outcome::Answer(serde_json::json!({"n": 3})));
+    assert_eq!(rejected_at(&rb, r#"{"items": [1, 0]}"#), "items[1]");
+}
+
+#[test]
+fn a_non_object_case_is_rejected_at_the_root() {
+    let rb = luma();
+    for case in ["[]", "\"payslip\"", "null", "42"] {
+        assert_eq!(rejected_at(&rb, case), "$");
+    }
+}

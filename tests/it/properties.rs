@@ -1,0 +1,66 @@
+//! Properties: rounding and margins, printing and parsing, payslip identities.
+
+use bareme::expr::{parse_expr, print::print};
+use bareme::rounding::{round, RoundingMode};
+use bareme::{evaluate_json, Outcome};
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+
+fn decimal() -> impl Strategy<Value = Decimal> {
+    (-10_000_000i64..10_000_000, 0u32..6).prop_map(|(m, s)| Decimal::new(m, s))
+}
+
+fn mode() -> impl Strategy<Value = RoundingMode> {
+    prop_oneof![
+        Just(RoundingMode::HalfUp),
+        Just(RoundingMode::HalfEven),
+        Just(RoundingMode::Down),
+        Just(RoundingMode::Up),
+        Just(RoundingMode::Floor),
+        Just(RoundingMode::Ceiling),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn rounding_stays_within_one_unit_and_margins_are_bounded(x in decimal(), places in 0u32..4, mode in mode()) {
+        let r = round(x, places, mode);
+        let unit = Decimal::new(1, places);
+        prop_assert!((r.after - x).abs() < unit);
+        prop_assert_eq!(r.after.scale(), places);
+        prop_assert!(r.margin >= Decimal::ZERO && r.margin <= unit / Decimal::TWO);
+        // Moving the exact value by less than the margin never changes the result.
+        if r.margin > Decimal::ZERO {
+            let nudge = r.margin / Decimal::TWO;
+            prop_assert_eq!(round(x + nudge, places, mode).after, r.after);
+            prop_assert_eq!(round(x - nudge, places, mode).after, r.after);
+        }
+    }
+
+    #[test]
+    fn printing_then_parsing_is_stable(a in "[a-c]", b in 0u32..100, op in prop_oneof![Just("+"), Just("-"), Just("*"), Just("/"), Just("<"), Just("==")], wrap in any::<bool>()) {
+        let text = if wrap { format!("({a} {op} {b}) * {a}") } else { format!("{a} {op} {b} - min({a}, {b})") };
+        let first = print(&parse_expr(&text).expect("parses"));
+        let second = print(&parse_expr(&first).expect("printed form parses"));
+        prop_assert_eq!(first, second);
+    }
+
+    #[test]
+    fn a_payslip_adds_up(gross in 0i64..1_000_000, month in 1u32..=12, deduction in 0i64..30_000) {
+        let rb = super::rulebook("rulebooks/luma-payroll/v3");
+        let case = serde_json::json!({
+            "task": "payslip",
+            "gross_pay": Decimal::new(gross, 2).to_string(),
+            "payroll_month": format!("2026-{month:02}"),
+            "allowed_deduction": Decimal::new(deduction, 2).to_string(),
+        });
+        let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
+        if let Outcome::Answer(a) = outcome {
+            let get = |k: &str| a[k].as_str().and_then(|s| s.parse::<Decimal>().ok()).expect("money field");
+            prop_assert_eq!(get("net_pay"), get("gross_pay") - get("employee_contribution") - get("allowed_deduction") - get("income_tax"));
+            prop_assert_eq!(get("taxable_pay"), get("gross_pay") - get("employee_contribution") - get("allowed_deduction"));
+            prop_assert!(get("income_tax") >= Decimal::ZERO);
+            prop_assert!(get("income_tax") <= get("taxable_pay").max(Decimal::ZERO));
+        }
+    }
+}
