@@ -118,14 +118,38 @@ pub fn evaluate_condition(
     formula: &Formula,
 ) -> Result<bool, EvalError> {
     let mut m = Machine::new(rb, facts, false);
-    match m.formula(formula, "input condition")? {
+    match m.formula(formula, Ctx::InputCondition)? {
         Value::Bool(b) => Ok(b),
         other => Err(m.error(
             formula,
-            "input condition",
+            Ctx::InputCondition,
             formula.node.span,
             format!("expected a boolean, found {}", other.kind_name()),
         )),
+    }
+}
+
+/// Where a formula sits, spelled out only when an error needs it.
+#[derive(Clone, Copy)]
+enum Ctx {
+    Check(usize),
+    Step(usize),
+    Param(usize),
+    Answer(usize, usize),
+    Cite(usize),
+    InputCondition,
+}
+
+impl Ctx {
+    fn describe(self, rb: &Rulebook) -> String {
+        match self {
+            Ctx::Check(i) => format!("check {}", i + 1),
+            Ctx::Step(i) => format!("step {}", rb.steps[i].name),
+            Ctx::Param(i) => format!("parameter {}", rb.params[i].name),
+            Ctx::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
+            Ctx::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),
+            Ctx::InputCondition => "input condition".to_string(),
+        }
     }
 }
 
@@ -186,7 +210,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn error(&self, f: &Formula, context: &str, span: Span, message: String) -> EvalError {
+    fn error(&self, f: &Formula, context: Ctx, span: Span, message: String) -> EvalError {
         let snippet = f
             .text
             .get(span.start as usize..span.end as usize)
@@ -194,14 +218,14 @@ impl<'a> Machine<'a> {
             .to_string();
         EvalError {
             message,
-            context: context.to_string(),
+            context: context.describe(self.rb),
             snippet,
             span,
         }
     }
 
     /// Evaluates a whole formula, turning a located fault into an `EvalError`.
-    fn formula(&mut self, f: &Formula, context: &str) -> Result<Value, EvalError> {
+    fn formula(&mut self, f: &Formula, context: Ctx) -> Result<Value, EvalError> {
         let saved = std::mem::replace(&mut self.formula_text, f.text.clone());
         let res = self.eval(&f.node);
         self.formula_text = saved;
@@ -211,7 +235,7 @@ impl<'a> Machine<'a> {
         })
     }
 
-    fn bool_formula(&mut self, f: &Formula, context: &str) -> Result<bool, EvalError> {
+    fn bool_formula(&mut self, f: &Formula, context: Ctx) -> Result<bool, EvalError> {
         match self.formula(f, context)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
@@ -242,10 +266,10 @@ impl<'a> Machine<'a> {
     fn run(&mut self) -> Result<Outcome, EvalError> {
         let rb = self.rb;
         for (i, check) in rb.checks.iter().enumerate() {
-            let context = format!("check {}", i + 1);
+            let context = Ctx::Check(i);
             self.push_frame();
             let held = match &check.when {
-                Some(w) => self.bool_formula(w, &context),
+                Some(w) => self.bool_formula(w, context),
                 None => Ok(true),
             };
             let frame = self.pop_frame();
@@ -278,7 +302,7 @@ impl<'a> Machine<'a> {
                     for part in message {
                         match part {
                             MessagePart::Text(t) => text.push_str(t),
-                            MessagePart::Value(f) => match self.formula(f, &context)? {
+                            MessagePart::Value(f) => match self.formula(f, context)? {
                                 Value::Text(t) => text.push_str(&t),
                                 other => text.push_str(&other.to_string()),
                             },
@@ -325,7 +349,7 @@ impl<'a> Machine<'a> {
         };
         for (when, extra) in &decision.cite {
             let held =
-                self.bool_formula(when, &format!("citation of decision {}", decision.name))?;
+                self.bool_formula(when, Ctx::Cite(index))?;
             if let Some(t) = &mut self.tracer {
                 t.events.push(Event::Cite(CiteTrace {
                     when: when.text.to_string(),
@@ -343,11 +367,11 @@ impl<'a> Machine<'a> {
         }
         self.decision = Some((decision.name.clone(), reason.clone(), clauses.clone()));
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
-        for out in &decision.answer {
-            let context = format!("answer field {}", out.key);
-            let value = self.formula(&out.expr, &context)?;
+        for (o, out) in decision.answer.iter().enumerate() {
+            let context = Ctx::Answer(index, o);
+            let value = self.formula(&out.expr, context)?;
             let json = format_value(&value, out.format, &clauses)
-                .map_err(|m| self.error(&out.expr, &context, out.expr.node.span, m))?;
+                .map_err(|m| self.error(&out.expr, context, out.expr.node.span, m))?;
             object.insert(out.key.to_string(), json);
         }
         if let Some(t) = &mut self.tracer {
@@ -384,9 +408,9 @@ impl<'a> Machine<'a> {
         }
         self.steps[i] = Slot::Busy;
         let step = &self.rb.steps[i];
-        let context = format!("step {}", step.name);
+        let context = Ctx::Step(i);
         self.push_frame();
-        let res = self.compute_step(step, &context);
+        let res = self.compute_step(step, context);
         let frame = self.pop_frame();
         let (exact, value, condition) = res.map_err(Fault::Eval)?;
         if let Some(t) = &mut self.tracer {
@@ -410,7 +434,7 @@ impl<'a> Machine<'a> {
     fn compute_step(
         &mut self,
         step: &Step,
-        context: &str,
+        context: Ctx,
     ) -> Result<(Value, Value, Option<ConditionTrace>), EvalError> {
         let mut condition = None;
         if let Some(when) = &step.when {
@@ -466,7 +490,7 @@ impl<'a> Machine<'a> {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
                 let key = self
-                    .formula(at, &format!("parameter {}", param.name))
+                    .formula(at, Ctx::Param(i))
                     .map_err(Fault::Eval)?;
                 periods
                     .iter()
