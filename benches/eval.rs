@@ -15,17 +15,28 @@ const CASE: &str = r#"{"task": "payslip", "gross_pay": "3650.00", "payroll_month
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rb = load_rulebook(&root.join("rulebooks/luma-payroll/v3")).expect("the bundled rulebook loads");
+    let rb =
+        load_rulebook(&root.join("rulebooks/luma-payroll/v3")).expect("the bundled rulebook loads");
     let case: serde_json::Value = serde_json::from_str(CASE).expect("JSON");
     let facts = validate_case(&rb, &case).expect("valid case");
 
     let mut c = Criterion::default().configure_from_args();
     let mut g = c.benchmark_group("luma");
-    g.bench_function("baseline_parse_json", |b| b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(CASE))));
-    g.bench_function("validate", |b| b.iter(|| validate_case(&rb, black_box(&case))));
-    g.bench_function("evaluate_no_trace", |b| b.iter(|| evaluate(&rb, black_box(&facts), false)));
-    g.bench_function("evaluate_trace", |b| b.iter(|| evaluate(&rb, black_box(&facts), true)));
-    g.bench_function("validate_and_evaluate", |b| b.iter(|| evaluate_json(&rb, black_box(&case), false)));
+    g.bench_function("baseline_parse_json", |b| {
+        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(CASE)))
+    });
+    g.bench_function("validate", |b| {
+        b.iter(|| validate_case(&rb, black_box(&case)))
+    });
+    g.bench_function("evaluate_no_trace", |b| {
+        b.iter(|| evaluate(&rb, black_box(&facts), false))
+    });
+    g.bench_function("evaluate_trace", |b| {
+        b.iter(|| evaluate(&rb, black_box(&facts), true))
+    });
+    g.bench_function("validate_and_evaluate", |b| {
+        b.iter(|| evaluate_json(&rb, black_box(&case), false))
+    });
     g.finish();
     c.final_summary();
 
@@ -35,11 +46,26 @@ fn main() {
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;
         v["mean"]["point_estimate"].as_f64()
     };
-    let Some(base) = mean("baseline_parse_json") else { return };
-    println!("\nratios to the baseline (parsing the case JSON, {:.0} ns):", base);
-    for id in ["validate", "evaluate_no_trace", "evaluate_trace", "validate_and_evaluate"] {
+    let Some(base) = mean("baseline_parse_json") else {
+        return;
+    };
+    println!(
+        "\nratios to the baseline (parsing the case JSON, {:.0} ns):",
+        base
+    );
+    for id in [
+        "validate",
+        "evaluate_no_trace",
+        "evaluate_trace",
+        "validate_and_evaluate",
+    ] {
         if let Some(m) = mean(id) {
-            println!("  {id:<24} {:>9.0} ns  {:>6.2}× baseline  ({:.0} cases/s on one core)", m, m / base, 1e9 / m);
+            println!(
+                "  {id:<24} {:>9.0} ns  {:>6.2}× baseline  ({:.0} cases/s on one core)",
+                m,
+                m / base,
+                1e9 / m
+            );
         }
     }
 }

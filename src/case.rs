@@ -94,7 +94,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                 (Value::Absent, given)
             }
             _ => {
-                let value = validate_value(input, raw, &input.name, &rb.tables)?;
+                let value = validate_value(input, raw, &input.name)?;
                 let given = match (raw, &value) {
                     (Some(serde_json::Value::Null), Value::Null) => Given::Null,
                     (_, v) if input.default.is_some() && missing && !v.is_missing() => {
@@ -154,7 +154,6 @@ pub fn validate_value(
     input: &Input,
     raw: Option<&serde_json::Value>,
     path: &str,
-    tables: &[Table],
 ) -> Result<Value, CaseError> {
     let raw = match raw {
         None => None,
@@ -285,7 +284,6 @@ pub fn validate_value(
                     field,
                     object.get(&*field.name),
                     &field_path,
-                    tables,
                 )?);
             }
             Ok(Value::Record(Arc::new(Record {
@@ -314,12 +312,7 @@ pub fn validate_value(
             }
             let mut values = Vec::with_capacity(items.len());
             for (i, it) in items.iter().enumerate() {
-                values.push(validate_value(
-                    item,
-                    Some(it),
-                    &format!("{path}[{i}]"),
-                    tables,
-                )?);
+                values.push(validate_value(item, Some(it), &format!("{path}[{i}]"))?);
             }
             Ok(Value::List(values.into()))
         }
@@ -507,7 +500,7 @@ fn validate_rows(
                 }
                 Some(v) => {
                     let checked =
-                        validate_value(col, Some(v), &cell_path, &[]).map_err(|e| CaseError {
+                        validate_value(col, Some(v), &cell_path).map_err(|e| CaseError {
                             path: e.path,
                             message: format!("{}{}", e.message, clause_note(input)),
                         })?;

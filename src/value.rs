@@ -47,12 +47,12 @@ impl Month {
     /// Number of days in the month.
     pub fn days(self) -> Option<u32> {
         let first = self.first_day()?;
-        let next = self.add(1)?.first_day()?;
+        let next = self.plus_months(1)?.first_day()?;
         u32::try_from((next - first).num_days()).ok()
     }
 
     /// The month `n` months later (earlier when negative).
-    pub fn add(self, n: i64) -> Option<Month> {
+    pub fn plus_months(self, n: i64) -> Option<Month> {
         let index = i64::from(self.year) * 12 + i64::from(self.month) - 1 + n;
         let year = i32::try_from(index.div_euclid(12)).ok()?;
         if !(1..=9999).contains(&year) {

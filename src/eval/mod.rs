@@ -181,6 +181,12 @@ struct Tracer {
     outcome: Option<OutcomeTrace>,
 }
 
+/// What the deciding check chose; read by `decision`, `reason` in answers.
+struct Chosen {
+    name: Arc<str>,
+    reason: Option<Arc<str>>,
+}
+
 struct Machine<'a> {
     rb: &'a Rulebook,
     facts: &'a Facts,
@@ -189,7 +195,8 @@ struct Machine<'a> {
     budget: u64,
     tracer: Option<Tracer>,
     formula_text: Arc<str>,
-    decision: Option<(Arc<str>, Option<Arc<str>>, Vec<Arc<str>>)>,
+    /// The decision taken, its reason and clauses, once a check decides.
+    decision: Option<Chosen>,
 }
 
 impl<'a> Machine<'a> {
@@ -348,8 +355,7 @@ impl<'a> Machine<'a> {
             check_clauses.to_vec()
         };
         for (when, extra) in &decision.cite {
-            let held =
-                self.bool_formula(when, Ctx::Cite(index))?;
+            let held = self.bool_formula(when, Ctx::Cite(index))?;
             if let Some(t) = &mut self.tracer {
                 t.events.push(Event::Cite(CiteTrace {
                     when: when.text.to_string(),
@@ -365,7 +371,10 @@ impl<'a> Machine<'a> {
                 }
             }
         }
-        self.decision = Some((decision.name.clone(), reason.clone(), clauses.clone()));
+        self.decision = Some(Chosen {
+            name: decision.name.clone(),
+            reason: reason.clone(),
+        });
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
             let context = Ctx::Answer(index, o);
@@ -489,9 +498,7 @@ impl<'a> Machine<'a> {
         let value = match &param.value {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
-                let key = self
-                    .formula(at, Ctx::Param(i))
-                    .map_err(Fault::Eval)?;
+                let key = self.formula(at, Ctx::Param(i)).map_err(Fault::Eval)?;
                 periods
                     .iter()
                     .find(|(p, _)| covers(p, &key))
@@ -555,11 +562,11 @@ impl<'a> Machine<'a> {
             NodeKind::Decision => Ok(self
                 .decision
                 .as_ref()
-                .map_or(Value::Absent, |d| Value::Text(d.0.clone()))),
+                .map_or(Value::Absent, |d| Value::Text(d.name.clone()))),
             NodeKind::Reason => Ok(self
                 .decision
                 .as_ref()
-                .and_then(|d| d.1.clone())
+                .and_then(|d| d.reason.clone())
                 .map_or(Value::Absent, Value::Text)),
             NodeKind::Clauses => Ok(Value::Absent),
             NodeKind::Field { base, index, path } => {
@@ -780,7 +787,7 @@ impl<'a> Machine<'a> {
                 let base = self.present(&args[0])?;
                 let n = ops::whole(self.number(&args[1])?, "a number of months").map_err(&fault)?;
                 let res = match base {
-                    Value::Month(m) => m.add(n).map(Value::Month),
+                    Value::Month(m) => m.plus_months(n).map(Value::Month),
                     Value::Date(d) => ops::add_months_date(d, n).map(Value::Date),
                     other => {
                         return Err(fault(format!(

@@ -104,7 +104,7 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
                         && rest
                             .as_bytes()
                             .get(w.len())
-                            .map_or(true, |&c| !is_ident_byte(c))
+                            .is_none_or(|&c| !is_ident_byte(c))
                 };
                 if word_start && (is_word("if") || is_word("not")) {
                     recursions += 1;

@@ -1,3 +1,5 @@
+//! Tests of parsing and printing expressions.
+
 use super::*;
 use crate::expr::print::print;
 

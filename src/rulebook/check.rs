@@ -41,6 +41,9 @@ pub fn check_rulebook(
     }
 }
 
+/// A step's formula, condition and fallback, once compiled.
+type CompiledStep = (Formula, Option<Formula>, Option<Formula>);
+
 struct Checker<'d> {
     text: Arc<str>,
     diags: &'d mut Diagnostics,
@@ -273,7 +276,6 @@ impl Checker<'_> {
         let parsed_steps: Vec<[Option<Pending>; 3]> = steps
             .values()
             .map(|s| {
-                let s = &*s;
                 [
                     Some(self.parse(&s.expr)),
                     s.when.as_ref().map(|w| self.parse(w)),
@@ -283,8 +285,7 @@ impl Checker<'_> {
             .collect();
         let order = self.step_order(&steps, &parsed_steps, &param_at, &parameters, &names);
         let mut step_types = vec![Type::Any; steps.len()];
-        let mut compiled: Vec<Option<(Formula, Option<Formula>, Option<Formula>)>> =
-            vec![None; steps.len()];
+        let mut compiled: Vec<Option<CompiledStep>> = vec![None; steps.len()];
         for i in order {
             let scope = Scope {
                 names: &names,
@@ -966,7 +967,7 @@ impl Checker<'_> {
         }
         if let Some(d) = &r.default {
             let json = serde_json::Value::String(d.get_ref().clone());
-            match validate_value(&input, Some(&json), name, built_tables) {
+            match validate_value(&input, Some(&json), name) {
                 Ok(v) => input.default = Some(v),
                 Err(e) => self.problem(
                     "check::bad_value",
@@ -1149,7 +1150,7 @@ impl Checker<'_> {
                     Some(Ok(v)) => Some(v),
                     None => None,
                 };
-                match validate_value(col, cell.as_ref(), &path, &[]) {
+                match validate_value(col, cell.as_ref(), &path) {
                     Ok(v) => values.push(v),
                     Err(e) => {
                         self.problem(

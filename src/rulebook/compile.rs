@@ -105,7 +105,7 @@ impl Compiler<'_, '_> {
         }
     }
 
-    fn expect(&mut self, got: &Type, want: &Type, span: Span, what: &str) {
+    fn require(&mut self, got: &Type, want: &Type, span: Span, what: &str) {
         if !want.accepts(got) {
             let message = format!(
                 "{what} must be {}, found {}",
@@ -127,11 +127,11 @@ impl Compiler<'_, '_> {
                 let (node, ty) = self.expr(inner);
                 match op {
                     UnOp::Neg => {
-                        self.expect(&ty, &Type::Number, inner.span, "the operand of `-`");
+                        self.require(&ty, &Type::Number, inner.span, "the operand of `-`");
                         (NodeKind::Neg(Box::new(node)), Type::Number)
                     }
                     UnOp::Not => {
-                        self.expect(&ty, &Type::Bool, inner.span, "the operand of `not`");
+                        self.require(&ty, &Type::Bool, inner.span, "the operand of `not`");
                         (NodeKind::Not(Box::new(node)), Type::Bool)
                     }
                 }
@@ -139,7 +139,7 @@ impl Compiler<'_, '_> {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
             ExprKind::If(c, a, b) => {
                 let (cn, ct) = self.expr(c);
-                self.expect(&ct, &Type::Bool, c.span, "the condition of `if`");
+                self.require(&ct, &Type::Bool, c.span, "the condition of `if`");
                 let (an, at) = self.expr(a);
                 let (bn, bt) = self.expr(b);
                 let ty = self.unify(&at, &bt, b.span, "the `else` branch");
@@ -266,13 +266,13 @@ impl Compiler<'_, '_> {
         let what = |side: &str| format!("the {side} operand of `{}`", op.symbol());
         let ty = match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
-                self.expect(&at, &Type::Number, a.span, &what("left"));
-                self.expect(&bt, &Type::Number, b.span, &what("right"));
+                self.require(&at, &Type::Number, a.span, &what("left"));
+                self.require(&bt, &Type::Number, b.span, &what("right"));
                 Type::Number
             }
             BinOp::And | BinOp::Or => {
-                self.expect(&at, &Type::Bool, a.span, &what("left"));
-                self.expect(&bt, &Type::Bool, b.span, &what("right"));
+                self.require(&at, &Type::Bool, a.span, &what("left"));
+                self.require(&bt, &Type::Bool, b.span, &what("right"));
                 Type::Bool
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -376,12 +376,12 @@ impl Compiler<'_, '_> {
                 ty
             }
             Func::Abs => {
-                self.expect(tys[0], &Type::Number, arg(0), "the argument of `abs`");
+                self.require(tys[0], &Type::Number, arg(0), "the argument of `abs`");
                 Type::Number
             }
             Func::Clamp | Func::Pow => {
                 for (i, t) in tys.iter().enumerate() {
-                    self.expect(
+                    self.require(
                         t,
                         &Type::Number,
                         arg(i),
@@ -402,7 +402,7 @@ impl Compiler<'_, '_> {
                 Type::Number
             }
             Func::MonthOf => {
-                self.expect(tys[0], &Type::Date, arg(0), "the argument of `month_of`");
+                self.require(tys[0], &Type::Date, arg(0), "the argument of `month_of`");
                 Type::Month
             }
             Func::Count => {
@@ -416,13 +416,13 @@ impl Compiler<'_, '_> {
                 Type::Number
             }
             Func::DaysBetween | Func::Age => {
-                self.expect(
+                self.require(
                     tys[0],
                     &Type::Date,
                     arg(0),
                     &format!("argument 1 of `{name}`"),
                 );
-                self.expect(
+                self.require(
                     tys[1],
                     &Type::Date,
                     arg(1),
@@ -438,12 +438,12 @@ impl Compiler<'_, '_> {
                     );
                     self.problem("check::type_mismatch", arg(0), message);
                 }
-                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `add_months`");
+                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `add_months`");
                 tys[0].clone()
             }
             Func::AddYears => {
-                self.expect(tys[0], &Type::Date, arg(0), "argument 1 of `add_years`");
-                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `add_years`");
+                self.require(tys[0], &Type::Date, arg(0), "argument 1 of `add_years`");
+                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `add_years`");
                 Type::Date
             }
             Func::Scale => {
@@ -454,7 +454,7 @@ impl Compiler<'_, '_> {
                     |k| *k == TableKind::Scale,
                     "a scale table",
                 );
-                self.expect(tys[1], &Type::Number, arg(1), "argument 2 of `scale`");
+                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `scale`");
                 Type::Number
             }
             Func::PeriodRow => {
@@ -500,7 +500,7 @@ impl Compiler<'_, '_> {
                         } else {
                             for (i, k) in keys.iter().enumerate() {
                                 let want = table.columns[*k].kind.value_type();
-                                self.expect(
+                                self.require(
                                     tys[i + 1],
                                     &want,
                                     arg(i + 1),
@@ -543,7 +543,7 @@ impl Compiler<'_, '_> {
 
     fn rounding_call(&mut self, func: Func, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
         let (value, ty) = self.expr(&args[0]);
-        self.expect(
+        self.require(
             &ty,
             &Type::Number,
             args[0].span,

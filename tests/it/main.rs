@@ -43,3 +43,33 @@ pub fn rulebook_dirs() -> Vec<PathBuf> {
     dirs.sort();
     dirs
 }
+
+/// Every source file opens with a `//!` header saying what the module is for.
+#[test]
+fn every_source_file_has_a_module_header() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("src"), &mut files);
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            !std::fs::read_to_string(f)
+                .unwrap_or_default()
+                .starts_with("//!")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "files without a //! header: {missing:?}"
+    );
+}

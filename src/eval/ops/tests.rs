@@ -1,0 +1,55 @@
+//! Tests of the pure operations: powers, scales, calendar.
+
+use super::*;
+use std::str::FromStr;
+
+fn d(s: &str) -> Decimal {
+    Decimal::from_str(s).expect("test decimal")
+}
+
+#[test]
+fn powers() {
+    assert_eq!(
+        pow(d("1.5"), d("2")).map(|v| v.to_string()),
+        Ok("2.25".into())
+    );
+    assert_eq!(
+        pow(d("2"), d("-2")).map(|v| v.to_string()),
+        Ok("0.25".into())
+    );
+    assert_eq!(
+        pow(d("16"), d("0.25")).map(|v| v.round_dp(20).normalize().to_string()),
+        Ok("2".into())
+    );
+    // 1.5^1.75 = fourth root of 1.5^7 = 17.0859375 = 2.0331045081221508719…
+    let v = pow(d("1.5"), d("1.75")).expect("pow");
+    assert_eq!(v.round_dp(12).to_string(), "2.033104508122");
+    assert!(pow(d("-2"), d("0.5")).is_err());
+    assert!(pow(d("10"), d("100000")).is_err());
+}
+
+#[test]
+fn scales_go_band_by_band() {
+    let bands = [
+        (Some(d("8072")), d("0.05")),
+        (Some(d("12109")), d("0.10")),
+        (None, d("0.20")),
+    ];
+    let (total, lines) = scale(&bands, d("20000")).expect("scale");
+    // 403.6 + 403.7 + 1578.2
+    assert_eq!(total.to_string(), "2385.50");
+    assert_eq!(lines.len(), 3);
+    assert_eq!(scale(&bands, d("0")).map(|r| r.0), Ok(Decimal::ZERO));
+}
+
+#[test]
+fn calendar() {
+    let date = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
+    assert_eq!(age(date("1948-02-11"), date("2026-02-10")), 77);
+    assert_eq!(age(date("1948-02-11"), date("2026-02-11")), 78);
+    assert_eq!(add_years(date("2024-02-29"), -15), Some(date("2009-02-28")));
+    assert_eq!(
+        add_months_date(date("2026-01-31"), 1),
+        Some(date("2026-02-28"))
+    );
+}
