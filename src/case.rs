@@ -12,7 +12,12 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use std::sync::Arc;
 
-use crate::rulebook::model::{Input, InputKind, JsonNumbers, NumberSpec, Row, Rulebook, Table};
+use indexmap::IndexMap;
+use std::collections::HashMap;
+
+use crate::rulebook::model::{
+    Input, InputKind, JsonNumbers, NumberSpec, RefTarget, Row, Rulebook, Table, TableKind,
+};
 use crate::value::{Month, Record, Value};
 
 /// A rejected case: where and why.
@@ -83,7 +88,13 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
             InputKind::Table { table } => {
                 let rows = match raw {
                     None | Some(serde_json::Value::Null) => None,
-                    Some(v) => Some(validate_rows(input, &rb.tables[*table], v, &input.name)?),
+                    Some(v) => Some(validate_rows(
+                        input,
+                        &rb.tables[*table],
+                        v,
+                        &input.name,
+                        rb.limits.max_list_items,
+                    )?),
                 };
                 let given = if rows.is_some() {
                     Given::Value
@@ -94,7 +105,8 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                 (Value::Absent, given)
             }
             _ => {
-                let value = validate_value(input, raw, &input.name)?;
+                let refs = Refs { rb, facts: &facts };
+                let value = validate_value(input, raw, &input.name, Some(&refs))?;
                 let given = match (raw, &value) {
                     (Some(serde_json::Value::Null), Value::Null) => Given::Null,
                     (_, v) if input.default.is_some() && missing && !v.is_missing() => {
@@ -154,6 +166,87 @@ pub fn validate_value(
     input: &Input,
     raw: Option<&serde_json::Value>,
     path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    let value = validate_shape(input, raw, path, refs)?;
+    if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
+        refs.check(input, target, key, path)?;
+    }
+    Ok(value)
+}
+
+/// What `ref` fields are checked against: the inputs validated so far and the tables in force.
+pub struct Refs<'a> {
+    /// The rulebook.
+    pub rb: &'a Rulebook,
+    /// The facts validated so far.
+    pub facts: &'a Facts,
+}
+
+impl Refs<'_> {
+    fn check(
+        &self,
+        input: &Input,
+        target: RefTarget,
+        key: &Arc<str>,
+        path: &str,
+    ) -> Result<(), CaseError> {
+        match target {
+            RefTarget::Input(i) => {
+                let name = &self.rb.inputs[i].name;
+                match self.facts.values.get(i) {
+                    Some(Value::Map(entries)) if entries.contains_key(key) => Ok(()),
+                    _ => fail(input, path, format!("{key:?} is not a key of {name}")),
+                }
+            }
+            RefTarget::Table(t) => {
+                let table = &self.rb.tables[t];
+                let rows = self
+                    .facts
+                    .tables
+                    .get(t)
+                    .and_then(Option::as_ref)
+                    .map_or(&table.rows[..], |r| &r[..]);
+                let TableKind::Keyed { keys } = &table.kind else {
+                    return Ok(());
+                };
+                let Some(&col) = keys.first() else {
+                    return Ok(());
+                };
+                let wanted = Value::Text(key.clone());
+                if rows
+                    .iter()
+                    .any(|r| r.record.fields.get(col) == Some(&wanted))
+                {
+                    return Ok(());
+                }
+                let source = match self
+                    .rb
+                    .inputs
+                    .iter()
+                    .find(|i| matches!(i.kind, InputKind::Table { table } if table == t))
+                {
+                    Some(i) if self.facts.tables.get(t).is_some_and(Option::is_some) => {
+                        format!(" (as supplied at {})", i.name)
+                    }
+                    _ => String::new(),
+                };
+                fail(
+                    input,
+                    path,
+                    format!("{key:?} is not in table {}{source}", table.name),
+                )
+            }
+        }
+    }
+}
+
+/// Validates the shape of one value; `ref` is checked by the caller.
+fn validate_shape(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
     let raw = match raw {
         None => None,
@@ -277,22 +370,13 @@ pub fn validate_value(
                     format!("must be an object, found {}", json_kind(raw)),
                 );
             };
-            let mut values = Vec::with_capacity(fields.len());
-            for field in fields {
-                let field_path = format!("{path}.{}", field.name);
-                values.push(validate_value(
-                    field,
-                    object.get(&*field.name),
-                    &field_path,
-                )?);
-            }
-            Ok(Value::Record(Arc::new(Record {
-                name: None,
-                names: names.clone(),
-                fields: values.into(),
-            })))
+            record(fields, names, object, path, refs, None)
         }
-        InputKind::List { item, max_items } => {
+        InputKind::List {
+            item,
+            min_items,
+            max_items,
+        } => {
             let Some(items) = raw.as_array() else {
                 return fail(
                     input,
@@ -300,21 +384,75 @@ pub fn validate_value(
                     format!("must be a list, found {}", json_kind(raw)),
                 );
             };
-            if items.len() > *max_items {
+            count_bounds(input, path, items.len(), *min_items, *max_items)?;
+            let mut values = Vec::with_capacity(items.len());
+            match &item.kind {
+                InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
+                    let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
+                    for (i, it) in items.iter().enumerate() {
+                        let item_path = format!("{path}[{i}]");
+                        let Some(object) = it.as_object() else {
+                            return fail(
+                                item,
+                                &item_path,
+                                format!("must be an object, found {}", json_kind(it)),
+                            );
+                        };
+                        values.push(record(
+                            fields,
+                            names,
+                            object,
+                            &item_path,
+                            refs,
+                            Some((&mut seen, path, i)),
+                        )?);
+                    }
+                }
+                _ => {
+                    for (i, it) in items.iter().enumerate() {
+                        values.push(entry(item, it, &format!("{path}[{i}]"), refs)?);
+                    }
+                }
+            }
+            Ok(Value::List(values.into()))
+        }
+        InputKind::Map {
+            item,
+            keys,
+            min_items,
+            max_items,
+        } => {
+            let Some(object) = raw.as_object() else {
                 return fail(
                     input,
                     path,
-                    format!(
-                        "has {} items, more than the limit of {max_items}",
-                        items.len()
-                    ),
+                    format!("must be an object, found {}", json_kind(raw)),
                 );
+            };
+            let mut entries = IndexMap::with_capacity(object.len());
+            match keys {
+                Some(keys) => {
+                    for key in keys {
+                        let entry_path = format!("{path}.{key}");
+                        match object.get(&**key) {
+                            None | Some(serde_json::Value::Null) => {
+                                return fail(item, &entry_path, "is missing")
+                            }
+                            Some(v) => {
+                                entries.insert(key.clone(), entry(item, v, &entry_path, refs)?)
+                            }
+                        };
+                    }
+                }
+                None => {
+                    count_bounds(input, path, object.len(), *min_items, *max_items)?;
+                    for (key, v) in object {
+                        let entry_path = format!("{path}.{key}");
+                        entries.insert(Arc::from(key.as_str()), entry(item, v, &entry_path, refs)?);
+                    }
+                }
             }
-            let mut values = Vec::with_capacity(items.len());
-            for (i, it) in items.iter().enumerate() {
-                values.push(validate_value(item, Some(it), &format!("{path}[{i}]"))?);
-            }
-            Ok(Value::List(values.into()))
+            Ok(Value::Map(Arc::new(entries)))
         }
         InputKind::Table { .. } => fail(
             input,
@@ -322,6 +460,83 @@ pub fn validate_value(
             "a table can only be supplied at the top level of a case",
         ),
     }
+}
+
+/// An item of a list or an entry of a map: present by construction, so a
+/// `null` there is a wrong value, not an absent one.
+fn entry(
+    item: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    if raw.is_null() && !item.nullable {
+        let what = match item.kind {
+            InputKind::Record { .. } | InputKind::Map { .. } => "an object",
+            InputKind::List { .. } => "a list",
+            _ => "a value",
+        };
+        return fail(item, path, format!("must be {what}, found null"));
+    }
+    validate_value(item, Some(raw), path, refs)
+}
+
+/// For the records of a list: values of `unique` fields seen so far (per
+/// field, value → first index), the list's path, and the current index.
+type Seen<'a> = (&'a mut Vec<HashMap<String, usize>>, &'a str, usize);
+
+/// Validates a record's fields in order. Inside a list, `unique` fields are
+/// checked against the items before, and a repeat is reported where it occurs.
+fn record(
+    fields: &[Input],
+    names: &Arc<[Arc<str>]>,
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    mut unique: Option<Seen<'_>>,
+) -> Result<Value, CaseError> {
+    let mut values = Vec::with_capacity(fields.len());
+    for (j, field) in fields.iter().enumerate() {
+        let field_path = format!("{path}.{}", field.name);
+        let value = validate_value(field, object.get(&*field.name), &field_path, refs)?;
+        if let (true, Some((seen, list_path, index))) =
+            (field.unique && !value.is_missing(), unique.as_mut())
+        {
+            if let Some(first) = seen[j].insert(value.to_string(), *index) {
+                return fail(
+                    field,
+                    &field_path,
+                    format!("repeats {value} of {list_path}[{first}]"),
+                );
+            }
+        }
+        values.push(value);
+    }
+    Ok(Value::Record(Arc::new(Record {
+        name: None,
+        names: names.clone(),
+        fields: values.into(),
+    })))
+}
+
+fn count_bounds(
+    input: &Input,
+    path: &str,
+    n: usize,
+    min: usize,
+    max: usize,
+) -> Result<(), CaseError> {
+    if n > max {
+        return fail(
+            input,
+            path,
+            format!("has {n} items, more than the limit of {max}"),
+        );
+    }
+    if n < min {
+        return fail(input, path, format!("has {n} items, fewer than {min}"));
+    }
+    Ok(())
 }
 
 fn list(values: &[Arc<str>]) -> String {
@@ -452,12 +667,17 @@ fn number(
     Ok(n)
 }
 
-/// Rows a case supplies for a period table: every declared row, every column.
+/// Rows a case supplies for a table, every column validated.
+///
+/// A period table's rows keep their names and periods: the case gives every
+/// declared row by name. A keyed table (one key) is replaced whole: each
+/// entry of the object is a row, its key the key column.
 fn validate_rows(
     input: &Input,
     table: &Table,
     raw: &serde_json::Value,
     path: &str,
+    max_rows: usize,
 ) -> Result<Arc<[Row]>, CaseError> {
     let Some(object) = raw.as_object() else {
         return fail(
@@ -466,58 +686,129 @@ fn validate_rows(
             format!("must be an object of rows, found {}", json_kind(raw)),
         );
     };
-    let mut rows = Vec::with_capacity(table.rows.len());
-    for row in &table.rows {
-        let name = row.name.as_deref().unwrap_or_default();
-        let row_path = format!("{path}.{name}");
-        let cells = match object.get(name) {
-            None | Some(serde_json::Value::Null) => {
-                return fail(
-                    input,
-                    &row_path,
-                    format!("is missing: the table needs row {name}"),
-                )
-            }
-            Some(serde_json::Value::Object(cells)) => cells,
-            Some(other) => {
-                return fail(
-                    input,
-                    &row_path,
-                    format!("must be an object, found {}", json_kind(other)),
-                )
-            }
-        };
-        let mut values = Vec::with_capacity(table.columns.len());
-        for col in &table.columns {
-            let cell_path = format!("{row_path}.{}", col.name);
-            match cells.get(&*col.name) {
-                None | Some(serde_json::Value::Null) => {
-                    return fail(
-                        input,
-                        &cell_path,
-                        format!("is missing: row {name} needs column {}", col.name),
-                    )
+    let row_object = |row_path: &str, what: &str, v: Option<&serde_json::Value>| match v {
+        None | Some(serde_json::Value::Null) => fail(
+            input,
+            row_path,
+            format!("is missing: the table needs {what}"),
+        ),
+        Some(serde_json::Value::Object(cells)) => Ok(cells.clone()),
+        Some(other) => fail(
+            input,
+            row_path,
+            format!("must be an object, found {}", json_kind(other)),
+        ),
+    };
+    let mut rows = Vec::new();
+    match &table.kind {
+        TableKind::Keyed { keys } => {
+            count_bounds(input, path, object.len(), 0, max_rows)?;
+            let key_col = keys.first().copied().unwrap_or(0);
+            for (key, entry) in object {
+                let row_path = format!("{path}.{key}");
+                let cells = row_object(&row_path, &format!("row {key}"), Some(entry))?;
+                let mut values = Vec::with_capacity(table.columns.len());
+                for (c, col) in table.columns.iter().enumerate() {
+                    if c == key_col {
+                        let key_json = serde_json::Value::String(key.clone());
+                        values.push(cell(input, col, Some(&key_json), &row_path)?);
+                    } else {
+                        values.push(cell(
+                            input,
+                            col,
+                            cells.get(&*col.name),
+                            &format!("{row_path}.{}", col.name),
+                        )?);
+                    }
                 }
-                Some(v) => {
-                    let checked =
-                        validate_value(col, Some(v), &cell_path).map_err(|e| CaseError {
-                            path: e.path,
-                            message: format!("{}{}", e.message, clause_note(input)),
-                        })?;
-                    values.push(checked);
-                }
+                let name: Arc<str> = Arc::from(key.as_str());
+                let record = Record {
+                    name: None,
+                    names: table.names.clone(),
+                    fields: values.into(),
+                };
+                rows.push(Row {
+                    name: Some(name),
+                    period: None,
+                    record: Arc::new(record),
+                });
             }
         }
-        let record = Record {
-            name: row.name.clone(),
-            names: table.names.clone(),
-            fields: values.into(),
-        };
-        rows.push(Row {
-            name: row.name.clone(),
-            period: row.period,
-            record: Arc::new(record),
-        });
+        _ => {
+            for row in &table.rows {
+                let name = row.name.as_deref().unwrap_or_default();
+                let row_path = format!("{path}.{name}");
+                let cells = row_object(&row_path, &format!("row {name}"), object.get(name))?;
+                let mut values = Vec::with_capacity(table.columns.len());
+                for col in &table.columns {
+                    values.push(cell(
+                        input,
+                        col,
+                        cells.get(&*col.name),
+                        &format!("{row_path}.{}", col.name),
+                    )?);
+                }
+                let record = Record {
+                    name: row.name.clone(),
+                    names: table.names.clone(),
+                    fields: values.into(),
+                };
+                rows.push(Row {
+                    name: row.name.clone(),
+                    period: row.period,
+                    record: Arc::new(record),
+                });
+            }
+        }
     }
     Ok(rows.into())
+}
+
+/// One cell of a supplied row: required, typed like the column, citing the table input's clause.
+fn cell(
+    input: &Input,
+    col: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+) -> Result<Value, CaseError> {
+    let cite = |e: CaseError| CaseError {
+        path: e.path,
+        message: format!("{}{}", e.message, clause_note(input)),
+    };
+    match raw {
+        None | Some(serde_json::Value::Null) => fail(
+            input,
+            path,
+            format!("is missing: every row needs column {}", col.name),
+        ),
+        Some(v) => validate_value(col, Some(v), path, None).map_err(cite),
+    }
+}
+
+/// TOML data (defaults, table cells, expected answers) as the JSON a case would hold.
+///
+/// TOML floats are refused: they are binary approximations, and every
+/// amount must be exact.
+pub fn json_from_toml(v: &toml::Value) -> Result<serde_json::Value, String> {
+    Ok(match v {
+        toml::Value::String(s) => serde_json::Value::String(s.clone()),
+        toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
+        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
+        toml::Value::Float(f) => {
+            return Err(format!(
+                "TOML floats are not exact ({f}): write decimals as strings (\"0.05\")"
+            ))
+        }
+        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
+        toml::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(json_from_toml).collect::<Result<_, _>>()?)
+        }
+        toml::Value::Table(t) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in t {
+                map.insert(k.clone(), json_from_toml(v)?);
+            }
+            serde_json::Value::Object(map)
+        }
+    })
 }

@@ -10,6 +10,7 @@
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+use crate::case::json_from_toml as toml_to_json;
 use crate::eval::{evaluate_json, Outcome};
 use crate::rulebook::Rulebook;
 
@@ -197,28 +198,4 @@ pub fn diff_json(
         (e, a) if e == a => {}
         (e, a) => out.push(format!("{here}: expected {e}, got {a}")),
     }
-}
-
-fn toml_to_json(v: &toml::Value) -> Result<serde_json::Value, String> {
-    Ok(match v {
-        toml::Value::String(s) => serde_json::Value::String(s.clone()),
-        toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
-        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
-        toml::Value::Float(f) => {
-            return Err(format!(
-            "expected values must not be TOML floats ({f}): write amounts as strings or integers"
-        ))
-        }
-        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
-        toml::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(toml_to_json).collect::<Result<_, _>>()?)
-        }
-        toml::Value::Table(t) => {
-            let mut map = serde_json::Map::new();
-            for (k, v) in t {
-                map.insert(k.clone(), toml_to_json(v)?);
-            }
-            serde_json::Value::Object(map)
-        }
-    })
 }

@@ -104,6 +104,8 @@ pub enum Value {
     Record(Arc<Record>),
     /// A list input's items.
     List(Arc<[Value]>),
+    /// A map input: entries in the case's order.
+    Map(Arc<indexmap::IndexMap<Arc<str>, Value>>),
 }
 
 impl Value {
@@ -132,6 +134,7 @@ impl Value {
             Value::Month(_) => "month",
             Value::Record(_) => "record",
             Value::List(_) => "list",
+            Value::Map(_) => "map",
         }
     }
 }
@@ -161,6 +164,17 @@ impl fmt::Display for Value {
                 }
             },
             Value::List(items) => write!(f, "list of {}", items.len()),
+            Value::Map(entries) if entries.len() <= 8 => {
+                f.write_str("{")?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Map(entries) => write!(f, "map of {}", entries.len()),
         }
     }
 }
@@ -181,6 +195,7 @@ impl Serialize for Value {
                 map.end()
             }
             Value::List(items) => s.collect_seq(items.iter()),
+            Value::Map(entries) => s.collect_map(entries.iter().map(|(k, v)| (&**k, v))),
             other => s.collect_str(other),
         }
     }

@@ -23,7 +23,7 @@ use crate::trace::{
     CheckTrace, CiteTrace, ConditionTrace, Event, InputTrace, Lookup, OutcomeTrace, Read,
     RoundingTrace, StepTrace, Trace,
 };
-use crate::value::{Month, Value};
+use crate::value::{Month, Record, Value};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -138,6 +138,9 @@ enum Ctx {
     Answer(usize, usize),
     Cite(usize),
     InputCondition,
+    GroupOver(usize),
+    ItemStep(usize, usize, usize),
+    ItemAnswer(usize, usize, usize),
 }
 
 impl Ctx {
@@ -149,6 +152,15 @@ impl Ctx {
             Ctx::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
             Ctx::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),
             Ctx::InputCondition => "input condition".to_string(),
+            Ctx::GroupOver(g) => format!("`over` of group {}", rb.groups[g].name),
+            Ctx::ItemStep(g, j, i) => format!(
+                "step {}.{} of item {i}",
+                rb.groups[g].name, rb.groups[g].steps[j].name
+            ),
+            Ctx::ItemAnswer(g, o, i) => format!(
+                "answer field {} of item {i} of group {}",
+                o, rb.groups[g].name
+            ),
         }
     }
 }
@@ -187,11 +199,28 @@ struct Chosen {
     reason: Option<Arc<str>>,
 }
 
+/// A group's results: the items it ran over and each item's step values.
+struct GroupResult {
+    items: Vec<Value>,
+    values: Vec<Vec<Value>>,
+    list: Value,
+}
+
+/// The item being evaluated inside a group.
+struct ItemCtx {
+    group: usize,
+    index: usize,
+    item: Value,
+    slots: Vec<Slot>,
+}
+
 struct Machine<'a> {
     rb: &'a Rulebook,
     facts: &'a Facts,
     steps: Vec<Slot>,
     params: Vec<Option<Value>>,
+    groups: Vec<Option<Arc<GroupResult>>>,
+    current: Option<ItemCtx>,
     budget: u64,
     tracer: Option<Tracer>,
     formula_text: Arc<str>,
@@ -206,6 +235,8 @@ impl<'a> Machine<'a> {
             facts,
             steps: vec![Slot::Todo; rb.steps.len()],
             params: vec![None; rb.params.len()],
+            groups: (0..rb.groups.len()).map(|_| None).collect(),
+            current: None,
             budget: rb.limits.max_eval_steps,
             tracer: trace.then(|| Tracer {
                 events: Vec::new(),
@@ -377,10 +408,7 @@ impl<'a> Machine<'a> {
         });
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
-            let context = Ctx::Answer(index, o);
-            let value = self.formula(&out.expr, context)?;
-            let json = format_value(&value, out.format, &clauses)
-                .map_err(|m| self.error(&out.expr, context, out.expr.node.span, m))?;
+            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
             object.insert(out.key.to_string(), json);
         }
         if let Some(t) = &mut self.tracer {
@@ -391,6 +419,57 @@ impl<'a> Machine<'a> {
             });
         }
         Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// One answer field as JSON; a list over a group gives one object per item, in order.
+    fn output(
+        &mut self,
+        out: &Output,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<serde_json::Value, EvalError> {
+        match &out.value {
+            OutputValue::Value { expr, format } => {
+                let value = self.formula(expr, context)?;
+                format_value(&value, *format, clauses)
+                    .map_err(|m| self.error(expr, context, expr.node.span, m))
+            }
+            OutputValue::Each { group, fields } => {
+                let g = *group;
+                let res = self.group(g).map_err(|f| match f {
+                    Fault::Eval(e) => e,
+                    Fault::At(span, message) => {
+                        self.error(&self.rb.groups[g].over, Ctx::GroupOver(g), span, message)
+                    }
+                })?;
+                let saved = self.current.take();
+                let mut list = Vec::with_capacity(res.items.len());
+                for (i, (item, values)) in res.items.iter().zip(&res.values).enumerate() {
+                    let slots = values.iter().cloned().map(Slot::Done).collect();
+                    self.current = Some(ItemCtx {
+                        group: g,
+                        index: i,
+                        item: item.clone(),
+                        slots,
+                    });
+                    let mut object = serde_json::Map::with_capacity(fields.len());
+                    for (f, field) in fields.iter().enumerate() {
+                        match self.output(field, Ctx::ItemAnswer(g, f, i), clauses) {
+                            Ok(json) => {
+                                object.insert(field.key.to_string(), json);
+                            }
+                            Err(e) => {
+                                self.current = saved;
+                                return Err(e);
+                            }
+                        }
+                    }
+                    list.push(serde_json::Value::Object(object));
+                }
+                self.current = saved;
+                Ok(serde_json::Value::Array(list))
+            }
+        }
     }
 
     fn read(&mut self, name: &str, value: &Value) {
@@ -416,8 +495,96 @@ impl<'a> Machine<'a> {
             Slot::Todo => {}
         }
         self.steps[i] = Slot::Busy;
-        let step = &self.rb.steps[i];
-        let context = Ctx::Step(i);
+        let value = self.run_step(&self.rb.steps[i], Ctx::Step(i), None)?;
+        self.steps[i] = Slot::Done(value.clone());
+        Ok(value)
+    }
+
+    /// A step of the current item's group, computed on first use.
+    fn item_step(&mut self, j: usize, span: Span) -> Res<Value> {
+        let Some(ctx) = &mut self.current else {
+            return Err(Fault::At(
+                span,
+                "a per-item step is read outside its group".into(),
+            ));
+        };
+        match &ctx.slots[j] {
+            Slot::Done(v) => return Ok(v.clone()),
+            Slot::Busy => return Err(Fault::At(span, "a per-item step depends on itself".into())),
+            Slot::Todo => {}
+        }
+        ctx.slots[j] = Slot::Busy;
+        let (g, index) = (ctx.group, ctx.index);
+        let group = &self.rb.groups[g];
+        let label = self
+            .tracer
+            .is_some()
+            .then(|| format!("{}[{index}]", group.name));
+        let value = self.run_step(&group.steps[j], Ctx::ItemStep(g, j, index), label)?;
+        if let Some(ctx) = &mut self.current {
+            ctx.slots[j] = Slot::Done(value.clone());
+        }
+        Ok(value)
+    }
+
+    /// Runs every item of a group once; later reads use the memo.
+    fn group(&mut self, g: usize) -> Res<Arc<GroupResult>> {
+        if let Some(res) = &self.groups[g] {
+            return Ok(res.clone());
+        }
+        let group = &self.rb.groups[g];
+        let items: Vec<Value> = match self
+            .formula(&group.over, Ctx::GroupOver(g))
+            .map_err(Fault::Eval)?
+        {
+            Value::List(items) => items.to_vec(),
+            v if v.is_missing() => Vec::new(),
+            other => {
+                return Err(Fault::At(
+                    group.over.node.span,
+                    format!("`over` must be a list, found {}", describe_value(&other)),
+                ))
+            }
+        };
+        let saved = self.current.take();
+        let mut values = Vec::with_capacity(items.len());
+        let mut records = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            self.current = Some(ItemCtx {
+                group: g,
+                index,
+                item: item.clone(),
+                slots: vec![Slot::Todo; group.steps.len()],
+            });
+            let mut row = Vec::with_capacity(group.steps.len());
+            for j in 0..group.steps.len() {
+                match self.item_step(j, group.over.node.span) {
+                    Ok(v) => row.push(v),
+                    Err(e) => {
+                        self.current = saved;
+                        return Err(e);
+                    }
+                }
+            }
+            records.push(Value::Record(Arc::new(Record {
+                name: None,
+                names: group.names.clone(),
+                fields: row.clone().into(),
+            })));
+            values.push(row);
+        }
+        self.current = saved;
+        let res = Arc::new(GroupResult {
+            items,
+            values,
+            list: Value::List(records.into()),
+        });
+        self.groups[g] = Some(res.clone());
+        Ok(res)
+    }
+
+    /// Computes a step in a frame of its own and records it in the trace.
+    fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<String>) -> Res<Value> {
         self.push_frame();
         let res = self.compute_step(step, context);
         let frame = self.pop_frame();
@@ -425,6 +592,7 @@ impl<'a> Machine<'a> {
         if let Some(t) = &mut self.tracer {
             t.events.push(Event::Step(StepTrace {
                 step: step.name.to_string(),
+                item,
                 label: step.label.clone(),
                 clauses: step.clauses.iter().map(|c| c.to_string()).collect(),
                 formula: step.expr.text.to_string(),
@@ -436,7 +604,6 @@ impl<'a> Machine<'a> {
                 value: value.clone(),
             }));
         }
-        self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
 
@@ -555,6 +722,36 @@ impl<'a> Machine<'a> {
                 }
                 Ok(v)
             }
+            NodeKind::Item => {
+                let v = self
+                    .current
+                    .as_ref()
+                    .map_or(Value::Absent, |c| c.item.clone());
+                if record && self.tracer.is_some() {
+                    if let Some(c) = &self.current {
+                        let name = self.rb.groups[c.group].item.clone();
+                        self.read(&name, &v);
+                    }
+                }
+                Ok(v)
+            }
+            NodeKind::ItemStep(j) => {
+                let v = self.item_step(*j, node.span)?;
+                if record && self.tracer.is_some() {
+                    if let Some(c) = &self.current {
+                        let name = self.rb.groups[c.group].steps[*j].name.clone();
+                        self.read(&name, &v);
+                    }
+                }
+                Ok(v)
+            }
+            NodeKind::Group(g) => {
+                let v = self.group(*g)?.list.clone();
+                if record && self.tracer.is_some() {
+                    self.read(&self.rb.groups[*g].name.clone(), &v);
+                }
+                Ok(v)
+            }
             NodeKind::Table(_) | NodeKind::Mode(_) => Err(Fault::At(
                 node.span,
                 "a table or rounding mode is not a value".into(),
@@ -574,6 +771,21 @@ impl<'a> Machine<'a> {
                 let v = match &b {
                     Value::Record(r) => r.fields.get(*index).cloned().unwrap_or(Value::Absent),
                     Value::Absent | Value::Null => b.clone(),
+                    Value::List(items) => {
+                        let projected: Result<Vec<Value>, Fault> = items
+                            .iter()
+                            .map(|it| match it {
+                                Value::Record(r) => {
+                                    Ok(r.fields.get(*index).cloned().unwrap_or(Value::Absent))
+                                }
+                                other => Err(Fault::At(
+                                    node.span,
+                                    format!("{} has no fields", describe_value(other)),
+                                )),
+                            })
+                            .collect();
+                        Value::List(projected?.into())
+                    }
                     other => {
                         return Err(Fault::At(
                             node.span,
@@ -699,6 +911,77 @@ impl<'a> Machine<'a> {
     fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {
         let fault = |m: String| Fault::At(span, m);
         match func {
+            Func::Min | Func::Max if args.len() == 1 => {
+                let items = self.list(&args[0])?;
+                let mut best: Option<Value> = None;
+                for v in items.iter() {
+                    if v.is_missing() {
+                        return Err(fault(format!("an item of the list is {}", v.kind_name())));
+                    }
+                    let better = match &best {
+                        None => true,
+                        Some(b) => {
+                            let ord = compare(v, b)
+                                .ok_or_else(|| fault("cannot compare these values".into()))?;
+                            (func == Func::Min && ord.is_lt()) || (func == Func::Max && ord.is_gt())
+                        }
+                    };
+                    if better {
+                        best = Some(v.clone());
+                    }
+                }
+                Ok(best.unwrap_or(Value::Absent))
+            }
+            Func::Sum => {
+                let mut total = Decimal::ZERO;
+                for v in self.list(&args[0])?.iter() {
+                    match v {
+                        Value::Number(n) => {
+                            total = ops::arith(BinOp::Add, total, *n).map_err(&fault)?
+                        }
+                        other => {
+                            return Err(fault(format!(
+                                "`sum` needs numbers, found {}",
+                                describe_value(other)
+                            )))
+                        }
+                    }
+                }
+                Ok(Value::Number(total))
+            }
+            Func::Any | Func::All => {
+                let want_any = func == Func::Any;
+                for v in self.list(&args[0])?.iter() {
+                    match v {
+                        Value::Bool(b) if *b == want_any => return Ok(Value::Bool(want_any)),
+                        Value::Bool(_) => {}
+                        other => {
+                            return Err(fault(format!(
+                                "`{}` needs booleans, found {}",
+                                if want_any { "any" } else { "all" },
+                                describe_value(other)
+                            )))
+                        }
+                    }
+                }
+                Ok(Value::Bool(!want_any))
+            }
+            Func::Get => {
+                // The whole map is not noted as read: the entry taken is the step's value.
+                let map = self.eval_read(&args[0], false)?;
+                let key = self.present(&args[1])?;
+                match (map, key) {
+                    (Value::Map(entries), Value::Text(k)) => {
+                        Ok(entries.get(&k).cloned().unwrap_or(Value::Absent))
+                    }
+                    (m, _) if m.is_missing() => Ok(Value::Absent),
+                    (m, k) => Err(fault(format!(
+                        "`get` needs a map and a text key, found {} and {}",
+                        describe_value(&m),
+                        describe_value(&k)
+                    ))),
+                }
+            }
             Func::Min | Func::Max => {
                 let mut best = self.present(&args[0])?;
                 for a in &args[1..] {
@@ -816,6 +1099,7 @@ impl<'a> Machine<'a> {
             },
             Func::Count => match self.eval(&args[0])? {
                 Value::List(items) => Ok(Value::Number(items.len().into())),
+                Value::Map(entries) => Ok(Value::Number(entries.len().into())),
                 v if v.is_missing() => Ok(Value::Number(Decimal::ZERO)),
                 other => Err(fault(format!(
                     "expected a list, found {}",
@@ -923,7 +1207,7 @@ impl<'a> Machine<'a> {
                 });
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
                 if self.tracer.is_some() {
-                    let key: Vec<String> = keys.iter().map(ToString::to_string).collect();
+                    let key: Vec<String> = keys.iter().map(plain).collect();
                     let lookup = Lookup {
                         table: self.rb.tables[t].name.to_string(),
                         source: self.source(t),
@@ -941,6 +1225,18 @@ impl<'a> Machine<'a> {
                 }
                 Ok(value)
             }
+        }
+    }
+
+    /// A list argument; a missing list is empty.
+    fn list(&mut self, node: &Node) -> Res<Arc<[Value]>> {
+        match self.eval(node)? {
+            Value::List(items) => Ok(items),
+            v if v.is_missing() => Ok(Arc::from([])),
+            other => Err(Fault::At(
+                node.span,
+                format!("expected a list, found {}", describe_value(&other)),
+            )),
         }
     }
 
@@ -992,6 +1288,14 @@ fn supplied_rows(rb: &Rulebook, facts: &Facts, table: TableId) -> Option<Value> 
         rb.tables[table].name
     );
     Some(Value::Text(Arc::from(text)))
+}
+
+/// A value as a key is written: texts without quotes.
+fn plain(v: &Value) -> String {
+    match v {
+        Value::Text(t) => t.to_string(),
+        other => other.to_string(),
+    }
 }
 
 fn describe_value(v: &Value) -> String {

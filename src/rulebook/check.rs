@@ -13,10 +13,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::compile::{compile, suggest, Binding, ExprProblem, Scope};
+use super::compile::{compile, suggest, Binding, ExprProblem, GroupScope, Scope};
 use super::model::*;
 use super::schema::*;
-use crate::case::validate_value;
+use crate::case::{json_from_toml as toml_to_json, validate_value};
 use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr, ExprKind};
 use crate::rounding::{RoundingMode, MAX_PLACES};
@@ -40,9 +40,6 @@ pub fn check_rulebook(
         _ => Err(diags),
     }
 }
-
-/// A step's formula, condition and fallback, once compiled.
-type CompiledStep = (Formula, Option<Formula>, Option<Formula>);
 
 struct Checker<'d> {
     text: Arc<str>,
@@ -165,6 +162,7 @@ impl Checker<'_> {
             parameters,
             tables,
             steps,
+            per_item,
             checks,
             decisions,
             limits,
@@ -215,16 +213,19 @@ impl Checker<'_> {
         // Inputs, with their `when` conditions kept for later.
         let mut built_inputs = Vec::new();
         let mut conditions: Vec<(usize, Pending)> = Vec::new();
+        let mut maps: HashMap<String, usize> = HashMap::new();
         for (i, (name, raw)) in inputs.iter().enumerate() {
-            let input = self.input(
-                name,
-                raw,
-                &clause_ids,
-                &table_index,
-                &built_tables,
-                &limits,
-                0,
-            );
+            let cx = InputCx {
+                clause_ids: &clause_ids,
+                tables: &table_index,
+                built_tables: &built_tables,
+                limits: &limits,
+                maps: &maps,
+            };
+            let input = self.input(name, raw, &cx, 0);
+            if matches!(input.kind, InputKind::Map { .. }) {
+                maps.insert(name.clone(), i);
+            }
             if let Some(w) = &raw.when {
                 conditions.push((i, self.parse(w)));
             }
@@ -262,6 +263,10 @@ impl Checker<'_> {
             self.check_ident(name, sp(raw));
             declare(self, name, Binding::Step(i), sp(raw));
         }
+        for (g, (name, raw)) in per_item.iter().enumerate() {
+            self.check_ident(name, sp(raw));
+            declare(self, name, Binding::Group(g), sp(raw));
+        }
 
         // Parameters (fixed values now, dated selectors after steps are typed).
         let mut built_params = Vec::new();
@@ -272,85 +277,22 @@ impl Checker<'_> {
             param_at.push(at);
         }
 
-        // Steps: parse, order by dependency, then compile in that order.
-        let parsed_steps: Vec<[Option<Pending>; 3]> = steps
-            .values()
-            .map(|s| {
-                [
-                    Some(self.parse(&s.expr)),
-                    s.when.as_ref().map(|w| self.parse(w)),
-                    s.otherwise.as_ref().map(|o| self.parse(o)),
-                ]
-            })
-            .collect();
-        let order = self.step_order(&steps, &parsed_steps, &param_at, &parameters, &names);
-        let mut step_types = vec![Type::Any; steps.len()];
-        let mut compiled: Vec<Option<CompiledStep>> = vec![None; steps.len()];
-        for i in order {
-            let scope = Scope {
-                names: &names,
-                shapes: &self.shapes.clone(),
-                tables: &built_tables,
-                step_types: &step_types,
-                answer_builtins: false,
-                inputs_before: None,
-            };
-            let [expr, when, otherwise] = &parsed_steps[i];
-            let expr = expr
-                .as_ref()
-                .and_then(|p| self.compile(p, &scope).map(|c| (p, c)));
-            let when = when.as_ref().and_then(|p| {
-                let (f, ty) = self.compile(p, &scope)?;
-                self.expect_type(p, &ty, &Type::Bool, "a step's `when`");
-                Some(f)
-            });
-            let otherwise = otherwise
-                .as_ref()
-                .and_then(|p| self.compile(p, &scope).map(|c| (p, c)));
-            if let Some((p, (f, ty))) = expr {
-                if matches!(ty, Type::Table(_) | Type::Mode | Type::Clauses) {
-                    self.problem(
-                        "check::type_mismatch",
-                        p.span,
-                        format!("a step cannot hold {}", type_word(&ty)),
-                        "here",
-                    );
-                }
-                let otherwise = otherwise.map(|(op, (of, oty))| {
-                    self.expect_type(op, &oty, &ty, "`otherwise`");
-                    of
-                });
-                let rounds = steps[i].round.is_some();
-                if rounds && !Type::Number.accepts(&ty) {
-                    self.problem(
-                        "check::rounding",
-                        p.span,
-                        "only a number can be rounded",
-                        "not a number",
-                    );
-                }
-                step_types[i] = ty;
-                compiled[i] = Some((f, when, otherwise));
-            }
-        }
-        let mut built_steps = Vec::new();
-        for (i, ((name, raw), c)) in steps.iter().zip(compiled).enumerate() {
-            let s = raw;
-            let clauses = self.clause_refs(&s.clauses, &clause_ids);
-            let round = s.round.as_ref().and_then(|r| self.round(r));
-            if let Some((expr, when, otherwise)) = c {
-                built_steps.push(Step {
-                    name: Arc::from(name.as_str()),
-                    label: s.label.clone(),
-                    clauses,
-                    expr,
-                    when,
-                    otherwise,
-                    round,
-                    ty: step_types[i].clone(),
-                });
-            }
-        }
+        // Steps and per-item groups, in dependency order.
+        let compiled = self.steps_and_groups(
+            &steps,
+            &per_item,
+            &names,
+            &param_at,
+            &built_tables,
+            &clause_ids,
+        );
+        let Compiled {
+            steps: built_steps,
+            step_types,
+            groups: built_groups,
+            group_types,
+            group_scopes,
+        } = compiled;
 
         let shapes = self.shapes.clone();
         let base_scope = |answers: bool, before: Option<usize>| Scope {
@@ -358,8 +300,10 @@ impl Checker<'_> {
             shapes: &shapes,
             tables: &built_tables,
             step_types: &step_types,
+            group_types: &group_types,
             answer_builtins: answers,
             inputs_before: before,
+            group: None,
         };
 
         // Dated parameters' selectors.
@@ -413,17 +357,16 @@ impl Checker<'_> {
                     "here",
                 );
             }
+            let group_index: HashMap<&str, usize> = per_item
+                .keys()
+                .enumerate()
+                .map(|(i, k)| (k.as_str(), i))
+                .collect();
             let mut answer = Vec::new();
             for (key, out) in &d.answer {
-                let o = out;
-                let p = self.parse(&o.expr);
-                if let Some((f, ty)) = self.compile(&p, &base_scope(true, None)) {
-                    let format = self.format(o.format.as_ref(), &ty, &p);
-                    answer.push(Output {
-                        key: Arc::from(key.as_str()),
-                        expr: f,
-                        format,
-                    });
+                let scope = base_scope(true, None);
+                if let Some(o) = self.output(key, out, &scope, &group_index, &group_scopes, 0) {
+                    answer.push(o);
                 }
             }
             built_decisions.push(Decision {
@@ -560,6 +503,7 @@ impl Checker<'_> {
             params: built_params,
             tables: built_tables,
             steps: built_steps,
+            groups: built_groups,
             checks: built_checks,
             decisions: built_decisions,
             limits,
@@ -666,17 +610,9 @@ impl Checker<'_> {
         self.shapes.len() - 1
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn input(
-        &mut self,
-        name: &str,
-        raw: &RawInput,
-        clause_ids: &[Arc<str>],
-        tables: &HashMap<&str, usize>,
-        built_tables: &[Table],
-        limits: &Limits,
-        depth: usize,
-    ) -> Input {
+    fn input(&mut self, name: &str, raw: &RawInput, cx: &InputCx<'_>, depth: usize) -> Input {
+        let (clause_ids, tables, built_tables, limits) =
+            (cx.clause_ids, cx.tables, cx.built_tables, cx.limits);
         let r = raw;
         let span = sp(raw);
         let clause = r.clause.as_ref().map(|c| self.clause_ref(c, clause_ids));
@@ -814,15 +750,7 @@ impl Checker<'_> {
                 let mut fields = Vec::new();
                 for (fname, f) in r.fields.iter().flatten() {
                     self.check_ident(fname, sp(f));
-                    fields.push(self.input(
-                        fname,
-                        f,
-                        clause_ids,
-                        tables,
-                        built_tables,
-                        limits,
-                        depth + 1,
-                    ));
+                    fields.push(self.input(fname, f, cx, depth + 1));
                 }
                 let shape_fields = fields
                     .iter()
@@ -836,20 +764,20 @@ impl Checker<'_> {
                     names,
                 }
             }
-            "list" if depth < 8 => {
-                allowed.extend(["items", "max_items"]);
+            "list" | "map" if depth < 8 => {
+                allowed.extend(["items", "max_items", "min_items"]);
+                if ty == "map" {
+                    allowed.push("keys");
+                }
                 let item = match &r.items {
-                    Some(item) => self.input(
-                        "item",
-                        item,
-                        clause_ids,
-                        tables,
-                        built_tables,
-                        limits,
-                        depth + 1,
-                    ),
+                    Some(item) => self.input("item", item, cx, depth + 1),
                     None => {
-                        self.problem("check::bad_input", span, "a list needs `items`", "here");
+                        self.problem(
+                            "check::bad_input",
+                            span,
+                            format!("a {ty} needs `items`"),
+                            "here",
+                        );
                         Input {
                             name: Arc::from("item"),
                             label: None,
@@ -858,28 +786,46 @@ impl Checker<'_> {
                             when: None,
                             nullable: false,
                             default: None,
+                            refers: None,
+                            unique: false,
                             kind: InputKind::Bool,
                         }
                     }
                 };
-                InputKind::List {
-                    item: Box::new(item),
-                    max_items: r
-                        .max_items
-                        .unwrap_or(limits.max_list_items)
-                        .min(limits.max_list_items),
+                let max_items = r
+                    .max_items
+                    .unwrap_or(limits.max_list_items)
+                    .min(limits.max_list_items);
+                let min_items = r.min_items.unwrap_or(0);
+                if ty == "map" {
+                    let keys = r
+                        .keys
+                        .as_ref()
+                        .map(|k| k.iter().map(|k| Arc::from(k.as_str())).collect());
+                    InputKind::Map {
+                        item: Box::new(item),
+                        keys,
+                        min_items,
+                        max_items,
+                    }
+                } else {
+                    InputKind::List {
+                        item: Box::new(item),
+                        min_items,
+                        max_items,
+                    }
                 }
             }
             "table" if depth == 0 => {
                 allowed.push("table");
                 let table = match &r.table {
                     Some(t) => match tables.get(t.get_ref().as_str()) {
-                        Some(i) if built_tables[*i].kind == TableKind::Periods => *i,
+                        Some(i) if replaceable(&built_tables[*i].kind) => *i,
                         Some(_) => {
                             self.problem(
                                 "check::bad_input",
                                 sp(t),
-                                "only period tables can be replaced by a case (for now)",
+                                "a case can replace the rows of a period table or of a keyed table with one key",
                                 "here",
                             );
                             0
@@ -908,7 +854,7 @@ impl Checker<'_> {
             }
             other => {
                 let message = format!("unknown input type `{other}`");
-                let help = "types are money, decimal, integer, bool, text, enum, date, month, record, list, table (top level only); records and lists nest at most 8 deep";
+                let help = "types are money, decimal, integer, bool, text, enum, date, month, record, list, map, table (top level only); records, lists and maps nest at most 8 deep";
                 self.diags.push(
                     Problem::new("check::bad_input", message)
                         .at(sp(&r.ty), "here")
@@ -928,7 +874,11 @@ impl Checker<'_> {
             ("max_items", r.max_items.is_some()),
             ("table", r.table.is_some()),
         ];
-        let given_len = [("max_length", r.max_length.is_some())];
+        let given_len = [
+            ("max_length", r.max_length.is_some()),
+            ("min_items", r.min_items.is_some()),
+            ("keys", r.keys.is_some()),
+        ];
         for (key, present) in given.iter().chain(given_len.iter()) {
             if *present && !allowed.contains(key) {
                 self.problem(
@@ -947,8 +897,13 @@ impl Checker<'_> {
             when: None,
             nullable: r.nullable,
             default: None,
+            refers: None,
+            unique: r.unique,
             kind,
         };
+        if let Some(target) = &r.refers {
+            input.refers = self.ref_target(target, &input.kind, cx);
+        }
         if r.required && r.default.is_some() {
             self.problem(
                 "check::bad_input",
@@ -966,8 +921,19 @@ impl Checker<'_> {
             );
         }
         if let Some(d) = &r.default {
-            let json = serde_json::Value::String(d.get_ref().clone());
-            match validate_value(&input, Some(&json), name) {
+            let json = match toml_to_json(d.get_ref()) {
+                Ok(j) => j,
+                Err(message) => {
+                    self.problem(
+                        "check::bad_value",
+                        sp(d),
+                        format!("bad default: {message}"),
+                        "here",
+                    );
+                    return input;
+                }
+            };
+            match validate_value(&input, Some(&json), name, None) {
                 Ok(v) => input.default = Some(v),
                 Err(e) => self.problem(
                     "check::bad_value",
@@ -978,6 +944,38 @@ impl Checker<'_> {
             }
         }
         input
+    }
+
+    /// Resolves `ref`: an earlier map input, or a keyed table with one text key.
+    fn ref_target(
+        &mut self,
+        target: &Spanned<String>,
+        kind: &InputKind,
+        cx: &InputCx<'_>,
+    ) -> Option<RefTarget> {
+        let name = target.get_ref().as_str();
+        if !matches!(kind, InputKind::Text { .. } | InputKind::Enum { .. }) {
+            self.problem(
+                "check::bad_input",
+                target.anchor(),
+                "`ref` applies to text fields",
+                "here",
+            );
+            return None;
+        }
+        if let Some(i) = cx.maps.get(name) {
+            return Some(RefTarget::Input(*i));
+        }
+        if let Some(t) = cx.tables.get(name) {
+            if let TableKind::Keyed { keys } = &cx.built_tables[*t].kind {
+                if keys.len() == 1 {
+                    return Some(RefTarget::Table(*t));
+                }
+            }
+        }
+        let message = format!("`ref` names `{name}`, which is neither a map input declared before this one nor a keyed table with one key");
+        self.problem("check::unknown_ref", target.anchor(), message, "here");
+        None
     }
 
     fn table(
@@ -1021,13 +1019,32 @@ impl Checker<'_> {
                     when: None,
                     nullable: false,
                     default: None,
+                    refers: None,
+                    unique: false,
                     kind,
                 });
             }
         } else {
             for (cname, c) in &t.columns {
                 self.check_ident(cname, sp(c));
-                let input = self.input(cname, c, clause_ids, &HashMap::new(), &[], limits, 1);
+                let no_tables = HashMap::new();
+                let no_maps = HashMap::new();
+                let cx = InputCx {
+                    clause_ids,
+                    tables: &no_tables,
+                    built_tables: &[],
+                    limits,
+                    maps: &no_maps,
+                };
+                let input = self.input(cname, c, &cx, 1);
+                if c.default.is_some() || c.refers.is_some() || c.unique {
+                    self.problem(
+                        "check::bad_table",
+                        sp(c),
+                        "table columns take no `default`, `ref` or `unique`",
+                        "here",
+                    );
+                }
                 if matches!(
                     input.kind,
                     InputKind::Record { .. } | InputKind::List { .. } | InputKind::Table { .. }
@@ -1150,7 +1167,7 @@ impl Checker<'_> {
                     Some(Ok(v)) => Some(v),
                     None => None,
                 };
-                match validate_value(col, cell.as_ref(), &path) {
+                match validate_value(col, cell.as_ref(), &path, None) {
                     Ok(v) => values.push(v),
                     Err(e) => {
                         self.problem(
@@ -1384,44 +1401,327 @@ impl Checker<'_> {
         )
     }
 
-    /// Orders steps so each comes after the steps it reads; reports cycles by their members.
-    fn step_order(
+    /// Compiles top-level steps and per-item groups so each comes after what it reads.
+    fn steps_and_groups(
         &mut self,
         steps: &IndexMap<String, RawStep>,
-        parsed: &[[Option<Pending>; 3]],
-        param_at: &[Option<Pending>],
-        parameters: &IndexMap<String, RawParameter>,
+        groups: &IndexMap<String, RawGroup>,
         names: &HashMap<Arc<str>, Binding>,
-    ) -> Vec<usize> {
-        // Parameters' selectors may read steps: a step reading such a parameter depends on them too.
+        param_at: &[Option<Pending>],
+        tables: &[Table],
+        clause_ids: &[Arc<str>],
+    ) -> Compiled {
+        let n_steps = steps.len();
+        let parse3 = |cx: &mut Self, s: &RawStep| -> [Option<Pending>; 3] {
+            [
+                Some(cx.parse(&s.expr)),
+                s.when.as_ref().map(|w| cx.parse(w)),
+                s.otherwise.as_ref().map(|o| cx.parse(o)),
+            ]
+        };
+        let parsed_steps: Vec<[Option<Pending>; 3]> =
+            steps.values().map(|s| parse3(self, s)).collect();
+        let parsed_groups: Vec<(Pending, Vec<[Option<Pending>; 3]>)> = groups
+            .values()
+            .map(|g| {
+                (
+                    self.parse(&g.over),
+                    g.steps.values().map(|s| parse3(self, s)).collect(),
+                )
+            })
+            .collect();
+
+        // The top-level graph: steps, then groups (a group is one node).
+        let node_of = |name: &str| match names.get(name) {
+            Some(Binding::Step(i)) => Some(*i),
+            Some(Binding::Group(g)) => Some(n_steps + g),
+            _ => None,
+        };
+        // A parameter chosen by a date that a step computes depends on that step.
         let param_deps: Vec<Vec<usize>> = param_at
             .iter()
             .map(|p| {
-                let mut out = Vec::new();
-                if let Some(ast) = p.as_ref().and_then(|p| p.ast.as_ref()) {
-                    collect_refs(ast, names, &[], &mut out);
-                }
-                out
+                p.as_ref()
+                    .and_then(|p| p.ast.as_ref())
+                    .map(|ast| refs(ast, &|n| node_of(n), &[], names))
+                    .unwrap_or_default()
             })
             .collect();
-        let deps: Vec<Vec<usize>> = parsed
+        let top_refs = |exprs: &[&Pending], shadow: &[&str]| -> Vec<usize> {
+            let mut out: Vec<usize> = exprs
+                .iter()
+                .filter_map(|p| p.ast.as_ref())
+                .flat_map(|ast| {
+                    refs(
+                        ast,
+                        &|n| {
+                            if shadow.contains(&n) {
+                                None
+                            } else {
+                                node_of(n)
+                            }
+                        },
+                        &param_deps,
+                        names,
+                    )
+                })
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let mut deps: Vec<Vec<usize>> = parsed_steps
             .iter()
-            .map(|exprs| {
-                let mut out = Vec::new();
-                for ast in exprs.iter().flatten().filter_map(|p| p.ast.as_ref()) {
-                    collect_refs(ast, names, &param_deps, &mut out);
-                }
-                out.sort_unstable();
-                out.dedup();
-                out
-            })
+            .map(|p| top_refs(&p.iter().flatten().collect::<Vec<_>>(), &[]))
             .collect();
-        let _ = parameters;
+        let mut node_names: Vec<String> = steps.keys().cloned().collect();
+        let mut node_spans: Vec<Span> = steps.values().map(|s| s.anchor()).collect();
+        for ((gname, g), (over, gsteps)) in groups.iter().zip(&parsed_groups) {
+            let mut shadow: Vec<&str> = g.steps.keys().map(String::as_str).collect();
+            shadow.push(g.item.get_ref());
+            let exprs: Vec<&Pending> = gsteps.iter().flat_map(|p| p.iter().flatten()).collect();
+            let mut d = top_refs(&exprs, &shadow);
+            d.extend(top_refs(&[over], &[]));
+            d.sort_unstable();
+            d.dedup();
+            deps.push(d);
+            node_names.push(gname.clone());
+            node_spans.push(g.anchor());
+        }
+        let order = self.topo_order(&deps, &node_names, &node_spans, "steps");
+
+        let mut out = Compiled {
+            steps: Vec::new(),
+            step_types: vec![Type::Any; n_steps],
+            groups: Vec::new(),
+            group_types: vec![Type::Any; groups.len()],
+            group_scopes: Vec::new(),
+        };
+        let mut step_slots: Vec<Option<Step>> = vec![None; n_steps];
+        let mut group_slots: Vec<Option<(Group, GroupNames)>> = vec![None; groups.len()];
+        for node in order {
+            let shapes = self.shapes.clone();
+            let scope = Scope {
+                names,
+                shapes: &shapes,
+                tables,
+                step_types: &out.step_types,
+                group_types: &out.group_types,
+                answer_builtins: false,
+                inputs_before: None,
+                group: None,
+            };
+            if node < n_steps {
+                let Some((name, raw)) = steps.get_index(node) else {
+                    continue;
+                };
+                if let Some(step) = self.step(name, raw, &parsed_steps[node], &scope, clause_ids) {
+                    out.step_types[node] = step.ty.clone();
+                    step_slots[node] = Some(step);
+                }
+                continue;
+            }
+            let g = node - n_steps;
+            let Some((gname, raw)) = groups.get_index(g) else {
+                continue;
+            };
+            let (over, gsteps) = &parsed_groups[g];
+            let Some((over_f, over_ty)) = self.compile(over, &scope) else {
+                continue;
+            };
+            let item_type = match over_ty {
+                Type::List(inner) => *inner,
+                Type::Any => Type::Any,
+                other => {
+                    let message = format!("`over` must be a list, found {}", type_word(&other));
+                    self.problem("check::type_mismatch", over.span, message, "here");
+                    Type::Any
+                }
+            };
+            let item: &str = raw.item.get_ref();
+            self.check_ident(item, raw.item.anchor());
+            if raw.steps.contains_key(item) || names.contains_key(item) {
+                let message = format!("the item name `{item}` is already the name of a step, input, parameter or table");
+                self.problem("check::duplicate_name", raw.item.anchor(), message, "here");
+            }
+            let local: HashMap<Arc<str>, usize> = raw
+                .steps
+                .keys()
+                .enumerate()
+                .map(|(j, k)| (Arc::from(k.as_str()), j))
+                .collect();
+            for (k, s) in &raw.steps {
+                self.check_ident(k, s.anchor());
+                if names.contains_key(k.as_str()) {
+                    let message = format!("`{k}` is already declared at the top level; per-item steps need their own names");
+                    self.problem("check::duplicate_name", s.anchor(), message, "here");
+                }
+            }
+            let local_deps: Vec<Vec<usize>> = gsteps
+                .iter()
+                .map(|p| {
+                    let mut d: Vec<usize> = p
+                        .iter()
+                        .flatten()
+                        .filter_map(|p| p.ast.as_ref())
+                        .flat_map(|ast| {
+                            refs(
+                                ast,
+                                &|n| {
+                                    if n == item {
+                                        None
+                                    } else {
+                                        local.get(n).copied()
+                                    }
+                                },
+                                &[],
+                                names,
+                            )
+                        })
+                        .collect();
+                    d.sort_unstable();
+                    d.dedup();
+                    d
+                })
+                .collect();
+            let local_names: Vec<String> =
+                raw.steps.keys().map(|k| format!("{gname}.{k}")).collect();
+            let local_spans: Vec<Span> = raw.steps.values().map(|s| s.anchor()).collect();
+            let local_order =
+                self.topo_order(&local_deps, &local_names, &local_spans, "per-item steps");
+            let mut local_types = vec![Type::Any; raw.steps.len()];
+            let mut local_steps: Vec<Option<Step>> = vec![None; raw.steps.len()];
+            for j in local_order {
+                let shapes = self.shapes.clone();
+                let scope = Scope {
+                    names,
+                    shapes: &shapes,
+                    tables,
+                    step_types: &out.step_types,
+                    group_types: &out.group_types,
+                    answer_builtins: false,
+                    inputs_before: None,
+                    group: Some(GroupScope {
+                        item,
+                        item_type: item_type.clone(),
+                        steps: &local,
+                        step_types: &local_types,
+                    }),
+                };
+                let Some((name, s)) = raw.steps.get_index(j) else {
+                    continue;
+                };
+                if let Some(step) = self.step(name, s, &gsteps[j], &scope, clause_ids) {
+                    local_types[j] = step.ty.clone();
+                    local_steps[j] = Some(step);
+                }
+            }
+            let step_names: Arc<[Arc<str>]> =
+                raw.steps.keys().map(|k| Arc::from(k.as_str())).collect();
+            let fields = step_names
+                .iter()
+                .cloned()
+                .zip(local_types.iter().cloned())
+                .collect();
+            let shape = self.shape(format!("item of {gname}"), fields);
+            out.group_types[g] = Type::List(Box::new(Type::Record(shape)));
+            let group = Group {
+                name: Arc::from(gname.as_str()),
+                label: raw.label.clone(),
+                item: Arc::from(item),
+                over: over_f,
+                steps: local_steps.into_iter().flatten().collect(),
+                shape,
+                names: step_names,
+            };
+            let scope_names = GroupNames {
+                item: Arc::from(item),
+                item_type,
+                steps: local,
+                step_types: local_types,
+            };
+            group_slots[g] = Some((group, scope_names));
+        }
+        out.steps = step_slots.into_iter().flatten().collect();
+        for (group, names) in group_slots.into_iter().flatten() {
+            out.groups.push(group);
+            out.group_scopes.push(names);
+        }
+        out
+    }
+
+    /// Compiles one step (formula, condition, fallback) in a scope.
+    fn step(
+        &mut self,
+        name: &str,
+        raw: &RawStep,
+        parsed: &[Option<Pending>; 3],
+        scope: &Scope<'_>,
+        clause_ids: &[Arc<str>],
+    ) -> Option<Step> {
+        let [expr, when, otherwise] = parsed;
+        let when = when.as_ref().and_then(|p| {
+            let (f, ty) = self.compile(p, scope)?;
+            self.expect_type(p, &ty, &Type::Bool, "a step's `when`");
+            Some(f)
+        });
+        if raw.otherwise.is_some() && raw.when.is_none() {
+            self.problem(
+                "check::bad_step",
+                raw.anchor(),
+                "`otherwise` without `when` never applies",
+                "this step",
+            );
+        }
+        let otherwise = otherwise
+            .as_ref()
+            .and_then(|p| self.compile(p, scope).map(|c| (p, c)));
+        let p = expr.as_ref()?;
+        let (f, ty) = self.compile(p, scope)?;
+        if matches!(ty, Type::Table(_) | Type::Mode | Type::Clauses) {
+            self.problem(
+                "check::type_mismatch",
+                p.span,
+                format!("a step cannot hold {}", type_word(&ty)),
+                "here",
+            );
+        }
+        let otherwise = otherwise.map(|(op, (of, oty))| {
+            self.expect_type(op, &oty, &ty, "`otherwise`");
+            of
+        });
+        if raw.round.is_some() && !Type::Number.accepts(&ty) {
+            self.problem(
+                "check::rounding",
+                p.span,
+                "only a number can be rounded",
+                "not a number",
+            );
+        }
+        Some(Step {
+            name: Arc::from(name),
+            label: raw.label.clone(),
+            clauses: self.clause_refs(&raw.clauses, clause_ids),
+            expr: f,
+            when,
+            otherwise,
+            round: raw.round.as_ref().and_then(|r| self.round(r)),
+            ty,
+        })
+    }
+
+    /// Orders nodes so each comes after the nodes it reads; reports each cycle once, by its members.
+    fn topo_order(
+        &mut self,
+        deps: &[Vec<usize>],
+        names: &[String],
+        spans: &[Span],
+        what: &str,
+    ) -> Vec<usize> {
         // Iterative depth-first search; colour 0 = new, 1 = on the path, 2 = done.
         let n = deps.len();
         let mut colour = vec![0u8; n];
         let mut order = Vec::with_capacity(n);
-        let names_of: Vec<&String> = steps.keys().collect();
         let mut reported = vec![false; n];
         for root in 0..n {
             if colour[root] != 0 {
@@ -1446,16 +1746,15 @@ impl Checker<'_> {
                                     reported[*m] = true;
                                 }
                                 let mut cycle: Vec<&str> =
-                                    members.iter().map(|m| names_of[*m].as_str()).collect();
-                                cycle.push(names_of[dep].as_str());
+                                    members.iter().map(|m| names[*m].as_str()).collect();
+                                cycle.push(names[dep].as_str());
                                 let message = format!(
-                                    "steps depend on each other in a cycle: {}",
+                                    "{what} depend on each other in a cycle: {}",
                                     cycle.join(" → ")
                                 );
-                                let span = sp(&steps[dep]);
                                 self.diags.push(
                                     Problem::new("check::cycle", message)
-                                        .at(span, "this step is part of the cycle"),
+                                        .at(spans[dep], "part of the cycle"),
                                 );
                             }
                         }
@@ -1469,6 +1768,85 @@ impl Checker<'_> {
             }
         }
         order
+    }
+
+    /// One answer field: a value in a format, or a list over a per-item group.
+    fn output(
+        &mut self,
+        key: &str,
+        out: &RawOutput,
+        scope: &Scope<'_>,
+        groups: &HashMap<&str, usize>,
+        group_scopes: &[GroupNames],
+        depth: usize,
+    ) -> Option<Output> {
+        let key: Arc<str> = Arc::from(key);
+        match (&out.expr, &out.each, &out.fields) {
+            (Some(expr), None, None) => {
+                let p = self.parse(expr);
+                let (f, ty) = self.compile(&p, scope)?;
+                let format = self.format(out.format.as_ref(), &ty, &p);
+                Some(Output {
+                    key,
+                    value: OutputValue::Value { expr: f, format },
+                })
+            }
+            (None, Some(each), Some(fields)) if depth == 0 => {
+                let Some(&g) = groups.get(each.get_ref().as_str()) else {
+                    let message = format!("unknown per-item group `{}`", each.get_ref());
+                    self.problem(
+                        "check::unknown_name",
+                        each.anchor(),
+                        message,
+                        "not declared under [per_item]",
+                    );
+                    return None;
+                };
+                let gs = group_scopes.get(g)?;
+                let inner = Scope {
+                    names: scope.names,
+                    shapes: scope.shapes,
+                    tables: scope.tables,
+                    step_types: scope.step_types,
+                    group_types: scope.group_types,
+                    answer_builtins: scope.answer_builtins,
+                    inputs_before: None,
+                    group: Some(GroupScope {
+                        item: &gs.item,
+                        item_type: gs.item_type.clone(),
+                        steps: &gs.steps,
+                        step_types: &gs.step_types,
+                    }),
+                };
+                let mut list = Vec::new();
+                for (k, o) in fields {
+                    if let Some(field) = self.output(k, o, &inner, groups, group_scopes, depth + 1)
+                    {
+                        list.push(field);
+                    }
+                }
+                if out.format.is_some() {
+                    self.problem(
+                        "check::bad_output",
+                        each.anchor(),
+                        "a list from `each` takes no `format`; give each field its own",
+                        "here",
+                    );
+                }
+                Some(Output {
+                    key,
+                    value: OutputValue::Each {
+                        group: g,
+                        fields: list,
+                    },
+                })
+            }
+            _ => {
+                let message = format!("answer field `{key}` needs either `expr`, or `each` with `fields` (lists do not nest)");
+                self.problem("check::bad_output", out.anchor(), message, "here");
+                None
+            }
+        }
     }
 
     fn format(&mut self, format: Option<&Spanned<String>>, ty: &Type, p: &Pending) -> Format {
@@ -1574,38 +1952,70 @@ impl Checker<'_> {
     }
 }
 
-/// Steps an expression reads, directly or through a dated parameter's selector.
-fn collect_refs(
+/// What declaring an input needs to know about the rest of the rulebook.
+struct InputCx<'a> {
+    clause_ids: &'a [Arc<str>],
+    tables: &'a HashMap<&'a str, usize>,
+    built_tables: &'a [Table],
+    limits: &'a Limits,
+    /// Top-level map inputs declared so far, for `ref`.
+    maps: &'a HashMap<String, usize>,
+}
+
+/// Whether a case may supply a table's rows.
+fn replaceable(kind: &TableKind) -> bool {
+    match kind {
+        TableKind::Periods => true,
+        TableKind::Keyed { keys } => keys.len() == 1,
+        TableKind::Scale => false,
+    }
+}
+
+/// Graph nodes an expression reads: `node_of` maps a name to a node, and a
+/// dated parameter stands for the nodes its selector reads.
+fn refs(
     e: &Expr,
-    names: &HashMap<Arc<str>, Binding>,
+    node_of: &dyn Fn(&str) -> Option<usize>,
     param_deps: &[Vec<usize>],
-    out: &mut Vec<usize>,
-) {
-    match &e.kind {
-        ExprKind::Name(id) => match names.get(&id.name) {
-            Some(Binding::Step(i)) => out.push(*i),
-            Some(Binding::Param(i, _)) => {
-                out.extend(param_deps.get(*i).into_iter().flatten().copied())
+    names: &HashMap<Arc<str>, Binding>,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Name(id) => {
+                if let Some(n) = node_of(&id.name) {
+                    out.push(n);
+                } else if let Some(Binding::Param(i, _)) = names.get(&id.name) {
+                    out.extend(param_deps.get(*i).into_iter().flatten().copied());
+                }
             }
-            _ => {}
-        },
-        ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) => {}
-        ExprKind::Field(b, _) | ExprKind::Unary(_, b) => collect_refs(b, names, param_deps, out),
-        ExprKind::Binary(_, a, b) => {
-            collect_refs(a, names, param_deps, out);
-            collect_refs(b, names, param_deps, out);
-        }
-        ExprKind::If(c, a, b) => {
-            for x in [c, a, b] {
-                collect_refs(x, names, param_deps, out);
-            }
-        }
-        ExprKind::Call(_, args) => {
-            for a in args {
-                collect_refs(a, names, param_deps, out);
-            }
+            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) => {}
+            ExprKind::Field(b, _) | ExprKind::Unary(_, b) => stack.push(b),
+            ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
+            ExprKind::If(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            ExprKind::Call(_, args) => stack.extend(args.iter()),
         }
     }
+    out
+}
+
+/// Steps and groups once compiled, with what later scopes need to read a group's items.
+struct Compiled {
+    steps: Vec<Step>,
+    step_types: Vec<Type>,
+    groups: Vec<Group>,
+    group_types: Vec<Type>,
+    group_scopes: Vec<GroupNames>,
+}
+
+/// The names inside a per-item group, kept for its answer fields.
+#[derive(Clone)]
+struct GroupNames {
+    item: Arc<str>,
+    item_type: Type,
+    steps: HashMap<Arc<str>, usize>,
+    step_types: Vec<Type>,
 }
 
 fn periods_overlap(a: Period, b: Period) -> bool {
@@ -1636,21 +2046,6 @@ pub fn parse_plain_decimal(text: &str) -> Option<Decimal> {
         .or_else(|| Decimal::from_str(text).ok().filter(|_| false))
 }
 
-fn toml_to_json(v: &toml::Value) -> Result<serde_json::Value, String> {
-    Ok(match v {
-        toml::Value::String(s) => serde_json::Value::String(s.clone()),
-        toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
-        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
-        toml::Value::Float(_) => {
-            return Err("write decimals as strings (\"0.05\"): TOML floats are not exact".into())
-        }
-        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
-        toml::Value::Array(_) | toml::Value::Table(_) => {
-            return Err("a cell holds one value".into())
-        }
-    })
-}
-
 fn type_word(ty: &Type) -> &'static str {
     match ty {
         Type::Number => "a number",
@@ -1660,6 +2055,7 @@ fn type_word(ty: &Type) -> &'static str {
         Type::Month => "a month",
         Type::Record(_) => "a record",
         Type::List(_) => "a list",
+        Type::Map(_) => "a map",
         Type::Table(_) => "a table",
         Type::Mode => "a rounding mode",
         Type::Clauses => "a clause list",

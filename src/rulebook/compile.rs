@@ -26,6 +26,8 @@ pub enum Binding {
     Param(usize, Type),
     /// A table.
     Table(usize),
+    /// A per-item group: at the top level, the list of its items' results.
+    Group(usize),
 }
 
 /// A problem in one expression, relative to its text.
@@ -51,10 +53,26 @@ pub struct Scope<'a> {
     pub tables: &'a [Table],
     /// Step types known so far (`Any` for steps not compiled yet).
     pub step_types: &'a [Type],
+    /// Per-item group types known so far.
+    pub group_types: &'a [Type],
     /// Whether `decision`, `reason` and `clauses` may be read (answers only).
     pub answer_builtins: bool,
     /// When set, only inputs with a smaller index may be read (an input's `when`).
     pub inputs_before: Option<usize>,
+    /// Inside a per-item group: the item and the group's own steps.
+    pub group: Option<GroupScope<'a>>,
+}
+
+/// What names mean inside a per-item group.
+pub struct GroupScope<'a> {
+    /// The name of the current item.
+    pub item: &'a str,
+    /// Its type.
+    pub item_type: Type,
+    /// The group's steps by name.
+    pub steps: &'a HashMap<Arc<str>, usize>,
+    /// Their types known so far.
+    pub step_types: &'a [Type],
 }
 
 /// Compiles an expression; problems are appended to `problems`.
@@ -98,6 +116,7 @@ impl Compiler<'_, '_> {
                 None => "a record".into(),
             },
             Type::List(_) => "a list".into(),
+            Type::Map(_) => "a map".into(),
             Type::Table(_) => "a table".into(),
             Type::Mode => "a rounding mode".into(),
             Type::Clauses => "a clause list".into(),
@@ -178,7 +197,34 @@ impl Compiler<'_, '_> {
                 _ => {}
             }
         }
+        if let Some(group) = &self.scope.group {
+            if name == group.item {
+                return (NodeKind::Item, group.item_type.clone());
+            }
+            if let Some(j) = group.steps.get(name) {
+                return (
+                    NodeKind::ItemStep(*j),
+                    group.step_types.get(*j).cloned().unwrap_or(Type::Any),
+                );
+            }
+        }
+        if self.scope.inputs_before.is_some()
+            && matches!(
+                self.scope.names.get(name),
+                Some(Binding::Step(_) | Binding::Group(_))
+            )
+        {
+            let message = format!(
+                "an input's `when` reads only inputs declared before it, not the step `{name}`"
+            );
+            self.problem("check::input_order", id.span, message);
+            return (NodeKind::Const(Value::Absent), Type::Any);
+        }
         match self.scope.names.get(name) {
+            Some(Binding::Group(g)) => (
+                NodeKind::Group(*g),
+                self.scope.group_types.get(*g).cloned().unwrap_or(Type::Any),
+            ),
             Some(Binding::Input(_, Type::Table(t))) => {
                 let table = &self.scope.tables[*t].name;
                 let message = format!(
@@ -223,7 +269,11 @@ impl Compiler<'_, '_> {
     fn field(&mut self, span: Span, base: &Expr, field: &Ident) -> (Node, Type) {
         let (base_node, base_ty) = self.expr(base);
         let path = name_path(base).map(|p| Arc::from(format!("{p}.{}", field.name)));
-        let (index, ty) = match &base_ty {
+        let (list, record_ty) = match &base_ty {
+            Type::List(inner) => (true, (**inner).clone()),
+            other => (false, other.clone()),
+        };
+        let (index, ty) = match &record_ty {
             Type::Record(shape_id) => {
                 let shape = &self.scope.shapes[*shape_id];
                 match shape.fields.iter().position(|(n, _)| *n == field.name) {
@@ -249,6 +299,7 @@ impl Compiler<'_, '_> {
                 (0, Type::Any)
             }
         };
+        let ty = if list { Type::List(Box::new(ty)) } else { ty };
         let node = Node {
             span,
             kind: NodeKind::Field {
@@ -333,7 +384,10 @@ impl Compiler<'_, '_> {
             return (NodeKind::Const(Value::Absent), Type::Any);
         };
         let (min, max) = match func {
-            Func::Min | Func::Max | Func::Coalesce => (2, usize::MAX),
+            Func::Min | Func::Max => (1, usize::MAX),
+            Func::Coalesce => (2, usize::MAX),
+            Func::Sum | Func::Any | Func::All => (1, 1),
+            Func::Get => (2, 2),
             Func::Lookup => (2, usize::MAX),
             Func::Abs | Func::IsMissing | Func::IsNull | Func::Date | Func::Month => (1, 1),
             Func::DaysInMonth | Func::MonthOf | Func::Year | Func::Count => (1, 1),
@@ -358,6 +412,54 @@ impl Compiler<'_, '_> {
         let arg = |i: usize| args[i].span;
         let name = &f.name;
         let ty = match func {
+            Func::Min | Func::Max if args.len() == 1 => match tys[0] {
+                Type::List(inner)
+                    if matches!(**inner, Type::Number | Type::Date | Type::Month | Type::Any) =>
+                {
+                    (**inner).clone()
+                }
+                Type::Any => Type::Any,
+                other => {
+                    let message = format!("`{name}` of one argument takes a list of numbers, dates or months, found {}", self.type_name(other));
+                    self.problem("check::type_mismatch", arg(0), message);
+                    Type::Any
+                }
+            },
+            Func::Sum | Func::Any | Func::All => {
+                let elem = if func == Func::Sum {
+                    Type::Number
+                } else {
+                    Type::Bool
+                };
+                match tys[0] {
+                    Type::List(inner) if elem.accepts(inner) => {}
+                    Type::Any => {}
+                    other => {
+                        let message = format!(
+                            "`{name}` takes a list of {}, found {}",
+                            self.type_name(&elem).trim_start_matches("a ").to_string() + "s",
+                            self.type_name(other)
+                        );
+                        self.problem("check::type_mismatch", arg(0), message);
+                    }
+                }
+                elem
+            }
+            Func::Get => {
+                self.require(tys[1], &Type::Text, arg(1), "the key of `get`");
+                match tys[0] {
+                    Type::Map(inner) => (**inner).clone(),
+                    Type::Any => Type::Any,
+                    other => {
+                        let message = format!(
+                            "argument 1 of `get` must be a map, found {}",
+                            self.type_name(other)
+                        );
+                        self.problem("check::type_mismatch", arg(0), message);
+                        Type::Any
+                    }
+                }
+            }
             Func::Min | Func::Max | Func::Coalesce => {
                 let first = tys[0].clone();
                 if func != Func::Coalesce
@@ -406,9 +508,9 @@ impl Compiler<'_, '_> {
                 Type::Month
             }
             Func::Count => {
-                if !matches!(tys[0], Type::List(_) | Type::Any) {
+                if !matches!(tys[0], Type::List(_) | Type::Map(_) | Type::Any) {
                     let message = format!(
-                        "the argument of `count` must be a list, found {}",
+                        "the argument of `count` must be a list or a map, found {}",
                         self.type_name(tys[0])
                     );
                     self.problem("check::type_mismatch", arg(0), message);

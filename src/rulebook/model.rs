@@ -47,6 +47,8 @@ pub struct Rulebook {
     pub tables: Vec<Table>,
     /// Steps, in declaration order.
     pub steps: Vec<Step>,
+    /// Per-item step groups.
+    pub groups: Vec<Group>,
     /// Ordered checks; the last one always holds.
     pub checks: Vec<Check>,
     /// Decisions.
@@ -117,6 +119,12 @@ pub enum NodeKind {
     Input(usize),
     /// A step (evaluated on first use).
     Step(usize),
+    /// The current item of the group being evaluated.
+    Item,
+    /// A step of the current item's group.
+    ItemStep(usize),
+    /// A group's per-item results, as a list of records.
+    Group(usize),
     /// A parameter.
     Param(usize),
     /// A table, as a function argument.
@@ -201,6 +209,14 @@ pub enum Func {
     Year,
     /// Number of items of a list.
     Count,
+    /// Sum of a list of numbers.
+    Sum,
+    /// Whether any of a list of booleans holds.
+    Any,
+    /// Whether all of a list of booleans hold.
+    All,
+    /// `get(map, key)`: the value under a key of a map input, missing if none.
+    Get,
 }
 
 impl Func {
@@ -231,12 +247,16 @@ impl Func {
             "month_of" => Func::MonthOf,
             "year" => Func::Year,
             "count" => Func::Count,
+            "sum" => Func::Sum,
+            "any" => Func::Any,
+            "all" => Func::All,
+            "get" => Func::Get,
             _ => return None,
         })
     }
 
     /// Every function name, for "did you mean" hints.
-    pub const NAMES: [&'static str; 24] = [
+    pub const NAMES: [&'static str; 28] = [
         "min",
         "max",
         "abs",
@@ -261,6 +281,10 @@ impl Func {
         "month_of",
         "year",
         "count",
+        "sum",
+        "any",
+        "all",
+        "get",
     ];
 }
 
@@ -281,6 +305,8 @@ pub enum Type {
     Record(ShapeId),
     /// A list.
     List(Box<Type>),
+    /// A map from text keys.
+    Map(Box<Type>),
     /// A table (function argument only).
     Table(TableId),
     /// A rounding mode (function argument only).
@@ -350,8 +376,21 @@ pub struct Input {
     pub nullable: bool,
     /// Value when absent.
     pub default: Option<Value>,
+    /// A text that must be a key of a map input or a keyed table.
+    pub refers: Option<RefTarget>,
+    /// In a list of records: no two items may share this field's value.
+    pub unique: bool,
     /// Type and its constraints.
     pub kind: InputKind,
+}
+
+/// What a `ref` field must name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefTarget {
+    /// A key of this (earlier) top-level map input.
+    Input(usize),
+    /// A key of this single-key keyed table, as in force for the case.
+    Table(TableId),
 }
 
 /// The type of an input with its constraints.
@@ -407,7 +446,20 @@ pub enum InputKind {
     List {
         /// Item type.
         item: Box<Input>,
+        /// Fewest items.
+        min_items: usize,
         /// Most items.
+        max_items: usize,
+    },
+    /// A JSON object keyed by id: `{"P1": {...}, "P2": {...}}`.
+    Map {
+        /// Value type.
+        item: Box<Input>,
+        /// Keys that must be present; when set, other keys are ignored.
+        keys: Option<Vec<Arc<str>>>,
+        /// Fewest entries.
+        min_items: usize,
+        /// Most entries.
         max_items: usize,
     },
     /// Replacement values for the rows of a table.
@@ -428,6 +480,7 @@ impl InputKind {
             InputKind::Month { .. } => Type::Month,
             InputKind::Record { shape, .. } => Type::Record(*shape),
             InputKind::List { item, .. } => Type::List(Box::new(item.kind.value_type())),
+            InputKind::Map { item, .. } => Type::Map(Box::new(item.kind.value_type())),
             InputKind::Table { table } => Type::Table(*table),
         }
     }
@@ -536,6 +589,25 @@ pub struct Step {
     pub ty: Type,
 }
 
+/// Steps computed once per item of a list.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Name; at the top level it is the list of per-item results.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// Name of the current item inside the group.
+    pub item: Arc<str>,
+    /// The list the group runs over.
+    pub over: Formula,
+    /// The steps, in declaration order.
+    pub steps: Vec<Step>,
+    /// Layout of one item's results (a field per step).
+    pub shape: ShapeId,
+    /// Step names, shared by the result records.
+    pub names: Arc<[Arc<str>]>,
+}
+
 /// One ordered check.
 #[derive(Clone, Debug)]
 pub struct Check {
@@ -598,9 +670,26 @@ pub struct Output {
     /// JSON key.
     pub key: Arc<str>,
     /// Its value.
-    pub expr: Formula,
-    /// How it is written.
-    pub format: Format,
+    pub value: OutputValue,
+}
+
+/// What an answer field holds.
+#[derive(Clone, Debug)]
+pub enum OutputValue {
+    /// One value in a format.
+    Value {
+        /// The value.
+        expr: Formula,
+        /// How it is written.
+        format: Format,
+    },
+    /// A list: one object per item of a group, in input order.
+    Each {
+        /// The group.
+        group: usize,
+        /// The fields of each object, evaluated in the item's scope.
+        fields: Vec<Output>,
+    },
 }
 
 /// How an answer value is written in JSON.

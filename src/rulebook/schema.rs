@@ -35,6 +35,9 @@ pub struct RawRulebook {
     /// Named computations.
     #[serde(default)]
     pub steps: IndexMap<String, RawStep>,
+    /// Steps computed for each item of a list input.
+    #[serde(default)]
+    pub per_item: IndexMap<String, RawGroup>,
     /// Ordered checks: the first that holds decides.
     #[serde(default)]
     pub checks: Vec<Spanned<RawCheck>>,
@@ -66,7 +69,7 @@ pub struct RawIdentity {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawInput {
-    /// `money`, `decimal`, `integer`, `bool`, `text`, `enum`, `date`, `month`, `record`, `list`, `table`.
+    /// `money`, `decimal`, `integer`, `bool`, `text`, `enum`, `date`, `month`, `record`, `list`, `map`, `table`.
     #[serde(rename = "type")]
     pub ty: Spanned<String>,
     /// Human label.
@@ -83,7 +86,7 @@ pub struct RawInput {
     #[serde(default)]
     pub nullable: bool,
     /// Value used when absent.
-    pub default: Option<Spanned<String>>,
+    pub default: Option<Spanned<toml::Value>>,
     /// Decimal places: at most this many may be written (money defaults to 2).
     pub places: Option<u32>,
     /// Lower bound, inclusive (money defaults to 0).
@@ -102,6 +105,16 @@ pub struct RawInput {
     pub max_items: Option<usize>,
     /// Longest text, in characters.
     pub max_length: Option<usize>,
+    /// Fewest items a list or map may have.
+    pub min_items: Option<usize>,
+    /// Keys a map must have (others are ignored).
+    pub keys: Option<Vec<String>>,
+    /// A text that must be a key of this map input (declared earlier) or keyed table.
+    #[serde(rename = "ref")]
+    pub refers: Option<Spanned<String>>,
+    /// Within a list of records: no two items may hold the same value here.
+    #[serde(default)]
+    pub unique: bool,
     /// The table whose rows a `table` input replaces.
     pub table: Option<Spanned<String>>,
 }
@@ -174,6 +187,20 @@ pub struct RawStep {
     pub clauses: Vec<Spanned<String>>,
 }
 
+/// A group of steps computed once per item of a list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGroup {
+    /// Human label.
+    pub label: Option<String>,
+    /// The list the steps run over (an expression).
+    pub over: Spanned<String>,
+    /// The name of the current item inside the group's steps.
+    pub item: Spanned<String>,
+    /// The steps, computed for each item.
+    pub steps: IndexMap<String, RawStep>,
+}
+
 /// `round = { places = 2, mode = "half_up" }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -235,10 +262,14 @@ pub struct RawCite {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawOutput {
-    /// The value.
-    pub expr: Spanned<String>,
+    /// The value (not with `each`).
+    pub expr: Option<Spanned<String>>,
     /// `money`, `decimal`, `integer`, `number`, `text`, `bool`, `date`, `month`, `clauses`.
     pub format: Option<Spanned<String>>,
+    /// A list with one object per item of this per-item group, in input order.
+    pub each: Option<Spanned<String>>,
+    /// The fields of each item's object (with `each`).
+    pub fields: Option<IndexMap<String, RawOutput>>,
 }
 
 /// `[limits]`: bounds on one evaluation.
@@ -285,7 +316,17 @@ impl Anchor for RawStep {
 
 impl Anchor for RawOutput {
     fn anchor(&self) -> crate::span::Span {
-        self.expr.anchor()
+        match (&self.expr, &self.each) {
+            (Some(e), _) => e.anchor(),
+            (None, Some(e)) => e.anchor(),
+            (None, None) => crate::span::Span::default(),
+        }
+    }
+}
+
+impl Anchor for RawGroup {
+    fn anchor(&self) -> crate::span::Span {
+        self.over.anchor()
     }
 }
 

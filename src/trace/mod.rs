@@ -76,6 +76,9 @@ pub struct CheckTrace {
 pub struct StepTrace {
     /// Step name.
     pub step: String,
+    /// For a per-item step, the item: `lines[3]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,

@@ -91,7 +91,14 @@ fn write_step(out: &mut String, s: &StepTrace) {
     } else {
         format!(" [{}]", s.clauses.join(", "))
     };
-    let _ = writeln!(out, "  step {}{label}{clauses}", s.step);
+    match &s.item {
+        Some(item) => {
+            let _ = writeln!(out, "  step {item}.{}{label}{clauses}", s.step);
+        }
+        None => {
+            let _ = writeln!(out, "  step {}{label}{clauses}", s.step);
+        }
+    }
     if let Some(c) = &s.condition {
         let _ = writeln!(
             out,

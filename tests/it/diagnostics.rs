@@ -87,17 +87,17 @@ fn a_cycle_names_its_members() {
 #[test]
 fn every_problem_is_reported_at_once() {
     let text = BASE
-        .replace("expr = \"x * 2\"", "expr = \"min(x) + (x and true)\"")
+        .replace("expr = \"x * 2\"", "expr = \"clamp(x) + (x and true)\"")
         .replace("clauses = [\"A\"]", "clauses = [\"B\"]")
         .replace("decision = \"ok\"", "decision = \"okay\"");
-    // `min(x)` has one argument; `x` is not a boolean; `(x and true)` is not a number.
+    // `clamp(x)` has one argument; `x` is not a boolean; `(x and true)` is not a number.
     let found = problems(&text);
     assert_eq!(
         found,
         vec![
-            "check::arity 14:9-14:15",
-            "check::type_mismatch 14:19-14:20",
-            "check::type_mismatch 14:19-14:29",
+            "check::arity 14:9-14:17",
+            "check::type_mismatch 14:21-14:22",
+            "check::type_mismatch 14:21-14:31",
             "check::unknown_clause 15:12-15:15",
             "check::unknown_decision 18:12-18:18",
         ],
