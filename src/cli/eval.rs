@@ -52,8 +52,12 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Outcome::Rejected(err) => {
-            if let (Some(TraceFormat::Text), Some(trace)) = (args.trace, trace) {
-                print!("{}", render_text(&trace));
+            match (args.trace, trace) {
+                (Some(TraceFormat::Text), Some(trace)) => print!("{}", render_text(&trace)),
+                (Some(TraceFormat::Json), Some(trace)) => {
+                    println!("{}", serde_json::json!({"error": err, "trace": trace}));
+                }
+                _ => {}
             }
             eprintln!("rejected: {}: {}", err.path, err.message);
             ExitCode::from(2)

@@ -1128,6 +1128,7 @@ impl<'a> Machine<'a> {
                 let source = self.source(t);
                 if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
                     frame.lookups.push(Lookup {
+                        kind: "scale",
                         table: table.name.to_string(),
                         source,
                         key: x.to_string(),
@@ -1173,6 +1174,7 @@ impl<'a> Machine<'a> {
                         }
                     };
                     let lookup = Lookup {
+                        kind: "period",
                         table: self.rb.tables[t].name.to_string(),
                         source: self.source(t),
                         key: key.to_string(),
@@ -1209,6 +1211,7 @@ impl<'a> Machine<'a> {
                 if self.tracer.is_some() {
                     let key: Vec<String> = keys.iter().map(plain).collect();
                     let lookup = Lookup {
+                        kind: "key",
                         table: self.rb.tables[t].name.to_string(),
                         source: self.source(t),
                         key: key.join(", "),

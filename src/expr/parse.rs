@@ -88,8 +88,16 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
     let mut max_depth = 0usize;
     let mut recursions = 0usize;
     let bytes = text.as_bytes();
+    let mut quote: Option<u8> = None;
     for (i, &b) in bytes.iter().enumerate() {
+        if let Some(q) = quote {
+            if b == q || b == b'\n' {
+                quote = None;
+            }
+            continue;
+        }
         match b {
+            b'"' | b'\'' => quote = Some(b),
             b'(' => {
                 depth += 1;
                 max_depth = max_depth.max(depth);

@@ -1232,6 +1232,11 @@ impl Checker<'_> {
                             );
                         }
                         if let (Some(pa), Some(pb)) = (a.period, b.period) {
+                            if std::mem::discriminant(&pa) != std::mem::discriminant(&pb) {
+                                let message = format!("table `{name}` mixes month and date periods: use one kind for every row");
+                                self.problem("check::bad_table", span, message, "here");
+                                continue;
+                            }
                             if periods_overlap(pa, pb) {
                                 let message = format!(
                                     "rows `{}` and `{}` of table `{name}` overlap",
@@ -1258,6 +1263,13 @@ impl Checker<'_> {
                         }
                         last = Some(*upto);
                     }
+                }
+                if rows
+                    .last()
+                    .is_some_and(|r| r.record.fields.first().is_some_and(|u| !u.is_missing()))
+                {
+                    let message = format!("the last band of scale `{name}` must be open (no `upto`), or amounts above it would go untaxed");
+                    self.problem("check::bad_table", span, message, "here");
                 }
                 if rows.is_empty() {
                     self.problem(
@@ -1294,8 +1306,15 @@ impl Checker<'_> {
         to: Option<&toml::Value>,
         span: Span,
     ) -> Option<Period> {
-        let from = from.and_then(|v| v.as_str());
-        let to = to.and_then(|v| v.as_str());
+        // A TOML date (`from = 2026-01-01`) reads as its text.
+        let text = |v: &toml::Value| match v {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Datetime(d) => Some(d.to_string()),
+            _ => None,
+        };
+        let from = from.and_then(text);
+        let to = to.and_then(text);
+        let (from, to) = (from.as_deref(), to.as_deref());
         let Some(from) = from else {
             self.problem(
                 "check::bad_table",

@@ -119,9 +119,11 @@ pub struct Read {
     pub value: Value,
 }
 
-/// A table row chosen.
+/// A table row chosen, or a scale applied.
 #[derive(Clone, Debug, Serialize)]
 pub struct Lookup {
+    /// `period` (a row by date or month), `key` (a row by key) or `scale` (bands applied).
+    pub kind: &'static str,
     /// Table name.
     pub table: String,
     /// `rulebook`, or `case:<input>` when the case supplied the rows.

@@ -110,6 +110,14 @@ fn write_step(out: &mut String, s: &StepTrace) {
     let _ = writeln!(out, "    = {}", s.formula);
     write_reads(out, &s.reads);
     for l in &s.lookups {
+        if l.kind == "scale" {
+            let _ = writeln!(
+                out,
+                "    scale {} ({}) on {}: {}",
+                l.table, l.source, l.key, l.why
+            );
+            continue;
+        }
         let row = l
             .row
             .as_deref()

@@ -196,3 +196,21 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+#[test]
+fn eval_traces_a_rejection_as_json_too() {
+    let case = r#"{"task": "payslip", "gross_pay": "100.00", "payroll_month": "2026-02", "allowed_deduction": "300.01"}"#;
+    let o = bareme(&["eval", LUMA, "-", "--trace", "json"], Some(case));
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    assert_eq!(v["error"]["path"], "allowed_deduction");
+    assert_eq!(v["trace"]["outcome"]["kind"], "rejected");
+    let events = v["trace"]["events"].as_array().expect("events");
+    let check = events
+        .iter()
+        .find(|e| e["event"] == "check")
+        .expect("a check");
+    assert_eq!(check["when"], "allowed_deduction > deduction_cap");
+    assert_eq!(check["held"], true);
+    assert_eq!(check["reads"][1]["value"], "300.00");
+}

@@ -187,3 +187,47 @@ fn rendered_diagnostic_snapshot() {
     let d = parse_rulebook("demo.toml", &text).expect_err("invalid");
     insta::assert_snapshot!(d.render(80, false));
 }
+
+#[test]
+fn a_scale_must_end_with_an_open_band() {
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        "[tables.bands]\nkind = \"scale\"\nrows = [{ upto = \"100\", rate = \"0.1\" }, { upto = \"200\", rate = \"0.2\" }]\n\n[steps.y]\nexpr = \"scale(bands, x)\"",
+    );
+    let msgs = messages(&text);
+    assert_eq!(msgs, vec!["the last band of scale `bands` must be open (no `upto`), or amounts above it would go untaxed"]);
+}
+
+#[test]
+fn per_item_steps_are_typed_and_their_cycles_named() {
+    let group = "[inputs.items]\ntype = \"list\"\nitems = { type = \"record\", fields = { q = { type = \"integer\" } } }\n\n[per_item.rows]\nover = \"items\"\nitem = \"it\"\n\n[per_item.rows.steps.a]\nexpr = \"b + it.q\"\n\n[per_item.rows.steps.b]\nexpr = \"a * 2\"\n\n[steps.y]\nexpr = \"x * sum(rows.a)\"";
+    let text = BASE.replace("[steps.y]\nexpr = \"x * 2\"", group);
+    let msgs = messages(&text);
+    assert_eq!(
+        msgs,
+        vec!["per-item steps depend on each other in a cycle: rows.a → rows.b → rows.a"]
+    );
+
+    let typo = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        &group
+            .replace("b + it.q", "it.qq")
+            .replace("a * 2", "sum(it)"),
+    );
+    let found = problems(&typo);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("check::unknown_field"), "{found:?}");
+    assert!(found[1].starts_with("check::type_mismatch"), "{found:?}");
+}
+
+#[test]
+fn references_must_name_a_map_or_a_keyed_table() {
+    let text = BASE.replace(
+        "[inputs.x]\ntype = \"money\"\nrequired = true",
+        "[inputs.x]\ntype = \"money\"\nrequired = true\n\n[inputs.who]\ntype = \"text\"\nref = \"people\"",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::unknown_ref {}", at(&text, "\"people\"", 0))]
+    );
+}

@@ -105,3 +105,70 @@ fn a_non_object_case_is_rejected_at_the_root() {
         assert_eq!(rejected_at(&rb, case), "$");
     }
 }
+
+#[test]
+fn a_huge_cart_on_the_command_line_is_refused_before_parsing() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(["eval", "rulebooks/sales-tax/v1", "-"])
+        .current_dir(super::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bareme runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Ten million lines would be ~600 MB; the reader stops after its 1 MiB limit,
+    // so writing stops with a broken pipe long before that.
+    let line = br#"{"id": "L", "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"},"#;
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(br#"{"cart": {"cart_id": "C", "customer_id": "K", "lines": ["#);
+        for _ in 0..10_000_000u32 {
+            if stdin.write_all(line).is_err() {
+                return false;
+            }
+        }
+        true
+    });
+    let out = child.wait_with_output().expect("bareme finishes");
+    let wrote_everything = writer.join().expect("writer");
+    assert!(!wrote_everything, "the whole cart was read");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the limit of 1048576 bytes"));
+}
+
+#[test]
+fn a_cart_over_its_line_bound_is_rejected_at_the_list() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let lines: Vec<serde_json::Value> = (0..100_000)
+        .map(|i| serde_json::json!({"id": format!("L{i}"), "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"}))
+        .collect();
+    let case = serde_json::json!({
+        "products": {"P1": {"category": "STANDARD", "unit_price": "1.00"}},
+        "customers": {"K": {}},
+        "cart": {"cart_id": "C", "customer_id": "K", "lines": lines}
+    });
+    let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
+    let Outcome::Rejected(err) = outcome else {
+        panic!("accepted")
+    };
+    assert_eq!(err.path, "cart.lines");
+    assert!(
+        err.message
+            .starts_with("has 100000 items, more than the limit of 24"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn string_literals_do_not_count_as_nesting() {
+    let parens = "(".repeat(200);
+    let text = format!(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[steps.s]\nexpr = \"'{parens}'\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"s\" }}\n"
+    );
+    let rb = parse_rulebook("h.toml", &text).expect("valid");
+    let (outcome, _) = evaluate_json(&rb, &serde_json::json!({}), false).expect("no fault");
+    assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": parens })));
+}
