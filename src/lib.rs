@@ -21,6 +21,7 @@ pub mod case;
 pub mod conformance;
 pub mod diag;
 pub mod eval;
+pub mod exact;
 pub mod expr;
 pub mod rounding;
 pub mod rulebook;

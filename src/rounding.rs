@@ -79,9 +79,9 @@ pub struct Rounded {
     pub mode: RoundingMode,
     /// Decimal places kept.
     pub places: u32,
-    /// The exact value before rounding.
+    /// The exact value before rounding (a decimal, or a fraction `n/d`).
     #[serde(serialize_with = "as_string")]
-    pub before: Decimal,
+    pub before: crate::exact::Num,
     /// The value after rounding.
     #[serde(serialize_with = "as_string")]
     pub after: Decimal,
@@ -90,7 +90,7 @@ pub struct Rounded {
     pub margin: Decimal,
 }
 
-fn as_string<S: serde::Serializer>(d: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+fn as_string<S: serde::Serializer, T: std::fmt::Display>(d: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(d)
 }
 
@@ -105,9 +105,30 @@ pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
     Rounded {
         mode,
         places,
-        before: value,
+        before: crate::exact::Num::Dec(value),
         after,
         margin: margin(value, places, mode),
+    }
+}
+
+/// Rounds a decimal or an exact fraction; a fraction is rounded exactly.
+pub fn round_num(
+    value: crate::exact::Num,
+    places: u32,
+    mode: RoundingMode,
+) -> Result<Rounded, String> {
+    match value {
+        crate::exact::Num::Dec(d) => Ok(round(d, places, mode)),
+        crate::exact::Num::Frac(f) => {
+            let (after, margin) = crate::exact::round_frac(f, places, mode)?;
+            Ok(Rounded {
+                mode,
+                places: places.min(MAX_PLACES),
+                before: value,
+                after,
+                margin,
+            })
+        }
     }
 }
 

@@ -92,6 +92,8 @@ pub enum Value {
     Null,
     /// An exact decimal number.
     Number(Decimal),
+    /// An exact fraction that no finite decimal holds (`1/3`).
+    Fraction(crate::exact::Frac),
     /// A boolean.
     Bool(bool),
     /// A text (also enum values).
@@ -114,11 +116,28 @@ impl Value {
         matches!(self, Value::Absent | Value::Null)
     }
 
-    /// The number, if the value is one.
+    /// The number, if the value is a decimal one.
     pub fn as_number(&self) -> Option<Decimal> {
         match self {
             Value::Number(n) => Some(*n),
             _ => None,
+        }
+    }
+
+    /// The number, decimal or fraction.
+    pub fn as_num(&self) -> Option<crate::exact::Num> {
+        match self {
+            Value::Number(n) => Some(crate::exact::Num::Dec(*n)),
+            Value::Fraction(f) => Some(crate::exact::Num::Frac(*f)),
+            _ => None,
+        }
+    }
+
+    /// A number as a value: a decimal, or an exact fraction.
+    pub fn from_num(n: crate::exact::Num) -> Value {
+        match n {
+            crate::exact::Num::Dec(d) => Value::Number(d),
+            crate::exact::Num::Frac(f) => Value::Fraction(f),
         }
     }
 
@@ -127,7 +146,7 @@ impl Value {
         match self {
             Value::Absent => "absent",
             Value::Null => "null",
-            Value::Number(_) => "number",
+            Value::Number(_) | Value::Fraction(_) => "number",
             Value::Bool(_) => "boolean",
             Value::Text(_) => "text",
             Value::Date(_) => "date",
@@ -146,6 +165,7 @@ impl fmt::Display for Value {
             Value::Absent => f.write_str("absent"),
             Value::Null => f.write_str("null"),
             Value::Number(n) => write!(f, "{n}"),
+            Value::Fraction(x) => write!(f, "{x}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Text(t) => write!(f, "{t:?}"),
             Value::Date(d) => write!(f, "{}", d.format("%Y-%m-%d")),

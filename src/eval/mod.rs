@@ -15,6 +15,7 @@ use rust_decimal::Decimal;
 use std::sync::Arc;
 
 use crate::case::{validate_case, CaseError, Facts};
+use crate::exact::Num;
 use crate::expr::BinOp;
 use crate::rounding::{self, RoundingMode};
 use crate::rulebook::model::*;
@@ -629,8 +630,10 @@ impl<'a> Machine<'a> {
         }
         let exact = self.formula(&step.expr, context)?;
         let value = match (step.round, &exact) {
-            (Some((places, mode)), Value::Number(n)) => {
-                let r = rounding::round(*n, places, mode);
+            (Some((places, mode)), Value::Number(_) | Value::Fraction(_)) => {
+                let n = exact.as_num().unwrap_or(Num::Dec(Decimal::ZERO));
+                let r = rounding::round_num(n, places, mode)
+                    .map_err(|m| self.error(&step.expr, context, step.expr.node.span, m))?;
                 let after = r.after;
                 if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
                     frame.roundings.push(RoundingTrace {
@@ -798,10 +801,7 @@ impl<'a> Machine<'a> {
                 }
                 Ok(v)
             }
-            NodeKind::Neg(inner) => {
-                let n = self.number(inner)?;
-                Ok(Value::Number(-n))
-            }
+            NodeKind::Neg(inner) => Ok(Value::from_num(self.numeric(inner)?.neg())),
             NodeKind::Not(inner) => Ok(Value::Bool(!self.boolean(inner)?)),
             NodeKind::Binary(op, a, b) => self.binary(*op, a, b, node.span),
             NodeKind::If(parts) => {
@@ -841,9 +841,27 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// A number, decimal or exact fraction.
+    fn numeric(&mut self, node: &Node) -> Res<Num> {
+        match self.eval(node)? {
+            Value::Number(n) => Ok(Num::Dec(n)),
+            Value::Fraction(f) => Ok(Num::Frac(f)),
+            v if v.is_missing() => Err(self.missing(node, &v)),
+            other => Err(Fault::At(
+                node.span,
+                format!("expected a number, found {}", describe_value(&other)),
+            )),
+        }
+    }
+
+    /// A decimal number (counts of days, months, years).
     fn number(&mut self, node: &Node) -> Res<Decimal> {
         match self.eval(node)? {
             Value::Number(n) => Ok(n),
+            Value::Fraction(f) => Err(Fault::At(
+                node.span,
+                format!("expected a whole number, found the fraction {f}"),
+            )),
             v if v.is_missing() => Err(self.missing(node, &v)),
             other => Err(Fault::At(
                 node.span,
@@ -876,10 +894,10 @@ impl<'a> Machine<'a> {
             BinOp::And => Ok(Value::Bool(self.boolean(a)? && self.boolean(b)?)),
             BinOp::Or => Ok(Value::Bool(self.boolean(a)? || self.boolean(b)?)),
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
-                let x = self.number(a)?;
-                let y = self.number(b)?;
-                ops::arith(op, x, y)
-                    .map(Value::Number)
+                let x = self.numeric(a)?;
+                let y = self.numeric(b)?;
+                x.arith(op, y)
+                    .map(Value::from_num)
                     .map_err(|m| Fault::At(span, m))
             }
             _ => {
@@ -933,21 +951,19 @@ impl<'a> Machine<'a> {
                 Ok(best.unwrap_or(Value::Absent))
             }
             Func::Sum => {
-                let mut total = Decimal::ZERO;
+                let mut total = Num::Dec(Decimal::ZERO);
                 for v in self.list(&args[0])?.iter() {
-                    match v {
-                        Value::Number(n) => {
-                            total = ops::arith(BinOp::Add, total, *n).map_err(&fault)?
-                        }
-                        other => {
+                    match v.as_num() {
+                        Some(n) => total = total.arith(BinOp::Add, n).map_err(&fault)?,
+                        None => {
                             return Err(fault(format!(
                                 "`sum` needs numbers, found {}",
-                                describe_value(other)
+                                describe_value(v)
                             )))
                         }
                     }
                 }
-                Ok(Value::Number(total))
+                Ok(Value::from_num(total))
             }
             Func::Any | Func::All => {
                 let want_any = func == Func::Any;
@@ -994,15 +1010,25 @@ impl<'a> Machine<'a> {
                 }
                 Ok(best)
             }
-            Func::Abs => Ok(Value::Number(self.number(&args[0])?.abs())),
+            Func::Abs => Ok(Value::from_num(self.numeric(&args[0])?.abs())),
             Func::Clamp => {
-                let x = self.number(&args[0])?;
-                let lo = self.number(&args[1])?;
-                let hi = self.number(&args[2])?;
-                Ok(Value::Number(x.max(lo).min(hi)))
+                let x = self.numeric(&args[0])?;
+                let lo = self.numeric(&args[1])?;
+                let hi = self.numeric(&args[2])?;
+                let raised = if x.cmp_exact(lo).map_err(&fault)?.is_lt() {
+                    lo
+                } else {
+                    x
+                };
+                let clamped = if raised.cmp_exact(hi).map_err(&fault)?.is_gt() {
+                    hi
+                } else {
+                    raised
+                };
+                Ok(Value::from_num(clamped))
             }
             Func::Round | Func::Floor | Func::Ceil => {
-                let x = self.number(&args[0])?;
+                let x = self.numeric(&args[0])?;
                 let places = match &args[1].kind {
                     NodeKind::Const(Value::Number(p)) => {
                         u32::try_from(ops::whole(*p, "places").map_err(&fault)?)
@@ -1014,7 +1040,7 @@ impl<'a> Machine<'a> {
                     NodeKind::Mode(m) => *m,
                     _ => RoundingMode::HalfUp,
                 };
-                let r = rounding::round(x, places, mode);
+                let r = rounding::round_num(x, places, mode).map_err(&fault)?;
                 let after = r.after;
                 if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
                     let at = self
@@ -1027,8 +1053,12 @@ impl<'a> Machine<'a> {
                 Ok(Value::Number(after))
             }
             Func::Pow => {
-                let x = self.number(&args[0])?;
-                let y = self.number(&args[1])?;
+                let approx = |n: Num| {
+                    n.approx()
+                        .ok_or_else(|| fault("the fraction is too large".into()))
+                };
+                let x = approx(self.numeric(&args[0])?)?;
+                let y = approx(self.numeric(&args[1])?)?;
                 ops::pow(x, y).map(Value::Number).map_err(fault)
             }
             Func::IsMissing => Ok(Value::Bool(self.eval(&args[0])?.is_missing())),
@@ -1108,7 +1138,7 @@ impl<'a> Machine<'a> {
             },
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
-                let x = self.number(&args[1])?;
+                let x = self.numeric(&args[1])?;
                 let table = &self.rb.tables[t];
                 let bands: Vec<(Option<Decimal>, Decimal)> = self
                     .rows(t)
@@ -1124,7 +1154,7 @@ impl<'a> Machine<'a> {
                         )
                     })
                     .collect();
-                let (total, lines) = ops::scale(&bands, x).map_err(fault)?;
+                let (total, lines) = ops::scale(&bands, x).map_err(&fault)?;
                 let source = self.source(t);
                 if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
                     frame.lookups.push(Lookup {
@@ -1140,7 +1170,7 @@ impl<'a> Machine<'a> {
                         },
                     });
                 }
-                Ok(Value::Number(total))
+                Ok(Value::from_num(total))
             }
             Func::PeriodRow => {
                 let t = self.table_arg(&args[0])?;
@@ -1311,6 +1341,9 @@ fn describe_value(v: &Value) -> String {
 fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => Some(x.cmp(y)),
+        (Value::Number(_) | Value::Fraction(_), Value::Number(_) | Value::Fraction(_)) => {
+            a.as_num()?.cmp_exact(b.as_num()?).ok()
+        }
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
         (Value::Month(x), Value::Month(y)) => Some(x.cmp(y)),
@@ -1393,6 +1426,9 @@ fn format_value(
         (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
             Ok(serde_json::Value::String(v.to_string()))
         }
+        (_, Value::Fraction(f)) => Err(format!(
+            "{f} is an exact fraction with no finite decimal form: round it in a step"
+        )),
         (_, other) => Err(format!(
             "cannot write {} in this format",
             describe_value(other)

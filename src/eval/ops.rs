@@ -10,6 +10,7 @@ use chrono::{Datelike, NaiveDate};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, MathematicalOps};
 
+use crate::exact::Num;
 use crate::value::Month;
 
 /// `a + b`, `a - b`, `a * b`, `a / b`, checked.
@@ -106,28 +107,27 @@ fn powi(x: Decimal, mut n: u64) -> Option<Decimal> {
 /// A progressive scale applied band by band, never rounding a band.
 ///
 /// `bands` are `(upto, rate)` with rising `upto`, the last open-ended.
+/// The amount may be an exact fraction; the result is exact too.
 /// Returns the total and a line per band used, for the trace.
-pub fn scale(
-    bands: &[(Option<Decimal>, Decimal)],
-    x: Decimal,
-) -> Result<(Decimal, Vec<String>), String> {
-    let mut total = Decimal::ZERO;
-    let mut lower = Decimal::ZERO;
+pub fn scale(bands: &[(Option<Decimal>, Decimal)], x: Num) -> Result<(Num, Vec<String>), String> {
+    use crate::expr::BinOp::{Add, Mul, Sub};
+    let mut total = Num::Dec(Decimal::ZERO);
+    let mut lower = Num::Dec(Decimal::ZERO);
     let mut lines = Vec::new();
     for (upto, rate) in bands {
-        if x <= lower {
+        if x.cmp_exact(lower)?.is_le() {
             break;
         }
         let top = match upto {
-            Some(u) => x.min(*u),
-            None => x,
+            Some(u) if x.cmp_exact(Num::Dec(*u))?.is_gt() => Num::Dec(*u),
+            _ => x,
         };
-        let width = top - lower;
-        let part = rate.checked_mul(width).ok_or("scale band overflows")?;
-        total = total.checked_add(part).ok_or("scale total overflows")?;
+        let width = top.arith(Sub, lower)?;
+        let part = Num::Dec(*rate).arith(Mul, width)?;
+        total = total.arith(Add, part)?;
         lines.push(format!("{rate} × ({top} − {lower}) = {part}"));
         match upto {
-            Some(u) => lower = *u,
+            Some(u) => lower = Num::Dec(*u),
             None => break,
         }
     }

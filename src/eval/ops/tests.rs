@@ -35,11 +35,20 @@ fn scales_go_band_by_band() {
         (Some(d("12109")), d("0.10")),
         (None, d("0.20")),
     ];
-    let (total, lines) = scale(&bands, d("20000")).expect("scale");
+    let (total, lines) = scale(&bands, Num::Dec(d("20000"))).expect("scale");
     // 403.6 + 403.7 + 1578.2
     assert_eq!(total.to_string(), "2385.50");
+    // A third of a euro above the first band is taxed exactly.
+    let third = crate::exact::parse_fraction("24217/3").expect("fraction");
+    assert_eq!(
+        scale(&bands, third).map(|r| r.0.to_string()),
+        Ok("12109/30".into())
+    );
     assert_eq!(lines.len(), 3);
-    assert_eq!(scale(&bands, d("0")).map(|r| r.0), Ok(Decimal::ZERO));
+    assert_eq!(
+        scale(&bands, Num::Dec(d("0"))).map(|r| r.0),
+        Ok(Num::Dec(Decimal::ZERO))
+    );
 }
 
 #[test]

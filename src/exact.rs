@@ -1,0 +1,274 @@
+//! Exact fractions, for divisions that no decimal can hold.
+//!
+//! `1/3` of a residue must give the same euro as rational arithmetic, even
+//! on a half-euro boundary. A division whose quotient is a finite decimal
+//! stays a `Decimal`; any other gives a [`Frac`] (an exact quotient of two
+//! integers), and every later operation on it is exact until a rounding
+//! point turns it back into a decimal.
+//!
+//! Invariant: a `Frac` is reduced, its denominator is > 1 and not of the form
+//! 2^a·5^b (such a quotient is a finite decimal and is held as one).
+
+use rust_decimal::Decimal;
+use std::cmp::Ordering;
+use std::fmt;
+
+use crate::rounding::{RoundingMode, MAX_PLACES};
+
+/// An exact fraction `num / den` that is not a finite decimal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frac {
+    num: i128,
+    den: i128,
+}
+
+/// A number of the expression language: a decimal, or an exact fraction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// A finite decimal.
+    Dec(Decimal),
+    /// An exact fraction.
+    Frac(Frac),
+}
+
+impl fmt::Display for Frac {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+impl Frac {
+    /// Numerator.
+    pub fn num(self) -> i128 {
+        self.num
+    }
+
+    /// Denominator (> 1).
+    pub fn den(self) -> i128 {
+        self.den
+    }
+
+    /// The nearest decimal (28 significant digits), for functions that are not exact anyway.
+    pub fn approx(self) -> Option<Decimal> {
+        let n = Decimal::try_from_i128_with_scale(self.num, 0).ok()?;
+        let d = Decimal::try_from_i128_with_scale(self.den, 0).ok()?;
+        n.checked_div(d)
+    }
+}
+
+const RANGE: &str = "the exact value exceeds the range of exact arithmetic";
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+fn pow10(n: u32) -> Option<i128> {
+    10i128.checked_pow(n)
+}
+
+/// `num / den` as a decimal when it is one, else as a reduced fraction.
+pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
+    if den == 0 {
+        return Err("division by zero".into());
+    }
+    let (mut num, mut den) = if den < 0 {
+        (
+            num.checked_neg().ok_or(RANGE)?,
+            den.checked_neg().ok_or(RANGE)?,
+        )
+    } else {
+        (num, den)
+    };
+    let g = gcd(num, den).max(1);
+    num /= g;
+    den /= g;
+    // A denominator 2^a·5^b gives a finite decimal with max(a, b) places.
+    let (mut rest, mut twos, mut fives) = (den, 0u32, 0u32);
+    while rest % 2 == 0 {
+        rest /= 2;
+        twos += 1;
+    }
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    if rest == 1 {
+        let places = twos.max(fives);
+        if places <= MAX_PLACES {
+            let factor = pow10(places).ok_or(RANGE)? / den;
+            let mantissa = num.checked_mul(factor).ok_or(RANGE)?;
+            return Decimal::try_from_i128_with_scale(mantissa, places)
+                .map(Num::Dec)
+                .map_err(|_| RANGE.to_string());
+        }
+    }
+    Ok(Num::Frac(Frac { num, den }))
+}
+
+impl Num {
+    /// As `(numerator, denominator)` integers.
+    fn parts(self) -> Result<(i128, i128), String> {
+        match self {
+            Num::Dec(d) => Ok((d.mantissa(), pow10(d.scale()).ok_or(RANGE)?)),
+            Num::Frac(f) => Ok((f.num, f.den)),
+        }
+    }
+
+    /// `a + b`, `a - b`, `a * b`, `a / b`, exact.
+    pub fn arith(self, op: crate::expr::BinOp, other: Num) -> Result<Num, String> {
+        use crate::expr::BinOp::*;
+        if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
+            match op {
+                Add | Sub | Mul => {
+                    if let Ok(d) = crate::eval::ops::arith(op, a, b) {
+                        return Ok(Num::Dec(d));
+                    }
+                }
+                Div if b.is_zero() => return Err(format!("division by zero ({a} / 0)")),
+                _ => {}
+            }
+        }
+        let (a, b) = self.parts()?;
+        let (c, d) = other.parts()?;
+        let m = |x: i128, y: i128| x.checked_mul(y).ok_or_else(|| RANGE.to_string());
+        match op {
+            Add => ratio(m(a, d)?.checked_add(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
+            Sub => ratio(m(a, d)?.checked_sub(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
+            Mul => {
+                // Cross-reduce first so products stay small.
+                let (g1, g2) = (gcd(a, d).max(1), gcd(c, b).max(1));
+                ratio(m(a / g1, c / g2)?, m(b / g2, d / g1)?)
+            }
+            Div => {
+                if c == 0 {
+                    return Err(format!("division by zero ({self} / 0)"));
+                }
+                ratio(m(a, d)?, m(b, c)?)
+            }
+            _ => Err(format!("`{}` is not arithmetic", op.symbol())),
+        }
+    }
+
+    /// Exact comparison.
+    pub fn cmp_exact(self, other: Num) -> Result<Ordering, String> {
+        if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
+            return Ok(a.cmp(&b));
+        }
+        let (a, b) = self.parts()?;
+        let (c, d) = other.parts()?;
+        let left = a.checked_mul(d).ok_or(RANGE)?;
+        let right = c.checked_mul(b).ok_or(RANGE)?;
+        Ok(left.cmp(&right))
+    }
+
+    /// `-x`.
+    pub fn neg(self) -> Num {
+        match self {
+            Num::Dec(d) => Num::Dec(-d),
+            Num::Frac(f) => Num::Frac(Frac {
+                num: -f.num,
+                den: f.den,
+            }),
+        }
+    }
+
+    /// `|x|`.
+    pub fn abs(self) -> Num {
+        match self {
+            Num::Dec(d) => Num::Dec(d.abs()),
+            Num::Frac(f) => Num::Frac(Frac {
+                num: f.num.abs(),
+                den: f.den,
+            }),
+        }
+    }
+
+    /// The decimal, exactly, or the nearest one for a fraction.
+    pub fn approx(self) -> Option<Decimal> {
+        match self {
+            Num::Dec(d) => Some(d),
+            Num::Frac(f) => f.approx(),
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::Dec(d) => write!(f, "{d}"),
+            Num::Frac(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// Rounds a fraction exactly: the result and the margin to the nearest boundary.
+pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, Decimal), String> {
+    let scale = pow10(places.min(MAX_PLACES)).ok_or(RANGE)?;
+    let scaled = x.num.checked_mul(scale).ok_or(RANGE)?;
+    // floor division: scaled = q·den + r with 0 ≤ r < den.
+    let q = scaled.div_euclid(x.den);
+    let r = scaled.rem_euclid(x.den);
+    let twice = r.checked_mul(2).ok_or(RANGE)?;
+    let half = twice.cmp(&x.den);
+    let up = match mode {
+        // r > 0 always: a fraction is never on a grid point.
+        RoundingMode::HalfUp => {
+            half != Ordering::Less && q >= 0 || half == Ordering::Greater && q < 0
+        }
+        RoundingMode::HalfEven => {
+            half == Ordering::Greater || half == Ordering::Equal && q % 2 != 0
+        }
+        RoundingMode::Down => q < 0,
+        RoundingMode::Up => q >= 0,
+        RoundingMode::Floor => false,
+        RoundingMode::Ceiling => true,
+    };
+    let result = if up { q + 1 } else { q };
+    let after = Decimal::try_from_i128_with_scale(result, places).map_err(|_| RANGE.to_string())?;
+    // Margin, in units of the last place: |r/den − 1/2| for nearest modes, min(r, den − r)/den otherwise.
+    let nearest = matches!(mode, RoundingMode::HalfUp | RoundingMode::HalfEven);
+    let (mnum, mden) = if nearest {
+        ((twice - x.den).abs(), x.den.checked_mul(2).ok_or(RANGE)?)
+    } else {
+        (r.min(x.den - r), x.den)
+    };
+    let margin = match ratio(mnum, mden.checked_mul(scale).ok_or(RANGE)?)? {
+        Num::Dec(d) => d,
+        Num::Frac(f) => f.approx().unwrap_or_default(),
+    };
+    Ok((after, margin.normalize()))
+}
+
+/// Parses `p/q`, a plain decimal, or an integer into an exact number.
+pub fn parse_fraction(text: &str) -> Option<Num> {
+    let plain = |t: &str| {
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        let (i, f) = digits.split_once('.').unwrap_or((digits, "0"));
+        !i.is_empty() && !f.is_empty() && i.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit())
+    };
+    match text.split_once('/') {
+        Some((p, q)) => {
+            let ok = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            if !ok(p) || !ok(q) {
+                return None;
+            }
+            let (p, q) = (p.parse::<i128>().ok()?, q.parse::<i128>().ok()?);
+            if q == 0 || p > 1_000_000_000_000 || q > 1_000_000_000_000 {
+                return None;
+            }
+            ratio(p, q).ok()
+        }
+        None if plain(text) => Decimal::from_str_exact(text).ok().map(Num::Dec),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

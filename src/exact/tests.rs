@@ -1,0 +1,65 @@
+//! Tests of exact fractions.
+
+use super::*;
+use crate::expr::BinOp;
+use std::str::FromStr;
+
+fn d(s: &str) -> Num {
+    Num::Dec(Decimal::from_str(s).expect("test decimal"))
+}
+
+#[test]
+fn finite_quotients_stay_decimal() {
+    assert_eq!(d("3").arith(BinOp::Div, d("8")), Ok(d("0.375")));
+    assert_eq!(
+        d("1").arith(BinOp::Div, d("3")).map(|n| n.to_string()),
+        Ok("1/3".into())
+    );
+    assert_eq!(parse_fraction("3/8"), Some(d("0.375")));
+    assert_eq!(
+        parse_fraction("2/6").map(|n| n.to_string()),
+        Some("1/3".into())
+    );
+    assert_eq!(parse_fraction("1"), Some(d("1")));
+    assert_eq!(parse_fraction("0.25"), Some(d("0.25")));
+    assert_eq!(parse_fraction("1/0"), None);
+    assert_eq!(parse_fraction("-1/3"), None);
+    assert_eq!(parse_fraction(" 1/3"), None);
+}
+
+#[test]
+fn a_third_lands_exactly_on_the_half_euro() {
+    // 1.50 × 1/3 = 0.50 exactly: half-up gives 1, where 28-digit decimals give 0.4999…
+    let third = parse_fraction("1/3").expect("fraction");
+    let share = d("1.50").arith(BinOp::Mul, third).expect("exact");
+    assert_eq!(share, d("0.5"));
+    // 100000.50 / 3 = 33333.5 exactly: a decimal, on the boundary, rounded up.
+    assert_eq!(d("100000.50").arith(BinOp::Mul, third), Ok(d("33333.5")));
+    let Num::Frac(x) = d("100001").arith(BinOp::Mul, third).expect("exact") else {
+        panic!("not a fraction")
+    };
+    assert_eq!(x.to_string(), "100001/3");
+    let (after, margin) = round_frac(x, 0, RoundingMode::HalfUp).expect("rounds");
+    assert_eq!(
+        (after.to_string(), margin.to_string()),
+        ("33334".into(), "0.1666666666666666666666666667".into())
+    );
+}
+
+#[test]
+fn fractions_compare_and_add_exactly() {
+    let third = parse_fraction("1/3").expect("fraction");
+    let sum = third
+        .arith(BinOp::Add, third)
+        .and_then(|s| s.arith(BinOp::Add, third))
+        .expect("exact");
+    assert_eq!(sum, d("1"));
+    assert_eq!(
+        third.cmp_exact(d("0.3333333333333333333333333333")),
+        Ok(Ordering::Greater)
+    );
+    let (after, _) = round_frac(Frac { num: -7, den: 3 }, 0, RoundingMode::HalfUp).expect("rounds");
+    assert_eq!(after.to_string(), "-2");
+    let (after, _) = round_frac(Frac { num: 5, den: 3 }, 2, RoundingMode::Down).expect("rounds");
+    assert_eq!(after.to_string(), "1.66");
+}
