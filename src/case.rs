@@ -168,9 +168,32 @@ pub fn validate_value(
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
+    validate_in(input, raw, path, refs, None)
+}
+
+/// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
+fn validate_in(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<Value, CaseError> {
     let value = validate_shape(input, raw, path, refs)?;
     if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
         refs.check(input, target, key, path)?;
+    }
+    if let Some(refs) = refs {
+        for rule in &input.rejects {
+            let fired = crate::eval::field_rule_message(refs.rb, refs.facts, rule, &value, item)
+                .map_err(|e| CaseError {
+                    path: path.to_string(),
+                    message: e.to_string(),
+                })?;
+            if let Some(message) = fired {
+                return fail(input, path, message);
+            }
+        }
     }
     Ok(value)
 }
@@ -198,6 +221,35 @@ impl Refs<'_> {
                     Some(Value::Map(entries)) if entries.contains_key(key) => Ok(()),
                     _ => fail(input, path, format!("{key:?} is not a key of {name}")),
                 }
+            }
+            RefTarget::ListField(i, f) => {
+                let input_decl = &self.rb.inputs[i];
+                let wanted = Value::Text(key.clone());
+                let found = match self.facts.values.get(i) {
+                    Some(Value::List(items)) => items.iter().any(|it| match it {
+                        Value::Record(r) => r.fields.get(f) == Some(&wanted),
+                        _ => false,
+                    }),
+                    _ => false,
+                };
+                if found {
+                    return Ok(());
+                }
+                let field = match &input_decl.kind {
+                    InputKind::List { item, .. } => match &item.kind {
+                        InputKind::Record { fields, .. } => fields
+                            .get(f)
+                            .map(|x| x.name.to_string())
+                            .unwrap_or_default(),
+                        _ => String::new(),
+                    },
+                    _ => String::new(),
+                };
+                fail(
+                    input,
+                    path,
+                    format!("{key:?} is not the {field} of any of {}", input_decl.name),
+                )
             }
             RefTarget::Table(t) => {
                 let table = &self.rb.tables[t];
@@ -264,6 +316,46 @@ fn validate_shape(
         InputKind::Money(spec) | InputKind::Decimal(spec) => {
             let money = matches!(input.kind, InputKind::Money(_));
             number(input, spec, money, raw, path).map(Value::Number)
+        }
+        InputKind::Fraction { min, max } => {
+            let parsed = match raw {
+                serde_json::Value::String(s) => crate::exact::parse_fraction(s),
+                serde_json::Value::Number(n)
+                    if n.to_string().bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    crate::exact::parse_fraction(&n.to_string())
+                }
+                _ => None,
+            };
+            let Some(n) = parsed else {
+                return fail(
+                    input,
+                    path,
+                    format!(
+                        "must be a fraction like \"3/8\", \"0.25\" or 1, found {}",
+                        shown(raw)
+                    ),
+                );
+            };
+            let below = min.is_some_and(|m| {
+                n.cmp_exact(crate::exact::Num::Dec(m))
+                    .is_ok_and(|o| o.is_lt())
+            });
+            let above = max.is_some_and(|m| {
+                n.cmp_exact(crate::exact::Num::Dec(m))
+                    .is_ok_and(|o| o.is_gt())
+            });
+            if below || above {
+                return fail(
+                    input,
+                    path,
+                    format!(
+                        "{n} is outside {}",
+                        range_text(min.map(|d| d.to_string()), max.map(|d| d.to_string()))
+                    ),
+                );
+            }
+            Ok(Value::from_num(n))
         }
         InputKind::Integer { min, max } => {
             let text = match raw {
@@ -448,6 +540,9 @@ fn validate_shape(
                     count_bounds(input, path, object.len(), *min_items, *max_items)?;
                     for (key, v) in object {
                         let entry_path = format!("{path}.{key}");
+                        if let (Some(target), Some(refs)) = (input.key_ref, refs) {
+                            refs.check(input, target, &Arc::from(key.as_str()), &entry_path)?;
+                        }
                         entries.insert(Arc::from(key.as_str()), entry(item, v, &entry_path, refs)?);
                     }
                 }
@@ -498,7 +593,25 @@ fn record(
     let mut values = Vec::with_capacity(fields.len());
     for (j, field) in fields.iter().enumerate() {
         let field_path = format!("{path}.{}", field.name);
-        let value = validate_value(field, object.get(&*field.name), &field_path, refs)?;
+        let value = if field.rejects.is_empty() {
+            validate_value(field, object.get(&*field.name), &field_path, refs)?
+        } else {
+            // Field rules see the record as validated so far; later fields are absent.
+            let mut partial = values.clone();
+            partial.resize(fields.len(), Value::Absent);
+            let item = Value::Record(Arc::new(Record {
+                name: None,
+                names: names.clone(),
+                fields: partial.into(),
+            }));
+            validate_in(
+                field,
+                object.get(&*field.name),
+                &field_path,
+                refs,
+                Some(&item),
+            )?
+        };
         if let (true, Some((seen, list_path, index))) =
             (field.unique && !value.is_missing(), unique.as_mut())
         {

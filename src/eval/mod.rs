@@ -112,6 +112,25 @@ pub fn evaluate(
     Ok((outcome, trace))
 }
 
+/// Whether a field rule rejects `value` (in its record `item`), and its message.
+pub fn field_rule_message(
+    rb: &Rulebook,
+    facts: &Facts,
+    rule: &FieldRule,
+    value: &Value,
+    item: Option<&Value>,
+) -> Result<Option<String>, EvalError> {
+    let mut m = Machine::new(rb, facts, false);
+    m.locals.push(value.clone());
+    if let Some(item) = item {
+        m.locals.push(item.clone());
+    }
+    if !m.bool_formula(&rule.when, Ctx::InputCondition)? {
+        return Ok(None);
+    }
+    m.render(&rule.message, Ctx::InputCondition).map(Some)
+}
+
 /// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
 pub fn evaluate_condition(
     rb: &Rulebook,
@@ -222,6 +241,8 @@ struct Machine<'a> {
     params: Vec<Option<Value>>,
     groups: Vec<Option<Arc<GroupResult>>>,
     current: Option<ItemCtx>,
+    /// Values of names bound inside formulas, innermost last.
+    locals: Vec<Value>,
     budget: u64,
     tracer: Option<Tracer>,
     formula_text: Arc<str>,
@@ -238,6 +259,7 @@ impl<'a> Machine<'a> {
             params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
             current: None,
+            locals: Vec::new(),
             budget: rb.limits.max_eval_steps,
             tracer: trace.then(|| Tracer {
                 events: Vec::new(),
@@ -321,7 +343,7 @@ impl<'a> Machine<'a> {
                         let reason = reason.as_ref().map(|r| format!(" {r}")).unwrap_or_default();
                         format!("decision {}{reason}", rb.decisions[*decision].name)
                     }
-                    CheckOutcome::Reject { path, .. } => format!("reject {path}"),
+                    CheckOutcome::Reject { path, .. } => format!("reject {}", template_text(path)),
                 };
                 t.events.push(Event::Check(CheckTrace {
                     index: i + 1,
@@ -337,19 +359,9 @@ impl<'a> Machine<'a> {
             }
             return match &check.outcome {
                 CheckOutcome::Reject { path, message } => {
-                    let mut text = String::new();
-                    for part in message {
-                        match part {
-                            MessagePart::Text(t) => text.push_str(t),
-                            MessagePart::Value(f) => match self.formula(f, context)? {
-                                Value::Text(t) => text.push_str(&t),
-                                other => text.push_str(&other.to_string()),
-                            },
-                        }
-                    }
                     let error = CaseError {
-                        path: path.to_string(),
-                        message: text,
+                        path: self.render(path, context)?,
+                        message: self.render(message, context)?,
                     };
                     if let Some(t) = &mut self.tracer {
                         t.outcome = Some(OutcomeTrace::Rejected {
@@ -420,6 +432,21 @@ impl<'a> Machine<'a> {
             });
         }
         Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// A text with `{expr}` parts filled in.
+    fn render(&mut self, parts: &[MessagePart], context: Ctx) -> Result<String, EvalError> {
+        let mut text = String::new();
+        for part in parts {
+            match part {
+                MessagePart::Text(t) => text.push_str(t),
+                MessagePart::Value(f) => match self.formula(f, context)? {
+                    Value::Text(t) => text.push_str(&t),
+                    other => text.push_str(&other.to_string()),
+                },
+            }
+        }
+        Ok(text)
     }
 
     /// One answer field as JSON; a list over a group gives one object per item, in order.
@@ -725,6 +752,28 @@ impl<'a> Machine<'a> {
                 }
                 Ok(v)
             }
+            NodeKind::Local(i) => Ok(self.locals.get(*i).cloned().unwrap_or(Value::Absent)),
+            NodeKind::Comprehension { body, list, filter } => {
+                let items = self.list(list)?;
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    self.locals.push(item.clone());
+                    let kept = match filter {
+                        Some(f) => self.boolean(f),
+                        None => Ok(true),
+                    };
+                    let res = match kept {
+                        Ok(true) => self.eval(body).map(Some),
+                        Ok(false) => Ok(None),
+                        Err(e) => Err(e),
+                    };
+                    self.locals.pop();
+                    if let Some(v) = res? {
+                        out.push(v);
+                    }
+                }
+                Ok(Value::List(out.into()))
+            }
             NodeKind::Item => {
                 let v = self
                     .current
@@ -981,6 +1030,71 @@ impl<'a> Machine<'a> {
                     }
                 }
                 Ok(Value::Bool(!want_any))
+            }
+            Func::Keys | Func::Values => match self.eval_read(&args[0], false)? {
+                Value::Map(entries) => Ok(Value::List(if func == Func::Keys {
+                    entries.keys().map(|k| Value::Text(k.clone())).collect()
+                } else {
+                    entries.values().cloned().collect()
+                })),
+                v if v.is_missing() => Ok(Value::List(Arc::from([]))),
+                other => Err(fault(format!(
+                    "expected a map, found {}",
+                    describe_value(&other)
+                ))),
+            },
+            Func::FindIndex => {
+                for (i, v) in self.list(&args[0])?.iter().enumerate() {
+                    match v {
+                        Value::Bool(true) => return Ok(Value::Number(i.into())),
+                        Value::Bool(false) => {}
+                        other => {
+                            return Err(fault(format!(
+                                "`find_index` needs booleans, found {}",
+                                describe_value(other)
+                            )))
+                        }
+                    }
+                }
+                Ok(Value::Absent)
+            }
+            Func::RangeRow => {
+                let t = self.table_arg(&args[0])?;
+                let x = self.numeric(&args[1])?;
+                let rows = self.rows(t);
+                let mut found = None;
+                for r in rows {
+                    match r.record.fields.first() {
+                        Some(Value::Number(upto)) => {
+                            if x.cmp_exact(Num::Dec(*upto)).map_err(&fault)?.is_le() {
+                                found = Some((r, format!("{x} ≤ {upto}")));
+                                break;
+                            }
+                        }
+                        _ => {
+                            found = Some((r, format!("{x} is above every bound")));
+                            break;
+                        }
+                    }
+                }
+                if self.tracer.is_some() {
+                    let lookup = Lookup {
+                        kind: "range",
+                        table: self.rb.tables[t].name.to_string(),
+                        source: self.source(t),
+                        key: x.to_string(),
+                        row: found
+                            .as_ref()
+                            .map(|(r, _)| Value::Record(r.record.clone()).to_string()),
+                        why: found
+                            .as_ref()
+                            .map_or_else(|| "no row".to_string(), |(_, why)| why.clone()),
+                    };
+                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
+                        frame.lookups.push(lookup);
+                    }
+                }
+                Ok(found.map_or(Value::Absent, |(r, _)| Value::Record(r.record.clone())))
             }
             Func::Get => {
                 // The whole map is not noted as read: the entry taken is the step's value.
@@ -1321,6 +1435,17 @@ fn supplied_rows(rb: &Rulebook, facts: &Facts, table: TableId) -> Option<Value> 
         rb.tables[table].name
     );
     Some(Value::Text(Arc::from(text)))
+}
+
+/// A template as written, `{…}` parts shown as their formulas.
+fn template_text(parts: &[MessagePart]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            MessagePart::Text(t) => t.clone(),
+            MessagePart::Value(f) => format!("{{{}}}", f.text),
+        })
+        .collect()
 }
 
 /// A value as a key is written: texts without quotes.

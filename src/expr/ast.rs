@@ -47,6 +47,17 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `f(a, b, …)`.
     Call(Ident, Vec<Expr>),
+    /// `[body for var in list if filter]`: a list built from another.
+    Comprehension {
+        /// The value of each kept item.
+        body: Box<Expr>,
+        /// The name each item is bound to.
+        var: Ident,
+        /// The list gone through.
+        list: Box<Expr>,
+        /// Which items are kept.
+        filter: Option<Box<Expr>>,
+    },
 }
 
 /// Prefix operators.
@@ -127,6 +138,12 @@ impl Expr {
             ExprKind::Binary(_, a, b) => a.depth().max(b.depth()),
             ExprKind::If(c, a, b) => c.depth().max(a.depth()).max(b.depth()),
             ExprKind::Call(_, args) => args.iter().map(Expr::depth).max().unwrap_or(0),
+            ExprKind::Comprehension {
+                body, list, filter, ..
+            } => body
+                .depth()
+                .max(list.depth())
+                .max(filter.as_ref().map_or(0, |f| f.depth())),
         }
     }
 }

@@ -98,11 +98,11 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
         }
         match b {
             b'"' | b'\'' => quote = Some(b),
-            b'(' => {
+            b'(' | b'[' => {
                 depth += 1;
                 max_depth = max_depth.max(depth);
             }
-            b')' => depth = depth.saturating_sub(1),
+            b')' | b']' => depth = depth.saturating_sub(1),
             b'-' => recursions += 1,
             b'i' | b'n' => {
                 let word_start = i == 0 || !is_ident_byte(bytes[i - 1]);
@@ -176,6 +176,8 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::and | Rule::or => "an operator",
         Rule::field => "`.field`",
         Rule::kw_then => "`then`",
+        Rule::kw_for => "`for`",
+        Rule::kw_in => "`in`",
         Rule::kw_else => "`else`",
         Rule::ident => "a name",
         Rule::EOI => "end of expression",
@@ -295,6 +297,31 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             let then = next("`then`")?;
             let other = next("`else`")?;
             ExprKind::If(Box::new(cond), Box::new(then), Box::new(other))
+        }
+        Rule::comprehension => {
+            let mut body = None;
+            let mut var = None;
+            let mut list = None;
+            let mut filter = None;
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::ident => var = Some(ident(&part)),
+                    Rule::expr if body.is_none() => body = Some(lower_expr(part)?),
+                    Rule::expr if list.is_none() => list = Some(lower_expr(part)?),
+                    Rule::expr => filter = Some(Box::new(lower_expr(part)?)),
+                    _ => {}
+                }
+            }
+            let missing = |what: &str| ParseError {
+                message: format!("list comprehension without {what}"),
+                span,
+            };
+            ExprKind::Comprehension {
+                body: Box::new(body.ok_or_else(|| missing("a value"))?),
+                var: var.ok_or_else(|| missing("a name"))?,
+                list: Box::new(list.ok_or_else(|| missing("a list"))?),
+                filter,
+            }
         }
         Rule::call => {
             let mut parts = pair.into_inner();

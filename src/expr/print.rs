@@ -56,6 +56,24 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str(" else ");
             write(b, 0, out);
         }),
+        ExprKind::Comprehension {
+            body,
+            var,
+            list,
+            filter,
+        } => {
+            out.push('[');
+            write(body, 0, out);
+            out.push_str(" for ");
+            out.push_str(&var.name);
+            out.push_str(" in ");
+            write(list, 0, out);
+            if let Some(f) = filter {
+                out.push_str(" if ");
+                write(f, 0, out);
+            }
+            out.push(']');
+        }
         ExprKind::Call(f, args) => {
             out.push_str(&f.name);
             out.push('(');

@@ -30,6 +30,12 @@ fn precedence_and_printing() {
     assert_eq!(round_trip("'retrieval' == task"), "\"retrieval\" == task");
     assert_eq!(round_trip("0.040"), "0.040");
     assert_eq!(round_trip("notable and iffy"), "notable and iffy");
+    assert_eq!(
+        round_trip("sum([g.v * 2 for g in gifts if g.b == h.id])"),
+        "sum([g.v * 2 for g in gifts if g.b == h.id])"
+    );
+    assert_eq!(round_trip("[x for x in xs]"), "[x for x in xs]");
+    assert_eq!(round_trip("income + index"), "income + index");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::compile::{compile, suggest, Binding, ExprProblem, GroupScope, Scope};
+use super::compile::{compile_with_locals, suggest, Binding, ExprProblem, GroupScope, Scope};
 use super::model::*;
 use super::schema::*;
 use crate::case::{json_from_toml as toml_to_json, validate_value};
@@ -122,9 +122,18 @@ impl Checker<'_> {
     }
 
     fn compile(&mut self, p: &Pending, scope: &Scope<'_>) -> Option<(Formula, Type)> {
+        self.compile_locals(p, scope, Vec::new())
+    }
+
+    fn compile_locals(
+        &mut self,
+        p: &Pending,
+        scope: &Scope<'_>,
+        locals: Vec<(Arc<str>, Type)>,
+    ) -> Option<(Formula, Type)> {
         let ast = p.ast.as_ref()?;
         let mut problems: Vec<ExprProblem> = Vec::new();
-        let (node, ty) = compile(ast, scope, &mut problems);
+        let (node, ty) = compile_with_locals(ast, scope, locals, &mut problems);
         for e in problems {
             let at = self.locate(p.offset, p.span, e.span);
             let mut problem = Problem::new(e.code, e.message).at(at, "here");
@@ -214,6 +223,7 @@ impl Checker<'_> {
         let mut built_inputs = Vec::new();
         let mut conditions: Vec<(usize, Pending)> = Vec::new();
         let mut maps: HashMap<String, usize> = HashMap::new();
+        let mut lists: HashMap<String, (usize, Vec<Arc<str>>)> = HashMap::new();
         for (i, (name, raw)) in inputs.iter().enumerate() {
             let cx = InputCx {
                 clause_ids: &clause_ids,
@@ -221,10 +231,22 @@ impl Checker<'_> {
                 built_tables: &built_tables,
                 limits: &limits,
                 maps: &maps,
+                lists: &lists,
             };
             let input = self.input(name, raw, &cx, 0);
-            if matches!(input.kind, InputKind::Map { .. }) {
-                maps.insert(name.clone(), i);
+            match &input.kind {
+                InputKind::Map { .. } => {
+                    maps.insert(name.clone(), i);
+                }
+                InputKind::List { item, .. } => {
+                    if let InputKind::Record { fields, .. } = &item.kind {
+                        lists.insert(
+                            name.clone(),
+                            (i, fields.iter().map(|f| f.name.clone()).collect()),
+                        );
+                    }
+                }
+                _ => {}
             }
             if let Some(w) = &raw.when {
                 conditions.push((i, self.parse(w)));
@@ -321,6 +343,12 @@ impl Checker<'_> {
                     *slot = f;
                 }
             }
+        }
+
+        // Field rules read their own value, their record, and earlier inputs.
+        for (i, (_, raw)) in inputs.iter().enumerate() {
+            let scope = base_scope(false, Some(i));
+            self.field_rules(&mut built_inputs[i], raw, None, &scope);
         }
 
         // Conditional inputs read only earlier inputs.
@@ -451,7 +479,7 @@ impl Checker<'_> {
                     };
                     let _ = self.clause_refs(&c.clauses, &clause_ids);
                     CheckOutcome::Reject {
-                        path: Arc::from(path.get_ref().as_str()),
+                        path: self.message(path, &base_scope(false, None)),
                         message,
                     }
                 }
@@ -676,6 +704,13 @@ impl Checker<'_> {
                     InputKind::Decimal(spec)
                 }
             }
+            "fraction" => {
+                allowed.extend(["min", "max"]);
+                InputKind::Fraction {
+                    min: decimal(self, &r.min),
+                    max: decimal(self, &r.max),
+                }
+            }
             "integer" => {
                 allowed.extend(["min", "max"]);
                 InputKind::Integer {
@@ -788,6 +823,8 @@ impl Checker<'_> {
                             default: None,
                             refers: None,
                             unique: false,
+                            key_ref: None,
+                            rejects: Vec::new(),
                             kind: InputKind::Bool,
                         }
                     }
@@ -854,7 +891,7 @@ impl Checker<'_> {
             }
             other => {
                 let message = format!("unknown input type `{other}`");
-                let help = "types are money, decimal, integer, bool, text, enum, date, month, record, list, map, table (top level only); records, lists and maps nest at most 8 deep";
+                let help = "types are money, decimal, fraction, integer, bool, text, enum, date, month, record, list, map, table (top level only); records, lists and maps nest at most 8 deep";
                 self.diags.push(
                     Problem::new("check::bad_input", message)
                         .at(sp(&r.ty), "here")
@@ -875,6 +912,7 @@ impl Checker<'_> {
             ("table", r.table.is_some()),
         ];
         let given_len = [
+            ("key_ref", r.key_ref.is_some()),
             ("max_length", r.max_length.is_some()),
             ("min_items", r.min_items.is_some()),
             ("keys", r.keys.is_some()),
@@ -899,10 +937,33 @@ impl Checker<'_> {
             default: None,
             refers: None,
             unique: r.unique,
+            key_ref: None,
+            rejects: Vec::new(),
             kind,
         };
         if let Some(target) = &r.refers {
-            input.refers = self.ref_target(target, &input.kind, cx);
+            if matches!(input.kind, InputKind::Text { .. } | InputKind::Enum { .. }) {
+                input.refers = self.ref_target(target, cx);
+            } else {
+                self.problem(
+                    "check::bad_input",
+                    target.anchor(),
+                    "`ref` applies to text fields",
+                    "here",
+                );
+            }
+        }
+        if let Some(target) = &r.key_ref {
+            if matches!(input.kind, InputKind::Map { .. }) {
+                input.key_ref = self.ref_target(target, cx);
+            } else {
+                self.problem(
+                    "check::bad_input",
+                    target.anchor(),
+                    "`key_ref` applies to maps",
+                    "here",
+                );
+            }
         }
         if r.required && r.default.is_some() {
             self.problem(
@@ -946,25 +1007,57 @@ impl Checker<'_> {
         input
     }
 
-    /// Resolves `ref`: an earlier map input, or a keyed table with one text key.
-    fn ref_target(
+    /// Compiles the `reject` rules of an input and of the fields nested in it.
+    fn field_rules(
         &mut self,
-        target: &Spanned<String>,
-        kind: &InputKind,
-        cx: &InputCx<'_>,
-    ) -> Option<RefTarget> {
-        let name = target.get_ref().as_str();
-        if !matches!(kind, InputKind::Text { .. } | InputKind::Enum { .. }) {
-            self.problem(
-                "check::bad_input",
-                target.anchor(),
-                "`ref` applies to text fields",
-                "here",
-            );
-            return None;
+        input: &mut Input,
+        raw: &RawInput,
+        item: Option<&Type>,
+        scope: &Scope<'_>,
+    ) {
+        let mut locals: Vec<(Arc<str>, Type)> = vec![(Arc::from("value"), input.kind.value_type())];
+        if let Some(t) = item {
+            locals.push((Arc::from("item"), t.clone()));
         }
+        for rule in &raw.reject {
+            let p = self.parse(&rule.when);
+            if let Some((when, ty)) = self.compile_locals(&p, scope, locals.clone()) {
+                self.expect_type(&p, &ty, &Type::Bool, "a rule's `when`");
+                let message = self.message_locals(&rule.message, scope, &locals);
+                input.rejects.push(FieldRule { when, message });
+            }
+        }
+        match &mut input.kind {
+            InputKind::Record { fields, shape, .. } => {
+                let record = Type::Record(*shape);
+                for (field, raw_field) in fields
+                    .iter_mut()
+                    .zip(raw.fields.iter().flat_map(|f| f.values()))
+                {
+                    self.field_rules(field, raw_field, Some(&record), scope);
+                }
+            }
+            InputKind::List { item, .. } | InputKind::Map { item, .. } => {
+                if let Some(raw_item) = &raw.items {
+                    self.field_rules(item, raw_item, None, scope);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Resolves `ref`: an earlier map input, or a keyed table with one text key.
+    fn ref_target(&mut self, target: &Spanned<String>, cx: &InputCx<'_>) -> Option<RefTarget> {
+        let name = target.get_ref().as_str();
         if let Some(i) = cx.maps.get(name) {
             return Some(RefTarget::Input(*i));
+        }
+        if let Some((list, field)) = name.split_once('.') {
+            if let Some((i, fields)) = cx.lists.get(list) {
+                if let Some(f) = fields.iter().position(|n| &**n == field) {
+                    return Some(RefTarget::ListField(*i, f));
+                }
+            }
         }
         if let Some(t) = cx.tables.get(name) {
             if let TableKind::Keyed { keys } = &cx.built_tables[*t].kind {
@@ -973,7 +1066,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let message = format!("`ref` names `{name}`, which is neither a map input declared before this one nor a keyed table with one key");
+        let message = format!("`{name}` is none of: a map input declared before this one, `list.field` of a list of records declared before, a keyed table with one key");
         self.problem("check::unknown_ref", target.anchor(), message, "here");
         None
     }
@@ -989,6 +1082,33 @@ impl Checker<'_> {
         let clause = t.clause.as_ref().map(|c| self.clause_ref(c, clause_ids));
         let kind_name = t.kind.get_ref().as_str();
         let mut columns: Vec<Input> = Vec::new();
+        let implicit = |name: &str, money: bool, required: bool| {
+            let spec = NumberSpec {
+                places: None,
+                rescale: None,
+                min: Some(Decimal::ZERO),
+                max: None,
+                numbers: JsonNumbers::Plain,
+            };
+            Input {
+                name: Arc::from(name),
+                label: None,
+                clause: None,
+                required,
+                when: None,
+                nullable: false,
+                default: None,
+                refers: None,
+                unique: false,
+                key_ref: None,
+                rejects: Vec::new(),
+                kind: if money {
+                    InputKind::Money(spec)
+                } else {
+                    InputKind::Decimal(spec)
+                },
+            }
+        };
         if kind_name == "scale" {
             if !t.columns.is_empty() {
                 self.problem(
@@ -998,46 +1118,33 @@ impl Checker<'_> {
                     "remove `columns`",
                 );
             }
-            for (col, decl) in [("upto", "money"), ("rate", "decimal")] {
-                let spec = NumberSpec {
-                    places: None,
-                    rescale: None,
-                    min: Some(Decimal::ZERO),
-                    max: None,
-                    numbers: JsonNumbers::Reject,
-                };
-                let kind = if decl == "money" {
-                    InputKind::Money(spec)
-                } else {
-                    InputKind::Decimal(spec)
-                };
-                columns.push(Input {
-                    name: Arc::from(col),
-                    label: None,
-                    clause: None,
-                    required: col == "rate",
-                    when: None,
-                    nullable: false,
-                    default: None,
-                    refers: None,
-                    unique: false,
-                    kind,
-                });
-            }
+            columns.push(implicit("upto", true, false));
+            columns.push(implicit("rate", false, true));
         } else {
+            if kind_name == "ranges" {
+                // `upto` bounds each range from above, inclusive; the last range is open.
+                columns.push(implicit("upto", false, false));
+            }
             for (cname, c) in &t.columns {
                 self.check_ident(cname, sp(c));
                 let no_tables = HashMap::new();
                 let no_maps = HashMap::new();
+                let no_lists = HashMap::new();
                 let cx = InputCx {
                     clause_ids,
                     tables: &no_tables,
                     built_tables: &[],
                     limits,
                     maps: &no_maps,
+                    lists: &no_lists,
                 };
                 let input = self.input(cname, c, &cx, 1);
-                if c.default.is_some() || c.refers.is_some() || c.unique {
+                if c.default.is_some()
+                    || c.refers.is_some()
+                    || c.unique
+                    || c.key_ref.is_some()
+                    || !c.reject.is_empty()
+                {
                     self.problem(
                         "check::bad_table",
                         sp(c),
@@ -1065,6 +1172,7 @@ impl Checker<'_> {
         let kind = match kind_name {
             "periods" => TableKind::Periods,
             "scale" => TableKind::Scale,
+            "ranges" => TableKind::Ranges,
             "keyed" => {
                 let mut keys = Vec::new();
                 for k in &t.keys {
@@ -1092,7 +1200,9 @@ impl Checker<'_> {
                 self.problem(
                     "check::bad_table",
                     sp(&t.kind),
-                    format!("unknown table kind `{other}`; kinds are periods, keyed, scale"),
+                    format!(
+                        "unknown table kind `{other}`; kinds are periods, keyed, scale, ranges"
+                    ),
                     "here",
                 );
                 return None;
@@ -1180,14 +1290,14 @@ impl Checker<'_> {
                     }
                 }
             }
-            if kind == TableKind::Scale
+            if matches!(kind, TableKind::Scale | TableKind::Ranges)
                 && ri + 1 < t.rows.len()
                 && values.first().is_some_and(Value::is_missing)
             {
                 self.problem(
                     "check::bad_table",
                     span,
-                    "only the last band of a scale may omit `upto`",
+                    "only the last row of a scale or ranges table may omit `upto`",
                     "this row",
                 );
             }
@@ -1249,7 +1359,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            TableKind::Scale => {
+            TableKind::Scale | TableKind::Ranges => {
                 let mut last: Option<Decimal> = None;
                 for row in rows {
                     if let Some(Value::Number(upto)) = row.record.fields.first() {
@@ -1268,7 +1378,11 @@ impl Checker<'_> {
                     .last()
                     .is_some_and(|r| r.record.fields.first().is_some_and(|u| !u.is_missing()))
                 {
-                    let message = format!("the last band of scale `{name}` must be open (no `upto`), or amounts above it would go untaxed");
+                    let message = if *kind == TableKind::Scale {
+                        format!("the last band of scale `{name}` must be open (no `upto`), or amounts above it would go untaxed")
+                    } else {
+                        format!("the last row of ranges table `{name}` must be open (no `upto`), so every value has a row")
+                    };
                     self.problem("check::bad_table", span, message, "here");
                 }
                 if rows.is_empty() {
@@ -1924,6 +2038,16 @@ impl Checker<'_> {
     }
 
     fn message(&mut self, m: &Spanned<String>, scope: &Scope<'_>) -> Vec<MessagePart> {
+        self.message_locals(m, scope, &[])
+    }
+
+    /// A text with `{expr}` parts, each compiled with `locals` bound.
+    fn message_locals(
+        &mut self,
+        m: &Spanned<String>,
+        scope: &Scope<'_>,
+        locals: &[(Arc<str>, Type)],
+    ) -> Vec<MessagePart> {
         let text = m.get_ref();
         let offset = self.content_offset(m);
         let mut parts = Vec::new();
@@ -1960,7 +2084,7 @@ impl Checker<'_> {
                 offset: offset.map(|o| o + inner_at),
                 span: sp(m),
             };
-            if let Some((f, _)) = self.compile(&pending, scope) {
+            if let Some((f, _)) = self.compile_locals(&pending, scope, locals.to_vec()) {
                 parts.push(MessagePart::Value(f));
             }
             at += open + close + 1;
@@ -1979,6 +2103,8 @@ struct InputCx<'a> {
     limits: &'a Limits,
     /// Top-level map inputs declared so far, for `ref`.
     maps: &'a HashMap<String, usize>,
+    /// Top-level lists of records declared so far, with their field names, for `ref = "list.field"`.
+    lists: &'a HashMap<String, (usize, Vec<Arc<str>>)>,
 }
 
 /// Whether a case may supply a table's rows.
@@ -1986,7 +2112,7 @@ fn replaceable(kind: &TableKind) -> bool {
     match kind {
         TableKind::Periods => true,
         TableKind::Keyed { keys } => keys.len() == 1,
-        TableKind::Scale => false,
+        TableKind::Scale | TableKind::Ranges => false,
     }
 }
 
@@ -2014,6 +2140,12 @@ fn refs(
             ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
             ExprKind::If(c, a, b) => stack.extend([&**c, &**a, &**b]),
             ExprKind::Call(_, args) => stack.extend(args.iter()),
+            ExprKind::Comprehension {
+                body, list, filter, ..
+            } => {
+                stack.extend([&**body, &**list]);
+                stack.extend(filter.as_deref());
+            }
         }
     }
     out

@@ -77,12 +77,30 @@ pub struct GroupScope<'a> {
 
 /// Compiles an expression; problems are appended to `problems`.
 pub fn compile(expr: &Expr, scope: &Scope<'_>, problems: &mut Vec<ExprProblem>) -> (Node, Type) {
-    Compiler { scope, problems }.expr(expr)
+    compile_with_locals(expr, scope, Vec::new(), problems)
+}
+
+/// Compiles an expression in which `locals` are bound, in order, to the
+/// evaluator's first local slots (a field rule's `value` and `item`).
+pub fn compile_with_locals(
+    expr: &Expr,
+    scope: &Scope<'_>,
+    locals: Vec<(Arc<str>, Type)>,
+    problems: &mut Vec<ExprProblem>,
+) -> (Node, Type) {
+    Compiler {
+        scope,
+        problems,
+        locals,
+    }
+    .expr(expr)
 }
 
 struct Compiler<'s, 'p> {
     scope: &'s Scope<'s>,
     problems: &'p mut Vec<ExprProblem>,
+    /// Names bound inside the formula, innermost last.
+    locals: Vec<(Arc<str>, Type)>,
 }
 
 impl Compiler<'_, '_> {
@@ -165,6 +183,45 @@ impl Compiler<'_, '_> {
                 (NodeKind::If(Box::new((cn, an, bn))), ty)
             }
             ExprKind::Call(f, args) => self.call(e.span, f, args),
+            ExprKind::Comprehension {
+                body,
+                var,
+                list,
+                filter,
+            } => {
+                let (list_node, list_ty) = self.expr(list);
+                let item_ty = match list_ty {
+                    Type::List(inner) => *inner,
+                    Type::Any => Type::Any,
+                    other => {
+                        let message =
+                            format!("`in` needs a list, found {}", self.type_name(&other));
+                        self.problem("check::type_mismatch", list.span, message);
+                        Type::Any
+                    }
+                };
+                if self.is_bound(&var.name) {
+                    let message = format!(
+                        "`{}` is already a name here; choose another name for the item",
+                        var.name
+                    );
+                    self.problem("check::duplicate_name", var.span, message);
+                }
+                self.locals.push((var.name.clone(), item_ty));
+                let (body_node, body_ty) = self.expr(body);
+                let filter_node = filter.as_ref().map(|f| {
+                    let (n, t) = self.expr(f);
+                    self.require(&t, &Type::Bool, f.span, "the condition after `if`");
+                    Box::new(n)
+                });
+                self.locals.pop();
+                let kind = NodeKind::Comprehension {
+                    body: Box::new(body_node),
+                    list: Box::new(list_node),
+                    filter: filter_node,
+                };
+                (kind, Type::List(Box::new(body_ty)))
+            }
         };
         (Node { span: e.span, kind }, ty)
     }
@@ -187,8 +244,22 @@ impl Compiler<'_, '_> {
         }
     }
 
+    /// Whether a name already means something here (so a new local would shadow it).
+    fn is_bound(&self, name: &str) -> bool {
+        self.locals.iter().any(|(n, _)| &**n == name)
+            || self.scope.names.contains_key(name)
+            || self
+                .scope
+                .group
+                .as_ref()
+                .is_some_and(|g| g.item == name || g.steps.contains_key(name))
+    }
+
     fn name(&mut self, id: &Ident) -> (NodeKind, Type) {
         let name: &str = &id.name;
+        if let Some(i) = self.locals.iter().rposition(|(n, _)| &**n == name) {
+            return (NodeKind::Local(i), self.locals[i].1.clone());
+        }
         if self.scope.answer_builtins {
             match name {
                 "decision" => return (NodeKind::Decision, Type::Text),
@@ -268,7 +339,12 @@ impl Compiler<'_, '_> {
 
     fn field(&mut self, span: Span, base: &Expr, field: &Ident) -> (Node, Type) {
         let (base_node, base_ty) = self.expr(base);
-        let path = name_path(base).map(|p| Arc::from(format!("{p}.{}", field.name)));
+        // A path through a local changes with every item: it is not noted in the trace.
+        let through_local =
+            root_name(base).is_some_and(|r| self.locals.iter().any(|(n, _)| n == r));
+        let path = name_path(base)
+            .filter(|_| !through_local)
+            .map(|p| Arc::from(format!("{p}.{}", field.name)));
         let (list, record_ty) = match &base_ty {
             Type::List(inner) => (true, (**inner).clone()),
             other => (false, other.clone()),
@@ -386,7 +462,10 @@ impl Compiler<'_, '_> {
         let (min, max) = match func {
             Func::Min | Func::Max => (1, usize::MAX),
             Func::Coalesce => (2, usize::MAX),
-            Func::Sum | Func::Any | Func::All => (1, 1),
+            Func::Sum | Func::Any | Func::All | Func::Keys | Func::Values | Func::FindIndex => {
+                (1, 1)
+            }
+            Func::RangeRow => (2, 2),
             Func::Get => (2, 2),
             Func::Lookup => (2, usize::MAX),
             Func::Abs | Func::IsMissing | Func::IsNull | Func::Date | Func::Month => (1, 1),
@@ -444,6 +523,45 @@ impl Compiler<'_, '_> {
                     }
                 }
                 elem
+            }
+            Func::Keys | Func::Values => match tys[0] {
+                Type::Map(inner) => Type::List(Box::new(if func == Func::Keys {
+                    Type::Text
+                } else {
+                    (**inner).clone()
+                })),
+                Type::Any => Type::Any,
+                other => {
+                    let message = format!(
+                        "the argument of `{name}` must be a map, found {}",
+                        self.type_name(other)
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                    Type::Any
+                }
+            },
+            Func::FindIndex => {
+                if !matches!(tys[0], Type::List(inner) if Type::Bool.accepts(inner))
+                    && *tys[0] != Type::Any
+                {
+                    let message = format!(
+                        "`find_index` takes a list of booleans, found {}",
+                        self.type_name(tys[0])
+                    );
+                    self.problem("check::type_mismatch", arg(0), message);
+                }
+                Type::Number
+            }
+            Func::RangeRow => {
+                let shape = self.table_arg(
+                    tys[0],
+                    arg(0),
+                    name,
+                    |k| *k == TableKind::Ranges,
+                    "a ranges table",
+                );
+                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `range_row`");
+                shape.map_or(Type::Any, Type::Record)
             }
             Func::Get => {
                 self.require(tys[1], &Type::Text, arg(1), "the key of `get`");
@@ -723,6 +841,15 @@ impl Compiler<'_, '_> {
                 (NodeKind::Const(Value::Absent), ty)
             }
         }
+    }
+}
+
+/// The first name of a chain `a.b.c`.
+fn root_name(e: &Expr) -> Option<&Arc<str>> {
+    match &e.kind {
+        ExprKind::Name(id) => Some(&id.name),
+        ExprKind::Field(base, _) => root_name(base),
+        _ => None,
     }
 }
 

@@ -156,6 +156,18 @@ pub enum NodeKind {
     If(Box<(Node, Node, Node)>),
     /// A built-in function call.
     Call(Func, Vec<Node>),
+    /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
+    /// the index on the evaluator's stack of locals.
+    Local(usize),
+    /// `[body for x in list if filter]`; `x` is the next local.
+    Comprehension {
+        /// The value of each kept item.
+        body: Box<Node>,
+        /// The list gone through.
+        list: Box<Node>,
+        /// Which items are kept.
+        filter: Option<Box<Node>>,
+    },
 }
 
 /// Built-in functions.
@@ -217,6 +229,14 @@ pub enum Func {
     All,
     /// `get(map, key)`: the value under a key of a map input, missing if none.
     Get,
+    /// The keys of a map, in order.
+    Keys,
+    /// The values of a map, in order.
+    Values,
+    /// Index of the first `true` of a list of booleans, missing if none.
+    FindIndex,
+    /// `range_row(table, x)`: the row of a ranges table whose range holds x.
+    RangeRow,
 }
 
 impl Func {
@@ -251,12 +271,16 @@ impl Func {
             "any" => Func::Any,
             "all" => Func::All,
             "get" => Func::Get,
+            "keys" => Func::Keys,
+            "values" => Func::Values,
+            "find_index" => Func::FindIndex,
+            "range_row" => Func::RangeRow,
             _ => return None,
         })
     }
 
     /// Every function name, for "did you mean" hints.
-    pub const NAMES: [&'static str; 28] = [
+    pub const NAMES: [&'static str; 32] = [
         "min",
         "max",
         "abs",
@@ -285,6 +309,10 @@ impl Func {
         "any",
         "all",
         "get",
+        "keys",
+        "values",
+        "find_index",
+        "range_row",
     ];
 }
 
@@ -380,8 +408,21 @@ pub struct Input {
     pub refers: Option<RefTarget>,
     /// In a list of records: no two items may share this field's value.
     pub unique: bool,
+    /// For a map: what its keys must name.
+    pub key_ref: Option<RefTarget>,
+    /// Rules that reject a valid-looking value, in order.
+    pub rejects: Vec<FieldRule>,
     /// Type and its constraints.
     pub kind: InputKind,
+}
+
+/// A rule that rejects a field's value.
+#[derive(Clone, Debug)]
+pub struct FieldRule {
+    /// Rejects when this holds; `value` and `item` are the first locals.
+    pub when: Formula,
+    /// The message.
+    pub message: Vec<MessagePart>,
 }
 
 /// What a `ref` field must name.
@@ -389,6 +430,8 @@ pub struct Input {
 pub enum RefTarget {
     /// A key of this (earlier) top-level map input.
     Input(usize),
+    /// The value of this field in some record of this (earlier) top-level list input.
+    ListField(usize, usize),
     /// A key of this single-key keyed table, as in force for the case.
     Table(TableId),
 }
@@ -462,6 +505,13 @@ pub enum InputKind {
         /// Most entries.
         max_items: usize,
     },
+    /// An exact fraction or decimal: `"3/8"`, `"0.25"`, `1`.
+    Fraction {
+        /// Lower bound.
+        min: Option<Decimal>,
+        /// Upper bound.
+        max: Option<Decimal>,
+    },
     /// Replacement values for the rows of a table.
     Table {
         /// The table replaced.
@@ -473,7 +523,10 @@ impl InputKind {
     /// The expression type of such an input.
     pub fn value_type(&self) -> Type {
         match self {
-            InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. } => Type::Number,
+            InputKind::Money(_)
+            | InputKind::Decimal(_)
+            | InputKind::Integer { .. }
+            | InputKind::Fraction { .. } => Type::Number,
             InputKind::Bool => Type::Bool,
             InputKind::Text { .. } | InputKind::Enum { .. } => Type::Text,
             InputKind::Date { .. } => Type::Date,
@@ -555,6 +608,8 @@ pub enum TableKind {
     },
     /// Progressive bands: `upto` (absent on the last) and `rate`.
     Scale,
+    /// Rows by range: `upto` (inclusive; absent on the last) and declared columns.
+    Ranges,
 }
 
 /// One row of a table.
@@ -633,8 +688,8 @@ pub enum CheckOutcome {
     },
     /// A rejection of the case.
     Reject {
-        /// Field path.
-        path: Arc<str>,
+        /// Field path; `{expr}` parts show values (`beneficiaries[{i}].represents`).
+        path: Vec<MessagePart>,
         /// Message pieces.
         message: Vec<MessagePart>,
     },

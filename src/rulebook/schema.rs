@@ -115,8 +115,24 @@ pub struct RawInput {
     /// Within a list of records: no two items may hold the same value here.
     #[serde(default)]
     pub unique: bool,
+    /// For a map: every key must be a key or value that `ref` would accept.
+    pub key_ref: Option<Spanned<String>>,
+    /// Rules that reject the value: `{ when = "...", message = "..." }`, where
+    /// `value` is this field's value and `item` the record it is in.
+    #[serde(default)]
+    pub reject: Vec<RawFieldRule>,
     /// The table whose rows a `table` input replaces.
     pub table: Option<Spanned<String>>,
+}
+
+/// `{ when = "value > act_date", message = "is after the act date" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFieldRule {
+    /// The value is rejected when this holds.
+    pub when: Spanned<String>,
+    /// Why; `{expr}` shows a value.
+    pub message: Spanned<String>,
 }
 
 /// A named constant: one value, or one value per period chosen by an expression.
