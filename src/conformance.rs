@@ -18,6 +18,8 @@ use crate::rulebook::Rulebook;
 #[serde(deny_unknown_fields)]
 struct RawCase {
     description: Option<String>,
+    /// Evaluate under this ablation of the rulebook.
+    ablation: Option<String>,
     case: String,
     expect: RawExpect,
 }
@@ -64,6 +66,26 @@ impl Report {
     }
 }
 
+/// The JSON cases of a rulebook's conformance files (those without an ablation), by file name.
+pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
+    let mut out = Vec::new();
+    for file in case_files(dir)? {
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let raw: RawCase = toml::from_str(&text).map_err(|e| format!("{name}: {}", e.message()))?;
+        if raw.ablation.is_none() {
+            let case = serde_json::from_str(&raw.case)
+                .map_err(|e| format!("{name}: `case` is not JSON: {e}"))?;
+            out.push((name, case));
+        }
+    }
+    Ok(out)
+}
+
 /// The case files of a rulebook folder, sorted.
 pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let cases = dir.join("cases");
@@ -108,6 +130,17 @@ fn run_case(rb: &Rulebook, raw: &RawCase) -> Vec<String> {
     let case: serde_json::Value = match serde_json::from_str(&raw.case) {
         Ok(v) => v,
         Err(e) => return vec![format!("`case` is not JSON: {e}")],
+    };
+    let ablated;
+    let rb = match &raw.ablation {
+        None => rb,
+        Some(name) => match rb.ablated(name) {
+            Ok(a) => {
+                ablated = a;
+                &ablated
+            }
+            Err(e) => return vec![e],
+        },
     };
     let plain = evaluate_json(rb, &case, false);
     let traced = evaluate_json(rb, &case, true);

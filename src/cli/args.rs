@@ -43,6 +43,9 @@ pub struct EvalArgs {
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
+    /// Evaluate under a named alternative reading declared by the rulebook.
+    #[arg(long, value_name = "NAME")]
+    pub ablate: Option<String>,
 }
 
 /// How to print a trace.

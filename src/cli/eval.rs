@@ -13,6 +13,16 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
+    let rb = match &args.ablate {
+        None => rb,
+        Some(name) => match rb.ablated(name) {
+            Ok(rb) => rb,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     if let Some(batch) = &args.batch {
         return run_batch(&rb, batch);
     }

@@ -60,6 +60,7 @@ pub fn evaluate_json(
         Err(error) => {
             let trace = trace.then(|| Trace {
                 rulebook: rb.reference(),
+                ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
                 inputs: Vec::new(),
                 events: Vec::new(),
                 outcome: OutcomeTrace::Rejected {
@@ -100,6 +101,7 @@ pub fn evaluate(
             .collect();
         Trace {
             rulebook: rb.reference(),
+            ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
             inputs,
             events: t.events,
             outcome: t.outcome.unwrap_or(OutcomeTrace::Decision {
@@ -462,7 +464,7 @@ impl<'a> Machine<'a> {
                 format_value(&value, *format, clauses)
                     .map_err(|m| self.error(expr, context, expr.node.span, m))
             }
-            OutputValue::Each { group, fields } => {
+            OutputValue::Each { group, fields, key } => {
                 let g = *group;
                 let res = self.group(g).map_err(|f| match f {
                     Fault::Eval(e) => e,
@@ -472,6 +474,7 @@ impl<'a> Machine<'a> {
                 })?;
                 let saved = self.current.take();
                 let mut list = Vec::with_capacity(res.items.len());
+                let mut keyed = serde_json::Map::new();
                 for (i, (item, values)) in res.items.iter().zip(&res.values).enumerate() {
                     let slots = values.iter().cloned().map(Slot::Done).collect();
                     self.current = Some(ItemCtx {
@@ -492,9 +495,36 @@ impl<'a> Machine<'a> {
                             }
                         }
                     }
-                    list.push(serde_json::Value::Object(object));
+                    match key {
+                        Some(k) => {
+                            let name = match self.formula(k, context) {
+                                Ok(Value::Text(t)) => t.to_string(),
+                                Ok(other) => other.to_string(),
+                                Err(e) => {
+                                    self.current = saved;
+                                    return Err(e);
+                                }
+                            };
+                            if keyed
+                                .insert(name.clone(), serde_json::Value::Object(object))
+                                .is_some()
+                            {
+                                self.current = saved;
+                                return Err(self.error(
+                                    k,
+                                    context,
+                                    k.node.span,
+                                    format!("two items have the key {name:?}"),
+                                ));
+                            }
+                        }
+                        None => list.push(serde_json::Value::Object(object)),
+                    }
                 }
                 self.current = saved;
+                if key.is_some() {
+                    return Ok(serde_json::Value::Object(keyed));
+                }
                 Ok(serde_json::Value::Array(list))
             }
         }

@@ -175,6 +175,7 @@ impl Checker<'_> {
             checks,
             decisions,
             limits,
+            ablations,
         } = raw;
         self.identity(&ident);
         let clauses: IndexMap<Arc<str>, String> = clauses
@@ -518,7 +519,21 @@ impl Checker<'_> {
             _ => {}
         }
 
+        let built_ablations = self.ablations(
+            &ablations,
+            &names,
+            &built_tables,
+            &shapes,
+            &step_types,
+            &group_types,
+            &built_steps,
+            &built_groups,
+            &group_scopes,
+        );
+
         Some(Rulebook {
+            ablations: built_ablations,
+            applied_ablation: None,
             id: ident.id.get_ref().clone(),
             version: *ident.version.get_ref(),
             schema: *ident.schema.get_ref(),
@@ -1005,6 +1020,81 @@ impl Checker<'_> {
             }
         }
         input
+    }
+
+    /// Compiles each ablation's replacement formulas in the scope of the step they replace.
+    #[allow(clippy::too_many_arguments)]
+    fn ablations(
+        &mut self,
+        raw: &IndexMap<String, RawAblation>,
+        names: &HashMap<Arc<str>, Binding>,
+        tables: &[Table],
+        shapes: &[Shape],
+        step_types: &[Type],
+        group_types: &[Type],
+        steps: &[Step],
+        groups: &[Group],
+        group_scopes: &[GroupNames],
+    ) -> Vec<Ablation> {
+        let mut out = Vec::new();
+        for (name, a) in raw {
+            self.check_ident(
+                name,
+                a.steps
+                    .values()
+                    .next()
+                    .map_or(Span::default(), |s| s.anchor()),
+            );
+            let mut replacements = Vec::new();
+            for (target, expr) in &a.steps {
+                let found = match target.split_once('.') {
+                    None => steps
+                        .iter()
+                        .position(|s| &*s.name == target)
+                        .map(|i| (StepRef::Top(i), &steps[i], None)),
+                    Some((g, st)) => groups.iter().position(|x| &*x.name == g).and_then(|gi| {
+                        let j = groups[gi].steps.iter().position(|s| &*s.name == st)?;
+                        Some((
+                            StepRef::Item(gi, j),
+                            &groups[gi].steps[j],
+                            group_scopes.get(gi),
+                        ))
+                    }),
+                };
+                let Some((step_ref, step, gs)) = found else {
+                    let message = format!("ablation `{name}` replaces `{target}`, which is not a step (write `group.step` for a per-item step)");
+                    self.problem("check::unknown_name", expr.anchor(), message, "here");
+                    continue;
+                };
+                let scope = Scope {
+                    names,
+                    shapes,
+                    tables,
+                    step_types,
+                    group_types,
+                    answer_builtins: false,
+                    inputs_before: None,
+                    group: gs.map(|gs| GroupScope {
+                        item: &gs.item,
+                        item_type: gs.item_type.clone(),
+                        steps: &gs.steps,
+                        step_types: &gs.step_types,
+                    }),
+                };
+                let p = self.parse(expr);
+                if let Some((f, ty)) = self.compile(&p, &scope) {
+                    self.expect_type(&p, &ty, &step.ty, "an ablation's formula");
+                    replacements.push((step_ref, f));
+                }
+            }
+            out.push(Ablation {
+                name: Arc::from(name.as_str()),
+                label: a.label.clone(),
+                description: a.description.clone(),
+                replacements,
+            });
+        }
+        out
     }
 
     /// Compiles the `reject` rules of an input and of the fields nested in it.
@@ -1966,11 +2056,18 @@ impl Checker<'_> {
                         "here",
                     );
                 }
+                let key_formula = out.key.as_ref().and_then(|k| {
+                    let p = self.parse(k);
+                    let (f, ty) = self.compile(&p, &inner)?;
+                    self.expect_type(&p, &ty, &Type::Text, "the `key` of an `each` list");
+                    Some(f)
+                });
                 Some(Output {
                     key,
                     value: OutputValue::Each {
                         group: g,
                         fields: list,
+                        key: key_formula,
                     },
                 })
             }

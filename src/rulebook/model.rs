@@ -21,7 +21,7 @@ pub type ShapeId = usize;
 pub type TableId = usize;
 
 /// A checked, compiled rulebook.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Rulebook {
     /// Stable id, e.g. `luma-payroll`.
     pub id: String,
@@ -55,9 +55,63 @@ pub struct Rulebook {
     pub decisions: Vec<Decision>,
     /// Evaluation bounds.
     pub limits: Limits,
+    /// Declared alternative readings.
+    pub ablations: Vec<Ablation>,
+    /// The ablation this copy of the rulebook evaluates under, if any.
+    pub applied_ablation: Option<Arc<str>>,
+}
+
+/// A named alternative reading: some steps computed by other formulas.
+#[derive(Clone, Debug)]
+pub struct Ablation {
+    /// Name, as `--ablate` takes it.
+    pub name: Arc<str>,
+    /// Human label.
+    pub label: Option<String>,
+    /// What reading it stands for.
+    pub description: Option<String>,
+    /// The steps replaced and their new formulas.
+    pub replacements: Vec<(StepRef, Formula)>,
+}
+
+/// A step of a rulebook: top-level, or of a per-item group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepRef {
+    /// `steps[i]`.
+    Top(usize),
+    /// `groups[g].steps[j]`.
+    Item(usize, usize),
 }
 
 impl Rulebook {
+    /// A copy of the rulebook evaluating under the named ablation.
+    pub fn ablated(&self, name: &str) -> Result<Rulebook, String> {
+        let Some(ablation) = self.ablations.iter().find(|a| &*a.name == name) else {
+            let known: Vec<&str> = self.ablations.iter().map(|a| &*a.name).collect();
+            return Err(if known.is_empty() {
+                format!("rulebook {} declares no ablations", self.id)
+            } else {
+                format!(
+                    "unknown ablation `{name}`; {} declares: {}",
+                    self.id,
+                    known.join(", ")
+                )
+            });
+        };
+        let mut copy = self.clone();
+        for (target, formula) in &ablation.replacements {
+            let step = match *target {
+                StepRef::Top(i) => copy.steps.get_mut(i),
+                StepRef::Item(g, j) => copy.groups.get_mut(g).and_then(|g| g.steps.get_mut(j)),
+            };
+            if let Some(step) = step {
+                step.expr = formula.clone();
+            }
+        }
+        copy.applied_ablation = Some(ablation.name.clone());
+        Ok(copy)
+    }
+
     /// `id@version#hash12`, the reference every task and trace records.
     pub fn reference(&self) -> String {
         format!(
@@ -738,10 +792,12 @@ pub enum OutputValue {
         /// How it is written.
         format: Format,
     },
-    /// A list: one object per item of a group, in input order.
+    /// A list: one object per item of a group, in input order (an object by `key` when given).
     Each {
         /// The group.
         group: usize,
+        /// The key of each item's object, when the answer is an object.
+        key: Option<Formula>,
         /// The fields of each object, evaluated in the item's scope.
         fields: Vec<Output>,
     },

@@ -47,6 +47,21 @@ pub struct RawRulebook {
     /// Evaluation bounds.
     #[serde(default)]
     pub limits: RawLimits,
+    /// Named alternative readings: steps whose formula is replaced.
+    #[serde(default)]
+    pub ablations: IndexMap<String, RawAblation>,
+}
+
+/// `[ablations.NAME]`: an alternative reading of the rules, by name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAblation {
+    /// Human label.
+    pub label: Option<String>,
+    /// What reading it stands for.
+    pub description: Option<String>,
+    /// Step (`name`, or `group.step` for a per-item step) → replacement formula.
+    pub steps: IndexMap<String, Spanned<String>>,
 }
 
 /// `[rulebook]`: who this rulebook is.
@@ -284,6 +299,8 @@ pub struct RawOutput {
     pub format: Option<Spanned<String>>,
     /// A list with one object per item of this per-item group, in input order.
     pub each: Option<Spanned<String>>,
+    /// With `each`: an object keyed by this expression (in the item's scope) instead of a list.
+    pub key: Option<Spanned<String>>,
     /// The fields of each item's object (with `each`).
     pub fields: Option<IndexMap<String, RawOutput>>,
 }

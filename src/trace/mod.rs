@@ -22,6 +22,9 @@ pub use text::render_text;
 pub struct Trace {
     /// `id@version#hash` of the rulebook.
     pub rulebook: String,
+    /// The ablation evaluated under, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ablation: Option<String>,
     /// The inputs as validated.
     pub inputs: Vec<InputTrace>,
     /// Checks, steps and citations in the order they were evaluated.

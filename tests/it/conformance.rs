@@ -60,3 +60,26 @@ fn luma_cases_cover_every_reason_and_rejection_path() {
         );
     }
 }
+
+/// An ablation that changes no conformance case proves nothing about the rules it stands for.
+#[test]
+fn every_declared_ablation_changes_some_conformance_answer() {
+    for dir in super::rulebook_dirs() {
+        let rb = bareme::load_rulebook(&dir).expect("loads");
+        let cases = bareme::conformance::cases(&dir).expect("cases");
+        for ablation in &rb.ablations {
+            let ablated = rb.ablated(&ablation.name).expect("declared");
+            let changed = cases.iter().any(|(_, case)| {
+                let plain = bareme::evaluate_json(&rb, case, false).map(|r| r.0);
+                let other = bareme::evaluate_json(&ablated, case, false).map(|r| r.0);
+                plain != other
+            });
+            assert!(
+                changed,
+                "{}: ablation {} changes no conformance case",
+                dir.display(),
+                ablation.name
+            );
+        }
+    }
+}
