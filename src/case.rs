@@ -183,7 +183,8 @@ fn validate_in(
     if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
         refs.check(input, target, key, path)?;
     }
-    if let Some(refs) = refs {
+    // Rules judge a value that is there; absence is `required`'s business.
+    if let (Some(refs), false) = (refs, value.is_missing()) {
         for rule in &input.rejects {
             let fired = crate::eval::field_rule_message(refs.rb, refs.facts, rule, &value, item)
                 .map_err(|e| CaseError {

@@ -1298,7 +1298,13 @@ impl<'a> Machine<'a> {
                         )
                     })
                     .collect();
-                let (total, lines) = ops::scale(&bands, x).map_err(&fault)?;
+                let round_each = match args.get(2).map(|a| &a.kind) {
+                    Some(NodeKind::Const(Value::Number(p))) => {
+                        u32::try_from(ops::whole(*p, "places").map_err(&fault)?).ok()
+                    }
+                    _ => None,
+                };
+                let (total, lines) = ops::scale(&bands, x, round_each).map_err(&fault)?;
                 let source = self.source(t);
                 if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
                     frame.lookups.push(Lookup {

@@ -108,8 +108,14 @@ fn powi(x: Decimal, mut n: u64) -> Option<Decimal> {
 ///
 /// `bands` are `(upto, rate)` with rising `upto`, the last open-ended.
 /// The amount may be an exact fraction; the result is exact too.
+/// With `round_each`, each band is rounded half-up to that many places
+/// before it is added (a reading some rules forbid: never the default).
 /// Returns the total and a line per band used, for the trace.
-pub fn scale(bands: &[(Option<Decimal>, Decimal)], x: Num) -> Result<(Num, Vec<String>), String> {
+pub fn scale(
+    bands: &[(Option<Decimal>, Decimal)],
+    x: Num,
+    round_each: Option<u32>,
+) -> Result<(Num, Vec<String>), String> {
     use crate::expr::BinOp::{Add, Mul, Sub};
     let mut total = Num::Dec(Decimal::ZERO);
     let mut lower = Num::Dec(Decimal::ZERO);
@@ -123,9 +129,20 @@ pub fn scale(bands: &[(Option<Decimal>, Decimal)], x: Num) -> Result<(Num, Vec<S
             _ => x,
         };
         let width = top.arith(Sub, lower)?;
-        let part = Num::Dec(*rate).arith(Mul, width)?;
+        let exact = Num::Dec(*rate).arith(Mul, width)?;
+        let part = match round_each {
+            Some(places) => Num::Dec(
+                crate::rounding::round_num(exact, places, crate::rounding::RoundingMode::HalfUp)?
+                    .after,
+            ),
+            None => exact,
+        };
         total = total.arith(Add, part)?;
-        lines.push(format!("{rate} × ({top} − {lower}) = {part}"));
+        if round_each.is_some() && part != exact {
+            lines.push(format!("{rate} × ({top} − {lower}) = {exact} → {part}"));
+        } else {
+            lines.push(format!("{rate} × ({top} − {lower}) = {part}"));
+        }
         match upto {
             Some(u) => lower = Num::Dec(*u),
             None => break,

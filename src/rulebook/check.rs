@@ -817,7 +817,7 @@ impl Checker<'_> {
             "list" | "map" if depth < 8 => {
                 allowed.extend(["items", "max_items", "min_items"]);
                 if ty == "map" {
-                    allowed.push("keys");
+                    allowed.extend(["keys", "key_ref"]);
                 }
                 let item = match &r.items {
                     Some(item) => self.input("item", item, cx, depth + 1),

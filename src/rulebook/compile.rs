@@ -472,7 +472,8 @@ impl Compiler<'_, '_> {
             Func::DaysInMonth | Func::MonthOf | Func::Year | Func::Count => (1, 1),
             Func::Clamp => (3, 3),
             Func::Round => (2, 3),
-            Func::Floor | Func::Ceil | Func::Pow | Func::Scale | Func::PeriodRow => (2, 2),
+            Func::Floor | Func::Ceil | Func::Pow | Func::PeriodRow => (2, 2),
+            Func::Scale => (2, 3),
             Func::DaysBetween | Func::Age | Func::AddMonths | Func::AddYears => (2, 2),
         };
         if !self.arity(span, f, args, min, max) {
@@ -675,6 +676,13 @@ impl Compiler<'_, '_> {
                     "a scale table",
                 );
                 self.require(tys[1], &Type::Number, arg(1), "argument 2 of `scale`");
+                if let Some(places) = args.get(2) {
+                    let literal = matches!(&places.kind, ExprKind::Number(n) if n.scale() == 0 && *n <= MAX_PLACES.into());
+                    if !literal {
+                        let message = format!("the places of `scale` (each band rounded) must be a whole number from 0 to {MAX_PLACES}, written as is");
+                        self.problem("check::rounding", places.span, message);
+                    }
+                }
                 Type::Number
             }
             Func::PeriodRow => {

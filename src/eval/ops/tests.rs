@@ -35,18 +35,18 @@ fn scales_go_band_by_band() {
         (Some(d("12109")), d("0.10")),
         (None, d("0.20")),
     ];
-    let (total, lines) = scale(&bands, Num::Dec(d("20000"))).expect("scale");
+    let (total, lines) = scale(&bands, Num::Dec(d("20000")), None).expect("scale");
     // 403.6 + 403.7 + 1578.2
     assert_eq!(total.to_string(), "2385.50");
     // A third of a euro above the first band is taxed exactly.
     let third = crate::exact::parse_fraction("24217/3").expect("fraction");
     assert_eq!(
-        scale(&bands, third).map(|r| r.0.to_string()),
+        scale(&bands, third, None).map(|r| r.0.to_string()),
         Ok("12109/30".into())
     );
     assert_eq!(lines.len(), 3);
     assert_eq!(
-        scale(&bands, Num::Dec(d("0"))).map(|r| r.0),
+        scale(&bands, Num::Dec(d("0")), None).map(|r| r.0),
         Ok(Num::Dec(Decimal::ZERO))
     );
 }
@@ -60,5 +60,20 @@ fn calendar() {
     assert_eq!(
         add_months_date(date("2026-01-31"), 1),
         Some(date("2026-02-28"))
+    );
+}
+
+#[test]
+fn rounding_each_band_is_a_different_reading() {
+    let bands = [(Some(d("8072")), d("0.05")), (None, d("0.10"))];
+    // 0.05 × 8072 = 403.6 and 0.10 × 0.5 = 0.05: exact total 403.65, bands rounded 404 + 0 = 404.
+    let x = Num::Dec(d("8072.5"));
+    assert_eq!(
+        scale(&bands, x, None).map(|r| r.0.to_string()),
+        Ok("403.650".into())
+    );
+    assert_eq!(
+        scale(&bands, x, Some(0)).map(|r| r.0.to_string()),
+        Ok("404".into())
     );
 }

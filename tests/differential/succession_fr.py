@@ -1,0 +1,1501 @@
+#!/usr/bin/env python3
+"""Independent reference for French inheritance and gift tax (succession-fr v2026), for differential testing.
+
+Why this exists: the `bareme` engine evaluates `rulebooks/succession-fr/v2026`
+from a declarative rulebook. This file is a second, independent reading of the
+same spec (/work/shared/specs/succession-fr.md, its 22 "Precise readings"
+included; the seed 002_6f06592982611d82.md where the spec is silent), written
+directly in Python with exact `fractions.Fraction` arithmetic and no shared
+code. Random cases are generated, evaluated here and by the engine, and every
+disagreement is printed: either the rulebook or this reading is wrong, and the
+spec decides which.
+
+Stdlib only. Usage:
+
+    python3 tests/differential/succession_fr.py --bareme target/debug/bareme \\
+        --rulebook rulebooks/succession-fr/v2026 --n 5000 --seed 1
+    python3 tests/differential/succession_fr.py --dump /tmp/cases.jsonl --n 2000 --stats
+    python3 tests/differential/succession_fr.py --self-test
+    python3 tests/differential/succession_fr.py --worked-examples   # the 5 dossiers as JSON Lines
+
+Cases are JSON parsed with numbers kept as written (`RawNumber`), so that an
+amount `1500.5` or `1500.0` can be told apart from `1500`.
+
+Readings this file takes where the spec leaves a choice (the spec's own
+readings are cited by number; everything else is a decision of this file):
+
+Validation order (reading 18), first fault wins:
+  `$` (the case is not a JSON object), `kind`, `act_date`, `person`
+  (`person` itself, then `person.birth_date`), `beneficiaries` (the container,
+  then each beneficiary in list order, each one completely: the item itself,
+  `id`, `relationship`, `birth_date`, `disabled`, `represents`), `assets`,
+  `debts`, `funeral_costs`, `bequests`, `residue_shares`, `spouse_usufruct`,
+  `gifts`, `prior_gifts`, then the cross-field checks in this order:
+  kind-specific fields, share sum, representation groups, spouse usufruct.
+
+Paths and details:
+  * A container that is present but of the wrong type is reported at its own
+    key (`beneficiaries`, `assets`, `residue_shares`, `person`...); a list item
+    that is not an object at `assets[i]`; a field fault at the field
+    (`assets[0].value`, `gifts[1].fraction`, `prior_gifts[0].date`).
+  * `null` is the same as absent for every optional field: optional booleans
+    (reading 16), lists (empty), `residue_shares` (empty), `represents`
+    (none), `funeral_costs` (0). A required field that is absent or null is
+    rejected at its path. Required: `kind`, `act_date`, `person` (an object)
+    with `birth_date`, each beneficiary's `id`, `relationship`, `birth_date`;
+    each asset's and debt's `value`; each bequest's `beneficiary` and
+    `amount`; each gift's `beneficiary`, `value`, `fraction`; each prior
+    gift's `beneficiary`, `date`, `value`. Names and labels are never read.
+    Unknown keys are ignored everywhere.
+  * Beneficiary `id`: any JSON string. A repeated id is reported at
+    `beneficiaries[i].id` of its second occurrence, at that beneficiary's id
+    step (before its relationship).
+  * Reading 9 (spouse or PACS partner in a gift) is checked at the
+    beneficiary's relationship step: `beneficiaries[i].relationship`.
+  * Reading 6 (`represents`): a non-null value that is not a string, or any
+    non-null value on a beneficiary who is not a grandchild or in a gift, is
+    rejected at `beneficiaries[i].represents`.
+  * A bequest, gift or prior gift whose `beneficiary` is not a string naming
+    a beneficiary id: `bequests[i].beneficiary`, `gifts[i].beneficiary`,
+    `prior_gifts[i].beneficiary` (the beneficiary is checked before the other
+    fields of the item).
+  * `residue_shares`: keys in JSON order, each key first checked to be a
+    beneficiary id, then its value as a fraction; both faults at
+    `residue_shares.<key>`. Shares that do not add up to exactly 1 in an
+    estate (reading 3; absent, null or `{}` shares included): `residue_shares`.
+  * Kind-specific fields (reading 5), checked in the order debts,
+    funeral_costs, bequests, residue_shares, spouse_usufruct: in a gift a
+    non-empty `debts` list is reported at `debts` (the spec's "each at its
+    own path, except debts" is unreadable as written; `debts` is the field's
+    own path and the path the brief lists: see GIFT_DEBTS_PATH), non-zero
+    `funeral_costs` at `funeral_costs`, non-empty `bequests` at `bequests`,
+    non-empty `residue_shares` at `residue_shares`, `spouse_usufruct: true` at
+    `spouse_usufruct`; in an estate a non-empty `gifts` list at `gifts`. The
+    items of these lists are validated first, at their own step.
+  * A representation group whose residue shares add up to 0 (reading 6):
+    `beneficiaries[i].represents` of the group's first member (groups in the
+    order of their first member).
+  * Spouse usufruct without exactly one `spouse` (reading 8): `spouse_usufruct`.
+Syntax:
+  * Amount (reading 1): a non-negative JSON integer (no sign, no fraction, no
+    exponent; `-0` rejected) or a string `[0-9]+(\\.[0-9]{1,2})?` (leading zeros
+    allowed); anything else rejected, booleans included. No upper bound.
+  * Fraction (reading 2): a string `p/q` (`[0-9]+/[0-9]+`, q > 0), a string
+    `[0-9]+(\\.[0-9]+)?` (any number of decimals), or a non-negative JSON
+    integer; a JSON non-integer number, a sign, spaces or a zero denominator
+    are rejected. A gift fraction above 1 is rejected; residue shares are only
+    checked through their sum.
+  * Date: a string `YYYY-MM-DD` that is a real calendar date (years
+    0001-9999, the Gregorian leap rule); birth dates (`person` and
+    beneficiaries) and prior gift dates may not be after the act date (the act
+    date itself is accepted, reading 13). The act date has no range: the 2026
+    amounts apply whatever its year.
+  * Optional booleans must be JSON booleans when given.
+  * An empty beneficiary list is accepted (a gift with no beneficiary and no
+    gift answers `{"beneficiaires": {}, "total_droits": 0}`; an estate then
+    fails on its shares).
+Computation (the spec's "Computation" section, readings 2-17):
+  * Ages are completed years on the act date; someone born on 29 February has
+    a birthday on 1 March in a common year. (The generator never relies on
+    that: it only draws 29 February births where the act year is leap or the
+    age is irrelevant.)
+  * act - 15 years keeps the month and day; 29 February gives 28 February
+    (reading 14). Prior gifts dated strictly after it are "within 15 years"
+    (recall, reading 12 ceilings).
+  * Estate: residue = net estate - all bequests; every residue share is
+    multiplied by the bare-ownership factor of the spouse's age when
+    `spouse_usufruct` is true (reading 8), bequests never are.
+  * Gift: each entry's value x fraction (x bare ownership by the donor's age
+    when `reserved_usufruct`); 790 G needs a child or grandchild, a donor under
+    80 and a donee of 18 or more; cash received per reading 11; the ceiling
+    31,865 minus the pair's `cash_790g` prior gifts within 15 years, floored
+    at 0. Prior `cash_790g` gifts are never recalled, in estates too, whatever
+    the relationship (the flag is taken as given).
+  * A = allowance of the relationship for the kind (+ 159,325 if disabled); a
+    representative's allowance is 100,000 x own share / group share (+ 159,325
+    if disabled), own share 0 when it has none. U = min(A, S), T = S - U.
+  * Taxable = floor(max(0, value - E - (A - U)) + 1/2); tax = floor(scale(T +
+    taxable) - scale(T) + 1/2) with the beneficiary's scale; spouse and PACS
+    partner in an estate: 0 and 0 (exempt, whatever they received).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from fractions import Fraction
+
+F = Fraction
+
+# ---------------------------------------------------------------------------
+# Values (the spec's "Values" section)
+# ---------------------------------------------------------------------------
+
+FUNERAL_CAP = F(1500)                      # art. 775
+DISABILITY_ALLOWANCE = F(159325)           # art. 779 II
+REPRESENTED_CHILD_ALLOWANCE = F(100000)    # art. 779 I, shared by representatives
+CASH_790G_CEILING = F(31865)               # art. 790 G
+CASH_790G_MAX_DONOR_AGE = 80               # donor strictly under 80
+CASH_790G_MIN_DONEE_AGE = 18               # donee 18 or older
+RECALL_YEARS = 15                          # art. 784
+
+RELATIONSHIPS = ("spouse", "pacs_partner", "child", "grandchild", "great_grandchild",
+                 "sibling", "nephew_niece", "unrelated")
+EXEMPT_IN_ESTATE = ("spouse", "pacs_partner")  # art. 796-0 bis
+CASH_790G_DONEES = ("child", "grandchild")
+
+ESTATE_ALLOWANCES = {  # art. 779, 788
+    "child": F(100000), "grandchild": F(1594), "great_grandchild": F(1594),
+    "sibling": F(15932), "nephew_niece": F(7967), "unrelated": F(1594),
+}
+GIFT_ALLOWANCES = {  # art. 779, 790 B, 790 D
+    "child": F(100000), "grandchild": F(31865), "great_grandchild": F(5310),
+    "sibling": F(15932), "nephew_niece": F(7967), "unrelated": F(0),
+}
+
+# Art. 777: (upper bound of the band or None, rate).
+DIRECT_LINE = ((8072, F(5, 100)), (12109, F(10, 100)), (15932, F(15, 100)), (552324, F(20, 100)),
+               (902838, F(30, 100)), (1805677, F(40, 100)), (None, F(45, 100)))
+SIBLINGS = ((24430, F(35, 100)), (None, F(45, 100)))
+NEPHEWS_NIECES = ((None, F(55, 100)),)
+OTHERS = ((None, F(60, 100)),)
+SCALES = {"child": DIRECT_LINE, "grandchild": DIRECT_LINE, "great_grandchild": DIRECT_LINE,
+          "sibling": SIBLINGS, "nephew_niece": NEPHEWS_NIECES, "unrelated": OTHERS}
+
+# Art. 669: (oldest age of the band, usufruct %); 91 and over: 10 %.
+USUFRUCT_BANDS = ((20, 90), (30, 80), (40, 70), (50, 60), (60, 50), (70, 40), (80, 30), (90, 20))
+USUFRUCT_OLDEST = 10
+
+# The spec's "except debts" is unreadable; this file reports a gift's debts at the field.
+GIFT_DEBTS_PATH = "debts"
+
+# Reading 1: a string amount; a JSON integer is checked on its own text.
+AMOUNT_STRING = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?")
+JSON_INTEGER = re.compile(r"[0-9]+")  # Non-negative: no sign at all (so `-0` is rejected).
+# Reading 2: fractions.
+FRACTION_RATIO = re.compile(r"([0-9]+)/([0-9]+)")
+FRACTION_DECIMAL = re.compile(r"([0-9]+)(?:\.([0-9]+))?")
+DATE_SYNTAX = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+
+
+# ---------------------------------------------------------------------------
+# JSON with numbers as written
+# ---------------------------------------------------------------------------
+
+class RawNumber:
+    """A JSON number kept exactly as written (`1500.5`, `1e3`, `-0`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __eq__(self, other):
+        if isinstance(other, RawNumber):
+            return self.text == other.text
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.text)
+
+    def __repr__(self):
+        return f"RawNumber({self.text!r})"
+
+
+def _reject_constant(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def parse_case(text: str):
+    """Parses one case, keeping every number as a `RawNumber`."""
+    return json.loads(text, parse_float=RawNumber, parse_int=RawNumber,
+                      parse_constant=_reject_constant)
+
+
+def dump_json(value) -> str:
+    """Serialises a case back to JSON, writing `RawNumber`s verbatim."""
+    if isinstance(value, RawNumber):
+        return value.text
+    if isinstance(value, dict):
+        items = (json.dumps(k, ensure_ascii=False) + ": " + dump_json(v) for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(dump_json(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------
+# Validation (the "Case" section; readings 1-3, 5, 6, 8, 9, 13, 16, 18)
+# ---------------------------------------------------------------------------
+
+class DatasetError(Exception):
+    """A case the spec rejects, with the path of the first fault."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Beneficiary:
+    id: str
+    relationship: str
+    birth_date: date
+    disabled: bool
+    represents: str | None
+
+
+@dataclass(frozen=True)
+class Gift:
+    beneficiary: str
+    value: Fraction
+    fraction: Fraction
+    cash: bool
+    reserved_usufruct: bool
+
+
+@dataclass(frozen=True)
+class PriorGift:
+    beneficiary: str
+    date: date
+    value: Fraction
+    cash_790g: bool
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    act_date: date
+    person_birth_date: date
+    beneficiaries: list
+    assets: list
+    debts: list
+    funeral_costs: Fraction
+    bequests: list        # (beneficiary id, amount)
+    residue_shares: dict  # beneficiary id -> Fraction, in JSON order
+    spouse_usufruct: bool
+    gifts: list
+    prior_gifts: list
+
+
+def is_given(value) -> bool:
+    """`null` is the same as absent."""
+    return value is not None
+
+
+def read_amount(value, path: str) -> Fraction:
+    """Reading 1: a non-negative JSON integer, or a string with at most two decimals."""
+    if value is None:
+        raise DatasetError(path, "missing amount")
+    if isinstance(value, RawNumber):
+        if not JSON_INTEGER.fullmatch(value.text):
+            raise DatasetError(path, f"JSON number {value.text} is not a non-negative integer")
+        return F(int(value.text))
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:  # Only for callers that parsed without RawNumber.
+            raise DatasetError(path, "negative amount")
+        return F(value)
+    if isinstance(value, str):
+        if not AMOUNT_STRING.fullmatch(value):
+            raise DatasetError(path, f"{value!r} is not a non-negative amount with at most two decimals")
+        return decimal_fraction(value)
+    raise DatasetError(path, "an amount is a JSON integer or a decimal string")
+
+
+def decimal_fraction(text: str) -> Fraction:
+    """`[0-9]+(.[0-9]+)?` as an exact fraction."""
+    whole, _, decimals = text.partition(".")
+    return F(int(whole)) + (F(int(decimals), 10 ** len(decimals)) if decimals else 0)
+
+
+def read_fraction(value, path: str) -> Fraction:
+    """Reading 2: "p/q", "1", "0.25" or a non-negative JSON integer; q > 0."""
+    if value is None:
+        raise DatasetError(path, "missing fraction")
+    if isinstance(value, RawNumber):
+        if not JSON_INTEGER.fullmatch(value.text):
+            raise DatasetError(path, f"JSON number {value.text} is not a non-negative integer")
+        return F(int(value.text))
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise DatasetError(path, "negative fraction")
+        return F(value)
+    if isinstance(value, str):
+        ratio = FRACTION_RATIO.fullmatch(value)
+        if ratio:
+            denominator = int(ratio.group(2))
+            if denominator == 0:
+                raise DatasetError(path, f"{value!r} has a zero denominator")
+            return F(int(ratio.group(1)), denominator)
+        if FRACTION_DECIMAL.fullmatch(value):
+            return decimal_fraction(value)
+        raise DatasetError(path, f"{value!r} is not a fraction p/q or a decimal")
+    raise DatasetError(path, "a fraction is a string or a JSON integer")
+
+
+def read_date(value, path: str, not_after: date | None = None) -> date:
+    """A `YYYY-MM-DD` calendar date, not after `not_after` when given."""
+    if value is None:
+        raise DatasetError(path, "missing date")
+    if not isinstance(value, str):
+        raise DatasetError(path, "a date is a YYYY-MM-DD string")
+    match = DATE_SYNTAX.fullmatch(value)
+    if not match:
+        raise DatasetError(path, f"{value!r} is not YYYY-MM-DD")
+    try:
+        day = date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        raise DatasetError(path, f"{value!r} is not a calendar date") from None
+    if not_after is not None and day > not_after:
+        raise DatasetError(path, f"{value} is after the act date {not_after.isoformat()}")
+    return day
+
+
+def read_flag(value, path: str) -> bool:
+    """Reading 16: an optional boolean, false when absent or null."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise DatasetError(path, "must be a JSON boolean")
+    return value
+
+
+def read_list(raw: dict, key: str) -> list:
+    """An optional list: absent or null is empty."""
+    value = raw.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DatasetError(key, f"{key} must be a list")
+    return value
+
+
+def read_item(item, path: str) -> dict:
+    if not isinstance(item, dict):
+        raise DatasetError(path, "must be an object")
+    return item
+
+
+def read_beneficiary_ref(value, path: str, ids: set) -> str:
+    if not isinstance(value, str) or value not in ids:
+        raise DatasetError(path, "must name a beneficiary id")
+    return value
+
+
+def read_beneficiaries(raw: dict, kind: str, act: date) -> list:
+    result, seen = [], set()
+    for index, item in enumerate(read_list(raw, "beneficiaries")):
+        path = f"beneficiaries[{index}]"
+        item = read_item(item, path)
+        bid = item.get("id")
+        if not isinstance(bid, str):
+            raise DatasetError(f"{path}.id", "id must be a string")
+        if bid in seen:
+            raise DatasetError(f"{path}.id", f"duplicate beneficiary id {bid!r}")
+        seen.add(bid)
+        relationship = item.get("relationship")
+        if not isinstance(relationship, str) or relationship not in RELATIONSHIPS:
+            raise DatasetError(f"{path}.relationship", "relationship must be one of " + ", ".join(RELATIONSHIPS))
+        if kind == "gift" and relationship in EXEMPT_IN_ESTATE:  # Reading 9.
+            raise DatasetError(f"{path}.relationship", "a gift to a spouse or PACS partner is outside this rulebook")
+        birth = read_date(item.get("birth_date"), f"{path}.birth_date", act)
+        disabled = read_flag(item.get("disabled"), f"{path}.disabled")
+        represents = item.get("represents")
+        if represents is not None:  # Reading 6.
+            if not isinstance(represents, str):
+                raise DatasetError(f"{path}.represents", "represents must be a string or null")
+            if kind != "estate" or relationship != "grandchild":
+                raise DatasetError(f"{path}.represents", "only a grandchild in an estate represents")
+        result.append(Beneficiary(bid, relationship, birth, disabled, represents))
+    return result
+
+
+def read_values(raw: dict, key: str) -> list:
+    """`assets` or `debts`: objects with a required `value`."""
+    values = []
+    for index, item in enumerate(read_list(raw, key)):
+        path = f"{key}[{index}]"
+        item = read_item(item, path)
+        values.append(read_amount(item.get("value"), f"{path}.value"))
+    return values
+
+
+def read_case(raw) -> Case:
+    """Reading 18, in order; the first fault raises."""
+    if not isinstance(raw, dict):
+        raise DatasetError("$", "a case must be a JSON object")
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in ("estate", "gift"):
+        raise DatasetError("kind", "kind must be 'estate' or 'gift'")
+    act = read_date(raw.get("act_date"), "act_date")
+    person = raw.get("person")
+    if not isinstance(person, dict):
+        raise DatasetError("person", "person must be an object")
+    person_birth = read_date(person.get("birth_date"), "person.birth_date", act)
+
+    beneficiaries = read_beneficiaries(raw, kind, act)
+    ids = {b.id for b in beneficiaries}
+
+    assets = read_values(raw, "assets")
+    debts = read_values(raw, "debts")
+    funeral = raw.get("funeral_costs")
+    funeral = read_amount(funeral, "funeral_costs") if is_given(funeral) else F(0)
+
+    bequests = []
+    for index, item in enumerate(read_list(raw, "bequests")):
+        path = f"bequests[{index}]"
+        item = read_item(item, path)
+        bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
+        bequests.append((bid, read_amount(item.get("amount"), f"{path}.amount")))
+
+    shares_raw = raw.get("residue_shares")
+    shares = {}
+    if is_given(shares_raw):
+        if not isinstance(shares_raw, dict):
+            raise DatasetError("residue_shares", "residue_shares must be an object")
+        for key, value in shares_raw.items():
+            path = f"residue_shares.{key}"
+            if key not in ids:
+                raise DatasetError(path, f"{key!r} is not a beneficiary id")
+            shares[key] = read_fraction(value, path)
+
+    spouse_usufruct = read_flag(raw.get("spouse_usufruct"), "spouse_usufruct")
+
+    gifts = []
+    for index, item in enumerate(read_list(raw, "gifts")):
+        path = f"gifts[{index}]"
+        item = read_item(item, path)
+        bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
+        value = read_amount(item.get("value"), f"{path}.value")
+        fraction = read_fraction(item.get("fraction"), f"{path}.fraction")
+        if fraction > 1:
+            raise DatasetError(f"{path}.fraction", "a gift fraction is at most 1")
+        cash = read_flag(item.get("cash"), f"{path}.cash")
+        reserved = read_flag(item.get("reserved_usufruct"), f"{path}.reserved_usufruct")
+        gifts.append(Gift(bid, value, fraction, cash, reserved))
+
+    prior = []
+    for index, item in enumerate(read_list(raw, "prior_gifts")):
+        path = f"prior_gifts[{index}]"
+        item = read_item(item, path)
+        bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
+        day = read_date(item.get("date"), f"{path}.date", act)
+        value = read_amount(item.get("value"), f"{path}.value")
+        flag = read_flag(item.get("cash_790g"), f"{path}.cash_790g")
+        prior.append(PriorGift(bid, day, value, flag))
+
+    case = Case(kind, act, person_birth, beneficiaries, assets, debts, funeral, bequests, shares,
+                spouse_usufruct, gifts, prior)
+    check_cross_fields(case)
+    return case
+
+
+def check_cross_fields(case: Case) -> None:
+    """Reading 18's last group: kind-specific fields, share sum, groups, spouse usufruct."""
+    if case.kind == "gift":  # Reading 5.
+        if case.debts:
+            raise DatasetError(GIFT_DEBTS_PATH, "a gift has no debts")
+        if case.funeral_costs != 0:
+            raise DatasetError("funeral_costs", "a gift has no funeral costs")
+        if case.bequests:
+            raise DatasetError("bequests", "a gift has no bequests")
+        if case.residue_shares:
+            raise DatasetError("residue_shares", "a gift has no residue shares")
+        if case.spouse_usufruct:
+            raise DatasetError("spouse_usufruct", "a gift has no spouse usufruct")
+        return
+    if case.gifts:
+        raise DatasetError("gifts", "an estate has no gifts")
+    if sum(case.residue_shares.values(), F(0)) != 1:  # Reading 3.
+        raise DatasetError("residue_shares", "residue shares must add up to exactly 1")
+    for index, name in representation_groups(case).items():  # Reading 6.
+        if group_share(case, name) == 0:
+            raise DatasetError(f"beneficiaries[{index}].represents",
+                               f"the representatives of {name!r} have no residue share")
+    if case.spouse_usufruct and sum(b.relationship == "spouse" for b in case.beneficiaries) != 1:
+        raise DatasetError("spouse_usufruct", "spouse usufruct needs exactly one spouse")  # Reading 8.
+
+
+def representation_groups(case: Case) -> dict:
+    """First member's index -> represented name, in the order of first members."""
+    groups, seen = {}, set()
+    for index, b in enumerate(case.beneficiaries):
+        if b.represents is not None and b.represents not in seen:
+            seen.add(b.represents)
+            groups[index] = b.represents
+    return groups
+
+
+def group_share(case: Case, name: str) -> Fraction:
+    return sum((case.residue_shares.get(b.id, F(0)) for b in case.beneficiaries if b.represents == name), F(0))
+
+
+# ---------------------------------------------------------------------------
+# Arithmetic (the "Computation" section; readings 4, 7, 8, 10-17)
+# ---------------------------------------------------------------------------
+
+def round_euro(amount: Fraction) -> int:
+    """Reading 17: floor(x + 1/2) on the exact value."""
+    return math.floor(amount + F(1, 2))
+
+
+def scale(bands, amount: Fraction) -> Fraction:
+    """Art. 777 marginal bands, never rounded band by band."""
+    total, lower = F(0), F(0)
+    for upper, rate in bands:
+        top = amount if upper is None else min(amount, F(upper))
+        if top > lower:
+            total += rate * (top - lower)
+        if upper is None or amount <= upper:
+            break
+        lower = F(upper)
+    return total
+
+
+def age_on(birth: date, day: date) -> int:
+    """Reading 15: completed years; a birthday on `day` counts."""
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+
+
+def usufruct_percent(age: int) -> int:
+    for oldest, percent in USUFRUCT_BANDS:
+        if age <= oldest:
+            return percent
+    return USUFRUCT_OLDEST
+
+
+def bare_ownership(age: int) -> Fraction:
+    return F(100 - usufruct_percent(age), 100)
+
+
+def recall_boundary(act: date) -> tuple:
+    """Reading 14: act - 15 years as (year, month, day); 29 February gives 28 February."""
+    day = 28 if (act.month, act.day) == (2, 29) else act.day
+    return (act.year - RECALL_YEARS, act.month, day)
+
+
+def within_15_years(day: date, boundary: tuple, inclusive: bool = False) -> bool:
+    """Strictly after act - 15 years (readings 4 and 12)."""
+    key = (day.year, day.month, day.day)
+    return key > boundary or (inclusive and key == boundary)
+
+
+@dataclass
+class Result:
+    id: str
+    relationship: str
+    value: Fraction = F(0)
+    cash: Fraction = F(0)
+    exemption: Fraction = F(0)     # E
+    recalled: Fraction = F(0)      # S
+    allowance: Fraction = F(0)     # A
+    used: Fraction = F(0)          # U
+    taxed_before: Fraction = F(0)  # T
+    taxable_exact: Fraction = F(0)
+    taxable: int = 0
+    tax_exact: Fraction = F(0)
+    tax: int = 0
+    exempt: bool = False
+    cash_790g_eligible: bool = False
+    ceiling: Fraction = F(0)
+
+
+# Named alternative readings, for the generator's "the level's rules matter" test
+# and the feature report; `evaluate` never uses them.
+ABLATIONS = ("recall", "790g", "representation", "lower_bands", "669", "boundary_inclusive",
+             "funeral_cap", "disability")
+
+
+def compute(case: Case, ablate: frozenset = frozenset()) -> list:
+    """Every beneficiary's result, in case order."""
+    results = {b.id: Result(b.id, b.relationship) for b in case.beneficiaries}
+    boundary = recall_boundary(case.act_date)
+    inclusive = "boundary_inclusive" in ablate
+    donor_age = age_on(case.person_birth_date, case.act_date)
+    if case.kind == "estate":
+        funeral = case.funeral_costs if "funeral_cap" in ablate else min(case.funeral_costs, FUNERAL_CAP)
+        net = sum(case.assets, F(0)) - sum(case.debts, F(0)) - funeral
+        residue = net - sum((amount for _, amount in case.bequests), F(0))
+        factor = F(1)
+        if case.spouse_usufruct and "669" not in ablate:
+            spouse = next(b for b in case.beneficiaries if b.relationship == "spouse")
+            factor = bare_ownership(age_on(spouse.birth_date, case.act_date))
+        for bid, amount in case.bequests:
+            results[bid].value += amount
+        for bid, share in case.residue_shares.items():
+            results[bid].value += residue * share * factor
+    else:
+        bare = F(1) if "669" in ablate else bare_ownership(donor_age)
+        for gift in case.gifts:
+            amount = gift.value * gift.fraction * (bare if gift.reserved_usufruct else 1)
+            results[gift.beneficiary].value += amount
+            if gift.cash:
+                results[gift.beneficiary].cash += amount
+
+    ordered = []
+    for b in case.beneficiaries:
+        r = results[b.id]
+        ordered.append(r)
+        if case.kind == "estate" and b.relationship in EXEMPT_IN_ESTATE:
+            r.exempt = True
+            continue
+        ignore_790g = "790g" in ablate
+        mine = [p for p in case.prior_gifts
+                if p.beneficiary == b.id and within_15_years(p.date, boundary, inclusive)]
+        if case.kind == "gift" and not ignore_790g:
+            r.cash_790g_eligible = (b.relationship in CASH_790G_DONEES
+                                    and donor_age < CASH_790G_MAX_DONOR_AGE
+                                    and age_on(b.birth_date, case.act_date) >= CASH_790G_MIN_DONEE_AGE)
+            if r.cash_790g_eligible:
+                earlier = sum((p.value for p in mine if p.cash_790g), F(0))
+                r.ceiling = max(F(0), CASH_790G_CEILING - earlier)
+                r.exemption = min(r.cash, r.ceiling)
+        if "recall" not in ablate:
+            r.recalled = sum((p.value for p in mine if ignore_790g or not p.cash_790g), F(0))
+        if case.kind == "estate" and b.represents is not None and "representation" not in ablate:
+            own = case.residue_shares.get(b.id, F(0))
+            r.allowance = REPRESENTED_CHILD_ALLOWANCE * own / group_share(case, b.represents)
+        else:
+            table = ESTATE_ALLOWANCES if case.kind == "estate" else GIFT_ALLOWANCES
+            r.allowance = table[b.relationship]
+        if b.disabled and "disability" not in ablate:
+            r.allowance += DISABILITY_ALLOWANCE
+        r.used = min(r.allowance, r.recalled)
+        r.taxed_before = r.recalled - r.used
+        r.taxable_exact = max(F(0), r.value - r.exemption - (r.allowance - r.used))
+        r.taxable = round_euro(r.taxable_exact)
+        base = F(0) if "lower_bands" in ablate else r.taxed_before
+        bands = SCALES[b.relationship]
+        r.tax_exact = scale(bands, base + r.taxable) - scale(bands, base)
+        r.tax = round_euro(r.tax_exact)
+    return ordered
+
+
+def answer_of(results: list) -> dict:
+    return {"beneficiaires": {r.id: {"part_taxable": r.taxable, "droits": r.tax} for r in results},
+            "total_droits": sum(r.tax for r in results)}
+
+
+def evaluate(raw) -> dict:
+    """The expected answer for one parsed case, or `{"error": {path, message}}`."""
+    try:
+        return answer_of(compute(read_case(raw)))
+    except DatasetError as error:
+        return {"error": {"path": error.path, "message": error.message}}
+
+
+# ---------------------------------------------------------------------------
+# Case generator
+# ---------------------------------------------------------------------------
+#
+# The seed's four levels (mix cycle 1, 4, 2, 3; the first eight tasks 1, 4, 2,
+# 3, 3, 4, 2, 1 and the first six with the seed's fixed variants). A valid
+# dossier is built from an intent (a variant of a level), re-drawn a few times
+# until it is interesting (someone owes tax; at levels 3 and 4 a rule of the
+# level changes the answer, measured by recomputing with the rule ablated),
+# sometimes nudged onto a half-euro boundary, then ~30 % of cases get one to
+# three faults. The outcome is always measured by `evaluate`, never assumed.
+
+ABSENT = object()  # A key left out of the case (as opposed to `null`).
+
+FIRST_NAMES = ["Louis", "Claire", "Paul", "Inès", "Léa", "Hugo", "Jeanne", "Marc", "Chloé", "Théo",
+               "Manon", "Lucas", "Emma", "Jules", "Camille", "Nathan", "Zoé", "Arthur", "Élodie", "Maël",
+               "Sophie", "Yanis", "Rose", "Gabriel", "Alice", "Noé", "Margaux", "Bastien"]
+SURNAMES = ["Martin", "Petit", "Roy", "Bernard", "Dubois", "Moreau", "Laurent", "Lefèvre", "Garnier",
+            "Faure", "Rousseau", "Blanc", "Girard", "Bonnet", "Mercier", "Nguyen", "Da Silva"]
+ASSET_LABELS = ["Appartement", "Maison", "Livret A", "Compte courant", "Portefeuille titres",
+                "Terrain", "Véhicule", "Parts de SCI", "Résidence secondaire", "Mobilier"]
+DEBT_LABELS = ["Prêt immobilier", "Impôt sur le revenu", "Facture EHPAD", "Crédit auto", "Taxe foncière"]
+GIFT_LABELS = ["Maison", "Appartement", "Somme d'argent", "Virement", "Parts sociales", "Terrain",
+               "Chèque", "Portefeuille"]
+ID_STYLES = ["B{n}", "B{n}", "B{n}", "H{n:02d}", "heir-{n}", "D{n}"]
+USUFRUCT_EDGE_AGES = [18, 20, 21, 25, 30, 31, 35, 40, 41, 45, 50, 51, 55, 60, 61, 65, 70, 71, 75, 79,
+                      80, 81, 85, 90, 91, 95, 101]
+
+
+def money_cents(rng: random.Random, low: int, high: int, whole: float = 0.5) -> int:
+    """An amount in cents between `low` and `high` euros, whole euros with probability `whole`."""
+    euros = rng.randint(low, high)
+    if rng.random() < whole:
+        return euros * 100
+    return euros * 100 + rng.randint(1, 99)
+
+
+def write_amount(rng: random.Random, cents: int):
+    """A valid way to write an amount: JSON integer, "41200", "41200.00", "41200.5"..."""
+    euros, rest = divmod(cents, 100)
+    if rest == 0:
+        roll = rng.random()
+        if roll < 0.42:
+            return RawNumber(str(euros))
+        if roll < 0.72:
+            return str(euros)
+        if roll < 0.93:
+            return f"{euros}.00"
+        if roll < 0.97:
+            return f"{euros}.0"
+        return f"0{euros}"
+    two = f"{euros}.{rest:02d}"
+    if rest % 10 == 0 and rng.random() < 0.3:
+        return two[:-1]
+    if rng.random() < 0.02:
+        return "0" + two
+    return two
+
+
+def amount_cents(value) -> int:
+    """The cents of an amount the generator wrote."""
+    text = value.text if isinstance(value, RawNumber) else value
+    return int(decimal_fraction(text) * 100)
+
+
+def decimal_text(f: Fraction) -> str | None:
+    """`f` as a finite decimal string, or None."""
+    digits = 0
+    while (f * 10 ** digits).denominator != 1:
+        digits += 1
+        if digits > 8:
+            return None
+    if digits == 0:
+        return str(f.numerator)
+    scaled = str(int(f * 10 ** digits)).rjust(digits + 1, "0")
+    return scaled[:-digits] + "." + scaled[-digits:]
+
+
+def write_fraction(rng: random.Random, f: Fraction):
+    """A valid way to write a fraction: "3/8", "6/16", "0.375", "1", JSON 1."""
+    if f == 1:
+        return rng.choice(["1", "1", RawNumber("1"), "1/1", "1.0", "4/4"])
+    if f == 0:
+        return rng.choice(["0", RawNumber("0"), "0/4", "0.0"])
+    roll = rng.random()
+    as_decimal = decimal_text(f)
+    if as_decimal is not None and roll < 0.18:
+        return as_decimal
+    if roll < 0.30:
+        k = rng.randint(2, 4)
+        return f"{f.numerator * k}/{f.denominator * k}"
+    return f"{f.numerator}/{f.denominator}"
+
+
+def add_years(day: date, years: int) -> date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # 29 February in a common year.
+        return date(day.year + years, 2, 28)
+
+
+def is_leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def birth_for_age(rng: random.Random, act: date, age: int, mode: str = "random") -> date:
+    """A birth date giving `age` completed years on `act`.
+
+    `birthday`: the birthday is the act date; `eve`: the next birthday is the
+    day after the act date; otherwise any day of the year of age. Never a 29
+    February unless the act year is leap (ages of 29 February births are open)."""
+    oldest = add_years(act, -(age + 1)) + timedelta(days=1)
+    youngest = add_years(act, -age)
+    if mode == "birthday":
+        birth = youngest
+    elif mode == "eve":
+        birth = oldest
+    else:
+        birth = oldest + timedelta(days=rng.randint(0, (youngest - oldest).days))
+    if (birth.month, birth.day) == (2, 29) and not is_leap(act.year):
+        birth = birth + timedelta(days=1)
+    assert age_on(birth, act) == age, (birth, act, age)
+    return birth
+
+
+def draw_act_date(rng: random.Random) -> date:
+    """Mostly 2026; 29 February acts (reading 14) and a few later years."""
+    roll = rng.random()
+    if roll < 0.84:
+        return date(2026, 1, 1) + timedelta(days=rng.randint(0, 364))
+    if roll < 0.90:
+        return date(2028, 2, 29)
+    if roll < 0.94:
+        return rng.choice([date(2026, 2, 28), date(2026, 3, 1), date(2028, 2, 28), date(2028, 3, 1),
+                           date(2026, 12, 31), date(2026, 1, 1)])
+    return date(2027, 1, 1) + timedelta(days=rng.randint(0, 729))
+
+
+def shuffled(rng: random.Random, mapping: dict) -> dict:
+    items = list(mapping.items())
+    rng.shuffle(items)
+    return dict(items)
+
+
+def split(rng: random.Random, total: Fraction, n: int) -> list:
+    """`n` positive parts adding up to `total`, with denominators like 3, 8, 12."""
+    if n == 1:
+        return [total]
+    roll = rng.random()
+    if roll < 0.3:
+        return [total / n] * n
+    denominator = rng.choice([d for d in (2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 24, 7, 100) if d >= n]
+                             or [n])
+    if denominator < n:
+        denominator = n
+    cuts = sorted(rng.sample(range(1, denominator), n - 1))
+    parts = [b - a for a, b in zip([0] + cuts, cuts + [denominator])]
+    return [total * F(p, denominator) for p in parts]
+
+
+@dataclass
+class Person:
+    id: str
+    relationship: str
+    birth: date
+    disabled: bool = False
+    represents: str | None = None
+    name: str = ""
+
+
+@dataclass
+class Dossier:
+    """What the generator knows about the case it is building, before writing it."""
+    rng: random.Random
+    kind: str
+    act: date
+    level: int
+    variant: str
+    surname: str = ""
+    style: str = "B{n}"
+    person_birth: date | None = None
+    people: list = field(default_factory=list)
+    assets: list = field(default_factory=list)      # cents
+    debts: list = field(default_factory=list)       # cents
+    funeral: object = ABSENT                        # cents, None or ABSENT
+    bequests: list = field(default_factory=list)    # (id, cents)
+    shares: dict = field(default_factory=dict)      # id -> Fraction
+    spouse_usufruct: bool = False
+    gifts: list = field(default_factory=list)       # dicts: id, cents, fraction, cash, reserved, label
+    prior: list = field(default_factory=list)       # (id, date, cents, cash_790g)
+
+    def __post_init__(self):
+        self.surname = self.rng.choice(SURNAMES)
+        self.style = self.rng.choice(ID_STYLES)
+
+    def set_person(self, age: int, mode: str = "random") -> None:
+        self.person_birth = birth_for_age(self.rng, self.act, age, mode)
+
+    def add(self, relationship: str, age: int | None = None, mode: str = "random",
+            disabled: bool = False, represents: str | None = None) -> str:
+        rng = self.rng
+        if age is None:
+            age = {"spouse": rng.randint(45, 95), "pacs_partner": rng.randint(30, 90),
+                   "child": rng.randint(18, 70), "grandchild": rng.randint(0, 45),
+                   "great_grandchild": rng.randint(0, 25), "sibling": rng.randint(40, 95),
+                   "nephew_niece": rng.randint(15, 70), "unrelated": rng.randint(5, 90)}[relationship]
+        bid = self.style.format(n=len(self.people) + 1)
+        surname = self.surname if relationship not in ("unrelated", "spouse", "pacs_partner") else rng.choice(SURNAMES)
+        self.people.append(Person(bid, relationship, birth_for_age(rng, self.act, age, mode), disabled,
+                                  represents, f"{rng.choice(FIRST_NAMES)} {surname}"))
+        return bid
+
+    def person_of(self, bid: str) -> Person:
+        return next(p for p in self.people if p.id == bid)
+
+    def ids(self, *relationships) -> list:
+        return [p.id for p in self.people if p.relationship in relationships]
+
+    def boundary(self) -> date:
+        year, month, day = recall_boundary(self.act)
+        return date(year, month, day)
+
+    def prior_date(self, when: str) -> date:
+        """`window` (recalled), `boundary` (exactly act - 15 years: not recalled),
+        `after_boundary` (one day later: recalled), `act` (the act date), `old`, `recent`."""
+        rng, boundary = self.rng, self.boundary()
+        if when == "boundary":
+            return boundary
+        if when == "after_boundary":
+            return boundary + timedelta(days=1)
+        if when == "act":
+            return self.act
+        if when == "old":
+            return boundary - timedelta(days=rng.randint(1, 3000))
+        if when == "recent":
+            return self.act - timedelta(days=rng.randint(1, 900))
+        return boundary + timedelta(days=rng.randint(1, (self.act - boundary).days))
+
+    def add_prior(self, bid: str, when: str, cents: int, cash_790g: bool = False) -> None:
+        self.prior.append((bid, self.prior_date(when), cents, cash_790g))
+
+    # --- Writing the case -------------------------------------------------
+
+    def write(self) -> dict:
+        rng = self.rng
+        case = {"kind": self.kind, "act_date": self.act.isoformat()}
+        person = {"name": f"{rng.choice(FIRST_NAMES)} {self.surname}", "birth_date": self.person_birth.isoformat()}
+        if rng.random() < 0.08:
+            person.pop("name")
+        if rng.random() < 0.05:
+            person["death_place"] = "Lyon"
+        case["person"] = person
+        if self.kind == "estate":
+            self.write_estate(case)
+        else:
+            self.write_gift(case)
+        case["beneficiaries"] = [self.write_person(p) for p in self.people]
+        if self.prior or rng.random() < 0.25:
+            case["prior_gifts"] = [self.write_prior(entry) for entry in self.prior]
+        elif rng.random() < 0.1:
+            case["prior_gifts"] = None
+        if rng.random() < 0.04:
+            case["notary"] = "Maître Fictif"
+        return case
+
+    def write_estate(self, case: dict) -> None:
+        rng = self.rng
+        case["assets"] = [{"label": rng.choice(ASSET_LABELS), "value": write_amount(rng, c)} for c in self.assets]
+        if self.debts or rng.random() < 0.5:
+            case["debts"] = [{"label": rng.choice(DEBT_LABELS), "value": write_amount(rng, c)} for c in self.debts]
+        if self.funeral is None:
+            case["funeral_costs"] = None
+        elif self.funeral is not ABSENT:
+            case["funeral_costs"] = write_amount(rng, self.funeral)
+        if self.bequests or rng.random() < 0.4:
+            case["bequests"] = [{"beneficiary": bid, "amount": write_amount(rng, c)} for bid, c in self.bequests]
+        shares = {bid: write_fraction(rng, f) for bid, f in self.shares.items()}
+        case["residue_shares"] = shuffled(rng, shares) if rng.random() < 0.2 else shares
+        if self.spouse_usufruct:
+            case["spouse_usufruct"] = True
+        else:
+            value = rng.choice([ABSENT, ABSENT, False, None])
+            if value is not ABSENT:
+                case["spouse_usufruct"] = value
+        if rng.random() < 0.04:
+            case["gifts"] = []  # Reading 5: an empty list of the other kind is accepted.
+
+    def write_gift(self, case: dict) -> None:
+        rng = self.rng
+        gifts = []
+        for gift in self.gifts:
+            entry = {"beneficiary": gift["id"], "label": gift["label"], "value": write_amount(rng, gift["cents"]),
+                     "fraction": write_fraction(rng, gift["fraction"])}
+            for key in ("cash", "reserved_usufruct"):
+                if gift[key]:
+                    entry[key] = True
+                else:
+                    value = rng.choice([False, False, ABSENT, None])
+                    if value is not ABSENT:
+                        entry[key] = value
+            if rng.random() < 0.1:
+                entry = shuffled(rng, entry)
+            gifts.append(entry)
+        case["gifts"] = gifts
+        # Reading 5: empty lists, zeros and false of the other kind are accepted;
+        # assets are validated but unused.
+        if rng.random() < 0.08:
+            case["assets"] = [{"label": rng.choice(ASSET_LABELS), "value": write_amount(rng, money_cents(rng, 1000, 90000))}]
+        if rng.random() < 0.05:
+            case["debts"] = rng.choice([[], None])
+        if rng.random() < 0.05:
+            case["funeral_costs"] = rng.choice([RawNumber("0"), "0", "0.00", None])
+        if rng.random() < 0.05:
+            case["bequests"] = []
+        if rng.random() < 0.05:
+            case["residue_shares"] = rng.choice([{}, None])
+        if rng.random() < 0.05:
+            case["spouse_usufruct"] = rng.choice([False, None])
+
+    def write_person(self, p: Person) -> dict:
+        rng = self.rng
+        entry = {"id": p.id}
+        if rng.random() < 0.92:
+            entry["name"] = p.name
+        entry["relationship"] = p.relationship
+        entry["birth_date"] = p.birth.isoformat()
+        if p.disabled:
+            entry["disabled"] = True
+        else:
+            value = rng.choice([False, False, False, ABSENT, None])
+            if value is not ABSENT:
+                entry["disabled"] = value
+        if p.represents is not None:
+            entry["represents"] = p.represents
+        elif rng.random() < 0.6:
+            entry["represents"] = None
+        if rng.random() < 0.12:
+            entry = shuffled(rng, entry)
+        return entry
+
+    def write_prior(self, entry: tuple) -> dict:
+        rng = self.rng
+        bid, day, cents, cash_790g = entry
+        gift = {"beneficiary": bid, "date": day.isoformat(), "value": write_amount(rng, cents)}
+        if cash_790g:
+            gift["cash_790g"] = True
+        else:
+            value = rng.choice([False, False, ABSENT, None])
+            if value is not ABSENT:
+                gift["cash_790g"] = value
+        return gift
+
+
+# --- Estates -----------------------------------------------------------------
+
+def draw_estate_size(rng: random.Random) -> int:
+    """Total assets in euros: mostly modest, sometimes large enough for the top bands."""
+    roll = rng.random()
+    if roll < 0.40:
+        return rng.randint(40_000, 400_000)
+    if roll < 0.80:
+        return rng.randint(400_000, 1_600_000)
+    if roll < 0.95:
+        return rng.randint(1_600_000, 5_000_000)
+    return rng.randint(5_000_000, 12_000_000)
+
+
+def draw_assets(rng: random.Random, d: Dossier, total_euros: int) -> None:
+    parts = [rng.random() + 0.05 for _ in range(rng.randint(1, 5))]
+    unit = total_euros * 100 / sum(parts)
+    d.assets = []
+    for part in parts:
+        cents = max(10_000, int(part * unit))
+        d.assets.append(cents // 100 * 100 if rng.random() < 0.5 else cents)
+
+
+def draw_debts(rng: random.Random, d: Dossier, total_euros: int) -> None:
+    count = rng.choices([0, 1, 2, 3], weights=[35, 35, 20, 10])[0]
+    d.debts = [money_cents(rng, 300, max(500, total_euros // 8)) for _ in range(count)]
+
+
+def draw_funeral(rng: random.Random, d: Dossier) -> None:
+    roll = rng.random()
+    if roll < 0.10:
+        d.funeral = ABSENT
+    elif roll < 0.13:
+        d.funeral = None
+    elif roll < 0.18:
+        d.funeral = 0
+    elif roll < 0.35:
+        d.funeral = money_cents(rng, 300, 1499)
+    elif roll < 0.45:
+        d.funeral = rng.choice([150000, 150001, 149999])
+    else:
+        d.funeral = money_cents(rng, 1501, 9000)
+
+
+def estate_basics(rng: random.Random, d: Dossier, total: int | None = None) -> int:
+    total = total or draw_estate_size(rng)
+    d.set_person(rng.randint(55, 101))
+    draw_assets(rng, d, total)
+    draw_debts(rng, d, total)
+    draw_funeral(rng, d)
+    return total
+
+
+def draw_bequest(rng: random.Random, total: int) -> int:
+    return money_cents(rng, 1000, max(2000, min(150_000, total // 5)), whole=0.7)
+
+
+def estate_only_child(rng: random.Random, d: Dossier) -> None:
+    """Level 1: a widowed or divorced parent with an only child."""
+    total = estate_basics(rng, d, rng.choice([rng.randint(60_000, 400_000), draw_estate_size(rng)]))
+    child = d.add("child", disabled=rng.random() < 0.05)
+    d.shares = {child: F(1)}
+    if total and rng.random() < 0.03:
+        d.bequests.append((child, draw_bequest(rng, total)))  # A bequest to the only heir: both add up.
+
+
+def estate_family(rng: random.Random, d: Dossier, variant: str) -> None:
+    """Level 2: 3-7 beneficiaries; bequests first, then shares of the residue."""
+    total = estate_basics(rng, d)
+    heirs, legatees = [], []
+    if variant == "spouse_children":
+        spouse = d.add("spouse" if rng.random() < 0.7 else "pacs_partner")
+        children = [d.add("child", disabled=rng.random() < 0.12) for _ in range(rng.randint(1, 4))]
+        spouse_share = rng.choice([F(1, 4), F(1, 4), F(1, 2), F(0), F(1, 3)])
+        shares = split(rng, 1 - spouse_share, len(children))
+        if spouse_share:
+            d.shares[spouse] = spouse_share
+        d.shares.update(zip(children, shares))
+        for relationship in rng.sample(["grandchild", "unrelated", "nephew_niece", "great_grandchild"],
+                                       rng.randint(0, 2)):
+            legatees.append(d.add(relationship, disabled=rng.random() < 0.05))
+        if rng.random() < 0.3:
+            d.bequests.append((spouse, draw_bequest(rng, total)))
+    elif variant == "children_legatees":
+        children = [d.add("child", disabled=rng.random() < 0.12) for _ in range(rng.randint(1, 4))]
+        pool = ["grandchild", "unrelated", "sibling", "nephew_niece", "great_grandchild", "grandchild", "unrelated"]
+        legatees = [d.add(rng.choice(pool), disabled=rng.random() < 0.08) for _ in range(rng.randint(1, 3))]
+        heirs = list(children)
+        if rng.random() < 0.25:
+            heirs.append(rng.choice(legatees))  # A legatee who also takes a share.
+        d.shares.update(zip(heirs, split(rng, F(1), len(heirs))))
+    else:  # siblings_legatees
+        siblings = [d.add("sibling", disabled=rng.random() < 0.15) for _ in range(rng.randint(1, 4))]
+        nephews = [d.add("nephew_niece", disabled=rng.random() < 0.05) for _ in range(rng.randint(0, 2))]
+        heirs = siblings + nephews
+        d.shares.update(zip(heirs, split(rng, F(1), len(heirs))))
+        legatees = [d.add(rng.choice(["unrelated", "nephew_niece", "unrelated", "grandchild"]))
+                    for _ in range(rng.randint(1, 2))]
+    for legatee in legatees:
+        d.bequests.append((legatee, draw_bequest(rng, total)))
+    if rng.random() < 0.03:
+        # Reading 4: bequests above the net estate; the residue is negative.
+        d.bequests.append((legatees[0] if legatees else d.people[-1].id, total * 100 + money_cents(rng, 1, 50_000)))
+
+
+def add_representation(rng: random.Random, d: Dossier, forced_groups: int = 1) -> None:
+    """Replaces children by grandchildren representing them (reading 6, 7)."""
+    children = [bid for bid in d.ids("child") if bid in d.shares]
+    if not children:
+        child = d.add("child")
+        d.shares = {k: v * F(1, 2) for k, v in d.shares.items()} if d.shares else {}
+        d.shares[child] = 1 - sum(d.shares.values(), F(0))
+        children = [child]
+    for child in rng.sample(children, min(len(children), forced_groups)):
+        person = d.person_of(child)
+        share = d.shares.pop(child)
+        d.people.remove(person)
+        name = person.name
+        count = rng.choice([1, 2, 2, 2, 3, 3])
+        reps = [d.add("grandchild", age=rng.randint(0, 45), disabled=rng.random() < 0.12, represents=name)
+                for _ in range(count)]
+        parts = split(rng, share, count)
+        if count >= 2 and rng.random() < 0.2:
+            # A representative with a bequest only: allowance 0 (reading 7).
+            parts = [share] + [F(0)] * (count - 1)
+            d.bequests.append((reps[-1], money_cents(rng, 1000, 30000)))
+        for rep, part in zip(reps, parts):
+            if part or rng.random() < 0.5:
+                d.shares[rep] = part
+    renumber(d)
+
+
+def renumber(d: Dossier) -> None:
+    """Keeps ids dense after a removal (ids are only labels)."""
+    mapping = {p.id: d.style.format(n=i + 1) for i, p in enumerate(d.people)}
+    if len(set(mapping.values())) != len(mapping):
+        return
+    for p in d.people:
+        p.id = mapping[p.id]
+    d.shares = {mapping.get(k, k): v for k, v in d.shares.items()}
+    d.bequests = [(mapping.get(k, k), c) for k, c in d.bequests]
+    d.prior = [(mapping.get(k, k), day, c, flag) for k, day, c, flag in d.prior]
+
+
+def add_recall(rng: random.Random, d: Dossier, taxed: list, count: int | None = None) -> None:
+    """Prior gifts: recalled, on the 15-year day, one day after, on the act date, old."""
+    for _ in range(count or rng.randint(1, 3)):
+        if not taxed:
+            return
+        bid = rng.choice(taxed)
+        when = rng.choices(["window", "boundary", "after_boundary", "act", "old", "recent"],
+                           weights=[40, 14, 14, 6, 8, 18])[0]
+        relationship = d.person_of(bid).relationship
+        allowance = int((ESTATE_ALLOWANCES if d.kind == "estate" else GIFT_ALLOWANCES).get(relationship, 0))
+        roll = rng.random()
+        if roll < 0.3 and allowance:
+            cents = money_cents(rng, allowance + 1, allowance + 150_000)  # Above the allowance: T > 0.
+        elif roll < 0.45 and allowance:
+            cents = money_cents(rng, max(1, allowance - 15000), allowance)
+        else:
+            cents = money_cents(rng, 2000, 90_000)
+        d.add_prior(bid, when, cents)
+
+
+def add_790g_priors(rng: random.Random, d: Dossier, bids: list) -> None:
+    """Prior family cash gifts: never recalled; they reduce a gift's ceiling."""
+    for bid in bids:
+        when = rng.choices(["window", "boundary", "after_boundary", "recent", "old", "act"],
+                           weights=[40, 12, 12, 20, 10, 6])[0]
+        cents = rng.choice([money_cents(rng, 3000, 31865), 3186500, money_cents(rng, 31866, 60000),
+                            money_cents(rng, 5000, 20000)])
+        d.add_prior(bid, when, cents, cash_790g=True)
+
+
+def taxed_ids(d: Dossier) -> list:
+    return [p.id for p in d.people if d.kind == "gift" or p.relationship not in EXEMPT_IN_ESTATE]
+
+
+def estate_level3(rng: random.Random, d: Dossier, forced_representation: bool = False) -> str:
+    variant = rng.choice(["spouse_children", "children_legatees", "siblings_legatees", "children_legatees"])
+    if forced_representation and variant == "siblings_legatees":
+        variant = "children_legatees"
+    estate_family(rng, d, variant)
+    extras = []
+    if forced_representation or (variant != "siblings_legatees" and rng.random() < 0.45):
+        add_representation(rng, d, forced_groups=2 if rng.random() < 0.15 else 1)
+        extras.append("representation")
+    if rng.random() < 0.8 or not extras:
+        add_recall(rng, d, taxed_ids(d))
+        extras.append("recall")
+    if rng.random() < 0.35:
+        add_790g_priors(rng, d, rng.sample(taxed_ids(d), min(2, len(taxed_ids(d)))))
+        extras.append("790g-prior")
+    return variant + "+" + "+".join(extras)
+
+
+def estate_usufruct(rng: random.Random, d: Dossier) -> str:
+    """Level 4: the spouse takes the usufruct of the residue; bequests, recall,
+    representation or a non-recalled 790 G gift."""
+    total = estate_basics(rng, d)
+    age = rng.choice(USUFRUCT_EDGE_AGES + [rng.randint(40, 95) for _ in range(6)])
+    spouse = d.add("spouse", age=age, mode=rng.choice(["random", "random", "birthday", "eve"]))
+    d.spouse_usufruct = True
+    if rng.random() < 0.1:
+        d.add("pacs_partner")  # A PACS partner besides the one spouse: still exactly one spouse.
+    children = [d.add("child", disabled=rng.random() < 0.2) for _ in range(rng.randint(1, 4))]
+    spouse_share = F(0) if rng.random() < 0.75 else rng.choice([F(1, 4), F(1, 8)])
+    if spouse_share:
+        d.shares[spouse] = spouse_share
+    d.shares.update(zip(children, split(rng, 1 - spouse_share, len(children))))
+    legatees = [d.add(rng.choice(["grandchild", "sibling", "nephew_niece", "unrelated"]),
+                      disabled=rng.random() < 0.1) for _ in range(rng.randint(1, 2))]
+    for legatee in legatees:
+        d.bequests.append((legatee, draw_bequest(rng, total)))
+    extras = ["recall"]
+    if rng.random() < 0.6:
+        add_representation(rng, d, forced_groups=2 if rng.random() < 0.15 else 1)
+        extras.append("representation")
+    if rng.random() < 0.5 or len(extras) == 1:
+        add_790g_priors(rng, d, rng.sample(taxed_ids(d), min(rng.randint(1, 2), len(taxed_ids(d)))))
+        extras.append("790g-prior")
+    add_recall(rng, d, taxed_ids(d), rng.randint(1, 3))
+    return "usufruct+" + "+".join(extras)
+
+
+# --- Gifts -------------------------------------------------------------------
+
+def gift_entry(d: Dossier, bid: str, cents: int, fraction: Fraction = F(1), cash: bool = False,
+               reserved: bool = False, label: str | None = None) -> None:
+    label = label or ("Somme d'argent" if cash else d.rng.choice(GIFT_LABELS))
+    d.gifts.append({"id": bid, "cents": cents, "fraction": fraction, "cash": cash, "reserved": reserved,
+                    "label": label})
+
+
+def gift_simple(rng: random.Random, d: Dossier) -> str:
+    """Level 1: one child, 1-2 assets in full ownership."""
+    d.set_person(rng.randint(45, 88))
+    child = d.add("child", age=rng.randint(18, 60))
+    for _ in range(rng.randint(1, 2)):
+        fraction = F(1) if rng.random() < 0.7 else rng.choice([F(1, 2), F(1, 3), F(3, 8), F(2, 3)])
+        gift_entry(d, child, money_cents(rng, 20_000, 600_000), fraction)
+    return "simple"
+
+
+def donee_age(rng: random.Random) -> tuple:
+    """Ages around the 790 G threshold, with birthdays on the act date."""
+    roll = rng.random()
+    if roll < 0.12:
+        return 18, "birthday"
+    if roll < 0.22:
+        return 17, "eve"
+    if roll < 0.28:
+        return 17, "random"
+    if roll < 0.33:
+        return 18, "random"
+    if roll < 0.38:
+        return rng.randint(0, 16), "random"
+    return rng.randint(19, 55), "random"
+
+
+def donor_age_790g(rng: random.Random) -> tuple:
+    roll = rng.random()
+    if roll < 0.12:
+        return 79, "eve"       # Turns 80 the day after the gift: eligible.
+    if roll < 0.20:
+        return 80, "birthday"  # Turns 80 on the gift date: not eligible.
+    if roll < 0.26:
+        return rng.choice([79, 80, 81]), "random"
+    return rng.randint(45, 78), "random"
+
+
+def gift_790g(rng: random.Random, d: Dossier) -> str:
+    """Level 3: cash gifts from a parent or grandparent, age conditions, reduced ceilings, recall."""
+    age, mode = donor_age_790g(rng)
+    d.set_person(age, mode)
+    donees = []
+    for _ in range(rng.choices([1, 2, 3], weights=[40, 40, 20])[0]):
+        relationship = "child" if rng.random() < 0.6 else "grandchild"
+        years, birth_mode = donee_age(rng)
+        if relationship == "child":
+            years = min(years, max(0, age - 16))
+        donees.append(d.add(relationship, age=years, mode=birth_mode, disabled=rng.random() < 0.06))
+    for bid in donees:
+        for _ in range(rng.choice([1, 1, 2])):
+            gift_entry(d, bid, money_cents(rng, 5_000, 70_000, whole=0.7), cash=True)
+        if rng.random() < 0.6:
+            fraction = rng.choice([F(1), F(1, 2), F(1, 3), F(3, 8), F(1, 4)])
+            gift_entry(d, bid, money_cents(rng, 30_000, 500_000), fraction)
+    if rng.random() < 0.55:
+        add_790g_priors(rng, d, rng.sample(donees, rng.randint(1, len(donees))))
+    if rng.random() < 0.6:
+        add_recall(rng, d, donees)
+    return "790g"
+
+
+def gift_other(rng: random.Random, d: Dossier) -> str:
+    """Gifts to siblings, nephews and nieces, great-grandchildren, unrelated persons."""
+    d.set_person(rng.randint(40, 92), rng.choice(["random", "birthday"]))
+    pool = ["sibling", "nephew_niece", "unrelated", "great_grandchild", "grandchild", "child"]
+    donees = [d.add(rng.choice(pool), disabled=rng.random() < 0.12) for _ in range(rng.randint(1, 3))]
+    for bid in donees:
+        cash = rng.random() < 0.4
+        reserved = rng.random() < 0.2
+        gift_entry(d, bid, money_cents(rng, 3_000, 300_000), rng.choice([F(1), F(1), F(1, 2), F(2, 3)]),
+                   cash=cash, reserved=reserved)
+    if rng.random() < 0.5:
+        add_recall(rng, d, donees)
+    if rng.random() < 0.2:
+        add_790g_priors(rng, d, donees[:1])
+    return "other"
+
+
+def gift_bare(rng: random.Random, d: Dossier) -> str:
+    """Level 4: bare ownership to 2-3 children or grandchildren, cash, 790 G, recall."""
+    age = rng.choice(USUFRUCT_EDGE_AGES + [rng.randint(50, 90) for _ in range(8)])
+    mode = rng.choice(["random", "random", "birthday", "eve"])
+    d.set_person(age, mode)
+    donees = []
+    for _ in range(rng.choice([2, 2, 3])):
+        relationship = "child" if rng.random() < 0.6 else "grandchild"
+        years, birth_mode = donee_age(rng)
+        donees.append(d.add(relationship, age=years, mode=birth_mode, disabled=rng.random() < 0.15))
+    house = money_cents(rng, 120_000, 1_500_000, whole=0.8)
+    parts = split(rng, F(1), len(donees)) if rng.random() < 0.8 else [F(1, len(donees) + 1)] * len(donees)
+    for bid, part in zip(donees, parts):
+        gift_entry(d, bid, house, part, reserved=True, label="Maison")
+    if rng.random() < 0.3:
+        gift_entry(d, rng.choice(donees), money_cents(rng, 50_000, 400_000), rng.choice([F(1), F(1, 2)]),
+                   reserved=True, label="Appartement")
+    for bid in donees:
+        if rng.random() < 0.75:
+            gift_entry(d, bid, money_cents(rng, 5_000, 60_000, whole=0.7), cash=True,
+                       reserved=rng.random() < 0.12)
+    if rng.random() < 0.5:
+        add_790g_priors(rng, d, rng.sample(donees, rng.randint(1, len(donees))))
+    add_recall(rng, d, donees, rng.randint(1, 3))
+    return "bare"
+
+
+# --- Acceptance ----------------------------------------------------------------
+
+LEVEL3_RULES = ("recall", "790g", "representation", "lower_bands")
+
+
+def matters(case: Case, base: dict, ablation: str) -> bool:
+    return answer_of(compute(case, frozenset([ablation]))) != base
+
+
+def acceptable(rng: random.Random, case: Case, level: int) -> bool:
+    results = compute(case)
+    base = answer_of(results)
+    taxed = [r for r in results if not r.exempt]
+    owing = [r for r in taxed if r.tax > 0]
+    if not owing and rng.random() < 0.9:
+        return False
+    if len(taxed) >= 2 and len(owing) < 2 and rng.random() < 0.7:
+        return False
+    if level == 3 and not any(matters(case, base, rule) for rule in LEVEL3_RULES):
+        return False
+    if level == 4 and not (matters(case, base, "669")
+                           and any(matters(case, base, rule) for rule in LEVEL3_RULES)):
+        return False
+    return True
+
+
+def build(rng: random.Random, level: int, variant: str) -> tuple:
+    kind = "gift" if variant.startswith("gift") else "estate"
+    d = Dossier(rng, kind, draw_act_date(rng), level, variant)
+    detail = ""
+    if variant == "estate_only_child":
+        estate_only_child(rng, d)
+    elif variant in ("estate_spouse_children", "estate_children_legatees", "estate_siblings_legatees"):
+        estate_family(rng, d, variant.removeprefix("estate_"))
+    elif variant == "estate_recall":
+        detail = estate_level3(rng, d)
+    elif variant == "estate_recall_representation":
+        detail = estate_level3(rng, d, forced_representation=True)
+    elif variant == "estate_usufruct":
+        detail = estate_usufruct(rng, d)
+    elif variant == "gift_simple":
+        gift_simple(rng, d)
+    elif variant == "gift_790g":
+        gift_790g(rng, d)
+    elif variant == "gift_other":
+        gift_other(rng, d)
+    elif variant == "gift_bare":
+        gift_bare(rng, d)
+    else:
+        raise AssertionError(variant)
+    return d.write(), detail
+
+
+LEVEL_VARIANTS = {
+    1: (("estate_only_child", 49), ("gift_simple", 51)),
+    2: (("estate_spouse_children", 30), ("estate_children_legatees", 27), ("estate_siblings_legatees", 27),
+        ("gift_other", 16)),
+    3: (("gift_790g", 58), ("gift_other", 8), ("estate_recall", 22), ("estate_recall_representation", 12)),
+    4: (("gift_bare", 70), ("estate_usufruct", 30)),
+}
+FIXED_VARIANTS = ["estate_only_child", "estate_usufruct", "estate_spouse_children", "gift_790g",
+                  "estate_recall_representation", "gift_bare"]
+
+
+def level_of(i: int) -> int:
+    """The seed's mix: cycle 1, 4, 2, 3 with tasks 4 and 7 swapped."""
+    if i < 8:
+        return (1, 4, 2, 3, 3, 4, 2, 1)[i]
+    return (1, 4, 2, 3)[i % 4]
+
+
+def plant_half_euro(rng: random.Random, case: dict) -> str | None:
+    """Nudges one amount so that an exact taxable share or tax lands on x.50."""
+    target = rng.choice(["taxable", "tax"])
+    if case["kind"] == "estate":
+        holders = [(entry, "value") for entry in case.get("assets") or []]
+    else:
+        holders = [(entry, "value") for entry in case.get("gifts") or []]
+    if not holders:
+        return None
+    holder, key = rng.choice(holders)
+    original = holder[key]
+    start = amount_cents(original)
+    deltas = list(range(-600, 601))
+    rng.shuffle(deltas)
+    for delta in deltas[:400]:
+        if start + delta < 0:
+            continue
+        holder[key] = write_amount(rng, start + delta)
+        results = compute(read_case(case))
+        for r in results:
+            if r.exempt:
+                continue
+            exact = r.taxable_exact if target == "taxable" else r.tax_exact
+            if exact.denominator == 2 and exact > 0:
+                return target
+    holder[key] = original
+    return None
+
+
+def draw_valid(rng: random.Random, level: int, variant: str | None = None) -> tuple:
+    variant = variant or rng.choices(*zip(*LEVEL_VARIANTS[level]))[0]
+    for _ in range(10):
+        case, detail = build(rng, level, variant)
+        if acceptable(rng, read_case(case), level):
+            break
+    planted = plant_half_euro(rng, case) if rng.random() < 0.35 else None
+    tag = f"L{level}:{variant}"
+    if planted:
+        tag += f"+half-{planted}"
+    return case, tag
