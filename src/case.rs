@@ -84,6 +84,20 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         }
         let raw = object.get(&*input.name);
         let missing = raw.is_none_or(serde_json::Value::is_null);
+        if let (true, Some(cond)) = (missing, &input.required_when) {
+            let required =
+                crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
+                    path: input.name.to_string(),
+                    message: e.to_string(),
+                })?;
+            if required {
+                let message = format!("is required when {}{}", cond.text, clause_note(input));
+                return Err(CaseError {
+                    path: input.name.to_string(),
+                    message,
+                });
+            }
+        }
         let (value, given) = match &input.kind {
             InputKind::Table { table } => {
                 let rows = match raw {

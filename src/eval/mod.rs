@@ -22,7 +22,7 @@ use crate::rulebook::model::*;
 use crate::span::Span;
 use crate::trace::{
     CheckTrace, CiteTrace, ConditionTrace, Event, InputTrace, Lookup, OutcomeTrace, Read,
-    RoundingTrace, StepTrace, Trace,
+    ReportTrace, RoundingTrace, StepTrace, Trace,
 };
 use crate::value::{Month, Record, Value};
 
@@ -61,6 +61,7 @@ pub fn evaluate_json(
             let trace = trace.then(|| Trace {
                 rulebook: rb.reference(),
                 ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
+                reports: Vec::new(),
                 inputs: Vec::new(),
                 events: Vec::new(),
                 outcome: OutcomeTrace::Rejected {
@@ -102,6 +103,7 @@ pub fn evaluate(
         Trace {
             rulebook: rb.reference(),
             ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
+            reports: t.reports,
             inputs,
             events: t.events,
             outcome: t.outcome.unwrap_or(OutcomeTrace::Decision {
@@ -213,6 +215,7 @@ struct Tracer {
     events: Vec<Event>,
     frames: Vec<Frame>,
     outcome: Option<OutcomeTrace>,
+    reports: Vec<ReportTrace>,
 }
 
 /// What the deciding check chose; read by `decision`, `reason` in answers.
@@ -267,6 +270,7 @@ impl<'a> Machine<'a> {
                 events: Vec::new(),
                 frames: Vec::new(),
                 outcome: None,
+                reports: Vec::new(),
             }),
             formula_text: Arc::from(""),
             decision: None,
@@ -426,6 +430,12 @@ impl<'a> Machine<'a> {
             let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
             object.insert(out.key.to_string(), json);
         }
+        if self.tracer.is_some() {
+            let reports = self.reports(&clauses)?;
+            if let Some(t) = &mut self.tracer {
+                t.reports = reports;
+            }
+        }
         if let Some(t) = &mut self.tracer {
             t.outcome = Some(OutcomeTrace::Decision {
                 decision: decision.name.to_string(),
@@ -434,6 +444,91 @@ impl<'a> Machine<'a> {
             });
         }
         Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// The rulebook's report tables, for the trace: one row of cells per item shown.
+    fn reports(&mut self, clauses: &[Arc<str>]) -> Result<Vec<ReportTrace>, EvalError> {
+        let rb = self.rb;
+        let mut out = Vec::with_capacity(rb.reports.len());
+        for (r, report) in rb.reports.iter().enumerate() {
+            let g = report.group;
+            let res = self.group(g).map_err(|f| match f {
+                Fault::Eval(e) => e,
+                Fault::At(span, message) => {
+                    self.error(&rb.groups[g].over, Ctx::GroupOver(g), span, message)
+                }
+            })?;
+            let saved = self.current.take();
+            let mut rows = Vec::new();
+            let mut failure = None;
+            for (i, (item, values)) in res.items.iter().zip(&res.values).enumerate() {
+                let slots = values.iter().cloned().map(Slot::Done).collect();
+                self.current = Some(ItemCtx {
+                    group: g,
+                    index: i,
+                    item: item.clone(),
+                    slots,
+                });
+                let shown = match &report.when {
+                    Some(w) => self.bool_formula(w, Ctx::ItemAnswer(g, r, i)),
+                    None => Ok(true),
+                };
+                let row: Result<Option<Vec<String>>, EvalError> = shown.and_then(|shown| {
+                    if !shown {
+                        return Ok(None);
+                    }
+                    report
+                        .columns
+                        .iter()
+                        .map(|c| self.cell(c, Ctx::ItemAnswer(g, r, i), clauses))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(Some)
+                });
+                match row {
+                    Ok(Some(cells)) => rows.push(cells),
+                    Ok(None) => {}
+                    Err(e) => {
+                        failure = Some(e);
+                        break;
+                    }
+                }
+            }
+            self.current = saved;
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            let totals = report
+                .totals
+                .iter()
+                .map(|t| Ok((t.key.to_string(), self.cell(t, Ctx::Answer(0, 0), clauses)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            let header = report.columns.iter().map(|c| c.key.to_string()).collect();
+            out.push(ReportTrace {
+                title: report.title.clone(),
+                header,
+                rows,
+                totals,
+            });
+        }
+        Ok(out)
+    }
+
+    /// One report cell: the value in its format, as text; a missing value is blank.
+    fn cell(
+        &mut self,
+        out: &Output,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<String, EvalError> {
+        if let OutputValue::Value { expr, .. } = &out.value {
+            if self.formula(expr, context)?.is_missing() {
+                return Ok(String::new());
+            }
+        }
+        Ok(match self.output(out, context, clauses)? {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        })
     }
 
     /// A text with `{expr}` parts filled in.
@@ -1073,6 +1168,15 @@ impl<'a> Machine<'a> {
                     describe_value(&other)
                 ))),
             },
+            Func::Rows => {
+                let t = self.table_arg(&args[0])?;
+                Ok(Value::List(
+                    self.rows(t)
+                        .iter()
+                        .map(|r| Value::Record(r.record.clone()))
+                        .collect(),
+                ))
+            }
             Func::FindIndex => {
                 for (i, v) in self.list(&args[0])?.iter().enumerate() {
                     match v {

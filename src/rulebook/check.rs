@@ -176,6 +176,7 @@ impl Checker<'_> {
             decisions,
             limits,
             ablations,
+            reports,
         } = raw;
         self.identity(&ident);
         let clauses: IndexMap<Arc<str>, String> = clauses
@@ -222,7 +223,8 @@ impl Checker<'_> {
 
         // Inputs, with their `when` conditions kept for later.
         let mut built_inputs = Vec::new();
-        let mut conditions: Vec<(usize, Pending)> = Vec::new();
+        // (input, condition, true for `required_when` / false for `when`)
+        let mut conditions: Vec<(usize, Pending, bool)> = Vec::new();
         let mut maps: HashMap<String, usize> = HashMap::new();
         let mut lists: HashMap<String, (usize, Vec<Arc<str>>)> = HashMap::new();
         for (i, (name, raw)) in inputs.iter().enumerate() {
@@ -250,7 +252,10 @@ impl Checker<'_> {
                 _ => {}
             }
             if let Some(w) = &raw.when {
-                conditions.push((i, self.parse(w)));
+                conditions.push((i, self.parse(w), false));
+            }
+            if let Some(w) = &raw.required_when {
+                conditions.push((i, self.parse(w), true));
             }
             built_inputs.push(input);
         }
@@ -353,10 +358,14 @@ impl Checker<'_> {
         }
 
         // Conditional inputs read only earlier inputs.
-        for (i, p) in conditions {
+        for (i, p, required) in conditions {
             if let Some((f, ty)) = self.compile(&p, &base_scope(false, Some(i))) {
-                self.expect_type(&p, &ty, &Type::Bool, "an input's `when`");
-                built_inputs[i].when = Some(f);
+                self.expect_type(&p, &ty, &Type::Bool, "an input's condition");
+                if required {
+                    built_inputs[i].required_when = Some(f);
+                } else {
+                    built_inputs[i].when = Some(f);
+                }
             }
         }
 
@@ -519,6 +528,69 @@ impl Checker<'_> {
             _ => {}
         }
 
+        let group_index: HashMap<&str, usize> = per_item
+            .keys()
+            .enumerate()
+            .map(|(i, k)| (k.as_str(), i))
+            .collect();
+        let mut built_reports = Vec::new();
+        for (name, r) in &reports {
+            let Some(&g) = group_index.get(r.each.get_ref().as_str()) else {
+                let message = format!("unknown per-item group `{}`", r.each.get_ref());
+                self.problem(
+                    "check::unknown_name",
+                    r.each.anchor(),
+                    message,
+                    "not declared under [per_item]",
+                );
+                continue;
+            };
+            let Some(gs) = group_scopes.get(g) else {
+                continue;
+            };
+            let inner = Scope {
+                names: &names,
+                shapes: &shapes,
+                tables: &built_tables,
+                step_types: &step_types,
+                group_types: &group_types,
+                answer_builtins: false,
+                inputs_before: None,
+                group: Some(GroupScope {
+                    item: &gs.item,
+                    item_type: gs.item_type.clone(),
+                    steps: &gs.steps,
+                    step_types: &gs.step_types,
+                }),
+            };
+            let when = r.when.as_ref().and_then(|w| {
+                let p = self.parse(w);
+                let (f, ty) = self.compile(&p, &inner)?;
+                self.expect_type(&p, &ty, &Type::Bool, "a report's `when`");
+                Some(f)
+            });
+            let no_groups = HashMap::new();
+            let columns = r
+                .columns
+                .iter()
+                .filter_map(|(title, o)| self.output(title, o, &inner, &no_groups, &[], 1))
+                .collect();
+            let top = base_scope(false, None);
+            let totals = r
+                .totals
+                .iter()
+                .filter_map(|(title, o)| self.output(title, o, &top, &no_groups, &[], 1))
+                .collect();
+            built_reports.push(Report {
+                name: Arc::from(name.as_str()),
+                title: r.title.clone(),
+                group: g,
+                when,
+                columns,
+                totals,
+            });
+        }
+
         let built_ablations = self.ablations(
             &ablations,
             &names,
@@ -534,6 +606,7 @@ impl Checker<'_> {
         Some(Rulebook {
             ablations: built_ablations,
             applied_ablation: None,
+            reports: built_reports,
             id: ident.id.get_ref().clone(),
             version: *ident.version.get_ref(),
             schema: *ident.schema.get_ref(),
@@ -834,6 +907,7 @@ impl Checker<'_> {
                             clause: None,
                             required: false,
                             when: None,
+                            required_when: None,
                             nullable: false,
                             default: None,
                             refers: None,
@@ -948,6 +1022,7 @@ impl Checker<'_> {
             clause,
             required: r.required,
             when: None,
+            required_when: None,
             nullable: r.nullable,
             default: None,
             refers: None,
@@ -988,11 +1063,19 @@ impl Checker<'_> {
                 "here",
             );
         }
-        if depth > 0 && r.when.is_some() {
+        if depth > 0 && (r.when.is_some() || r.required_when.is_some()) {
             self.problem(
                 "check::bad_input",
                 span,
-                "`when` applies to top-level inputs only",
+                "`when` and `required_when` apply to top-level inputs only",
+                "here",
+            );
+        }
+        if r.required && r.required_when.is_some() {
+            self.problem(
+                "check::bad_input",
+                span,
+                "an input is `required` or `required_when`, not both",
                 "here",
             );
         }
@@ -1186,6 +1269,7 @@ impl Checker<'_> {
                 clause: None,
                 required,
                 when: None,
+                required_when: None,
                 nullable: false,
                 default: None,
                 refers: None,

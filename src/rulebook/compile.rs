@@ -462,9 +462,13 @@ impl Compiler<'_, '_> {
         let (min, max) = match func {
             Func::Min | Func::Max => (1, usize::MAX),
             Func::Coalesce => (2, usize::MAX),
-            Func::Sum | Func::Any | Func::All | Func::Keys | Func::Values | Func::FindIndex => {
-                (1, 1)
-            }
+            Func::Sum
+            | Func::Any
+            | Func::All
+            | Func::Keys
+            | Func::Values
+            | Func::FindIndex
+            | Func::Rows => (1, 1),
             Func::RangeRow => (2, 2),
             Func::Get => (2, 2),
             Func::Lookup => (2, usize::MAX),
@@ -541,6 +545,10 @@ impl Compiler<'_, '_> {
                     Type::Any
                 }
             },
+            Func::Rows => {
+                let shape = self.table_arg(tys[0], arg(0), name, |_| true, "a table");
+                shape.map_or(Type::Any, |s| Type::List(Box::new(Type::Record(s))))
+            }
             Func::FindIndex => {
                 if !matches!(tys[0], Type::List(inner) if Type::Bool.accepts(inner))
                     && *tys[0] != Type::Any

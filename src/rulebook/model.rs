@@ -59,6 +59,25 @@ pub struct Rulebook {
     pub ablations: Vec<Ablation>,
     /// The ablation this copy of the rulebook evaluates under, if any.
     pub applied_ablation: Option<Arc<str>>,
+    /// Tables shown at the top of a text trace.
+    pub reports: Vec<Report>,
+}
+
+/// A table of a per-item group shown in traces.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Name.
+    pub name: Arc<str>,
+    /// Title.
+    pub title: Option<String>,
+    /// The group whose items are the rows.
+    pub group: usize,
+    /// Which items are shown.
+    pub when: Option<Formula>,
+    /// Column titles and values (in the item's scope).
+    pub columns: Vec<Output>,
+    /// Lines under the table (top-level scope).
+    pub totals: Vec<Output>,
 }
 
 /// A named alternative reading: some steps computed by other formulas.
@@ -289,6 +308,8 @@ pub enum Func {
     Values,
     /// Index of the first `true` of a list of booleans, missing if none.
     FindIndex,
+    /// `rows(table)`: the rows of a table as in force for the case, as a list of records.
+    Rows,
     /// `range_row(table, x)`: the row of a ranges table whose range holds x.
     RangeRow,
 }
@@ -328,13 +349,14 @@ impl Func {
             "keys" => Func::Keys,
             "values" => Func::Values,
             "find_index" => Func::FindIndex,
+            "rows" => Func::Rows,
             "range_row" => Func::RangeRow,
             _ => return None,
         })
     }
 
     /// Every function name, for "did you mean" hints.
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 33] = [
         "min",
         "max",
         "abs",
@@ -366,6 +388,7 @@ impl Func {
         "keys",
         "values",
         "find_index",
+        "rows",
         "range_row",
     ];
 }
@@ -454,6 +477,8 @@ pub struct Input {
     pub required: bool,
     /// Read only when this holds (over earlier inputs); ignored otherwise.
     pub when: Option<Formula>,
+    /// Required when this holds (over earlier inputs).
+    pub required_when: Option<Formula>,
     /// Null is kept distinct from absent.
     pub nullable: bool,
     /// Value when absent.

@@ -50,6 +50,26 @@ pub struct RawRulebook {
     /// Named alternative readings: steps whose formula is replaced.
     #[serde(default)]
     pub ablations: IndexMap<String, RawAblation>,
+    /// Tables shown at the top of a text trace (a payslip's lines, say).
+    #[serde(default)]
+    pub reports: IndexMap<String, RawReport>,
+}
+
+/// `[reports.NAME]`: a table of a per-item group, one row per item.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawReport {
+    /// Title printed above the table.
+    pub title: Option<String>,
+    /// The per-item group whose items are the rows.
+    pub each: Spanned<String>,
+    /// Show an item only when this holds (in the item's scope).
+    pub when: Option<Spanned<String>>,
+    /// Columns, in order: title → `{ expr, format }`.
+    pub columns: IndexMap<String, RawOutput>,
+    /// Lines printed under the table: label → `{ expr, format }` (top-level scope).
+    #[serde(default)]
+    pub totals: IndexMap<String, RawOutput>,
 }
 
 /// `[ablations.NAME]`: an alternative reading of the rules, by name.
@@ -97,6 +117,8 @@ pub struct RawInput {
     /// The field is read only when this expression over earlier inputs holds;
     /// otherwise it is ignored, whatever the case holds there.
     pub when: Option<Spanned<String>>,
+    /// The field is required when this expression over earlier inputs holds.
+    pub required_when: Option<Spanned<String>>,
     /// An explicit `null` is kept as null (distinct from absent) instead of meaning absent.
     #[serde(default)]
     pub nullable: bool,

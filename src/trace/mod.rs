@@ -25,12 +25,29 @@ pub struct Trace {
     /// The ablation evaluated under, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ablation: Option<String>,
+    /// Tables the rulebook declares for readers (a payslip's lines).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reports: Vec<ReportTrace>,
     /// The inputs as validated.
     pub inputs: Vec<InputTrace>,
     /// Checks, steps and citations in the order they were evaluated.
     pub events: Vec<Event>,
     /// How it ended.
     pub outcome: OutcomeTrace,
+}
+
+/// A report table, rendered to text cells.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportTrace {
+    /// Title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Column titles.
+    pub header: Vec<String>,
+    /// One row of cells per item shown.
+    pub rows: Vec<Vec<String>>,
+    /// Label and value of each line under the table.
+    pub totals: Vec<(String, String)>,
 }
 
 /// One input as the evaluation saw it.

@@ -9,6 +9,9 @@ use crate::case::Given;
 pub fn render_text(trace: &Trace) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "rulebook {}", trace.rulebook);
+    for report in &trace.reports {
+        write_report(&mut out, report);
+    }
     out.push_str("\ninputs\n");
     for input in &trace.inputs {
         let value = input.value.to_string();
@@ -68,6 +71,60 @@ pub fn render_text(trace: &Trace) -> String {
         }
     }
     out
+}
+
+/// A report as an aligned table: the first column left, the others right.
+fn write_report(out: &mut String, report: &super::ReportTrace) {
+    out.push('\n');
+    if let Some(title) = &report.title {
+        let _ = writeln!(out, "{title}");
+    }
+    let n = report.header.len();
+    let mut widths: Vec<usize> = report.header.iter().map(|h| h.chars().count()).collect();
+    for row in &report.rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut text = String::from(" ");
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            let pad = w.saturating_sub(cell.chars().count());
+            text.push(' ');
+            if i == 0 {
+                text.push_str(cell);
+                text.push_str(&" ".repeat(pad));
+            } else {
+                text.push_str(&" ".repeat(pad + 1));
+                text.push_str(cell);
+            }
+        }
+        text.trim_end().to_string()
+    };
+    let _ = writeln!(out, "{}", line(&report.header));
+    let rule: usize = widths.iter().sum::<usize>() + 2 * n;
+    let _ = writeln!(out, "  {}", "─".repeat(rule.saturating_sub(1)));
+    for row in &report.rows {
+        let _ = writeln!(out, "{}", line(row));
+    }
+    if !report.totals.is_empty() {
+        let label_width = report
+            .totals
+            .iter()
+            .map(|(l, _)| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        let value_width = report
+            .totals
+            .iter()
+            .map(|(_, v)| v.chars().count())
+            .max()
+            .unwrap_or(0);
+        let _ = writeln!(out, "  {}", "─".repeat(rule.saturating_sub(1)));
+        for (label, value) in &report.totals {
+            let _ = writeln!(out, "  {label:<label_width$}  {value:>value_width$}");
+        }
+    }
 }
 
 fn write_reads(out: &mut String, reads: &[super::Read]) {

@@ -1499,3 +1499,670 @@ def draw_valid(rng: random.Random, level: int, variant: str | None = None) -> tu
     if planted:
         tag += f"+half-{planted}"
     return case, tag
+
+
+# --- Faults ------------------------------------------------------------------
+
+BAD_KINDS = [ABSENT, None, "Estate", "succession", "donation", "", RawNumber("1"), ["estate"], True, "gift ",
+             "GIFT", "legacy"]
+BAD_DATES = ["2026-02-29", "2027-02-29", "1900-02-29", "2026-13-01", "2026-04-31", "2026-00-10", "2026-01-00",
+             "2026-3-14", "26-03-14", "14/03/2026", "2026/03/14", "20260314", "2026-03-14T00:00:00",
+             " 2026-03-14", "2026-03-14 ", "", "2026-1-1", "\uff12\uff10\uff12\uff16-03-14", "2026-03-32",
+             RawNumber("2026"), RawNumber("20260314"), True, [], {}, "March 14, 2026", "2026-03"]
+BAD_AMOUNTS = [RawNumber("1500.5"), RawNumber("1500.0"), RawNumber("-1"), RawNumber("-0"), RawNumber("1e3"),
+               RawNumber("1E+2"), RawNumber("0.01"), "-5", "-0.01", "-0", "1.234", "1500.000", "1.", ".5",
+               " 12", "12 ", "1,5", "1 000", "1e3", "NaN", "Infinity", "", "+12", "12€", "€12", True, False,
+               [], {}, "0x10", "\u0661\u0662", "12.5.0"]
+BAD_FRACTIONS = ["1/0", "0/0", "3/0", "-1/4", "1/-4", "1/4 ", " 1/4", "1 / 4", "1/2/3", "0.25.1", ".25", "1.",
+                 "1,5", "a", "", "1/4.0", "1.5/3", "one", "-0.25", "+1/4", "1e-1", "NaN", "\u2153", "1:4",
+                 RawNumber("0.25"), RawNumber("-1"), RawNumber("1.0"), RawNumber("1e0"), RawNumber("-0"),
+                 True, False, [], {}, ["1/4"]]
+ABOVE_ONE = ["3/2", "1.01", RawNumber("2"), "5/4", "2", "1.5", "101/100", "1.0000001", "9/8", "10"]
+BAD_FLAGS = ["true", "false", RawNumber("1"), RawNumber("0"), "yes", [], {}, "", "True", "null"]
+BAD_RELATIONSHIPS = [ABSENT, None, "Child", "parent", "cousin", "partner", "spouse ", "grand_child", "grandchild ",
+                     "nephew", "niece", "friend", "brother", "PACS", "pacs", "great-grandchild", RawNumber("1"),
+                     True, [], "enfant"]
+NOT_OBJECTS = [None, [], "x", RawNumber("1"), True]
+NOT_LISTS = [{}, "x", RawNumber("3"), True, {"0": {}}]
+NON_OBJECT_CASES = [[], "x", RawNumber("42"), None, True, [{"kind": "estate"}], "{}"]
+
+
+def put(mapping: dict, key: str, value) -> None:
+    """Stores a value; ABSENT removes the key."""
+    if value is ABSENT:
+        mapping.pop(key, None)
+    else:
+        mapping[key] = value
+
+
+def act_of(case: dict) -> date:
+    try:
+        return read_date(case.get("act_date"), "act_date")
+    except DatasetError:
+        return date(2026, 6, 1)
+
+
+def after_act(rng: random.Random, case: dict) -> str:
+    act = act_of(case)
+    return rng.choice([act + timedelta(days=1), act + timedelta(days=1),
+                       act + timedelta(days=rng.randint(2, 4000)), date(2099, 1, 1)]).isoformat()
+
+
+def beneficiary_ids(case: dict) -> list:
+    people = case.get("beneficiaries")
+    if not isinstance(people, list):
+        return []
+    return [p["id"] for p in people if isinstance(p, dict) and isinstance(p.get("id"), str)]
+
+
+def some_id(rng: random.Random, case: dict) -> str:
+    ids = beneficiary_ids(case)
+    return rng.choice(ids) if ids else "B1"
+
+
+def unknown_id(rng: random.Random, case: dict) -> object:
+    ids = beneficiary_ids(case)
+    choices = [ABSENT, None, "B99", "", RawNumber("1"), ["B1"], "Z9"]
+    if ids:
+        choices += [ids[0].lower() if ids[0].lower() != ids[0] else ids[0] + "x", ids[-1] + " ", " " + ids[0]]
+    people = case.get("beneficiaries")
+    if isinstance(people, list) and people and isinstance(people[0], dict) and isinstance(people[0].get("name"), str):
+        choices.append(people[0]["name"])  # A name is no id.
+    choice = rng.choice(choices)
+    return "B99" if isinstance(choice, str) and choice in ids else choice
+
+
+def writable_items(rng: random.Random, case: dict, key: str, make) -> list:
+    """The list `case[key]` as objects, with at least one item (made valid if needed)."""
+    items = case.get(key)
+    if not isinstance(items, list):
+        items = []
+    items = [dict(item) if isinstance(item, dict) else item for item in items]
+    if not items:
+        items.append(make())
+    case[key] = items
+    return items
+
+
+def writable_item(rng: random.Random, case: dict, key: str, make) -> tuple:
+    items = writable_items(rng, case, key, make)
+    index = rng.randrange(len(items))
+    if not isinstance(items[index], dict):
+        items[index] = make()
+    return index, items[index]
+
+
+def make_asset(rng: random.Random):
+    return lambda: {"label": rng.choice(ASSET_LABELS), "value": write_amount(rng, money_cents(rng, 1000, 50000))}
+
+
+def make_bequest(rng: random.Random, case: dict):
+    return lambda: {"beneficiary": some_id(rng, case), "amount": write_amount(rng, money_cents(rng, 1000, 20000))}
+
+
+def make_gift(rng: random.Random, case: dict):
+    return lambda: {"beneficiary": some_id(rng, case), "label": "Somme d'argent",
+                    "value": write_amount(rng, money_cents(rng, 1000, 20000)), "fraction": "1", "cash": True}
+
+
+def make_prior(rng: random.Random, case: dict):
+    act = act_of(case)
+    return lambda: {"beneficiary": some_id(rng, case), "date": (act - timedelta(days=rng.randint(0, 4000))).isoformat(),
+                    "value": write_amount(rng, money_cents(rng, 1000, 20000))}
+
+
+def make_person(rng: random.Random, case: dict):
+    act = act_of(case)
+    return lambda: {"id": f"N{rng.randint(10, 99)}", "relationship": "unrelated",
+                    "birth_date": (act - timedelta(days=rng.randint(0, 30000))).isoformat()}
+
+
+def fault_kind(rng, case):
+    put(case, "kind", rng.choice(BAD_KINDS))
+
+
+def fault_act_date(rng, case):
+    put(case, "act_date", rng.choice([ABSENT, None] + BAD_DATES))
+
+
+def fault_person(rng, case):
+    put(case, "person", rng.choice([ABSENT, None, [], "Jeanne Martin", RawNumber("1"), [case.get("person")]]))
+
+
+def fault_person_birth_date(rng, case):
+    person = case.get("person")
+    person = dict(person) if isinstance(person, dict) else {"name": "X"}
+    case["person"] = person
+    choices = [ABSENT, None] + BAD_DATES + [after_act(rng, case)] * 8
+    put(person, "birth_date", rng.choice(choices))
+
+
+def fault_beneficiaries(rng, case):
+    put(case, "beneficiaries", rng.choice([ABSENT, None] + NOT_LISTS))
+
+
+def fault_beneficiary_item(rng, case):
+    index, _ = writable_item(rng, case, "beneficiaries", make_person(rng, case))
+    case["beneficiaries"][index] = rng.choice(NOT_OBJECTS + ["B1"])
+
+
+def fault_beneficiary_id(rng, case):
+    _, person = writable_item(rng, case, "beneficiaries", make_person(rng, case))
+    put(person, "id", rng.choice([ABSENT, None, RawNumber("1"), True, ["B1"], {}]))
+
+
+def fault_duplicate_id(rng, case):
+    """Reported at the second occurrence."""
+    people = writable_items(rng, case, "beneficiaries", make_person(rng, case))
+    objects = [i for i, p in enumerate(people) if isinstance(p, dict)]
+    if len(objects) >= 2 and rng.random() < 0.75:
+        first, second = sorted(rng.sample(objects, 2))
+        people[second] = dict(people[second], id=people[first].get("id"))
+    else:
+        source = people[objects[0]] if objects else make_person(rng, case)()
+        people.insert(rng.randint(1, len(people)), dict(source))
+
+
+def fault_relationship(rng, case):
+    _, person = writable_item(rng, case, "beneficiaries", make_person(rng, case))
+    if case.get("kind") == "gift" and rng.random() < 0.5:
+        person["relationship"] = rng.choice(["spouse", "pacs_partner"])  # Reading 9.
+    else:
+        put(person, "relationship", rng.choice(BAD_RELATIONSHIPS))
+
+
+def fault_birth_date(rng, case):
+    _, person = writable_item(rng, case, "beneficiaries", make_person(rng, case))
+    put(person, "birth_date", rng.choice([ABSENT, None] + BAD_DATES + [after_act(rng, case)] * 8))
+
+
+def fault_disabled(rng, case):
+    _, person = writable_item(rng, case, "beneficiaries", make_person(rng, case))
+    person["disabled"] = rng.choice(BAD_FLAGS)
+
+
+def fault_represents(rng, case):
+    """Reading 6: represents only on a grandchild in an estate, and only a string."""
+    people = writable_items(rng, case, "beneficiaries", make_person(rng, case))
+    objects = [p for p in people if isinstance(p, dict)]
+    if not objects:
+        return
+    roll = rng.random()
+    if roll < 0.25:
+        rng.choice(objects)["represents"] = rng.choice([RawNumber("1"), True, [], {}, ["Luc Martin"]])
+        return
+    if case.get("kind") == "gift":
+        rng.choice(objects)["represents"] = "Luc Martin"
+        return
+    others = [p for p in objects if p.get("relationship") != "grandchild"]
+    target = rng.choice(others) if others else objects[0]
+    if not others:
+        target["relationship"] = rng.choice(["child", "great_grandchild", "nephew_niece"])
+    target["represents"] = rng.choice(["Luc Martin", "", target.get("name") or "X"])
+
+
+def fault_assets(rng, case):
+    roll = rng.random()
+    if roll < 0.15:
+        case["assets"] = rng.choice(NOT_LISTS)
+    elif roll < 0.3:
+        index, _ = writable_item(rng, case, "assets", make_asset(rng))
+        case["assets"][index] = rng.choice(NOT_OBJECTS)
+    else:
+        _, asset = writable_item(rng, case, "assets", make_asset(rng))
+        put(asset, "value", rng.choice([ABSENT, None] + BAD_AMOUNTS * 2))
+
+
+def fault_debts(rng, case):
+    roll = rng.random()
+    if roll < 0.15:
+        case["debts"] = rng.choice(NOT_LISTS)
+    elif roll < 0.3:
+        index, _ = writable_item(rng, case, "debts", make_asset(rng))
+        case["debts"][index] = rng.choice(NOT_OBJECTS)
+    else:
+        _, debt = writable_item(rng, case, "debts", make_asset(rng))
+        put(debt, "value", rng.choice([ABSENT, None] + BAD_AMOUNTS * 2))
+
+
+def fault_funeral_costs(rng, case):
+    case["funeral_costs"] = rng.choice(BAD_AMOUNTS)
+
+
+def fault_bequests(rng, case):
+    roll = rng.random()
+    if roll < 0.12:
+        case["bequests"] = rng.choice(NOT_LISTS)
+    elif roll < 0.24:
+        index, _ = writable_item(rng, case, "bequests", make_bequest(rng, case))
+        case["bequests"][index] = rng.choice(NOT_OBJECTS)
+    elif roll < 0.62:
+        _, bequest = writable_item(rng, case, "bequests", make_bequest(rng, case))
+        put(bequest, "beneficiary", unknown_id(rng, case))
+    else:
+        _, bequest = writable_item(rng, case, "bequests", make_bequest(rng, case))
+        put(bequest, "amount", rng.choice([ABSENT, None] + BAD_AMOUNTS * 2))
+
+
+def fault_residue_shares(rng, case):
+    shares = case.get("residue_shares")
+    shares = dict(shares) if isinstance(shares, dict) else {}
+    roll = rng.random()
+    if roll < 0.12:
+        case["residue_shares"] = rng.choice([[], "1", RawNumber("1"), True, [{"B1": "1"}]])
+        return
+    if roll < 0.5 or not shares:
+        key = unknown_id(rng, case)
+        key = key if isinstance(key, str) else "B99"
+        items = list(shares.items())
+        items.insert(rng.randint(0, len(items)), (key, rng.choice(["1/4", "0", "1/2"])))
+        case["residue_shares"] = dict(items)
+        return
+    shares[rng.choice(list(shares))] = rng.choice(BAD_FRACTIONS)
+    case["residue_shares"] = shares
+
+
+def fault_spouse_usufruct(rng, case):
+    case["spouse_usufruct"] = rng.choice(BAD_FLAGS)
+
+
+def fault_gifts(rng, case):
+    roll = rng.random()
+    if roll < 0.08:
+        case["gifts"] = rng.choice(NOT_LISTS)
+        return
+    if roll < 0.16:
+        index, _ = writable_item(rng, case, "gifts", make_gift(rng, case))
+        case["gifts"][index] = rng.choice(NOT_OBJECTS)
+        return
+    _, gift = writable_item(rng, case, "gifts", make_gift(rng, case))
+    roll = rng.random()
+    if roll < 0.2:
+        put(gift, "beneficiary", unknown_id(rng, case))
+    elif roll < 0.38:
+        put(gift, "value", rng.choice([ABSENT, None] + BAD_AMOUNTS))
+    elif roll < 0.58:
+        put(gift, "fraction", rng.choice([ABSENT, None] + BAD_FRACTIONS))
+    elif roll < 0.8:
+        gift["fraction"] = rng.choice(ABOVE_ONE)  # Reading 2.
+    elif roll < 0.9:
+        gift["cash"] = rng.choice(BAD_FLAGS)
+    else:
+        gift["reserved_usufruct"] = rng.choice(BAD_FLAGS)
+
+
+def fault_prior_gifts(rng, case):
+    roll = rng.random()
+    if roll < 0.08:
+        case["prior_gifts"] = rng.choice(NOT_LISTS)
+        return
+    if roll < 0.15:
+        index, _ = writable_item(rng, case, "prior_gifts", make_prior(rng, case))
+        case["prior_gifts"][index] = rng.choice(NOT_OBJECTS)
+        return
+    _, gift = writable_item(rng, case, "prior_gifts", make_prior(rng, case))
+    roll = rng.random()
+    if roll < 0.25:
+        put(gift, "beneficiary", unknown_id(rng, case))
+    elif roll < 0.65:
+        # Reading 13: the act date is accepted, the day after is not.
+        put(gift, "date", rng.choice([ABSENT, None] + BAD_DATES + [after_act(rng, case)] * 12))
+    elif roll < 0.85:
+        put(gift, "value", rng.choice([ABSENT, None] + BAD_AMOUNTS))
+    else:
+        gift["cash_790g"] = rng.choice(BAD_FLAGS)
+
+
+def fault_other_kind(rng, case):
+    """Reading 5: fields of the other kind, each valid in itself."""
+    if case.get("kind") == "gift":
+        choice = rng.choice(["debts", "funeral_costs", "bequests", "residue_shares", "spouse_usufruct"])
+        if choice == "debts":
+            case["debts"] = [{"label": "Prêt", "value": write_amount(rng, money_cents(rng, 100, 20000))}]
+        elif choice == "funeral_costs":
+            case["funeral_costs"] = rng.choice(["0.01", RawNumber("1500"), "2300.00", "1"])
+        elif choice == "bequests":
+            case["bequests"] = [make_bequest(rng, case)()]
+        elif choice == "residue_shares":
+            case["residue_shares"] = {some_id(rng, case): rng.choice(["1", "0", "1/2"])}
+        else:
+            case["spouse_usufruct"] = True
+    else:
+        case["gifts"] = [make_gift(rng, case)()]
+
+
+def fault_switch_kind(rng, case):
+    if case.get("kind") in ("estate", "gift"):
+        case["kind"] = "gift" if case["kind"] == "estate" else "estate"
+
+
+def readable_shares(case: dict) -> dict | None:
+    shares = case.get("residue_shares")
+    if not isinstance(shares, dict):
+        return None
+    try:
+        return {key: read_fraction(value, key) for key, value in shares.items()}
+    except DatasetError:
+        return None
+
+
+def fault_share_sum(rng, case):
+    """Reading 3: shares must add up to exactly 1."""
+    if case.get("kind") == "gift":
+        fault_other_kind(rng, case)
+        return
+    shares = readable_shares(case)
+    roll = rng.random()
+    if roll < 0.25 or not shares:
+        put(case, "residue_shares", rng.choice([ABSENT, None, {}]))
+        return
+    key = rng.choice(list(shares))
+    written = dict(case["residue_shares"])
+    if roll < 0.5:
+        share = shares[key]
+        other = share + rng.choice([F(1, 100), -F(1, 100), F(1, 3), -share / 2, F(1, 1000000)])
+        if other < 0 or other == share:
+            other = share + F(1, 8)
+        written[key] = write_fraction(rng, other)
+    elif roll < 0.7:
+        # Thirds written as rounded decimals never add up.
+        for k, share in shares.items():
+            text = decimal_text(share)
+            written[k] = text if text is not None else f"{math.floor(share * 100) / 100:.2f}"
+        if sum((read_fraction(v, "x") for v in written.values()), F(0)) == 1:
+            written[key] = write_fraction(rng, shares[key] + F(1, 16))
+    elif roll < 0.85:
+        others = [i for i in beneficiary_ids(case) if i not in shares]
+        if others:
+            written[rng.choice(others)] = rng.choice(["1/4", "1/8", "0.1"])
+        else:
+            del written[key]
+    else:
+        del written[key]
+    case["residue_shares"] = written
+
+
+def fault_representation(rng, case):
+    """Reading 6: a representation group whose shares add up to 0."""
+    if case.get("kind") != "estate":
+        fault_represents(rng, case)
+        return
+    people = case.get("beneficiaries")
+    shares = readable_shares(case)
+    if not isinstance(people, list) or shares is None:
+        return
+    groups = collections.defaultdict(list)
+    for p in people:
+        if isinstance(p, dict) and isinstance(p.get("represents"), str) and p.get("relationship") == "grandchild":
+            groups[p["represents"]].append(p.get("id"))
+    written = dict(case["residue_shares"])
+    if groups and rng.random() < 0.7:
+        name = rng.choice(list(groups))
+        moved = sum((shares.get(bid, F(0)) for bid in groups[name]), F(0))
+        for bid in groups[name]:
+            if bid in written:
+                if rng.random() < 0.5:
+                    del written[bid]
+                else:
+                    written[bid] = "0"
+        receivers = [bid for bid in shares if bid not in groups[name]]
+        if receivers:
+            receiver = rng.choice(receivers)
+            written[receiver] = write_fraction(rng, shares[receiver] + moved)
+        case["residue_shares"] = written
+        return
+    act = act_of(case)
+    new_id = f"R{rng.randint(10, 99)}"
+    people.insert(rng.randint(0, len(people)), {
+        "id": new_id, "name": "Nina Orphelin", "relationship": "grandchild",
+        "birth_date": (act - timedelta(days=rng.randint(0, 12000))).isoformat(),
+        "represents": rng.choice(["Luc Martin", "Inconnu"])})
+    if rng.random() < 0.5:
+        bequests = case.get("bequests") if isinstance(case.get("bequests"), list) else []
+        case["bequests"] = bequests + [{"beneficiary": new_id, "amount": "5000"}]
+
+
+def fault_spouse_count(rng, case):
+    """Reading 8: spouse usufruct without exactly one spouse."""
+    if case.get("kind") != "estate":
+        case["spouse_usufruct"] = True
+        return
+    case["spouse_usufruct"] = True
+    people = case.get("beneficiaries")
+    if not isinstance(people, list):
+        return
+    spouses = [p for p in people if isinstance(p, dict) and p.get("relationship") == "spouse"]
+    if spouses and rng.random() < 0.5:
+        spouses[0]["relationship"] = "pacs_partner"  # A PACS partner cannot take it.
+    elif spouses:
+        people.append(dict(spouses[0], id=f"S{rng.randint(10, 99)}", name="Second Conjoint"))
+    elif rng.random() < 0.5 and people and isinstance(people[0], dict):
+        people.append(dict(people[0], id="P9", relationship="pacs_partner", represents=None))
+
+
+FAULTS = [
+    (fault_kind, 4), (fault_act_date, 5), (fault_person, 3), (fault_person_birth_date, 5),
+    (fault_beneficiaries, 3), (fault_beneficiary_item, 3), (fault_beneficiary_id, 3), (fault_duplicate_id, 5),
+    (fault_relationship, 6), (fault_birth_date, 6), (fault_disabled, 3), (fault_represents, 6),
+    (fault_assets, 5), (fault_debts, 4), (fault_funeral_costs, 4), (fault_bequests, 6),
+    (fault_residue_shares, 7), (fault_spouse_usufruct, 3), (fault_gifts, 9), (fault_prior_gifts, 9),
+    (fault_other_kind, 6), (fault_switch_kind, 3), (fault_share_sum, 7), (fault_representation, 5),
+    (fault_spouse_count, 5),
+]
+
+
+def generate_tagged(rng: random.Random, i: int) -> tuple[str, str]:
+    """One case as JSON text, with the generator's intent as a tag."""
+    level = level_of(i)
+    fixed = i < len(FIXED_VARIANTS)
+    if not fixed and rng.random() < 0.015:
+        return dump_json(rng.choice(NON_OBJECT_CASES)), "invalid:non_object"
+    case, tag = draw_valid(rng, level, FIXED_VARIANTS[i] if fixed else None)
+    tag = "valid:" + tag
+    if not fixed and rng.random() < 0.30:
+        n_faults = 1 if rng.random() < 0.65 else rng.randint(2, 3)
+        functions, weights = zip(*FAULTS)
+        names = []
+        for fault in rng.choices(functions, weights=weights, k=n_faults):
+            fault(rng, case)
+            names.append(fault.__name__.removeprefix("fault_"))
+        tag = f"invalid:L{level}:" + "+".join(names)
+    if rng.random() < 0.25:
+        case = shuffled(rng, case)
+    return dump_json(case), tag
+
+
+def generate(rng: random.Random, i: int) -> str:
+    """One random case as JSON text (deterministic for a given rng state)."""
+    return generate_tagged(rng, i)[0]
+
+
+# ---------------------------------------------------------------------------
+# Comparison with the engine, and the distribution report
+# ---------------------------------------------------------------------------
+
+def outcome_key(expected: dict) -> str:
+    """A coarse label of an answer, for the distribution report."""
+    if "error" not in expected:
+        return "valid"
+    path = re.sub(r"\[\d+\]", "[i]", expected["error"]["path"])
+    path = re.sub(r"^residue_shares\..*", "residue_shares.<key>", path)
+    return f"error {path}"
+
+
+def features(case: Case) -> list:
+    """What a valid case exercises, measured on the case itself."""
+    found = set()
+    results = compute(case)
+    base = answer_of(results)
+    act = case.act_date
+    found.add(f"kind {case.kind}")
+    n = len(case.beneficiaries)
+    found.add("beneficiaries " + ("0" if n == 0 else "1" if n == 1 else "2-3" if n <= 3 else "4-7" if n <= 7 else "8+"))
+    for b in case.beneficiaries:
+        found.add(f"{case.kind}: relationship {b.relationship}")
+        if b.disabled:
+            found.add(f"{case.kind}: disabled beneficiary")
+        if age_on(b.birth_date, act) != age_on(b.birth_date, act - timedelta(days=1)):
+            found.add("a beneficiary's birthday on the act date")
+    if (act.month, act.day) == (2, 29):
+        found.add("act on 29 February")
+    if act.year != 2026:
+        found.add(f"act in {act.year}")
+    boundary = date(*recall_boundary(act))
+    for p in case.prior_gifts:
+        tag = "790 G prior gift" if p.cash_790g else "prior gift"
+        if p.date == boundary:
+            found.add(f"{tag} on the 15-year day")
+        elif p.date == boundary + timedelta(days=1):
+            found.add(f"{tag} one day after the 15-year day")
+        elif p.date == act:
+            found.add(f"{tag} on the act date")
+    if case.kind == "estate":
+        net = sum(case.assets, F(0)) - sum(case.debts, F(0)) - min(case.funeral_costs, FUNERAL_CAP)
+        if case.funeral_costs > FUNERAL_CAP:
+            found.add("funeral costs above the cap")
+        if net - sum((a for _, a in case.bequests), F(0)) < 0:
+            found.add("negative residue")
+        if case.bequests:
+            found.add("bequests")
+        if case.spouse_usufruct:
+            spouse = next(b for b in case.beneficiaries if b.relationship == "spouse")
+            found.add(f"spouse usufruct {usufruct_percent(age_on(spouse.birth_date, act))}%")
+            if case.residue_shares.get(spouse.id):
+                found.add("spouse usufruct with a spouse share")
+        for index, name in representation_groups(case).items():
+            members = [b for b in case.beneficiaries if b.represents == name]
+            found.add(f"representation group of {len(members)}")
+            shares = {case.residue_shares.get(b.id, F(0)) for b in members}
+            if len(shares) > 1:
+                found.add("representation with unequal shares")
+            if F(0) in shares:
+                found.add("representative without a share")
+    else:
+        donor_age = age_on(case.person_birth_date, act)
+        if any(g.reserved_usufruct for g in case.gifts):
+            found.add(f"reserved usufruct {usufruct_percent(donor_age)}% (donor {donor_age // 10 * 10}s)")
+        if any(g.cash and g.reserved_usufruct for g in case.gifts):
+            found.add("cash gift with reserved usufruct")
+        if donor_age in (79, 80):
+            found.add(f"790 G donor aged {donor_age}"
+                      + (" (birthday today)" if age_on(case.person_birth_date, act - timedelta(days=1)) != donor_age else ""))
+        for b, r in zip(case.beneficiaries, results):
+            age = age_on(b.birth_date, act)
+            if r.cash and b.relationship in CASH_790G_DONEES and age in (17, 18):
+                found.add(f"790 G donee aged {age}"
+                          + (" (birthday today)" if age_on(b.birth_date, act - timedelta(days=1)) != age else ""))
+            if r.exemption > 0:
+                found.add("790 G applied")
+                if r.ceiling < CASH_790G_CEILING:
+                    found.add("790 G reduced ceiling")
+                if r.exemption < r.cash:
+                    found.add("790 G capped by the ceiling")
+            if r.cash_790g_eligible and r.cash > 0 and r.ceiling == 0:
+                found.add("790 G ceiling exhausted")
+            if r.cash > 0 and not r.cash_790g_eligible:
+                found.add("cash gift without 790 G")
+    for r in results:
+        if r.exempt:
+            continue
+        if r.recalled > r.allowance:
+            found.add("recall above the allowance (lower bands used)")
+        if r.taxable_exact.denominator == 2:
+            found.add("taxable share on a half euro")
+        if r.tax_exact.denominator == 2:
+            found.add("tax on a half euro")
+        top = r.taxed_before + r.taxable
+        if SCALES[r.relationship] is DIRECT_LINE and r.taxable and top > 552324:
+            found.add("direct line above 552,324 (30 %+ bands)")
+    if base["total_droits"] == 0:
+        found.add("total 0")
+    for ablation in ABLATIONS:
+        if matters(case, base, ablation):
+            found.add(f"matters: {ablation}")
+    return sorted(found)
+
+
+def as_comparable(text: str):
+    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
+
+
+def agrees(expected: dict, actual_line: str) -> bool:
+    try:
+        actual = as_comparable(actual_line)
+    except ValueError:
+        return False
+    if "error" in expected:
+        return (isinstance(actual, dict) and isinstance(actual.get("error"), dict)
+                and actual["error"].get("path") == expected["error"]["path"])
+    return actual == as_comparable(json.dumps(expected))
+
+
+def generate_cases(n: int, seed: int) -> list[tuple[str, str, dict]]:
+    rng = random.Random(seed)
+    cases = []
+    for i in range(n):
+        text, tag = generate_tagged(rng, i)
+        cases.append((text, tag, evaluate(parse_case(text))))
+    return cases
+
+
+def print_distribution(cases, out) -> None:
+    n = len(cases)
+    outcomes = collections.Counter(outcome_key(expect) for _, _, expect in cases)
+    valid = outcomes.get("valid", 0)
+    print(f"{n} cases: {valid} valid ({100 * valid / n:.1f}%), {n - valid} rejected "
+          f"({100 * (n - valid) / n:.1f}%)", file=out)
+    for key, count in sorted(outcomes.items()):
+        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
+    tags = collections.Counter()
+    for _, tag, _ in cases:
+        kind, _, rest = tag.partition(":")
+        if kind == "valid":
+            tags["valid:" + rest.split("+")[0]] += 1
+            continue
+        level, _, names = rest.partition(":")
+        if "+" in names:
+            tags["invalid: multi-fault"] += 1
+        for name in (names or level).split("+"):
+            tags[f"invalid:{name}"] += 1
+    print("generator intents (each fault of a multi-fault case counted):", file=out)
+    for key, count in sorted(tags.items()):
+        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
+    covered = collections.Counter()
+    for text, _, expect in cases:
+        if "error" not in expect:
+            covered.update(features(read_case(parse_case(text))))
+    print(f"features of the {valid} valid cases:", file=out)
+    for key, count in sorted(covered.items()):
+        print(f"  {count:6d}  {100 * count / max(valid, 1):5.1f}%  {key}", file=out)
+
+
+def run_differential(bareme: str, rulebook: str, cases, keep: str | None) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = keep or os.path.join(tmp, "cases.jsonl")
+        with open(path, "w", encoding="utf-8") as file:
+            for text, _, _ in cases:
+                file.write(text + "\n")
+        result = subprocess.run([bareme, "eval", rulebook, "--batch", path],
+                                capture_output=True, text=True, encoding="utf-8")
+    lines = [line for line in result.stdout.split("\n") if line.strip()]
+    if result.returncode != 0 or len(lines) != len(cases):
+        print(f"bareme exited {result.returncode} with {len(lines)} lines for {len(cases)} cases",
+              file=sys.stderr)
+        if result.stderr:
+            print(result.stderr[-2000:], file=sys.stderr)
+    passed = failed = 0
+    for index, (text, tag, expected) in enumerate(cases):
+        actual = lines[index] if index < len(lines) else "<no output>"
+        if agrees(expected, actual):
+            passed += 1
+            continue
+        failed += 1
+        if failed <= 20:
+            print(f"--- mismatch #{failed} (line {index + 1}, {tag})")
+            print(f"case:     {text}")
+            print(f"expected: {json.dumps(expected, ensure_ascii=False)}")
+            print(f"actual:   {actual}")
+    print(f"differential: {passed} passed, {failed} failed")
+    return 1 if failed else 0
