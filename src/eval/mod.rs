@@ -135,6 +135,21 @@ pub fn field_rule_message(
     m.render(&rule.message, Ctx::InputCondition).map(Some)
 }
 
+/// A check run right after an input: the rejection's path and message when it holds.
+pub fn after_check(
+    rb: &Rulebook,
+    facts: &Facts,
+    when: &Formula,
+    path: &[MessagePart],
+    message: &[MessagePart],
+) -> Result<Option<(String, String)>, EvalError> {
+    let mut m = Machine::new(rb, facts, false);
+    if !m.bool_formula(when, Ctx::InputCondition)? {
+        return Ok(None);
+    }
+    Ok(Some((m.render(path, Ctx::InputCondition)?, m.render(message, Ctx::InputCondition)?)))
+}
+
 /// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
 pub fn evaluate_condition(
     rb: &Rulebook,
@@ -1367,6 +1382,7 @@ impl<'a> Machine<'a> {
                     .ok_or_else(|| fault("the result is outside the calendar".into()))
             }
             Func::MonthOf => Ok(Value::Month(Month::of(self.date(&args[0])?))),
+            Func::Day => Ok(Value::Number(chrono::Datelike::day(&self.date(&args[0])?).into())),
             Func::Year => match self.present(&args[0])? {
                 Value::Month(m) => Ok(Value::Number(m.year.into())),
                 Value::Date(d) => Ok(Value::Number(Month::of(d).year.into())),

@@ -351,6 +351,31 @@ impl Checker<'_> {
             }
         }
 
+        // Checks after an input read it and the inputs before it.
+        for (i, (name, raw)) in inputs.iter().enumerate() {
+            let scope = base_scope(false, Some(i + 1));
+            for c in &raw.after {
+                let (Some(w), Some(path)) = (&c.when, &c.reject) else {
+                    let span = c.when.as_ref().map_or(raw.anchor(), |w| w.anchor());
+                    self.problem("check::check_shape", span, format!("a check after `{name}` needs `when` and `reject`"), "here");
+                    continue;
+                };
+                if c.decision.is_some() || c.reason.is_some() {
+                    self.problem("check::check_shape", w.anchor(), "checks after an input only reject", "here");
+                }
+                let p = self.parse(w);
+                if let Some((f, ty)) = self.compile(&p, &scope) {
+                    self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
+                    let path = self.message(path, &scope);
+                    let message = match &c.message {
+                        Some(m) => self.message(m, &scope),
+                        None => vec![MessagePart::Text("is invalid".into())],
+                    };
+                    built_inputs[i].after.push((f, path, message));
+                }
+            }
+        }
+
         // Field rules read their own value, their record, and earlier inputs.
         for (i, (_, raw)) in inputs.iter().enumerate() {
             let scope = base_scope(false, Some(i));
@@ -908,6 +933,7 @@ impl Checker<'_> {
                             required: false,
                             when: None,
                             required_when: None,
+                            after: Vec::new(),
                             nullable: false,
                             default: None,
                             refers: None,
@@ -1023,6 +1049,7 @@ impl Checker<'_> {
             required: r.required,
             when: None,
             required_when: None,
+            after: Vec::new(),
             nullable: r.nullable,
             default: None,
             refers: None,
@@ -1063,7 +1090,7 @@ impl Checker<'_> {
                 "here",
             );
         }
-        if depth > 0 && (r.when.is_some() || r.required_when.is_some()) {
+        if depth > 0 && (r.when.is_some() || r.required_when.is_some() || !r.after.is_empty()) {
             self.problem(
                 "check::bad_input",
                 span,
@@ -1270,6 +1297,7 @@ impl Checker<'_> {
                 required,
                 when: None,
                 required_when: None,
+                after: Vec::new(),
                 nullable: false,
                 default: None,
                 refers: None,
@@ -1338,7 +1366,7 @@ impl Checker<'_> {
                     );
                 }
                 columns.push(Input {
-                    required: true,
+                    required: !input.nullable,
                     ..input
                 });
             }

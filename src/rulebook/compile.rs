@@ -473,7 +473,7 @@ impl Compiler<'_, '_> {
             Func::Get => (2, 2),
             Func::Lookup => (2, usize::MAX),
             Func::Abs | Func::IsMissing | Func::IsNull | Func::Date | Func::Month => (1, 1),
-            Func::DaysInMonth | Func::MonthOf | Func::Year | Func::Count => (1, 1),
+            Func::DaysInMonth | Func::MonthOf | Func::Day | Func::Year | Func::Count => (1, 1),
             Func::Clamp => (3, 3),
             Func::Round => (2, 3),
             Func::Floor | Func::Ceil | Func::Pow | Func::PeriodRow => (2, 2),
@@ -633,6 +633,10 @@ impl Compiler<'_, '_> {
             Func::MonthOf => {
                 self.require(tys[0], &Type::Date, arg(0), "the argument of `month_of`");
                 Type::Month
+            }
+            Func::Day => {
+                self.require(tys[0], &Type::Date, arg(0), "the argument of `day`");
+                Type::Number
             }
             Func::Count => {
                 if !matches!(tys[0], Type::List(_) | Type::Map(_) | Type::Any) {

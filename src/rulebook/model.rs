@@ -290,6 +290,8 @@ pub enum Func {
     AddYears,
     /// The month of a date.
     MonthOf,
+    /// The day of the month of a date.
+    Day,
     /// The year of a date or month.
     Year,
     /// Number of items of a list.
@@ -340,6 +342,7 @@ impl Func {
             "add_months" => Func::AddMonths,
             "add_years" => Func::AddYears,
             "month_of" => Func::MonthOf,
+            "day" => Func::Day,
             "year" => Func::Year,
             "count" => Func::Count,
             "sum" => Func::Sum,
@@ -356,7 +359,7 @@ impl Func {
     }
 
     /// Every function name, for "did you mean" hints.
-    pub const NAMES: [&'static str; 33] = [
+    pub const NAMES: [&'static str; 34] = [
         "min",
         "max",
         "abs",
@@ -379,6 +382,7 @@ impl Func {
         "add_months",
         "add_years",
         "month_of",
+        "day",
         "year",
         "count",
         "sum",
@@ -479,6 +483,8 @@ pub struct Input {
     pub when: Option<Formula>,
     /// Required when this holds (over earlier inputs).
     pub required_when: Option<Formula>,
+    /// Rejections checked right after this input, in order: condition, path, message.
+    pub after: Vec<(Formula, Vec<MessagePart>, Vec<MessagePart>)>,
     /// Null is kept distinct from absent.
     pub nullable: bool,
     /// Value when absent.

@@ -119,6 +119,10 @@ pub struct RawInput {
     pub when: Option<Spanned<String>>,
     /// The field is required when this expression over earlier inputs holds.
     pub required_when: Option<Spanned<String>>,
+    /// Checks run right after this (top-level) input is validated, present or not:
+    /// `{ when, reject = "path", message }`, reading this and earlier inputs.
+    #[serde(default)]
+    pub after: Vec<RawCheck>,
     /// An explicit `null` is kept as null (distinct from absent) instead of meaning absent.
     #[serde(default)]
     pub nullable: bool,

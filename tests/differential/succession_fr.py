@@ -902,7 +902,10 @@ class Dossier:
                    "child": rng.randint(18, 70), "grandchild": rng.randint(0, 45),
                    "great_grandchild": rng.randint(0, 25), "sibling": rng.randint(40, 95),
                    "nephew_niece": rng.randint(15, 70), "unrelated": rng.randint(5, 90)}[relationship]
-        bid = self.style.format(n=len(self.people) + 1)
+        taken, n = {p.id for p in self.people}, len(self.people) + 1
+        while self.style.format(n=n) in taken:
+            n += 1
+        bid = self.style.format(n=n)
         surname = self.surname if relationship not in ("unrelated", "spouse", "pacs_partner") else rng.choice(SURNAMES)
         self.people.append(Person(bid, relationship, birth_for_age(rng, self.act, age, mode), disabled,
                                   represents, f"{rng.choice(FIRST_NAMES)} {surname}"))
@@ -989,8 +992,8 @@ class Dossier:
         for gift in self.gifts:
             entry = {"beneficiary": gift["id"], "label": gift["label"], "value": write_amount(rng, gift["cents"]),
                      "fraction": write_fraction(rng, gift["fraction"])}
-            for key in ("cash", "reserved_usufruct"):
-                if gift[key]:
+            for key, planned in (("cash", "cash"), ("reserved_usufruct", "reserved")):
+                if gift[planned]:
                     entry[key] = True
                 else:
                     value = rng.choice([False, False, ABSENT, None])
@@ -2166,3 +2169,447 @@ def run_differential(bareme: str, rulebook: str, cases, keep: str | None) -> int
             print(f"actual:   {actual}")
     print(f"differential: {passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------
+# Worked examples (computed by hand, line by line) and the self-test
+# ---------------------------------------------------------------------------
+#
+# Cumulative direct-line scale at the band tops: scale(8,072) = 403.60;
+# scale(12,109) = 403.60 + 10 % x 4,037 = 807.30; scale(15,932) = 807.30 +
+# 15 % x 3,823 = 1,380.75; so between 15,932 and 552,324:
+# scale(x) = 1,380.75 + 20 % x (x - 15,932) = 0.2 x - 1,805.65.
+
+def worked_examples() -> list:
+    """The five hand-computed dossiers as JSON-ready dicts {name, case, expect}."""
+    def person(bid, name, relationship, birth, disabled=False, represents=None):
+        return {"id": bid, "name": name, "relationship": relationship, "birth_date": birth,
+                "disabled": disabled, "represents": represents}
+
+    def answer(rows, total):
+        return {"beneficiaires": {bid: {"part_taxable": taxable, "droits": tax} for bid, taxable, tax in rows},
+                "total_droits": total}
+
+    examples = []
+
+    # 1. Only-child estate with the funeral cap.
+    # Assets 250,000 + 38,412.37 = 288,412.37; debts 6,000; funeral 2,300 capped at 1,500.
+    # Net estate = 288,412.37 - 6,000 - 1,500 = 280,912.37; the only child takes the residue (share 1).
+    # Allowance 100,000, no prior gift: taxable = 180,912.37 -> 180,912.
+    # Tax = 403.60 + 403.70 + 573.45 + 20 % x (180,912 - 15,932) = 164,980 x 0.2 = 32,996
+    #     = 34,376.75 -> 34,377 (0.2 x 180,912 - 1,805.65 = 34,376.75).
+    examples.append({"name": "only-child estate with the funeral cap", "case": {
+        "kind": "estate", "act_date": "2026-03-14",
+        "person": {"name": "Jeanne Martin", "birth_date": "1948-02-11"},
+        "assets": [{"label": "Maison", "value": 250000}, {"label": "Livret A", "value": "38412.37"}],
+        "debts": [{"label": "Prêt immobilier", "value": 6000}],
+        "funeral_costs": 2300, "bequests": [], "residue_shares": {"B1": "1"}, "spouse_usufruct": False,
+        "beneficiaries": [person("B1", "Paul Martin", "child", "1975-06-02")], "prior_gifts": []},
+        "expect": answer([("B1", 180912, 34377)], 34377)})
+
+    # 2. Gift with 790 G and a recall. Act 2026-05-20; donor born 1955-10-03: 70, under 80.
+    # Donee B1, child born 1990-02-14: 36, 18 or older. act - 15 years = 2011-05-20.
+    # Value = 300,000 x 1/2 + 40,000 x 1 = 190,000; cash received 40,000.
+    # Earlier 790 G gifts within 15 years: 2014-02-01 (20,000); 2010-01-01 is older.
+    # Ceiling 31,865 - 20,000 = 11,865; E = min(40,000, 11,865) = 11,865.
+    # Recall S: 2012-09-10 (60,000) only; 2011-05-20 (5,000) is exactly 15 years before: not
+    # recalled; 790 G gifts never are. A = 100,000; U = 60,000; T = 0; remaining 40,000.
+    # Taxable = 190,000 - 11,865 - 40,000 = 138,135.
+    # Tax = 0.2 x 138,135 - 1,805.65 = 27,627 - 1,805.65 = 25,821.35 -> 25,821.
+    examples.append({"name": "gift with 790 G and a recall", "case": {
+        "kind": "gift", "act_date": "2026-05-20",
+        "person": {"name": "Marc Petit", "birth_date": "1955-10-03"},
+        "gifts": [
+            {"beneficiary": "B1", "label": "Maison", "value": 300000, "fraction": "1/2", "cash": False,
+             "reserved_usufruct": False},
+            {"beneficiary": "B1", "label": "Somme d'argent", "value": 40000, "fraction": "1", "cash": True,
+             "reserved_usufruct": False}],
+        "beneficiaries": [person("B1", "Léa Petit", "child", "1990-02-14")],
+        "prior_gifts": [
+            {"beneficiary": "B1", "date": "2014-02-01", "value": 20000, "cash_790g": True},
+            {"beneficiary": "B1", "date": "2010-01-01", "value": 10000, "cash_790g": True},
+            {"beneficiary": "B1", "date": "2012-09-10", "value": 60000, "cash_790g": False},
+            {"beneficiary": "B1", "date": "2011-05-20", "value": 5000, "cash_790g": False}]},
+        "expect": answer([("B1", 138135, 25821)], 25821)})
+
+    # 3. Bare-ownership gift whose recall uses the lower bands. Act 2026-09-15; donor born
+    # 1960-01-20: 66 -> usufruct 40 %, bare ownership 60 %. act - 15 years = 2011-09-15.
+    # B1 grandchild (born 2001-04-03, 25): apartment 420,000 x 1/2 x 60 % = 126,000, plus cash
+    # 10,000 (790 G: donor 66 < 80, donee 25 >= 18, ceiling 31,865): E = 10,000; value 136,000.
+    # Recall: 2016-06-30 (40,000). A = 31,865 (grandchild gift); U = 31,865; T = 8,135.
+    # Taxable = 136,000 - 10,000 - (31,865 - 31,865) = 126,000.
+    # scale(8,135) = 403.60 + 10 % x 63 = 409.90; scale(134,135) = 26,827 - 1,805.65 = 25,021.35.
+    # Tax = 25,021.35 - 409.90 = 24,611.45 -> 24,611 (scale(126,000) alone would be 23,394.35).
+    # B2 child (born 1985-07-11, 41): 420,000 x 1/2 x 60 % = 126,000; A = 100,000; taxable
+    # 26,000; tax = 5,200 - 1,805.65 = 3,394.35 -> 3,394. Total 28,005.
+    examples.append({"name": "bare-ownership gift whose recall uses the lower bands", "case": {
+        "kind": "gift", "act_date": "2026-09-15",
+        "person": {"name": "Hélène Faure", "birth_date": "1960-01-20"},
+        "gifts": [
+            {"beneficiary": "B1", "label": "Appartement", "value": 420000, "fraction": "1/2", "cash": False,
+             "reserved_usufruct": True},
+            {"beneficiary": "B2", "label": "Appartement", "value": 420000, "fraction": "1/2", "cash": False,
+             "reserved_usufruct": True},
+            {"beneficiary": "B1", "label": "Virement", "value": 10000, "fraction": "1", "cash": True,
+             "reserved_usufruct": False}],
+        "beneficiaries": [person("B1", "Théo Faure", "grandchild", "2001-04-03"),
+                          person("B2", "Claire Faure", "child", "1985-07-11")],
+        "prior_gifts": [{"beneficiary": "B1", "date": "2016-06-30", "value": 40000, "cash_790g": False}]},
+        "expect": answer([("B1", 126000, 24611), ("B2", 26000, 3394)], 28005)})
+
+    # 4. Spouse-usufruct estate with representation and a bequest. Act 2026-03-14.
+    # Assets 900,000 + 85,250.40; debts 15,000; funeral 1,200 (under the cap).
+    # Net = 985,250.40 - 15,000 - 1,200 = 969,050.40; bequest to B5 12,000; residue 957,050.40.
+    # Spouse B1 born 1950-08-20: 75 -> usufruct 30 %, bare ownership 70 % on every residue share.
+    # B2 child, 1/2: 957,050.40 x 1/2 x 0.7 = 334,967.64; A = 100,000; taxable 234,967.64 ->
+    #   234,968; tax = 46,993.60 - 1,805.65 = 45,187.95 -> 45,188. (Its 790 G prior gift of
+    #   2020 is never recalled.)
+    # B3 and B4 represent Luc Moreau (group share 1/2), 1/4 each: value 957,050.40 x 1/4 x 0.7
+    #   = 167,483.82; allowance 100,000 x (1/4) / (1/2) = 50,000 each.
+    #   B3 has a recalled gift of 2015-01-10 (10,000): U = 10,000, T = 0, remaining 40,000;
+    #   taxable 127,483.82 -> 127,484; tax = 25,496.80 - 1,805.65 = 23,691.15 -> 23,691.
+    #   B4: taxable 117,483.82 -> 117,484; tax = 23,496.80 - 1,805.65 = 21,691.15 -> 21,691.
+    # B5 nephew, bequest 12,000 in full ownership: 12,000 - 7,967 = 4,033; 55 % = 2,218.15 -> 2,218.
+    # B1 spouse: exempt, 0 and 0. Total = 45,188 + 23,691 + 21,691 + 2,218 = 92,788.
+    examples.append({"name": "spouse-usufruct estate with representation and a bequest", "case": {
+        "kind": "estate", "act_date": "2026-03-14",
+        "person": {"name": "Robert Moreau", "birth_date": "1944-05-02"},
+        "assets": [{"label": "Maison", "value": 900000}, {"label": "Portefeuille titres", "value": "85250.40"}],
+        "debts": [{"label": "Impôt sur le revenu", "value": 15000}],
+        "funeral_costs": "1200.00",
+        "bequests": [{"beneficiary": "B5", "amount": 12000}],
+        "residue_shares": {"B2": "1/2", "B3": "1/4", "B4": "1/4"},
+        "spouse_usufruct": True,
+        "beneficiaries": [
+            person("B1", "Anne Moreau", "spouse", "1950-08-20"),
+            person("B2", "Julien Moreau", "child", "1972-11-05"),
+            person("B3", "Emma Moreau", "grandchild", "1999-01-12", represents="Luc Moreau"),
+            person("B4", "Hugo Moreau", "grandchild", "2003-07-30", represents="Luc Moreau"),
+            person("B5", "Sophie Garnier", "nephew_niece", "1980-02-02")],
+        "prior_gifts": [
+            {"beneficiary": "B3", "date": "2015-01-10", "value": 10000, "cash_790g": False},
+            {"beneficiary": "B2", "date": "2020-06-01", "value": 30000, "cash_790g": True}]},
+        "expect": answer([("B1", 0, 0), ("B2", 234968, 45188), ("B3", 127484, 23691),
+                          ("B4", 117484, 21691), ("B5", 4033, 2218)], 92788)})
+
+    # 5. Siblings with a 0.50 rounding and a disabled heir. Act 2026-10-02.
+    # Assets 160,000 + 31,004.00 = 191,004; debts 4,500; funeral 2,000 capped at 1,500.
+    # Net = 185,004; bequest to B4 5,000; residue 180,004.
+    # B1 sibling, 3/8: 67,501.50; A = 15,932; taxable 51,569.50 -> 51,570 (0.50 rounds up).
+    #   Tax = 35 % x 24,430 = 8,550.50 + 45 % x (51,570 - 24,430) = 12,213.00 = 20,763.50
+    #   -> 20,764 (0.50 up again).
+    # B2 sibling, disabled, 3/8: 67,501.50; A = 15,932 + 159,325 = 175,257: taxable 0, tax 0.
+    # B3 nephew, 1/4: 45,001; A = 7,967; taxable 37,034; 55 % = 20,368.70 -> 20,369.
+    # B4 unrelated, bequest 5,000; A = 1,594; taxable 3,406; 60 % = 2,043.60 -> 2,044.
+    # Total = 20,764 + 0 + 20,369 + 2,044 = 43,177.
+    examples.append({"name": "siblings with a 0.50 rounding and a disabled heir", "case": {
+        "kind": "estate", "act_date": "2026-10-02",
+        "person": {"name": "Marcel Blanc", "birth_date": "1940-04-18"},
+        "assets": [{"label": "Maison", "value": 160000}, {"label": "Livret A", "value": "31004.00"}],
+        "debts": [{"label": "Facture EHPAD", "value": "4500"}],
+        "funeral_costs": 2000,
+        "bequests": [{"beneficiary": "B4", "amount": 5000}],
+        "residue_shares": {"B1": "3/8", "B2": "3/8", "B3": "1/4"},
+        "spouse_usufruct": False,
+        "beneficiaries": [
+            person("B1", "Odette Blanc", "sibling", "1943-01-09"),
+            person("B2", "René Blanc", "sibling", "1946-12-24", disabled=True),
+            person("B3", "Alice Blanc", "nephew_niece", "1975-05-05"),
+            person("B4", "Karim Haddad", "unrelated", "1988-08-08")],
+        "prior_gifts": []},
+        "expect": answer([("B1", 51570, 20764), ("B2", 0, 0), ("B3", 37034, 20369), ("B4", 3406, 2044)],
+                         43177)})
+    return examples
+
+
+def self_test() -> None:
+    def check(case, expected) -> None:
+        text = case if isinstance(case, str) else dump_json(case)
+        actual = evaluate(parse_case(text))
+        if isinstance(expected, str):
+            assert "error" in actual and actual["error"]["path"] == expected, (text, actual, expected)
+        else:
+            assert actual == expected, (text, actual, expected)
+            assert list(actual["beneficiaires"]) == list(expected["beneficiaires"]), (text, actual)
+
+    examples = worked_examples()
+    for example in examples:
+        check(example["case"], example["expect"])
+        json.dumps(example)  # JSON-ready.
+
+    def variant(index: int, edit) -> dict:
+        case = json.loads(json.dumps(examples[index]["case"]))
+        edit(case)
+        return case
+
+    def value_of(index: int, edit, bid: str) -> dict:
+        actual = evaluate(parse_case(dump_json(variant(index, edit))))
+        assert "error" not in actual, actual
+        return actual["beneficiaires"][bid]
+
+    # --- Computation edges -----------------------------------------------------
+    # Funeral cap: 1,499.49 is deducted in full: net 288,412.37 - 6,000 - 1,499.49 = 280,912.88,
+    # taxable 180,912.88 -> 180,913.
+    assert value_of(0, lambda c: c.update(funeral_costs="1499.49"), "B1")["part_taxable"] == 180913
+    # Absent and null funeral costs are 0: taxable 182,412.37 -> 182,412.
+    assert value_of(0, lambda c: c.pop("funeral_costs"), "B1")["part_taxable"] == 182412
+    assert value_of(0, lambda c: c.update(funeral_costs=None), "B1")["part_taxable"] == 182412
+    # Disabled only child: A = 259,325 > 280,912.37? No: taxable 21,587.37 -> 21,587;
+    # tax = 0.2 x 21,587 - 1,805.65 = 2,511.75 -> 2,512.
+    assert value_of(0, lambda c: c["beneficiaries"][0].update(disabled=True), "B1") == \
+        {"part_taxable": 21587, "droits": 2512}
+    # Top band: assets 3,000,000: taxable 2,900,000 -> 574,948.95 + 45 % x 1,094,323 =
+    # 492,445.35 -> 1,067,394.30 -> 1,067,394.
+    assert value_of(0, lambda c: c.update(assets=[{"value": "3001500"}], debts=[]), "B1") == \
+        {"part_taxable": 2900000, "droits": 1067394}
+
+    # Dossier 2 variants. Prior gift exactly 15 years before becomes recalled one day later:
+    # S = 65,000: remaining 35,000; taxable 143,135; tax 28,627 - 1,805.65 = 26,821.35 -> 26,821.
+    assert value_of(1, lambda c: c["prior_gifts"][3].update(date="2011-05-21"), "B1") == \
+        {"part_taxable": 143135, "droits": 26821}
+    # A prior gift dated on the act date is accepted and recalled (reading 13): same numbers.
+    assert value_of(1, lambda c: c["prior_gifts"][3].update(date="2026-05-20"), "B1") == \
+        {"part_taxable": 143135, "droits": 26821}
+    # The 2014 790 G gift exactly 15 years before (2011-05-20) no longer reduces the ceiling:
+    # E = 31,865; taxable 190,000 - 31,865 - 40,000 = 118,135; tax 23,627 - 1,805.65 -> 21,821.
+    assert value_of(1, lambda c: c["prior_gifts"][0].update(date="2011-05-20"), "B1") == \
+        {"part_taxable": 118135, "droits": 21821}
+    # Ceiling exhausted (earlier 790 G gifts 40,000 within 15 years): E = 0; taxable 150,000;
+    # tax 30,000 - 1,805.65 = 28,194.35 -> 28,194.
+    assert value_of(1, lambda c: c["prior_gifts"][0].update(value=40000), "B1") == \
+        {"part_taxable": 150000, "droits": 28194}
+    # Donor turning 80 on the gift date: no 790 G (same 150,000); the day before 80: 790 G.
+    assert value_of(1, lambda c: c["person"].update(birth_date="1946-05-20"), "B1")["part_taxable"] == 150000
+    assert value_of(1, lambda c: c["person"].update(birth_date="1946-05-21"), "B1")["part_taxable"] == 138135
+    # Donee turning 18 on the gift date: 790 G; the day after her 17th year ends: none.
+    assert value_of(1, lambda c: c["beneficiaries"][0].update(birth_date="2008-05-20"), "B1")["part_taxable"] == 138135
+    assert value_of(1, lambda c: c["beneficiaries"][0].update(birth_date="2008-05-21"), "B1")["part_taxable"] == 150000
+    # Reading 14: act on 29 February -> boundary 28 February 15 years before.
+    for day, recalled in (("2013-02-28", False), ("2013-03-01", True)):
+        edit = (lambda d: lambda c: (c.update(act_date="2028-02-29"), c.update(prior_gifts=[
+            {"beneficiary": "B1", "date": d, "value": 50000}])))(day)
+        # Without recall: 190,000 - 31,865 - 100,000 = 58,135; with: 190,000 - 31,865 - 50,000 = 108,135.
+        assert value_of(1, edit, "B1")["part_taxable"] == (108135 if recalled else 58135), day
+    # Great-grandchild gift: allowance 5,310, no 790 G, direct-line scale: S = 60,000 > 5,310,
+    # so U = 5,310, T = 54,690 and no allowance remains: taxable 190,000 - 0 - 0 = 190,000;
+    # tax = scale(244,690) - scale(54,690) = 0.2 x 190,000 = 38,000 (both in the 20 % band).
+    assert value_of(1, lambda c: c["beneficiaries"][0].update(relationship="great_grandchild"), "B1") == \
+        {"part_taxable": 190000, "droits": 38000}
+    # Unrelated donee: allowance 0, S = 60,000 = T; taxable 190,000; 60 % = 114,000.
+    assert value_of(1, lambda c: c["beneficiaries"][0].update(relationship="unrelated"), "B1") == \
+        {"part_taxable": 190000, "droits": 114000}
+
+    # Dossier 3: donor aged 91 (born 1935-09-15, birthday on the act date) -> usufruct 10 %,
+    # bare 90 %: B2 gets 189,000, taxable 89,000, tax 17,800 - 1,805.65 = 15,994.35 -> 15,994.
+    # Aged 90 the day before (born 1935-09-16): bare 80 %: 168,000 -> 68,000 -> 11,794.35 -> 11,794.
+    assert value_of(2, lambda c: c["person"].update(birth_date="1935-09-15"), "B2") == \
+        {"part_taxable": 89000, "droits": 15994}
+    assert value_of(2, lambda c: c["person"].update(birth_date="1935-09-16"), "B2") == \
+        {"part_taxable": 68000, "droits": 11794}
+    # Donor aged 20 (born 2006-09-15): usufruct 90 %, bare 10 %: B2 42,000 < 100,000 -> 0.
+    assert value_of(2, lambda c: c["person"].update(birth_date="2006-09-15"), "B2") == \
+        {"part_taxable": 0, "droits": 0}
+    # Reading 11: the cash gift with reserved usufruct: 10,000 x 60 % = 6,000 cash and value;
+    # B1 value 132,000 - E 6,000 = 126,000: unchanged taxable.
+    assert value_of(2, lambda c: c["gifts"][2].update(reserved_usufruct=True), "B1")["part_taxable"] == 126000
+
+    # Dossier 4: without usufruct B2 gets 478,525.20 -> 378,525.20 -> 378,525;
+    # tax 0.2 x 378,525 - 1,805.65 = 73,899.35 -> 73,899.
+    assert value_of(3, lambda c: c.update(spouse_usufruct=False), "B2") == {"part_taxable": 378525, "droits": 73899}
+    # Unequal representation shares 1/6 and 1/3 (group 1/2): allowances 33,333.33... and
+    # 66,666.66...; B4 value 957,050.40 x 1/3 x 0.7 = 223,311.76; taxable 156,645.093... -> 156,645.
+    assert value_of(3, lambda c: c["residue_shares"].update(B3="1/6", B4="1/3"), "B4")["part_taxable"] == 156645
+    # Reading 4: bequests above the net estate: negative residue, residue heirs floored at 0.
+    assert value_of(3, lambda c: c["bequests"][0].update(amount=2000000), "B2") == {"part_taxable": 0, "droits": 0}
+    # A spouse share is multiplied too and stays exempt; a PACS partner besides is fine.
+    check(variant(3, lambda c: (c["residue_shares"].update(B1="1/4", B2="1/4"),
+                                c["beneficiaries"].append({"id": "P", "relationship": "pacs_partner",
+                                                           "birth_date": "1960-01-01"}))),
+          {"beneficiaires": {"B1": {"part_taxable": 0, "droits": 0},
+                             # B2: 957,050.40 x 1/4 x 0.7 = 167,483.82 - 100,000 -> 67,484;
+                             # tax 13,496.80 - 1,805.65 = 11,691.15 -> 11,691.
+                             "B2": {"part_taxable": 67484, "droits": 11691},
+                             "B3": {"part_taxable": 127484, "droits": 23691},
+                             "B4": {"part_taxable": 117484, "droits": 21691},
+                             "B5": {"part_taxable": 4033, "droits": 2218},
+                             "P": {"part_taxable": 0, "droits": 0}},
+           "total_droits": 11691 + 23691 + 21691 + 2218})
+
+    # Dossier 5: a 1,500.00 funeral invoice is the cap itself: unchanged.
+    check(variant(4, lambda c: c.update(funeral_costs="1500.00")), examples[4]["expect"])
+
+    # --- Syntax accepted --------------------------------------------------------
+    for amount in ("31004", "31004.0", "031004.00", RawNumber("31004")):
+        check(variant(4, lambda c: c["assets"][1].update(value=amount)), examples[4]["expect"])
+    for b1, b2, b3 in (("0.375", "3/8", RawNumber("0") if False else "0.25"), ("6/16", "0.3750", "2/8")):
+        check(variant(4, lambda c: c.update(residue_shares={"B1": b1, "B2": b2, "B3": b3})), examples[4]["expect"])
+    check(variant(0, lambda c: c.update(residue_shares={"B1": RawNumber("1")})), examples[0]["expect"])
+    # Optional fields absent or null; unknown keys ignored.
+    check(variant(4, lambda c: ([p.pop("disabled") for p in c["beneficiaries"][2:]],
+                                [p.update(represents=None, extra="x") for p in c["beneficiaries"]],
+                                c.pop("prior_gifts"), c.update(spouse_usufruct=None, gifts=[], note=1))),
+          examples[4]["expect"])
+    # A gift with empty lists, zeros and false of the estate kind (reading 5); assets unused.
+    check(variant(1, lambda c: c.update(debts=[], funeral_costs="0.00", bequests=None, residue_shares={},
+                                        spouse_usufruct=False, assets=[{"value": "12.5"}])),
+          examples[1]["expect"])
+    # A gift fraction of exactly 1, fractions of one asset over 1 in total (not summed).
+    check(variant(1, lambda c: c["gifts"][0].update(fraction=RawNumber("1"))),
+          {"beneficiaires": {"B1": {"part_taxable": 288135, "droits": 55821}}, "total_droits": 55821})
+    # Birth date on the act date (age 0) and a gift without beneficiaries of its own.
+    check({"kind": "gift", "act_date": "2026-01-01", "person": {"birth_date": "2026-01-01"}},
+          {"beneficiaires": {}, "total_droits": 0})
+
+    # --- Rejections ---------------------------------------------------------------
+    for text in ("[]", '"x"', "42", "null", "true", '[{"kind": "estate"}]'):
+        check(text, "$")
+    for bad in (ABSENT, None, "Estate", "donation", RawNumber("1")):
+        check(variant(0, lambda c: put(c, "kind", bad)), "kind")
+    for bad in (ABSENT, "2026-02-29", "2026-3-14", "2026-03-14T00:00", RawNumber("20260314")):
+        check(variant(0, lambda c: put(c, "act_date", bad)), "act_date")
+    check(variant(0, lambda c: c.pop("person")), "person")
+    check(variant(0, lambda c: c.update(person=["x"])), "person")
+    check(variant(0, lambda c: c["person"].pop("birth_date")), "person.birth_date")
+    check(variant(0, lambda c: c["person"].update(birth_date="2026-03-15")), "person.birth_date")
+    check(variant(0, lambda c: c["person"].update(birth_date="2026-03-14")), examples[0]["expect"])
+    check(variant(4, lambda c: c.update(beneficiaries={})), "beneficiaries")
+    check(variant(4, lambda c: c["beneficiaries"].__setitem__(2, "B3")), "beneficiaries[2]")
+    check(variant(4, lambda c: c["beneficiaries"][1].update(id=2)), "beneficiaries[1].id")
+    check(variant(4, lambda c: c["beneficiaries"][2].update(id="B1")), "beneficiaries[2].id")
+    # Beneficiary by beneficiary: [1]'s bad birth date before [2]'s duplicate id.
+    check(variant(4, lambda c: (c["beneficiaries"][2].update(id="B1"),
+                                c["beneficiaries"][1].update(birth_date="2026-10-03"))), "beneficiaries[1].birth_date")
+    # Within one: id, relationship, birth date, disabled, represents.
+    check(variant(4, lambda c: c["beneficiaries"][3].update(relationship="friend", birth_date="x", disabled="no")),
+          "beneficiaries[3].relationship")
+    check(variant(4, lambda c: c["beneficiaries"][3].update(birth_date="x", disabled="no")),
+          "beneficiaries[3].birth_date")
+    check(variant(4, lambda c: c["beneficiaries"][3].update(disabled="no", represents="X")),
+          "beneficiaries[3].disabled")
+    check(variant(4, lambda c: c["beneficiaries"][3].update(represents="X")), "beneficiaries[3].represents")
+    check(variant(3, lambda c: c["beneficiaries"][2].update(represents=7)), "beneficiaries[2].represents")
+    check(variant(1, lambda c: c["beneficiaries"][0].update(relationship="grandchild", represents="X")),
+          "beneficiaries[0].represents")
+    check(variant(1, lambda c: c["beneficiaries"][0].update(relationship="spouse")), "beneficiaries[0].relationship")
+    check(variant(1, lambda c: c["beneficiaries"][0].update(relationship="pacs_partner")),
+          "beneficiaries[0].relationship")
+    for bad in (RawNumber("1500.5"), RawNumber("1500.0"), RawNumber("-0"), "-1", "1.234", "1.", True, None):
+        check(variant(4, lambda c: c["assets"][1].update(value=bad)), "assets[1].value")
+    check(variant(4, lambda c: c["assets"].append(None)), "assets[2]")
+    check(variant(4, lambda c: c.update(assets={"value": 1})), "assets")
+    check(variant(4, lambda c: c["debts"][0].update(value="4 500")), "debts[0].value")
+    check(variant(4, lambda c: c.update(funeral_costs=RawNumber("2000.50"))), "funeral_costs")
+    check(variant(4, lambda c: c["bequests"][0].update(beneficiary="B9")), "bequests[0].beneficiary")
+    check(variant(4, lambda c: c["bequests"][0].update(beneficiary="Karim Haddad")), "bequests[0].beneficiary")
+    check(variant(4, lambda c: c["bequests"][0].pop("amount")), "bequests[0].amount")
+    check(variant(4, lambda c: c.update(residue_shares=["B1"])), "residue_shares")
+    check(variant(4, lambda c: c["residue_shares"].update(B9="0")), "residue_shares.B9")
+    for bad in ("1/0", "0/0", "-1/4", RawNumber("0.25"), "1/4 ", ".5", True, None):
+        check(variant(4, lambda c: c["residue_shares"].update(B2=bad)), "residue_shares.B2")
+    # Keys in JSON order: the unknown key first, then B1's bad value.
+    check(variant(4, lambda c: c.update(residue_shares={"X": "1", "B1": "1/0"})), "residue_shares.X")
+    check(variant(4, lambda c: c.update(spouse_usufruct="false")), "spouse_usufruct")
+    check(variant(1, lambda c: c["gifts"][1].update(fraction="3/2")), "gifts[1].fraction")
+    check(variant(1, lambda c: c["gifts"][1].update(fraction="1/0")), "gifts[1].fraction")
+    check(variant(1, lambda c: c["gifts"][1].update(fraction="1.01")), "gifts[1].fraction")
+    check(variant(1, lambda c: c["gifts"][1].update(cash="true")), "gifts[1].cash")
+    check(variant(1, lambda c: c["gifts"][0].update(reserved_usufruct=1)), "gifts[0].reserved_usufruct")
+    check(variant(1, lambda c: c["gifts"][0].update(beneficiary="B2", value="x")), "gifts[0].beneficiary")
+    check(variant(1, lambda c: c["gifts"][0].update(value="x", fraction="x")), "gifts[0].value")
+    check(variant(1, lambda c: c["prior_gifts"][2].update(date="2026-05-21")), "prior_gifts[2].date")
+    check(variant(1, lambda c: c["prior_gifts"][2].update(beneficiary="b1")), "prior_gifts[2].beneficiary")
+    check(variant(1, lambda c: c["prior_gifts"][2].pop("value")), "prior_gifts[2].value")
+    check(variant(1, lambda c: c["prior_gifts"][2].update(cash_790g="no")), "prior_gifts[2].cash_790g")
+    # Cross-field checks: kind-specific fields, share sum, groups, spouse usufruct.
+    check(variant(1, lambda c: c.update(debts=[{"value": 1}])), GIFT_DEBTS_PATH)
+    check(variant(1, lambda c: c.update(funeral_costs="0.01")), "funeral_costs")
+    check(variant(1, lambda c: c.update(bequests=[{"beneficiary": "B1", "amount": 1}])), "bequests")
+    check(variant(1, lambda c: c.update(residue_shares={"B1": "0"})), "residue_shares")
+    check(variant(1, lambda c: c.update(spouse_usufruct=True)), "spouse_usufruct")
+    check(variant(1, lambda c: c.update(debts=[{"value": 1}], spouse_usufruct=True)), GIFT_DEBTS_PATH)
+    check(variant(4, lambda c: c.update(gifts=[{"beneficiary": "B1", "value": 1, "fraction": "1"}])), "gifts")
+    check(variant(4, lambda c: c.update(gifts=[{"beneficiary": "B1", "value": 1}])), "gifts[0].fraction")
+    for shares in (ABSENT, None, {}, {"B1": "3/8", "B2": "3/8", "B3": "1/5"},
+                   {"B1": "0.33", "B2": "0.33", "B3": "0.34", "B4": "0.01"}):
+        check(variant(4, lambda c: put(c, "residue_shares", shares)), "residue_shares")
+    # The share sum comes after the kind-specific fields, before the groups.
+    check(variant(4, lambda c: c.update(residue_shares={"B1": "1/2"}, gifts=[{"beneficiary": "B1", "value": 1,
+                                                                              "fraction": "1"}])), "gifts")
+    check(variant(3, lambda c: c.update(residue_shares={"B2": "1/2", "B3": "0", "B4": "0"})), "residue_shares")
+    check(variant(3, lambda c: c.update(residue_shares={"B2": "1", "B3": "0"})), "beneficiaries[2].represents")
+    check(variant(3, lambda c: c.update(residue_shares={"B2": "1", "B3": "0"}, spouse_usufruct=False)),
+          "beneficiaries[2].represents")
+    # Groups come before the spouse usufruct check.
+    check(variant(3, lambda c: (c.update(residue_shares={"B2": "1"}),
+                                c["beneficiaries"][0].update(relationship="pacs_partner"))),
+          "beneficiaries[2].represents")
+    check(variant(3, lambda c: c["beneficiaries"][0].update(relationship="pacs_partner")), "spouse_usufruct")
+    check(variant(3, lambda c: c["beneficiaries"].append(dict(c["beneficiaries"][0], id="B6"))), "spouse_usufruct")
+    # Field checks come before every cross-field check.
+    check(variant(3, lambda c: (c["beneficiaries"][0].update(relationship="pacs_partner"),
+                                c["prior_gifts"][0].update(value="-1"))), "prior_gifts[0].value")
+    check(variant(1, lambda c: (c.update(kind="estate"))), "gifts")
+    check(variant(3, lambda c: (c.update(kind="gift"))), "beneficiaries[0].relationship")
+    check(variant(4, lambda c: (c.update(kind="gift"))), GIFT_DEBTS_PATH)
+
+    # --- Generator --------------------------------------------------------------
+    def sample(seed: int) -> list[str]:
+        rng = random.Random(seed)
+        return [generate(rng, i) for i in range(120)]
+
+    assert sample(7) == sample(7) and sample(7) != sample(8)
+    rng = random.Random(5)
+    for i in range(6):  # The first six tasks are valid, with the seed's fixed variants.
+        text, tag = generate_tagged(rng, i)
+        assert tag.startswith(f"valid:L{level_of(i)}:{FIXED_VARIANTS[i]}"), tag
+        assert "error" not in evaluate(parse_case(text)), text
+    for text in sample(3):
+        raw = parse_case(text)
+        if "error" not in evaluate(raw):
+            features(read_case(raw))
+    assert [level_of(i) for i in range(12)] == [1, 4, 2, 3, 3, 4, 2, 1, 1, 4, 2, 3]
+    print("self-test: ok")
+
+
+# ---------------------------------------------------------------------------
+# CLI
+# ---------------------------------------------------------------------------
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bareme", help="path to the bareme binary")
+    parser.add_argument("--rulebook", default="rulebooks/succession-fr/v2026")
+    parser.add_argument("--n", type=int, default=5000, help="number of cases")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", metavar="FILE",
+                        help="only write {case, expect} JSON Lines to FILE, without running bareme")
+    parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
+    parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
+    parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser.add_argument("--worked-examples", action="store_true",
+                        help="print the five hand-computed dossiers as {name, case, expect} JSON Lines")
+    args = parser.parse_args(argv)
+
+    if args.self_test:
+        self_test()
+        return 0
+    if args.worked_examples:
+        for example in worked_examples():
+            print(json.dumps(example, ensure_ascii=False))
+        return 0
+    cases = generate_cases(args.n, args.seed)
+    if args.stats or args.dump:
+        print_distribution(cases, sys.stderr)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as file:
+            for text, _, expected in cases:
+                file.write('{"case": ' + text + ', "expect": ' + json.dumps(expected, ensure_ascii=False) + "}\n")
+        print(f"wrote {len(cases)} cases to {args.dump}")
+        return 0
+    if not args.bareme:
+        parser.error("--bareme is required unless --dump, --self-test or --worked-examples is given")
+    return run_differential(args.bareme, args.rulebook, cases, args.keep_cases)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
