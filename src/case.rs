@@ -136,10 +136,17 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         facts.values.push(value);
         facts.given.push(given);
         for (when, path, message) in &input.after {
-            let fired = crate::eval::after_check(rb, &facts, when, path, message)
-                .map_err(|e| CaseError { path: input.name.to_string(), message: e.to_string() })?;
+            let fired = crate::eval::after_check(rb, &facts, when, path, message).map_err(|e| {
+                CaseError {
+                    path: input.name.to_string(),
+                    message: e.to_string(),
+                }
+            })?;
             if let Some((path, message)) = fired {
-                return Err(CaseError { path, message: format!("{message}{}", clause_note(input)) });
+                return Err(CaseError {
+                    path,
+                    message: format!("{message}{}", clause_note(input)),
+                });
             }
         }
     }

@@ -18,7 +18,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Some(name) => match rb.ablated(name) {
             Ok(rb) => rb,
             Err(e) => {
-                eprintln!("error: {e}");
+                warn!("error: {e}");
                 return ExitCode::from(2);
             }
         },
@@ -29,21 +29,21 @@ pub fn run(args: &EvalArgs) -> ExitCode {
     let text = match read_input(args.case.as_deref(), rb.limits.max_case_bytes) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            warn!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let case: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: the case is not valid JSON: {e}");
+            warn!("error: the case is not valid JSON: {e}");
             return ExitCode::from(2);
         }
     };
     let (outcome, trace) = match evaluate_json(&rb, &case, args.trace.is_some()) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: the rulebook failed on this case: {e}");
+            warn!("error: the rulebook failed on this case: {e}");
             return ExitCode::from(4);
         }
     };
@@ -58,18 +58,18 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 }
                 _ => answer.to_string(),
             };
-            println!("{}", out.trim_end());
+            say!("{}", out.trim_end());
             ExitCode::SUCCESS
         }
         Outcome::Rejected(err) => {
             match (args.trace, trace) {
-                (Some(TraceFormat::Text), Some(trace)) => print!("{}", render_text(&trace)),
+                (Some(TraceFormat::Text), Some(trace)) => say_raw!("{}", render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    println!("{}", serde_json::json!({"error": err, "trace": trace}));
+                    say!("{}", serde_json::json!({"error": err, "trace": trace}));
                 }
                 _ => {}
             }
-            eprintln!("rejected: {}: {}", err.path, err.message);
+            warn!("rejected: {}: {}", err.path, err.message);
             ExitCode::from(2)
         }
     }
@@ -154,7 +154,7 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
         match std::fs::File::open(path) {
             Ok(f) => Box::new(std::io::BufReader::new(f)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                warn!("error: cannot read {}: {e}", path.display());
                 return ExitCode::from(2);
             }
         }
@@ -170,7 +170,7 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
         let n = match (&mut reader).take(limit + 1).read_until(b'\n', &mut buf) {
             Ok(n) => n,
             Err(e) => {
-                eprintln!("error: reading the batch: {e}");
+                warn!("error: reading the batch: {e}");
                 return ExitCode::from(2);
             }
         };

@@ -5,6 +5,38 @@
 //!
 //! Invariant: all terminal and file IO of the binary is here.
 
+/// `println!` that ignores a closed pipe: `bareme eval … | head` must not panic.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `print!` that ignores a closed pipe.
+macro_rules! say_raw {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that ignores a closed pipe.
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
+/// `eprint!` that ignores a closed pipe.
+macro_rules! warn_raw {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
 mod args;
 mod eval;
 
@@ -32,12 +64,12 @@ pub fn run() -> ExitCode {
 pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
     load_rulebook(path).map_err(|e| match e {
         LoadError::Io { .. } => {
-            eprintln!("error: {e}");
+            warn!("error: {e}");
             ExitCode::from(2)
         }
         LoadError::Invalid(diags) => {
-            eprint!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            eprintln!(
+            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
+            warn!(
                 "error: {} problem(s) in {}",
                 diags.problems.len(),
                 diags.source.name
@@ -50,7 +82,7 @@ pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
 fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
-            println!(
+            say!(
                 "ok: {} — {} inputs, {} tables, {} steps, {} checks, {} decisions",
                 rb.reference(),
                 rb.inputs.len(),
@@ -78,29 +110,29 @@ fn test(path: &Path) -> ExitCode {
     let report = match run_conformance(&rb, &dir) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            warn!("error: {e}");
             return ExitCode::from(2);
         }
     };
     for r in &report.results {
         if !r.failures.is_empty() {
-            println!("FAIL {}", r.name);
+            say!("FAIL {}", r.name);
             if let Some(d) = &r.description {
-                println!("  {d}");
+                say!("  {d}");
             }
             for f in &r.failures {
-                println!("  {f}");
+                say!("  {f}");
             }
         }
     }
     let failed = report.failed();
-    println!(
+    say!(
         "{}: {} passed, {failed} failed",
         rb.reference(),
         report.results.len() - failed
     );
     if report.results.is_empty() {
-        eprintln!(
+        warn!(
             "error: no conformance cases in {}",
             dir.join("cases").display()
         );

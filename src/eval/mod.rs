@@ -147,7 +147,10 @@ pub fn after_check(
     if !m.bool_formula(when, Ctx::InputCondition)? {
         return Ok(None);
     }
-    Ok(Some((m.render(path, Ctx::InputCondition)?, m.render(message, Ctx::InputCondition)?)))
+    Ok(Some((
+        m.render(path, Ctx::InputCondition)?,
+        m.render(message, Ctx::InputCondition)?,
+    )))
 }
 
 /// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
@@ -1382,7 +1385,9 @@ impl<'a> Machine<'a> {
                     .ok_or_else(|| fault("the result is outside the calendar".into()))
             }
             Func::MonthOf => Ok(Value::Month(Month::of(self.date(&args[0])?))),
-            Func::Day => Ok(Value::Number(chrono::Datelike::day(&self.date(&args[0])?).into())),
+            Func::Day => Ok(Value::Number(
+                chrono::Datelike::day(&self.date(&args[0])?).into(),
+            )),
             Func::Year => match self.present(&args[0])? {
                 Value::Month(m) => Ok(Value::Number(m.year.into())),
                 Value::Date(d) => Ok(Value::Number(Month::of(d).year.into())),

@@ -357,11 +357,21 @@ impl Checker<'_> {
             for c in &raw.after {
                 let (Some(w), Some(path)) = (&c.when, &c.reject) else {
                     let span = c.when.as_ref().map_or(raw.anchor(), |w| w.anchor());
-                    self.problem("check::check_shape", span, format!("a check after `{name}` needs `when` and `reject`"), "here");
+                    self.problem(
+                        "check::check_shape",
+                        span,
+                        format!("a check after `{name}` needs `when` and `reject`"),
+                        "here",
+                    );
                     continue;
                 };
                 if c.decision.is_some() || c.reason.is_some() {
-                    self.problem("check::check_shape", w.anchor(), "checks after an input only reject", "here");
+                    self.problem(
+                        "check::check_shape",
+                        w.anchor(),
+                        "checks after an input only reject",
+                        "here",
+                    );
                 }
                 let p = self.parse(w);
                 if let Some((f, ty)) = self.compile(&p, &scope) {

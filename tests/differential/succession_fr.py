@@ -1462,32 +1462,70 @@ def level_of(i: int) -> int:
     return (1, 4, 2, 3)[i % 4]
 
 
-def plant_half_euro(rng: random.Random, case: dict) -> str | None:
-    """Nudges one amount so that an exact taxable share or tax lands on x.50."""
-    target = rng.choice(["taxable", "tax"])
-    if case["kind"] == "estate":
-        holders = [(entry, "value") for entry in case.get("assets") or []]
-    else:
-        holders = [(entry, "value") for entry in case.get("gifts") or []]
+def half_euro_deltas(t0: Fraction, per_cent: Fraction, limit: int) -> list:
+    """Cent deltas d with t0 + per_cent x d on x.50 exactly (an affine piece), smallest first."""
+    if per_cent == 0:
+        return []
+    goal = (F(1, 2) - t0) % 1  # per_cent x d = goal (mod 1)
+    modulus = math.lcm(per_cent.denominator, goal.denominator)
+    a = per_cent.numerator * (modulus // per_cent.denominator) % modulus
+    b = goal.numerator * (modulus // goal.denominator) % modulus
+    g = math.gcd(a, modulus)
+    if b % g:
+        return []
+    step = modulus // g
+    first = (b // g) * pow(a // g, -1, step) % step if step > 1 else 0
+    deltas = []
+    for k in range(-3, 4):
+        for d in (first + k * step, first - step + k * step):
+            if abs(d) <= limit and d not in deltas:
+                deltas.append(d)
+    return sorted(deltas, key=abs)
+
+
+def plant_half_euro(rng: random.Random, case: dict, target: str | None = None) -> str | None:
+    """Nudges one amount (an asset of an estate, a gift's value) so that an exact
+    taxable share (solved: it is affine in the amount) or an exact tax (stepped
+    by about one euro of taxable share) lands on x.50."""
+    target = target or rng.choice(["taxable", "tax"])
+    key = "assets" if case["kind"] == "estate" else "gifts"
+    holders = [entry for entry in case.get(key) or []]
     if not holders:
         return None
-    holder, key = rng.choice(holders)
-    original = holder[key]
+    holder = rng.choice(holders)
+    original = holder["value"]
     start = amount_cents(original)
-    deltas = list(range(-600, 601))
-    rng.shuffle(deltas)
-    for delta in deltas[:400]:
+
+    def results_at(delta: int) -> list | None:
         if start + delta < 0:
+            return None
+        holder["value"] = write_amount(rng, start + delta)
+        return compute(read_case(case))
+
+    def hit(results) -> bool:
+        return results is not None and any(
+            not r.exempt and (r.taxable_exact if target == "taxable" else r.tax_exact).denominator == 2
+            and (r.taxable_exact if target == "taxable" else r.tax_exact) > 0 for r in results)
+
+    base, moved = results_at(0), results_at(1)
+    candidates = []
+    for r0, r1 in zip(base, moved):
+        if r0.exempt or r0.taxable_exact <= 0:
             continue
-        holder[key] = write_amount(rng, start + delta)
-        results = compute(read_case(case))
-        for r in results:
-            if r.exempt:
-                continue
-            exact = r.taxable_exact if target == "taxable" else r.tax_exact
-            if exact.denominator == 2 and exact > 0:
-                return target
-    holder[key] = original
+        slope = r1.taxable_exact - r0.taxable_exact
+        if target == "taxable":
+            candidates += half_euro_deltas(r0.taxable_exact, slope, 200_000)
+        elif slope:
+            step = max(1, math.ceil(1 / abs(slope)))
+            candidates += [sign * step * k for k in range(1, 25) for sign in (1, -1)]
+    seen = set()
+    for delta in candidates[:80]:
+        if delta in seen:
+            continue
+        seen.add(delta)
+        if hit(results_at(delta)):
+            return target
+    holder["value"] = original
     return None
 
 
@@ -1497,7 +1535,11 @@ def draw_valid(rng: random.Random, level: int, variant: str | None = None) -> tu
         case, detail = build(rng, level, variant)
         if acceptable(rng, read_case(case), level):
             break
-    planted = plant_half_euro(rng, case) if rng.random() < 0.35 else None
+    planted = None
+    if rng.random() < 0.35:
+        # The tax rarely can land on x.50 (never in the 20 %, 30 % or 60 % bands with T = 0):
+        # fall back to the taxable share.
+        planted = plant_half_euro(rng, case) or plant_half_euro(rng, case, "taxable")
     tag = f"L{level}:{variant}"
     if planted:
         tag += f"+half-{planted}"
@@ -1948,7 +1990,7 @@ FAULTS = [
     (fault_beneficiaries, 3), (fault_beneficiary_item, 3), (fault_beneficiary_id, 3), (fault_duplicate_id, 5),
     (fault_relationship, 6), (fault_birth_date, 6), (fault_disabled, 3), (fault_represents, 6),
     (fault_assets, 5), (fault_debts, 4), (fault_funeral_costs, 4), (fault_bequests, 6),
-    (fault_residue_shares, 7), (fault_spouse_usufruct, 3), (fault_gifts, 9), (fault_prior_gifts, 9),
+    (fault_residue_shares, 7), (fault_spouse_usufruct, 3), (fault_gifts, 12), (fault_prior_gifts, 11),
     (fault_other_kind, 6), (fault_switch_kind, 3), (fault_share_sum, 7), (fault_representation, 5),
     (fault_spouse_count, 5),
 ]
@@ -1983,6 +2025,9 @@ def generate(rng: random.Random, i: int) -> str:
 # ---------------------------------------------------------------------------
 # Comparison with the engine, and the distribution report
 # ---------------------------------------------------------------------------
+
+BAND_EDGES = {age for oldest, _ in USUFRUCT_BANDS for age in (oldest, oldest + 1)}
+
 
 def outcome_key(expected: dict) -> str:
     """A coarse label of an answer, for the distribution report."""
@@ -2031,7 +2076,10 @@ def features(case: Case) -> list:
             found.add("bequests")
         if case.spouse_usufruct:
             spouse = next(b for b in case.beneficiaries if b.relationship == "spouse")
-            found.add(f"spouse usufruct {usufruct_percent(age_on(spouse.birth_date, act))}%")
+            spouse_age = age_on(spouse.birth_date, act)
+            found.add(f"spouse usufruct {usufruct_percent(spouse_age)}%")
+            if spouse_age in BAND_EDGES:
+                found.add("spouse usufruct, spouse on an art. 669 band edge")
             if case.residue_shares.get(spouse.id):
                 found.add("spouse usufruct with a spouse share")
         for index, name in representation_groups(case).items():
@@ -2045,17 +2093,22 @@ def features(case: Case) -> list:
     else:
         donor_age = age_on(case.person_birth_date, act)
         if any(g.reserved_usufruct for g in case.gifts):
-            found.add(f"reserved usufruct {usufruct_percent(donor_age)}% (donor {donor_age // 10 * 10}s)")
+            found.add(f"reserved usufruct {usufruct_percent(donor_age)}%")
+            if donor_age in BAND_EDGES:
+                found.add("reserved usufruct, donor on an art. 669 band edge")
         if any(g.cash and g.reserved_usufruct for g in case.gifts):
             found.add("cash gift with reserved usufruct")
         if donor_age in (79, 80):
+            birth = case.person_birth_date
             found.add(f"790 G donor aged {donor_age}"
-                      + (" (birthday today)" if age_on(case.person_birth_date, act - timedelta(days=1)) != donor_age else ""))
+                      + (" (birthday today)" if age_on(birth, act - timedelta(days=1)) != donor_age else "")
+                      + (" (birthday tomorrow)" if age_on(birth, act + timedelta(days=1)) != donor_age else ""))
         for b, r in zip(case.beneficiaries, results):
             age = age_on(b.birth_date, act)
             if r.cash and b.relationship in CASH_790G_DONEES and age in (17, 18):
                 found.add(f"790 G donee aged {age}"
-                          + (" (birthday today)" if age_on(b.birth_date, act - timedelta(days=1)) != age else ""))
+                          + (" (birthday today)" if age_on(b.birth_date, act - timedelta(days=1)) != age else "")
+                          + (" (birthday tomorrow)" if age_on(b.birth_date, act + timedelta(days=1)) != age else ""))
             if r.exemption > 0:
                 found.add("790 G applied")
                 if r.ceiling < CASH_790G_CEILING:
