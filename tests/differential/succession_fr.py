@@ -34,9 +34,10 @@ Validation order (reading 18), first fault wins:
   kind-specific fields, share sum, representation groups, spouse usufruct.
 
 Paths and details:
-  * A container that is present but of the wrong type is reported at its own
-    key (`beneficiaries`, `assets`, `residue_shares`, `person`...); a list item
-    that is not an object at `assets[i]`; a field fault at the field
+  * `$` only when the case is not a JSON object. A container of the wrong
+    type is reported at its own key (`beneficiaries`, `assets`,
+    `residue_shares`...; `person` also when absent or null); a list item that
+    is not an object at `assets[i]`; a field fault at the field
     (`assets[0].value`, `gifts[1].fraction`, `prior_gifts[0].date`).
   * `null` is the same as absent for every optional field: optional booleans
     (reading 16), lists (empty), `residue_shares` (empty), `represents`
@@ -1540,7 +1541,7 @@ def draw_valid(rng: random.Random, level: int, variant: str | None = None) -> tu
         # The tax rarely can land on x.50 (never in the 20 %, 30 % or 60 % bands with T = 0):
         # fall back to the taxable share.
         planted = plant_half_euro(rng, case) or plant_half_euro(rng, case, "taxable")
-    tag = f"L{level}:{variant}"
+    tag = f"L{level}:{variant}" + (f"+{detail}" if detail else "")
     if planted:
         tag += f"+half-{planted}"
     return case, tag
@@ -2082,7 +2083,7 @@ def features(case: Case) -> list:
                 found.add("spouse usufruct, spouse on an art. 669 band edge")
             if case.residue_shares.get(spouse.id):
                 found.add("spouse usufruct with a spouse share")
-        for index, name in representation_groups(case).items():
+        for name in representation_groups(case).values():
             members = [b for b in case.beneficiaries if b.represents == name]
             found.add(f"representation group of {len(members)}")
             shares = {case.residue_shares.get(b.id, F(0)) for b in members}
