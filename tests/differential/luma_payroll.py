@@ -3,7 +3,7 @@
 
 Why this exists: the `bareme` engine evaluates `rulebooks/luma-payroll/v3`
 from a declarative rulebook. This file is a second, independent reading of the
-same spec (/work/shared/specs/luma-payroll.md, "Precise readings" included),
+same spec (specs/luma-payroll.md, "Precise readings" included),
 written directly in Python with no shared code. Random cases are generated,
 evaluated here and by the engine, and every disagreement is printed: either
 the rulebook or this reading is wrong, and the spec decides which.

@@ -3,7 +3,7 @@
 
 Why this exists: the `bareme` engine evaluates `rulebooks/succession-fr/v2026`
 from a declarative rulebook. This file is a second, independent reading of the
-same spec (/work/shared/specs/succession-fr.md, its 22 "Precise readings"
+same spec (specs/succession-fr.md, its 22 "Precise readings"
 included; the seed 002_6f06592982611d82.md where the spec is silent), written
 directly in Python with exact `fractions.Fraction` arithmetic and no shared
 code. Random cases are generated, evaluated here and by the engine, and every
