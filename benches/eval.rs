@@ -39,20 +39,29 @@ fn main() {
     });
     g.finish();
 
-    let paie = load_rulebook(&root.join("rulebooks/paie-fr/v2026")).expect("the bundled rulebook loads");
-    let text = std::fs::read_to_string(root.join("examples/paie-fr/level4-entry.json")).expect("example case");
+    let paie =
+        load_rulebook(&root.join("rulebooks/paie-fr/v2026")).expect("the bundled rulebook loads");
+    let text = std::fs::read_to_string(root.join("examples/paie-fr/level4-entry.json"))
+        .expect("example case");
     let payslip: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     let payslip_facts = validate_case(&paie, &payslip).expect("valid case");
     let mut g = c.benchmark_group("paie");
-    g.bench_function("level4_evaluate_no_trace", |b| b.iter(|| evaluate(&paie, black_box(&payslip_facts), false)));
-    g.bench_function("level4_validate_and_evaluate", |b| b.iter(|| evaluate_json(&paie, black_box(&payslip), false)));
-    g.bench_function("level4_evaluate_trace", |b| b.iter(|| evaluate(&paie, black_box(&payslip_facts), true)));
+    g.bench_function("level4_evaluate_no_trace", |b| {
+        b.iter(|| evaluate(&paie, black_box(&payslip_facts), false))
+    });
+    g.bench_function("level4_validate_and_evaluate", |b| {
+        b.iter(|| evaluate_json(&paie, black_box(&payslip), false))
+    });
+    g.bench_function("level4_evaluate_trace", |b| {
+        b.iter(|| evaluate(&paie, black_box(&payslip_facts), true))
+    });
     g.finish();
     c.final_summary();
 
     let criterion_dir = root.join("target/criterion");
     let mean = |id: &str| -> Option<f64> {
-        let text = std::fs::read_to_string(criterion_dir.join(id).join("new/estimates.json")).ok()?;
+        let text =
+            std::fs::read_to_string(criterion_dir.join(id).join("new/estimates.json")).ok()?;
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;
         v["mean"]["point_estimate"].as_f64()
     };

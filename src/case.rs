@@ -401,6 +401,10 @@ fn validate_shape(
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return fail(input, path, format!("must be a whole number, found {text}"));
             }
+            // As for amounts, a minus sign is negative even on zero.
+            if text.starts_with('-') && min.is_some_and(|m| m >= Decimal::ZERO) {
+                return fail(input, path, format!("must not be negative, found {text}"));
+            }
             let Ok(n) = Decimal::from_str_exact(&text) else {
                 return fail(input, path, format!("{text} is too large"));
             };

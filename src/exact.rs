@@ -73,6 +73,20 @@ fn pow10(n: u32) -> Option<i128> {
     10i128.checked_pow(n)
 }
 
+/// Whether `q × b == a` exactly (false when it cannot be told without overflow).
+fn exact_product(q: Decimal, b: Decimal, a: Decimal) -> bool {
+    let Some(prod) = q.mantissa().checked_mul(b.mantissa()) else {
+        return false;
+    };
+    let prod_scale = q.scale() + b.scale();
+    let a_scale = a.scale();
+    if prod_scale >= a_scale {
+        pow10(prod_scale - a_scale).and_then(|f| a.mantissa().checked_mul(f)) == Some(prod)
+    } else {
+        pow10(a_scale - prod_scale).and_then(|f| prod.checked_mul(f)) == Some(a.mantissa())
+    }
+}
+
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
 pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
     if den == 0 {
@@ -132,6 +146,16 @@ impl Num {
                     }
                 }
                 Div if b.is_zero() => return Err(format!("division by zero ({a} / 0)")),
+                Div => {
+                    // Most divisions in rules are exact (a rate / 100): keep the
+                    // decimal quotient when it multiplies back to the dividend in
+                    // exact integer arithmetic.
+                    if let Some(q) = a.checked_div(b) {
+                        if exact_product(q, b, a) {
+                            return Ok(Num::Dec(q));
+                        }
+                    }
+                }
                 _ => {}
             }
         }

@@ -63,3 +63,17 @@ fn fractions_compare_and_add_exactly() {
     let (after, _) = round_frac(Frac { num: 5, den: 3 }, 2, RoundingMode::Down).expect("rounds");
     assert_eq!(after.to_string(), "1.66");
 }
+
+#[test]
+fn prorated_amounts_stay_in_range() {
+    // 1823.03 × 86.67 / 151.67 × 7 / 28: a level-4 reference SMIC.
+    let steps = [("*", "86.67"), ("/", "151.67"), ("*", "7"), ("/", "28")];
+    let mut x = d("1823.03");
+    for (op, y) in steps {
+        let op = if op == "*" { BinOp::Mul } else { BinOp::Div };
+        x = x
+            .arith(op, d(y))
+            .unwrap_or_else(|e| panic!("{e} at {op:?} {y}"));
+    }
+    assert_eq!(x.to_string(), "1580020101/6066800");
+}

@@ -3,7 +3,7 @@
 
 Why this exists: the `bareme` engine evaluates `rulebooks/paie-fr/v2026` from a
 declarative rulebook. This file is a second, independent reading of the same
-spec (/work/shared/specs/paie-fr.md, its 28 "Precise readings" included; the
+spec (specs/paie-fr.md, its 28 "Precise readings" included; the
 seed 000_fbadd0e6490dde35.md where the spec is silent, the spec winning where
 they differ), written directly in Python with no shared code. Random cases are
 generated, evaluated here and by the engine, and every disagreement is printed:
@@ -137,7 +137,7 @@ overtime on an entry month or in spring, part time at levels 1-3, level 1
 outside its profile, zero base or gross, absence = contract hours, brut on
 3 × SMIC_ref, big bonus on a tiny prorated ceiling (brut > 8 ceilings),
 ytd without overtime, ignored level-4 absence, extreme coefficients and
-shares...), and ~5 % of level-4 valid cases deliberately keep an exact
+shares...), and ~6 % of level-4 valid cases deliberately keep an exact
 half-cent prorated base (the seed discards them only so that its float and
 decimal arithmetic agree; an exact engine must round them up). About 30 % of
 cases get one to three faults; the outcome is always measured by `evaluate`.
@@ -990,7 +990,7 @@ def draw_ytd(rng: random.Random, d: Draft) -> str:
     """The seed's cap states for level-4 overtime: reached this month ~55 %,
     already reached ~20 %, not reached ~25 %."""
     rate = d.rate if d.rate is not None else cents(d.base / F(d.hours))
-    pay = cents(d.ot25 * rate * F(125, 100)) + cents(d.ot50 * rate * F(150, 100))
+    pay = cents((d.ot25 or ZERO) * rate * F(125, 100)) + cents((d.ot50 or ZERO) * rate * F(150, 100))
     roll = rng.random()
     if roll < 0.55 and pay >= F(2, 100):
         d.ytd = OVERTIME_CAP - pay + cents_between(rng, F(1, 100), pay - F(1, 100))
@@ -1040,9 +1040,12 @@ def draw_level4(rng: random.Random, d: Draft) -> None:
 
 
 def plant_half_cent_base(rng: random.Random, d: Draft) -> bool:
-    """An exact half-cent prorated base (which the seed would discard)."""
+    """An exact half-cent prorated base (which the seed would discard):
+    base cents x presence x 2 / days must be an odd integer, impossible in a
+    31-day month. With overtime, an exit in September or November."""
+    overtime = d.ot25 is not None or d.ot50 is not None
     for _ in range(40):
-        month = rng.choice([2, 4, 6, 9, 11, 1, 3])
+        month = rng.choice([9, 11] if overtime else [2, 4, 6, 9, 11])
         days = days_in(month)
         presence = rng.randint(2, days - 1)
         start = int(d.base * 100)
@@ -1051,10 +1054,12 @@ def plant_half_cent_base(rng: random.Random, d: Draft) -> bool:
             if twice % days == 0 and (twice // days) % 2 == 1:
                 d.month, d.base = month, F(base_cents, 100)
                 d.entry = d.exit = None
-                if rng.random() < 0.5 and d.ot25 is None and d.ot50 is None:
+                if not overtime and rng.random() < 0.5:
                     d.entry = days - presence + 1
                 else:
                     d.exit = presence
+                if overtime:
+                    draw_ytd(rng, d)
                 d.allow_tie = True
                 return True
     return False
@@ -1241,8 +1246,7 @@ def draw_valid(rng: random.Random, level: int, i: int) -> tuple[dict, str]:
             d = Draft(level)
             draw_rates(rng, d)
             {1: draw_level1, 2: draw_level2, 3: draw_level3, 4: draw_level4}[level](rng, d)
-            if level == 4 and rng.random() < 0.05 and d.hours == "151.67" and d.ot25 is None \
-                    and plant_half_cent_base(rng, d):
+            if level == 4 and rng.random() < 0.06 and plant_half_cent_base(rng, d):
                 d.tag = "L4:half_cent_base"
             tag = d.tag or f"L{level}"
             allow_tie = d.allow_tie
@@ -1533,3 +1537,492 @@ def generate_tagged(rng: random.Random, i: int) -> tuple[str, str]:
 def generate(rng: random.Random, i: int) -> str:
     """One random case as JSON text (deterministic for a given rng state)."""
     return generate_tagged(rng, i)[0]
+
+
+# ---------------------------------------------------------------------------
+# Comparison with the engine, and the distribution report
+# ---------------------------------------------------------------------------
+
+def outcome_key(expected: dict) -> str:
+    """A coarse label of an answer, for the distribution report."""
+    if "error" not in expected:
+        return "valid"
+    return f"error {expected['error']['path']}"
+
+
+def features(raw) -> list[str]:
+    """What a valid case exercises, measured on the case itself."""
+    c = read_case(raw)
+    p = compute(c)
+    found = {f"level {c.level}", f"level {c.level} {c.status}"}
+    found.add("headcount < 11" if c.headcount < 11 else "headcount 11-49" if c.headcount < 50
+              else "headcount >= 50")
+    if c.headcount in (10, 11, 49, 50):
+        found.add("headcount on a threshold (10/11/49/50)")
+    if p.brut > p.ceiling:
+        found.add("brut > ceiling (tranche 2, CET)")
+    elif p.brut == p.ceiling:
+        found.add("brut = ceiling")
+    if p.brut > 8 * p.ceiling:
+        found.add("brut > 8 ceilings")
+    if p.brut == 0:
+        found.add("brut 0")
+    if c.has_overtime:
+        found.add("overtime")
+        if c.overtime_25 > 0 and c.overtime_50 > 0:
+            found.add("overtime at both rates")
+    if c.absence > 0:
+        found.add("unpaid absence" if c.level <= 3 else "absence ignored (level 4)")
+    if c.absence == c.contract_hours and c.level <= 3:
+        found.add("absence = contract hours")
+    if c.benefit_in_kind > 0:
+        found.add("benefit in kind")
+    if c.bonus > 0:
+        found.add("bonus")
+    if c.health is not None:
+        found.add("health insurance")
+    if c.meals is not None:
+        found.add("meal vouchers")
+    if c.part_time:
+        found.add(f"part time level {c.level}" if c.level == 4 else "part time levels 1-3")
+    if c.level == 4:
+        if p.prorated:
+            found.add("level 4 entry" if c.entry else "level 4 exit")
+            if p.presence == p.days:
+                found.add("level 4 whole-month date")
+            if (p.base_exact * 100) % 1 == F(1, 2):
+                found.add("level 4 prorated base on a half cent")
+        if p.ceiling != PMSS:
+            found.add("level 4 prorated ceiling")
+        if c.has_overtime:
+            ytd = c.overtime_exempt_ytd
+            state = ("cap already reached" if ytd >= OVERTIME_CAP else
+                     "cap reached this month" if ytd + p.overtime > OVERTIME_CAP else "cap not reached")
+            found.add(f"level 4 overtime, {state}")
+            if c.entry is not None:
+                found.add("level 4 overtime on an entry month")
+            if not 8 <= c.month <= 12:
+                found.add("level 4 overtime outside August-December")
+        elif c.overtime_exempt_ytd is not None:
+            found.add("level 4 ytd without overtime")
+    if c.level >= 3:
+        if p.coefficient == 0:
+            found.add("C = 0 (brut >= 3 SMIC_ref)")
+        elif p.coefficient_raw is None:
+            found.add("C at its cap")
+        else:
+            found.add("C from the formula")
+    if c.level <= 2 and c.rgdu_coefficient in (0, 1):
+        found.add(f"C given = {c.rgdu_coefficient}")
+    if c.level >= 3 and c.rgdu_coefficient is not None:
+        found.add("rgdu_coefficient ignored (levels 3-4)")
+    if c.level <= 3 and (c.entry or c.exit or c.overtime_exempt_ytd is not None):
+        found.add("level-4 fields ignored (levels 1-3)")
+    if p.net_imposable < 0:
+        found.add("negative net imposable")
+    if p.net_a_payer < 0:
+        found.add("negative net a payer")
+    base = p.answer()
+    for name in ABLATIONS:
+        if compute(c, frozenset([name])).answer() != base:
+            found.add(f"ablation changes the answer: {name}")
+    return sorted(found)
+
+
+def as_comparable(text: str):
+    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
+
+
+def agrees(expected: dict, actual_line: str) -> bool:
+    try:
+        actual = as_comparable(actual_line)
+    except ValueError:
+        return False
+    if "error" in expected:
+        return (isinstance(actual, dict) and isinstance(actual.get("error"), dict)
+                and actual["error"].get("path") == expected["error"]["path"])
+    return actual == as_comparable(json.dumps(expected))
+
+
+def generate_cases(n: int, seed: int, ablation: str | None = None) -> list[tuple[str, str, dict]]:
+    rng = random.Random(seed)
+    cases = []
+    for i in range(n):
+        text, tag = generate_tagged(rng, i)
+        cases.append((text, tag, ablated(parse_case(text), ablation)))
+    return cases
+
+
+def print_distribution(cases, out) -> None:
+    n = len(cases)
+    outcomes = collections.Counter(outcome_key(expect) for _, _, expect in cases)
+    valid = outcomes.get("valid", 0)
+    print(f"{n} cases: {valid} valid ({100 * valid / n:.1f}%), {n - valid} rejected "
+          f"({100 * (n - valid) / n:.1f}%)", file=out)
+    for key, count in sorted(outcomes.items()):
+        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
+    tags = collections.Counter()
+    for _, tag, _ in cases:
+        kind, _, rest = tag.partition(":")
+        if kind == "valid":
+            tags["valid:" + rest.split("+")[0]] += 1
+            continue
+        level, _, names = rest.partition(":")
+        if "+" in names:
+            tags["invalid: multi-fault"] += 1
+        for name in (names or level).split("+"):
+            tags[f"invalid:{name}"] += 1
+    print("generator intents (each fault of a multi-fault case counted):", file=out)
+    for key, count in sorted(tags.items()):
+        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
+    covered = collections.Counter()
+    for text, _, expect in cases:
+        if "error" not in expect:
+            covered.update(features(parse_case(text)))
+    print(f"features of the {valid} valid cases:", file=out)
+    for key, count in sorted(covered.items()):
+        print(f"  {count:6d}  {100 * count / max(valid, 1):5.1f}%  {key}", file=out)
+
+
+def run_differential(bareme: str, rulebook: str, cases, keep: str | None, ablation: str | None = None) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = keep or os.path.join(tmp, "cases.jsonl")
+        with open(path, "w", encoding="utf-8") as file:
+            for text, _, _ in cases:
+                file.write(text + "\n")
+        command = [bareme, "eval", rulebook, "--batch", path]
+        if ablation:
+            command += ["--ablate", ablation]
+        result = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
+    lines = [line for line in result.stdout.split("\n") if line.strip()]
+    if result.returncode != 0 or len(lines) != len(cases):
+        print(f"bareme exited {result.returncode} with {len(lines)} lines for {len(cases)} cases",
+              file=sys.stderr)
+        if result.stderr:
+            print(result.stderr[-2000:], file=sys.stderr)
+    passed = failed = 0
+    for index, (text, tag, expected) in enumerate(cases):
+        actual = lines[index] if index < len(lines) else "<no output>"
+        if agrees(expected, actual):
+            passed += 1
+            continue
+        failed += 1
+        if failed <= 20:
+            print(f"--- mismatch #{failed} (line {index + 1}, {tag})")
+            print(f"case:     {text}")
+            print(f"expected: {json.dumps(expected)}")
+            print(f"actual:   {actual}")
+    print(f"differential: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------
+# Self-test on hand-computed examples
+# ---------------------------------------------------------------------------
+
+def answer(brut, total, imposable, pas, net, cout) -> dict:
+    return dict(zip(ANSWER_KEYS, (brut, total, imposable, pas, net, cout)))
+
+
+def self_test() -> None:
+    def check(case, expected) -> None:
+        text = case if isinstance(case, str) else dump_json(case)
+        actual = evaluate(parse_case(text))
+        if isinstance(expected, str):
+            assert actual.get("error", {}).get("path") == expected, (text, actual, expected)
+        else:
+            assert actual == expected and list(actual) == list(expected), (text, actual, expected)
+
+    def variant(base: dict, **changes) -> dict:
+        case = json.loads(dump_json(base), parse_float=RawNumber, parse_int=RawNumber)
+        for key, value in changes.items():
+            put(case, key, value)
+        return case
+
+    # --- Level 1 -----------------------------------------------------------------
+    # Non-cadre, 8 employees (< 11: no mobility, no forfait social, CFP 0.55 %; < 50: FNAL on T1),
+    # base 2000 + bonus 100 = brut 2100.00 < ceiling 4005: T1 2100, T2 0, no CET.
+    # Employee: 6.90 % 144.90; 0.40 % 8.40; AGIRC T1 3.15 % 66.15; CEG T1 0.86 % 18.06;
+    # CSG base round(0.9825 x 2100 = 2063.25) = 2063.25: 6.80 % 140.301 -> 140.30,
+    # 2.40 % 49.518 -> 49.52, CRDS 0.50 % 10.31625 -> 10.32. Total 437.65.
+    # Net before tax 1662.35; imposable 1662.35 + 49.52 + 10.32 = 1722.19; PAS 2.5 % 43.05475 -> 43.05;
+    # net 1662.35 - 43.05 = 1619.30.
+    # Employer: 13 % 273.00; 8.55 % 179.55; 2.11 % 44.31; 5.25 % 110.25; AT 1.20 % 25.20; CSA 6.30;
+    # FNAL 0.10 % T1 2.10; chomage 4 % 84.00; AGS 0.25 % 5.25; AGIRC T1 4.72 % 99.12; CEG T1 1.29 % 27.09;
+    # CFP 0.55 % 11.55; dialogue 0.016 % 0.336 -> 0.34. Sum 868.06. RGDU 2100 x 0.25 = 525.00.
+    # Cout 2100 + 868.06 - 525.00 = 2443.06.
+    level1 = {"level": RawNumber("1"), "month": "2026-02", "status": "non_cadre", "headcount": RawNumber("8"),
+              "base_salary": "2000.00", "contract_hours": "151.67", "hourly_rate": "13.19", "bonus": "100",
+              "at_rate": "1.20", "mobility_rate": "0", "withholding_rate": "2.50", "rgdu_coefficient": "0.25"}
+    check(level1, answer("2100.00", "437.65", "1722.19", "43.05", "1619.30", "2443.06"))
+    # Reading 1: a level-4 exit date is validated, then ignored below level 4.
+    check(variant(level1, exit_date="2026-02-10", overtime_exempt_ytd="100.00"),
+          answer("2100.00", "437.65", "1722.19", "43.05", "1619.30", "2443.06"))
+    # The coefficient is used as given, any number of decimals: 2100 x 0.123456 = 259.2576 -> 259.26,
+    # cout 2100 + 868.06 - 259.26 = 2708.80.
+    check(variant(level1, rgdu_coefficient="0.123456"),
+          answer("2100.00", "437.65", "1722.19", "43.05", "1619.30", "2708.80"))
+
+    # --- Level 2 -----------------------------------------------------------------
+    # Cadre, 60 employees; 4 h at 25 %: 4 x 23.08 x 1.25 = 115.40; 2 h at 50 %: 2 x 23.08 x 1.5 = 69.24;
+    # overtime 184.64; brut 3684.64. Health 90 x 0.60 = 54.00 employer, 36.00 employee.
+    # Death cover 1.5 % x 3684.64 = 55.2696 -> 55.27. CSG base round(0.9825 x 3500) = 3438.75
+    # + 54.00 + 55.27 = 3548.02; overtime base round(0.9825 x 184.64 = 181.4088) = 181.41.
+    # Employee: 254.24 + 14.74 + 116.07 + 31.69 + APEC 0.88 + 241.27 + 85.15 + 17.74
+    # + overtime 9.70 % 17.59677 -> 17.60 + health 36.00 = 815.38; minus 11.31 % x 184.64 = 20.88 -> 794.50.
+    # Net before 2890.14; imposable + 85.15 + 17.74 + 17.60 + 54.00 - 184.64 = 2879.99; PAS 6 % 172.7994
+    # -> 172.80. Meals 18 x 10 = 180, employer 99.00, employee 81.00; net 2890.14 - 172.80 - 81.00 = 2636.34.
+    # Employer: 479.00 + 315.04 + 77.75 + 193.44 + AT 33.16 + CSA 11.05 + FNAL 0.50 % brut 18.42
+    # + mobility 2.95 % 108.70 + 147.39 + 9.21 + 173.92 + 47.53 + APEC 1.33 + death 55.27 + CFP 1 % 36.85
+    # + 0.59 + forfait 8 % x 109.27 = 8.74 + health 54.00 = 1771.39. RGDU 3684.64 x 0.0425 = 156.5972
+    # -> 156.60. Cout 3684.64 + 1771.39 + 99.00 - 156.60 = 5398.43.
+    level2 = {"level": RawNumber("2"), "month": "2026-05", "status": "cadre", "headcount": RawNumber("60"),
+              "base_salary": "3500.00", "contract_hours": "151.67", "hourly_rate": "23.08",
+              "overtime_25_hours": "4", "overtime_50_hours": "2.00",
+              "health_insurance": {"premium": "90.00", "employer_share": "0.60"},
+              "meal_vouchers": {"count": RawNumber("18"), "face_value": "10.00", "employer_share": "0.55"},
+              "at_rate": "0.90", "mobility_rate": "2.95", "withholding_rate": "6.00",
+              "rgdu_coefficient": "0.0425"}
+    check(level2, answer("3684.64", "794.50", "2879.99", "172.80", "2636.34", "5398.43"))
+    # Ablation: the increased hourly rate rounded first: 23.08 x 1.25 = 28.85, x 4 = 115.40 (same);
+    # 23.08 x 1.5 = 34.62, x 2 = 69.24 (same) -> no change here; with 15.47: 3.5 x 19.3375 = 67.68125
+    # -> 67.68, but 3.5 x round(19.3375) = 3.5 x 19.34 = 67.69 (the seed's example).
+    assert ablated(parse_case(dump_json(level2)), "hourly_rate_rounded_before_premium") == evaluate(
+        parse_case(dump_json(level2)))
+    example_ot = variant(level2, hourly_rate="15.47", overtime_25_hours="3.5", overtime_50_hours=ABSENT)
+    assert compute(read_case(example_ot)).overtime_25 == F("67.68")
+    assert compute(read_case(example_ot), frozenset(["hourly_rate_rounded_before_premium"])).overtime_25 \
+        == F("67.69")
+    # Meal vouchers voucher by voucher: 18 x round(10 x 0.555 = 5.55) = 99.90 vs round(180 x 0.555 = 99.9).
+    # With 9.50 x 0.55 = 5.225 -> 5.23 x 18 = 94.14, against round(171 x 0.55 = 94.05) = 94.05.
+    meals = variant(level2, meal_vouchers={"count": RawNumber("18"), "face_value": "9.50",
+                                           "employer_share": "0.55"})
+    assert compute(read_case(meals)).meal_employer == F("94.05")
+    assert compute(read_case(meals), frozenset(["meal_vouchers_rounded_per_voucher"])).meal_employer \
+        == F("94.14")
+
+    # --- Level 3: the spec's example case (reading 1) -----------------------------
+    # Overtime 3.5 x 21.10 x 1.25 = 92.3125 -> 92.31; 2 x 21.10 x 1.5 = 63.30; total 155.61.
+    # Absence 7 x 21.10 = 147.70. Brut 3200 + 155.61 + 150 + 120 - 147.70 = 3477.91 (the entry date,
+    # the given coefficient 0.1234 and the ytd are validated then ignored at level 3).
+    # Health 40.00 / 40.00; death cover 1.5 % x 3477.91 = 52.16865 -> 52.17.
+    # CSG base round(0.9825 x 3322.30 = 3264.15975) = 3264.16 + 40.00 + 52.17 = 3356.33;
+    # overtime base round(0.9825 x 155.61 = 152.886825) = 152.89.
+    # Employee: 239.98 + 13.91 + 109.55 + 29.91 + APEC 0.83 + 228.23 + 80.55 + 16.78 + 14.83 + 40.00
+    # = 774.57; minus round(11.31 % x 155.61 = 17.599491) = 17.60 -> 756.97. Net before 2720.94.
+    # Imposable 2720.94 + 80.55 + 16.78 + 14.83 + 40.00 - 155.61 = 2717.49; PAS 4.5 % 122.28705 -> 122.29.
+    # Meals 180, employer 108.00, employee 72.00; net 2720.94 - 122.29 - 120.00 - 72.00 = 2406.65.
+    # Employer: 452.13 + 297.36 + 73.38 + 182.59 + 41.73 + 10.43 + FNAL 3.48 + mobility 60.86 + 139.12
+    # + 8.69 + 164.16 + 44.87 + 1.25 + 52.17 + CFP 34.78 + 0.56 + forfait 8 % x 92.17 = 7.37 + 40.00
+    # = 1614.93. SMIC_ref round(1823.03 x 144.67 / 151.67 = 1738.892...) = 1738.89, 3 S = 5216.67;
+    # x = 0.5 x (5216.67 / 3477.91 - 1) = 0.249975; 0.02 + 0.3781 x x^1.75 = 0.053413 -> C 0.0534
+    # (the spec's reading 1); RGDU 3477.91 x 0.0534 = 185.720394 -> 185.72.
+    # Cout 3477.91 + 1614.93 + 108.00 - 185.72 = 5015.12.
+    check(SPEC_EXAMPLE, answer("3477.91", "756.97", "2717.49", "122.29", "2406.65", "5015.12"))
+    example = compute(read_case(SPEC_EXAMPLE))
+    assert (example.smic_ref, example.coefficient, example.rgdu) == (F("1738.89"), F("0.0534"), F("185.72"))
+    # Reading 21: brut 5469.09 = 3 x 1823.03 gives C = 0; one cent less gives 0.02 + tiny -> 0.0200.
+    at_3smic = variant(level1, level=RawNumber("3"), base_salary="5469.09", bonus=ABSENT)
+    assert compute(read_case(at_3smic)).coefficient == 0
+    below = compute(read_case(variant(at_3smic, base_salary="5469.08")))
+    assert below.coefficient == F("0.0200") and below.rgdu == F("109.38")
+    # Below SMIC_ref the formula exceeds the cap: 0.02 + 0.3781 = 0.3981 (< 50), 0.4021 (>= 50).
+    assert compute(read_case(variant(at_3smic, base_salary="1500.00"))).coefficient == F("0.3981")
+    assert compute(read_case(variant(at_3smic, base_salary="1500.00", headcount=RawNumber("50")))) \
+        .coefficient == F("0.4021")
+    # Zero gross (reading 21): RGDU 0, every amount 0.00 (mobility "0", no health).
+    zero = variant(at_3smic, base_salary="0")
+    check(zero, answer("0.00", "0.00", "0.00", "0.00", "0.00", "0.00"))
+    # Reading 9: part time at level 3, ceiling not prorated, SMIC_ref 1823.03 x (86.67 - 7) / 86.67
+    # = 1675.788... -> 1675.79 (not prorated for the part time).
+    part = compute(read_case(variant(at_3smic, base_salary="1200.00", contract_hours="86.67",
+                                     unpaid_absence_hours="7", hourly_rate="13.85")))
+    assert (part.ceiling, part.smic_ref, part.absence, part.brut) == (PMSS, F("1675.79"), F("96.95"),
+                                                                      F("1103.05"))
+
+    # --- Level 4 -----------------------------------------------------------------
+    # Full-time cadre, 120 employees, leaves on 20 September (30 days): presence 20.
+    # Base round(4500 x 20 / 30) = 3000.00; overtime 5 x 29.67 x 1.25 = 185.4375 -> 185.44 and
+    # 3 x 29.67 x 1.5 = 133.515 -> 133.52 (a tie, half-up); overtime 318.96; brut 3318.96.
+    # Ceiling round(4005 x 20 / 30) = 2670.00: T1 2670.00, T2 648.96, capped-4 and CET base 3318.96.
+    # Death cover 1.5 % x 2670 = 40.05. CSG base round(0.9825 x 3000) = 2947.50 + 40.05 = 2987.55;
+    # overtime base round(0.9825 x 318.96 = 313.3782) = 313.38.
+    # Employee: 184.23 + 13.28 + AGIRC T1 84.105 -> 84.11 + T2 8.64 % 56.07 + CEG T1 22.96 + T2 7.01
+    # + CET 0.14 % 4.65 + APEC 0.80 + 203.15 + 71.70 + 14.94 + overtime 30.40 = 693.30;
+    # minus round(11.31 % x 318.96 = 36.074376) = 36.07 -> 657.23. Net before 2661.73.
+    # Exempt overtime min(318.96, 7500 - 7300 = 200.00) = 200.00 (cap reached this month).
+    # Imposable 2661.73 + 71.70 + 14.94 + 30.40 - 200.00 = 2578.77; PAS 8 % 206.3016 -> 206.30;
+    # net 2661.73 - 206.30 = 2455.43.
+    # Employer: 431.46 + 228.285 -> 228.29 + 70.03 + 174.25 + AT 1.5 % 49.78 + 9.96 + FNAL 0.5 % 16.59
+    # + mobility 2 % 66.38 + 132.76 + 8.30 + 126.02 + 84.04 + 34.44 + 10.51 + CET 6.97 + APEC 1.19
+    # + death 40.05 + CFP 33.19 + 0.53 + forfait 8 % x 40.05 = 3.20 = 1527.94.
+    # SMIC_ref round(1823.03 x 20 / 30 = 1215.3533) = 1215.35; 3 S = 3646.05; x = 0.5 x (3646.05 /
+    # 3318.96 - 1) = 0.049276; 0.02 + 0.3821 x x^1.75 (~0.0051536) = 0.021969 -> 0.0220;
+    # RGDU 3318.96 x 0.0220 = 73.01712 -> 73.02. Cout 3318.96 + 1527.94 - 73.02 = 4773.88.
+    level4 = {"level": RawNumber("4"), "month": "2026-09", "status": "cadre", "headcount": RawNumber("120"),
+              "base_salary": "4500.00", "contract_hours": "151.67", "hourly_rate": "29.67",
+              "overtime_25_hours": "5", "overtime_50_hours": "3", "at_rate": "1.50", "mobility_rate": "2.00",
+              "withholding_rate": "8.00", "exit_date": "2026-09-20", "overtime_exempt_ytd": "7300.00"}
+    check(level4, answer("3318.96", "657.23", "2578.77", "206.30", "2455.43", "4773.88"))
+    p4 = compute(read_case(level4))
+    assert (p4.ceiling, p4.smic_ref, p4.coefficient) == (F("2670.00"), F("1215.35"), F("0.0220"))
+    # ignore_overtime_cap: imposable 2578.77 + 200.00 - 318.96 = 2459.81, PAS 196.7848 -> 196.78,
+    # net 2661.73 - 196.78 = 2464.95.
+    assert ablated(level4, "ignore_overtime_cap") == answer(
+        "3318.96", "657.23", "2459.81", "196.78", "2464.95", "4773.88")
+    # unprorated_ceiling: T1 3318.96, no T2, no CET, so the answer changes.
+    assert ablated(level4, "unprorated_ceiling")["total_cotisations_salariales"] != "657.23"
+    # ytd 7500 or more: nothing exempt; ytd 0: everything (318.96).
+    for ytd, exempt in (("7500", ZERO), ("9000.00", ZERO), ("0", F("318.96")), ("7181.04", F("318.96")),
+                        ("7181.05", F("318.95"))):
+        assert compute(read_case(variant(level4, overtime_exempt_ytd=ytd))).exempt_overtime == exempt, ytd
+    # An exit on the last day is a whole month (reading 10): base 4500.00, ceiling 4005.00, SMIC 1823.03.
+    whole = compute(read_case(variant(level4, exit_date="2026-09-30")))
+    assert (whole.base, whole.ceiling, whole.smic_ref) == (F("4500.00"), PMSS, SMIC_RGDU)
+    # Daily salary rounded first: round(4500 / 30) = 150.00 x 20 = 3000.00 (same); with 4400.00:
+    # 4400 x 20 / 30 = 2933.333 -> 2933.33, but round(146.6667) = 146.67 x 20 = 2933.40.
+    daily = variant(level4, base_salary="4400.00")
+    assert compute(read_case(daily)).base == F("2933.33")
+    assert compute(read_case(daily), frozenset(["daily_salary_rounded_before_proration"])).base == F("2933.40")
+    # Part time 86.67 h with an entry on 15 February (28 days): presence 14.
+    # Base round(1500 x 14 / 28) = 750.00; ceiling 4005 x 86.67 / 151.67 = 2288.609 x 0.5 = 1144.3046
+    # -> 1144.30; SMIC_ref 1823.03 x 86.67 / 151.67 = 1041.7486 x 0.5 = 520.8743 -> 520.87.
+    part4 = variant(level4, month="2026-02", contract_hours="86.67", base_salary="1500.00", hourly_rate="17.31",
+                    overtime_25_hours=ABSENT, overtime_50_hours="0", exit_date=ABSENT, entry_date="2026-02-15",
+                    overtime_exempt_ytd=ABSENT, unpaid_absence_hours="86.67")
+    p = compute(read_case(part4))
+    assert (p.presence, p.base, p.ceiling, p.smic_ref, p.absence) == (
+        14, F("750.00"), F("1144.30"), F("520.87"), ZERO)
+    assert compute(read_case(part4), frozenset(["unprorated_ceiling"])).ceiling == PMSS
+
+    # --- Answers' format -----------------------------------------------------------
+    assert money_text(F(0)) == "0.00" and money_text(F(-0)) == "0.00" and money_text(F(-1234, 100)) == "-12.34"
+    assert round_to(F(-5, 1000), 2) == F(-1, 100) and round_to(F(5, 1000), 2) == F(1, 100)
+    assert round_to(F(4999, 1000000), 2) == 0
+
+    # --- Rejections (reading 14's order) ---------------------------------------------
+    for text in ('[]', '"x"', '42', 'null', 'true', '[{"level": 1}]'):
+        check(text, "$")
+    errors = [
+        ({"level": ABSENT}, "level"), ({"level": None}, "level"), ({"level": RawNumber("3.0")}, "level"),
+        ({"level": RawNumber("1e0")}, "level"), ({"level": "2"}, "level"), ({"level": True}, "level"),
+        ({"level": RawNumber("5")}, "level"), ({"level": RawNumber("-0")}, "level"),
+        ({"month": "2025-12"}, "month"), ({"month": "2026-13"}, "month"), ({"month": "2026-3"}, "month"),
+        ({"month": None}, "month"),
+        ({"status": "Cadre"}, "status"), ({"status": "non-cadre"}, "status"),
+        ({"headcount": RawNumber("35.0")}, "headcount"), ({"headcount": "35"}, "headcount"),
+        ({"headcount": True}, "headcount"), ({"headcount": RawNumber("-1")}, "headcount"),
+        ({"headcount": RawNumber("-0")}, "headcount"),
+        ({"base_salary": RawNumber("2500")}, "base_salary"), ({"base_salary": "-5.00"}, "base_salary"),
+        ({"base_salary": "-0.00"}, "base_salary"), ({"base_salary": "2000.001"}, "base_salary"),
+        ({"base_salary": "1e3"}, "base_salary"), ({"base_salary": ".5"}, "base_salary"),
+        ({"base_salary": "1 000"}, "base_salary"), ({"base_salary": None}, "base_salary"),
+        ({"contract_hours": "100.00"}, "contract_hours"), ({"contract_hours": "151.670"}, "contract_hours"),
+        ({"contract_hours": RawNumber("151.67")}, "contract_hours"),
+        ({"hourly_rate": ABSENT}, "hourly_rate"),
+        ({"overtime_25_hours": "1.555"}, "overtime_25_hours"), ({"overtime_50_hours": RawNumber("2")},
+                                                                "overtime_50_hours"),
+        ({"contract_hours": "104", "overtime_25_hours": "0", "overtime_50_hours": "2"}, "overtime_50_hours"),
+        ({"contract_hours": "104", "overtime_25_hours": "1", "overtime_50_hours": "2"}, "overtime_25_hours"),
+        # Syntax of both overtime fields before the part-time check.
+        ({"contract_hours": "104", "overtime_25_hours": "1", "overtime_50_hours": "x"}, "overtime_50_hours"),
+        ({"bonus": "5."}, "bonus"),
+        ({"unpaid_absence_hours": "151.68"}, "unpaid_absence_hours"),
+        ({"unpaid_absence_hours": "-1"}, "unpaid_absence_hours"),
+        ({"benefit_in_kind": RawNumber("5")}, "benefit_in_kind"),
+        ({"health_insurance": []}, "health_insurance"), ({"health_insurance": "80"}, "health_insurance"),
+        ({"health_insurance": {"employer_share": "x"}}, "health_insurance.premium"),
+        ({"health_insurance": {"premium": "80.00"}}, "health_insurance.employer_share"),
+        ({"health_insurance": {"premium": "80.00", "employer_share": "1.01"}}, "health_insurance.employer_share"),
+        ({"meal_vouchers": {"count": RawNumber("20.0")}}, "meal_vouchers.count"),
+        ({"meal_vouchers": {"count": RawNumber("20"), "employer_share": "2"}}, "meal_vouchers.face_value"),
+        ({"meal_vouchers": {"count": RawNumber("20"), "face_value": "9", "employer_share": "-0.5"}},
+         "meal_vouchers.employer_share"),
+        ({"meal_vouchers": True}, "meal_vouchers"),
+        ({"at_rate": RawNumber("1.2")}, "at_rate"), ({"mobility_rate": ABSENT}, "mobility_rate"),
+        ({"withholding_rate": "4,5"}, "withholding_rate"),
+        ({"rgdu_coefficient": ABSENT}, "rgdu_coefficient"), ({"rgdu_coefficient": "1.0001"}, "rgdu_coefficient"),
+        ({"entry_date": "2026-02-29"}, "entry_date"), ({"entry_date": "2026-03-01"}, "entry_date"),
+        ({"exit_date": "2026-2-10"}, "exit_date"),
+        ({"entry_date": "2026-02-10", "exit_date": "2026-02-20"}, "exit_date"),
+        ({"overtime_exempt_ytd": "-1"}, "overtime_exempt_ytd"),
+        # 151.67 x 13.19 = 2000.5273 -> 2000.53 < 2100 (gross 99.47), but x 14.00 = 2123.38 > 2100.
+        ({"unpaid_absence_hours": "151.67", "hourly_rate": "14.00"}, "unpaid_absence_hours"),
+        # Multi-fault order.
+        ({"level": "1", "month": "x"}, "level"), ({"month": "x", "base_salary": "y"}, "month"),
+        ({"mobility_rate": "x", "health_insurance": []}, "health_insurance"),
+        ({"rgdu_coefficient": ABSENT, "at_rate": ABSENT}, "at_rate"),
+        ({"exit_date": "2026-02-30", "rgdu_coefficient": "2"}, "rgdu_coefficient"),
+        ({"unpaid_absence_hours": "151.67", "hourly_rate": "14", "overtime_exempt_ytd": "x"},
+         "overtime_exempt_ytd"),
+        ({"unpaid_absence_hours": "200", "bonus": "x"}, "bonus"),
+    ]
+    for changes, path in errors:
+        check(variant(level1, **changes), path)
+    # A zero gross is accepted: 151.67 h x 13.85 = 2100.6295 -> 2100.63 = base 2000.63 + bonus 100.
+    check(variant(level1, unpaid_absence_hours="151.67", hourly_rate="13.85", base_salary="2000.63"),
+          answer("0.00", "0.00", "0.00", "0.00", "0.00", "0.00"))
+    # Level 4 with overtime needs a ytd; "0" hours is no overtime; the level-4 absence is not deducted.
+    check(variant(level4, overtime_exempt_ytd=ABSENT), "overtime_exempt_ytd")
+    check(variant(level4, overtime_exempt_ytd=None, overtime_25_hours="0", overtime_50_hours="0.00",
+                  unpaid_absence_hours="151.67"),
+          evaluate(variant(level4, overtime_exempt_ytd=None, overtime_25_hours=ABSENT, overtime_50_hours=ABSENT)))
+    check(variant(level4, unpaid_absence_hours="151.68"), "unpaid_absence_hours")
+    check(variant(level4, rgdu_coefficient="1.5"), "rgdu_coefficient")
+    # Unknown keys are ignored; shares as "1", "0"; count 0.
+    ok = evaluate(parse_case(dump_json(level2)))
+    check(variant(level2, id="paie-2-2", label="x", employee={"name": "A"}), ok)
+
+    # --- The generator is deterministic and its output always evaluates -----------------
+    def sample(seed: int) -> list[str]:
+        rng = random.Random(seed)
+        return [generate(rng, i) for i in range(300)]
+
+    assert sample(7) == sample(7) and sample(7) != sample(8)
+    for text in sample(3):
+        raw = parse_case(text)
+        if "error" not in evaluate(raw):
+            features(raw)
+            for name in ABLATIONS:
+                assert "error" not in ablated(raw, name)
+    print("self-test: ok")
+
+
+# ---------------------------------------------------------------------------
+# CLI
+# ---------------------------------------------------------------------------
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bareme", help="path to the bareme binary")
+    parser.add_argument("--rulebook", default="rulebooks/paie-fr/v2026")
+    parser.add_argument("--n", type=int, default=5000, help="number of cases")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dump", metavar="FILE",
+                        help="only write {case, expect} JSON Lines to FILE, without running bareme")
+    parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
+    parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
+    parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser.add_argument("--ablate", metavar="NAME", choices=ABLATIONS,
+                        help="expect `ablated(case, NAME)` and run bareme with --ablate NAME")
+    args = parser.parse_args(argv)
+
+    if args.self_test:
+        self_test()
+        return 0
+    cases = generate_cases(args.n, args.seed, args.ablate)
+    if args.stats or args.dump:
+        print_distribution(cases, sys.stderr)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as file:
+            for text, _, expected in cases:
+                file.write('{"case": ' + text + ', "expect": ' + json.dumps(expected, ensure_ascii=False) + "}\n")
+        print(f"wrote {len(cases)} cases to {args.dump}")
+        return 0
+    if not args.bareme:
+        parser.error("--bareme is required unless --dump or --self-test is given")
+    return run_differential(args.bareme, args.rulebook, cases, args.keep_cases, args.ablate)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
