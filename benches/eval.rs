@@ -65,7 +65,7 @@ fn main() {
         let v: serde_json::Value = serde_json::from_str(&text).ok()?;
         v["mean"]["point_estimate"].as_f64()
     };
-    let Some(base) = mean("baseline_parse_json") else {
+    let Some(base) = mean("luma/baseline_parse_json") else {
         return;
     };
     println!(
@@ -73,14 +73,17 @@ fn main() {
         base
     );
     for id in [
-        "validate",
-        "evaluate_no_trace",
-        "evaluate_trace",
-        "validate_and_evaluate",
+        "luma/validate",
+        "luma/evaluate_no_trace",
+        "luma/evaluate_trace",
+        "luma/validate_and_evaluate",
+        "paie/level4_evaluate_no_trace",
+        "paie/level4_validate_and_evaluate",
+        "paie/level4_evaluate_trace",
     ] {
         if let Some(m) = mean(id) {
             println!(
-                "  {id:<24} {:>9.0} ns  {:>6.2}× baseline  ({:.0} cases/s on one core)",
+                "  {id:<36} {:>10.0} ns  {:>7.2}× baseline  ({:.0} cases/s on one core)",
                 m,
                 m / base,
                 1e9 / m

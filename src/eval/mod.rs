@@ -268,7 +268,8 @@ struct Machine<'a> {
     locals: Vec<Value>,
     budget: u64,
     tracer: Option<Tracer>,
-    formula_text: Arc<str>,
+    /// The text of the formula being evaluated, for messages.
+    formula_text: &'a str,
     /// The decision taken, its reason and clauses, once a check decides.
     decision: Option<Chosen>,
 }
@@ -290,7 +291,7 @@ impl<'a> Machine<'a> {
                 outcome: None,
                 reports: Vec::new(),
             }),
-            formula_text: Arc::from(""),
+            formula_text: "",
             decision: None,
         }
     }
@@ -310,8 +311,8 @@ impl<'a> Machine<'a> {
     }
 
     /// Evaluates a whole formula, turning a located fault into an `EvalError`.
-    fn formula(&mut self, f: &Formula, context: Ctx) -> Result<Value, EvalError> {
-        let saved = std::mem::replace(&mut self.formula_text, f.text.clone());
+    fn formula(&mut self, f: &'a Formula, context: Ctx) -> Result<Value, EvalError> {
+        let saved = std::mem::replace(&mut self.formula_text, &f.text);
         let res = self.eval(&f.node);
         self.formula_text = saved;
         res.map_err(|fault| match fault {
@@ -320,7 +321,7 @@ impl<'a> Machine<'a> {
         })
     }
 
-    fn bool_formula(&mut self, f: &Formula, context: Ctx) -> Result<bool, EvalError> {
+    fn bool_formula(&mut self, f: &'a Formula, context: Ctx) -> Result<bool, EvalError> {
         match self.formula(f, context)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
@@ -534,7 +535,7 @@ impl<'a> Machine<'a> {
     /// One report cell: the value in its format, as text; a missing value is blank.
     fn cell(
         &mut self,
-        out: &Output,
+        out: &'a Output,
         context: Ctx,
         clauses: &[Arc<str>],
     ) -> Result<String, EvalError> {
@@ -550,7 +551,7 @@ impl<'a> Machine<'a> {
     }
 
     /// A text with `{expr}` parts filled in.
-    fn render(&mut self, parts: &[MessagePart], context: Ctx) -> Result<String, EvalError> {
+    fn render(&mut self, parts: &'a [MessagePart], context: Ctx) -> Result<String, EvalError> {
         let mut text = String::new();
         for part in parts {
             match part {
@@ -567,7 +568,7 @@ impl<'a> Machine<'a> {
     /// One answer field as JSON; a list over a group gives one object per item, in order.
     fn output(
         &mut self,
-        out: &Output,
+        out: &'a Output,
         context: Ctx,
         clauses: &[Arc<str>],
     ) -> Result<serde_json::Value, EvalError> {
@@ -756,6 +757,10 @@ impl<'a> Machine<'a> {
 
     /// Computes a step in a frame of its own and records it in the trace.
     fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<String>) -> Res<Value> {
+        if self.tracer.is_none() {
+            let (_, value, _) = self.compute_step(step, context).map_err(Fault::Eval)?;
+            return Ok(value);
+        }
         self.push_frame();
         let res = self.compute_step(step, context);
         let frame = self.pop_frame();
@@ -780,7 +785,7 @@ impl<'a> Machine<'a> {
 
     fn compute_step(
         &mut self,
-        step: &Step,
+        step: &'a Step,
         context: Ctx,
     ) -> Result<(Value, Value, Option<ConditionTrace>), EvalError> {
         let mut condition = None;
@@ -962,6 +967,21 @@ impl<'a> Machine<'a> {
                 .map_or(Value::Absent, Value::Text)),
             NodeKind::Clauses => Ok(Value::Absent),
             NodeKind::Field { base, index, path } => {
+                // Fast path: a field of the current item or of an input, read in place
+                // (no clone of the whole record).
+                if !(record && self.tracer.is_some()) {
+                    let direct = match &base.kind {
+                        NodeKind::Item => self.current.as_ref().map(|c| &c.item),
+                        NodeKind::Input(i) => self.facts.values.get(*i),
+                        NodeKind::Local(i) => self.locals.get(*i),
+                        _ => None,
+                    };
+                    if let Some(Value::Record(r)) = direct {
+                        let v = r.fields.get(*index).cloned().unwrap_or(Value::Absent);
+                        self.spend(base.span)?;
+                        return Ok(v);
+                    }
+                }
                 let b = self.eval_read(base, path.is_none())?;
                 let v = match &b {
                     Value::Record(r) => r.fields.get(*index).cloned().unwrap_or(Value::Absent),
