@@ -69,3 +69,50 @@ fn sales_tax_supplied_rules_json() {
     );
     insta::assert_json_snapshot!(trace.expect("trace requested"), { ".rulebook" => "[reference]" });
 }
+
+#[test]
+fn paie_fr_payslip_report_text() {
+    let rb = super::rulebook("rulebooks/paie-fr/v2026");
+    let text = std::fs::read_to_string(super::root().join("examples/paie-fr/level4-entry.json"))
+        .expect("case file");
+    let case: serde_json::Value = serde_json::from_str(&text).expect("JSON case");
+    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let rendered = render_text(&trace.expect("trace requested"));
+    // The payslip as a reader sees it: the report table and its totals, before the inputs.
+    let report: String = rendered
+        .split("\ninputs\n")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    insta::assert_snapshot!(report);
+}
+
+#[test]
+fn succession_gift_with_recall_json() {
+    let rb = super::rulebook("rulebooks/succession-fr/v2026");
+    let case = serde_json::json!({
+        "kind": "gift",
+        "act_date": "2026-05-20",
+        "person": {"birth_date": "1955-10-03"},
+        "gifts": [
+            {"beneficiary": "B1", "label": "House", "value": 300000, "fraction": "1/3", "cash": false, "reserved_usufruct": true},
+            {"beneficiary": "B1", "label": "Cash", "value": 40000, "fraction": "1", "cash": true}
+        ],
+        "beneficiaries": [{"id": "B1", "relationship": "child", "birth_date": "1990-02-14"}],
+        "prior_gifts": [{"beneficiary": "B1", "date": "2014-02-01", "value": 120000}]
+    });
+    // Donor aged 70: bare ownership 60 %; 300,000 × 1/3 × 0.6 = 60,000; cash 40,000 of which
+    // 31,865 exempt (790 G). Recalled 120,000 uses the 100,000 allowance: T = 20,000.
+    // Taxable = 100,000 − 31,865 − 0 = 68,135; tax = scale(88,135) − scale(20,000), where the
+    // bands up to 15,932 give 403.6 + 403.7 + 573.45 = 1,380.75 and the 20 % band the rest:
+    // (1,380.75 + 0.2 × 72,203) − (1,380.75 + 0.2 × 4,068) = 15,821.35 − 2,194.35 = 13,627.
+    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    assert_eq!(
+        outcome,
+        bareme::Outcome::Answer(serde_json::json!({
+            "beneficiaires": {"B1": {"part_taxable": 68135, "droits": 13627}},
+            "total_droits": 13627
+        }))
+    );
+    insta::assert_json_snapshot!(trace.expect("trace requested"), { ".rulebook" => "[reference]" });
+}
