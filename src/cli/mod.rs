@@ -82,14 +82,17 @@ pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
 fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
+            let per_item: usize = rb.groups.iter().map(|g| g.steps.len()).sum();
             say!(
-                "ok: {} — {} inputs, {} tables, {} steps, {} checks, {} decisions",
+                "ok: {} — {} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
                 rb.reference(),
                 rb.inputs.len(),
                 rb.tables.len(),
                 rb.steps.len(),
+                rb.groups.len(),
                 rb.checks.len(),
-                rb.decisions.len()
+                rb.decisions.len(),
+                rb.ablations.len()
             );
             ExitCode::SUCCESS
         }

@@ -199,10 +199,9 @@ impl Ctx {
                 "step {}.{} of item {i}",
                 rb.groups[g].name, rb.groups[g].steps[j].name
             ),
-            Ctx::ItemAnswer(g, o, i) => format!(
-                "answer field {} of item {i} of group {}",
-                o, rb.groups[g].name
-            ),
+            Ctx::ItemAnswer(g, _, i) => {
+                format!("the answer of item {i} of group {}", rb.groups[g].name)
+            }
         }
     }
 }

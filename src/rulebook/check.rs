@@ -351,6 +351,8 @@ impl Checker<'_> {
             }
         }
 
+        self.ref_order(&built_inputs, &inputs);
+
         // Checks after an input read it and the inputs before it.
         for (i, (name, raw)) in inputs.iter().enumerate() {
             let scope = base_scope(false, Some(i + 1));
@@ -960,6 +962,9 @@ impl Checker<'_> {
                     .min(limits.max_list_items);
                 let min_items = r.min_items.unwrap_or(0);
                 if ty == "map" {
+                    if r.keys.is_some() && (r.min_items.is_some() || r.max_items.is_some()) {
+                        self.problem("check::bad_input", span, "a map with `keys` has exactly those keys: `min_items` and `max_items` do not apply", "here");
+                    }
                     let keys = r
                         .keys
                         .as_ref()
@@ -1256,6 +1261,37 @@ impl Checker<'_> {
         }
     }
 
+    /// A `ref` to a table whose rows the case may replace must come after the
+    /// input that replaces them, or it would be checked against the wrong rows.
+    fn ref_order(&mut self, inputs: &[Input], raws: &IndexMap<String, RawInput>) {
+        fn targets(input: &Input, out: &mut Vec<TableId>) {
+            if let Some(RefTarget::Table(t)) = input.refers.or(input.key_ref) {
+                out.push(t);
+            }
+            match &input.kind {
+                InputKind::Record { fields, .. } => fields.iter().for_each(|f| targets(f, out)),
+                InputKind::List { item, .. } | InputKind::Map { item, .. } => targets(item, out),
+                _ => {}
+            }
+        }
+        for (i, input) in inputs.iter().enumerate() {
+            let mut found = Vec::new();
+            targets(input, &mut found);
+            for t in found {
+                let replaced_by = inputs
+                    .iter()
+                    .position(|x| matches!(x.kind, InputKind::Table { table } if table == t));
+                if let Some(j) = replaced_by.filter(|j| *j > i) {
+                    let span = raws
+                        .get_index(i)
+                        .map_or(Span::default(), |(_, r)| r.anchor());
+                    let message = format!("`{}` refers to keys of a table that `{}` may replace, but is validated before it: declare `{}` first", input.name, inputs[j].name, inputs[j].name);
+                    self.problem("check::input_order", span, message, "here");
+                }
+            }
+        }
+    }
+
     /// Resolves `ref`: an earlier map input, or a keyed table with one text key.
     fn ref_target(&mut self, target: &Spanned<String>, cx: &InputCx<'_>) -> Option<RefTarget> {
         let name = target.get_ref().as_str();
@@ -1270,8 +1306,14 @@ impl Checker<'_> {
             }
         }
         if let Some(t) = cx.tables.get(name) {
-            if let TableKind::Keyed { keys } = &cx.built_tables[*t].kind {
-                if keys.len() == 1 {
+            let table = &cx.built_tables[*t];
+            if let TableKind::Keyed { keys } = &table.kind {
+                let text_key = keys.len() == 1
+                    && table
+                        .columns
+                        .get(keys[0])
+                        .is_some_and(|c| c.kind.value_type() == Type::Text);
+                if text_key {
                     return Some(RefTarget::Table(*t));
                 }
             }
@@ -1371,7 +1413,7 @@ impl Checker<'_> {
                     self.problem(
                         "check::bad_table",
                         sp(c),
-                        "table cells are numbers, texts, booleans, dates or months",
+                        "table cells are numbers, texts, booleans, dates, months or maps",
                         "here",
                     );
                 }

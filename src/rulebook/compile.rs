@@ -324,7 +324,7 @@ impl Compiler<'_, '_> {
                 let help = suggest(name, self.scope.names.keys().map(|k| &**k))
                     .map(|s| format!("did you mean `{s}`?"))
                     .unwrap_or_else(|| {
-                        "names are inputs, steps, parameters and tables of this rulebook".into()
+                        "names are inputs, steps, per-item groups, parameters and tables of this rulebook".into()
                     });
                 self.problem_help(
                     "check::unknown_name",
