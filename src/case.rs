@@ -461,16 +461,7 @@ fn validate_shape(
                     format!("must be a date YYYY-MM-DD, found {}", shown(raw)),
                 );
             };
-            if min.is_some_and(|m| date < m) || max.is_some_and(|m| date > m) {
-                return fail(
-                    input,
-                    path,
-                    format!(
-                        "{date} is outside {}",
-                        range_text(min.map(|d| d.to_string()), max.map(|d| d.to_string()))
-                    ),
-                );
-            }
+            within(input, path, date, *min, *max)?;
             Ok(Value::Date(date))
         }
         InputKind::Month { min, max } => {
@@ -481,10 +472,7 @@ fn validate_shape(
                     format!("must be a month YYYY-MM, found {}", shown(raw)),
                 );
             };
-            if min.is_some_and(|m| month < m) || max.is_some_and(|m| month > m) {
-                let range = range_text(min.map(|m| m.to_string()), max.map(|m| m.to_string()));
-                return fail(input, path, format!("{month} is outside {range}"));
-            }
+            within(input, path, month, *min, *max)?;
             Ok(Value::Month(month))
         }
         InputKind::Record { fields, names, .. } => {
@@ -691,6 +679,23 @@ fn list(values: &[Arc<str>]) -> String {
         .map(|v| format!("{v:?}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Rejects a date or month outside its declared bounds.
+fn within<T: PartialOrd + std::fmt::Display>(
+    input: &Input,
+    path: &str,
+    v: T,
+    min: Option<T>,
+    max: Option<T>,
+) -> Result<(), CaseError> {
+    let below = min.as_ref().is_some_and(|m| v < *m);
+    let above = max.as_ref().is_some_and(|m| v > *m);
+    if below || above {
+        let range = range_text(min.map(|d| d.to_string()), max.map(|d| d.to_string()));
+        return fail(input, path, format!("{v} is outside {range}"));
+    }
+    Ok(())
 }
 
 fn range_text(min: Option<String>, max: Option<String>) -> String {

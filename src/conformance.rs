@@ -70,13 +70,8 @@ impl Report {
 pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
     let mut out = Vec::new();
     for file in case_files(dir)? {
-        let name = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let raw: RawCase = toml::from_str(&text).map_err(|e| format!("{name}: {}", e.message()))?;
+        let (name, parsed) = read_case(&file)?;
+        let raw = parsed.map_err(|e| format!("{name}: {e}"))?;
         if raw.ablation.is_none() {
             let case = serde_json::from_str(&raw.case)
                 .map_err(|e| format!("{name}: `case` is not JSON: {e}"))?;
@@ -84,6 +79,19 @@ pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
         }
     }
     Ok(out)
+}
+
+/// A case file's name and its parsed content (or why it does not parse).
+fn read_case(file: &Path) -> Result<(String, Result<RawCase, String>), String> {
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let parsed = toml::from_str::<RawCase>(&text)
+        .map_err(|e| format!("the case file is invalid: {}", e.message()));
+    Ok((name, parsed))
 }
 
 /// The case files of a rulebook folder, sorted.
@@ -104,18 +112,10 @@ pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
     let mut results = Vec::new();
     for file in case_files(dir)? {
-        let name = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        let (description, failures) = match toml::from_str::<RawCase>(&text) {
+        let (name, parsed) = read_case(&file)?;
+        let (description, failures) = match parsed {
             Ok(raw) => (raw.description.clone(), run_case(rb, &raw)),
-            Err(e) => (
-                None,
-                vec![format!("the case file is invalid: {}", e.message())],
-            ),
+            Err(e) => (None, vec![e]),
         };
         results.push(CaseResult {
             name,

@@ -191,9 +191,12 @@ impl Num {
         let right = c.checked_mul(b).ok_or(RANGE)?;
         Ok(left.cmp(&right))
     }
+}
 
-    /// `-x`.
-    pub fn neg(self) -> Num {
+impl std::ops::Neg for Num {
+    type Output = Num;
+
+    fn neg(self) -> Num {
         match self {
             Num::Dec(d) => Num::Dec(-d),
             Num::Frac(f) => Num::Frac(Frac {
@@ -202,7 +205,9 @@ impl Num {
             }),
         }
     }
+}
 
+impl Num {
     /// `|x|`.
     pub fn abs(self) -> Num {
         match self {

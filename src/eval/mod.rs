@@ -182,7 +182,7 @@ enum Ctx {
     InputCondition,
     GroupOver(usize),
     ItemStep(usize, usize, usize),
-    ItemAnswer(usize, usize, usize),
+    ItemAnswer(usize, usize),
 }
 
 impl Ctx {
@@ -199,7 +199,7 @@ impl Ctx {
                 "step {}.{} of item {i}",
                 rb.groups[g].name, rb.groups[g].steps[j].name
             ),
-            Ctx::ItemAnswer(g, _, i) => {
+            Ctx::ItemAnswer(g, i) => {
                 format!("the answer of item {i} of group {}", rb.groups[g].name)
             }
         }
@@ -468,7 +468,7 @@ impl<'a> Machine<'a> {
     fn reports(&mut self, clauses: &[Arc<str>]) -> Result<Vec<ReportTrace>, EvalError> {
         let rb = self.rb;
         let mut out = Vec::with_capacity(rb.reports.len());
-        for (r, report) in rb.reports.iter().enumerate() {
+        for report in &rb.reports {
             let g = report.group;
             let res = self.group(g).map_err(|f| match f {
                 Fault::Eval(e) => e,
@@ -488,7 +488,7 @@ impl<'a> Machine<'a> {
                     slots,
                 });
                 let shown = match &report.when {
-                    Some(w) => self.bool_formula(w, Ctx::ItemAnswer(g, r, i)),
+                    Some(w) => self.bool_formula(w, Ctx::ItemAnswer(g, i)),
                     None => Ok(true),
                 };
                 let row: Result<Option<Vec<String>>, EvalError> = shown.and_then(|shown| {
@@ -498,7 +498,7 @@ impl<'a> Machine<'a> {
                     report
                         .columns
                         .iter()
-                        .map(|c| self.cell(c, Ctx::ItemAnswer(g, r, i), clauses))
+                        .map(|c| self.cell(c, Ctx::ItemAnswer(g, i), clauses))
                         .collect::<Result<Vec<_>, _>>()
                         .map(Some)
                 });
@@ -597,8 +597,8 @@ impl<'a> Machine<'a> {
                         slots,
                     });
                     let mut object = serde_json::Map::with_capacity(fields.len());
-                    for (f, field) in fields.iter().enumerate() {
-                        match self.output(field, Ctx::ItemAnswer(g, f, i), clauses) {
+                    for field in fields {
+                        match self.output(field, Ctx::ItemAnswer(g, i), clauses) {
                             Ok(json) => {
                                 object.insert(field.key.to_string(), json);
                             }
@@ -765,7 +765,7 @@ impl<'a> Machine<'a> {
         let frame = self.pop_frame();
         let (exact, value, condition) = res.map_err(Fault::Eval)?;
         if let Some(t) = &mut self.tracer {
-            t.events.push(Event::Step(StepTrace {
+            t.events.push(Event::Step(Box::new(StepTrace {
                 step: step.name.to_string(),
                 item,
                 label: step.label.clone(),
@@ -777,7 +777,7 @@ impl<'a> Machine<'a> {
                 roundings: frame.roundings,
                 exact,
                 value: value.clone(),
-            }));
+            })));
         }
         Ok(value)
     }
@@ -1012,7 +1012,7 @@ impl<'a> Machine<'a> {
                 }
                 Ok(v)
             }
-            NodeKind::Neg(inner) => Ok(Value::from_num(self.numeric(inner)?.neg())),
+            NodeKind::Neg(inner) => Ok(Value::from_num(-self.numeric(inner)?)),
             NodeKind::Not(inner) => Ok(Value::Bool(!self.boolean(inner)?)),
             NodeKind::Binary(op, a, b) => self.binary(*op, a, b, node.span),
             NodeKind::If(parts) => {
@@ -1067,16 +1067,11 @@ impl<'a> Machine<'a> {
 
     /// A decimal number (counts of days, months, years).
     fn number(&mut self, node: &Node) -> Res<Decimal> {
-        match self.eval(node)? {
-            Value::Number(n) => Ok(n),
-            Value::Fraction(f) => Err(Fault::At(
+        match self.numeric(node)? {
+            Num::Dec(d) => Ok(d),
+            Num::Frac(f) => Err(Fault::At(
                 node.span,
                 format!("expected a whole number, found the fraction {f}"),
-            )),
-            v if v.is_missing() => Err(self.missing(node, &v)),
-            other => Err(Fault::At(
-                node.span,
-                format!("expected a number, found {}", describe_value(&other)),
             )),
         }
     }

@@ -865,45 +865,16 @@ impl Checker<'_> {
             }
             "date" => {
                 allowed.extend(["min", "max"]);
-                let parse = |cx: &mut Self, s: &Option<Spanned<String>>| {
-                    s.as_ref().and_then(|v| {
-                        let d = chrono::NaiveDate::parse_from_str(v.get_ref(), "%Y-%m-%d").ok();
-                        if d.is_none() {
-                            cx.problem(
-                                "check::bad_value",
-                                sp(v),
-                                "expected a date YYYY-MM-DD",
-                                "here",
-                            );
-                        }
-                        d
-                    })
-                };
-                InputKind::Date {
-                    min: parse(self, &r.min),
-                    max: parse(self, &r.max),
-                }
+                let parse = |t: &str| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").ok();
+                let min = self.bound(&r.min, parse, "a date YYYY-MM-DD");
+                let max = self.bound(&r.max, parse, "a date YYYY-MM-DD");
+                InputKind::Date { min, max }
             }
             "month" => {
                 allowed.extend(["min", "max"]);
-                let parse = |cx: &mut Self, s: &Option<Spanned<String>>| {
-                    s.as_ref().and_then(|v| {
-                        let m = Month::parse(v.get_ref());
-                        if m.is_none() {
-                            cx.problem(
-                                "check::bad_value",
-                                sp(v),
-                                "expected a month YYYY-MM",
-                                "here",
-                            );
-                        }
-                        m
-                    })
-                };
-                InputKind::Month {
-                    min: parse(self, &r.min),
-                    max: parse(self, &r.max),
-                }
+                let min = self.bound(&r.min, Month::parse, "a month YYYY-MM");
+                let max = self.bound(&r.max, Month::parse, "a month YYYY-MM");
+                InputKind::Month { min, max }
             }
             "record" if depth < 8 => {
                 allowed.push("fields");
@@ -1220,6 +1191,26 @@ impl Checker<'_> {
             });
         }
         out
+    }
+
+    /// A `min` or `max` of an input, parsed; a malformed one is reported.
+    fn bound<T>(
+        &mut self,
+        raw: &Option<Spanned<String>>,
+        parse: impl Fn(&str) -> Option<T>,
+        what: &str,
+    ) -> Option<T> {
+        let v = raw.as_ref()?;
+        let parsed = parse(v.get_ref());
+        if parsed.is_none() {
+            self.problem(
+                "check::bad_value",
+                sp(v),
+                format!("expected {what}"),
+                "here",
+            );
+        }
+        parsed
     }
 
     /// Compiles the `reject` rules of an input and of the fields nested in it.

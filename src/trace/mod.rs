@@ -68,7 +68,7 @@ pub enum Event {
     /// A check tested.
     Check(CheckTrace),
     /// A step computed.
-    Step(StepTrace),
+    Step(Box<StepTrace>),
     /// A conditional citation tested.
     Cite(CiteTrace),
 }
