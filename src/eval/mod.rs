@@ -900,6 +900,19 @@ impl<'a> Machine<'a> {
                 Ok(v)
             }
             NodeKind::Local(i) => Ok(self.locals.get(*i).cloned().unwrap_or(Value::Absent)),
+            NodeKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                let v = self.present(scrutinee)?;
+                for (literal, value) in arms {
+                    if compare(&v, literal).is_some_and(|o| o.is_eq()) {
+                        return self.eval(value);
+                    }
+                }
+                self.eval(otherwise)
+            }
             NodeKind::Comprehension { body, list, filter } => {
                 let items = self.list(list)?;
                 let mut out = Vec::with_capacity(items.len());

@@ -47,6 +47,15 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `f(a, b, …)`.
     Call(Ident, Vec<Expr>),
+    /// `match x { 'a' => e1, 'b' => e2, else => e3 }`: the arm whose literal equals x.
+    Match {
+        /// The value matched.
+        scrutinee: Box<Expr>,
+        /// Literal (a number, text or boolean) and value of each arm, in order.
+        arms: Vec<(Expr, Expr)>,
+        /// The `else` arm.
+        otherwise: Box<Expr>,
+    },
     /// `[body for var in list if filter]`: a list built from another.
     Comprehension {
         /// The value of each kept item.
@@ -138,6 +147,16 @@ impl Expr {
             ExprKind::Binary(_, a, b) => a.depth().max(b.depth()),
             ExprKind::If(c, a, b) => c.depth().max(a.depth()).max(b.depth()),
             ExprKind::Call(_, args) => args.iter().map(Expr::depth).max().unwrap_or(0),
+            ExprKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => arms
+                .iter()
+                .map(|(_, e)| e.depth())
+                .chain([scrutinee.depth(), otherwise.depth()])
+                .max()
+                .unwrap_or(0),
             ExprKind::Comprehension {
                 body, list, filter, ..
             } => body

@@ -298,6 +298,62 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             let other = next("`else`")?;
             ExprKind::If(Box::new(cond), Box::new(then), Box::new(other))
         }
+        Rule::matching => {
+            let mut parts = pair
+                .into_inner()
+                .filter(|p| matches!(p.as_rule(), Rule::expr | Rule::arm));
+            let scrutinee = parts
+                .next()
+                .filter(|p| p.as_rule() == Rule::expr)
+                .ok_or_else(|| ParseError {
+                    message: "`match` without a value".into(),
+                    span,
+                })
+                .and_then(lower_expr)?;
+            let mut arms = Vec::new();
+            let mut otherwise = None;
+            for arm in parts {
+                let arm_span = span_of(&arm);
+                let mut inner = arm.into_inner();
+                let head = inner.next();
+                let value = inner
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .ok_or_else(|| ParseError {
+                        message: "an arm needs `=> value`".into(),
+                        span: arm_span,
+                    })
+                    .and_then(lower_expr)?;
+                if otherwise.is_some() {
+                    return Err(ParseError {
+                        message: "`else` must be the last arm of `match`".into(),
+                        span: arm_span,
+                    });
+                }
+                match head {
+                    Some(lit) if lit.as_rule() == Rule::literal => {
+                        let lit = lit
+                            .into_inner()
+                            .next()
+                            .ok_or_else(|| ParseError {
+                                message: "an arm needs a literal".into(),
+                                span: arm_span,
+                            })
+                            .and_then(lower_primary)?;
+                        arms.push((lit, value));
+                    }
+                    _ => otherwise = Some(Box::new(value)),
+                }
+            }
+            let otherwise = otherwise.ok_or_else(|| ParseError {
+                message: "`match` needs an `else` arm, so every value has one".into(),
+                span,
+            })?;
+            ExprKind::Match {
+                scrutinee: Box::new(scrutinee),
+                arms,
+                otherwise,
+            }
+        }
         Rule::comprehension => {
             let mut body = None;
             let mut var = None;

@@ -56,6 +56,24 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str(" else ");
             write(b, 0, out);
         }),
+        ExprKind::Match {
+            scrutinee,
+            arms,
+            otherwise,
+        } => paren(outer > 0, out, |out| {
+            out.push_str("match ");
+            write(scrutinee, 0, out);
+            out.push_str(" { ");
+            for (lit, value) in arms {
+                write(lit, 0, out);
+                out.push_str(" => ");
+                write(value, 0, out);
+                out.push_str(", ");
+            }
+            out.push_str("else => ");
+            write(otherwise, 0, out);
+            out.push_str(" }");
+        }),
         ExprKind::Comprehension {
             body,
             var,

@@ -36,6 +36,11 @@ fn precedence_and_printing() {
     );
     assert_eq!(round_trip("[x for x in xs]"), "[x for x in xs]");
     assert_eq!(round_trip("income + index"), "income + index");
+    assert_eq!(
+        round_trip("match b { 'brut' => x + 1, 't1' => y, else => 0 } * 2"),
+        "(match b { \"brut\" => x + 1, \"t1\" => y, else => 0 }) * 2"
+    );
+    assert!(round_trip("match b { 'a' => 1 }").contains("needs an `else` arm"));
 }
 
 #[test]

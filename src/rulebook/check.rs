@@ -2392,6 +2392,14 @@ fn refs(
             ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
             ExprKind::If(c, a, b) => stack.extend([&**c, &**a, &**b]),
             ExprKind::Call(_, args) => stack.extend(args.iter()),
+            ExprKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                stack.extend([&**scrutinee, &**otherwise]);
+                stack.extend(arms.iter().map(|(_, v)| v));
+            }
             ExprKind::Comprehension {
                 body, list, filter, ..
             } => {

@@ -183,6 +183,40 @@ impl Compiler<'_, '_> {
                 (NodeKind::If(Box::new((cn, an, bn))), ty)
             }
             ExprKind::Call(f, args) => self.call(e.span, f, args),
+            ExprKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                let (scrutinee_node, scrutinee_ty) = self.expr(scrutinee);
+                let mut compiled = Vec::with_capacity(arms.len());
+                let mut ty = Type::Any;
+                for (lit, value) in arms {
+                    let literal = match &lit.kind {
+                        ExprKind::Number(n) => Value::Number(*n),
+                        ExprKind::Text(t) => Value::Text(t.clone()),
+                        ExprKind::Bool(b) => Value::Bool(*b),
+                        _ => Value::Absent,
+                    };
+                    let lit_ty = match &literal {
+                        Value::Number(_) => Type::Number,
+                        Value::Text(_) => Type::Text,
+                        _ => Type::Bool,
+                    };
+                    self.unify(&scrutinee_ty, &lit_ty, lit.span, "an arm of `match`");
+                    let (node, value_ty) = self.expr(value);
+                    ty = self.unify(&ty, &value_ty, value.span, "the value of an arm");
+                    compiled.push((literal, node));
+                }
+                let (otherwise_node, otherwise_ty) = self.expr(otherwise);
+                let ty = self.unify(&ty, &otherwise_ty, otherwise.span, "the `else` arm");
+                let kind = NodeKind::Match {
+                    scrutinee: Box::new(scrutinee_node),
+                    arms: compiled,
+                    otherwise: Box::new(otherwise_node),
+                };
+                (kind, ty)
+            }
             ExprKind::Comprehension {
                 body,
                 var,

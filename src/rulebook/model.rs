@@ -232,6 +232,15 @@ pub enum NodeKind {
     /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
     /// the index on the evaluator's stack of locals.
     Local(usize),
+    /// `match x { lit => value, …, else => value }`.
+    Match {
+        /// The value matched.
+        scrutinee: Box<Node>,
+        /// Each arm's literal and value, in order.
+        arms: Vec<(Value, Node)>,
+        /// The `else` arm.
+        otherwise: Box<Node>,
+    },
     /// `[body for x in list if filter]`; `x` is the next local.
     Comprehension {
         /// The value of each kept item.

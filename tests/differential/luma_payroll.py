@@ -4,7 +4,8 @@
 Why this exists: the `bareme` engine evaluates `rulebooks/luma-payroll/v3`
 from a declarative rulebook. This file is a second, independent reading of the
 same spec (specs/luma-payroll.md, "Precise readings" included),
-written directly in Python with no shared code. Random cases are generated,
+written directly in Python with no code shared with the engine (the harness
+it runs in is harness.py). Random cases are generated,
 evaluated here and by the engine, and every disagreement is printed: either
 the rulebook or this reading is wrong, and the spec decides which.
 
@@ -21,17 +22,19 @@ Cases are JSON parsed with numbers kept as written (`RawNumber`), so that
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, getcontext
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (  # noqa: E402  (the shared harness, in this folder)
+    ABSENT, DatasetError, RawNumber, dump_json, parse_case, shuffled,
+)
+import harness  # noqa: E402
 
 getcontext().prec = 60
 
@@ -82,63 +85,10 @@ RETRIEVE_CLAUSES = {
 
 
 # ---------------------------------------------------------------------------
-# JSON with numbers as written
-# ---------------------------------------------------------------------------
-
-class RawNumber:
-    """A JSON number kept exactly as written (`1205.120`, `1e3`, `-0`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __eq__(self, other):
-        if isinstance(other, RawNumber):
-            return self.text == other.text
-        return NotImplemented
-
-    def __hash__(self):
-        return hash(self.text)
-
-    def __repr__(self):
-        return f"RawNumber({self.text!r})"
-
-
-def _reject_constant(name):
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-def parse_case(text: str):
-    """Parses one case, keeping every number as a `RawNumber`."""
-    return json.loads(text, parse_float=RawNumber, parse_int=RawNumber,
-                      parse_constant=_reject_constant)
-
-
-def dump_json(value) -> str:
-    """Serialises a case back to JSON, writing `RawNumber`s verbatim."""
-    if isinstance(value, RawNumber):
-        return value.text
-    if isinstance(value, dict):
-        items = (json.dumps(k, ensure_ascii=False) + ": " + dump_json(v) for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(dump_json(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False)
-
-
-# ---------------------------------------------------------------------------
 # Dataset validation (R1, R2, R4, R7 last paragraph, R8, R9; readings 1-14)
 # ---------------------------------------------------------------------------
 
-class DatasetError(Exception):
-    """A case that breaks the task schema: rejected, never clarified."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
-
+# A case that breaks the task schema raises `DatasetError`: rejected, never clarified.
 
 @dataclass(frozen=True)
 class PayrollMonth:
@@ -452,9 +402,6 @@ def evaluate(raw) -> dict:
 # inputs are built for an intended branch against that schedule. The outcome
 # is always measured by `evaluate`, never assumed from the intent.
 
-ABSENT = object()  # A key left out of the case (as opposed to `null`).
-
-
 def dec(value) -> Decimal:
     return Decimal(value.text if isinstance(value, RawNumber) else value)
 
@@ -584,12 +531,6 @@ def distractor_row(rng: random.Random) -> object:
         "see archive",
         None,
     ])
-
-
-def shuffled(rng: random.Random, mapping: dict) -> dict:
-    items = list(mapping.items())
-    rng.shuffle(items)
-    return dict(items)
 
 
 def draw_deduction(rng: random.Random, cap: Decimal):
@@ -1042,72 +983,13 @@ def outcome_key(expected: dict) -> str:
     return f"retrieve {expected['field']}"
 
 
-def as_comparable(text: str):
-    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
-
-
-def agrees(expected: dict, actual_line: str) -> bool:
-    try:
-        actual = as_comparable(actual_line)
-    except ValueError:
-        return False
-    if "error" in expected:
-        return (isinstance(actual, dict) and isinstance(actual.get("error"), dict)
-                and actual["error"].get("path") == expected["error"]["path"])
-    return actual == as_comparable(json.dumps(expected))
-
-
-def generate_cases(n: int, seed: int) -> list[tuple[str, str, dict]]:
-    rng = random.Random(seed)
-    cases = []
-    for i in range(n):
-        text, tag = generate_tagged(rng, i)
-        cases.append((text, tag, evaluate(parse_case(text))))
-    return cases
-
-
 def print_distribution(cases, out) -> None:
-    n = len(cases)
-    outcomes = collections.Counter(outcome_key(expect) for _, _, expect in cases)
-    valid = sum(count for key, count in outcomes.items() if not key.startswith("error"))
-    print(f"{n} cases: {valid} valid ({100 * valid / n:.1f}%), {n - valid} rejected "
-          f"({100 * (n - valid) / n:.1f}%)", file=out)
-    for key, count in sorted(outcomes.items()):
-        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
-    tags = collections.Counter(tag.split("+")[0] for _, tag, _ in cases)
-    print("generator intents:", file=out)
-    for key, count in sorted(tags.items()):
-        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
+    harness.print_distribution(cases, out, outcome_key, intents, "generator intents:")
 
 
-def run_differential(bareme: str, rulebook: str, cases, keep: str | None) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = keep or os.path.join(tmp, "cases.jsonl")
-        with open(path, "w", encoding="utf-8") as file:
-            for text, _, _ in cases:
-                file.write(text + "\n")
-        result = subprocess.run([bareme, "eval", rulebook, "--batch", path],
-                                capture_output=True, text=True, encoding="utf-8")
-    lines = [line for line in result.stdout.split("\n") if line.strip()]
-    if result.returncode != 0 or len(lines) != len(cases):
-        print(f"bareme exited {result.returncode} with {len(lines)} lines for {len(cases)} cases",
-              file=sys.stderr)
-        if result.stderr:
-            print(result.stderr[-2000:], file=sys.stderr)
-    passed = failed = 0
-    for index, (text, tag, expected) in enumerate(cases):
-        actual = lines[index] if index < len(lines) else "<no output>"
-        if agrees(expected, actual):
-            passed += 1
-            continue
-        failed += 1
-        if failed <= 20:
-            print(f"--- mismatch #{failed} (line {index + 1}, {tag})")
-            print(f"case:     {text}")
-            print(f"expected: {json.dumps(expected)}")
-            print(f"actual:   {actual}")
-    print(f"differential: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+def intents(cases) -> collections.Counter:
+    """The generator's intent of each case, its first fault for an invalid one."""
+    return collections.Counter(tag.split("+")[0] for _, tag, _ in cases)
 
 
 # ---------------------------------------------------------------------------
@@ -1269,33 +1151,14 @@ def self_test() -> None:
 # ---------------------------------------------------------------------------
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bareme", help="path to the bareme binary")
-    parser.add_argument("--rulebook", default="rulebooks/luma-payroll/v3")
-    parser.add_argument("--n", type=int, default=5000, help="number of cases")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--dump", metavar="FILE",
-                        help="only write {case, expect} JSON Lines to FILE, without running bareme")
-    parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
-    parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
-    parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser = harness.cli_parser(__doc__, "rulebooks/luma-payroll/v3")
     args = parser.parse_args(argv)
 
     if args.self_test:
         self_test()
         return 0
-    cases = generate_cases(args.n, args.seed)
-    if args.stats or args.dump:
-        print_distribution(cases, sys.stderr)
-    if args.dump:
-        with open(args.dump, "w", encoding="utf-8") as file:
-            for text, _, expected in cases:
-                file.write('{"case": ' + text + ', "expect": ' + json.dumps(expected, ensure_ascii=False) + "}\n")
-        print(f"wrote {len(cases)} cases to {args.dump}")
-        return 0
-    if not args.bareme:
-        parser.error("--bareme is required unless --dump or --self-test is given")
-    return run_differential(args.bareme, args.rulebook, cases, args.keep_cases)
+    cases = harness.generate_cases(args.n, args.seed, generate_tagged, evaluate)
+    return harness.dump_or_run(parser, args, cases, print_distribution)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ Why this exists: the `bareme` engine evaluates `rulebooks/paie-fr/v2026` from a
 declarative rulebook. This file is a second, independent reading of the same
 spec (specs/paie-fr.md, its 28 "Precise readings" included; the
 seed 000_fbadd0e6490dde35.md where the spec is silent, the spec winning where
-they differ), written directly in Python with no shared code. Random cases are
+they differ), written directly in Python with no code shared with the engine
+(the harness it runs in is harness.py). Random cases are
 generated, evaluated here and by the engine, and every disagreement is printed:
 either the rulebook or this reading is wrong, and the spec decides which.
 
@@ -145,20 +146,22 @@ cases get one to three faults; the outcome is always measured by `evaluate`.
 
 from __future__ import annotations
 
-import argparse
 import calendar
-import collections
 import json
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, getcontext
 from fractions import Fraction
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import (  # noqa: E402  (the shared harness, in this folder)
+    ABSENT, DatasetError, RawNumber, dump_json, parse_case, put, shuffled,
+)
+import harness  # noqa: E402
 
 getcontext().prec = 60
 
@@ -194,63 +197,8 @@ ABLATIONS = ("hourly_rate_rounded_before_premium", "daily_salary_rounded_before_
 
 
 # ---------------------------------------------------------------------------
-# JSON with numbers as written
-# ---------------------------------------------------------------------------
-
-class RawNumber:
-    """A JSON number kept exactly as written (`3`, `3.0`, `1e0`, `-0`)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __eq__(self, other):
-        if isinstance(other, RawNumber):
-            return self.text == other.text
-        return NotImplemented
-
-    def __hash__(self):
-        return hash(self.text)
-
-    def __repr__(self):
-        return f"RawNumber({self.text!r})"
-
-
-def _reject_constant(name):
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-def parse_case(text: str):
-    """Parses one case, keeping every number as a `RawNumber`."""
-    return json.loads(text, parse_float=RawNumber, parse_int=RawNumber,
-                      parse_constant=_reject_constant)
-
-
-def dump_json(value) -> str:
-    """Serialises a case back to JSON, writing `RawNumber`s verbatim."""
-    if isinstance(value, RawNumber):
-        return value.text
-    if isinstance(value, dict):
-        items = (json.dumps(k, ensure_ascii=False) + ": " + dump_json(v) for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(dump_json(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False)
-
-
-# ---------------------------------------------------------------------------
 # Validation (readings 1-14)
 # ---------------------------------------------------------------------------
-
-class DatasetError(Exception):
-    """A case the spec rejects, with the path of the first fault."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-        self.path = path
-        self.message = message
-
 
 @dataclass(frozen=True)
 class Health:
@@ -744,8 +692,6 @@ def ablated(raw, name: str | None) -> dict:
 # cases get one to three faults. The outcome is always measured by
 # `evaluate`, never assumed from the intent.
 
-ABSENT = object()  # A key left out of the case (as opposed to `null`).
-
 LEVEL_CYCLE = (1, 4, 2, 3)
 HOURS_SPELLINGS = {
     "151.67": ["151.67"] * 12 + ["0151.67"],
@@ -879,12 +825,6 @@ def write(rng: random.Random, d: Draft, i: int) -> dict:
             if rng.random() < 0.3:
                 case[key]["note"] = "ignored"
     return case
-
-
-def shuffled(rng: random.Random, mapping: dict) -> dict:
-    items = list(mapping.items())
-    rng.shuffle(items)
-    return dict(items)
 
 
 def given_coefficient(rng: random.Random, case: dict, d: Draft) -> str:
@@ -1304,13 +1244,6 @@ def month_of(case: dict) -> int:
     return 3
 
 
-def put(mapping: dict, key: str, value) -> None:
-    if value is ABSENT:
-        mapping.pop(key, None)
-    else:
-        mapping[key] = value
-
-
 def fault_level(rng, case):
     put(case, "level", rng.choice([ABSENT, None] + BAD_LEVELS * 2))
 
@@ -1629,91 +1562,9 @@ def features(raw) -> list[str]:
     return sorted(found)
 
 
-def as_comparable(text: str):
-    return json.loads(text, parse_float=Decimal, parse_int=Decimal)
-
-
-def agrees(expected: dict, actual_line: str) -> bool:
-    try:
-        actual = as_comparable(actual_line)
-    except ValueError:
-        return False
-    if "error" in expected:
-        return (isinstance(actual, dict) and isinstance(actual.get("error"), dict)
-                and actual["error"].get("path") == expected["error"]["path"])
-    return actual == as_comparable(json.dumps(expected))
-
-
-def generate_cases(n: int, seed: int, ablation: str | None = None) -> list[tuple[str, str, dict]]:
-    rng = random.Random(seed)
-    cases = []
-    for i in range(n):
-        text, tag = generate_tagged(rng, i)
-        cases.append((text, tag, ablated(parse_case(text), ablation)))
-    return cases
-
-
 def print_distribution(cases, out) -> None:
-    n = len(cases)
-    outcomes = collections.Counter(outcome_key(expect) for _, _, expect in cases)
-    valid = outcomes.get("valid", 0)
-    print(f"{n} cases: {valid} valid ({100 * valid / n:.1f}%), {n - valid} rejected "
-          f"({100 * (n - valid) / n:.1f}%)", file=out)
-    for key, count in sorted(outcomes.items()):
-        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
-    tags = collections.Counter()
-    for _, tag, _ in cases:
-        kind, _, rest = tag.partition(":")
-        if kind == "valid":
-            tags["valid:" + rest.split("+")[0]] += 1
-            continue
-        level, _, names = rest.partition(":")
-        if "+" in names:
-            tags["invalid: multi-fault"] += 1
-        for name in (names or level).split("+"):
-            tags[f"invalid:{name}"] += 1
-    print("generator intents (each fault of a multi-fault case counted):", file=out)
-    for key, count in sorted(tags.items()):
-        print(f"  {count:6d}  {100 * count / n:5.1f}%  {key}", file=out)
-    covered = collections.Counter()
-    for text, _, expect in cases:
-        if "error" not in expect:
-            covered.update(features(parse_case(text)))
-    print(f"features of the {valid} valid cases:", file=out)
-    for key, count in sorted(covered.items()):
-        print(f"  {count:6d}  {100 * count / max(valid, 1):5.1f}%  {key}", file=out)
-
-
-def run_differential(bareme: str, rulebook: str, cases, keep: str | None, ablation: str | None = None) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = keep or os.path.join(tmp, "cases.jsonl")
-        with open(path, "w", encoding="utf-8") as file:
-            for text, _, _ in cases:
-                file.write(text + "\n")
-        command = [bareme, "eval", rulebook, "--batch", path]
-        if ablation:
-            command += ["--ablate", ablation]
-        result = subprocess.run(command, capture_output=True, text=True, encoding="utf-8")
-    lines = [line for line in result.stdout.split("\n") if line.strip()]
-    if result.returncode != 0 or len(lines) != len(cases):
-        print(f"bareme exited {result.returncode} with {len(lines)} lines for {len(cases)} cases",
-              file=sys.stderr)
-        if result.stderr:
-            print(result.stderr[-2000:], file=sys.stderr)
-    passed = failed = 0
-    for index, (text, tag, expected) in enumerate(cases):
-        actual = lines[index] if index < len(lines) else "<no output>"
-        if agrees(expected, actual):
-            passed += 1
-            continue
-        failed += 1
-        if failed <= 20:
-            print(f"--- mismatch #{failed} (line {index + 1}, {tag})")
-            print(f"case:     {text}")
-            print(f"expected: {json.dumps(expected)}")
-            print(f"actual:   {actual}")
-    print(f"differential: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    harness.print_distribution(cases, out, outcome_key, harness.level_intents,
+                               features=lambda text: features(parse_case(text)))
 
 
 # ---------------------------------------------------------------------------
@@ -1993,16 +1844,7 @@ def self_test() -> None:
 # ---------------------------------------------------------------------------
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bareme", help="path to the bareme binary")
-    parser.add_argument("--rulebook", default="rulebooks/paie-fr/v2026")
-    parser.add_argument("--n", type=int, default=5000, help="number of cases")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--dump", metavar="FILE",
-                        help="only write {case, expect} JSON Lines to FILE, without running bareme")
-    parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
-    parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
-    parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser = harness.cli_parser(__doc__, "rulebooks/paie-fr/v2026")
     parser.add_argument("--ablate", metavar="NAME", choices=ABLATIONS,
                         help="expect `ablated(case, NAME)` and run bareme with --ablate NAME")
     args = parser.parse_args(argv)
@@ -2010,18 +1852,8 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
-    cases = generate_cases(args.n, args.seed, args.ablate)
-    if args.stats or args.dump:
-        print_distribution(cases, sys.stderr)
-    if args.dump:
-        with open(args.dump, "w", encoding="utf-8") as file:
-            for text, _, expected in cases:
-                file.write('{"case": ' + text + ', "expect": ' + json.dumps(expected, ensure_ascii=False) + "}\n")
-        print(f"wrote {len(cases)} cases to {args.dump}")
-        return 0
-    if not args.bareme:
-        parser.error("--bareme is required unless --dump or --self-test is given")
-    return run_differential(args.bareme, args.rulebook, cases, args.keep_cases, args.ablate)
+    cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: ablated(raw, args.ablate))
+    return harness.dump_or_run(parser, args, cases, print_distribution, ablation=args.ablate)
 
 
 if __name__ == "__main__":
