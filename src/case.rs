@@ -84,7 +84,8 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         }
         let raw = object.get(&*input.name);
         let missing = raw.is_none_or(serde_json::Value::is_null);
-        if let (true, Some(cond)) = (missing, &input.required_when) {
+        let null_kept = input.nullable && raw.is_some_and(serde_json::Value::is_null);
+        if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
             let required =
                 crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
                     path: input.name.to_string(),

@@ -277,9 +277,9 @@ pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, 
 
 /// Parses `p/q`, a plain decimal, or an integer into an exact number.
 pub fn parse_fraction(text: &str) -> Option<Num> {
+    // Shares and fractions of a whole are written without a sign.
     let plain = |t: &str| {
-        let digits = t.strip_prefix('-').unwrap_or(t);
-        let (i, f) = digits.split_once('.').unwrap_or((digits, "0"));
+        let (i, f) = t.split_once('.').unwrap_or((t, "0"));
         !i.is_empty() && !f.is_empty() && i.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit())
     };
     match text.split_once('/') {

@@ -612,6 +612,15 @@ impl<'a> Machine<'a> {
                         Some(k) => {
                             let name = match self.formula(k, context) {
                                 Ok(Value::Text(t)) => t.to_string(),
+                                Ok(v) if v.is_missing() => {
+                                    self.current = saved;
+                                    return Err(self.error(
+                                        k,
+                                        context,
+                                        k.node.span,
+                                        format!("the key of item {i} is {}", v.kind_name()),
+                                    ));
+                                }
                                 Ok(other) => other.to_string(),
                                 Err(e) => {
                                     self.current = saved;

@@ -245,7 +245,14 @@ impl Checker<'_> {
                     if let InputKind::Record { fields, .. } = &item.kind {
                         lists.insert(
                             name.clone(),
-                            (i, fields.iter().map(|f| f.name.clone()).collect()),
+                            (
+                                i,
+                                fields
+                                    .iter()
+                                    .filter(|f| f.kind.value_type() == Type::Text)
+                                    .map(|f| f.name.clone())
+                                    .collect(),
+                            ),
                         );
                     }
                 }
@@ -702,8 +709,8 @@ impl Checker<'_> {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         let reserved = [
-            "if", "then", "else", "and", "or", "not", "true", "false", "decision", "reason",
-            "clauses",
+            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match",
+            "decision", "reason", "clauses",
         ];
         if !ok || reserved.contains(&name) {
             let message = format!(
@@ -1183,6 +1190,7 @@ impl Checker<'_> {
                     replacements.push((step_ref, f));
                 }
             }
+            self.ablation_cycles(name, &replacements, steps, groups);
             out.push(Ablation {
                 name: Arc::from(name.as_str()),
                 label: a.label.clone(),
@@ -1191,6 +1199,77 @@ impl Checker<'_> {
             });
         }
         out
+    }
+
+    /// An ablation's formulas may read steps the original ones did not: the
+    /// step graph must stay acyclic under it too.
+    fn ablation_cycles(
+        &mut self,
+        name: &str,
+        replacements: &[(StepRef, Formula)],
+        steps: &[Step],
+        groups: &[Group],
+    ) {
+        let formula_of = |target: StepRef, original: &Formula| -> Formula {
+            replacements
+                .iter()
+                .find(|(t, _)| *t == target)
+                .map_or_else(|| original.clone(), |(_, f)| f.clone())
+        };
+        let step_formulas = |step: &Step, target: StepRef| -> Vec<Formula> {
+            let mut fs = vec![formula_of(target, &step.expr)];
+            fs.extend(step.when.iter().cloned());
+            fs.extend(step.otherwise.iter().cloned());
+            fs
+        };
+        let n = steps.len();
+        let mut deps: Vec<Vec<usize>> = Vec::with_capacity(n + groups.len());
+        for (i, step) in steps.iter().enumerate() {
+            let mut d = Vec::new();
+            for f in step_formulas(step, StepRef::Top(i)) {
+                node_refs(&f.node, n, &mut d, &mut Vec::new());
+            }
+            deps.push(d);
+        }
+        for (g, group) in groups.iter().enumerate() {
+            let mut d = Vec::new();
+            node_refs(&group.over.node, n, &mut d, &mut Vec::new());
+            let mut local: Vec<Vec<usize>> = Vec::new();
+            for (j, step) in group.steps.iter().enumerate() {
+                let mut l = Vec::new();
+                for f in step_formulas(step, StepRef::Item(g, j)) {
+                    node_refs(&f.node, n, &mut d, &mut l);
+                }
+                local.push(l);
+            }
+            let names: Vec<String> = group
+                .steps
+                .iter()
+                .map(|s| format!("{}.{} (ablation {name})", group.name, s.name))
+                .collect();
+            self.topo_order(
+                &local,
+                &names,
+                &vec![Span::default(); names.len()],
+                "per-item steps",
+            );
+            deps.push(d);
+        }
+        let mut names: Vec<String> = steps
+            .iter()
+            .map(|s| format!("{} (ablation {name})", s.name))
+            .collect();
+        names.extend(
+            groups
+                .iter()
+                .map(|g| format!("{} (ablation {name})", g.name)),
+        );
+        // A cycle is reported at the ablation's first formula.
+        let span = replacements
+            .first()
+            .and_then(|(_, f)| f.offset.map(|o| Span::new(o, o + f.text.len())))
+            .unwrap_or_default();
+        self.topo_order(&deps, &names, &vec![span; names.len()], "steps");
     }
 
     /// A `min` or `max` of an input, parsed; a malformed one is reported.
@@ -1221,6 +1300,13 @@ impl Checker<'_> {
         item: Option<&Type>,
         scope: &Scope<'_>,
     ) {
+        for hidden in ["value", "item"] {
+            if !raw.reject.is_empty() && scope.names.contains_key(hidden) {
+                let span = raw.reject.first().map_or(raw.anchor(), |r| r.when.anchor());
+                let message = format!("field rules bind `{hidden}`, which is also the name of an input, step or table: rename it");
+                self.problem("check::duplicate_name", span, message, "here");
+            }
+        }
         let mut locals: Vec<(Arc<str>, Type)> = vec![(Arc::from("value"), input.kind.value_type())];
         if let Some(t) = item {
             locals.push((Arc::from("item"), t.clone()));
@@ -1309,7 +1395,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let message = format!("`{name}` is none of: a map input declared before this one, `list.field` of a list of records declared before, a keyed table with one key");
+        let message = format!("`{name}` is none of: a map input declared before this one, `list.field` (a text field) of a list of records declared before, a keyed table with one text key");
         self.problem("check::unknown_ref", target.anchor(), message, "here");
         None
     }
@@ -2347,6 +2433,38 @@ impl Checker<'_> {
     }
 }
 
+/// Steps a compiled formula reads: top-level steps and groups (as `n_steps + g`)
+/// into `top`, steps of the current item's group into `local`.
+fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Step(i) => top.push(*i),
+            NodeKind::Group(g) => top.push(n_steps + g),
+            NodeKind::ItemStep(j) => local.push(*j),
+            NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => {
+                stack.push(base)
+            }
+            NodeKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
+            NodeKind::If(parts) => stack.extend([&parts.0, &parts.1, &parts.2]),
+            NodeKind::Call(_, args) => stack.extend(args.iter()),
+            NodeKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                stack.extend([&**scrutinee, &**otherwise]);
+                stack.extend(arms.iter().map(|(_, v)| v));
+            }
+            NodeKind::Comprehension { body, list, filter } => {
+                stack.extend([&**body, &**list]);
+                stack.extend(filter.as_deref());
+            }
+            _ => {}
+        }
+    }
+}
+
 /// What declaring an input needs to know about the rest of the rulebook.
 struct InputCx<'a> {
     clause_ids: &'a [Arc<str>],
@@ -2355,7 +2473,7 @@ struct InputCx<'a> {
     limits: &'a Limits,
     /// Top-level map inputs declared so far, for `ref`.
     maps: &'a HashMap<String, usize>,
-    /// Top-level lists of records declared so far, with their field names, for `ref = "list.field"`.
+    /// Top-level lists of records declared so far, with their text fields, for `ref = "list.field"`.
     lists: &'a HashMap<String, (usize, Vec<Arc<str>>)>,
 }
 

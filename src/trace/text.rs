@@ -9,6 +9,12 @@ use crate::case::Given;
 pub fn render_text(trace: &Trace) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "rulebook {}", trace.rulebook);
+    if let Some(ablation) = &trace.ablation {
+        let _ = writeln!(
+            out,
+            "ablation {ablation} (an alternative reading, not the rules)"
+        );
+    }
     for report in &trace.reports {
         write_report(&mut out, report);
     }

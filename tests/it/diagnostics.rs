@@ -231,3 +231,20 @@ fn references_must_name_a_map_or_a_keyed_table() {
         vec![format!("check::unknown_ref {}", at(&text, "\"people\"", 0))]
     );
 }
+
+#[test]
+fn an_ablation_may_not_make_the_steps_cyclic() {
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        "[steps.a]\nexpr = \"x\"\n\n[steps.y]\nexpr = \"a * 2\"",
+    ) + "\n[ablations.loop]\nsteps = { a = \"y\" }\n";
+    let msgs = messages(&text);
+    assert_eq!(msgs, vec!["steps depend on each other in a cycle: a (ablation loop) → y (ablation loop) → a (ablation loop)"]);
+}
+
+#[test]
+fn keywords_are_not_names() {
+    let text = BASE.replace("[inputs.x]", "[inputs.in]\ntype = \"bool\"\n\n[inputs.x]");
+    assert_eq!(problems(&text).len(), 1);
+    assert!(problems(&text)[0].starts_with("check::bad_name"));
+}
