@@ -64,3 +64,87 @@ proptest! {
         }
     }
 }
+
+/// Arbitrary JSON, a few levels deep, with the odd shapes hostile cases use.
+fn json() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::Bool),
+        (-1_000_000i64..1_000_000).prop_map(|n| serde_json::json!(n)),
+        "[-0-9.eE/a-z ]{0,12}".prop_map(serde_json::Value::String),
+        prop_oneof![
+            Just("2026-07"),
+            Just("2026-02-29"),
+            Just("3/8"),
+            Just("1e1000000"),
+            Just("-0.00"),
+            Just("12.345")
+        ]
+        .prop_map(|s| serde_json::Value::String(s.to_string())),
+    ];
+    leaf.prop_recursive(4, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+            prop::collection::vec(("[a-z_]{1,12}", inner), 0..8)
+                .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Every bundled rulebook, loaded once for the property tests.
+static BUNDLED: std::sync::LazyLock<Vec<bareme::Rulebook>> = std::sync::LazyLock::new(|| {
+    super::rulebook_dirs()
+        .iter()
+        .map(|d| bareme::load_rulebook(d).expect("bundled rulebooks load"))
+        .collect()
+});
+
+/// Field names each bundled rulebook reads, so random cases reach past the first check.
+const FIELDS: [&str; 24] = [
+    "task",
+    "gross_pay",
+    "payroll_month",
+    "allowed_deduction",
+    "amendment",
+    "reference_tables",
+    "field",
+    "cart",
+    "products",
+    "customers",
+    "rules",
+    "kind",
+    "act_date",
+    "person",
+    "beneficiaries",
+    "gifts",
+    "residue_shares",
+    "level",
+    "month",
+    "status",
+    "headcount",
+    "base_salary",
+    "contract_hours",
+    "entry_date",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_case_makes_a_rulebook_panic(fields in prop::collection::vec((0..FIELDS.len(), json()), 0..12)) {
+        let case: serde_json::Map<String, serde_json::Value> =
+            fields.into_iter().map(|(i, v)| (FIELDS[i].to_string(), v)).collect();
+        let case = serde_json::Value::Object(case);
+        for rb in BUNDLED.iter() {
+            // Either an answer, a rejection naming a path, or a rulebook fault: never a panic.
+            if let Ok((Outcome::Rejected(e), _)) = evaluate_json(rb, &case, true) {
+                prop_assert!(!e.path.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn no_expression_text_makes_the_parser_panic(text in "[-+*/()<>=!a-z0-9_.,'\" \\[\\]{}]{0,80}") {
+        let _ = parse_expr(&text);
+    }
+}
