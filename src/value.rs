@@ -92,8 +92,9 @@ pub enum Value {
     Null,
     /// An exact decimal number.
     Number(Decimal),
-    /// An exact fraction that no finite decimal holds (`1/3`).
-    Fraction(crate::exact::Frac),
+    /// An exact fraction that no finite decimal holds (`1/3`); boxed, as it is
+    /// rare and twice the size of every other value.
+    Fraction(Box<crate::exact::Frac>),
     /// A boolean.
     Bool(bool),
     /// A text (also enum values).
@@ -128,7 +129,7 @@ impl Value {
     pub fn as_num(&self) -> Option<crate::exact::Num> {
         match self {
             Value::Number(n) => Some(crate::exact::Num::Dec(*n)),
-            Value::Fraction(f) => Some(crate::exact::Num::Frac(*f)),
+            Value::Fraction(f) => Some(crate::exact::Num::Frac(**f)),
             _ => None,
         }
     }
@@ -137,7 +138,7 @@ impl Value {
     pub fn from_num(n: crate::exact::Num) -> Value {
         match n {
             crate::exact::Num::Dec(d) => Value::Number(d),
-            crate::exact::Num::Frac(f) => Value::Fraction(f),
+            crate::exact::Num::Frac(f) => Value::Fraction(Box::new(f)),
         }
     }
 

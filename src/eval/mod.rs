@@ -1078,7 +1078,7 @@ impl<'a> Machine<'a> {
     fn numeric(&mut self, node: &Node) -> Res<Num> {
         match self.eval(node)? {
             Value::Number(n) => Ok(Num::Dec(n)),
-            Value::Fraction(f) => Ok(Num::Frac(f)),
+            Value::Fraction(f) => Ok(Num::Frac(*f)),
             v if v.is_missing() => Err(self.missing(node, &v)),
             other => Err(Fault::At(
                 node.span,
