@@ -505,6 +505,10 @@ fn validate_shape(
                     let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
                     for (i, it) in items.iter().enumerate() {
                         let item_path = format!("{path}[{i}]");
+                        if it.is_null() && item.nullable {
+                            values.push(Value::Null);
+                            continue;
+                        }
                         let Some(object) = it.as_object() else {
                             return fail(
                                 item,
@@ -637,7 +641,12 @@ fn record(
         if let (true, Some((seen, list_path, index))) =
             (field.unique && !value.is_missing(), unique.as_mut())
         {
-            if let Some(first) = seen[j].insert(value.to_string(), *index) {
+            // Compared by value: "1.0" and "1.00" are the same amount.
+            let key = match &value {
+                Value::Number(n) => n.normalize().to_string(),
+                other => other.to_string(),
+            };
+            if let Some(first) = seen[j].insert(key, *index) {
                 return fail(
                     field,
                     &field_path,

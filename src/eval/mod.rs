@@ -1014,6 +1014,7 @@ impl<'a> Machine<'a> {
                                 Value::Record(r) => {
                                     Ok(r.fields.get(*index).cloned().unwrap_or(Value::Absent))
                                 }
+                                missing if missing.is_missing() => Ok(missing.clone()),
                                 other => Err(Fault::At(
                                     node.span,
                                     format!("{} has no fields", describe_value(other)),

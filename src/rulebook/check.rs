@@ -359,6 +359,9 @@ impl Checker<'_> {
         }
 
         self.ref_order(&built_inputs, &inputs);
+        for (input, raw) in built_inputs.iter().zip(inputs.values()) {
+            self.unique_positions(input, raw, false);
+        }
 
         // Checks after an input read it and the inputs before it.
         for (i, (name, raw)) in inputs.iter().enumerate() {
@@ -1332,6 +1335,48 @@ impl Checker<'_> {
             InputKind::List { item, .. } | InputKind::Map { item, .. } => {
                 if let Some(raw_item) = &raw.items {
                     self.field_rules(item, raw_item, None, scope);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `unique` is meaningful only on a field of the records of a list.
+    fn unique_positions(&mut self, input: &Input, raw: &RawInput, in_list_record: bool) {
+        if input.unique && !in_list_record {
+            self.problem(
+                "check::bad_input",
+                raw.anchor(),
+                "`unique` applies to a field of the records of a list",
+                "here",
+            );
+        }
+        match (&input.kind, &raw.fields, &raw.items) {
+            (InputKind::List { item, .. }, _, Some(raw_item)) => {
+                if let (InputKind::Record { fields, .. }, Some(raw_fields)) =
+                    (&item.kind, &raw_item.fields)
+                {
+                    if item.unique {
+                        self.problem(
+                            "check::bad_input",
+                            raw_item.anchor(),
+                            "`unique` applies to a field of the records of a list",
+                            "here",
+                        );
+                    }
+                    for (f, rf) in fields.iter().zip(raw_fields.values()) {
+                        self.unique_positions(f, rf, true);
+                    }
+                } else {
+                    self.unique_positions(item, raw_item, false);
+                }
+            }
+            (InputKind::Map { item, .. }, _, Some(raw_item)) => {
+                self.unique_positions(item, raw_item, false)
+            }
+            (InputKind::Record { fields, .. }, Some(raw_fields), _) => {
+                for (f, rf) in fields.iter().zip(raw_fields.values()) {
+                    self.unique_positions(f, rf, false);
                 }
             }
             _ => {}
