@@ -8,10 +8,13 @@
 //!
 //! ```no_run
 //! use bareme::{load_rulebook, evaluate_json, Outcome};
-//! let rb = load_rulebook(std::path::Path::new("rulebooks/luma-payroll/v3")).expect("valid rulebook");
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let rb = load_rulebook(std::path::Path::new("rulebooks/luma-payroll/v3"))?;
 //! let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
-//! let (outcome, _trace) = evaluate_json(&rb, &case, false).expect("no rulebook fault");
+//! let (outcome, _trace) = evaluate_json(&rb, &case, false)?;
 //! if let Outcome::Answer(answer) = outcome { println!("{answer}"); }
+//! # Ok(())
+//! # }
 //! ```
 
 #![forbid(unsafe_code)]

@@ -331,14 +331,9 @@ impl Checker<'_> {
 
         let shapes = self.shapes.clone();
         let base_scope = |answers: bool, before: Option<usize>| Scope {
-            names: &names,
-            shapes: &shapes,
-            tables: &built_tables,
-            step_types: &step_types,
-            group_types: &group_types,
             answer_builtins: answers,
             inputs_before: before,
-            group: None,
+            ..Scope::top(&names, &shapes, &built_tables, &step_types, &group_types)
         };
 
         // Dated parameters' selectors.
@@ -596,19 +591,8 @@ impl Checker<'_> {
                 continue;
             };
             let inner = Scope {
-                names: &names,
-                shapes: &shapes,
-                tables: &built_tables,
-                step_types: &step_types,
-                group_types: &group_types,
-                answer_builtins: false,
-                inputs_before: None,
-                group: Some(GroupScope {
-                    item: &gs.item,
-                    item_type: gs.item_type.clone(),
-                    steps: &gs.steps,
-                    step_types: &gs.step_types,
-                }),
+                group: Some(gs.scope()),
+                ..Scope::top(&names, &shapes, &built_tables, &step_types, &group_types)
             };
             let when = r.when.as_ref().and_then(|w| {
                 let p = self.parse(w);
@@ -1173,19 +1157,8 @@ impl Checker<'_> {
                     continue;
                 };
                 let scope = Scope {
-                    names,
-                    shapes,
-                    tables,
-                    step_types,
-                    group_types,
-                    answer_builtins: false,
-                    inputs_before: None,
-                    group: gs.map(|gs| GroupScope {
-                        item: &gs.item,
-                        item_type: gs.item_type.clone(),
-                        steps: &gs.steps,
-                        step_types: &gs.step_types,
-                    }),
+                    group: gs.map(GroupNames::scope),
+                    ..Scope::top(names, shapes, tables, step_types, group_types)
                 };
                 let p = self.parse(expr);
                 if let Some((f, ty)) = self.compile(&p, &scope) {
@@ -2010,16 +1983,7 @@ impl Checker<'_> {
         let mut group_slots: Vec<Option<(Group, GroupNames)>> = vec![None; groups.len()];
         for node in order {
             let shapes = self.shapes.clone();
-            let scope = Scope {
-                names,
-                shapes: &shapes,
-                tables,
-                step_types: &out.step_types,
-                group_types: &out.group_types,
-                answer_builtins: false,
-                inputs_before: None,
-                group: None,
-            };
+            let scope = Scope::top(names, &shapes, tables, &out.step_types, &out.group_types);
             if node < n_steps {
                 let Some((name, raw)) = steps.get_index(node) else {
                     continue;
@@ -2103,19 +2067,13 @@ impl Checker<'_> {
             for j in local_order {
                 let shapes = self.shapes.clone();
                 let scope = Scope {
-                    names,
-                    shapes: &shapes,
-                    tables,
-                    step_types: &out.step_types,
-                    group_types: &out.group_types,
-                    answer_builtins: false,
-                    inputs_before: None,
                     group: Some(GroupScope {
                         item,
                         item_type: item_type.clone(),
                         steps: &local,
                         step_types: &local_types,
                     }),
+                    ..Scope::top(names, &shapes, tables, &out.step_types, &out.group_types)
                 };
                 let Some((name, s)) = raw.steps.get_index(j) else {
                     continue;
@@ -2313,19 +2271,15 @@ impl Checker<'_> {
                 };
                 let gs = group_scopes.get(g)?;
                 let inner = Scope {
-                    names: scope.names,
-                    shapes: scope.shapes,
-                    tables: scope.tables,
-                    step_types: scope.step_types,
-                    group_types: scope.group_types,
                     answer_builtins: scope.answer_builtins,
-                    inputs_before: None,
-                    group: Some(GroupScope {
-                        item: &gs.item,
-                        item_type: gs.item_type.clone(),
-                        steps: &gs.steps,
-                        step_types: &gs.step_types,
-                    }),
+                    group: Some(gs.scope()),
+                    ..Scope::top(
+                        scope.names,
+                        scope.shapes,
+                        scope.tables,
+                        scope.step_types,
+                        scope.group_types,
+                    )
                 };
                 let mut list = Vec::new();
                 for (k, o) in fields {
@@ -2590,6 +2544,18 @@ struct GroupNames {
     item_type: Type,
     steps: HashMap<Arc<str>, usize>,
     step_types: Vec<Type>,
+}
+
+impl GroupNames {
+    /// The scope these names give inside the group.
+    fn scope(&self) -> GroupScope<'_> {
+        GroupScope {
+            item: &self.item,
+            item_type: self.item_type.clone(),
+            steps: &self.steps,
+            step_types: &self.step_types,
+        }
+    }
 }
 
 fn periods_overlap(a: Period, b: Period) -> bool {

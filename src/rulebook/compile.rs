@@ -63,6 +63,28 @@ pub struct Scope<'a> {
     pub group: Option<GroupScope<'a>>,
 }
 
+impl<'a> Scope<'a> {
+    /// The top-level scope: every name of the rulebook, no group, no answer built-ins.
+    pub fn top(
+        names: &'a HashMap<Arc<str>, Binding>,
+        shapes: &'a [Shape],
+        tables: &'a [Table],
+        step_types: &'a [Type],
+        group_types: &'a [Type],
+    ) -> Self {
+        Scope {
+            names,
+            shapes,
+            tables,
+            step_types,
+            group_types,
+            answer_builtins: false,
+            inputs_before: None,
+            group: None,
+        }
+    }
+}
+
 /// What names mean inside a per-item group.
 pub struct GroupScope<'a> {
     /// The name of the current item.
