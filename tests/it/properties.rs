@@ -148,3 +148,38 @@ proptest! {
         let _ = parse_expr(&text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Damaged rulebooks (a line dropped, a line repeated, a span of bytes cut) give
+    /// diagnostics or a rulebook, never a panic.
+    #[test]
+    fn no_damaged_rulebook_makes_the_checker_panic(which in 0usize..5, line in 0usize..1000, cut in 0usize..4000, len in 0usize..40, kind in 0u8..3) {
+        let dirs = super::rulebook_dirs();
+        let dir = &dirs[which % dirs.len()];
+        let text = std::fs::read_to_string(dir.join("rulebook.toml")).expect("rulebook text");
+        let lines: Vec<&str> = text.lines().collect();
+        let damaged = match kind {
+            0 => {
+                let i = line % lines.len();
+                lines.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, l)| *l).collect::<Vec<_>>().join("\n")
+            }
+            1 => {
+                let i = line % lines.len();
+                let mut v = lines.clone();
+                v.insert(i, lines[i]);
+                v.join("\n")
+            }
+            _ => {
+                let start = cut % text.len();
+                let end = (start + len).min(text.len());
+                let (mut a, mut b) = (start, end);
+                while !text.is_char_boundary(a) { a -= 1; }
+                while !text.is_char_boundary(b) { b += 1; }
+                format!("{}{}", &text[..a], &text[b..])
+            }
+        };
+        let _ = bareme::parse_rulebook("damaged.toml", &damaged).map_err(|d| d.render(80, false));
+    }
+}
