@@ -214,3 +214,74 @@ fn eval_traces_a_rejection_as_json_too() {
     assert_eq!(check["held"], true);
     assert_eq!(check["reads"][1]["value"], "300.00");
 }
+
+#[test]
+fn eval_under_an_ablation_changes_the_answer_and_names_it() {
+    // A child inherits 300,000 with a 2,300 funeral invoice: capped at 1,500 the net is
+    // 298,500 (taxable 198,500, tax 37,894); uncapped it is 297,700 (197,700, 37,734).
+    let case = r#"{"kind": "estate", "act_date": "2026-04-15", "person": {"birth_date": "1950-01-10"},
+        "assets": [{"value": 300000}], "funeral_costs": 2300, "residue_shares": {"C1": "1"},
+        "beneficiaries": [{"id": "C1", "relationship": "child", "birth_date": "1980-06-01"}]}"#;
+    let rules = bareme(&["eval", "rulebooks/succession-fr/v2026", "-"], Some(case));
+    assert_eq!(
+        stdout(&rules).trim(),
+        r#"{"beneficiaires":{"C1":{"part_taxable":198500,"droits":37894}},"total_droits":37894}"#
+    );
+    let ablated = bareme(
+        &[
+            "eval",
+            "rulebooks/succession-fr/v2026",
+            "-",
+            "--ablate",
+            "uncapped_funeral_costs",
+            "--trace",
+            "text",
+        ],
+        Some(case),
+    );
+    let out = stdout(&ablated);
+    assert!(out.starts_with(r#"{"beneficiaires":{"C1":{"part_taxable":197700,"droits":37734}},"total_droits":37734}"#), "{out}");
+    assert!(
+        out.contains("ablation uncapped_funeral_costs (an alternative reading, not the rules)"),
+        "{out}"
+    );
+    let unknown = bareme(
+        &[
+            "eval",
+            "rulebooks/succession-fr/v2026",
+            "-",
+            "--ablate",
+            "nope",
+        ],
+        Some(case),
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown ablation `nope`; succession-fr declares: ignore_790g"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+#[test]
+fn the_2025_and_2026_payslips_differ_only_where_the_law_did() {
+    let case = std::fs::read_to_string(super::root().join("examples/paie-fr/level3-cadre.json"))
+        .expect("example");
+    let case_2025 = case.replace("\"2026-03\"", "\"2025-03\"");
+    let now = bareme(&["eval", "rulebooks/paie-fr/v2026", "-"], Some(&case));
+    let before = bareme(&["eval", "rulebooks/paie-fr/v2025", "-"], Some(&case_2025));
+    let now: serde_json::Value = serde_json::from_str(&stdout(&now)).expect("answer");
+    let before: serde_json::Value = serde_json::from_str(&stdout(&before)).expect("answer");
+    // Same gross and employee side; the employer cost moves with the 2025 rates and reduction.
+    for key in [
+        "brut",
+        "total_cotisations_salariales",
+        "net_imposable",
+        "prelevement_source",
+        "net_a_payer",
+    ] {
+        assert_eq!(now[key], before[key], "{key}");
+    }
+    assert_eq!(now["cout_employeur"], "5015.12");
+    assert_eq!(before["cout_employeur"], "4926.43");
+}
