@@ -111,6 +111,23 @@ pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
     }
 }
 
+/// The rounded value alone, for evaluations that record no trace (no margin to measure).
+pub fn round_value(
+    value: crate::exact::Num,
+    places: u32,
+    mode: RoundingMode,
+) -> Result<Decimal, String> {
+    match value {
+        crate::exact::Num::Dec(d) => {
+            let places = places.min(MAX_PLACES);
+            let mut after = d.round_dp_with_strategy(places, mode.strategy());
+            after.rescale(places);
+            Ok(after)
+        }
+        frac => round_num(frac, places, mode).map(|r| r.after),
+    }
+}
+
 /// Rounds a decimal or an exact fraction; a fraction is rounded exactly.
 pub fn round_num(
     value: crate::exact::Num,

@@ -9,6 +9,7 @@
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
 //! parser's nesting limit and the step graph is acyclic (checked at load).
 
+pub mod fold;
 pub mod ops;
 
 use rust_decimal::Decimal;
@@ -244,7 +245,7 @@ struct Chosen {
 /// A group's results: the items it ran over and each item's step values.
 struct GroupResult {
     items: Vec<Value>,
-    values: Vec<Vec<Value>>,
+    records: Vec<Arc<Record>>,
     list: Value,
 }
 
@@ -479,8 +480,8 @@ impl<'a> Machine<'a> {
             let saved = self.current.take();
             let mut rows = Vec::new();
             let mut failure = None;
-            for (i, (item, values)) in res.items.iter().zip(&res.values).enumerate() {
-                let slots = values.iter().cloned().map(Slot::Done).collect();
+            for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
+                let slots = record.fields.iter().cloned().map(Slot::Done).collect();
                 self.current = Some(ItemCtx {
                     group: g,
                     index: i,
@@ -588,8 +589,8 @@ impl<'a> Machine<'a> {
                 let saved = self.current.take();
                 let mut list = Vec::with_capacity(res.items.len());
                 let mut keyed = serde_json::Map::new();
-                for (i, (item, values)) in res.items.iter().zip(&res.values).enumerate() {
-                    let slots = values.iter().cloned().map(Slot::Done).collect();
+                for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
+                    let slots = record.fields.iter().cloned().map(Slot::Done).collect();
                     self.current = Some(ItemCtx {
                         group: g,
                         index: i,
@@ -700,7 +701,16 @@ impl<'a> Machine<'a> {
             .tracer
             .is_some()
             .then(|| format!("{}[{index}]", group.name));
-        let value = self.run_step(&group.steps[j], Ctx::ItemStep(g, j, index), label)?;
+        // Without a trace, a group over constant rows runs its steps with the row folded in.
+        let rb = self.rb;
+        let step = match (&rb.groups[g].specialized, self.tracer.is_none()) {
+            (Some(rows), true) => rows
+                .get(index)
+                .and_then(|r| r.get(j))
+                .unwrap_or(&rb.groups[g].steps[j]),
+            _ => &rb.groups[g].steps[j],
+        };
+        let value = self.run_step(step, Ctx::ItemStep(g, j, index), label)?;
         if let Some(ctx) = &mut self.current {
             ctx.slots[j] = Slot::Done(value.clone());
         }
@@ -727,37 +737,52 @@ impl<'a> Machine<'a> {
             }
         };
         let saved = self.current.take();
-        let mut values = Vec::with_capacity(items.len());
+        let n = group.steps.len();
         let mut records = Vec::with_capacity(items.len());
+        // One slot buffer serves every item in turn.
+        let mut slots: Vec<Slot> = Vec::with_capacity(n);
         for (index, item) in items.iter().enumerate() {
+            slots.clear();
+            slots.resize(n, Slot::Todo);
             self.current = Some(ItemCtx {
                 group: g,
                 index,
                 item: item.clone(),
-                slots: vec![Slot::Todo; group.steps.len()],
+                slots,
             });
-            let mut row = Vec::with_capacity(group.steps.len());
-            for j in 0..group.steps.len() {
-                match self.item_step(j, group.over.node.span) {
-                    Ok(v) => row.push(v),
-                    Err(e) => {
-                        self.current = saved;
-                        return Err(e);
-                    }
+            for j in 0..n {
+                if let Err(e) = self.item_step(j, group.over.node.span) {
+                    self.current = saved;
+                    return Err(e);
                 }
             }
-            records.push(Value::Record(Arc::new(Record {
+            let Some(ctx) = self.current.take() else {
+                self.current = saved;
+                return Err(Fault::At(
+                    group.over.node.span,
+                    "a group lost its item".into(),
+                ));
+            };
+            slots = ctx.slots;
+            let fields: Box<[Value]> = slots
+                .iter_mut()
+                .map(|s| match std::mem::replace(s, Slot::Todo) {
+                    Slot::Done(v) => v,
+                    _ => Value::Absent,
+                })
+                .collect();
+            records.push(Arc::new(Record {
                 name: None,
                 names: group.names.clone(),
-                fields: row.clone().into(),
-            })));
-            values.push(row);
+                fields,
+            }));
         }
         self.current = saved;
+        let list = Value::List(records.iter().map(|r| Value::Record(r.clone())).collect());
         let res = Arc::new(GroupResult {
             items,
-            values,
-            list: Value::List(records.into()),
+            records,
+            list,
         });
         self.groups[g] = Some(res.clone());
         Ok(res)
@@ -815,16 +840,20 @@ impl<'a> Machine<'a> {
         let value = match (step.round, &exact) {
             (Some((places, mode)), Value::Number(_) | Value::Fraction(_)) => {
                 let n = exact.as_num().unwrap_or(Num::Dec(Decimal::ZERO));
-                let r = rounding::round_num(n, places, mode)
-                    .map_err(|m| self.error(&step.expr, context, step.expr.node.span, m))?;
-                let after = r.after;
-                if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-                    frame.roundings.push(RoundingTrace {
-                        at: "step".into(),
-                        rounded: r,
-                    });
+                let fail = |m: String| self.error(&step.expr, context, step.expr.node.span, m);
+                if self.tracer.is_none() {
+                    Value::Number(rounding::round_value(n, places, mode).map_err(fail)?)
+                } else {
+                    let r = rounding::round_num(n, places, mode).map_err(fail)?;
+                    let after = r.after;
+                    if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
+                        frame.roundings.push(RoundingTrace {
+                            at: "step".into(),
+                            rounded: r,
+                        });
+                    }
+                    Value::Number(after)
                 }
-                Value::Number(after)
             }
             (Some(_), v) if v.is_missing() => v.clone(),
             (Some(_), other) => {
@@ -1343,6 +1372,11 @@ impl<'a> Machine<'a> {
                     NodeKind::Mode(m) => *m,
                     _ => RoundingMode::HalfUp,
                 };
+                if self.tracer.is_none() {
+                    return rounding::round_value(x, places, mode)
+                        .map(Value::Number)
+                        .map_err(&fault);
+                }
                 let r = rounding::round_num(x, places, mode).map_err(&fault)?;
                 let after = r.after;
                 if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {

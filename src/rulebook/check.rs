@@ -36,7 +36,10 @@ pub fn check_rulebook(
     };
     let built = cx.rulebook(raw, hash);
     match built {
-        Some(rb) if diags.is_empty() => Ok(rb),
+        Some(mut rb) if diags.is_empty() => {
+            crate::eval::fold::specialize(&mut rb);
+            Ok(rb)
+        }
         _ => Err(diags),
     }
 }
@@ -2100,6 +2103,7 @@ impl Checker<'_> {
                 steps: local_steps.into_iter().flatten().collect(),
                 shape,
                 names: step_names,
+                specialized: None,
             };
             let scope_names = GroupNames {
                 item: Arc::from(item),

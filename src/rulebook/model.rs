@@ -128,6 +128,7 @@ impl Rulebook {
             }
         }
         copy.applied_ablation = Some(ablation.name.clone());
+        crate::eval::fold::specialize(&mut copy);
         Ok(copy)
     }
 
@@ -755,6 +756,9 @@ pub struct Group {
     pub shape: ShapeId,
     /// Step names, shared by the result records.
     pub names: Arc<[Arc<str>]>,
+    /// For a group over the rows of a table no case replaces: its steps with each
+    /// row's fields folded in, per row (used when no trace is asked for).
+    pub specialized: Option<Arc<Vec<Vec<Step>>>>,
 }
 
 /// One ordered check.
