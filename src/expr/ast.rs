@@ -139,30 +139,42 @@ impl BinOp {
 }
 
 impl Expr {
-    /// Depth of the tree; a leaf has depth 1.
-    pub fn depth(&self) -> usize {
-        1 + match &self.kind {
-            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => 0,
-            ExprKind::Field(base, _) | ExprKind::Unary(_, base) => base.depth(),
-            ExprKind::Binary(_, a, b) => a.depth().max(b.depth()),
-            ExprKind::If(c, a, b) => c.depth().max(a.depth()).max(b.depth()),
-            ExprKind::Call(_, args) => args.iter().map(Expr::depth).max().unwrap_or(0),
+    /// The direct subexpressions (the literals of `match` arms excluded).
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {
+                Vec::new()
+            }
+            ExprKind::Field(base, _) | ExprKind::Unary(_, base) => vec![base],
+            ExprKind::Binary(_, a, b) => vec![a, b],
+            ExprKind::If(c, a, b) => vec![c, a, b],
+            ExprKind::Call(_, args) => args.iter().collect(),
             ExprKind::Match {
                 scrutinee,
                 arms,
                 otherwise,
-            } => arms
-                .iter()
-                .map(|(_, e)| e.depth())
-                .chain([scrutinee.depth(), otherwise.depth()])
-                .max()
-                .unwrap_or(0),
+            } => {
+                let mut out: Vec<&Expr> = vec![scrutinee, otherwise];
+                out.extend(arms.iter().map(|(_, v)| v));
+                out
+            }
             ExprKind::Comprehension {
                 body, list, filter, ..
-            } => body
-                .depth()
-                .max(list.depth())
-                .max(filter.as_ref().map_or(0, |f| f.depth())),
+            } => {
+                let mut out: Vec<&Expr> = vec![body, list];
+                out.extend(filter.as_deref());
+                out
+            }
         }
+    }
+
+    /// Depth of the tree; a leaf has depth 1.
+    pub fn depth(&self) -> usize {
+        1 + self
+            .children()
+            .into_iter()
+            .map(Expr::depth)
+            .max()
+            .unwrap_or(0)
     }
 }

@@ -2445,26 +2445,9 @@ fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<
             NodeKind::Step(i) => top.push(*i),
             NodeKind::Group(g) => top.push(n_steps + g),
             NodeKind::ItemStep(j) => local.push(*j),
-            NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => {
-                stack.push(base)
-            }
-            NodeKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
-            NodeKind::If(parts) => stack.extend([&parts.0, &parts.1, &parts.2]),
-            NodeKind::Call(_, args) => stack.extend(args.iter()),
-            NodeKind::Match {
-                scrutinee,
-                arms,
-                otherwise,
-            } => {
-                stack.extend([&**scrutinee, &**otherwise]);
-                stack.extend(arms.iter().map(|(_, v)| v));
-            }
-            NodeKind::Comprehension { body, list, filter } => {
-                stack.extend([&**body, &**list]);
-                stack.extend(filter.as_deref());
-            }
             _ => {}
         }
+        stack.extend(node.children());
     }
 }
 
@@ -2500,34 +2483,14 @@ fn refs(
     let mut out = Vec::new();
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Name(id) => {
-                if let Some(n) = node_of(&id.name) {
-                    out.push(n);
-                } else if let Some(Binding::Param(i, _)) = names.get(&id.name) {
-                    out.extend(param_deps.get(*i).into_iter().flatten().copied());
-                }
-            }
-            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) => {}
-            ExprKind::Field(b, _) | ExprKind::Unary(_, b) => stack.push(b),
-            ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
-            ExprKind::If(c, a, b) => stack.extend([&**c, &**a, &**b]),
-            ExprKind::Call(_, args) => stack.extend(args.iter()),
-            ExprKind::Match {
-                scrutinee,
-                arms,
-                otherwise,
-            } => {
-                stack.extend([&**scrutinee, &**otherwise]);
-                stack.extend(arms.iter().map(|(_, v)| v));
-            }
-            ExprKind::Comprehension {
-                body, list, filter, ..
-            } => {
-                stack.extend([&**body, &**list]);
-                stack.extend(filter.as_deref());
+        if let ExprKind::Name(id) = &e.kind {
+            if let Some(n) = node_of(&id.name) {
+                out.push(n);
+            } else if let Some(Binding::Param(i, _)) = names.get(&id.name) {
+                out.extend(param_deps.get(*i).into_iter().flatten().copied());
             }
         }
+        stack.extend(e.children());
     }
     out
 }

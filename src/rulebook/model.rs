@@ -184,6 +184,33 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
+impl Node {
+    /// The direct subnodes.
+    pub fn children(&self) -> Vec<&Node> {
+        match &self.kind {
+            NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => vec![base],
+            NodeKind::Binary(_, a, b) => vec![a, b],
+            NodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
+            NodeKind::Call(_, args) => args.iter().collect(),
+            NodeKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                let mut out: Vec<&Node> = vec![scrutinee, otherwise];
+                out.extend(arms.iter().map(|(_, v)| v));
+                out
+            }
+            NodeKind::Comprehension { body, list, filter } => {
+                let mut out: Vec<&Node> = vec![body, list];
+                out.extend(filter.as_deref());
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// What a node computes; names are already resolved to slots.
 #[derive(Clone, Debug)]
 pub enum NodeKind {
