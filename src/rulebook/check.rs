@@ -906,22 +906,7 @@ impl Checker<'_> {
                             format!("a {ty} needs `items`"),
                             "here",
                         );
-                        Input {
-                            name: Arc::from("item"),
-                            label: None,
-                            clause: None,
-                            required: false,
-                            when: None,
-                            required_when: None,
-                            after: Vec::new(),
-                            nullable: false,
-                            default: None,
-                            refers: None,
-                            unique: false,
-                            key_ref: None,
-                            rejects: Vec::new(),
-                            kind: InputKind::Bool,
-                        }
+                        Input::new("item", InputKind::Bool)
                     }
                 };
                 let max_items = r
@@ -1026,20 +1011,12 @@ impl Checker<'_> {
             }
         }
         let mut input = Input {
-            name: Arc::from(name),
             label: r.label.clone(),
             clause,
             required: r.required,
-            when: None,
-            required_when: None,
-            after: Vec::new(),
             nullable: r.nullable,
-            default: None,
-            refers: None,
             unique: r.unique,
-            key_ref: None,
-            rejects: Vec::new(),
-            kind,
+            ..Input::new(name, kind)
         };
         if let Some(target) = &r.refers {
             if matches!(input.kind, InputKind::Text { .. } | InputKind::Enum { .. }) {
@@ -1441,24 +1418,15 @@ impl Checker<'_> {
                 numbers: JsonNumbers::Plain,
             };
             Input {
-                name: Arc::from(name),
-                label: None,
-                clause: None,
                 required,
-                when: None,
-                required_when: None,
-                after: Vec::new(),
-                nullable: false,
-                default: None,
-                refers: None,
-                unique: false,
-                key_ref: None,
-                rejects: Vec::new(),
-                kind: if money {
-                    InputKind::Money(spec)
-                } else {
-                    InputKind::Decimal(spec)
-                },
+                ..Input::new(
+                    name,
+                    if money {
+                        InputKind::Money(spec)
+                    } else {
+                        InputKind::Decimal(spec)
+                    },
+                )
             }
         };
         if kind_name == "scale" {

@@ -538,6 +538,28 @@ pub struct Input {
     pub kind: InputKind,
 }
 
+impl Input {
+    /// An optional input of this kind with no constraint beyond it.
+    pub fn new(name: &str, kind: InputKind) -> Self {
+        Input {
+            name: Arc::from(name),
+            label: None,
+            clause: None,
+            required: false,
+            when: None,
+            required_when: None,
+            after: Vec::new(),
+            nullable: false,
+            default: None,
+            refers: None,
+            unique: false,
+            key_ref: None,
+            rejects: Vec::new(),
+            kind,
+        }
+    }
+}
+
 /// A rule that rejects a field's value.
 #[derive(Clone, Debug)]
 pub struct FieldRule {
