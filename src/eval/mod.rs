@@ -471,51 +471,25 @@ impl<'a> Machine<'a> {
         let mut out = Vec::with_capacity(rb.reports.len());
         for report in &rb.reports {
             let g = report.group;
-            let res = self.group(g).map_err(|f| match f {
-                Fault::Eval(e) => e,
-                Fault::At(span, message) => {
-                    self.error(&rb.groups[g].over, Ctx::GroupOver(g), span, message)
-                }
-            })?;
-            let saved = self.current.take();
-            let mut rows = Vec::new();
-            let mut failure = None;
-            for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
-                let slots = record.fields.iter().cloned().map(Slot::Done).collect();
-                self.current = Some(ItemCtx {
-                    group: g,
-                    index: i,
-                    item: item.clone(),
-                    slots,
-                });
-                let shown = match &report.when {
-                    Some(w) => self.bool_formula(w, Ctx::ItemAnswer(g, i)),
-                    None => Ok(true),
-                };
-                let row: Result<Option<Vec<String>>, EvalError> = shown.and_then(|shown| {
+            let rows: Vec<Vec<String>> = self
+                .each_item(g, |m, i| {
+                    let shown = match &report.when {
+                        Some(w) => m.bool_formula(w, Ctx::ItemAnswer(g, i))?,
+                        None => true,
+                    };
                     if !shown {
                         return Ok(None);
                     }
                     report
                         .columns
                         .iter()
-                        .map(|c| self.cell(c, Ctx::ItemAnswer(g, i), clauses))
+                        .map(|c| m.cell(c, Ctx::ItemAnswer(g, i), clauses))
                         .collect::<Result<Vec<_>, _>>()
                         .map(Some)
-                });
-                match row {
-                    Ok(Some(cells)) => rows.push(cells),
-                    Ok(None) => {}
-                    Err(e) => {
-                        failure = Some(e);
-                        break;
-                    }
-                }
-            }
-            self.current = saved;
-            if let Some(e) = failure {
-                return Err(e);
-            }
+                })?
+                .into_iter()
+                .flatten()
+                .collect();
             let totals = report
                 .totals
                 .iter()
@@ -530,6 +504,44 @@ impl<'a> Machine<'a> {
             });
         }
         Ok(out)
+    }
+
+    /// Runs `f` once in the scope of each item of group `g` (its steps computed
+    /// once, read from the memo), restoring the enclosing scope even on error.
+    fn each_item<T>(
+        &mut self,
+        g: usize,
+        mut f: impl FnMut(&mut Self, usize) -> Result<T, EvalError>,
+    ) -> Result<Vec<T>, EvalError> {
+        let over = &self.rb.groups[g].over;
+        let res = self.group(g).map_err(|fault| match fault {
+            Fault::Eval(e) => e,
+            Fault::At(span, message) => self.error(over, Ctx::GroupOver(g), span, message),
+        })?;
+        let saved = self.current.take();
+        let mut out = Vec::with_capacity(res.items.len());
+        let mut failure = None;
+        for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
+            let slots = record.fields.iter().cloned().map(Slot::Done).collect();
+            self.current = Some(ItemCtx {
+                group: g,
+                index: i,
+                item: item.clone(),
+                slots,
+            });
+            match f(self, i) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.current = saved;
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
     }
 
     /// One report cell: the value in its format, as text; a missing value is blank.
@@ -580,75 +592,45 @@ impl<'a> Machine<'a> {
             }
             OutputValue::Each { group, fields, key } => {
                 let g = *group;
-                let res = self.group(g).map_err(|f| match f {
-                    Fault::Eval(e) => e,
-                    Fault::At(span, message) => {
-                        self.error(&self.rb.groups[g].over, Ctx::GroupOver(g), span, message)
-                    }
-                })?;
-                let saved = self.current.take();
-                let mut list = Vec::with_capacity(res.items.len());
-                let mut keyed = serde_json::Map::new();
-                for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
-                    let slots = record.fields.iter().cloned().map(Slot::Done).collect();
-                    self.current = Some(ItemCtx {
-                        group: g,
-                        index: i,
-                        item: item.clone(),
-                        slots,
-                    });
+                let items = self.each_item(g, |m, i| {
                     let mut object = serde_json::Map::with_capacity(fields.len());
                     for field in fields {
-                        match self.output(field, Ctx::ItemAnswer(g, i), clauses) {
-                            Ok(json) => {
-                                object.insert(field.key.to_string(), json);
-                            }
-                            Err(e) => {
-                                self.current = saved;
-                                return Err(e);
-                            }
-                        }
+                        object.insert(
+                            field.key.to_string(),
+                            m.output(field, Ctx::ItemAnswer(g, i), clauses)?,
+                        );
                     }
-                    match key {
-                        Some(k) => {
-                            let name = match self.formula(k, context) {
-                                Ok(Value::Text(t)) => t.to_string(),
-                                Ok(v) if v.is_missing() => {
-                                    self.current = saved;
-                                    return Err(self.error(
-                                        k,
-                                        context,
-                                        k.node.span,
-                                        format!("the key of item {i} is {}", v.kind_name()),
-                                    ));
-                                }
-                                Ok(other) => other.to_string(),
-                                Err(e) => {
-                                    self.current = saved;
-                                    return Err(e);
-                                }
-                            };
-                            if keyed
-                                .insert(name.clone(), serde_json::Value::Object(object))
-                                .is_some()
-                            {
-                                self.current = saved;
-                                return Err(self.error(
-                                    k,
-                                    context,
-                                    k.node.span,
-                                    format!("two items have the key {name:?}"),
-                                ));
+                    let name = match key {
+                        None => None,
+                        Some(k) => Some(match m.formula(k, context)? {
+                            Value::Text(t) => t.to_string(),
+                            v if v.is_missing() => {
+                                let message = format!("the key of item {i} is {}", v.kind_name());
+                                return Err(m.error(k, context, k.node.span, message));
                             }
-                        }
-                        None => list.push(serde_json::Value::Object(object)),
+                            other => other.to_string(),
+                        }),
+                    };
+                    Ok((name, serde_json::Value::Object(object)))
+                })?;
+                let Some(k) = key else {
+                    return Ok(serde_json::Value::Array(
+                        items.into_iter().map(|(_, o)| o).collect(),
+                    ));
+                };
+                let mut keyed = serde_json::Map::with_capacity(items.len());
+                for (name, object) in items {
+                    let name = name.unwrap_or_default();
+                    if keyed.insert(name.clone(), object).is_some() {
+                        return Err(self.error(
+                            k,
+                            context,
+                            k.node.span,
+                            format!("two items have the key {name:?}"),
+                        ));
                     }
                 }
-                self.current = saved;
-                if key.is_some() {
-                    return Ok(serde_json::Value::Object(keyed));
-                }
-                Ok(serde_json::Value::Array(list))
+                Ok(serde_json::Value::Object(keyed))
             }
         }
     }
