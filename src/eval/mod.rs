@@ -125,7 +125,7 @@ pub fn field_rule_message(
     value: &Value,
     item: Option<&Value>,
 ) -> Result<Option<String>, EvalError> {
-    let mut m = Machine::new(rb, facts, false);
+    let mut m = Machine::for_inputs(rb, facts);
     m.locals.push(value.clone());
     if let Some(item) = item {
         m.locals.push(item.clone());
@@ -144,7 +144,7 @@ pub fn after_check(
     path: &[MessagePart],
     message: &[MessagePart],
 ) -> Result<Option<(String, String)>, EvalError> {
-    let mut m = Machine::new(rb, facts, false);
+    let mut m = Machine::for_inputs(rb, facts);
     if !m.bool_formula(when, Ctx::InputCondition)? {
         return Ok(None);
     }
@@ -160,7 +160,7 @@ pub fn evaluate_condition(
     facts: &Facts,
     formula: &Formula,
 ) -> Result<bool, EvalError> {
-    let mut m = Machine::new(rb, facts, false);
+    let mut m = Machine::for_inputs(rb, facts);
     match m.formula(formula, Ctx::InputCondition)? {
         Value::Bool(b) => Ok(b),
         other => Err(m.error(
@@ -277,22 +277,42 @@ struct Machine<'a> {
 impl<'a> Machine<'a> {
     fn new(rb: &'a Rulebook, facts: &'a Facts, trace: bool) -> Self {
         Machine {
-            rb,
-            facts,
             steps: vec![Slot::Todo; rb.steps.len()],
-            params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
-            current: None,
-            locals: Vec::new(),
-            budget: rb.limits.max_eval_steps,
             tracer: trace.then(|| Tracer {
                 events: Vec::new(),
                 frames: Vec::new(),
                 outcome: None,
                 reports: Vec::new(),
             }),
+            ..Machine::new_empty(rb, facts)
+        }
+    }
+
+    fn new_empty(rb: &'a Rulebook, facts: &'a Facts) -> Self {
+        Machine {
+            rb,
+            facts,
+            steps: Vec::new(),
+            params: vec![None; rb.params.len()],
+            groups: Vec::new(),
+            current: None,
+            locals: Vec::new(),
+            budget: rb.limits.max_eval_steps,
+            tracer: None,
             formula_text: "",
             decision: None,
+        }
+    }
+
+    /// A machine for the conditions of case validation, which read inputs and
+    /// parameters only (the checker refuses steps and groups there): it
+    /// allocates no step or group memo.
+    fn for_inputs(rb: &'a Rulebook, facts: &'a Facts) -> Self {
+        Machine {
+            steps: Vec::new(),
+            groups: Vec::new(),
+            ..Machine::new_empty(rb, facts)
         }
     }
 
@@ -647,15 +667,24 @@ impl<'a> Machine<'a> {
     }
 
     fn step(&mut self, i: usize, span: Span) -> Res<Value> {
-        match &self.steps[i] {
-            Slot::Done(v) => return Ok(v.clone()),
-            Slot::Busy => {
+        match self.steps.get(i) {
+            None => {
+                return Err(Fault::At(
+                    span,
+                    format!(
+                        "step `{}` cannot be read while the case is validated",
+                        self.rb.steps[i].name
+                    ),
+                ))
+            }
+            Some(Slot::Done(v)) => return Ok(v.clone()),
+            Some(Slot::Busy) => {
                 return Err(Fault::At(
                     span,
                     format!("step `{}` depends on itself", self.rb.steps[i].name),
                 ))
             }
-            Slot::Todo => {}
+            Some(Slot::Todo) => {}
         }
         self.steps[i] = Slot::Busy;
         let value = self.run_step(&self.rb.steps[i], Ctx::Step(i), None)?;
@@ -701,7 +730,14 @@ impl<'a> Machine<'a> {
 
     /// Runs every item of a group once; later reads use the memo.
     fn group(&mut self, g: usize) -> Res<Arc<GroupResult>> {
-        if let Some(res) = &self.groups[g] {
+        let Some(memo) = self.groups.get(g) else {
+            let span = self.rb.groups[g].over.node.span;
+            return Err(Fault::At(
+                span,
+                "a group cannot be read while the case is validated".into(),
+            ));
+        };
+        if let Some(res) = memo {
             return Ok(res.clone());
         }
         let group = &self.rb.groups[g];
