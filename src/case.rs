@@ -868,25 +868,12 @@ fn validate_rows(
             for (key, entry) in object {
                 let row_path = format!("{path}.{key}");
                 let cells = row_object(&row_path, &format!("row {key}"), Some(entry))?;
-                let mut values = Vec::with_capacity(table.columns.len());
-                for (c, col) in table.columns.iter().enumerate() {
-                    if c == key_col {
-                        let key_json = serde_json::Value::String(key.clone());
-                        values.push(cell(input, col, Some(&key_json), &row_path)?);
-                    } else {
-                        values.push(cell(
-                            input,
-                            col,
-                            cells.get(&*col.name),
-                            &format!("{row_path}.{}", col.name),
-                        )?);
-                    }
-                }
+                let values = row_cells(input, table, &cells, &row_path, Some((key_col, key)))?;
                 let name: Arc<str> = Arc::from(key.as_str());
                 let record = Record {
                     name: None,
                     names: table.names.clone(),
-                    fields: values.into(),
+                    fields: values,
                 };
                 rows.push(Row {
                     name: Some(name),
@@ -900,19 +887,11 @@ fn validate_rows(
                 let name = row.name.as_deref().unwrap_or_default();
                 let row_path = format!("{path}.{name}");
                 let cells = row_object(&row_path, &format!("row {name}"), object.get(name))?;
-                let mut values = Vec::with_capacity(table.columns.len());
-                for col in &table.columns {
-                    values.push(cell(
-                        input,
-                        col,
-                        cells.get(&*col.name),
-                        &format!("{row_path}.{}", col.name),
-                    )?);
-                }
+                let values = row_cells(input, table, &cells, &row_path, None)?;
                 let record = Record {
                     name: row.name.clone(),
                     names: table.names.clone(),
-                    fields: values.into(),
+                    fields: values,
                 };
                 rows.push(Row {
                     name: row.name.clone(),
@@ -923,6 +902,36 @@ fn validate_rows(
         }
     }
     Ok(rows.into())
+}
+
+/// The cells of one supplied row, in column order; a keyed row's key column
+/// comes from the object's key (`(column, key)`), not from its cells.
+fn row_cells(
+    input: &Input,
+    table: &Table,
+    cells: &serde_json::Map<String, serde_json::Value>,
+    row_path: &str,
+    key: Option<(usize, &str)>,
+) -> Result<Box<[Value]>, CaseError> {
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(c, col)| match key {
+            Some((key_col, key)) if c == key_col => cell(
+                input,
+                col,
+                Some(&serde_json::Value::String(key.to_string())),
+                row_path,
+            ),
+            _ => cell(
+                input,
+                col,
+                cells.get(&*col.name),
+                &format!("{row_path}.{}", col.name),
+            ),
+        })
+        .collect()
 }
 
 /// One cell of a supplied row: required, typed like the column, citing the table input's clause.
