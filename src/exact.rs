@@ -87,6 +87,67 @@ fn exact_product(q: Decimal, b: Decimal, a: Decimal) -> bool {
     }
 }
 
+/// `a / b` for a divisor whose digits are a power of ten (`100`, `0.1`):
+/// the commonest division in rules, a rate in percent. The quotient is
+/// always a finite decimal; this finds it in integer arithmetic, digit for
+/// digit and scale for scale what `Decimal::checked_div` gives (the property
+/// tests compare the two), without its general long division. `None` when
+/// the divisor is not such a number or the quotient is outside the cases
+/// reproduced here; the caller then divides the general way.
+fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
+    const POW10: [u128; 10] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+    ];
+    let k = POW10
+        .iter()
+        .position(|&p| p == b.mantissa().unsigned_abs())?;
+    if a.is_zero() {
+        return Some(Decimal::ZERO);
+    }
+    let scale = a.scale().checked_sub(b.scale())?;
+    let m = a.mantissa().unsigned_abs();
+    let negative = a.is_sign_negative() != b.is_sign_negative();
+    let build = |mantissa: u128, scale: u32| {
+        let signed = i128::try_from(mantissa).ok()?;
+        Decimal::try_from_i128_with_scale(if negative { -signed } else { signed }, scale).ok()
+    };
+    if m % POW10[k] == 0 {
+        return build(m / POW10[k], scale);
+    }
+    // rust_decimal scales the quotient up by 10^9 when it fits, then strips
+    // trailing zeros in steps of 8 (only when the low word is zero), 4, 2 and 1.
+    let fits_nine_more =
+        m / POW10[k] <= (u128::from(u32::MAX) << 64 | u128::from(u64::MAX)) / POW10[9];
+    if scale > 19 || !fits_nine_more {
+        return None;
+    }
+    let mut q = m * POW10[9 - k];
+    if q >> 96 != 0 {
+        return None;
+    }
+    let mut scale = scale + 9;
+    while q as u32 == 0 && scale >= 8 && q % POW10[8] == 0 {
+        q /= POW10[8];
+        scale -= 8;
+    }
+    for step in [4, 2, 1] {
+        if scale >= step as u32 && q % POW10[step] == 0 {
+            q /= POW10[step];
+            scale -= step as u32;
+        }
+    }
+    build(q, scale)
+}
+
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
 pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
     if den == 0 {
@@ -147,6 +208,9 @@ impl Num {
                 }
                 Div if b.is_zero() => return Err(format!("division by zero ({a} / 0)")),
                 Div => {
+                    if let Some(q) = quotient_by_power_of_ten(a, b) {
+                        return Ok(Num::Dec(q));
+                    }
                     // Most divisions in rules are exact (a rate / 100): keep the
                     // decimal quotient when it multiplies back to the dividend in
                     // exact integer arithmetic.

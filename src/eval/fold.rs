@@ -17,7 +17,9 @@ use std::sync::Arc;
 use super::compare;
 use crate::exact::Num;
 use crate::expr::BinOp;
-use crate::rulebook::model::{Formula, Func, InputKind, Node, NodeKind, Rulebook, Step};
+use crate::rulebook::model::{
+    Formula, Func, InputKind, Node, NodeKind, Rulebook, SpecializedRow, Step,
+};
 use crate::value::Value;
 
 /// Fills `specialized` for every group over the rows of a table no input replaces.
@@ -43,14 +45,16 @@ pub fn specialize(rb: &mut Rulebook) {
             .map(|r| Value::Record(r.record.clone()))
             .collect();
         let steps = &rb.groups[g].steps;
-        let per_row: Vec<Vec<Step>> = rows.iter().map(|row| specialize_row(steps, row)).collect();
+        let per_row: Vec<SpecializedRow> =
+            rows.iter().map(|row| specialize_row(steps, row)).collect();
         rb.groups[g].specialized = Some(Arc::new(per_row));
     }
 }
 
-/// A group's steps for one row. A step that folds to a constant (no condition,
-/// no rounding) is itself folded into the steps that read it, until nothing changes.
-fn specialize_row(steps: &[Step], row: &Value) -> Vec<Step> {
+/// A group's steps for one row. A step that folds to a constant (no condition
+/// left, no rounding) is itself folded into the steps that read it, until
+/// nothing changes.
+fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
     let mut known: Vec<Option<Value>> = vec![None; steps.len()];
     let mut folded: Vec<Step> = Vec::new();
     for _ in 0..=steps.len() {
@@ -58,15 +62,7 @@ fn specialize_row(steps: &[Step], row: &Value) -> Vec<Step> {
             item: row,
             steps: &known,
         };
-        folded = steps
-            .iter()
-            .map(|s| Step {
-                expr: cx.formula(&s.expr),
-                when: s.when.as_ref().map(|w| cx.formula(w)),
-                otherwise: s.otherwise.as_ref().map(|o| cx.formula(o)),
-                ..s.clone()
-            })
-            .collect();
+        folded = steps.iter().map(|s| cx.step(s)).collect();
         let next: Vec<Option<Value>> = folded
             .iter()
             .map(|s| match (&s.expr.node.kind, &s.when, s.round) {
@@ -79,7 +75,10 @@ fn specialize_row(steps: &[Step], row: &Value) -> Vec<Step> {
         }
         known = next;
     }
-    folded
+    SpecializedRow {
+        steps: folded,
+        known,
+    }
 }
 
 /// What is constant while folding one row: the item, and the steps already known.
@@ -89,6 +88,40 @@ struct Fold<'a> {
 }
 
 impl Fold<'_> {
+    /// The step with the row folded in. A condition that folds to a constant
+    /// is settled here: when it holds the step is its formula; when it fails
+    /// the step is its `otherwise` (never rounded), or absent.
+    fn step(&self, s: &Step) -> Step {
+        let when = s.when.as_ref().map(|w| self.formula(w));
+        match when.as_ref().map(|w| as_const(&w.node)) {
+            Some(Some(Value::Bool(true))) => Step {
+                expr: self.formula(&s.expr),
+                when: None,
+                otherwise: None,
+                ..s.clone()
+            },
+            Some(Some(Value::Bool(false))) => Step {
+                expr: match &s.otherwise {
+                    Some(o) => self.formula(o),
+                    None => Formula {
+                        node: constant(s.expr.node.span, Value::Absent),
+                        ..s.expr.clone()
+                    },
+                },
+                when: None,
+                otherwise: None,
+                round: None,
+                ..s.clone()
+            },
+            _ => Step {
+                expr: self.formula(&s.expr),
+                when,
+                otherwise: s.otherwise.as_ref().map(|o| self.formula(o)),
+                ..s.clone()
+            },
+        }
+    }
+
     fn formula(&self, f: &Formula) -> Formula {
         Formula {
             text: f.text.clone(),

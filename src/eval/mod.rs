@@ -214,10 +214,23 @@ enum Slot {
     Done(Value),
 }
 
-/// Why a node failed, before the formula around it is known.
-enum Fault {
+/// Why a node failed, before the formula around it is known. Boxed, so that a
+/// `Res<Value>` is no larger than the value on the success path every node takes.
+struct Fault(Box<FaultKind>);
+
+enum FaultKind {
     At(Span, String),
     Eval(EvalError),
+}
+
+impl Fault {
+    fn at(span: Span, message: String) -> Fault {
+        Fault(Box::new(FaultKind::At(span, message)))
+    }
+
+    fn eval(e: EvalError) -> Fault {
+        Fault(Box::new(FaultKind::Eval(e)))
+    }
 }
 
 type Res<T> = Result<T, Fault>;
@@ -335,9 +348,9 @@ impl<'a> Machine<'a> {
         let saved = std::mem::replace(&mut self.formula_text, &f.text);
         let res = self.eval(&f.node);
         self.formula_text = saved;
-        res.map_err(|fault| match fault {
-            Fault::At(span, message) => self.error(f, context, span, message),
-            Fault::Eval(e) => e,
+        res.map_err(|fault| match *fault.0 {
+            FaultKind::At(span, message) => self.error(f, context, span, message),
+            FaultKind::Eval(e) => e,
         })
     }
 
@@ -534,9 +547,9 @@ impl<'a> Machine<'a> {
         mut f: impl FnMut(&mut Self, usize) -> Result<T, EvalError>,
     ) -> Result<Vec<T>, EvalError> {
         let over = &self.rb.groups[g].over;
-        let res = self.group(g).map_err(|fault| match fault {
-            Fault::Eval(e) => e,
-            Fault::At(span, message) => self.error(over, Ctx::GroupOver(g), span, message),
+        let res = self.group(g).map_err(|fault| match *fault.0 {
+            FaultKind::Eval(e) => e,
+            FaultKind::At(span, message) => self.error(over, Ctx::GroupOver(g), span, message),
         })?;
         let saved = self.current.take();
         let mut out = Vec::with_capacity(res.items.len());
@@ -669,7 +682,7 @@ impl<'a> Machine<'a> {
     fn step(&mut self, i: usize, span: Span) -> Res<Value> {
         match self.steps.get(i) {
             None => {
-                return Err(Fault::At(
+                return Err(Fault::at(
                     span,
                     format!(
                         "step `{}` cannot be read while the case is validated",
@@ -679,7 +692,7 @@ impl<'a> Machine<'a> {
             }
             Some(Slot::Done(v)) => return Ok(v.clone()),
             Some(Slot::Busy) => {
-                return Err(Fault::At(
+                return Err(Fault::at(
                     span,
                     format!("step `{}` depends on itself", self.rb.steps[i].name),
                 ))
@@ -695,14 +708,14 @@ impl<'a> Machine<'a> {
     /// A step of the current item's group, computed on first use.
     fn item_step(&mut self, j: usize, span: Span) -> Res<Value> {
         let Some(ctx) = &mut self.current else {
-            return Err(Fault::At(
+            return Err(Fault::at(
                 span,
                 "a per-item step is read outside its group".into(),
             ));
         };
         match &ctx.slots[j] {
             Slot::Done(v) => return Ok(v.clone()),
-            Slot::Busy => return Err(Fault::At(span, "a per-item step depends on itself".into())),
+            Slot::Busy => return Err(Fault::at(span, "a per-item step depends on itself".into())),
             Slot::Todo => {}
         }
         ctx.slots[j] = Slot::Busy;
@@ -717,7 +730,7 @@ impl<'a> Machine<'a> {
         let step = match (&rb.groups[g].specialized, self.tracer.is_none()) {
             (Some(rows), true) => rows
                 .get(index)
-                .and_then(|r| r.get(j))
+                .and_then(|r| r.steps.get(j))
                 .unwrap_or(&rb.groups[g].steps[j]),
             _ => &rb.groups[g].steps[j],
         };
@@ -732,7 +745,7 @@ impl<'a> Machine<'a> {
     fn group(&mut self, g: usize) -> Res<Arc<GroupResult>> {
         let Some(memo) = self.groups.get(g) else {
             let span = self.rb.groups[g].over.node.span;
-            return Err(Fault::At(
+            return Err(Fault::at(
                 span,
                 "a group cannot be read while the case is validated".into(),
             ));
@@ -743,12 +756,12 @@ impl<'a> Machine<'a> {
         let group = &self.rb.groups[g];
         let items: Vec<Value> = match self
             .formula(&group.over, Ctx::GroupOver(g))
-            .map_err(Fault::Eval)?
+            .map_err(Fault::eval)?
         {
             Value::List(items) => items.to_vec(),
             v if v.is_missing() => Vec::new(),
             other => {
-                return Err(Fault::At(
+                return Err(Fault::at(
                     group.over.node.span,
                     format!("`over` must be a list, found {}", describe_value(&other)),
                 ))
@@ -759,9 +772,19 @@ impl<'a> Machine<'a> {
         let mut records = Vec::with_capacity(items.len());
         // One slot buffer serves every item in turn.
         let mut slots: Vec<Slot> = Vec::with_capacity(n);
+        let specialized = match (&group.specialized, self.tracer.is_none()) {
+            (Some(rows), true) => Some(rows.clone()),
+            _ => None,
+        };
         for (index, item) in items.iter().enumerate() {
             slots.clear();
-            slots.resize(n, Slot::Todo);
+            match specialized.as_ref().and_then(|rows| rows.get(index)) {
+                Some(row) => slots.extend(row.known.iter().map(|k| match k {
+                    Some(v) => Slot::Done(v.clone()),
+                    None => Slot::Todo,
+                })),
+                None => slots.resize(n, Slot::Todo),
+            }
             self.current = Some(ItemCtx {
                 group: g,
                 index,
@@ -769,6 +792,13 @@ impl<'a> Machine<'a> {
                 slots,
             });
             for j in 0..n {
+                let known = matches!(
+                    self.current.as_ref().and_then(|c| c.slots.get(j)),
+                    Some(Slot::Done(_))
+                );
+                if known {
+                    continue;
+                }
                 if let Err(e) = self.item_step(j, group.over.node.span) {
                     self.current = saved;
                     return Err(e);
@@ -776,7 +806,7 @@ impl<'a> Machine<'a> {
             }
             let Some(ctx) = self.current.take() else {
                 self.current = saved;
-                return Err(Fault::At(
+                return Err(Fault::at(
                     group.over.node.span,
                     "a group lost its item".into(),
                 ));
@@ -809,13 +839,12 @@ impl<'a> Machine<'a> {
     /// Computes a step in a frame of its own and records it in the trace.
     fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<String>) -> Res<Value> {
         if self.tracer.is_none() {
-            let (_, value, _) = self.compute_step(step, context).map_err(Fault::Eval)?;
-            return Ok(value);
+            return self.step_value(step, context).map_err(Fault::eval);
         }
         self.push_frame();
         let res = self.compute_step(step, context);
         let frame = self.pop_frame();
-        let (exact, value, condition) = res.map_err(Fault::Eval)?;
+        let (exact, value, condition) = res.map_err(Fault::eval)?;
         if let Some(t) = &mut self.tracer {
             t.events.push(Event::Step(Box::new(StepTrace {
                 step: step.name.to_string(),
@@ -832,6 +861,25 @@ impl<'a> Machine<'a> {
             })));
         }
         Ok(value)
+    }
+
+    /// A step's value when no trace is kept: the same condition, formula and
+    /// rounding as [`Machine::compute_step`], without the exact value or the
+    /// condition's record.
+    fn step_value(&mut self, step: &'a Step, context: Ctx) -> Result<Value, EvalError> {
+        if let Some(when) = &step.when {
+            if !self.bool_formula(when, context)? {
+                return match &step.otherwise {
+                    Some(o) => self.formula(o, context),
+                    None => Ok(Value::Absent),
+                };
+            }
+        }
+        let exact = self.formula(&step.expr, context)?;
+        match step.round {
+            None => Ok(exact),
+            Some(_) => self.round_step(step, context, &exact),
+        }
     }
 
     fn compute_step(
@@ -855,26 +903,25 @@ impl<'a> Machine<'a> {
             }
         }
         let exact = self.formula(&step.expr, context)?;
-        let value = match (step.round, &exact) {
-            (Some((places, mode)), Value::Number(_) | Value::Fraction(_)) => {
-                let n = exact.as_num().unwrap_or(Num::Dec(Decimal::ZERO));
-                let fail = |m: String| self.error(&step.expr, context, step.expr.node.span, m);
-                if self.tracer.is_none() {
-                    Value::Number(rounding::round_value(n, places, mode).map_err(fail)?)
-                } else {
-                    let r = rounding::round_num(n, places, mode).map_err(fail)?;
-                    let after = r.after;
-                    if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-                        frame.roundings.push(RoundingTrace {
-                            at: "step".into(),
-                            rounded: r,
-                        });
-                    }
-                    Value::Number(after)
-                }
-            }
-            (Some(_), v) if v.is_missing() => v.clone(),
-            (Some(_), other) => {
+        let value = self.round_step(step, context, &exact)?;
+        Ok((exact, value, condition))
+    }
+
+    /// Applies the step's rounding point, if any, recording it in the trace.
+    fn round_step(
+        &mut self,
+        step: &'a Step,
+        context: Ctx,
+        exact: &Value,
+    ) -> Result<Value, EvalError> {
+        let Some((places, mode)) = step.round else {
+            return Ok(exact.clone());
+        };
+        let n = match exact {
+            Value::Number(d) => Num::Dec(*d),
+            Value::Fraction(f) => Num::Frac(**f),
+            v if v.is_missing() => return Ok(v.clone()),
+            other => {
                 return Err(self.error(
                     &step.expr,
                     context,
@@ -885,9 +932,22 @@ impl<'a> Machine<'a> {
                     ),
                 ))
             }
-            (None, v) => v.clone(),
         };
-        Ok((exact, value, condition))
+        let fail = |m: String| self.error(&step.expr, context, step.expr.node.span, m);
+        if self.tracer.is_none() {
+            return Ok(Value::Number(
+                rounding::round_value(n, places, mode).map_err(fail)?,
+            ));
+        }
+        let r = rounding::round_num(n, places, mode).map_err(fail)?;
+        let after = r.after;
+        if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
+            frame.roundings.push(RoundingTrace {
+                at: "step".into(),
+                rounded: r,
+            });
+        }
+        Ok(Value::Number(after))
     }
 
     fn param(&mut self, i: usize) -> Res<Value> {
@@ -898,7 +958,7 @@ impl<'a> Machine<'a> {
         let value = match &param.value {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
-                let key = self.formula(at, Ctx::Param(i)).map_err(Fault::Eval)?;
+                let key = self.formula(at, Ctx::Param(i)).map_err(Fault::eval)?;
                 periods
                     .iter()
                     .find(|(p, _)| covers(p, &key))
@@ -912,7 +972,7 @@ impl<'a> Machine<'a> {
 
     fn spend(&mut self, span: Span) -> Res<()> {
         if self.budget == 0 {
-            return Err(Fault::At(
+            return Err(Fault::at(
                 span,
                 format!(
                     "evaluation exceeded its limit of {} steps",
@@ -1020,7 +1080,7 @@ impl<'a> Machine<'a> {
                 }
                 Ok(v)
             }
-            NodeKind::Table(_) | NodeKind::Mode(_) => Err(Fault::At(
+            NodeKind::Table(_) | NodeKind::Mode(_) => Err(Fault::at(
                 node.span,
                 "a table or rounding mode is not a value".into(),
             )),
@@ -1062,7 +1122,7 @@ impl<'a> Machine<'a> {
                                     Ok(r.fields.get(*index).cloned().unwrap_or(Value::Absent))
                                 }
                                 missing if missing.is_missing() => Ok(missing.clone()),
-                                other => Err(Fault::At(
+                                other => Err(Fault::at(
                                     node.span,
                                     format!("{} has no fields", describe_value(other)),
                                 )),
@@ -1071,7 +1131,7 @@ impl<'a> Machine<'a> {
                         Value::List(projected?.into())
                     }
                     other => {
-                        return Err(Fault::At(
+                        return Err(Fault::at(
                             node.span,
                             format!("{} has no fields", describe_value(other)),
                         ))
@@ -1100,7 +1160,7 @@ impl<'a> Machine<'a> {
     fn missing(&self, node: &Node, v: &Value) -> Fault {
         let what = self.describe_node(node);
         let how = if *v == Value::Null { "null" } else { "missing" };
-        Fault::At(
+        Fault::at(
             node.span,
             format!("{what} is {how}, so it cannot be used here (test it with is_missing first)"),
         )
@@ -1124,11 +1184,48 @@ impl<'a> Machine<'a> {
 
     /// A number, decimal or exact fraction.
     fn numeric(&mut self, node: &Node) -> Res<Num> {
+        if self.tracer.is_none() {
+            // The nodes arithmetic is made of, without a value built for each:
+            // a constant, a number already computed or given, and arithmetic.
+            // Anything else, and every fault, takes the general road below.
+            let known = match &node.kind {
+                NodeKind::Const(Value::Number(d)) => Some(*d),
+                NodeKind::Step(i) => match self.steps.get(*i) {
+                    Some(Slot::Done(Value::Number(d))) => Some(*d),
+                    _ => None,
+                },
+                NodeKind::ItemStep(j) => {
+                    match self.current.as_ref().and_then(|c| c.slots.get(*j)) {
+                        Some(Slot::Done(Value::Number(d))) => Some(*d),
+                        _ => None,
+                    }
+                }
+                NodeKind::Input(i) => match self.facts.values.get(*i) {
+                    Some(Value::Number(d)) => Some(*d),
+                    _ => None,
+                },
+                NodeKind::Binary(
+                    op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
+                    a,
+                    b,
+                ) => {
+                    self.spend(node.span)?;
+                    let x = self.numeric(a)?;
+                    let y = self.numeric(b)?;
+                    return x.arith(*op, y).map_err(|m| Fault::at(node.span, m));
+                }
+                _ => None,
+            };
+            if let Some(d) = known {
+                self.spend(node.span)?;
+                return Ok(Num::Dec(d));
+            }
+        }
         match self.eval(node)? {
             Value::Number(n) => Ok(Num::Dec(n)),
             Value::Fraction(f) => Ok(Num::Frac(*f)),
             v if v.is_missing() => Err(self.missing(node, &v)),
-            other => Err(Fault::At(
+            other => Err(Fault::at(
                 node.span,
                 format!("expected a number, found {}", describe_value(&other)),
             )),
@@ -1139,7 +1236,7 @@ impl<'a> Machine<'a> {
     fn number(&mut self, node: &Node) -> Res<Decimal> {
         match self.numeric(node)? {
             Num::Dec(d) => Ok(d),
-            Num::Frac(f) => Err(Fault::At(
+            Num::Frac(f) => Err(Fault::at(
                 node.span,
                 format!("expected a whole number, found the fraction {f}"),
             )),
@@ -1150,7 +1247,7 @@ impl<'a> Machine<'a> {
         match self.eval(node)? {
             Value::Bool(b) => Ok(b),
             v if v.is_missing() => Err(self.missing(node, &v)),
-            other => Err(Fault::At(
+            other => Err(Fault::at(
                 node.span,
                 format!("expected true or false, found {}", describe_value(&other)),
             )),
@@ -1174,13 +1271,13 @@ impl<'a> Machine<'a> {
                 let y = self.numeric(b)?;
                 x.arith(op, y)
                     .map(Value::from_num)
-                    .map_err(|m| Fault::At(span, m))
+                    .map_err(|m| Fault::at(span, m))
             }
             _ => {
                 let x = self.present(a)?;
                 let y = self.present(b)?;
                 let ord = compare(&x, &y).ok_or_else(|| {
-                    Fault::At(
+                    Fault::at(
                         span,
                         format!(
                             "cannot compare {} with {}",
@@ -1203,7 +1300,7 @@ impl<'a> Machine<'a> {
     }
 
     fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {
-        let fault = |m: String| Fault::At(span, m);
+        let fault = |m: String| Fault::at(span, m);
         match func {
             Func::Min | Func::Max if args.len() == 1 => {
                 let items = self.list(&args[0])?;
@@ -1630,7 +1727,7 @@ impl<'a> Machine<'a> {
         match self.eval(node)? {
             Value::List(items) => Ok(items),
             v if v.is_missing() => Ok(Arc::from([])),
-            other => Err(Fault::At(
+            other => Err(Fault::at(
                 node.span,
                 format!("expected a list, found {}", describe_value(&other)),
             )),
@@ -1640,7 +1737,7 @@ impl<'a> Machine<'a> {
     fn table_arg(&mut self, node: &Node) -> Res<TableId> {
         match &node.kind {
             NodeKind::Table(t) => Ok(*t),
-            _ => Err(Fault::At(node.span, "expected a table name".into())),
+            _ => Err(Fault::at(node.span, "expected a table name".into())),
         }
     }
 
@@ -1667,7 +1764,7 @@ impl<'a> Machine<'a> {
     fn date(&mut self, node: &Node) -> Res<chrono::NaiveDate> {
         match self.present(node)? {
             Value::Date(d) => Ok(d),
-            other => Err(Fault::At(
+            other => Err(Fault::at(
                 node.span,
                 format!("expected a date, found {}", describe_value(&other)),
             )),

@@ -73,9 +73,7 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
                 .ok_or_else(|| format!("exponent {y} is too large"))?;
             let mut root = x;
             for _ in 0..k {
-                root = root
-                    .sqrt()
-                    .ok_or_else(|| format!("square root of {root} failed"))?;
+                root = sqrt(root).ok_or_else(|| format!("square root of {root} failed"))?;
             }
             let r = powi(root, m.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
             return if m < 0 {
@@ -87,6 +85,54 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
     }
     x.checked_powd(y)
         .ok_or_else(|| format!("{x}^{y} cannot be computed exactly enough"))
+}
+
+/// √x to full decimal precision, by Newton's iteration (as rust_decimal's
+/// `sqrt`), started from the integer square root of x's digits: that start
+/// is already right to about 19 digits, so two or three rounds settle it
+/// where a start at x/2 takes a dozen. `None` for a negative x, or if the
+/// iteration fails to settle.
+fn sqrt(x: Decimal) -> Option<Decimal> {
+    if x.is_sign_negative() {
+        return None;
+    }
+    if x.is_zero() {
+        return Some(Decimal::ZERO);
+    }
+    // x = m / 10^s; √x = √(m·10^e) / 10^((s+e)/2) for an even s + e.
+    let m = x.mantissa().unsigned_abs();
+    let s = x.scale();
+    let mut e = 0u32;
+    while e < 38 && m < u128::MAX / 10u128.pow(e + 1) {
+        e += 1;
+    }
+    if (s + e) % 2 == 1 {
+        e -= 1;
+    }
+    while (s + e) / 2 > 28 {
+        e -= 2;
+    }
+    let root = (m * 10u128.pow(e)).isqrt();
+    let mut result = Decimal::try_from_i128_with_scale(i128::try_from(root).ok()?, (s + e) / 2)
+        .ok()
+        .filter(|r| !r.is_zero())
+        .unwrap_or(x);
+    let mut previous = result;
+    for _ in 0..64 {
+        let next = result
+            .checked_add(x.checked_div(result)?)?
+            .checked_div(Decimal::TWO)?;
+        if next == result {
+            return Some(result);
+        }
+        if next == previous {
+            // Rounding makes the last digit swing between two values.
+            return Some(next.min(result));
+        }
+        previous = result;
+        result = next;
+    }
+    None
 }
 
 fn powi(x: Decimal, mut n: u64) -> Option<Decimal> {

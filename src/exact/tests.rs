@@ -77,3 +77,52 @@ fn prorated_amounts_stay_in_range() {
     }
     assert_eq!(x.to_string(), "1580020101/6066800");
 }
+
+#[test]
+fn quotients_by_powers_of_ten_are_those_of_rust_decimal() {
+    for (a, b, expected) in [
+        ("8518.4640", "100", "85.184640"),
+        ("12.5", "10", "1.250"),
+        ("1.000", "10", "0.100"),
+        ("1.0", "100", "0.010"),
+        ("-5.50", "100", "-0.0550"),
+        ("0.00", "100", "0"),
+        ("98.25", "-100", "-0.9825"),
+    ] {
+        let (a, b) = (
+            Decimal::from_str(a).expect("decimal"),
+            Decimal::from_str(b).expect("decimal"),
+        );
+        let q = quotient_by_power_of_ten(a, b).expect("a fast quotient");
+        assert_eq!(q.to_string(), expected);
+    }
+    assert_eq!(
+        quotient_by_power_of_ten(Decimal::ONE, Decimal::from(3)),
+        None
+    );
+}
+
+proptest::proptest! {
+    /// Same digits and same scale as the general division, whenever the fast
+    /// path answers.
+    #[test]
+    fn power_of_ten_quotient_matches_checked_div(
+        mantissa in -(1i128 << 96) + 1..(1i128 << 96),
+        scale in 0u32..=28,
+        k in 0u32..=9,
+        divisor_scale in 0u32..=28,
+        negative in proptest::bool::ANY,
+        small in proptest::bool::ANY,
+    ) {
+        let mantissa = if small { mantissa % 1_000_000_000 } else { mantissa };
+        let a = Decimal::from_i128_with_scale(mantissa, scale);
+        let pow = 10i128.pow(k);
+        let b = Decimal::from_i128_with_scale(if negative { -pow } else { pow }, divisor_scale);
+        if let Some(q) = quotient_by_power_of_ten(a, b) {
+            let general = a.checked_div(b).expect("a quotient");
+            proptest::prop_assert_eq!(q, general);
+            proptest::prop_assert_eq!(q.scale(), general.scale());
+            proptest::prop_assert_eq!(q.to_string(), general.to_string());
+        }
+    }
+}

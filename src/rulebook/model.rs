@@ -807,7 +807,17 @@ pub struct Group {
     pub names: Arc<[Arc<str>]>,
     /// For a group over the rows of a table no case replaces: its steps with each
     /// row's fields folded in, per row (used when no trace is asked for).
-    pub specialized: Option<Arc<Vec<Vec<Step>>>>,
+    pub specialized: Option<Arc<Vec<SpecializedRow>>>,
+}
+
+/// A group's steps for one constant row, with the row folded in.
+#[derive(Clone, Debug)]
+pub struct SpecializedRow {
+    /// The steps, simplified against the row.
+    pub steps: Vec<Step>,
+    /// The value of each step that folded to a constant: known before any case
+    /// is read, so the evaluator never runs it.
+    pub known: Vec<Option<Value>>,
 }
 
 /// One ordered check.

@@ -77,3 +77,35 @@ fn rounding_each_band_is_a_different_reading() {
         Ok("404".into())
     );
 }
+
+/// The fast square root settles where rust_decimal's own iteration does, or
+/// within one unit of the 28th digit, from tiny to huge arguments.
+#[test]
+fn square_root_matches_full_precision() {
+    use rust_decimal::MathematicalOps;
+    for text in [
+        "2",
+        "0.5",
+        "1.5",
+        "0.0000000000000000000000000001",
+        "0.2083333333333333333333333333",
+        "3.9999999999999999999999999999",
+        "1234567.89",
+        "79228162514264337593543950335",
+        "0.01",
+        "100",
+        "7.0859375",
+    ] {
+        let x = d(text);
+        let ours = sqrt(x).expect("a square root");
+        let theirs = x.sqrt().expect("rust_decimal's square root");
+        let unit = Decimal::new(1, ours.scale().max(theirs.scale()));
+        assert!(
+            (ours - theirs).abs() <= unit,
+            "√{text}: {ours} against {theirs}"
+        );
+    }
+    assert_eq!(sqrt(d("6.25")), Some(d("2.5")));
+    assert_eq!(sqrt(d("0")), Some(Decimal::ZERO));
+    assert_eq!(sqrt(d("-1")), None);
+}
