@@ -69,8 +69,18 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
     a
 }
 
+/// 10^n for n ≤ 38, from a table: rounding and rescaling ask for it constantly.
 fn pow10(n: u32) -> Option<i128> {
-    10i128.checked_pow(n)
+    const TABLE: [i128; 39] = {
+        let mut t = [1i128; 39];
+        let mut i = 1;
+        while i < 39 {
+            t[i] = t[i - 1] * 10;
+            i += 1;
+        }
+        t
+    };
+    TABLE.get(n as usize).copied()
 }
 
 /// Whether `q × b == a` exactly (false when it cannot be told without overflow).

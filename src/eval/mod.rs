@@ -11,6 +11,7 @@
 
 pub mod fold;
 pub mod ops;
+pub(crate) mod plan;
 
 use rust_decimal::Decimal;
 use std::sync::Arc;
@@ -26,6 +27,13 @@ use crate::trace::{
     ReportTrace, RoundingTrace, StepTrace, Trace,
 };
 use crate::value::{Month, Record, Value};
+
+/// Readies a checked (or ablated) rulebook for evaluation: specialises groups
+/// over constant rows, then lowers every step for the untraced road.
+pub(crate) fn prepare(rb: &mut Rulebook) {
+    fold::specialize(rb);
+    rb.plan = Arc::new(plan::Plan::build(rb));
+}
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -388,7 +396,11 @@ impl<'a> Machine<'a> {
             let context = Ctx::Check(i);
             self.push_frame();
             let held = match &check.when {
-                Some(w) => self.bool_formula(w, context),
+                Some(w) => match self.planned_check(i) {
+                    Ok(Some(held)) => Ok(held),
+                    Ok(None) => self.bool_formula(w, context),
+                    Err(e) => Err(e),
+                },
                 None => Ok(true),
             };
             let frame = self.pop_frame();
@@ -479,7 +491,13 @@ impl<'a> Machine<'a> {
         });
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
-            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
+            let context = Ctx::Answer(index, o);
+            let json = match (&out.value, self.planned_answer(index, o)?) {
+                (OutputValue::Value { expr, format }, Some(value)) => {
+                    self.formatted(&value, expr, *format, context, &clauses)?
+                }
+                _ => self.output(out, context, &clauses)?,
+            };
             object.insert(out.key.to_string(), json);
         }
         if self.tracer.is_some() {
@@ -620,8 +638,7 @@ impl<'a> Machine<'a> {
         match &out.value {
             OutputValue::Value { expr, format } => {
                 let value = self.formula(expr, context)?;
-                format_value(&value, *format, clauses)
-                    .map_err(|m| self.error(expr, context, expr.node.span, m))
+                self.formatted(&value, expr, *format, context, clauses)
             }
             OutputValue::Each { group, fields, key } => {
                 let g = *group;
@@ -668,6 +685,20 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// An answer value written in its format; a value the format cannot
+    /// write is a fault of the answer's formula.
+    fn formatted(
+        &self,
+        value: &Value,
+        expr: &Formula,
+        format: Format,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<serde_json::Value, EvalError> {
+        format_value(value, format, clauses)
+            .map_err(|m| self.error(expr, context, expr.node.span, m))
+    }
+
     fn read(&mut self, name: &str, value: &Value) {
         if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
             if !frame.reads.iter().any(|r| r.name == name) {
@@ -700,7 +731,10 @@ impl<'a> Machine<'a> {
             Some(Slot::Todo) => {}
         }
         self.steps[i] = Slot::Busy;
-        let value = self.run_step(&self.rb.steps[i], Ctx::Step(i), None)?;
+        let value = match self.planned_step(i)? {
+            Some(v) => v,
+            None => self.run_step(&self.rb.steps[i], Ctx::Step(i), None)?,
+        };
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
@@ -734,7 +768,10 @@ impl<'a> Machine<'a> {
                 .unwrap_or(&rb.groups[g].steps[j]),
             _ => &rb.groups[g].steps[j],
         };
-        let value = self.run_step(step, Ctx::ItemStep(g, j, index), label)?;
+        let value = match self.planned_item_step(g, index, j)? {
+            Some(v) => v,
+            None => self.run_step(step, Ctx::ItemStep(g, j, index), label)?,
+        };
         if let Some(ctx) = &mut self.current {
             ctx.slots[j] = Slot::Done(value.clone());
         }

@@ -37,7 +37,7 @@ pub fn check_rulebook(
     let built = cx.rulebook(raw, hash);
     match built {
         Some(mut rb) if diags.is_empty() => {
-            crate::eval::fold::specialize(&mut rb);
+            crate::eval::prepare(&mut rb);
             Ok(rb)
         }
         _ => Err(diags),
@@ -640,6 +640,7 @@ impl Checker<'_> {
         Some(Rulebook {
             ablations: built_ablations,
             applied_ablation: None,
+            plan: Default::default(),
             reports: built_reports,
             id: ident.id.get_ref().clone(),
             version: *ident.version.get_ref(),

@@ -61,6 +61,8 @@ pub struct Rulebook {
     pub applied_ablation: Option<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub reports: Vec<Report>,
+    /// The steps lowered for untraced evaluation (built with `eval::prepare`).
+    pub(crate) plan: Arc<crate::eval::plan::Plan>,
 }
 
 /// A table of a per-item group shown in traces.
@@ -128,7 +130,7 @@ impl Rulebook {
             }
         }
         copy.applied_ablation = Some(ablation.name.clone());
-        crate::eval::fold::specialize(&mut copy);
+        crate::eval::prepare(&mut copy);
         Ok(copy)
     }
 

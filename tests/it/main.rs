@@ -6,6 +6,7 @@ mod conformance;
 mod diagnostics;
 mod hostile;
 mod properties;
+mod roads;
 mod traces;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,588 @@
+//! The untraced fast road: step formulas lowered to code that computes
+//! decimals and booleans without building a value for every node.
+//!
+//! The tree walker of `eval` serves the trace: it notes every read, lookup
+//! and rounding, and names every fault in place. Most evaluations keep no
+//! trace (batches, generators, scorers), and there the walk itself costed
+//! more than the arithmetic. A [`Plan`] holds each step's formula lowered to
+//! [`Code`]: the same operations, typed where the context says a number or a
+//! boolean is expected, with the rare forms (comprehensions, calendar and
+//! table functions) left as tree nodes that the walker evaluates in place.
+//!
+//! Invariant: running a step's code gives exactly the value the tree walker
+//! gives, or *bails*; a step whose code bailed is computed again by the tree
+//! walker, which then meets the same fault and names it. Code never reports
+//! a fault of its own. A fault raised by another step it reads is that
+//! step's, already named, and passes through unchanged, as it would in the
+//! walker. Evaluation order (left to right, `and`/`or`/`if`/`coalesce`
+//! short-circuits) is the walker's, so the steps computed before a bail are
+//! the steps the walker would have computed too.
+
+use rust_decimal::Decimal;
+use std::cmp::Ordering;
+
+use super::{compare, EvalError, Fault, FaultKind, Machine, Slot};
+use crate::exact::Num;
+use crate::expr::BinOp;
+use crate::rounding::{self, RoundingMode};
+use crate::rulebook::model::{Func, Node, NodeKind, OutputValue, ParamValue, Rulebook, Step};
+use crate::span::Span;
+use crate::value::Value;
+
+/// Every step of a rulebook as code, built at load.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// One per top-level step.
+    steps: Vec<StepCode>,
+    /// One per group.
+    groups: Vec<GroupCode>,
+    /// The condition of each check (`None` for one that always holds).
+    checks: Vec<Option<Code>>,
+    /// Each decision's answer fields; `None` for a field listing a group's items.
+    answers: Vec<Vec<Option<Code>>>,
+}
+
+/// A group's steps as code.
+#[derive(Clone, Debug)]
+enum GroupCode {
+    /// The same code for every item.
+    Any(Vec<StepCode>),
+    /// Code specialised for each constant row (see `fold`).
+    Rows(Vec<Vec<StepCode>>),
+}
+
+/// A step as code: its condition, formula and rounding point.
+#[derive(Clone, Debug)]
+struct StepCode {
+    when: Option<Code>,
+    expr: Code,
+    otherwise: Option<Code>,
+    round: Option<(u32, RoundingMode)>,
+}
+
+/// One node of a lowered formula.
+#[derive(Clone, Debug)]
+enum Code {
+    Const(Value),
+    Input(usize),
+    Step(usize),
+    Param(usize),
+    Item,
+    ItemStep(usize),
+    /// A field of a record (a record input, the current item).
+    Field(Box<Code>, usize),
+    Arith(BinOp, Box<Code>, Box<Code>),
+    Compare(BinOp, Box<Code>, Box<Code>),
+    And(Box<Code>, Box<Code>),
+    Or(Box<Code>, Box<Code>),
+    Not(Box<Code>),
+    Neg(Box<Code>),
+    If(Box<(Code, Code, Code)>),
+    Match(Box<Code>, Vec<(Value, Code)>, Box<Code>),
+    Round(Box<Code>, u32, RoundingMode),
+    /// `min`/`max` of two or more arguments.
+    Extremum(Func, Vec<Code>),
+    Coalesce(Vec<Code>),
+    IsMissing(Box<Code>),
+    /// `sum(group.field)`: a column of a group, summed without a list.
+    SumColumn(usize, usize),
+    /// Any other node, evaluated by the tree walker.
+    Tree(Node),
+}
+
+/// Why code stopped.
+pub(super) enum Stop {
+    /// Not a case this code computes: the tree walker computes the step.
+    Bail,
+    /// A fault of another step, already named: it passes through.
+    Fault(Fault),
+}
+
+type Run<T> = Result<T, Stop>;
+
+impl Plan {
+    /// Lowers every step of the rulebook, using the specialised rows of groups.
+    pub fn build(rb: &Rulebook) -> Plan {
+        let lower = Lower { rb };
+        Plan {
+            steps: rb.steps.iter().map(|s| lower.step(s)).collect(),
+            groups: rb
+                .groups
+                .iter()
+                .map(|g| match &g.specialized {
+                    Some(rows) => GroupCode::Rows(
+                        rows.iter()
+                            .map(|r| r.steps.iter().map(|s| lower.step(s)).collect())
+                            .collect(),
+                    ),
+                    None => GroupCode::Any(g.steps.iter().map(|s| lower.step(s)).collect()),
+                })
+                .collect(),
+            checks: rb
+                .checks
+                .iter()
+                .map(|c| c.when.as_ref().map(|w| lower.code(&w.node)))
+                .collect(),
+            answers: rb
+                .decisions
+                .iter()
+                .map(|d| {
+                    d.answer
+                        .iter()
+                        .map(|o| match &o.value {
+                            OutputValue::Value { expr, .. } => Some(lower.code(&expr.node)),
+                            OutputValue::Each { .. } => None,
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Lowering, with what is constant for every case folded in: parameters
+/// with a fixed value, and arithmetic on constants (computed by the same
+/// `Num::arith` the walker would use, so the value is the one it would get).
+struct Lower<'r> {
+    rb: &'r Rulebook,
+}
+
+impl Lower<'_> {
+    fn step(&self, step: &Step) -> StepCode {
+        StepCode {
+            when: step.when.as_ref().map(|w| self.code(&w.node)),
+            expr: self.code(&step.expr.node),
+            otherwise: step.otherwise.as_ref().map(|o| self.code(&o.node)),
+            round: step.round,
+        }
+    }
+
+    fn boxed(&self, node: &Node) -> Box<Code> {
+        Box::new(self.code(node))
+    }
+
+    fn code(&self, node: &Node) -> Code {
+        match &node.kind {
+            NodeKind::Const(v) => Code::Const(v.clone()),
+            NodeKind::Input(i) => Code::Input(*i),
+            NodeKind::Step(i) => Code::Step(*i),
+            NodeKind::Param(i) => match self.rb.params.get(*i).map(|p| &p.value) {
+                Some(ParamValue::Fixed(v)) => Code::Const(v.clone()),
+                _ => Code::Param(*i),
+            },
+            NodeKind::Item => Code::Item,
+            NodeKind::ItemStep(j) => Code::ItemStep(*j),
+            NodeKind::Field { base, index, .. } => Code::Field(self.boxed(base), *index),
+            NodeKind::Neg(a) => Code::Neg(self.boxed(a)),
+            NodeKind::Not(a) => Code::Not(self.boxed(a)),
+            NodeKind::Binary(op, a, b) => match op {
+                BinOp::And => Code::And(self.boxed(a), self.boxed(b)),
+                BinOp::Or => Code::Or(self.boxed(a), self.boxed(b)),
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                    let (x, y) = (self.code(a), self.code(b));
+                    if let (Code::Const(Value::Number(x)), Code::Const(Value::Number(y))) = (&x, &y)
+                    {
+                        if let Ok(Num::Dec(d)) = Num::Dec(*x).arith(*op, Num::Dec(*y)) {
+                            return Code::Const(Value::Number(d));
+                        }
+                    }
+                    Code::Arith(*op, Box::new(x), Box::new(y))
+                }
+                _ => Code::Compare(*op, self.boxed(a), self.boxed(b)),
+            },
+            NodeKind::If(parts) => Code::If(Box::new((
+                self.code(&parts.0),
+                self.code(&parts.1),
+                self.code(&parts.2),
+            ))),
+            NodeKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => Code::Match(
+                self.boxed(scrutinee),
+                arms.iter()
+                    .map(|(lit, v)| (lit.clone(), self.code(v)))
+                    .collect(),
+                self.boxed(otherwise),
+            ),
+            NodeKind::Call(func, args) => self.call(node, *func, args),
+            _ => Code::Tree(node.clone()),
+        }
+    }
+
+    fn call(&self, node: &Node, func: Func, args: &[Node]) -> Code {
+        match (func, args) {
+            (Func::Round | Func::Floor | Func::Ceil, [x, places, rest @ ..]) => {
+                // The walker reads places and mode the same way; anything else is its to refuse.
+                let places = match &places.kind {
+                    NodeKind::Const(Value::Number(p)) => super::ops::whole(*p, "places")
+                        .ok()
+                        .and_then(|p| u32::try_from(p).ok()),
+                    _ => None,
+                };
+                let mode = match rest.first().map(|m| &m.kind) {
+                    Some(NodeKind::Mode(m)) => Some(*m),
+                    Some(_) => None,
+                    None => Some(RoundingMode::HalfUp),
+                };
+                match (places, mode) {
+                    (Some(p), Some(m)) => Code::Round(self.boxed(x), p, m),
+                    _ => Code::Tree(node.clone()),
+                }
+            }
+            (Func::Min | Func::Max, [_, _, ..]) => {
+                Code::Extremum(func, args.iter().map(|a| self.code(a)).collect())
+            }
+            (Func::Coalesce, _) => Code::Coalesce(args.iter().map(|a| self.code(a)).collect()),
+            (Func::IsMissing, [a]) => Code::IsMissing(self.boxed(a)),
+            (Func::Sum, [list]) => match &list.kind {
+                NodeKind::Field { base, index, .. } => match base.kind {
+                    NodeKind::Group(g) => Code::SumColumn(g, *index),
+                    _ => Code::Tree(node.clone()),
+                },
+                _ => Code::Tree(node.clone()),
+            },
+            _ => Code::Tree(node.clone()),
+        }
+    }
+}
+
+/// A fault met while reading another step, group or parameter: one located in
+/// this formula is left for the walker to name in context; one already named
+/// passes through.
+fn read_fault(fault: Fault) -> Stop {
+    match *fault.0 {
+        FaultKind::At(..) => Stop::Bail,
+        FaultKind::Eval(_) => Stop::Fault(fault),
+    }
+}
+
+/// `a op b` on decimals, as `Num::arith` computes it when the result is a decimal.
+fn arith(op: BinOp, a: Decimal, b: Decimal) -> Run<Decimal> {
+    match op {
+        BinOp::Add => a.checked_add(b).ok_or(Stop::Bail),
+        BinOp::Sub => a.checked_sub(b).ok_or(Stop::Bail),
+        BinOp::Mul => a.checked_mul(b).ok_or(Stop::Bail),
+        _ => match Num::Dec(a).arith(op, Num::Dec(b)) {
+            Ok(Num::Dec(d)) => Ok(d),
+            _ => Err(Stop::Bail),
+        },
+    }
+}
+
+impl<'a> Machine<'a> {
+    /// The step's value by its code: `Ok(None)` when there is no code to run
+    /// (a trace is kept) or the code bailed, and the walker must compute it.
+    pub(super) fn planned_step(&mut self, i: usize) -> Result<Option<Value>, Fault> {
+        let plan = match (&self.tracer, self.rb.plan.steps.get(i)) {
+            (None, Some(code)) => code,
+            _ => return Ok(None),
+        };
+        finish(self.run_step_code(plan))
+    }
+
+    /// The same for step `j` of the current item of group `g`.
+    pub(super) fn planned_item_step(
+        &mut self,
+        g: usize,
+        index: usize,
+        j: usize,
+    ) -> Result<Option<Value>, Fault> {
+        if self.tracer.is_some() {
+            return Ok(None);
+        }
+        let rb = self.rb;
+        let code = match rb.plan.groups.get(g) {
+            Some(GroupCode::Any(steps)) => steps.get(j),
+            Some(GroupCode::Rows(rows)) => rows.get(index).and_then(|r| r.get(j)),
+            None => None,
+        };
+        match code {
+            Some(code) => finish(self.run_step_code(code)),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether check `i` holds, by its code; `Ok(None)` when the walker must tell.
+    pub(super) fn planned_check(&mut self, i: usize) -> Result<Option<bool>, EvalError> {
+        match (&self.tracer, self.rb.plan.checks.get(i)) {
+            (None, Some(Some(code))) => settle(self.code_truth(code)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Answer field `o` of decision `d`, by its code; `Ok(None)` when the walker must compute it.
+    pub(super) fn planned_answer(
+        &mut self,
+        d: usize,
+        o: usize,
+    ) -> Result<Option<Value>, EvalError> {
+        let rb = self.rb;
+        match (&self.tracer, rb.plan.answers.get(d).and_then(|a| a.get(o))) {
+            (None, Some(Some(code))) => settle(self.code_value(code)),
+            _ => Ok(None),
+        }
+    }
+
+    fn run_step_code(&mut self, code: &'a StepCode) -> Run<Value> {
+        if let Some(when) = &code.when {
+            if !self.code_truth(when)? {
+                return match &code.otherwise {
+                    Some(o) => self.code_value(o),
+                    None => Ok(Value::Absent),
+                };
+            }
+        }
+        let Some((places, mode)) = code.round else {
+            return self.code_value(&code.expr);
+        };
+        match self.code_value(&code.expr)? {
+            Value::Number(d) => rounding::round_value(Num::Dec(d), places, mode)
+                .map(Value::Number)
+                .map_err(|_| Stop::Bail),
+            v if v.is_missing() => Ok(v),
+            _ => Err(Stop::Bail),
+        }
+    }
+
+    fn tick(&mut self) -> Run<()> {
+        if self.budget == 0 {
+            return Err(Stop::Bail);
+        }
+        self.budget -= 1;
+        Ok(())
+    }
+
+    /// A number is expected here.
+    fn code_number(&mut self, code: &'a Code) -> Run<Decimal> {
+        match code {
+            Code::Const(Value::Number(d)) => {
+                self.tick()?;
+                Ok(*d)
+            }
+            Code::Arith(op, a, b) => {
+                self.tick()?;
+                let x = self.code_number(a)?;
+                let y = self.code_number(b)?;
+                arith(*op, x, y)
+            }
+            Code::Round(x, places, mode) => {
+                self.tick()?;
+                let x = self.code_number(x)?;
+                rounding::round_value(Num::Dec(x), *places, *mode).map_err(|_| Stop::Bail)
+            }
+            Code::Neg(a) => {
+                self.tick()?;
+                Ok(-self.code_number(a)?)
+            }
+            Code::If(parts) => {
+                self.tick()?;
+                if self.code_truth(&parts.0)? {
+                    self.code_number(&parts.1)
+                } else {
+                    self.code_number(&parts.2)
+                }
+            }
+            other => match self.code_value(other)? {
+                Value::Number(d) => Ok(d),
+                _ => Err(Stop::Bail),
+            },
+        }
+    }
+
+    /// A boolean is expected here.
+    fn code_truth(&mut self, code: &'a Code) -> Run<bool> {
+        match code {
+            Code::Const(Value::Bool(b)) => {
+                self.tick()?;
+                Ok(*b)
+            }
+            Code::Not(a) => {
+                self.tick()?;
+                Ok(!self.code_truth(a)?)
+            }
+            Code::And(a, b) => {
+                self.tick()?;
+                Ok(self.code_truth(a)? && self.code_truth(b)?)
+            }
+            Code::Or(a, b) => {
+                self.tick()?;
+                Ok(self.code_truth(a)? || self.code_truth(b)?)
+            }
+            Code::Compare(op, a, b) => {
+                self.tick()?;
+                let x = self.code_present(a)?;
+                let y = self.code_present(b)?;
+                let ord = compare(&x, &y).ok_or(Stop::Bail)?;
+                Ok(match op {
+                    BinOp::Eq => ord == Ordering::Equal,
+                    BinOp::Ne => ord != Ordering::Equal,
+                    BinOp::Lt => ord == Ordering::Less,
+                    BinOp::Le => ord != Ordering::Greater,
+                    BinOp::Gt => ord == Ordering::Greater,
+                    _ => ord != Ordering::Less,
+                })
+            }
+            Code::IsMissing(a) => {
+                self.tick()?;
+                Ok(self.code_value(a)?.is_missing())
+            }
+            other => match self.code_value(other)? {
+                Value::Bool(b) => Ok(b),
+                _ => Err(Stop::Bail),
+            },
+        }
+    }
+
+    fn code_present(&mut self, code: &'a Code) -> Run<Value> {
+        let v = self.code_value(code)?;
+        if v.is_missing() {
+            return Err(Stop::Bail);
+        }
+        Ok(v)
+    }
+
+    /// Any value.
+    fn code_value(&mut self, code: &'a Code) -> Run<Value> {
+        match code {
+            Code::Const(v) => {
+                self.tick()?;
+                Ok(v.clone())
+            }
+            Code::Input(i) => {
+                self.tick()?;
+                Ok(self.facts.values.get(*i).cloned().unwrap_or(Value::Absent))
+            }
+            Code::Step(i) => {
+                self.tick()?;
+                if let Some(Slot::Done(v)) = self.steps.get(*i) {
+                    return Ok(v.clone());
+                }
+                self.step(*i, Span::default()).map_err(read_fault)
+            }
+            Code::ItemStep(j) => {
+                self.tick()?;
+                if let Some(Slot::Done(v)) = self.current.as_ref().and_then(|c| c.slots.get(*j)) {
+                    return Ok(v.clone());
+                }
+                self.item_step(*j, Span::default()).map_err(read_fault)
+            }
+            Code::Param(i) => {
+                self.tick()?;
+                self.param(*i).map_err(read_fault)
+            }
+            Code::Item => {
+                self.tick()?;
+                Ok(self
+                    .current
+                    .as_ref()
+                    .map_or(Value::Absent, |c| c.item.clone()))
+            }
+            Code::Field(base, index) => {
+                self.tick()?;
+                // The common bases are read in place, without a copy of the record.
+                let direct = match &**base {
+                    Code::Item => self.current.as_ref().map(|c| &c.item),
+                    Code::Input(i) => self.facts.values.get(*i),
+                    _ => None,
+                };
+                if let Some(Value::Record(r)) = direct {
+                    let v = r.fields.get(*index).cloned().unwrap_or(Value::Absent);
+                    self.tick()?;
+                    return Ok(v);
+                }
+                match self.code_value(base)? {
+                    Value::Record(r) => Ok(r.fields.get(*index).cloned().unwrap_or(Value::Absent)),
+                    v if v.is_missing() => Ok(v),
+                    _ => Err(Stop::Bail),
+                }
+            }
+            Code::Arith(..) | Code::Round(..) | Code::Neg(_) => {
+                self.code_number(code).map(Value::Number)
+            }
+            Code::Compare(..)
+            | Code::And(..)
+            | Code::Or(..)
+            | Code::Not(_)
+            | Code::IsMissing(_) => self.code_truth(code).map(Value::Bool),
+            Code::If(parts) => {
+                self.tick()?;
+                if self.code_truth(&parts.0)? {
+                    self.code_value(&parts.1)
+                } else {
+                    self.code_value(&parts.2)
+                }
+            }
+            Code::Match(scrutinee, arms, otherwise) => {
+                self.tick()?;
+                let v = self.code_present(scrutinee)?;
+                for (literal, value) in arms {
+                    if compare(&v, literal).is_some_and(|o| o.is_eq()) {
+                        return self.code_value(value);
+                    }
+                }
+                self.code_value(otherwise)
+            }
+            Code::Extremum(func, args) => {
+                self.tick()?;
+                let mut best = self.code_present(&args[0])?;
+                for a in &args[1..] {
+                    let v = self.code_present(a)?;
+                    let ord = compare(&v, &best).ok_or(Stop::Bail)?;
+                    if (*func == Func::Min && ord.is_lt()) || (*func == Func::Max && ord.is_gt()) {
+                        best = v;
+                    }
+                }
+                Ok(best)
+            }
+            Code::Coalesce(args) => {
+                self.tick()?;
+                for a in args {
+                    let v = self.code_value(a)?;
+                    if !v.is_missing() {
+                        return Ok(v);
+                    }
+                }
+                Ok(Value::Absent)
+            }
+            Code::SumColumn(g, index) => {
+                // The walker spends on the call, the projection and the group read.
+                self.tick()?;
+                self.tick()?;
+                self.tick()?;
+                let group = self.group(*g).map_err(read_fault)?;
+                let mut total = Decimal::ZERO;
+                for record in &group.records {
+                    match record.fields.get(*index) {
+                        Some(Value::Number(d)) => total = arith(BinOp::Add, total, *d)?,
+                        _ => return Err(Stop::Bail),
+                    }
+                }
+                Ok(Value::Number(total))
+            }
+            Code::Tree(node) => self.eval(node).map_err(read_fault),
+        }
+    }
+}
+
+/// The end of a whole formula's code: a fault of another step is already an
+/// `EvalError`, passed on as the walker's `formula` would.
+fn settle<T>(run: Run<T>) -> Result<Option<T>, EvalError> {
+    match run {
+        Ok(v) => Ok(Some(v)),
+        Err(Stop::Bail) => Ok(None),
+        Err(Stop::Fault(f)) => match *f.0 {
+            FaultKind::Eval(e) => Err(e),
+            FaultKind::At(..) => Ok(None),
+        },
+    }
+}
+
+fn finish(run: Run<Value>) -> Result<Option<Value>, Fault> {
+    match run {
+        Ok(v) => Ok(Some(v)),
+        Err(Stop::Bail) => Ok(None),
+        Err(Stop::Fault(f)) => Err(f),
+    }
+}

@@ -1,0 +1,187 @@
+//! The untraced road (steps lowered to code, `eval::plan`) and the traced road
+//! (the tree walker) give the same outcome, byte for byte, on formulas chosen
+//! to take every lowering and every way back to the walker: fractions,
+//! missing values, faults of another step, ties between equal numbers of
+//! different scales, per-item groups and comprehensions.
+
+use bareme::{evaluate_json, parse_rulebook};
+
+const RULEBOOK: &str = r#"
+[rulebook]
+id = "roads"
+version = 1
+schema = 1
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[inputs.y]
+type = "decimal"
+
+[inputs.kind]
+type = "enum"
+values = ["a", "b"]
+required = true
+
+[inputs.lines]
+type = "list"
+max_items = 5
+items = { type = "decimal" }
+
+[parameters.rate]
+value = "12.5"
+
+[steps.third]
+expr = "x / 3"
+
+[steps.third_rounded]
+expr = "third * 3"
+round = { places = 2, mode = "half_even" }
+
+[steps.percent]
+expr = "x * rate / 100"
+
+[steps.tie]
+expr = "min(2.0, 2.00, x)"
+
+[steps.bigger]
+expr = "max(x, 2.00) - 0"
+
+[steps.fallback]
+expr = "coalesce(y, x * 2)"
+
+[steps.guarded]
+expr = "if is_missing(y) then 0 else y * 2"
+
+[steps.unguarded]
+expr = "y + 1"
+
+[steps.reads_unguarded]
+expr = "unguarded * 2"
+
+[steps.by_kind]
+expr = "match kind { 'a' => x, 'b' => -x, else => 0 }"
+
+[steps.when_positive]
+when = "x > 0"
+expr = "x / 7"
+otherwise = "0 - x"
+round = { places = 3, mode = "down" }
+
+[steps.big]
+expr = "x * 10000000000000000"
+
+[steps.doubled]
+expr = "sum([l * 2 for l in lines if l > 0])"
+
+[per_item.each]
+over = "lines"
+item = "line"
+
+[per_item.each.steps.share]
+expr = "line / x"
+
+[per_item.each.steps.cents]
+expr = "round(share, 2)"
+
+[steps.total]
+expr = "sum(each.cents)"
+
+[[checks]]
+when = "x == 99"
+reject = "x"
+message = "x may not be {x}"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+third_rounded = { expr = "third_rounded", format = "decimal" }
+percent = { expr = "percent", format = "decimal" }
+tie = { expr = "tie", format = "decimal" }
+bigger = { expr = "bigger", format = "decimal" }
+fallback = { expr = "fallback", format = "decimal" }
+guarded = { expr = "guarded", format = "decimal" }
+by_kind = { expr = "by_kind", format = "decimal" }
+when_positive = { expr = "when_positive", format = "decimal" }
+doubled = { expr = "doubled", format = "decimal" }
+total = { expr = "total", format = "decimal" }
+"#;
+
+fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
+    let untraced = evaluate_json(rb, &case, false).map(|(o, _)| o);
+    let traced = evaluate_json(rb, &case, true).map(|(o, _)| o);
+    assert_eq!(untraced, traced, "the two roads differ on {case}");
+    format!("{untraced:?}")
+}
+
+#[test]
+fn the_untraced_road_gives_what_the_walker_gives() {
+    let rb = parse_rulebook("roads.toml", RULEBOOK).expect("valid");
+    let answer = both_roads(
+        &rb,
+        serde_json::json!({"x": "2.00", "kind": "b", "lines": ["1", "-2", "0.50"]}),
+    );
+    for expected in [
+        "\"third_rounded\": String(\"2.00\")",
+        "\"percent\": String(\"0.250\")",
+        "\"tie\": String(\"2.0\")",
+        "\"bigger\": String(\"2.00\")",
+        "\"fallback\": String(\"4.00\")",
+        "\"guarded\": String(\"0\")",
+        "\"by_kind\": String(\"-2.00\")",
+        "\"when_positive\": String(\"0.285\")",
+        "\"doubled\": String(\"3.00\")",
+        "\"total\": String(\"-0.25\")",
+    ] {
+        assert!(answer.contains(expected), "{expected} not in {answer}");
+    }
+    // A fraction that the code cannot hold goes back to the walker.
+    both_roads(&rb, serde_json::json!({"x": "7", "y": "1", "kind": "a"}));
+    // A rejection decided by a check.
+    assert!(
+        both_roads(&rb, serde_json::json!({"x": "99", "kind": "a"})).contains("x may not be 99")
+    );
+}
+
+#[test]
+fn faults_are_named_alike_on_both_roads() {
+    let mut text = RULEBOOK.replace(
+        "total = { expr = \"total\", format = \"decimal\" }",
+        "total = { expr = \"total\", format = \"decimal\" }\nfault = { expr = \"reads_unguarded\", format = \"decimal\" }",
+    );
+    let rb = parse_rulebook("roads.toml", &text).expect("valid");
+    // `y` is missing: the fault belongs to step `unguarded`, read by another step.
+    let case = serde_json::json!({"x": "1", "kind": "a"});
+    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    let traced = evaluate_json(&rb, &case, true).expect_err("a fault");
+    assert_eq!(untraced, traced);
+    assert_eq!(untraced.context, "step unguarded");
+    // A division by zero inside a per-item step.
+    text = text.replace("expr = \"line / x\"", "expr = \"line / (x - 1)\"");
+    let rb = parse_rulebook("roads.toml", &text).expect("valid");
+    let case = serde_json::json!({"x": "1", "y": "1", "kind": "a", "lines": ["3"]});
+    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    assert_eq!(
+        untraced,
+        evaluate_json(&rb, &case, true).expect_err("a fault")
+    );
+    assert_eq!(untraced.context, "step each.share of item 0");
+    // Past the range of exact decimals, both roads refuse alike.
+    let rb = parse_rulebook(
+        "roads.toml",
+        RULEBOOK
+            .replace(
+                "doubled = { expr",
+                "big = { expr = \"big\", format = \"decimal\" }\ndoubled = { expr",
+            )
+            .as_str(),
+    )
+    .expect("valid");
+    let case = serde_json::json!({"x": "79228162514264", "kind": "a"});
+    assert_eq!(
+        evaluate_json(&rb, &case, false).map(|(o, _)| o),
+        evaluate_json(&rb, &case, true).map(|(o, _)| o)
+    );
+}
