@@ -266,8 +266,41 @@ struct Chosen {
 /// A group's results: the items it ran over and each item's step values.
 struct GroupResult {
     items: Vec<Value>,
-    records: Vec<Arc<Record>>,
-    list: Value,
+    /// The step values, item after item, `width` to an item: one allocation
+    /// for the whole group, where a record per item would take two each.
+    fields: Vec<Value>,
+    width: usize,
+    names: Arc<[Arc<str>]>,
+    /// The results as a list of records, made the first time a formula reads
+    /// the group whole (most untraced reads take a column, and need none).
+    list: std::cell::OnceCell<Value>,
+}
+
+impl GroupResult {
+    /// Item `i`'s step values.
+    fn row(&self, i: usize) -> &[Value] {
+        self.fields
+            .get(i * self.width..(i + 1) * self.width)
+            .unwrap_or(&[])
+    }
+
+    fn list(&self) -> Value {
+        self.list
+            .get_or_init(|| {
+                Value::List(
+                    (0..self.items.len())
+                        .map(|i| {
+                            Value::Record(Arc::new(Record {
+                                name: None,
+                                names: self.names.clone(),
+                                fields: self.row(i).into(),
+                            }))
+                        })
+                        .collect(),
+                )
+            })
+            .clone()
+    }
 }
 
 /// The item being evaluated inside a group.
@@ -293,6 +326,8 @@ struct Machine<'a> {
     formula_text: &'a str,
     /// The decision taken, its reason and clauses, once a check decides.
     decision: Option<Chosen>,
+    /// The group item a `SumRows` of the plan is at.
+    row: Option<(Arc<GroupResult>, usize)>,
 }
 
 impl<'a> Machine<'a> {
@@ -323,6 +358,7 @@ impl<'a> Machine<'a> {
             tracer: None,
             formula_text: "",
             decision: None,
+            row: None,
         }
     }
 
@@ -572,8 +608,8 @@ impl<'a> Machine<'a> {
         let saved = self.current.take();
         let mut out = Vec::with_capacity(res.items.len());
         let mut failure = None;
-        for (i, (item, record)) in res.items.iter().zip(&res.records).enumerate() {
-            let slots = record.fields.iter().cloned().map(Slot::Done).collect();
+        for (i, item) in res.items.iter().enumerate() {
+            let slots = res.row(i).iter().cloned().map(Slot::Done).collect();
             self.current = Some(ItemCtx {
                 group: g,
                 index: i,
@@ -806,7 +842,7 @@ impl<'a> Machine<'a> {
         };
         let saved = self.current.take();
         let n = group.steps.len();
-        let mut records = Vec::with_capacity(items.len());
+        let mut fields = Vec::with_capacity(items.len() * n);
         // One slot buffer serves every item in turn.
         let mut slots: Vec<Slot> = Vec::with_capacity(n);
         let specialized = match (&group.specialized, self.tracer.is_none()) {
@@ -849,25 +885,18 @@ impl<'a> Machine<'a> {
                 ));
             };
             slots = ctx.slots;
-            let fields: Box<[Value]> = slots
-                .iter_mut()
-                .map(|s| match std::mem::replace(s, Slot::Todo) {
-                    Slot::Done(v) => v,
-                    _ => Value::Absent,
-                })
-                .collect();
-            records.push(Arc::new(Record {
-                name: None,
-                names: group.names.clone(),
-                fields,
+            fields.extend(slots.drain(..).map(|s| match s {
+                Slot::Done(v) => v,
+                _ => Value::Absent,
             }));
         }
         self.current = saved;
-        let list = Value::List(records.iter().map(|r| Value::Record(r.clone())).collect());
         let res = Arc::new(GroupResult {
             items,
-            records,
-            list,
+            fields,
+            width: n,
+            names: group.names.clone(),
+            list: std::cell::OnceCell::new(),
         });
         self.groups[g] = Some(res.clone());
         Ok(res)
@@ -1111,7 +1140,7 @@ impl<'a> Machine<'a> {
                 Ok(v)
             }
             NodeKind::Group(g) => {
-                let v = self.group(*g)?.list.clone();
+                let v = self.group(*g)?.list();
                 if record && self.tracer.is_some() {
                     self.read(&self.rb.groups[*g].name.clone(), &v);
                 }

@@ -86,6 +86,15 @@ enum Code {
     IsMissing(Box<Code>),
     /// `sum(group.field)`: a column of a group, summed without a list.
     SumColumn(usize, usize),
+    /// `sum([body for x in group if filter])`, the item's fields read in
+    /// place (`RowField`), without a list or a record per item.
+    SumRows {
+        group: usize,
+        filter: Option<Box<Code>>,
+        body: Box<Code>,
+    },
+    /// `x.field` of the item `SumRows` is at.
+    RowField(usize),
     /// Any other node, evaluated by the tree walker.
     Tree(Node),
 }
@@ -103,7 +112,7 @@ type Run<T> = Result<T, Stop>;
 impl Plan {
     /// Lowers every step of the rulebook, using the specialised rows of groups.
     pub fn build(rb: &Rulebook) -> Plan {
-        let lower = Lower { rb };
+        let lower = Lower { rb, in_row: false };
         Plan {
             steps: rb.steps.iter().map(|s| lower.step(s)).collect(),
             groups: rb
@@ -145,6 +154,8 @@ impl Plan {
 /// `Num::arith` the walker would use, so the value is the one it would get).
 struct Lower<'r> {
     rb: &'r Rulebook,
+    /// Inside the body of a `SumRows`: its variable's fields are `RowField`s.
+    in_row: bool,
 }
 
 impl Lower<'_> {
@@ -172,7 +183,10 @@ impl Lower<'_> {
             },
             NodeKind::Item => Code::Item,
             NodeKind::ItemStep(j) => Code::ItemStep(*j),
-            NodeKind::Field { base, index, .. } => Code::Field(self.boxed(base), *index),
+            NodeKind::Field { base, index, .. } => match base.kind {
+                NodeKind::Local(_) if self.in_row => Code::RowField(*index),
+                _ => Code::Field(self.boxed(base), *index),
+            },
             NodeKind::Neg(a) => Code::Neg(self.boxed(a)),
             NodeKind::Not(a) => Code::Not(self.boxed(a)),
             NodeKind::Binary(op, a, b) => match op {
@@ -241,10 +255,40 @@ impl Lower<'_> {
                     NodeKind::Group(g) => Code::SumColumn(g, *index),
                     _ => Code::Tree(node.clone()),
                 },
+                NodeKind::Comprehension { body, list, filter }
+                    if !self.in_row
+                        && reads_fields_only(body)
+                        && filter.as_deref().is_none_or(reads_fields_only) =>
+                {
+                    match list.kind {
+                        NodeKind::Group(group) => {
+                            let row = Lower {
+                                rb: self.rb,
+                                in_row: true,
+                            };
+                            Code::SumRows {
+                                group,
+                                filter: filter.as_deref().map(|f| row.boxed(f)),
+                                body: row.boxed(body),
+                            }
+                        }
+                        _ => Code::Tree(node.clone()),
+                    }
+                }
                 _ => Code::Tree(node.clone()),
             },
             _ => Code::Tree(node.clone()),
         }
+    }
+}
+
+/// Whether a comprehension's body uses its variable only through fields, and
+/// binds no variable of its own: then each item's fields can be read in place.
+fn reads_fields_only(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Local(_) | NodeKind::Comprehension { .. } => false,
+        NodeKind::Field { base, .. } if matches!(base.kind, NodeKind::Local(_)) => true,
+        _ => node.children().into_iter().all(reads_fields_only),
     }
 }
 
@@ -553,13 +597,50 @@ impl<'a> Machine<'a> {
                 self.tick()?;
                 let group = self.group(*g).map_err(read_fault)?;
                 let mut total = Decimal::ZERO;
-                for record in &group.records {
-                    match record.fields.get(*index) {
+                for i in 0..group.items.len() {
+                    match group.row(i).get(*index) {
                         Some(Value::Number(d)) => total = arith(BinOp::Add, total, *d)?,
                         _ => return Err(Stop::Bail),
                     }
                 }
                 Ok(Value::Number(total))
+            }
+            Code::SumRows {
+                group,
+                filter,
+                body,
+            } => {
+                // The walker spends on the call, the comprehension and the group read.
+                self.tick()?;
+                self.tick()?;
+                self.tick()?;
+                let rows = self.group(*group).map_err(read_fault)?;
+                let saved = self.row.take();
+                let mut total = Ok(Decimal::ZERO);
+                for i in 0..rows.items.len() {
+                    self.row = Some((rows.clone(), i));
+                    total = total.and_then(|sum| {
+                        if let Some(f) = filter {
+                            if !self.code_truth(f)? {
+                                return Ok(sum);
+                            }
+                        }
+                        arith(BinOp::Add, sum, self.code_number(body)?)
+                    });
+                    if total.is_err() {
+                        break;
+                    }
+                }
+                self.row = saved;
+                total.map(Value::Number)
+            }
+            Code::RowField(index) => {
+                self.tick()?;
+                self.tick()?;
+                match &self.row {
+                    Some((rows, i)) => rows.row(*i).get(*index).cloned().ok_or(Stop::Bail),
+                    None => Err(Stop::Bail),
+                }
             }
             Code::Tree(node) => self.eval(node).map_err(read_fault),
         }

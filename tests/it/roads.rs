@@ -88,6 +88,9 @@ expr = "round(share, 2)"
 [steps.total]
 expr = "sum(each.cents)"
 
+[steps.positive_cents]
+expr = "sum([e.cents * 2 for e in each if e.share > 0])"
+
 [[checks]]
 when = "x == 99"
 reject = "x"
@@ -107,6 +110,7 @@ by_kind = { expr = "by_kind", format = "decimal" }
 when_positive = { expr = "when_positive", format = "decimal" }
 doubled = { expr = "doubled", format = "decimal" }
 total = { expr = "total", format = "decimal" }
+positive_cents = { expr = "positive_cents", format = "decimal" }
 "#;
 
 fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
@@ -134,6 +138,7 @@ fn the_untraced_road_gives_what_the_walker_gives() {
         "\"when_positive\": String(\"0.285\")",
         "\"doubled\": String(\"3.00\")",
         "\"total\": String(\"-0.25\")",
+        "\"positive_cents\": String(\"1.50\")",
     ] {
         assert!(answer.contains(expected), "{expected} not in {answer}");
     }
