@@ -14,6 +14,7 @@ pub mod ops;
 pub(crate) mod plan;
 
 use rust_decimal::Decimal;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::case::{validate_case, CaseError, Facts};
@@ -316,7 +317,7 @@ struct Machine<'a> {
     facts: &'a Facts,
     steps: Vec<Slot>,
     params: Vec<Option<Value>>,
-    groups: Vec<Option<Arc<GroupResult>>>,
+    groups: Vec<Option<Rc<GroupResult>>>,
     current: Option<ItemCtx>,
     /// Values of names bound inside formulas, innermost last.
     locals: Vec<Value>,
@@ -327,7 +328,7 @@ struct Machine<'a> {
     /// The decision taken, its reason and clauses, once a check decides.
     decision: Option<Chosen>,
     /// The group item a `SumRows` of the plan is at.
-    row: Option<(Arc<GroupResult>, usize)>,
+    row: Option<(Rc<GroupResult>, usize)>,
 }
 
 impl<'a> Machine<'a> {
@@ -815,7 +816,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Runs every item of a group once; later reads use the memo.
-    fn group(&mut self, g: usize) -> Res<Arc<GroupResult>> {
+    fn group(&mut self, g: usize) -> Res<Rc<GroupResult>> {
         let Some(memo) = self.groups.get(g) else {
             let span = self.rb.groups[g].over.node.span;
             return Err(Fault::at(
@@ -891,7 +892,7 @@ impl<'a> Machine<'a> {
             }));
         }
         self.current = saved;
-        let res = Arc::new(GroupResult {
+        let res = Rc::new(GroupResult {
             items,
             fields,
             width: n,
