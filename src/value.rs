@@ -71,6 +71,55 @@ impl fmt::Display for Month {
     }
 }
 
+/// The text `Decimal`'s `Display` writes (every digit of the scale kept, no
+/// exponent), without the formatter machinery: an answer writes several
+/// numbers, and through `Display` they cost more than computing them.
+pub fn decimal_text(d: &Decimal) -> String {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mantissa = d.mantissa().unsigned_abs();
+    // Most mantissas fit a machine word, whose division by ten is a multiplication.
+    match u64::try_from(mantissa) {
+        Ok(mut m) => loop {
+            at -= 1;
+            digits[at] = b'0' + (m % 10) as u8;
+            m /= 10;
+            if m == 0 {
+                break;
+            }
+        },
+        Err(_) => {
+            let mut m = mantissa;
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (m % 10) as u8;
+                m /= 10;
+                if m == 0 {
+                    break;
+                }
+            }
+        }
+    }
+    let written = &digits[at..];
+    let scale = d.scale() as usize;
+    let mut text = String::with_capacity(written.len() + scale + 3);
+    if d.is_sign_negative() {
+        text.push('-');
+    }
+    let (whole, fraction) = if written.len() > scale {
+        written.split_at(written.len() - scale)
+    } else {
+        (&b"0"[..], written)
+    };
+    text.extend(whole.iter().map(|&b| char::from(b)));
+    if scale > 0 {
+        text.push('.');
+        text.extend(std::iter::repeat_n('0', scale - fraction.len()));
+        text.extend(fraction.iter().map(|&b| char::from(b)));
+    }
+    text
+}
+
 /// A record: a table row, or a record input. Field order is the declared order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -219,5 +268,40 @@ impl Serialize for Value {
             Value::Map(entries) => s.collect_map(entries.iter().map(|(k, v)| (&**k, v))),
             other => s.collect_str(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The same text as `Display`, for every mantissa, scale and sign.
+        #[test]
+        fn decimal_text_is_what_display_writes(
+            m in -(1i128 << 96) + 1..(1i128 << 96),
+            scale in 0u32..=28,
+            small in proptest::bool::ANY,
+        ) {
+            let m = if small { m % 1_000_000 } else { m };
+            let d = Decimal::from_i128_with_scale(m, scale);
+            proptest::prop_assert_eq!(decimal_text(&d), d.to_string());
+        }
+    }
+
+    #[test]
+    fn decimal_text_keeps_every_place() {
+        for (m, scale, text) in [
+            (5, 2, "0.05"),
+            (-5, 2, "-0.05"),
+            (265000, 2, "2650.00"),
+            (0, 3, "0.000"),
+            (7, 0, "7"),
+        ] {
+            assert_eq!(decimal_text(&Decimal::new(m, scale)), text);
+        }
+        let mut negative_zero = Decimal::new(0, 2);
+        negative_zero.set_sign_negative(true);
+        assert_eq!(decimal_text(&negative_zero), negative_zero.to_string());
     }
 }

@@ -27,7 +27,7 @@ use crate::trace::{
     CheckTrace, CiteTrace, ConditionTrace, Event, InputTrace, Lookup, OutcomeTrace, Read,
     ReportTrace, RoundingTrace, StepTrace, Trace,
 };
-use crate::value::{Month, Record, Value};
+use crate::value::{decimal_text, Month, Record, Value};
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises groups
 /// over constant rows, then lowers every step for the untraced road.
@@ -791,28 +791,33 @@ impl<'a> Machine<'a> {
         }
         ctx.slots[j] = Slot::Busy;
         let (g, index) = (ctx.group, ctx.index);
-        let group = &self.rb.groups[g];
-        let label = self
-            .tracer
-            .is_some()
-            .then(|| format!("{}[{index}]", group.name));
-        // Without a trace, a group over constant rows runs its steps with the row folded in.
-        let rb = self.rb;
-        let step = match (&rb.groups[g].specialized, self.tracer.is_none()) {
-            (Some(rows), true) => rows
-                .get(index)
-                .and_then(|r| r.steps.get(j))
-                .unwrap_or(&rb.groups[g].steps[j]),
-            _ => &rb.groups[g].steps[j],
-        };
         let value = match self.planned_item_step(g, index, j)? {
             Some(v) => v,
-            None => self.run_step(step, Ctx::ItemStep(g, j, index), label)?,
+            None => self.walk_item_step(g, index, j)?,
         };
         if let Some(ctx) = &mut self.current {
             ctx.slots[j] = Slot::Done(value.clone());
         }
         Ok(value)
+    }
+
+    /// Item step `j` computed by the walker.
+    fn walk_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
+        let rb = self.rb;
+        let group = &rb.groups[g];
+        let label = self
+            .tracer
+            .is_some()
+            .then(|| format!("{}[{index}]", group.name));
+        // Without a trace, a group over constant rows runs its steps with the row folded in.
+        let step = match (&group.specialized, self.tracer.is_none()) {
+            (Some(rows), true) => rows
+                .get(index)
+                .and_then(|r| r.steps.get(j))
+                .unwrap_or(&group.steps[j]),
+            _ => &group.steps[j],
+        };
+        self.run_step(step, Ctx::ItemStep(g, j, index), label)
     }
 
     /// Runs every item of a group once; later reads use the memo.
@@ -1950,16 +1955,18 @@ fn format_value(
                 n = r;
             }
             n.rescale(places);
-            Ok(serde_json::Value::String(n.to_string()))
+            Ok(serde_json::Value::String(decimal_text(&n)))
         }
-        (Format::Decimal, Value::Number(n)) => Ok(serde_json::Value::String(number(n).to_string())),
+        (Format::Decimal, Value::Number(n)) => {
+            Ok(serde_json::Value::String(decimal_text(&number(n))))
+        }
         (Format::Integer, Value::Number(n)) => {
             if !n.fract().is_zero() {
                 return Err(format!("{n} is not a whole number: round it in a step"));
             }
-            json_number(number(&n.trunc()).to_string())
+            json_number(decimal_text(&number(&n.trunc())))
         }
-        (Format::Number, Value::Number(n)) => json_number(number(&n.normalize()).to_string()),
+        (Format::Number, Value::Number(n)) => json_number(decimal_text(&number(&n.normalize()))),
         (Format::Text, Value::Text(t)) => Ok(serde_json::Value::String(t.to_string())),
         (Format::Bool, Value::Bool(b)) => Ok(serde_json::Value::Bool(*b)),
         (Format::Calendar, Value::Date(_) | Value::Month(_)) => {

@@ -428,10 +428,39 @@ impl<'a> Machine<'a> {
                     self.code_number(&parts.2)
                 }
             }
-            other => match self.code_value(other)? {
-                Value::Number(d) => Ok(d),
-                _ => Err(Stop::Bail),
+            Code::Step(i) => {
+                if let Some(Slot::Done(Value::Number(d))) = self.steps.get(*i) {
+                    let d = *d;
+                    self.tick()?;
+                    return Ok(d);
+                }
+                self.number_of_value(code)
+            }
+            Code::ItemStep(j) => {
+                let done = self.current.as_ref().and_then(|c| c.slots.get(*j));
+                if let Some(Slot::Done(Value::Number(d))) = done {
+                    let d = *d;
+                    self.tick()?;
+                    return Ok(d);
+                }
+                self.number_of_value(code)
+            }
+            Code::Input(i) => match self.facts.values.get(*i) {
+                Some(Value::Number(d)) => {
+                    let d = *d;
+                    self.tick()?;
+                    Ok(d)
+                }
+                _ => self.number_of_value(code),
             },
+            other => self.number_of_value(other),
+        }
+    }
+
+    fn number_of_value(&mut self, code: &'a Code) -> Run<Decimal> {
+        match self.code_value(code)? {
+            Value::Number(d) => Ok(d),
+            _ => Err(Stop::Bail),
         }
     }
 
