@@ -149,9 +149,22 @@ fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
         q /= POW10[8];
         scale -= 8;
     }
+    // What is left mostly fits a machine word, whose division is far cheaper.
+    let mut word = u64::try_from(q).ok();
     for step in [4, 2, 1] {
-        if scale >= step as u32 && q % POW10[step] == 0 {
-            q /= POW10[step];
+        let unit = POW10[step];
+        let divisible = match word {
+            Some(w) => w % unit as u64 == 0,
+            None => q % unit == 0,
+        };
+        if scale >= step as u32 && divisible {
+            match word.as_mut() {
+                Some(w) => {
+                    *w /= unit as u64;
+                    q = u128::from(*w);
+                }
+                None => q /= unit,
+            }
             scale -= step as u32;
         }
     }

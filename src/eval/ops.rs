@@ -102,10 +102,8 @@ fn sqrt(x: Decimal) -> Option<Decimal> {
     // x = m / 10^s; √x = √(m·10^e) / 10^((s+e)/2) for an even s + e.
     let m = x.mantissa().unsigned_abs();
     let s = x.scale();
-    let mut e = 0u32;
-    while e < 38 && m < u128::MAX / 10u128.pow(e + 1) {
-        e += 1;
-    }
+    // The most digits that keep m·10^e within u128 (below 10^38).
+    let mut e = 38 - (m.ilog10() + 1);
     if (s + e) % 2 == 1 {
         e -= 1;
     }
