@@ -1,9 +1,10 @@
-//! The untraced fast road: step formulas lowered to code that computes
-//! decimals and booleans without building a value for every node.
+//! The untraced fast road: step formulas, check conditions and answer fields
+//! lowered to code that computes decimals and booleans without building a
+//! value for every node.
 //!
 //! The tree walker of `eval` serves the trace: it notes every read, lookup
 //! and rounding, and names every fault in place. Most evaluations keep no
-//! trace (batches, generators, scorers), and there the walk itself costed
+//! trace (batches, generators, scorers), and there the walk itself cost
 //! more than the arithmetic. A [`Plan`] holds each step's formula lowered to
 //! [`Code`]: the same operations, typed where the context says a number or a
 //! boolean is expected, with the rare forms (comprehensions, calendar and
@@ -100,7 +101,7 @@ enum Code {
 }
 
 /// Why code stopped.
-pub(super) enum Stop {
+enum Stop {
     /// Not a case this code computes: the tree walker computes the step.
     Bail,
     /// A fault of another step, already named: it passes through.
