@@ -400,26 +400,50 @@ impl<'a> Machine<'a> {
     }
 
     /// A number is expected here.
+    /// A number at hand, read without a call: a constant, or a step, item
+    /// step or input already computed or given. Most operands are one.
+    #[inline(always)]
+    fn leaf_number(&self, code: &Code) -> Option<Decimal> {
+        let v = match code {
+            Code::Const(v) => v,
+            Code::Step(i) => match self.steps.get(*i) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            Code::ItemStep(j) => match self.current.as_ref()?.slots.get(*j) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            Code::Input(i) => self.facts.values.get(*i)?,
+            _ => return None,
+        };
+        match v {
+            Value::Number(d) => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// A number is expected here.
     fn code_number(&mut self, code: &'a Code) -> Run<Decimal> {
+        if let Some(d) = self.leaf_number(code) {
+            self.tick()?;
+            return Ok(d);
+        }
         match code {
-            Code::Const(Value::Number(d)) => {
-                self.tick()?;
-                Ok(*d)
-            }
             Code::Arith(op, a, b) => {
                 self.tick()?;
-                let x = self.code_number(a)?;
-                let y = self.code_number(b)?;
+                let x = self.operand(a)?;
+                let y = self.operand(b)?;
                 arith(*op, x, y)
             }
             Code::Round(x, places, mode) => {
                 self.tick()?;
-                let x = self.code_number(x)?;
+                let x = self.operand(x)?;
                 rounding::round_value(Num::Dec(x), *places, *mode).map_err(|_| Stop::Bail)
             }
             Code::Neg(a) => {
                 self.tick()?;
-                Ok(-self.code_number(a)?)
+                Ok(-self.operand(a)?)
             }
             Code::If(parts) => {
                 self.tick()?;
@@ -429,32 +453,19 @@ impl<'a> Machine<'a> {
                     self.code_number(&parts.2)
                 }
             }
-            Code::Step(i) => {
-                if let Some(Slot::Done(Value::Number(d))) = self.steps.get(*i) {
-                    let d = *d;
-                    self.tick()?;
-                    return Ok(d);
-                }
-                self.number_of_value(code)
-            }
-            Code::ItemStep(j) => {
-                let done = self.current.as_ref().and_then(|c| c.slots.get(*j));
-                if let Some(Slot::Done(Value::Number(d))) = done {
-                    let d = *d;
-                    self.tick()?;
-                    return Ok(d);
-                }
-                self.number_of_value(code)
-            }
-            Code::Input(i) => match self.facts.values.get(*i) {
-                Some(Value::Number(d)) => {
-                    let d = *d;
-                    self.tick()?;
-                    Ok(d)
-                }
-                _ => self.number_of_value(code),
-            },
             other => self.number_of_value(other),
+        }
+    }
+
+    /// An operand of arithmetic: at hand, or computed.
+    #[inline(always)]
+    fn operand(&mut self, code: &'a Code) -> Run<Decimal> {
+        match self.leaf_number(code) {
+            Some(d) => {
+                self.tick()?;
+                Ok(d)
+            }
+            None => self.code_number(code),
         }
     }
 
@@ -486,9 +497,18 @@ impl<'a> Machine<'a> {
             }
             Code::Compare(op, a, b) => {
                 self.tick()?;
-                let x = self.code_present(a)?;
-                let y = self.code_present(b)?;
-                let ord = compare(&x, &y).ok_or(Stop::Bail)?;
+                let ord = match (self.leaf_number(a), self.leaf_number(b)) {
+                    (Some(x), Some(y)) => {
+                        self.tick()?;
+                        self.tick()?;
+                        x.cmp(&y)
+                    }
+                    _ => {
+                        let x = self.code_present(a)?;
+                        let y = self.code_present(b)?;
+                        compare(&x, &y).ok_or(Stop::Bail)?
+                    }
+                };
                 Ok(match op {
                     BinOp::Eq => ord == Ordering::Equal,
                     BinOp::Ne => ord != Ordering::Equal,
