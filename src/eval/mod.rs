@@ -266,7 +266,7 @@ struct Chosen {
 
 /// A group's results: the items it ran over and each item's step values.
 struct GroupResult {
-    items: Vec<Value>,
+    items: Arc<[Value]>,
     /// The step values, item after item, `width` to an item: one allocation
     /// for the whole group, where a record per item would take two each.
     fields: Vec<Value>,
@@ -833,12 +833,20 @@ impl<'a> Machine<'a> {
             return Ok(res.clone());
         }
         let group = &self.rb.groups[g];
-        let items: Vec<Value> = match self
-            .formula(&group.over, Ctx::GroupOver(g))
-            .map_err(Fault::eval)?
+        let over = match self
+            .rb
+            .plan
+            .constant_items(g)
+            .filter(|_| self.tracer.is_none())
         {
-            Value::List(items) => items.to_vec(),
-            v if v.is_missing() => Vec::new(),
+            Some(items) => items.clone(),
+            None => self
+                .formula(&group.over, Ctx::GroupOver(g))
+                .map_err(Fault::eval)?,
+        };
+        let items: Arc<[Value]> = match over {
+            Value::List(items) => items,
+            v if v.is_missing() => Arc::from(Vec::new()),
             other => {
                 return Err(Fault::at(
                     group.over.node.span,

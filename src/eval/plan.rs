@@ -41,6 +41,9 @@ pub struct Plan {
     checks: Vec<Option<Code>>,
     /// Each decision's answer fields; `None` for a field listing a group's items.
     answers: Vec<Vec<Option<Code>>>,
+    /// The items of each group over the rows of a table no case replaces
+    /// (a specialised group): the same list for every case.
+    items: Vec<Option<Value>>,
 }
 
 /// A group's steps as code.
@@ -115,6 +118,27 @@ impl Plan {
     pub fn build(rb: &Rulebook) -> Plan {
         let lower = Lower { rb, in_row: false };
         Plan {
+            items: rb
+                .groups
+                .iter()
+                .map(|g| match (&g.specialized, &g.over.node.kind) {
+                    (Some(_), NodeKind::Call(Func::Rows, args)) => {
+                        match args.first().map(|a| &a.kind) {
+                            Some(NodeKind::Table(t)) => rb.tables.get(*t).map(|table| {
+                                Value::List(
+                                    table
+                                        .rows
+                                        .iter()
+                                        .map(|r| Value::Record(r.record.clone()))
+                                        .collect(),
+                                )
+                            }),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .collect(),
             steps: rb.steps.iter().map(|s| lower.step(s)).collect(),
             groups: rb
                 .groups
@@ -147,6 +171,13 @@ impl Plan {
                 })
                 .collect(),
         }
+    }
+}
+
+impl Plan {
+    /// The items of group `g` when they are the same for every case.
+    pub(super) fn constant_items(&self, g: usize) -> Option<&Value> {
+        self.items.get(g)?.as_ref()
     }
 }
 
