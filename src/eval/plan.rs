@@ -172,9 +172,7 @@ impl Plan {
                 .collect(),
         }
     }
-}
 
-impl Plan {
     /// The items of group `g` when they are the same for every case.
     pub(super) fn constant_items(&self, g: usize) -> Option<&Value> {
         self.items.get(g)?.as_ref()
