@@ -2,8 +2,10 @@
 //!
 //! Checks run in order; steps are computed on first use and memoised, so a
 //! check may read a step and a clarification never computes the payslip.
-//! With tracing on, every check, step, read, row choice and rounding is
-//! recorded; with it off, nothing is allocated for the trace.
+//! With tracing on, this tree walker records every check, step, read, row
+//! choice and rounding. With it off, nothing is allocated for the trace, and
+//! steps, check conditions and answers run as code lowered at load
+//! ([`plan`]), which hands back to the walker whatever it does not hold.
 //!
 //! Invariant: bounded — every node evaluated spends one unit of the case's
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
