@@ -5,7 +5,7 @@
 //! With tracing on, this tree walker records every check, step, read, row
 //! choice and rounding. With it off, nothing is allocated for the trace, and
 //! steps, check conditions and answers run as code lowered at load
-//! ([`plan`]), which hands back to the walker whatever it does not hold.
+//! (`plan.rs`), which hands back to the walker whatever it does not hold.
 //!
 //! Invariant: bounded — every node evaluated spends one unit of the case's
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
