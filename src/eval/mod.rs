@@ -312,6 +312,8 @@ struct ItemCtx {
     index: usize,
     item: Value,
     slots: Vec<Slot>,
+    /// `lines[3]`, for the trace of each of the item's steps (written once per item).
+    label: Option<String>,
 }
 
 struct Machine<'a> {
@@ -618,6 +620,7 @@ impl<'a> Machine<'a> {
                 index: i,
                 item: item.clone(),
                 slots,
+                label: None,
             });
             match f(self, i) {
                 Ok(v) => out.push(v),
@@ -807,10 +810,11 @@ impl<'a> Machine<'a> {
     fn walk_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
         let rb = self.rb;
         let group = &rb.groups[g];
-        let label = self
-            .tracer
-            .is_some()
-            .then(|| format!("{}[{index}]", group.name));
+        let label = match (&self.tracer, self.current.as_ref()) {
+            (Some(_), Some(ItemCtx { label: Some(l), .. })) => Some(l.clone()),
+            (Some(_), _) => Some(format!("{}[{index}]", group.name)),
+            (None, _) => None,
+        };
         // Without a trace, a group over constant rows runs its steps with the row folded in.
         let step = match (&group.specialized, self.tracer.is_none()) {
             (Some(rows), true) => rows
@@ -879,6 +883,10 @@ impl<'a> Machine<'a> {
                 index,
                 item: item.clone(),
                 slots,
+                label: self
+                    .tracer
+                    .is_some()
+                    .then(|| format!("{}[{index}]", group.name)),
             });
             for j in 0..n {
                 let known = matches!(
