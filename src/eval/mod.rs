@@ -888,7 +888,14 @@ impl<'a> Machine<'a> {
                     .is_some()
                     .then(|| format!("{}[{index}]", group.name)),
             });
-            for j in 0..n {
+            let planned = match self.planned_item_pass(g, index) {
+                Ok(planned) => planned,
+                Err(e) => {
+                    self.current = saved;
+                    return Err(e);
+                }
+            };
+            for j in (0..n).filter(|_| !planned) {
                 let known = matches!(
                     self.current.as_ref().and_then(|c| c.slots.get(j)),
                     Some(Slot::Done(_))

@@ -378,6 +378,38 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Computes, in order, every step of the current item (item `index` of
+    /// group `g`) not known yet: by its code, or by the walker where the code
+    /// bails. `Ok(false)` when there is no code to run (a trace is kept).
+    pub(super) fn planned_item_pass(&mut self, g: usize, index: usize) -> Result<bool, Fault> {
+        if self.tracer.is_some() {
+            return Ok(false);
+        }
+        let rb = self.rb;
+        let codes = match rb.plan.groups.get(g) {
+            Some(GroupCode::Any(steps)) => steps,
+            Some(GroupCode::Rows(rows)) => match rows.get(index) {
+                Some(row) => row,
+                None => return Ok(false),
+            },
+            None => return Ok(false),
+        };
+        for (j, code) in codes.iter().enumerate() {
+            match self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
+                Some(slot @ Slot::Todo) => *slot = Slot::Busy,
+                _ => continue,
+            }
+            let value = match finish(self.run_step_code(code))? {
+                Some(v) => v,
+                None => self.walk_item_step(g, index, j)?,
+            };
+            if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
+                *slot = Slot::Done(value);
+            }
+        }
+        Ok(true)
+    }
+
     /// Whether check `i` holds, by its code; `Ok(None)` when the walker must tell.
     pub(super) fn planned_check(&mut self, i: usize) -> Result<Option<bool>, EvalError> {
         match (&self.tracer, self.rb.plan.checks.get(i)) {
