@@ -271,7 +271,8 @@ struct GroupResult {
     items: Arc<[Value]>,
     /// The step values, item after item, `width` to an item: one allocation
     /// for the whole group, where a record per item would take two each.
-    fields: Vec<Value>,
+    /// Kept as the items' memo slots, so an item's pass is appended whole.
+    fields: Vec<Slot>,
     width: usize,
     names: Arc<[Arc<str>]>,
     /// The results as a list of records, made the first time a formula reads
@@ -280,11 +281,19 @@ struct GroupResult {
 }
 
 impl GroupResult {
-    /// Item `i`'s step values.
-    fn row(&self, i: usize) -> &[Value] {
+    /// Item `i`'s step slots (all computed).
+    fn row(&self, i: usize) -> &[Slot] {
         self.fields
             .get(i * self.width..(i + 1) * self.width)
             .unwrap_or(&[])
+    }
+
+    /// Step `j` of item `i`.
+    fn field(&self, i: usize, j: usize) -> Option<&Value> {
+        match self.row(i).get(j) {
+            Some(Slot::Done(v)) => Some(v),
+            _ => None,
+        }
     }
 
     fn list(&self) -> Value {
@@ -296,7 +305,9 @@ impl GroupResult {
                             Value::Record(Arc::new(Record {
                                 name: None,
                                 names: self.names.clone(),
-                                fields: self.row(i).into(),
+                                fields: (0..self.width)
+                                    .map(|j| self.field(i, j).cloned().unwrap_or(Value::Absent))
+                                    .collect(),
                             }))
                         })
                         .collect(),
@@ -614,7 +625,7 @@ impl<'a> Machine<'a> {
         let mut out = Vec::with_capacity(res.items.len());
         let mut failure = None;
         for (i, item) in res.items.iter().enumerate() {
-            let slots = res.row(i).iter().cloned().map(Slot::Done).collect();
+            let slots = res.row(i).to_vec();
             self.current = Some(ItemCtx {
                 group: g,
                 index: i,
@@ -916,10 +927,7 @@ impl<'a> Machine<'a> {
                 ));
             };
             slots = ctx.slots;
-            fields.extend(slots.drain(..).map(|s| match s {
-                Slot::Done(v) => v,
-                _ => Value::Absent,
-            }));
+            fields.append(&mut slots);
         }
         self.current = saved;
         let res = Rc::new(GroupResult {

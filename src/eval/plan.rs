@@ -709,7 +709,7 @@ impl<'a> Machine<'a> {
                 let group = self.group(*g).map_err(read_fault)?;
                 let mut total = Decimal::ZERO;
                 for i in 0..group.items.len() {
-                    match group.row(i).get(*index) {
+                    match group.field(i, *index) {
                         Some(Value::Number(d)) => total = arith(BinOp::Add, total, *d)?,
                         _ => return Err(Stop::Bail),
                     }
@@ -749,7 +749,7 @@ impl<'a> Machine<'a> {
                 self.tick()?;
                 self.tick()?;
                 match &self.row {
-                    Some((rows, i)) => rows.row(*i).get(*index).cloned().ok_or(Stop::Bail),
+                    Some((rows, i)) => rows.field(*i, *index).cloned().ok_or(Stop::Bail),
                     None => Err(Stop::Bail),
                 }
             }
