@@ -298,15 +298,7 @@ fn fold_binary(op: BinOp, a: &Node, b: &Node) -> Option<Node> {
                 return None;
             }
             let ord = compare(x, y)?;
-            let held = match op {
-                BinOp::Eq => ord.is_eq(),
-                BinOp::Ne => !ord.is_eq(),
-                BinOp::Lt => ord.is_lt(),
-                BinOp::Le => ord.is_le(),
-                BinOp::Gt => ord.is_gt(),
-                _ => ord.is_ge(),
-            };
-            Some(constant(span, Value::Bool(held)))
+            Some(constant(span, Value::Bool(op.holds(ord))))
         }
     }
 }

@@ -1391,15 +1391,7 @@ impl<'a> Machine<'a> {
                         ),
                     )
                 })?;
-                use std::cmp::Ordering::*;
-                Ok(Value::Bool(match op {
-                    BinOp::Eq => ord == Equal,
-                    BinOp::Ne => ord != Equal,
-                    BinOp::Lt => ord == Less,
-                    BinOp::Le => ord != Greater,
-                    BinOp::Gt => ord == Greater,
-                    _ => ord != Less,
-                }))
+                Ok(Value::Bool(op.holds(ord)))
             }
         }
     }

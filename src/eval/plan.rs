@@ -20,7 +20,6 @@
 //! the steps the walker would have computed too.
 
 use rust_decimal::Decimal;
-use std::cmp::Ordering;
 
 use super::{compare, EvalError, Fault, FaultKind, Machine, Slot};
 use crate::exact::Num;
@@ -570,14 +569,7 @@ impl<'a> Machine<'a> {
                         compare(&x, &y).ok_or(Stop::Bail)?
                     }
                 };
-                Ok(match op {
-                    BinOp::Eq => ord == Ordering::Equal,
-                    BinOp::Ne => ord != Ordering::Equal,
-                    BinOp::Lt => ord == Ordering::Less,
-                    BinOp::Le => ord != Ordering::Greater,
-                    BinOp::Gt => ord == Ordering::Greater,
-                    _ => ord != Ordering::Less,
-                })
+                Ok(op.holds(ord))
             }
             Code::IsMissing(a) => {
                 self.tick()?;

@@ -108,6 +108,22 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// For a comparison operator, whether it holds between two values that
+    /// compare as `ord`; the walker, the untraced code and constant folding
+    /// all decide comparisons here. Arithmetic and logical operators give
+    /// `false`.
+    pub fn holds(self, ord: std::cmp::Ordering) -> bool {
+        match self {
+            BinOp::Eq => ord.is_eq(),
+            BinOp::Ne => ord.is_ne(),
+            BinOp::Lt => ord.is_lt(),
+            BinOp::Le => ord.is_le(),
+            BinOp::Gt => ord.is_gt(),
+            BinOp::Ge => ord.is_ge(),
+            _ => false,
+        }
+    }
+
     /// The operator as written.
     pub fn symbol(self) -> &'static str {
         match self {
