@@ -944,7 +944,8 @@ impl<'a> Machine<'a> {
     /// Computes a step in a frame of its own and records it in the trace.
     fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<String>) -> Res<Value> {
         if self.tracer.is_none() {
-            return self.step_value(step, context).map_err(Fault::eval);
+            let (_, value, _) = self.compute_step(step, context).map_err(Fault::eval)?;
+            return Ok(value);
         }
         self.push_frame();
         let res = self.compute_step(step, context);
@@ -968,25 +969,6 @@ impl<'a> Machine<'a> {
         Ok(value)
     }
 
-    /// A step's value when no trace is kept: the same condition, formula and
-    /// rounding as [`Machine::compute_step`], without the exact value or the
-    /// condition's record.
-    fn step_value(&mut self, step: &'a Step, context: Ctx) -> Result<Value, EvalError> {
-        if let Some(when) = &step.when {
-            if !self.bool_formula(when, context)? {
-                return match &step.otherwise {
-                    Some(o) => self.formula(o, context),
-                    None => Ok(Value::Absent),
-                };
-            }
-        }
-        let exact = self.formula(&step.expr, context)?;
-        match step.round {
-            None => Ok(exact),
-            Some(_) => self.round_step(step, context, &exact),
-        }
-    }
-
     fn compute_step(
         &mut self,
         step: &'a Step,
@@ -995,10 +977,12 @@ impl<'a> Machine<'a> {
         let mut condition = None;
         if let Some(when) = &step.when {
             let held = self.bool_formula(when, context)?;
-            condition = Some(ConditionTrace {
-                formula: when.text.to_string(),
-                held,
-            });
+            if self.tracer.is_some() {
+                condition = Some(ConditionTrace {
+                    formula: when.text.to_string(),
+                    held,
+                });
+            }
             if !held {
                 let value = match &step.otherwise {
                     Some(o) => self.formula(o, context)?,
@@ -1289,43 +1273,6 @@ impl<'a> Machine<'a> {
 
     /// A number, decimal or exact fraction.
     fn numeric(&mut self, node: &Node) -> Res<Num> {
-        if self.tracer.is_none() {
-            // The nodes arithmetic is made of, without a value built for each:
-            // a constant, a number already computed or given, and arithmetic.
-            // Anything else, and every fault, takes the general road below.
-            let known = match &node.kind {
-                NodeKind::Const(Value::Number(d)) => Some(*d),
-                NodeKind::Step(i) => match self.steps.get(*i) {
-                    Some(Slot::Done(Value::Number(d))) => Some(*d),
-                    _ => None,
-                },
-                NodeKind::ItemStep(j) => {
-                    match self.current.as_ref().and_then(|c| c.slots.get(*j)) {
-                        Some(Slot::Done(Value::Number(d))) => Some(*d),
-                        _ => None,
-                    }
-                }
-                NodeKind::Input(i) => match self.facts.values.get(*i) {
-                    Some(Value::Number(d)) => Some(*d),
-                    _ => None,
-                },
-                NodeKind::Binary(
-                    op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div),
-                    a,
-                    b,
-                ) => {
-                    self.spend(node.span)?;
-                    let x = self.numeric(a)?;
-                    let y = self.numeric(b)?;
-                    return x.arith(*op, y).map_err(|m| Fault::at(node.span, m));
-                }
-                _ => None,
-            };
-            if let Some(d) = known {
-                self.spend(node.span)?;
-                return Ok(Num::Dec(d));
-            }
-        }
         match self.eval(node)? {
             Value::Number(n) => Ok(Num::Dec(n)),
             Value::Fraction(f) => Ok(Num::Frac(*f)),
