@@ -817,14 +817,20 @@ impl<'a> Machine<'a> {
         Ok(value)
     }
 
+    /// `lines[3]`: how a trace names an item's steps; `None` without a trace.
+    fn item_label(&self, g: usize, index: usize) -> Option<String> {
+        self.tracer
+            .as_ref()
+            .map(|_| format!("{}[{index}]", self.rb.groups[g].name))
+    }
+
     /// Item step `j` computed by the walker.
     fn walk_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
         let rb = self.rb;
         let group = &rb.groups[g];
-        let label = match (&self.tracer, self.current.as_ref()) {
-            (Some(_), Some(ItemCtx { label: Some(l), .. })) => Some(l.clone()),
-            (Some(_), _) => Some(format!("{}[{index}]", group.name)),
-            (None, _) => None,
+        let label = match self.current.as_ref() {
+            Some(ItemCtx { label: Some(l), .. }) => Some(l.clone()),
+            _ => self.item_label(g, index),
         };
         // Without a trace, a group over constant rows runs its steps with the row folded in.
         let step = match (&group.specialized, self.tracer.is_none()) {
@@ -894,10 +900,7 @@ impl<'a> Machine<'a> {
                 index,
                 item: item.clone(),
                 slots,
-                label: self
-                    .tracer
-                    .is_some()
-                    .then(|| format!("{}[{index}]", group.name)),
+                label: self.item_label(g, index),
             });
             let planned = match self.planned_item_pass(g, index) {
                 Ok(planned) => planned,
@@ -906,14 +909,8 @@ impl<'a> Machine<'a> {
                     return Err(e);
                 }
             };
+            // The walker's pass (with a trace); item_step skips a step already computed.
             for j in (0..n).filter(|_| !planned) {
-                let known = matches!(
-                    self.current.as_ref().and_then(|c| c.slots.get(j)),
-                    Some(Slot::Done(_))
-                );
-                if known {
-                    continue;
-                }
                 if let Err(e) = self.item_step(j, group.over.node.span) {
                     self.current = saved;
                     return Err(e);

@@ -172,6 +172,14 @@ impl Plan {
         }
     }
 
+    /// The code of item `index` of group `g`, a step to an entry.
+    fn item_codes(&self, g: usize, index: usize) -> Option<&[StepCode]> {
+        match self.groups.get(g)? {
+            GroupCode::Any(steps) => Some(steps),
+            GroupCode::Rows(rows) => rows.get(index).map(Vec::as_slice),
+        }
+    }
+
     /// The items of group `g` when they are the same for every case.
     pub(super) fn constant_items(&self, g: usize) -> Option<&Value> {
         self.items.get(g)?.as_ref()
@@ -365,13 +373,12 @@ impl<'a> Machine<'a> {
         if self.tracer.is_some() {
             return Ok(None);
         }
-        let rb = self.rb;
-        let code = match rb.plan.groups.get(g) {
-            Some(GroupCode::Any(steps)) => steps.get(j),
-            Some(GroupCode::Rows(rows)) => rows.get(index).and_then(|r| r.get(j)),
-            None => None,
-        };
-        match code {
+        match self
+            .rb
+            .plan
+            .item_codes(g, index)
+            .and_then(|codes| codes.get(j))
+        {
             Some(code) => finish(self.run_step_code(code)),
             None => Ok(None),
         }
@@ -384,14 +391,8 @@ impl<'a> Machine<'a> {
         if self.tracer.is_some() {
             return Ok(false);
         }
-        let rb = self.rb;
-        let codes = match rb.plan.groups.get(g) {
-            Some(GroupCode::Any(steps)) => steps,
-            Some(GroupCode::Rows(rows)) => match rows.get(index) {
-                Some(row) => row,
-                None => return Ok(false),
-            },
-            None => return Ok(false),
+        let Some(codes) = self.rb.plan.item_codes(g, index) else {
+            return Ok(false);
         };
         for (j, code) in codes.iter().enumerate() {
             match self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
