@@ -77,27 +77,21 @@ impl fmt::Display for Month {
 pub fn decimal_text(d: &Decimal) -> String {
     let mut digits = [0u8; 40];
     let mut at = digits.len();
-    let mantissa = d.mantissa().unsigned_abs();
-    // Most mantissas fit a machine word, whose division by ten is a multiplication.
-    match u64::try_from(mantissa) {
-        Ok(mut m) => loop {
-            at -= 1;
-            digits[at] = b'0' + (m % 10) as u8;
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        },
-        Err(_) => {
-            let mut m = mantissa;
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (m % 10) as u8;
-                m /= 10;
-                if m == 0 {
-                    break;
-                }
-            }
+    // Digits beyond a machine word first; the rest (most mantissas, whole)
+    // in a word, whose division by ten is a multiplication.
+    let mut wide = d.mantissa().unsigned_abs();
+    while wide > u128::from(u64::MAX) {
+        at -= 1;
+        digits[at] = b'0' + (wide % 10) as u8;
+        wide /= 10;
+    }
+    let mut word = wide as u64;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (word % 10) as u8;
+        word /= 10;
+        if word == 0 {
+            break;
         }
     }
     let written = &digits[at..];
