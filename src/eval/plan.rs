@@ -356,11 +356,10 @@ impl<'a> Machine<'a> {
     /// The step's value by its code: `Ok(None)` when there is no code to run
     /// (a trace is kept) or the code bailed, and the walker must compute it.
     pub(super) fn planned_step(&mut self, i: usize) -> Result<Option<Value>, Fault> {
-        let plan = match (&self.tracer, self.rb.plan.steps.get(i)) {
-            (None, Some(code)) => code,
-            _ => return Ok(None),
-        };
-        finish(self.run_step_code(plan))
+        match (&self.tracer, self.rb.plan.steps.get(i)) {
+            (None, Some(code)) => finish(self.run_step_code(code)),
+            _ => Ok(None),
+        }
     }
 
     /// The same for step `j` of the current item of group `g`.
@@ -460,7 +459,6 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    /// A number is expected here.
     /// A number at hand, read without a call: a constant, or a step, item
     /// step or input already computed or given. Most operands are one.
     #[inline(always)]
