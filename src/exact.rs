@@ -69,18 +69,22 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
     a
 }
 
-/// 10^n for n ≤ 38, from a table: rounding and rescaling ask for it constantly.
+/// 10^0 to 10^38, the powers that fit: rounding and rescaling ask for them constantly.
+const POWERS_OF_TEN: [u128; 39] = {
+    let mut t = [1u128; 39];
+    let mut i = 1;
+    while i < 39 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^n for n ≤ 38.
 fn pow10(n: u32) -> Option<i128> {
-    const TABLE: [i128; 39] = {
-        let mut t = [1i128; 39];
-        let mut i = 1;
-        while i < 39 {
-            t[i] = t[i - 1] * 10;
-            i += 1;
-        }
-        t
-    };
-    TABLE.get(n as usize).copied()
+    POWERS_OF_TEN
+        .get(n as usize)
+        .and_then(|&p| i128::try_from(p).ok())
 }
 
 /// Whether `q × b == a` exactly (false when it cannot be told without overflow).
@@ -105,18 +109,8 @@ fn exact_product(q: Decimal, b: Decimal, a: Decimal) -> bool {
 /// the divisor is not such a number or the quotient is outside the cases
 /// reproduced here; the caller then divides the general way.
 fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
-    const POW10: [u128; 10] = [
-        1,
-        10,
-        100,
-        1_000,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-        1_000_000_000,
-    ];
+    // Divisors up to 10^9 take rust_decimal's 32-bit road, reproduced here.
+    const POW10: &[u128] = POWERS_OF_TEN.split_at(10).0;
     let k = POW10
         .iter()
         .position(|&p| p == b.mantissa().unsigned_abs())?;
