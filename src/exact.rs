@@ -80,6 +80,18 @@ const POWERS_OF_TEN: [u128; 39] = {
     t
 };
 
+/// 10^0 to 10^19, the powers a machine word holds, for the word roads of
+/// rounding and division.
+pub(crate) const WORD_POWERS_OF_TEN: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 0;
+    while i < 20 {
+        t[i] = POWERS_OF_TEN[i] as u64;
+        i += 1;
+    }
+    t
+};
+
 /// 10^n for n ≤ 38.
 fn pow10(n: u32) -> Option<i128> {
     POWERS_OF_TEN
@@ -111,15 +123,22 @@ fn exact_product(q: Decimal, b: Decimal, a: Decimal) -> bool {
 fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
     // Divisors up to 10^9 take rust_decimal's 32-bit road, reproduced here.
     const POW10: &[u128] = POWERS_OF_TEN.split_at(10).0;
-    let k = POW10
+    let divisor = u64::try_from(b.mantissa().unsigned_abs()).ok()?;
+    let k = WORD_POWERS_OF_TEN[..10]
         .iter()
-        .position(|&p| p == b.mantissa().unsigned_abs())?;
+        .position(|&p| p == divisor)?;
     if a.is_zero() {
         return Some(Decimal::ZERO);
     }
     let scale = a.scale().checked_sub(b.scale())?;
     let m = a.mantissa().unsigned_abs();
     let negative = a.is_sign_negative() != b.is_sign_negative();
+    if let Some(q) = u64::try_from(m)
+        .ok()
+        .and_then(|m| quotient_in_word(m, k, scale, negative))
+    {
+        return Some(q);
+    }
     let build = |mantissa: u128, scale: u32| {
         let signed = i128::try_from(mantissa).ok()?;
         Decimal::try_from_i128_with_scale(if negative { -signed } else { signed }, scale).ok()
@@ -160,6 +179,36 @@ fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
                 None => q /= unit,
             }
             scale -= step as u32;
+        }
+    }
+    build(q, scale)
+}
+
+/// The same steps as `quotient_by_power_of_ten` on a dividend that fits a
+/// machine word, where division is far cheaper; `None` where the steps
+/// would leave the word.
+fn quotient_in_word(m: u64, k: usize, scale: u32, negative: bool) -> Option<Decimal> {
+    let unit = WORD_POWERS_OF_TEN[k];
+    let build = |q: u64, scale: u32| {
+        (scale <= crate::rounding::MAX_PLACES)
+            .then(|| Decimal::from_parts(q as u32, (q >> 32) as u32, 0, negative, scale))
+    };
+    if m % unit == 0 {
+        return build(m / unit, scale);
+    }
+    if scale > 19 {
+        return None;
+    }
+    let mut q = m.checked_mul(WORD_POWERS_OF_TEN[9 - k])?;
+    let mut scale = scale + 9;
+    while q as u32 == 0 && scale >= 8 && q % WORD_POWERS_OF_TEN[8] == 0 {
+        q /= WORD_POWERS_OF_TEN[8];
+        scale -= 8;
+    }
+    for step in [4, 2, 1] {
+        if scale >= step && q % WORD_POWERS_OF_TEN[step as usize] == 0 {
+            q /= WORD_POWERS_OF_TEN[step as usize];
+            scale -= step;
         }
     }
     build(q, scale)

@@ -74,3 +74,79 @@ fn other_modes_and_their_margins() {
         "0.3"
     );
 }
+
+/// rust_decimal's general road, which `round_in_word` must reproduce.
+fn round_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+    let mut after = value.round_dp_with_strategy(places, mode.strategy());
+    after.rescale(places);
+    after
+}
+
+#[test]
+fn rounding_in_a_word_keeps_zeros_signs_and_ties() {
+    let modes = [
+        RoundingMode::HalfUp,
+        RoundingMode::HalfEven,
+        RoundingMode::Down,
+        RoundingMode::Up,
+        RoundingMode::Floor,
+        RoundingMode::Ceiling,
+    ];
+    for text in [
+        "-0.001",
+        "0.005",
+        "-0.005",
+        "0.015",
+        "-2.5",
+        "2.5",
+        "0",
+        "-0.00",
+        "7",
+        "18446744073709551615",
+        "1.8446744073709551615",
+    ] {
+        for mode in modes {
+            for places in [0, 2, 4, 28] {
+                let value = d(text);
+                let got = round_decimal(value, places, mode);
+                let want = round_general(value, places, mode);
+                assert_eq!(
+                    (got.to_string(), got.is_sign_negative()),
+                    (want.to_string(), want.is_sign_negative()),
+                    "{text} to {places} {mode:?}"
+                );
+            }
+        }
+    }
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    /// Any decimal, any places, any mode: the word road gives rust_decimal's
+    /// digits, scale and sign, or leaves the case to it.
+    #[test]
+    fn rounding_in_a_word_is_rust_decimals(
+        mantissa in proptest::prop_oneof![0i128..100_000, -100_000i128..0, proptest::num::i64::ANY.prop_map(i128::from), -(1i128 << 95)..(1i128 << 95)],
+        scale in 0u32..=28,
+        places in 0u32..=28,
+        mode in 0usize..6,
+    ) {
+        use proptest::prop_assert_eq;
+        let mode = [
+            RoundingMode::HalfUp,
+            RoundingMode::HalfEven,
+            RoundingMode::Down,
+            RoundingMode::Up,
+            RoundingMode::Floor,
+            RoundingMode::Ceiling,
+        ][mode];
+        let value = Decimal::from_i128_with_scale(mantissa, scale);
+        if let Some(got) = round_in_word(value, places, mode) {
+            let want = round_general(value, places, mode);
+            prop_assert_eq!(got.to_string(), want.to_string());
+            prop_assert_eq!(got.scale(), want.scale());
+            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+        }
+    }
+}
