@@ -2,12 +2,17 @@
 //! measured in the same run (parsing the case JSON; validating it).
 //!
 //! `cargo bench --bench eval` prints criterion's timings, then each
-//! measurement as a ratio to the JSON-parse baseline.
+//! measurement as a ratio to the JSON-parse baseline. The paie-fr payslip is
+//! measured interpreted and compiled (`tests/compiled/`, `bareme compile`).
 
 use criterion::{black_box, Criterion};
 use std::path::Path;
 
 use bareme::{evaluate, evaluate_json, load_rulebook, validate_case};
+
+#[rustfmt::skip]
+#[path = "../tests/compiled/paie_fr_v2026.rs"]
+mod paie_fr_v2026;
 
 const CASE: &str = r#"{"task": "payslip", "gross_pay": "3650.00", "payroll_month": "2026-09",
   "allowed_deduction": "120.00", "contract_gross_pay": "3500.00",
@@ -49,6 +54,12 @@ fn main() {
     g.bench_function("level4_evaluate_no_trace", |b| {
         b.iter(|| evaluate(&paie, black_box(&payslip_facts), false))
     });
+    let compiled = paie_fr_v2026::COMPILED
+        .bind(&paie)
+        .expect("the compiled module is fresh");
+    g.bench_function("level4_compiled_no_trace", |b| {
+        b.iter(|| compiled.evaluate(black_box(&payslip_facts)))
+    });
     g.bench_function("level4_validate_and_evaluate", |b| {
         b.iter(|| evaluate_json(&paie, black_box(&payslip), false))
     });
@@ -78,6 +89,7 @@ fn main() {
         "luma/evaluate_trace",
         "luma/validate_and_evaluate",
         "paie/level4_evaluate_no_trace",
+        "paie/level4_compiled_no_trace",
         "paie/level4_validate_and_evaluate",
         "paie/level4_evaluate_trace",
     ] {

@@ -5,13 +5,18 @@
 //! with `0`: the difference over 1000 is the instruction count of one
 //! evaluation, the same whatever else the machine is doing.
 //!
-//! Arguments: `[COUNT] [RULEBOOK] [CASE.json]`, by default 1000 evaluations of
-//! the level-4 paie-fr example.
+//! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled]`, by default 1000
+//! evaluations of the level-4 paie-fr example; `compiled` evaluates with the
+//! compiled paie-fr 2026 module of `tests/compiled/` instead of interpreting.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{evaluate, load_rulebook, validate_case};
+
+#[rustfmt::skip]
+#[path = "../tests/compiled/paie_fr_v2026.rs"]
+mod paie_fr_v2026;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -61,9 +66,23 @@ fn main() -> ExitCode {
         }
     };
     let mut answered = 0;
-    for _ in 0..count {
-        let outcome = evaluate(&rb, std::hint::black_box(&facts), false);
-        answered += usize::from(std::hint::black_box(&outcome).is_ok());
+    if args.next().as_deref() == Some("compiled") {
+        let bound = match paie_fr_v2026::COMPILED.bind(&rb) {
+            Ok(bound) => bound,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for _ in 0..count {
+            let outcome = bound.evaluate(std::hint::black_box(&facts));
+            answered += usize::from(std::hint::black_box(&outcome).is_ok());
+        }
+    } else {
+        for _ in 0..count {
+            let outcome = evaluate(&rb, std::hint::black_box(&facts), false);
+            answered += usize::from(std::hint::black_box(&outcome).is_ok());
+        }
     }
     println!("{answered} of {count} evaluations answered");
     ExitCode::SUCCESS

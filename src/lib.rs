@@ -21,6 +21,8 @@
 #![warn(missing_docs)]
 
 pub mod case;
+pub mod codegen;
+pub mod compiled;
 pub mod conformance;
 pub mod diag;
 pub mod eval;

@@ -27,6 +27,17 @@ pub enum Command {
         /// A rulebook folder (holding rulebook.toml and cases/).
         rulebook: PathBuf,
     },
+    /// Compile a rulebook to a Rust module (see `bareme::compiled`).
+    Compile {
+        /// A rulebook folder or its TOML file.
+        rulebook: PathBuf,
+        /// Compile the rulebook under a named alternative reading.
+        #[arg(long, value_name = "NAME")]
+        ablate: Option<String>,
+        /// Where to write the module; standard output by default.
+        #[arg(short, long, value_name = "FILE.rs")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Arguments of `bareme eval`.

@@ -57,6 +57,11 @@ pub fn run() -> ExitCode {
         Command::Check { rulebook } => check(&rulebook),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
+        Command::Compile {
+            rulebook,
+            ablate,
+            out,
+        } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
     }
 }
 
@@ -98,6 +103,44 @@ fn check(path: &Path) -> ExitCode {
         }
         Err(code) => code,
     }
+}
+
+/// Writes the compiled module, and says on standard error what it leaves to
+/// the interpreter.
+fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode {
+    let mut rb = match load(path) {
+        Ok(rb) => rb,
+        Err(code) => return code,
+    };
+    if let Some(name) = ablation {
+        rb = match rb.ablated(name) {
+            Ok(rb) => rb,
+            Err(e) => {
+                warn!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+    }
+    let generated = bareme::codegen::generate(&rb);
+    for f in &generated.fallbacks {
+        warn!("left to the interpreter: {f}");
+    }
+    match out {
+        None => say_raw!("{}", generated.source),
+        Some(file) => {
+            if let Err(e) = std::fs::write(file, &generated.source) {
+                warn!("error: cannot write {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+            warn!(
+                "wrote {} ({}, fingerprint {})",
+                file.display(),
+                rb.reference(),
+                &generated.fingerprint[..16]
+            );
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn test(path: &Path) -> ExitCode {

@@ -1851,7 +1851,7 @@ fn describe_value(v: &Value) -> String {
     }
 }
 
-fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => Some(x.cmp(y)),
         (Value::Number(_) | Value::Fraction(_), Value::Number(_) | Value::Fraction(_)) => {
@@ -1865,7 +1865,7 @@ fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
     }
 }
 
-fn covers(period: &Period, key: &Value) -> bool {
+pub(crate) fn covers(period: &Period, key: &Value) -> bool {
     match (period, key) {
         (Period::Months(from, to), Value::Month(m)) => m >= from && to.is_none_or(|t| *m <= t),
         (Period::Months(from, to), Value::Date(d)) => {
@@ -1887,7 +1887,7 @@ fn period_text(p: Period) -> String {
 }
 
 /// Writes an answer value; an amount with more decimals than its format is an error, never a silent rounding.
-fn format_value(
+pub(crate) fn format_value(
     v: &Value,
     format: Format,
     clauses: &[Arc<str>],

@@ -33,21 +33,21 @@ use crate::value::Value;
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
     /// One per top-level step.
-    steps: Vec<StepCode>,
+    pub(crate) steps: Vec<StepCode>,
     /// One per group.
-    groups: Vec<GroupCode>,
+    pub(crate) groups: Vec<GroupCode>,
     /// The condition of each check (`None` for one that always holds).
-    checks: Vec<Option<Code>>,
+    pub(crate) checks: Vec<Option<Code>>,
     /// Each decision's answer fields; `None` for a field listing a group's items.
-    answers: Vec<Vec<Option<Code>>>,
+    pub(crate) answers: Vec<Vec<Option<Code>>>,
     /// The items of each group over the rows of a table no case replaces
     /// (a specialised group): the same list for every case.
-    items: Vec<Option<Value>>,
+    pub(crate) items: Vec<Option<Value>>,
 }
 
 /// A group's steps as code.
 #[derive(Clone, Debug)]
-enum GroupCode {
+pub(crate) enum GroupCode {
     /// The same code for every item.
     Any(Vec<StepCode>),
     /// Code specialised for each constant row (see `fold`).
@@ -56,16 +56,16 @@ enum GroupCode {
 
 /// A step as code: its condition, formula and rounding point.
 #[derive(Clone, Debug)]
-struct StepCode {
-    when: Option<Code>,
-    expr: Code,
-    otherwise: Option<Code>,
-    round: Option<(u32, RoundingMode)>,
+pub(crate) struct StepCode {
+    pub(crate) when: Option<Code>,
+    pub(crate) expr: Code,
+    pub(crate) otherwise: Option<Code>,
+    pub(crate) round: Option<(u32, RoundingMode)>,
 }
 
 /// One node of a lowered formula.
 #[derive(Clone, Debug)]
-enum Code {
+pub(crate) enum Code {
     Const(Value),
     Input(usize),
     Step(usize),
@@ -172,6 +172,12 @@ impl Plan {
         }
     }
 
+    /// A formula outside the plan (a decision's `cite` condition, a dated
+    /// parameter's `at`) lowered the same way.
+    pub(crate) fn lower(rb: &Rulebook, node: &Node) -> Code {
+        Lower { rb, in_row: false }.code(node)
+    }
+
     /// The code of item `index` of group `g`, a step to an entry.
     fn item_codes(&self, g: usize, index: usize) -> Option<&[StepCode]> {
         match self.groups.get(g)? {
@@ -181,7 +187,7 @@ impl Plan {
     }
 
     /// The items of group `g` when they are the same for every case.
-    pub(super) fn constant_items(&self, g: usize) -> Option<&Value> {
+    pub(crate) fn constant_items(&self, g: usize) -> Option<&Value> {
         self.items.get(g)?.as_ref()
     }
 }

@@ -285,3 +285,55 @@ fn the_2025_and_2026_payslips_differ_only_where_the_law_did() {
     assert_eq!(now["cout_employeur"], "5015.12");
     assert_eq!(before["cout_employeur"], "4926.43");
 }
+
+#[test]
+fn compile_writes_the_checked_in_module_and_names_what_it_leaves() {
+    let o = bareme(&["compile", "rulebooks/paie-fr/v2026"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let module = std::fs::read_to_string(super::root().join("tests/compiled/paie_fr_v2026.rs"))
+        .expect("the checked-in module");
+    assert!(
+        stdout(&o) == module,
+        "stdout differs from tests/compiled/paie_fr_v2026.rs"
+    );
+    assert_eq!(stderr(&o), "");
+
+    // Luma decides its payslip by the period row of its rate table, which the
+    // generator does not compile: every case is left to the interpreter, and said so.
+    let o = bareme(&["compile", LUMA], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pub static COMPILED: Compiled"));
+    assert!(
+        stderr(&o)
+            .contains("left to the interpreter: check 1: step `row`: `PeriodRow` is not compiled"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = bareme(
+        &[
+            "compile",
+            "rulebooks/paie-fr/v2026",
+            "--ablate",
+            "no_such_reading",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let dir = tempdir("compile");
+    let file = dir.join("paie.rs");
+    let o = bareme(
+        &[
+            "compile",
+            "rulebooks/paie-fr/v2026",
+            "--ablate",
+            "unprorated_ceiling",
+            "-o",
+            &file.to_string_lossy(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ablated = std::fs::read_to_string(&file).expect("the written module");
+    assert!(ablated.contains("paie-fr@2026") && ablated != module);
+}

@@ -2,6 +2,7 @@
 //! CLI contract, located diagnostics, trace snapshots and hostile input.
 
 mod cli;
+mod compiled;
 mod conformance;
 mod diagnostics;
 mod hostile;

@@ -194,7 +194,7 @@ fn faults_are_named_alike_on_both_roads() {
 }
 
 /// A payslip case of paie-fr, mostly valid, with every optional part sometimes there.
-fn payslip() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+pub(crate) fn payslip() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
     use proptest::prelude::*;
     let cents = |max: i64| (0..max).prop_map(|c| format!("{}.{:02}", c / 100, c % 100));
     let hours = prop_oneof![Just("151.67"), Just("86.67"), Just("104"), Just("130")];
@@ -279,7 +279,7 @@ proptest::proptest! {
 }
 
 /// paie-fr 2025 and 2026, each as written and under each of its ablations.
-static PAYSLIP_RULEBOOKS: std::sync::LazyLock<Vec<bareme::Rulebook>> =
+pub(crate) static PAYSLIP_RULEBOOKS: std::sync::LazyLock<Vec<bareme::Rulebook>> =
     std::sync::LazyLock::new(|| {
         let mut all = Vec::new();
         for dir in ["rulebooks/paie-fr/v2025", "rulebooks/paie-fr/v2026"] {

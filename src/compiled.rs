@@ -1,0 +1,413 @@
+//! Rulebooks compiled to Rust (`bareme compile`), and what their code links to.
+//!
+//! The interpreter pays for its generality on every case: memo slots of
+//! values, a dispatch per node, groups kept as lists. A compiled rulebook is
+//! the same plan (`eval::plan`) written out as one Rust function, where steps
+//! are typed locals and groups over constant rows are unrolled, so that only
+//! the decimal arithmetic is left.
+//!
+//! Invariant: compiled code gives the interpreter's outcome or none. It
+//! computes every step in dependency order (a superset of what the walker
+//! computes) with the walker's own arithmetic, and gives up (`None`) on
+//! anything else: a fault, a value of an unexpected kind, a rejection, a
+//! formula the generator does not compile, a case whose evaluation might
+//! exceed the rulebook's step budget. [`Bound::evaluate`] then runs the
+//! interpreter, which gives the answer or names the fault as it always does.
+//!
+//! A compiled module is tied to one rulebook version and one bareme: it
+//! carries the fingerprint of its own source, and [`Compiled::bind`] refuses
+//! it for any rulebook for which this bareme would not generate the very same
+//! code. Drift between a rulebook and its compiled form is an error, never a
+//! silent wrong answer.
+
+use std::fmt;
+
+use crate::case::Facts;
+use crate::eval::{evaluate, EvalError, Outcome};
+use crate::rulebook::Rulebook;
+
+/// A compiled rulebook, as a generated module declares it.
+pub struct Compiled {
+    /// The rulebook it was generated from (`paie-fr@2026`), for messages.
+    pub reference: &'static str,
+    /// SHA-256 of the generated code.
+    pub fingerprint: &'static str,
+    /// The generated evaluation: an outcome, or `None` to leave the case to the interpreter.
+    pub run: fn(&Rulebook, &Facts) -> Option<Outcome>,
+}
+
+/// A compiled module does not belong to this rulebook (or to this bareme).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the compiled module of {compiled} does not match the rulebook {rulebook}: \
+     regenerate it with `bareme compile`"
+)]
+pub struct Stale {
+    /// What the module was generated from.
+    pub compiled: String,
+    /// The rulebook it was offered.
+    pub rulebook: String,
+}
+
+/// A compiled module bound to the rulebook it was generated from.
+pub struct Bound<'r> {
+    rb: &'r Rulebook,
+    run: fn(&Rulebook, &Facts) -> Option<Outcome>,
+}
+
+impl Compiled {
+    /// Binds the module to `rb`, after checking that generating code for
+    /// `rb` now gives the module's code, byte for byte.
+    pub fn bind<'r>(&self, rb: &'r Rulebook) -> Result<Bound<'r>, Stale> {
+        if crate::codegen::generate(rb).fingerprint != self.fingerprint {
+            return Err(Stale {
+                compiled: self.reference.to_string(),
+                rulebook: rb.reference(),
+            });
+        }
+        Ok(Bound { rb, run: self.run })
+    }
+}
+
+impl Bound<'_> {
+    /// The outcome of validated facts: by the compiled code, or by the
+    /// interpreter where the compiled code gives up. The same as
+    /// `evaluate(rb, facts, false)`.
+    pub fn evaluate(&self, facts: &Facts) -> Result<Outcome, EvalError> {
+        match (self.run)(self.rb, facts) {
+            Some(outcome) => Ok(outcome),
+            None => evaluate(self.rb, facts, false).map(|(outcome, _)| outcome),
+        }
+    }
+
+    /// The compiled code's outcome alone: `None` where it gives up.
+    pub fn compiled_only(&self, facts: &Facts) -> Option<Outcome> {
+        (self.run)(self.rb, facts)
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compiled")
+            .field("reference", &self.reference)
+            .field("fingerprint", &self.fingerprint)
+            .finish()
+    }
+}
+
+/// What generated code calls: the interpreter's own operations, each giving
+/// `None` where the interpreter would fault or the plan would bail.
+#[doc(hidden)]
+pub mod rt {
+    use std::cmp::Ordering;
+    use std::sync::Arc;
+
+    pub use crate::case::Facts;
+    pub use crate::eval::Outcome;
+    pub use crate::exact::Num;
+    pub use crate::expr::BinOp;
+    pub use crate::rounding::RoundingMode;
+    pub use crate::rulebook::model::Format;
+    pub use crate::rulebook::Rulebook;
+    pub use crate::value::{Month, Value};
+    pub use rust_decimal::Decimal;
+    pub use serde_json;
+    pub use std::sync::LazyLock;
+
+    use crate::eval::{compare, covers, format_value, ops};
+    use crate::rulebook::model::{CheckOutcome, ParamValue, TableKind};
+
+    /// A number in a value, decimal or fraction.
+    #[inline]
+    pub fn num(v: &Value) -> Option<Num> {
+        v.as_num()
+    }
+
+    /// Zero, where sums start.
+    pub const ZERO: Num = Num::Dec(Decimal::ZERO);
+
+    /// How many items a list input holds (none when missing or not a list).
+    pub fn items_len(v: &Value) -> u64 {
+        match v {
+            Value::List(items) => items.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// A decimal in a value (the plan's column sums take decimals only).
+    #[inline]
+    pub fn dec(v: &Value) -> Option<Num> {
+        v.as_number().map(Num::Dec)
+    }
+
+    /// A decimal of a number (a fraction gives up, as in the plan's sums).
+    #[inline]
+    pub fn only_dec(n: Num) -> Option<Num> {
+        match n {
+            Num::Dec(_) => Some(n),
+            Num::Frac(_) => None,
+        }
+    }
+
+    #[inline]
+    pub fn truth(v: &Value) -> Option<bool> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn value(n: Num) -> Value {
+        Value::from_num(n)
+    }
+
+    /// `a + b` as `Num::arith` computes it, its decimal case inline.
+    #[inline]
+    pub fn add(a: Num, b: Num) -> Option<Num> {
+        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
+            if let Some(z) = x.checked_add(y) {
+                return Some(Num::Dec(z));
+            }
+        }
+        a.arith(BinOp::Add, b).ok()
+    }
+
+    #[inline]
+    pub fn sub(a: Num, b: Num) -> Option<Num> {
+        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
+            if let Some(z) = x.checked_sub(y) {
+                return Some(Num::Dec(z));
+            }
+        }
+        a.arith(BinOp::Sub, b).ok()
+    }
+
+    #[inline]
+    pub fn mul(a: Num, b: Num) -> Option<Num> {
+        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
+            if let Some(z) = x.checked_mul(y) {
+                return Some(Num::Dec(z));
+            }
+        }
+        a.arith(BinOp::Mul, b).ok()
+    }
+
+    #[inline]
+    pub fn div(a: Num, b: Num) -> Option<Num> {
+        a.arith(BinOp::Div, b).ok()
+    }
+
+    #[inline]
+    pub fn neg(a: Num) -> Num {
+        -a
+    }
+
+    /// A rounding point: the exact number to `places` decimals.
+    #[inline]
+    pub fn round(n: Num, places: u32, mode: RoundingMode) -> Option<Num> {
+        crate::rounding::round_value(n, places, mode)
+            .ok()
+            .map(Num::Dec)
+    }
+
+    /// A step's rounding point on a value that may be missing (kept as is).
+    pub fn round_value(v: Value, places: u32, mode: RoundingMode) -> Option<Value> {
+        match v.as_num() {
+            Some(n) => round(n, places, mode).map(value),
+            None if v.is_missing() => Some(v),
+            None => None,
+        }
+    }
+
+    /// The ordering of two numbers, as the walker compares them.
+    #[inline]
+    pub fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
+        match (a, b) {
+            (Num::Dec(x), Num::Dec(y)) => Some(x.cmp(&y)),
+            _ => a.cmp_exact(b).ok(),
+        }
+    }
+
+    /// The ordering of two present values of one kind.
+    #[inline]
+    pub fn cmp_value(a: &Value, b: &Value) -> Option<Ordering> {
+        compare(a, b)
+    }
+
+    /// Whether a present value equals a `match` arm's literal; `None` if missing.
+    #[inline]
+    pub fn matches(v: &Value, literal: &Value) -> Option<bool> {
+        if v.is_missing() {
+            return None;
+        }
+        Some(compare(v, literal).is_some_and(Ordering::is_eq))
+    }
+
+    /// `min`/`max` over numbers: the later argument wins only when strictly better.
+    #[inline]
+    pub fn better_num(best: Num, next: Num, max: bool) -> Option<Num> {
+        let ord = cmp_num(next, best)?;
+        Some(if (max && ord.is_gt()) || (!max && ord.is_lt()) {
+            next
+        } else {
+            best
+        })
+    }
+
+    /// The same over present values.
+    pub fn better_value(best: Value, next: Value, max: bool) -> Option<Value> {
+        if best.is_missing() || next.is_missing() {
+            return None;
+        }
+        let ord = compare(&next, &best)?;
+        Some(if (max && ord.is_gt()) || (!max && ord.is_lt()) {
+            next
+        } else {
+            best
+        })
+    }
+
+    /// Field `index` of a record; a missing record gives itself.
+    #[inline]
+    pub fn field(v: &Value, index: usize) -> Option<Value> {
+        match v {
+            Value::Record(r) => Some(r.fields.get(index).cloned().unwrap_or(Value::Absent)),
+            v if v.is_missing() => Some(v.clone()),
+            _ => None,
+        }
+    }
+
+    /// The items of a list input; a missing list has none.
+    pub fn items(v: &Value) -> Option<&[Value]> {
+        match v {
+            Value::List(items) => Some(items),
+            v if v.is_missing() => Some(&[]),
+            _ => None,
+        }
+    }
+
+    /// The items of group `g` when they are the same for every case.
+    pub fn constant_items(rb: &Rulebook, g: usize) -> Option<&[Value]> {
+        match rb.plan.constant_items(g)? {
+            Value::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Whether the facts have the shape of this rulebook's (so that input
+    /// and table indices are in range).
+    pub fn fits(rb: &Rulebook, facts: &Facts) -> bool {
+        facts.values.len() == rb.inputs.len() && facts.tables.len() == rb.tables.len()
+    }
+
+    /// The rulebook's budget of evaluated nodes for one case.
+    pub fn budget(rb: &Rulebook) -> u64 {
+        rb.limits.max_eval_steps
+    }
+
+    /// Dated parameter `i` at `key` (a date or month).
+    pub fn dated(rb: &Rulebook, i: usize, key: &Value) -> Option<Value> {
+        match &rb.params.get(i)?.value {
+            ParamValue::Dated { periods, .. } => Some(
+                periods
+                    .iter()
+                    .find(|(p, _)| covers(p, key))
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(Value::Absent),
+            ),
+            ParamValue::Fixed(v) => Some(v.clone()),
+        }
+    }
+
+    /// `pow(x, y)` as the walker computes it.
+    pub fn pow(x: Num, y: Num) -> Option<Num> {
+        ops::pow(x.approx()?, y.approx()?).ok().map(Num::Dec)
+    }
+
+    /// `day(date)`.
+    pub fn day(v: &Value) -> Option<Num> {
+        match v {
+            Value::Date(d) => Some(Num::Dec(chrono::Datelike::day(d).into())),
+            _ => None,
+        }
+    }
+
+    /// `days_in_month(month or date)`.
+    pub fn days_in_month(v: &Value) -> Option<Num> {
+        let m = match v {
+            Value::Month(m) => *m,
+            Value::Date(d) => Month::of(*d),
+            _ => return None,
+        };
+        m.days().map(|d| Num::Dec(d.into()))
+    }
+
+    /// `lookup(table, keys…)`: the row with these keys, absent if none or a key is missing.
+    pub fn lookup(rb: &Rulebook, facts: &Facts, t: usize, keys: &[Value]) -> Option<Value> {
+        if keys.iter().any(Value::is_missing) {
+            return Some(Value::Absent);
+        }
+        let table = rb.tables.get(t)?;
+        let TableKind::Keyed { keys: columns } = &table.kind else {
+            return None;
+        };
+        let rows: &[crate::rulebook::model::Row] =
+            match facts.tables.get(t).and_then(Option::as_ref) {
+                Some(rows) => rows,
+                None => &table.rows,
+            };
+        let found = rows.iter().find(|r| {
+            columns
+                .iter()
+                .zip(keys)
+                .all(|(c, k)| r.record.fields.get(*c) == Some(k))
+        });
+        Some(found.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
+    }
+
+    /// The clauses an answer starts from: the deciding check's, else its decision's.
+    pub fn clauses(rb: &Rulebook, check: usize) -> Option<Vec<Arc<str>>> {
+        let CheckOutcome::Decide {
+            decision, clauses, ..
+        } = &rb.checks.get(check)?.outcome
+        else {
+            return None;
+        };
+        Some(if clauses.is_empty() {
+            rb.decisions.get(*decision)?.clauses.clone()
+        } else {
+            clauses.clone()
+        })
+    }
+
+    /// Adds the clauses of cite `c` of decision `d`, once each.
+    pub fn cite(rb: &Rulebook, d: usize, c: usize, clauses: &mut Vec<Arc<str>>) -> Option<()> {
+        for extra in &rb.decisions.get(d)?.cite.get(c)?.1 {
+            if !clauses.contains(extra) {
+                clauses.push(extra.clone());
+            }
+        }
+        Some(())
+    }
+
+    /// An answer value written in its format.
+    pub fn answer(v: &Value, format: Format, clauses: &[Arc<str>]) -> Option<serde_json::Value> {
+        format_value(v, format, clauses).ok()
+    }
+
+    /// An answer value from a number.
+    pub fn answer_num(n: Num, format: Format, clauses: &[Arc<str>]) -> Option<serde_json::Value> {
+        answer(&value(n), format, clauses)
+    }
+
+    /// A text constant.
+    pub fn text(t: &str) -> Value {
+        Value::Text(Arc::from(t))
+    }
+
+    /// A date constant.
+    pub fn date(y: i32, m: u32, d: u32) -> Value {
+        chrono::NaiveDate::from_ymd_opt(y, m, d).map_or(Value::Absent, Value::Date)
+    }
+}

@@ -1,0 +1,168 @@
+//! Compiled rulebooks (`bareme compile`, `tests/compiled/`) give the
+//! interpreter's outcomes, are refused for any other rulebook, and answer
+//! the payslips themselves rather than handing them all back.
+
+use bareme::compiled::{Bound, Compiled, Stale};
+use bareme::{evaluate, validate_case, Outcome, Rulebook};
+
+#[rustfmt::skip]
+#[path = "../compiled/paie_fr_v2025.rs"]
+mod paie_fr_v2025;
+#[rustfmt::skip]
+#[path = "../compiled/paie_fr_v2026.rs"]
+mod paie_fr_v2026;
+
+/// Each checked-in module, with the rulebook folder it was generated from.
+const MODULES: [(&Compiled, &str, &str); 2] = [
+    (
+        &paie_fr_v2025::COMPILED,
+        "rulebooks/paie-fr/v2025",
+        "paie_fr_v2025",
+    ),
+    (
+        &paie_fr_v2026::COMPILED,
+        "rulebooks/paie-fr/v2026",
+        "paie_fr_v2026",
+    ),
+];
+
+fn bind<'r>(compiled: &Compiled, rb: &'r Rulebook, file: &str) -> Bound<'r> {
+    compiled.bind(rb).unwrap_or_else(|e| {
+        panic!(
+            "{e}: cargo run -- compile {} -o tests/compiled/{file}.rs",
+            rb.reference()
+        )
+    })
+}
+
+/// The interpreter's outcome, untraced.
+fn interpreted(rb: &Rulebook, case: &serde_json::Value) -> Result<Outcome, String> {
+    match validate_case(rb, case) {
+        Ok(facts) => evaluate(rb, &facts, false)
+            .map(|(o, _)| o)
+            .map_err(|e| e.to_string()),
+        Err(e) => Ok(Outcome::Rejected(e)),
+    }
+}
+
+/// The compiled module's outcome, and whether its own code gave it.
+fn compiled(
+    bound: &Bound,
+    rb: &Rulebook,
+    case: &serde_json::Value,
+) -> (Result<Outcome, String>, bool) {
+    match validate_case(rb, case) {
+        Ok(facts) => (
+            bound.evaluate(&facts).map_err(|e| e.to_string()),
+            bound.compiled_only(&facts).is_some(),
+        ),
+        Err(e) => (Ok(Outcome::Rejected(e)), false),
+    }
+}
+
+#[test]
+fn checked_in_modules_are_what_the_generator_writes_now() {
+    for (module, dir, file) in MODULES {
+        let rb = super::rulebook(dir);
+        bind(module, &rb, file);
+        let generated = bareme::codegen::generate(&rb);
+        assert_eq!(generated.fingerprint, module.fingerprint);
+        let text = std::fs::read_to_string(super::root().join(format!("tests/compiled/{file}.rs")))
+            .expect("the checked-in module");
+        assert!(
+            text == generated.source,
+            "tests/compiled/{file}.rs was edited"
+        );
+        assert!(
+            generated.fallbacks.is_empty(),
+            "{dir}: {:?}",
+            generated.fallbacks
+        );
+    }
+}
+
+#[test]
+fn a_module_is_refused_for_another_rulebook_or_reading() {
+    let rb2025 = super::rulebook("rulebooks/paie-fr/v2025");
+    let err = paie_fr_v2026::COMPILED.bind(&rb2025).err();
+    assert_eq!(
+        err,
+        Some(Stale {
+            compiled: paie_fr_v2026::COMPILED.reference.to_string(),
+            rulebook: rb2025.reference(),
+        })
+    );
+    let rb2026 = super::rulebook("rulebooks/paie-fr/v2026");
+    let ablated = rb2026
+        .ablated("unprorated_ceiling")
+        .expect("a declared ablation");
+    assert!(paie_fr_v2026::COMPILED.bind(&ablated).is_err());
+}
+
+#[test]
+fn conformance_cases_come_out_as_interpreted_and_are_answered_compiled() {
+    for (module, dir, file) in MODULES {
+        let rb = super::rulebook(dir);
+        let bound = bind(module, &rb, file);
+        let cases = bareme::conformance::cases(&super::root().join(dir)).expect("cases");
+        assert!(cases.len() >= 20, "{dir}");
+        let mut answered = 0;
+        for (name, case) in &cases {
+            let expected = interpreted(&rb, case);
+            let (got, by_code) = compiled(&bound, &rb, case);
+            assert_eq!(got, expected, "{dir} {name}");
+            if by_code {
+                assert!(matches!(got, Ok(Outcome::Answer(_))), "{dir} {name}");
+                answered += 1;
+            }
+            // Every answer of these rulebooks is within the compiled code's reach.
+            if matches!(expected, Ok(Outcome::Answer(_))) {
+                assert!(by_code, "{dir} {name} was handed back to the interpreter");
+            }
+        }
+        assert!(answered > 0, "{dir}");
+    }
+}
+
+#[test]
+fn a_case_of_another_shape_is_handed_back_not_misread() {
+    let rb = super::rulebook("rulebooks/paie-fr/v2026");
+    let bound = bind(&paie_fr_v2026::COMPILED, &rb, "paie_fr_v2026");
+    let luma = super::rulebook("rulebooks/luma-payroll/v3");
+    let case = serde_json::json!({"task": "payslip", "gross_pay": "3650.00", "payroll_month": "2026-09",
+        "allowed_deduction": "120.00", "contract_gross_pay": "3500.00"});
+    let foreign = validate_case(&luma, &case).expect("a valid Luma case");
+    assert_eq!(bound.compiled_only(&foreign), None);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Generated payslips, both years: the compiled module gives the
+    /// interpreter's outcome, answers, rejections and faults alike.
+    #[test]
+    fn payslips_come_out_as_interpreted(case in super::roads::payslip()) {
+        for (rb, bound) in BOUND.iter() {
+            let text = case.to_string().replace("\"2026-", &format!("\"{}-", rb.version));
+            let case: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            let expected = interpreted(rb, &case);
+            let (got, by_code) = compiled(bound, rb, &case);
+            proptest::prop_assert_eq!(&got, &expected, "{} on {}", rb.reference(), case);
+            if matches!(expected, Ok(Outcome::Answer(_))) {
+                proptest::prop_assert!(by_code, "{} on {} was handed back", rb.reference(), case);
+            }
+        }
+    }
+}
+
+/// The rulebooks of `MODULES`, loaded once, each with its module bound.
+static BOUND: std::sync::LazyLock<Vec<(&'static Rulebook, Bound<'static>)>> =
+    std::sync::LazyLock::new(|| {
+        MODULES
+            .iter()
+            .map(|(module, dir, file)| {
+                let rb: &'static Rulebook = Box::leak(Box::new(super::rulebook(dir)));
+                (rb, bind(module, rb, file))
+            })
+            .collect()
+    });
