@@ -58,15 +58,38 @@ impl Frac {
 
 const RANGE: &str = "the exact value exceeds the range of exact arithmetic";
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+/// The greatest common divisor of |a| and |b| (0 for two zeros). Fractions
+/// reduce by it at every operation; their terms mostly fit a machine word,
+/// where the binary algorithm needs no division at all.
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    loop {
+        if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+            return i128::from(binary_gcd(x, y));
+        }
+        if b == 0 {
+            return a as i128;
+        }
+        (a, b) = (b, a % b);
     }
-    a
+}
+
+fn binary_gcd(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// 10^0 to 10^38, the powers that fit: rounding and rescaling ask for them constantly.
@@ -231,11 +254,8 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
     num /= g;
     den /= g;
     // A denominator 2^a·5^b gives a finite decimal with max(a, b) places.
-    let (mut rest, mut twos, mut fives) = (den, 0u32, 0u32);
-    while rest % 2 == 0 {
-        rest /= 2;
-        twos += 1;
-    }
+    let twos = den.trailing_zeros();
+    let (mut rest, mut fives) = (den >> twos, 0u32);
     while rest % 5 == 0 {
         rest /= 5;
         fives += 1;

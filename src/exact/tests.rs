@@ -131,3 +131,20 @@ proptest::proptest! {
         }
     }
 }
+
+proptest::proptest! {
+    /// The word road of `gcd` agrees with Euclid's algorithm on any terms.
+    #[test]
+    fn gcd_is_euclids(a in proptest::num::i128::ANY, b in proptest::num::i128::ANY, small in 0u32..3) {
+        let (a, b) = match small {
+            0 => (a % 1_000_000_007, b % 1_000_000_007),
+            1 => (a >> 64, b >> 70),
+            _ => (a, b),
+        };
+        let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        proptest::prop_assert_eq!(gcd(a, b), x as i128);
+    }
+}
