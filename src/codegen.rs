@@ -101,7 +101,9 @@ fn hex(bytes: &[u8]) -> String {
 /// The Rust type of a generated expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ty {
-    /// `Num`: a number, never missing.
+    /// `Decimal`: a decimal number, never missing (most of a payslip).
+    Dec,
+    /// `Num`: a decimal or an exact fraction, never missing.
     Num,
     /// `bool`.
     Bool,
@@ -110,8 +112,32 @@ enum Ty {
 }
 
 impl Ty {
+    fn numeric(self) -> bool {
+        matches!(self, Ty::Dec | Ty::Num)
+    }
+
+    /// The type both branches of a choice fit.
+    fn join(self, other: Ty) -> Ty {
+        match (self, other) {
+            (a, b) if a == b => a,
+            (a, b) if a.numeric() && b.numeric() => Ty::Num,
+            _ => Ty::Val,
+        }
+    }
+
+    /// The type arithmetic on these operands is done in: decimals unless a
+    /// fraction may be met. A `Value` operand is read as the other operand's
+    /// type (a fraction where a decimal is expected gives the case up).
+    fn arith(self, other: Ty) -> Ty {
+        match (self, other) {
+            (Ty::Num, _) | (_, Ty::Num) | (Ty::Val, Ty::Val) => Ty::Num,
+            _ => Ty::Dec,
+        }
+    }
+
     fn rust(self) -> &'static str {
         match self {
+            Ty::Dec => "Decimal",
             Ty::Num => "Num",
             Ty::Bool => "bool",
             Ty::Val => "Value",
@@ -152,8 +178,12 @@ impl Ex {
         match (self.ty, to) {
             (a, b) if a == b && !(a == Ty::Val && self.place) => t.clone(),
             (Ty::Val, Ty::Val) => format!("{t}.clone()"),
+            (Ty::Dec, Ty::Num) => format!("Num::Dec({t})"),
+            (Ty::Num, Ty::Dec) => format!("dec_of({t})?"),
+            (Ty::Dec, Ty::Val) => format!("Value::Number({t})"),
             (Ty::Num, Ty::Val) => format!("value({t})"),
             (Ty::Bool, Ty::Val) => format!("Value::Bool({t})"),
+            (Ty::Val, Ty::Dec) => format!("number({})?", self.borrow()),
             (Ty::Val, Ty::Num) => format!("num({})?", self.borrow()),
             (Ty::Val, Ty::Bool) => format!("truth({})?", self.borrow()),
             (_, to) => format!("{{ let _ = {t}; None::<{}>? }}", to.rust()),
@@ -371,6 +401,7 @@ impl Gen<'_> {
             self.needs(code, out)?;
             let e = self.expr(code, Scope::default())?;
             let value = match e.ty {
+                Ty::Dec => format!("answer_dec({}, Format::{format:?}, &clauses)?", e.text),
                 Ty::Num => format!("answer_num({}, Format::{format:?}, &clauses)?", e.text),
                 _ => format!(
                     "answer({}, Format::{format:?}, &clauses)?",
@@ -598,10 +629,6 @@ impl Gen<'_> {
         let mut value = self.expr(&code.expr, sc)?;
         if let Some((places, mode)) = code.round {
             value = match value.ty {
-                Ty::Num => Ex::new(
-                    format!("round({}, {places}, RoundingMode::{mode:?})?", value.text),
-                    Ty::Num,
-                ),
                 Ty::Val => Ex::new(
                     format!(
                         "round_value({}, {places}, RoundingMode::{mode:?})?",
@@ -609,7 +636,7 @@ impl Gen<'_> {
                     ),
                     Ty::Val,
                 ),
-                Ty::Bool => Ex::new(value.to(Ty::Num), Ty::Num),
+                _ => round_point(value, places, mode),
             };
         }
         let Some(when) = &code.when else {
@@ -620,11 +647,7 @@ impl Gen<'_> {
             Some(o) => self.expr(o, sc)?,
             None => Ex::new("Value::Absent".into(), Ty::Val),
         };
-        let ty = if otherwise.ty == value.ty {
-            value.ty
-        } else {
-            Ty::Val
-        };
+        let ty = value.ty.join(otherwise.ty);
         Ok(Ex::new(
             format!(
                 "if {cond} {{ {} }} else {{ {} }}",
@@ -668,23 +691,42 @@ impl Gen<'_> {
                     _ => "div",
                 };
                 let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
-                Ex::new(
-                    format!("{f}({}, {})?", a.to(Ty::Num), b.to(Ty::Num)),
-                    Ty::Num,
-                )
+                match (f, a.ty.arith(b.ty)) {
+                    ("div", _) | (_, Ty::Num) => Ex::new(
+                        format!("{f}({}, {})?", a.to(Ty::Num), b.to(Ty::Num)),
+                        Ty::Num,
+                    ),
+                    (f, _) => Ex::new(
+                        format!("{f}_dec({}, {})?", a.to(Ty::Dec), b.to(Ty::Dec)),
+                        Ty::Dec,
+                    ),
+                }
             }
             Code::Compare(op, a, b) => {
                 let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
-                let ord = if a.ty == Ty::Num || b.ty == Ty::Num {
-                    format!("cmp_num({}, {})?", a.to(Ty::Num), b.to(Ty::Num))
-                } else {
-                    format!(
+                if !a.ty.numeric() && !b.ty.numeric() {
+                    let ord = format!(
                         "cmp_value({}, {})?",
                         a.as_value().borrow(),
                         b.as_value().borrow()
-                    )
-                };
-                Ex::new(format!("BinOp::{op:?}.holds({ord})"), Ty::Bool)
+                    );
+                    return Ok(Ex::new(format!("BinOp::{op:?}.holds({ord})"), Ty::Bool));
+                }
+                match a.ty.arith(b.ty) {
+                    // Decimals compare as the walker compares two numbers.
+                    Ty::Dec => Ex::new(
+                        format!("({} {} {})", a.to(Ty::Dec), op.symbol(), b.to(Ty::Dec)),
+                        Ty::Bool,
+                    ),
+                    _ => Ex::new(
+                        format!(
+                            "BinOp::{op:?}.holds(cmp_num({}, {})?)",
+                            a.to(Ty::Num),
+                            b.to(Ty::Num)
+                        ),
+                        Ty::Bool,
+                    ),
+                }
             }
             Code::And(a, b) => {
                 let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
@@ -701,11 +743,17 @@ impl Gen<'_> {
                 )
             }
             Code::Not(a) => Ex::new(format!("!{}", self.expr(a, sc)?.to(Ty::Bool)), Ty::Bool),
-            Code::Neg(a) => Ex::new(format!("neg({})", self.expr(a, sc)?.to(Ty::Num)), Ty::Num),
+            Code::Neg(a) => {
+                let a = self.expr(a, sc)?;
+                match a.ty {
+                    Ty::Dec => Ex::new(format!("(-{})", a.text), Ty::Dec),
+                    _ => Ex::new(format!("neg({})", a.to(Ty::Num)), Ty::Num),
+                }
+            }
             Code::If(parts) => {
                 let c = self.expr(&parts.0, sc)?.to(Ty::Bool);
                 let (a, b) = (self.expr(&parts.1, sc)?, self.expr(&parts.2, sc)?);
-                let ty = if a.ty == b.ty { a.ty } else { Ty::Val };
+                let ty = a.ty.join(b.ty);
                 Ex::new(
                     format!("if {c} {{ {} }} else {{ {} }}", a.to(ty), b.to(ty)),
                     ty,
@@ -721,11 +769,7 @@ impl Gen<'_> {
                     values.push(self.expr(value, sc)?);
                 }
                 values.push(self.expr(otherwise, sc)?);
-                let ty = if values.iter().all(|v| v.ty == values[0].ty) {
-                    values[0].ty
-                } else {
-                    Ty::Val
-                };
+                let ty = values.iter().fold(values[0].ty, |t, v| t.join(v.ty));
                 if arms.is_empty() {
                     text.push_str(" if m.is_missing() { return None; }");
                 }
@@ -740,31 +784,23 @@ impl Gen<'_> {
                 let _ = write!(text, " {{ {} }} }}", values[values.len() - 1].to(ty));
                 Ex::new(text, ty)
             }
-            Code::Round(x, places, mode) => {
-                let x = self.expr(x, sc)?.to(Ty::Num);
-                Ex::new(
-                    format!("round({x}, {places}, RoundingMode::{mode:?})?"),
-                    Ty::Num,
-                )
-            }
+            Code::Round(x, places, mode) => round_point(self.expr(x, sc)?, *places, *mode),
             Code::Extremum(func, args) => {
                 let max = *func == Func::Max;
                 let args = args
                     .iter()
                     .map(|a| self.expr(a, sc))
                     .collect::<Gened<Vec<Ex>>>()?;
-                let numeric = args.iter().all(|a| a.ty == Ty::Num);
-                let ty = if numeric { Ty::Num } else { Ty::Val };
-                let f = if numeric {
-                    "better_num"
-                } else {
-                    "better_value"
-                };
+                let ty = args.iter().fold(args[0].ty, |t, a| t.join(a.ty));
                 let mut text = args[0].to(ty);
                 for a in &args[1..] {
-                    text = format!("{f}({text}, {}, {max})?", a.to(ty));
+                    text = match ty {
+                        Ty::Dec => format!("better_dec({text}, {}, {max})", a.text),
+                        Ty::Num => format!("better_num({text}, {}, {max})?", a.to(ty)),
+                        _ => format!("better_value({text}, {}, {max})?", a.to(Ty::Val)),
+                    };
                 }
-                Ex::new(text, ty)
+                Ex::new(text, if ty.numeric() { ty } else { Ty::Val })
             }
             Code::Coalesce(args) => {
                 let mut text = String::from("{");
@@ -800,7 +836,7 @@ impl Gen<'_> {
             }
             Code::SumColumn(g, j) => {
                 let form = self.group_form(*g)?;
-                Ex::new(sum_column(*g, *j, &form), Ty::Num)
+                Ex::new(sum_column(*g, *j, &form), Ty::Dec)
             }
             Code::SumRows {
                 group,
@@ -808,14 +844,15 @@ impl Gen<'_> {
                 body,
             } => {
                 let form = self.group_form(*group)?;
-                let mut text = String::from("{ let mut t = ZERO;");
+                let mut text = String::from("{ let mut t = Decimal::ZERO;");
                 let add = |gen: &mut Self, text: &mut String, row: &[(String, Ty)]| -> Gened<()> {
                     let scope = Scope {
                         item: sc.item,
                         row: Some(row),
                     };
-                    let b = gen.expr(body, scope)?.to(Ty::Num);
-                    let add = format!("t = add(t, only_dec({b})?)?;");
+                    // The plan sums decimals only: a fraction gives the case up.
+                    let b = gen.expr(body, scope)?.to(Ty::Dec);
+                    let add = format!("t = add_dec(t, {b})?;");
                     match filter {
                         Some(f) => {
                             let f = gen.expr(f, scope)?.to(Ty::Bool);
@@ -845,7 +882,7 @@ impl Gen<'_> {
                     }
                 }
                 text.push_str(" t }");
-                Ex::new(text, Ty::Num)
+                Ex::new(text, Ty::Dec)
             }
             Code::RowField(j) => match sc.row.and_then(|row| row.get(*j)) {
                 Some((name, ty)) => self.local(name.clone(), *ty),
@@ -872,15 +909,15 @@ impl Gen<'_> {
         Ok(match (func, args.len()) {
             (Func::Pow, 2) => {
                 let (a, b) = (arg(self, 0)?.to(Ty::Num), arg(self, 1)?.to(Ty::Num));
-                Ex::new(format!("pow({a}, {b})?"), Ty::Num)
+                Ex::new(format!("pow({a}, {b})?"), Ty::Dec)
             }
             (Func::Day, 1) => Ex::new(
                 format!("day({})?", arg(self, 0)?.as_value().borrow()),
-                Ty::Num,
+                Ty::Dec,
             ),
             (Func::DaysInMonth, 1) => Ex::new(
                 format!("days_in_month({})?", arg(self, 0)?.as_value().borrow()),
-                Ty::Num,
+                Ty::Dec,
             ),
             (Func::Lookup, n) if n >= 2 => {
                 let NodeKind::Table(t) = args[0].kind else {
@@ -917,7 +954,7 @@ impl Gen<'_> {
     /// A constant: numbers and booleans inline, other values in statics built once.
     fn constant(&mut self, v: &Value) -> Gened<Ex> {
         let (init, ty, decl) = match v {
-            Value::Number(d) => (num_literal(*d), Ty::Num, "const"),
+            Value::Number(d) => (num_literal(*d), Ty::Dec, "const"),
             Value::Bool(b) => return Ok(Ex::new(b.to_string(), Ty::Bool)),
             Value::Absent => return Ok(Ex::new("Value::Absent".into(), Ty::Val)),
             Value::Null => return Ok(Ex::new("Value::Null".into(), Ty::Val)),
@@ -956,7 +993,7 @@ impl Gen<'_> {
             None => {
                 let name = format!("K{}", self.const_names.len());
                 let rust_ty = match (ty, decl) {
-                    (Ty::Num, _) => "Num",
+                    (Ty::Dec, _) => "Decimal",
                     (_, "static") => "LazyLock<Value>",
                     _ => "Value",
                 };
@@ -967,7 +1004,7 @@ impl Gen<'_> {
             }
         };
         Ok(match (ty, decl) {
-            (Ty::Num, _) => Ex::new(name, Ty::Num),
+            (Ty::Dec, _) => Ex::new(name, Ty::Dec),
             (_, "static") => Ex::place(format!("(*{name})")),
             _ => Ex::place(name),
         })
@@ -984,26 +1021,41 @@ impl Ex {
     }
 }
 
+/// A rounding point on a number.
+fn round_point(x: Ex, places: u32, mode: crate::rounding::RoundingMode) -> Ex {
+    let text = match x.ty {
+        Ty::Dec => format!("round_dec({}, {places}, RoundingMode::{mode:?})", x.text),
+        _ => format!(
+            "round({}, {places}, RoundingMode::{mode:?})?",
+            x.to(Ty::Num)
+        ),
+    };
+    Ex::new(text, Ty::Dec)
+}
+
 /// `sum(g.field)`: the plan sums decimals only.
 fn sum_column(g: usize, j: usize, form: &GroupForm) -> String {
-    let dec = |name: &str, ty: Ty| match ty {
-        Ty::Num => format!("only_dec({name})?"),
-        Ty::Val => format!("dec(&{name})?"),
-        Ty::Bool => format!("{{ let _ = {name}; None::<Num>? }}"),
+    let dec = |name: String, ty: Ty| {
+        Ex {
+            text: name,
+            ty,
+            place: true,
+        }
+        .to(Ty::Dec)
     };
     match form {
         GroupForm::Rows(rows) => {
-            let mut text = String::from("{ let mut t = ZERO;");
+            let mut text = String::from("{ let mut t = Decimal::ZERO;");
             for row in rows {
                 let (name, ty) = &row[j];
-                let _ = write!(text, " t = add(t, {})?;", dec(name, *ty));
+                let _ = write!(text, " t = add_dec(t, {})?;", dec(name.clone(), *ty));
             }
             text.push_str(" t }");
             text
         }
         GroupForm::List(tys) => format!(
-            "{{ let mut t = ZERO; for r in g{g}.iter() {{ t = add(t, {})?; }} t }}",
-            dec(&format!("r.s{j}"), tys[j])
+            "{{ let mut t = Decimal::ZERO; for r in g{g}.iter() {{ t = add_dec(t, {})?; }} t }}",
+            dec(format!("r.s{j}"), tys[j])
         ),
     }
 }
@@ -1012,7 +1064,7 @@ fn sum_column(g: usize, j: usize, form: &GroupForm) -> String {
 fn num_literal(d: Decimal) -> String {
     let m = d.mantissa().unsigned_abs();
     format!(
-        "Num::Dec(Decimal::from_parts({}, {}, {}, {}, {}))",
+        "Decimal::from_parts({}, {}, {}, {}, {})",
         m as u32,
         (m >> 32) as u32,
         (m >> 64) as u32,

@@ -123,9 +123,6 @@ pub mod rt {
         v.as_num()
     }
 
-    /// Zero, where sums start.
-    pub const ZERO: Num = Num::Dec(Decimal::ZERO);
-
     /// How many items a list input holds (none when missing or not a list).
     pub fn items_len(v: &Value) -> u64 {
         match v {
@@ -134,19 +131,36 @@ pub mod rt {
         }
     }
 
-    /// A decimal in a value (the plan's column sums take decimals only).
+    /// A decimal in a value (a fraction gives up where a decimal is expected).
     #[inline]
-    pub fn dec(v: &Value) -> Option<Num> {
-        v.as_number().map(Num::Dec)
+    pub fn number(v: &Value) -> Option<Decimal> {
+        v.as_number()
     }
 
-    /// A decimal of a number (a fraction gives up, as in the plan's sums).
+    /// A decimal of a number (a fraction gives up where a decimal is expected).
     #[inline]
-    pub fn only_dec(n: Num) -> Option<Num> {
+    pub fn dec_of(n: Num) -> Option<Decimal> {
         match n {
-            Num::Dec(_) => Some(n),
+            Num::Dec(d) => Some(d),
             Num::Frac(_) => None,
         }
+    }
+
+    /// `a + b` on decimals: `Num::arith`'s decimal case. Where it overflows
+    /// the interpreter may carry on in fractions; this gives the case up.
+    #[inline]
+    pub fn add_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_add(b)
+    }
+
+    #[inline]
+    pub fn sub_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_sub(b)
+    }
+
+    #[inline]
+    pub fn mul_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_mul(b)
     }
 
     #[inline]
@@ -205,16 +219,20 @@ pub mod rt {
 
     /// A rounding point: the exact number to `places` decimals.
     #[inline]
-    pub fn round(n: Num, places: u32, mode: RoundingMode) -> Option<Num> {
-        crate::rounding::round_value(n, places, mode)
-            .ok()
-            .map(Num::Dec)
+    pub fn round(n: Num, places: u32, mode: RoundingMode) -> Option<Decimal> {
+        crate::rounding::round_value(n, places, mode).ok()
+    }
+
+    /// The same on a decimal, which always rounds.
+    #[inline]
+    pub fn round_dec(d: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+        crate::rounding::round_decimal(d, places.min(crate::rounding::MAX_PLACES), mode)
     }
 
     /// A step's rounding point on a value that may be missing (kept as is).
     pub fn round_value(v: Value, places: u32, mode: RoundingMode) -> Option<Value> {
         match v.as_num() {
-            Some(n) => round(n, places, mode).map(value),
+            Some(n) => round(n, places, mode).map(Value::Number),
             None if v.is_missing() => Some(v),
             None => None,
         }
@@ -253,6 +271,16 @@ pub mod rt {
         } else {
             best
         })
+    }
+
+    /// The same over decimals.
+    #[inline]
+    pub fn better_dec(best: Decimal, next: Decimal, max: bool) -> Decimal {
+        if (max && next > best) || (!max && next < best) {
+            next
+        } else {
+            best
+        }
     }
 
     /// The same over present values.
@@ -321,26 +349,26 @@ pub mod rt {
     }
 
     /// `pow(x, y)` as the walker computes it.
-    pub fn pow(x: Num, y: Num) -> Option<Num> {
-        ops::pow(x.approx()?, y.approx()?).ok().map(Num::Dec)
+    pub fn pow(x: Num, y: Num) -> Option<Decimal> {
+        ops::pow(x.approx()?, y.approx()?).ok()
     }
 
     /// `day(date)`.
-    pub fn day(v: &Value) -> Option<Num> {
+    pub fn day(v: &Value) -> Option<Decimal> {
         match v {
-            Value::Date(d) => Some(Num::Dec(chrono::Datelike::day(d).into())),
+            Value::Date(d) => Some(chrono::Datelike::day(d).into()),
             _ => None,
         }
     }
 
     /// `days_in_month(month or date)`.
-    pub fn days_in_month(v: &Value) -> Option<Num> {
+    pub fn days_in_month(v: &Value) -> Option<Decimal> {
         let m = match v {
             Value::Month(m) => *m,
             Value::Date(d) => Month::of(*d),
             _ => return None,
         };
-        m.days().map(|d| Num::Dec(d.into()))
+        m.days().map(Decimal::from)
     }
 
     /// `lookup(table, keys…)`: the row with these keys, absent if none or a key is missing.
@@ -399,6 +427,15 @@ pub mod rt {
     /// An answer value from a number.
     pub fn answer_num(n: Num, format: Format, clauses: &[Arc<str>]) -> Option<serde_json::Value> {
         answer(&value(n), format, clauses)
+    }
+
+    /// An answer value from a decimal.
+    pub fn answer_dec(
+        d: Decimal,
+        format: Format,
+        clauses: &[Arc<str>],
+    ) -> Option<serde_json::Value> {
+        answer(&Value::Number(d), format, clauses)
     }
 
     /// A text constant.

@@ -123,7 +123,7 @@ pub fn round_value(
 }
 
 /// `value` to exactly `places` decimals (at most [`MAX_PLACES`]).
-fn round_decimal(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+pub(crate) fn round_decimal(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
     if let Some(after) = round_in_word(value, places, mode) {
         return after;
     }
