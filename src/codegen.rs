@@ -21,9 +21,10 @@ use std::fmt::Write as _;
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
-use crate::eval::plan::{Code, GroupCode, Plan, StepCode};
+use crate::eval::plan::{node_count, Code, GroupCode, Plan, StepCode};
 use crate::rulebook::model::{
-    CheckOutcome, Func, Node, NodeKind, OutputValue, ParamValue, Rulebook,
+    CheckOutcome, Formula, Func, InputKind, Node, NodeKind, Output, OutputValue, ParamValue,
+    Rulebook, Step,
 };
 use crate::value::Value;
 
@@ -49,7 +50,8 @@ pub fn generate(rb: &Rulebook) -> Generated {
         fallbacks: Vec::new(),
         done: Vec::new(),
         busy: Vec::new(),
-        step_ty: vec![Ty::Val; rb.steps.len()],
+        step_ty: vec![None; rb.steps.len()],
+        param_used: vec![false; rb.params.len()],
         groups: vec![None; rb.groups.len()],
     };
     let run = gen.run();
@@ -71,7 +73,7 @@ pub fn generate(rb: &Rulebook) -> Generated {
          //!\n\
          //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,\n\
          //! or after a change of bareme that would generate other code.\n\
-         #![allow(unreachable_code, unused_mut, unused_variables, unused_parens, clippy::all)]\n\
+         #![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]\n\
          \n\
          use bareme::compiled::rt::*;\n\
          use bareme::compiled::Compiled;\n\
@@ -109,6 +111,10 @@ enum Ty {
     Bool,
     /// `Value`: any other kind, or one that may be missing.
     Val,
+    /// `Value` known to hold a decimal or nothing (a decimal input, a step
+    /// with no `otherwise`), never a fraction: read as a decimal where one
+    /// is expected.
+    Opt,
 }
 
 impl Ty {
@@ -116,22 +122,29 @@ impl Ty {
         matches!(self, Ty::Dec | Ty::Num)
     }
 
+    /// Held in a `Value`.
+    fn is_value(self) -> bool {
+        matches!(self, Ty::Val | Ty::Opt)
+    }
+
     /// The type both branches of a choice fit.
     fn join(self, other: Ty) -> Ty {
         match (self, other) {
             (a, b) if a == b => a,
+            (Ty::Dec | Ty::Opt, Ty::Dec | Ty::Opt) => Ty::Opt,
             (a, b) if a.numeric() && b.numeric() => Ty::Num,
             _ => Ty::Val,
         }
     }
 
     /// The type arithmetic on these operands is done in: decimals unless a
-    /// fraction may be met. A `Value` operand is read as the other operand's
-    /// type (a fraction where a decimal is expected gives the case up).
+    /// fraction may be met. (A boolean gives the case up either way.)
     fn arith(self, other: Ty) -> Ty {
-        match (self, other) {
-            (Ty::Num, _) | (_, Ty::Num) | (Ty::Val, Ty::Val) => Ty::Num,
-            _ => Ty::Dec,
+        let decimal = |t| matches!(t, Ty::Dec | Ty::Opt | Ty::Bool);
+        if decimal(self) && decimal(other) {
+            Ty::Dec
+        } else {
+            Ty::Num
         }
     }
 
@@ -140,7 +153,7 @@ impl Ty {
             Ty::Dec => "Decimal",
             Ty::Num => "Num",
             Ty::Bool => "bool",
-            Ty::Val => "Value",
+            Ty::Val | Ty::Opt => "Value",
         }
     }
 }
@@ -176,8 +189,18 @@ impl Ex {
     fn to(&self, to: Ty) -> String {
         let t = &self.text;
         match (self.ty, to) {
-            (a, b) if a == b && !(a == Ty::Val && self.place) => t.clone(),
-            (Ty::Val, Ty::Val) => format!("{t}.clone()"),
+            (a, b) if a == b && !(a.is_value() && self.place) => t.clone(),
+            (a, b) if a.is_value() && b.is_value() => {
+                if self.place {
+                    format!("{t}.clone()")
+                } else {
+                    t.clone()
+                }
+            }
+            (Ty::Dec, Ty::Opt) => format!("Value::Number({t})"),
+            (Ty::Opt, Ty::Dec) => format!("number({})?", self.borrow()),
+            (Ty::Opt, Ty::Num) => format!("Num::Dec(number({})?)", self.borrow()),
+            (Ty::Opt, Ty::Bool) => format!("truth({})?", self.borrow()),
             (Ty::Dec, Ty::Num) => format!("Num::Dec({t})"),
             (Ty::Num, Ty::Dec) => format!("dec_of({t})?"),
             (Ty::Dec, Ty::Val) => format!("Value::Number({t})"),
@@ -224,6 +247,13 @@ struct Scope<'s> {
     item: Option<ItemLocals<'s>>,
     /// The item a `SumRows` body is at: its steps' locals.
     row: Option<&'s [(String, Ty)]>,
+    /// Comprehension variables bound (`l0`, `l1`, …, innermost last).
+    depth: usize,
+    /// The group whose item is current.
+    group: Option<usize>,
+    /// In an answer: the deciding check and its decision, which `decision`
+    /// and `reason` read.
+    decided: Option<(usize, usize)>,
 }
 
 /// An item (a `Value` place) and the locals of its steps computed so far.
@@ -245,18 +275,16 @@ struct Gen<'r> {
     done: Vec<Dep>,
     /// What is being generated (a cycle gives up).
     busy: Vec<Dep>,
-    step_ty: Vec<Ty>,
+    /// The type of each step's local, once generated.
+    step_ty: Vec<Option<Ty>>,
+    /// Whether each parameter has a local.
+    param_used: Vec<bool>,
     groups: Vec<Option<GroupForm>>,
 }
 
-impl Gen<'_> {
+impl<'r> Gen<'r> {
     fn run(&mut self) -> String {
-        let mut out = String::from(
-            "fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {\n    \
-             if !fits(rb, facts) {\n        return None;\n    }\n    \
-             let x = &facts.values;\n",
-        );
-        out.push_str(&self.budget());
+        let mut out = String::new();
         let rb = self.rb;
         let plan = self.plan;
         for (k, check) in rb.checks.iter().enumerate() {
@@ -267,6 +295,7 @@ impl Gen<'_> {
             };
             let mut branch = String::new();
             if let Some(code) = cond {
+                let _ = writeln!(out, "    spent += {};", spend(check.when.as_ref()));
                 match self
                     .needs(code, &mut out)
                     .and_then(|_| self.expr(code, Scope::default()))
@@ -304,111 +333,57 @@ impl Gen<'_> {
             }
         }
         out.push_str("    None\n}\n");
-        out
-    }
-
-    /// A guard against cases whose evaluation could exceed the step budget:
-    /// the interpreter then decides. Every node the walker evaluates spends at
-    /// most two units (a field read spends for its base), and it evaluates a
-    /// formula once, a group's formulas once per item.
-    fn budget(&self) -> String {
-        let rb = self.rb;
-        let formulas = |steps: &[crate::rulebook::model::Step]| -> u64 {
-            steps
-                .iter()
-                .map(|s| {
-                    nodes(&s.expr.node)
-                        + s.when.as_ref().map_or(0, |w| nodes(&w.node))
-                        + s.otherwise.as_ref().map_or(0, |o| nodes(&o.node))
-                })
-                .sum()
-        };
-        let mut fixed = formulas(&rb.steps);
-        fixed += rb
-            .checks
-            .iter()
-            .filter_map(|c| c.when.as_ref())
-            .map(|w| nodes(&w.node))
-            .sum::<u64>();
-        for d in &rb.decisions {
-            fixed += d.cite.iter().map(|(w, _)| nodes(&w.node)).sum::<u64>();
-            for o in &d.answer {
-                if let OutputValue::Value { expr, .. } = &o.value {
-                    fixed += nodes(&expr.node);
-                }
-            }
-        }
-        for p in &rb.params {
-            if let ParamValue::Dated { at, .. } = &p.value {
-                fixed += nodes(&at.node);
-            }
-        }
-        let per_item: u64 = rb
-            .groups
-            .iter()
-            .map(|g| formulas(&g.steps) + nodes(&g.over.node))
-            .sum();
-        let mut out = String::from("    let mut items: u64 = 1;\n");
-        let mut nested = false;
-        for (g, group) in rb.groups.iter().enumerate() {
-            nested |= group.steps.iter().any(|s| {
-                let mut found = false;
-                visit_node(&s.expr.node, &mut |n| {
-                    found |= matches!(n.kind, NodeKind::Comprehension { .. })
-                });
-                found
-            });
-            match (&self.plan.groups[g], &group.over.node.kind) {
-                (GroupCode::Rows(rows), _) => {
-                    let _ = writeln!(out, "    items += {};", rows.len());
-                }
-                (GroupCode::Any(_), NodeKind::Input(i)) => {
-                    let _ = writeln!(out, "    items += items_len(&x[{i}]);");
-                }
-                // A group this code does not compute gives up before it is read.
-                _ => {}
-            }
-        }
-        let per_case = if nested { "items * items" } else { "items" };
-        let _ = writeln!(
-            out,
-            "    if ({fixed}u64 + {per_item}u64).saturating_mul({per_case}).saturating_mul(2) > budget(rb) {{\n        \
-             return None;\n    }}"
+        let mut head = String::from(
+            "fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {\n    \
+             if !fits(rb, facts) {\n        return None;\n    }\n    \
+             let x = &facts.values;\n    \
+             // Budget units the walker could spend on what this code computes.\n    \
+             let mut spent: u64 = 0;\n",
         );
-        out
+        for (i, ty) in self.step_ty.iter().enumerate() {
+            if let Some(ty) = ty {
+                let _ = writeln!(
+                    head,
+                    "    let mut s{i}: Option<{}> = None; // {}",
+                    ty.rust(),
+                    self.rb.steps[i].name
+                );
+            }
+        }
+        for (i, used) in self.param_used.iter().enumerate() {
+            if *used {
+                let _ = writeln!(
+                    head,
+                    "    let mut p{i}: Option<Value> = None; // {}",
+                    self.rb.params[i].name
+                );
+            }
+        }
+        head + &out
     }
 
     /// The answer of decision `d`, chosen by check `k`, returned.
     fn decision(&mut self, k: usize, d: usize, out: &mut String) -> Gened<()> {
-        let (rb, plan) = (self.rb, self.plan);
+        let rb = self.rb;
         let decision = &rb.decisions[d];
+        let scope = Scope {
+            decided: Some((k, d)),
+            ..Scope::default()
+        };
         let mut cites = Vec::new();
         for (c, (when, _)) in decision.cite.iter().enumerate() {
             let code = Plan::lower(rb, &when.node);
             self.needs(&code, out)?;
-            cites.push((c, self.expr(&code, Scope::default())?));
+            let _ = writeln!(out, "        spent += {};", spend(Some(when)));
+            cites.push((c, self.expr(&code, scope)?));
         }
         let mut fields = Vec::new();
         for (o, output) in decision.answer.iter().enumerate() {
-            let (Some(Some(code)), OutputValue::Value { format, .. }) =
-                (plan.answers[d].get(o), &output.value)
-            else {
-                return Err(Unsupported(format!(
-                    "answer field `{}` lists a group's items",
-                    output.key
-                )));
-            };
-            self.needs(code, out)?;
-            let e = self.expr(code, Scope::default())?;
-            let value = match e.ty {
-                Ty::Dec => format!("answer_dec({}, Format::{format:?}, &clauses)?", e.text),
-                Ty::Num => format!("answer_num({}, Format::{format:?}, &clauses)?", e.text),
-                _ => format!(
-                    "answer({}, Format::{format:?}, &clauses)?",
-                    e.as_value().borrow()
-                ),
-            };
-            fields.push((output.key.clone(), value));
+            let code = self.plan.answers[d].get(o).cloned().flatten();
+            fields.push((
+                output.key.clone(),
+                self.output(output, code.as_ref(), scope, out)?,
+            ));
         }
         let _ = writeln!(out, "        let mut clauses = clauses(rb, {k})?;");
         for (c, e) in cites {
@@ -420,18 +395,143 @@ impl Gen<'_> {
         }
         let _ = writeln!(
             out,
-            "        let mut answer = serde_json::Map::with_capacity({});",
+            "        let mut object = serde_json::Map::with_capacity({});",
             fields.len()
         );
         for (key, value) in fields {
             let _ = writeln!(
                 out,
-                "        answer.insert({:?}.to_string(), {value});",
+                "        object.insert({:?}.to_string(), {value});",
                 &*key
             );
         }
-        out.push_str("        return Some(Outcome::Answer(serde_json::Value::Object(answer)));\n");
+        out.push_str(
+            "        if spent > budget(rb) {\n            return None;\n        }\n        \
+             return Some(Outcome::Answer(serde_json::Value::Object(object)));\n",
+        );
         Ok(())
+    }
+
+    /// One answer field, as an expression of its JSON (which reads `clauses`).
+    /// `code` is the plan's for a value field; a field listing a group's
+    /// items lists them item by item.
+    fn output(
+        &mut self,
+        output: &Output,
+        code: Option<&Code>,
+        sc: Scope,
+        out: &mut String,
+    ) -> Gened<String> {
+        let rb = self.rb;
+        match &output.value {
+            OutputValue::Value { expr, format } => {
+                let lowered;
+                let code = match code {
+                    Some(code) => code,
+                    None => {
+                        lowered = Plan::lower(rb, &expr.node);
+                        &lowered
+                    }
+                };
+                self.needs(code, out)?;
+                let e = self.expr(code, sc)?;
+                let json = match e.ty {
+                    Ty::Dec => format!("answer_dec({}, Format::{format:?}, &clauses)?", e.text),
+                    Ty::Num => format!("answer_num({}, Format::{format:?}, &clauses)?", e.text),
+                    _ => format!(
+                        "answer({}, Format::{format:?}, &clauses)?",
+                        e.as_value().borrow()
+                    ),
+                };
+                Ok(format!("{{ spent += {}; {json} }}", spend(Some(expr))))
+            }
+            OutputValue::Each {
+                group: g,
+                fields,
+                key,
+            } => {
+                let g = *g;
+                if sc.item.is_some() {
+                    return Err(Unsupported("items listed inside an item".into()));
+                }
+                self.compute(Dep::Group(g), out)?;
+                let mut deps = Vec::new();
+                for f in fields {
+                    if let OutputValue::Value { expr, .. } = &f.value {
+                        code_deps(&Plan::lower(rb, &expr.node), &mut deps);
+                    }
+                }
+                if let Some(k) = key {
+                    code_deps(&Plan::lower(rb, &k.node), &mut deps);
+                }
+                for dep in deps {
+                    self.compute(dep, out)?;
+                }
+                let form = self.group_form(g)?;
+                let item = |gen: &mut Self, place: &str, locals: &[Option<(String, Ty)>]| {
+                    let scope = Scope {
+                        item: Some((place, locals)),
+                        group: Some(g),
+                        ..sc
+                    };
+                    let mut text = format!(
+                        "{{ let mut o = serde_json::Map::with_capacity({});",
+                        fields.len()
+                    );
+                    for f in fields {
+                        // Fields are formulas of the item; none reads what is not computed.
+                        let mut none = String::new();
+                        let json = gen.output(f, None, scope, &mut none)?;
+                        if !none.is_empty() {
+                            return Err(Unsupported(
+                                "an item field reads an uncomputed step".into(),
+                            ));
+                        }
+                        let _ = write!(text, " o.insert({:?}.to_string(), {json});", &*f.key);
+                    }
+                    let name = match key {
+                        Some(k) => {
+                            let e = gen.expr(&Plan::lower(rb, &k.node), scope)?;
+                            format!(
+                                "{{ spent += {}; Some(item_key({})?) }}",
+                                spend(Some(k)),
+                                e.as_value().borrow()
+                            )
+                        }
+                        None => "None".into(),
+                    };
+                    let _ = write!(
+                        text,
+                        " listed.push(({name}, serde_json::Value::Object(o))); }}"
+                    );
+                    Ok(text)
+                };
+                let mut text = String::from("{ let mut listed = Vec::new();");
+                match &form {
+                    GroupForm::Rows(rows) => {
+                        for (r, row) in rows.iter().enumerate() {
+                            let locals: Vec<Option<(String, Ty)>> =
+                                row.iter().cloned().map(Some).collect();
+                            let place = format!("gi{g}[{r}]");
+                            text.push(' ');
+                            text.push_str(&item(self, &place, &locals)?);
+                        }
+                    }
+                    GroupForm::List(tys) => {
+                        let locals: Vec<Option<(String, Ty)>> = tys
+                            .iter()
+                            .enumerate()
+                            .map(|(j, ty)| Some((format!("r.s{j}"), *ty)))
+                            .collect();
+                        let _ = write!(text, " for (it, r) in gl{g}.iter().zip(g{g}.iter()) {{ ");
+                        text.push_str(&item(self, "(*it)", &locals)?);
+                        text.push_str(" }");
+                    }
+                }
+                let _ = write!(text, " each_json(listed, {})? }}", key.is_some());
+                Ok(text)
+            }
+        }
     }
 
     /// Generates, into `out`, whatever `code` reads that is not computed yet.
@@ -463,31 +563,50 @@ impl Gen<'_> {
         Ok(())
     }
 
+    /// A step, computed where first needed on the branch at hand: its local
+    /// `s{i}` is an `Option`, so that a step needed on several branches is
+    /// computed once, on whichever runs first.
     fn step(&mut self, i: usize, out: &mut String) -> Gened<()> {
         let plan = self.plan;
         let code = &plan.steps[i];
-        self.step_needs(code, out)?;
-        let e = self
-            .step_code(code, Scope::default())
-            .map_err(|Unsupported(why)| {
-                Unsupported(format!("step `{}`: {why}", self.rb.steps[i].name))
-            })?;
-        self.step_ty[i] = e.ty;
+        let name = &self.rb.steps[i].name;
+        let res = self
+            .step_needs(code, out)
+            .and_then(|()| self.step_code(code, Scope::default()));
+        let e = res.map_err(|Unsupported(why)| Unsupported(format!("step `{name}`: {why}")))?;
+        if self.step_ty[i].is_some_and(|ty| ty != e.ty) {
+            return Err(Unsupported(format!("step `{name}` is typed two ways")));
+        }
+        self.step_ty[i] = Some(e.ty);
         let _ = writeln!(
             out,
-            "    let s{i}: {} = {}; // {}",
-            e.ty.rust(),
+            "    if s{i}.is_none() {{ // {name}\n        spent += {};\n        s{i} = Some({});\n    }}",
+            step_spend(&self.rb.steps[i]),
             e.to(e.ty),
-            self.rb.steps[i].name
         );
         Ok(())
     }
 
+    /// What a step reads whenever it is computed: its condition, or its
+    /// formula when it has none.
     fn step_needs(&mut self, code: &StepCode, out: &mut String) -> Gened<()> {
-        for c in step_codes(code) {
-            self.needs(c, out)?;
+        self.needs(code.when.as_ref().unwrap_or(&code.expr), out)
+    }
+
+    /// `code` on a branch: what it reads is computed on the branch too, in
+    /// a block, and forgotten after it.
+    fn lazy(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
+        let mark = self.done.len();
+        let mut pre = String::new();
+        let res = self
+            .needs(code, &mut pre)
+            .and_then(|()| self.expr(code, sc));
+        self.done.truncate(mark);
+        let e = res?;
+        if pre.is_empty() {
+            return Ok(e);
         }
-        Ok(())
+        Ok(Ex::new(format!("{{\n{pre}    {} }}", e.to(e.ty)), e.ty))
     }
 
     fn param(&mut self, i: usize, out: &mut String) -> Gened<()> {
@@ -497,15 +616,14 @@ impl Gen<'_> {
         };
         let code = Plan::lower(rb, &at.node);
         self.needs(&code, out)?;
-        let key = self.expr(&code, Scope::default())?;
-        let key = match key.ty {
-            Ty::Val => key.borrow(),
-            _ => format!("&{}", key.to(Ty::Val)),
-        };
+        let key = self.expr(&code, Scope::default())?.as_value();
+        self.param_used[i] = true;
         let _ = writeln!(
             out,
-            "    let p{i}: Value = dated(rb, {i}, {key})?; // {}",
-            rb.params[i].name
+            "    if p{i}.is_none() {{ // {}\n        spent += {};\n        p{i} = Some(dated(rb, {i}, {})?);\n    }}",
+            rb.params[i].name,
+            spend(Some(at)),
+            key.borrow()
         );
         Ok(())
     }
@@ -522,8 +640,11 @@ impl Gen<'_> {
             self.step_needs(code, out)?;
         }
         let name = &group.name;
+        let per_item: u64 = group.steps.iter().map(step_spend).sum();
+        let _ = writeln!(out, "    spent += {};", spend(Some(&group.over)));
         match &plan.groups[g] {
             GroupCode::Rows(rows) => {
+                let _ = writeln!(out, "    spent += {};", per_item * rows.len() as u64);
                 let known = group.specialized.as_ref();
                 let _ = writeln!(out, "    // group {name}, unrolled");
                 let _ = writeln!(out, "    let gi{g} = constant_items(rb, {g})?;");
@@ -547,7 +668,8 @@ impl Gen<'_> {
                             None => {
                                 let scope = Scope {
                                     item: Some((&item, &locals)),
-                                    row: None,
+                                    group: Some(g),
+                                    ..Scope::default()
                                 };
                                 self.step_code(&steps[j], scope)
                                     .map_err(|Unsupported(why)| {
@@ -572,18 +694,16 @@ impl Gen<'_> {
                 self.groups[g] = Some(GroupForm::Rows(form));
             }
             GroupCode::Any(steps) => {
-                let NodeKind::Input(input) = group.over.node.kind else {
-                    return Err(Unsupported(format!(
-                        "group `{name}` is over `{}`, not a list input",
-                        group.over.text
-                    )));
-                };
+                let over = Plan::lower(rb, &group.over.node);
+                self.needs(&over, out)?;
+                let over = self.expr(&over, Scope::default())?.to(Ty::Val);
                 let mut body = String::new();
                 let mut locals: Vec<Option<(String, Ty)>> = vec![None; steps.len()];
                 for j in item_order(steps)? {
                     let scope = Scope {
                         item: Some(("(*it)", &locals)),
-                        row: None,
+                        group: Some(g),
+                        ..Scope::default()
                     };
                     let e = self
                         .step_code(&steps[j], scope)
@@ -606,14 +726,19 @@ impl Gen<'_> {
                     let _ = writeln!(decl, "    s{j}: {},", ty.rust());
                 }
                 decl.push_str("}\n");
-                self.structs.push(decl);
+                // A group computed in two branches is declared once.
+                if !self.structs.contains(&decl) {
+                    self.structs.push(decl);
+                }
                 let _ = writeln!(out, "    // group {name}");
-                let _ = writeln!(out, "    let gl{g} = items(&x[{input}])?;");
+                let _ = writeln!(out, "    let go{g}: Value = {over};");
+                let _ = writeln!(out, "    let gl{g} = items(&go{g})?;");
                 let _ = writeln!(
                     out,
                     "    let mut g{g}: Vec<G{g}> = Vec::with_capacity(gl{g}.len());"
                 );
                 let _ = writeln!(out, "    for it in gl{g}.iter() {{");
+                let _ = writeln!(out, "        spent += {per_item};");
                 out.push_str(&body);
                 let fields: Vec<String> = (0..tys.len()).map(|j| format!("s{j}: i{j}")).collect();
                 let _ = writeln!(out, "        g{g}.push(G{g} {{ {} }});", fields.join(", "));
@@ -626,10 +751,13 @@ impl Gen<'_> {
 
     /// A step's value: condition, formula, rounding point.
     fn step_code(&mut self, code: &StepCode, sc: Scope) -> Gened<Ex> {
-        let mut value = self.expr(&code.expr, sc)?;
+        let mut value = match code.when {
+            Some(_) => self.lazy(&code.expr, sc)?,
+            None => self.expr(&code.expr, sc)?,
+        };
         if let Some((places, mode)) = code.round {
             value = match value.ty {
-                Ty::Val => Ex::new(
+                Ty::Val | Ty::Opt => Ex::new(
                     format!(
                         "round_value({}, {places}, RoundingMode::{mode:?})?",
                         value.to(Ty::Val)
@@ -644,8 +772,8 @@ impl Gen<'_> {
         };
         let cond = self.expr(when, sc)?.to(Ty::Bool);
         let otherwise = match &code.otherwise {
-            Some(o) => self.expr(o, sc)?,
-            None => Ex::new("Value::Absent".into(), Ty::Val),
+            Some(o) => self.lazy(o, sc)?,
+            None => Ex::new("Value::Absent".into(), Ty::Opt),
         };
         let ty = value.ty.join(otherwise.ty);
         Ok(Ex::new(
@@ -661,9 +789,18 @@ impl Gen<'_> {
     fn expr(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
         Ok(match code {
             Code::Const(v) => self.constant(v)?,
-            Code::Input(i) => Ex::place(format!("x[{i}]")),
-            Code::Step(i) => self.local(format!("s{i}"), self.step_ty[*i]),
-            Code::Param(i) => Ex::place(format!("p{i}")),
+            Code::Input(i) => Ex {
+                ty: value_ty(self.rb.inputs.get(*i).map(|input| &input.kind)),
+                ..Ex::place(format!("x[{i}]"))
+            },
+            Code::Step(i) => match self.step_ty[*i].unwrap_or(Ty::Val) {
+                ty if ty.is_value() => Ex {
+                    ty,
+                    ..Ex::place(format!("(*s{i}.as_ref()?)"))
+                },
+                ty => Ex::new(format!("s{i}?"), ty),
+            },
+            Code::Param(i) => Ex::place(format!("(*p{i}.as_ref()?)")),
             Code::Item => match sc.item {
                 Some((item, _)) => Ex::place(item.to_string()),
                 None => return Err(Unsupported("the item is read outside its group".into())),
@@ -677,10 +814,14 @@ impl Gen<'_> {
                 }
             },
             Code::Field(base, index) => {
+                let kind = match self.input_kind(base, sc) {
+                    Some(InputKind::Record { fields, .. }) => fields.get(*index).map(|f| &f.kind),
+                    _ => None,
+                };
                 let b = self.expr(base, sc)?;
                 Ex::new(
                     format!("field({}, {index})?", b.as_value().borrow()),
-                    Ty::Val,
+                    value_ty(kind),
                 )
             }
             Code::Arith(op, a, b) => {
@@ -704,7 +845,11 @@ impl Gen<'_> {
             }
             Code::Compare(op, a, b) => {
                 let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
-                if !a.ty.numeric() && !b.ty.numeric() {
+                let number = |t: Ty| t.numeric() || t == Ty::Opt;
+                let numbers = (number(a.ty) && number(b.ty))
+                    || (a.ty.numeric() && b.ty == Ty::Val)
+                    || (a.ty == Ty::Val && b.ty.numeric());
+                if !numbers {
                     let ord = format!(
                         "cmp_value({}, {})?",
                         a.as_value().borrow(),
@@ -729,14 +874,14 @@ impl Gen<'_> {
                 }
             }
             Code::And(a, b) => {
-                let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
+                let (a, b) = (self.expr(a, sc)?, self.lazy(b, sc)?);
                 Ex::new(
                     format!("({} && {})", a.to(Ty::Bool), b.to(Ty::Bool)),
                     Ty::Bool,
                 )
             }
             Code::Or(a, b) => {
-                let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
+                let (a, b) = (self.expr(a, sc)?, self.lazy(b, sc)?);
                 Ex::new(
                     format!("({} || {})", a.to(Ty::Bool), b.to(Ty::Bool)),
                     Ty::Bool,
@@ -752,7 +897,7 @@ impl Gen<'_> {
             }
             Code::If(parts) => {
                 let c = self.expr(&parts.0, sc)?.to(Ty::Bool);
-                let (a, b) = (self.expr(&parts.1, sc)?, self.expr(&parts.2, sc)?);
+                let (a, b) = (self.lazy(&parts.1, sc)?, self.lazy(&parts.2, sc)?);
                 let ty = a.ty.join(b.ty);
                 Ex::new(
                     format!("if {c} {{ {} }} else {{ {} }}", a.to(ty), b.to(ty)),
@@ -766,9 +911,9 @@ impl Gen<'_> {
                 let mut literals = Vec::with_capacity(arms.len());
                 for (literal, value) in arms {
                     literals.push(self.constant(literal)?.as_value());
-                    values.push(self.expr(value, sc)?);
+                    values.push(self.lazy(value, sc)?);
                 }
-                values.push(self.expr(otherwise, sc)?);
+                values.push(self.lazy(otherwise, sc)?);
                 let ty = values.iter().fold(values[0].ty, |t, v| t.join(v.ty));
                 if arms.is_empty() {
                     text.push_str(" if m.is_missing() { return None; }");
@@ -791,11 +936,15 @@ impl Gen<'_> {
                     .iter()
                     .map(|a| self.expr(a, sc))
                     .collect::<Gened<Vec<Ex>>>()?;
-                let ty = args.iter().fold(args[0].ty, |t, a| t.join(a.ty));
+                // Arguments must be present: a decimal or nothing is a decimal here.
+                let ty = match args.iter().fold(args[0].ty, |t, a| t.join(a.ty)) {
+                    Ty::Opt => Ty::Dec,
+                    ty => ty,
+                };
                 let mut text = args[0].to(ty);
                 for a in &args[1..] {
                     text = match ty {
-                        Ty::Dec => format!("better_dec({text}, {}, {max})", a.text),
+                        Ty::Dec => format!("better_dec({text}, {}, {max})", a.to(ty)),
                         Ty::Num => format!("better_num({text}, {}, {max})?", a.to(ty)),
                         _ => format!("better_value({text}, {}, {max})?", a.to(Ty::Val)),
                     };
@@ -806,9 +955,15 @@ impl Gen<'_> {
                 let mut text = String::from("{");
                 let mut closed = 0;
                 let mut ended = false;
-                for a in args {
-                    let e = self.expr(a, sc)?;
-                    if e.ty != Ty::Val {
+                let mut ty = Ty::Opt;
+                for (i, a) in args.iter().enumerate() {
+                    let e = if i == 0 {
+                        self.expr(a, sc)?
+                    } else {
+                        self.lazy(a, sc)?
+                    };
+                    ty = ty.join(e.ty);
+                    if !e.ty.is_value() {
                         let _ = write!(text, " {} ", e.to(Ty::Val));
                         ended = true;
                         break;
@@ -825,12 +980,12 @@ impl Gen<'_> {
                 }
                 text.push_str(&"}".repeat(closed));
                 text.push('}');
-                Ex::new(text, Ty::Val)
+                Ex::new(text, if ty == Ty::Opt { Ty::Opt } else { Ty::Val })
             }
             Code::IsMissing(a) => {
                 let e = self.expr(a, sc)?;
                 match e.ty {
-                    Ty::Val => Ex::new(format!("({}).is_missing()", e.text), Ty::Bool),
+                    Ty::Val | Ty::Opt => Ex::new(format!("({}).is_missing()", e.text), Ty::Bool),
                     _ => Ex::new(format!("{{ let _ = {}; false }}", e.text), Ty::Bool),
                 }
             }
@@ -842,14 +997,16 @@ impl Gen<'_> {
                 group,
                 filter,
                 body,
+                nodes,
             } => {
                 let form = self.group_form(*group)?;
                 let mut text = String::from("{ let mut t = Decimal::ZERO;");
                 let add = |gen: &mut Self, text: &mut String, row: &[(String, Ty)]| -> Gened<()> {
                     let scope = Scope {
-                        item: sc.item,
                         row: Some(row),
+                        ..sc
                     };
+                    let _ = write!(text, " spent += {};", 2 * nodes);
                     // The plan sums decimals only: a fraction gives the case up.
                     let b = gen.expr(body, scope)?.to(Ty::Dec);
                     let add = format!("t = add_dec(t, {b})?;");
@@ -892,47 +1049,227 @@ impl Gen<'_> {
         })
     }
 
-    /// A node the plan leaves to the walker: the calendar and table functions
-    /// the rulebooks use are compiled, anything else gives up.
+    /// A node the plan leaves to the walker: comprehensions, the decision
+    /// taken, a group read whole, and the functions of lists, tables and
+    /// calendars, each by the runtime function that does what the walker does.
     fn tree(&mut self, node: &Node, sc: Scope) -> Gened<Ex> {
         let rb = self.rb;
-        let NodeKind::Call(func, args) = &node.kind else {
-            return Err(Unsupported(format!(
-                "{} is not compiled",
-                kind_name(&node.kind)
-            )));
-        };
-        let arg = |gen: &mut Self, i: usize| -> Gened<Ex> {
-            let code = Plan::lower(rb, &args[i]);
-            gen.expr(&code, sc)
-        };
-        Ok(match (func, args.len()) {
-            (Func::Pow, 2) => {
-                let (a, b) = (arg(self, 0)?.to(Ty::Num), arg(self, 1)?.to(Ty::Num));
-                Ex::new(format!("pow({a}, {b})?"), Ty::Dec)
-            }
-            (Func::Day, 1) => Ex::new(
-                format!("day({})?", arg(self, 0)?.as_value().borrow()),
-                Ty::Dec,
-            ),
-            (Func::DaysInMonth, 1) => Ex::new(
-                format!("days_in_month({})?", arg(self, 0)?.as_value().borrow()),
-                Ty::Dec,
-            ),
-            (Func::Lookup, n) if n >= 2 => {
-                let NodeKind::Table(t) = args[0].kind else {
-                    return Err(Unsupported("`lookup` of something not a table".into()));
+        let args = match &node.kind {
+            NodeKind::Call(_, args) => args.as_slice(),
+            NodeKind::Local(i) if *i < sc.depth => return Ok(Ex::place(format!("(*l{i})"))),
+            NodeKind::Comprehension { body, list, filter } => {
+                let list = self.node(list, sc)?.as_value();
+                let d = sc.depth;
+                let inner = Scope { depth: d + 1, ..sc };
+                let keep = match filter {
+                    Some(f) => format!("if {} ", self.node(f, inner)?.to(Ty::Bool)),
+                    None => String::new(),
                 };
+                let body_text = self.node(body, inner)?.to(Ty::Val);
+                let per_item = 2 * (node_count(body) + filter.as_deref().map_or(0, node_count));
+                return Ok(Ex::new(
+                    format!(
+                        "{{ let mut out: Vec<Value> = Vec::new(); for l{d} in items({})?.iter() {{ \
+                         spent += {per_item}; {keep}{{ out.push({body_text}); }} }} Value::List(out.into()) }}",
+                        list.borrow()
+                    ),
+                    Ty::Val,
+                ));
+            }
+            NodeKind::Decision => {
+                let (_, d) = sc
+                    .decided
+                    .ok_or_else(|| Unsupported("`decision` is read before an answer".into()))?;
+                return self.constant(&Value::Text(rb.decisions[d].name.clone()));
+            }
+            NodeKind::Reason => {
+                let (k, _) = sc
+                    .decided
+                    .ok_or_else(|| Unsupported("`reason` is read before an answer".into()))?;
+                return match &rb.checks[k].outcome {
+                    CheckOutcome::Decide {
+                        reason: Some(r), ..
+                    } => self.constant(&Value::Text(r.clone())),
+                    _ => Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
+                };
+            }
+            NodeKind::Clauses => return Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
+            NodeKind::Group(g) => return self.group_list(*g),
+            other => return Err(Unsupported(format!("{} is not compiled", kind_name(other)))),
+        };
+        let NodeKind::Call(func, _) = &node.kind else {
+            return Err(Unsupported("this form is not compiled".into()));
+        };
+        let table = |i: usize| match args.get(i).map(|a| &a.kind) {
+            Some(NodeKind::Table(t)) => Ok(*t),
+            _ => Err(Unsupported(format!("`{func:?}` of something not a table"))),
+        };
+        let arg = |gen: &mut Self, i: usize, ty: Ty| -> Gened<String> {
+            let e = gen.node(&args[i], sc)?;
+            Ok(match ty {
+                Ty::Val => e.as_value().borrow(),
+                ty => e.to(ty),
+            })
+        };
+        let n = args.len();
+        let (text, ty) = match (func, n) {
+            (Func::Pow, 2) => {
+                let (a, b) = (arg(self, 0, Ty::Num)?, arg(self, 1, Ty::Num)?);
+                (format!("pow({a}, {b})?"), Ty::Dec)
+            }
+            (Func::Day, 1) => (format!("day({})?", arg(self, 0, Ty::Val)?), Ty::Dec),
+            (Func::DaysInMonth, 1) => (
+                format!("days_in_month({})?", arg(self, 0, Ty::Val)?),
+                Ty::Dec,
+            ),
+            (Func::Lookup, 2..) => {
+                let t = table(0)?;
                 let keys = (1..n)
-                    .map(|i| arg(self, i).map(|k| k.to(Ty::Val)))
+                    .map(|i| self.node(&args[i], sc).map(|k| k.to(Ty::Val)))
                     .collect::<Gened<Vec<String>>>()?;
-                Ex::new(
+                (
                     format!("lookup(rb, facts, {t}, &[{}])?", keys.join(", ")),
                     Ty::Val,
                 )
             }
+            (Func::PeriodRow, 2) => {
+                let t = table(0)?;
+                let key = arg(self, 1, Ty::Val)?;
+                (format!("period_row(rb, facts, {t}, {key})?"), Ty::Val)
+            }
+            (Func::RangeRow, 2) => {
+                let t = table(0)?;
+                let x = arg(self, 1, Ty::Num)?;
+                (format!("range_row(rb, facts, {t}, {x})?"), Ty::Val)
+            }
+            (Func::Scale, 2 | 3) => {
+                let t = table(0)?;
+                let x = arg(self, 1, Ty::Num)?;
+                let round_each = match args.get(2).map(|a| &a.kind) {
+                    Some(NodeKind::Const(Value::Number(p))) => {
+                        let p = crate::eval::ops::whole(*p, "places")
+                            .map_err(|e| Unsupported(format!("`scale`: {e}")))?;
+                        u32::try_from(p).ok()
+                    }
+                    _ => None,
+                };
+                (
+                    format!("scale(rb, facts, {t}, {x}, {round_each:?})?"),
+                    Ty::Num,
+                )
+            }
+            (Func::Rows, 1) => (format!("table_rows(rb, facts, {})?", table(0)?), Ty::Val),
+            (Func::Count, 1) => (format!("count({})?", arg(self, 0, Ty::Val)?), Ty::Dec),
+            (Func::Sum, 1) => (format!("sum({})?", arg(self, 0, Ty::Val)?), Ty::Num),
+            (Func::Any | Func::All, 1) => (
+                format!(
+                    "any_all({}, {})?",
+                    arg(self, 0, Ty::Val)?,
+                    *func == Func::Any
+                ),
+                Ty::Bool,
+            ),
+            (Func::Min | Func::Max, 1) => (
+                format!(
+                    "extremum_of({}, {})?",
+                    arg(self, 0, Ty::Val)?,
+                    *func == Func::Max
+                ),
+                Ty::Val,
+            ),
+            (Func::FindIndex, 1) => (format!("find_index({})?", arg(self, 0, Ty::Val)?), Ty::Val),
+            (Func::Get, 2) => {
+                let (m, k) = (arg(self, 0, Ty::Val)?, arg(self, 1, Ty::Val)?);
+                (format!("get({m}, {k})?"), Ty::Val)
+            }
+            (Func::Keys | Func::Values, 1) => (
+                format!(
+                    "keys_values({}, {})?",
+                    arg(self, 0, Ty::Val)?,
+                    *func == Func::Keys
+                ),
+                Ty::Val,
+            ),
+            (Func::Abs, 1) => (format!("abs({})", arg(self, 0, Ty::Num)?), Ty::Num),
+            (Func::Clamp, 3) => {
+                let x = arg(self, 0, Ty::Num)?;
+                let lo = arg(self, 1, Ty::Num)?;
+                let hi = arg(self, 2, Ty::Num)?;
+                (format!("clamp({x}, {lo}, {hi})?"), Ty::Num)
+            }
+            (Func::Age, 2) => {
+                let (a, b) = (arg(self, 0, Ty::Val)?, arg(self, 1, Ty::Val)?);
+                (format!("age({a}, {b})?"), Ty::Dec)
+            }
+            (Func::DaysBetween, 2) => {
+                let (a, b) = (arg(self, 0, Ty::Val)?, arg(self, 1, Ty::Val)?);
+                (format!("days_between({a}, {b})?"), Ty::Dec)
+            }
+            (Func::AddYears, 2) => {
+                let (a, b) = (arg(self, 0, Ty::Val)?, arg(self, 1, Ty::Num)?);
+                (format!("add_years({a}, {b})?"), Ty::Val)
+            }
+            (Func::AddMonths, 2) => {
+                let (a, b) = (arg(self, 0, Ty::Val)?, arg(self, 1, Ty::Num)?);
+                (format!("add_months({a}, {b})?"), Ty::Val)
+            }
+            (Func::MonthOf, 1) => (format!("month_of({})?", arg(self, 0, Ty::Val)?), Ty::Val),
+            (Func::Year, 1) => (format!("year({})?", arg(self, 0, Ty::Val)?), Ty::Dec),
+            (Func::IsNull, 1) => (
+                format!("({} == &Value::Null)", arg(self, 0, Ty::Val)?),
+                Ty::Bool,
+            ),
+            (Func::Date | Func::Month, 1) => return self.node(&args[0], sc),
             _ => return Err(Unsupported(format!("`{func:?}` is not compiled"))),
-        })
+        };
+        Ok(Ex::new(text, ty))
+    }
+
+    /// A formula node inside a tree node: lowered as its context was, then generated.
+    fn node(&mut self, node: &Node, sc: Scope) -> Gened<Ex> {
+        let code = match sc.row {
+            Some(_) => Plan::lower_in_row(self.rb, node),
+            None => Plan::lower(self.rb, node),
+        };
+        self.expr(&code, sc)
+    }
+
+    /// A group read whole: the list of its items' records.
+    fn group_list(&mut self, g: usize) -> Gened<Ex> {
+        let as_value = |name: &str, ty: Ty| {
+            Ex {
+                text: name.to_string(),
+                ty,
+                place: true,
+            }
+            .to(Ty::Val)
+        };
+        let text = match self.group_form(g)? {
+            GroupForm::Rows(rows) => {
+                let records: Vec<String> = rows
+                    .iter()
+                    .map(|row| {
+                        let fields: Vec<String> =
+                            row.iter().map(|(name, ty)| as_value(name, *ty)).collect();
+                        format!("item_record(rb, {g}, vec![{}])?", fields.join(", "))
+                    })
+                    .collect();
+                format!("Value::List(Arc::from(vec![{}]))", records.join(", "))
+            }
+            GroupForm::List(tys) => {
+                let fields: Vec<String> = tys
+                    .iter()
+                    .enumerate()
+                    .map(|(j, ty)| as_value(&format!("r.s{j}"), *ty))
+                    .collect();
+                format!(
+                    "{{ let mut list = Vec::with_capacity(g{g}.len()); for r in g{g}.iter() {{ \
+                     list.push(item_record(rb, {g}, vec![{}])?); }} Value::List(list.into()) }}",
+                    fields.join(", ")
+                )
+            }
+        };
+        Ok(Ex::new(text, Ty::Val))
     }
 
     fn group_form(&self, g: usize) -> Gened<GroupForm> {
@@ -943,10 +1280,37 @@ impl Gen<'_> {
             .ok_or_else(|| Unsupported(format!("group {g} is read before it is computed")))
     }
 
+    /// The declared kind of what `code` reads, when it reads an input, a
+    /// field of one, or an item of a list input.
+    fn input_kind(&self, code: &Code, sc: Scope<'_>) -> Option<&'r InputKind> {
+        let rb: &'r Rulebook = self.rb;
+        match code {
+            Code::Input(i) => rb.inputs.get(*i).map(|input| &input.kind),
+            Code::Field(base, index) => match self.input_kind(base, sc)? {
+                InputKind::Record { fields, .. } => fields.get(*index).map(|f| &f.kind),
+                _ => None,
+            },
+            Code::Item => {
+                let g = sc.group?;
+                match self.input_kind(
+                    &Plan::lower(rb, &rb.groups.get(g)?.over.node),
+                    Scope::default(),
+                )? {
+                    InputKind::List { item, .. } => Some(&item.kind),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// A local: a `Value` one is read in place.
     fn local(&self, name: String, ty: Ty) -> Ex {
         match ty {
-            Ty::Val => Ex::place(name),
+            Ty::Val | Ty::Opt => Ex {
+                ty,
+                ..Ex::place(name)
+            },
             _ => Ex::new(name, ty),
         }
     }
@@ -956,8 +1320,8 @@ impl Gen<'_> {
         let (init, ty, decl) = match v {
             Value::Number(d) => (num_literal(*d), Ty::Dec, "const"),
             Value::Bool(b) => return Ok(Ex::new(b.to_string(), Ty::Bool)),
-            Value::Absent => return Ok(Ex::new("Value::Absent".into(), Ty::Val)),
-            Value::Null => return Ok(Ex::new("Value::Null".into(), Ty::Val)),
+            Value::Absent => return Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
+            Value::Null => return Ok(Ex::new("Value::Null".into(), Ty::Opt)),
             Value::Text(t) => (
                 format!("LazyLock::new(|| text({:?}))", &**t),
                 Ty::Val,
@@ -1015,7 +1379,7 @@ impl Ex {
     /// The same expression, as a `Value`.
     fn as_value(&self) -> Ex {
         match self.ty {
-            Ty::Val => self.clone(),
+            Ty::Val | Ty::Opt => self.clone(),
             _ => Ex::new(self.to(Ty::Val), Ty::Val),
         }
     }
@@ -1031,6 +1395,15 @@ fn round_point(x: Ex, places: u32, mode: crate::rounding::RoundingMode) -> Ex {
         ),
     };
     Ex::new(text, Ty::Dec)
+}
+
+/// How a value of an input of this kind is held: a decimal input holds a
+/// decimal or nothing.
+fn value_ty(kind: Option<&InputKind>) -> Ty {
+    match kind {
+        Some(InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. }) => Ty::Opt,
+        _ => Ty::Val,
+    }
 }
 
 /// `sum(g.field)`: the plan sums decimals only.
@@ -1111,8 +1484,10 @@ fn step_codes(code: &StepCode) -> impl Iterator<Item = &Code> {
         .chain(code.otherwise.iter())
 }
 
+/// What `code` reads whenever it is evaluated; what it reads only on some
+/// branch is computed on that branch (`Gen::lazy`).
 fn code_deps(code: &Code, out: &mut Vec<Dep>) {
-    visit_code(code, &mut |c| match c {
+    match code {
         Code::Step(i) => out.push(Dep::Step(*i)),
         Code::Param(i) => out.push(Dep::Param(*i)),
         Code::SumColumn(g, _) | Code::SumRows { group: g, .. } => out.push(Dep::Group(*g)),
@@ -1122,8 +1497,38 @@ fn code_deps(code: &Code, out: &mut Vec<Dep>) {
             NodeKind::Group(g) => out.push(Dep::Group(g)),
             _ => {}
         }),
+        // What every branch reads is read whenever the choice is made.
+        Code::If(parts) => {
+            let both = shared_deps([&parts.1, &parts.2]);
+            out.extend(both);
+        }
+        Code::Match(_, arms, otherwise) => {
+            let all = shared_deps(
+                arms.iter()
+                    .map(|(_, v)| v)
+                    .chain(std::iter::once(&**otherwise)),
+            );
+            out.extend(all);
+        }
         _ => {}
-    });
+    }
+    for c in children(code, true) {
+        code_deps(c, out);
+    }
+}
+
+/// What every one of `codes` reads whenever it is evaluated.
+fn shared_deps<'c>(codes: impl IntoIterator<Item = &'c Code>) -> Vec<Dep> {
+    let mut shared: Option<Vec<Dep>> = None;
+    for code in codes {
+        let mut deps = Vec::new();
+        code_deps(code, &mut deps);
+        shared = Some(match shared {
+            None => deps,
+            Some(prev) => prev.into_iter().filter(|d| deps.contains(d)).collect(),
+        });
+    }
+    shared.unwrap_or_default()
 }
 
 fn item_deps(code: &Code, out: &mut Vec<usize>) {
@@ -1141,40 +1546,43 @@ fn item_deps(code: &Code, out: &mut Vec<usize>) {
 /// Calls `f` on `code` and every code under it, parents first.
 fn visit_code(code: &Code, f: &mut dyn FnMut(&Code)) {
     f(code);
+    for c in children(code, false) {
+        visit_code(c, f);
+    }
+}
+
+/// The codes directly under `code`; with `strict`, only those evaluated
+/// whenever `code` is (not the right of `and`/`or`, the branches of `if`
+/// and `match`, the later arguments of `coalesce`).
+fn children(code: &Code, strict: bool) -> Vec<&Code> {
     match code {
         Code::Field(a, _)
         | Code::Not(a)
         | Code::Neg(a)
         | Code::Round(a, ..)
-        | Code::IsMissing(a) => visit_code(a, f),
+        | Code::IsMissing(a) => vec![a],
+        Code::And(a, b) | Code::Or(a, b) if strict => {
+            let _ = b;
+            vec![a]
+        }
         Code::Arith(_, a, b) | Code::Compare(_, a, b) | Code::And(a, b) | Code::Or(a, b) => {
-            visit_code(a, f);
-            visit_code(b, f);
+            vec![a, b]
         }
-        Code::If(parts) => {
-            visit_code(&parts.0, f);
-            visit_code(&parts.1, f);
-            visit_code(&parts.2, f);
-        }
-        Code::Match(s, arms, o) => {
-            visit_code(s, f);
-            for (_, v) in arms {
-                visit_code(v, f);
-            }
-            visit_code(o, f);
-        }
-        Code::Extremum(_, args) | Code::Coalesce(args) => {
-            for a in args {
-                visit_code(a, f);
-            }
-        }
-        Code::SumRows { filter, body, .. } => {
-            if let Some(filter) = filter {
-                visit_code(filter, f);
-            }
-            visit_code(body, f);
-        }
-        _ => {}
+        Code::If(parts) if strict => vec![&parts.0],
+        Code::If(parts) => vec![&parts.0, &parts.1, &parts.2],
+        Code::Match(s, _, _) if strict => vec![s],
+        Code::Match(s, arms, o) => std::iter::once(&**s)
+            .chain(arms.iter().map(|(_, v)| v))
+            .chain(std::iter::once(&**o))
+            .collect(),
+        Code::Coalesce(args) if strict => args.iter().take(1).collect(),
+        Code::Extremum(_, args) | Code::Coalesce(args) => args.iter().collect(),
+        Code::SumRows { filter, body, .. } => filter
+            .iter()
+            .map(|f| &**f)
+            .chain(std::iter::once(&**body))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -1185,12 +1593,15 @@ fn visit_node(node: &Node, f: &mut dyn FnMut(&Node)) {
     }
 }
 
-/// The nodes of a formula, each evaluated at most once per evaluation of it
-/// (a comprehension's body once per item: counted by the caller).
-fn nodes(node: &Node) -> u64 {
-    let mut n = 0;
-    visit_node(node, &mut |_| n += 1);
-    n
+/// What the walker may spend on a formula, comprehension bodies once (the
+/// generated loops count their items): a unit per node, and one more for
+/// the base of a field read in place.
+fn spend(formula: Option<&Formula>) -> u64 {
+    formula.map_or(0, |f| 2 * node_count(&f.node))
+}
+
+fn step_spend(step: &Step) -> u64 {
+    spend(step.when.as_ref()) + spend(Some(&step.expr)) + spend(step.otherwise.as_ref())
 }
 
 fn kind_name(kind: &NodeKind) -> &'static str {
@@ -1202,5 +1613,65 @@ fn kind_name(kind: &NodeKind) -> &'static str {
         NodeKind::Reason => "`reason`",
         NodeKind::Clauses => "`clauses`",
         _ => "this form",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    const RULEBOOK: &str = r#"
+[rulebook]
+id = "fallback"
+version = 1
+schema = 1
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[steps.doubled]
+expr = "x * 2"
+
+[[checks]]
+when = "x < 0"
+reject = "x"
+message = "negative"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+doubled = { expr = "doubled", format = "decimal" }
+"#;
+
+    /// A form the generator does not compile (none that the checker lets
+    /// through is known; this one is planted)
+    /// gives up where it is needed, and is named.
+    #[test]
+    fn what_is_not_compiled_gives_the_case_up_and_is_named() {
+        let mut rb = crate::parse_rulebook("fallback.toml", RULEBOOK).expect("valid");
+        let whole = generate(&rb);
+        assert!(whole.fallbacks.is_empty(), "{:?}", whole.fallbacks);
+        assert!(whole.source.contains("s0 = Some(mul_dec(number(&x[0])?, K"));
+
+        let mut plan = (*rb.plan).clone();
+        plan.steps[0].expr = Code::Tree(Node {
+            span: crate::span::Span::default(),
+            kind: NodeKind::Local(3),
+        });
+        rb.plan = Arc::new(plan);
+        let given_up = generate(&rb);
+        assert_eq!(
+            given_up.fallbacks,
+            ["decision `d`: step `doubled`: a comprehension variable is not compiled"]
+        );
+        // The rejecting check is still compiled; the decision gives up.
+        assert!(given_up.source.contains("if (number(&x[0])? < K"));
+        assert!(given_up
+            .source
+            .contains("    // check 2\n        return None;\n    None\n}"));
+        assert_ne!(given_up.fingerprint, whole.fingerprint);
     }
 }

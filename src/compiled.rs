@@ -100,7 +100,6 @@ impl fmt::Debug for Compiled {
 #[doc(hidden)]
 pub mod rt {
     use std::cmp::Ordering;
-    use std::sync::Arc;
 
     pub use crate::case::Facts;
     pub use crate::eval::Outcome;
@@ -112,10 +111,11 @@ pub mod rt {
     pub use crate::value::{Month, Value};
     pub use rust_decimal::Decimal;
     pub use serde_json;
-    pub use std::sync::LazyLock;
+    pub use std::sync::{Arc, LazyLock};
 
-    use crate::eval::{compare, covers, format_value, ops};
-    use crate::rulebook::model::{CheckOutcome, ParamValue, TableKind};
+    use crate::eval::{compare, format_value, ops};
+    use crate::rulebook::model::{CheckOutcome, ParamValue, Row, TableKind};
+    use crate::value::Record;
 
     /// A number in a value, decimal or fraction.
     #[inline]
@@ -296,13 +296,20 @@ pub mod rt {
         })
     }
 
-    /// Field `index` of a record; a missing record gives itself.
+    /// Field `index` of a record; a missing record gives itself; a list of
+    /// records gives the list of their fields.
     #[inline]
     pub fn field(v: &Value, index: usize) -> Option<Value> {
-        match v {
+        let of = |v: &Value| match v {
             Value::Record(r) => Some(r.fields.get(index).cloned().unwrap_or(Value::Absent)),
             v if v.is_missing() => Some(v.clone()),
             _ => None,
+        };
+        match v {
+            Value::List(items) => Some(Value::List(
+                items.iter().map(of).collect::<Option<Arc<[Value]>>>()?,
+            )),
+            v => of(v),
         }
     }
 
@@ -340,7 +347,7 @@ pub mod rt {
             ParamValue::Dated { periods, .. } => Some(
                 periods
                     .iter()
-                    .find(|(p, _)| covers(p, key))
+                    .find(|(p, _)| ops::covers(p, key))
                     .map(|(_, v)| v.clone())
                     .unwrap_or(Value::Absent),
             ),
@@ -371,27 +378,255 @@ pub mod rt {
         m.days().map(Decimal::from)
     }
 
+    /// The rows of table `t`: the case's, if it supplies them.
+    fn rows<'a>(rb: &'a Rulebook, facts: &'a Facts, t: usize) -> Option<&'a [Row]> {
+        match facts.tables.get(t)?.as_ref() {
+            Some(rows) => Some(rows),
+            None => Some(&rb.tables.get(t)?.rows),
+        }
+    }
+
+    fn row_value(row: Option<&Row>) -> Value {
+        row.map_or(Value::Absent, |r| Value::Record(r.record.clone()))
+    }
+
     /// `lookup(table, keys…)`: the row with these keys, absent if none or a key is missing.
     pub fn lookup(rb: &Rulebook, facts: &Facts, t: usize, keys: &[Value]) -> Option<Value> {
         if keys.iter().any(Value::is_missing) {
             return Some(Value::Absent);
         }
-        let table = rb.tables.get(t)?;
-        let TableKind::Keyed { keys: columns } = &table.kind else {
+        let TableKind::Keyed { keys: columns } = &rb.tables.get(t)?.kind else {
             return None;
         };
-        let rows: &[crate::rulebook::model::Row] =
-            match facts.tables.get(t).and_then(Option::as_ref) {
-                Some(rows) => rows,
-                None => &table.rows,
-            };
-        let found = rows.iter().find(|r| {
-            columns
+        Some(row_value(ops::key_row(rows(rb, facts, t)?, columns, keys)))
+    }
+
+    /// `period_row(table, month or date)`.
+    pub fn period_row(rb: &Rulebook, facts: &Facts, t: usize, key: &Value) -> Option<Value> {
+        if key.is_missing() {
+            return Some(Value::Absent);
+        }
+        Some(row_value(ops::period_row(rows(rb, facts, t)?, key)))
+    }
+
+    /// `range_row(table, x)`.
+    pub fn range_row(rb: &Rulebook, facts: &Facts, t: usize, x: Num) -> Option<Value> {
+        Some(row_value(ops::range_row(rows(rb, facts, t)?, x).ok()?))
+    }
+
+    /// `scale(table, x[, places])`: a progressive scale, each band rounded if asked.
+    pub fn scale(
+        rb: &Rulebook,
+        facts: &Facts,
+        t: usize,
+        x: Num,
+        round_each: Option<u32>,
+    ) -> Option<Num> {
+        let bands = ops::scale_bands(rows(rb, facts, t)?);
+        ops::scale(&bands, x, round_each)
+            .ok()
+            .map(|(total, _)| total)
+    }
+
+    /// `rows(table)`.
+    pub fn table_rows(rb: &Rulebook, facts: &Facts, t: usize) -> Option<Value> {
+        Some(Value::List(
+            rows(rb, facts, t)?
                 .iter()
-                .zip(keys)
-                .all(|(c, k)| r.record.fields.get(*c) == Some(k))
-        });
-        Some(found.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
+                .map(|r| Value::Record(r.record.clone()))
+                .collect(),
+        ))
+    }
+
+    /// `count(list or map)`; a missing list has none.
+    pub fn count(v: &Value) -> Option<Decimal> {
+        match v {
+            Value::List(items) => Some(items.len().into()),
+            Value::Map(entries) => Some(entries.len().into()),
+            v if v.is_missing() => Some(Decimal::ZERO),
+            _ => None,
+        }
+    }
+
+    /// `sum(list)`.
+    pub fn sum(v: &Value) -> Option<Num> {
+        let mut total = Num::Dec(Decimal::ZERO);
+        for item in items(v)? {
+            total = add(total, item.as_num()?)?;
+        }
+        Some(total)
+    }
+
+    /// `any(list)` (`want` true) or `all(list)` (false).
+    pub fn any_all(v: &Value, want: bool) -> Option<bool> {
+        for item in items(v)? {
+            match item {
+                Value::Bool(b) if *b == want => return Some(want),
+                Value::Bool(_) => {}
+                _ => return None,
+            }
+        }
+        Some(!want)
+    }
+
+    /// `min(list)` or `max(list)`: absent for an empty list.
+    pub fn extremum_of(v: &Value, max: bool) -> Option<Value> {
+        let mut best: Option<&Value> = None;
+        for item in items(v)? {
+            if item.is_missing() {
+                return None;
+            }
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    let ord = compare(item, b)?;
+                    (max && ord.is_gt()) || (!max && ord.is_lt())
+                }
+            };
+            if better {
+                best = Some(item);
+            }
+        }
+        Some(best.cloned().unwrap_or(Value::Absent))
+    }
+
+    /// `find_index(list of booleans)`: the first true, absent if none.
+    pub fn find_index(v: &Value) -> Option<Value> {
+        for (i, item) in items(v)?.iter().enumerate() {
+            match item {
+                Value::Bool(true) => return Some(Value::Number(i.into())),
+                Value::Bool(false) => {}
+                _ => return None,
+            }
+        }
+        Some(Value::Absent)
+    }
+
+    /// `get(map, key)`.
+    pub fn get(map: &Value, key: &Value) -> Option<Value> {
+        if key.is_missing() {
+            return None;
+        }
+        match (map, key) {
+            (Value::Map(entries), Value::Text(k)) => {
+                Some(entries.get(k).cloned().unwrap_or(Value::Absent))
+            }
+            (m, _) if m.is_missing() => Some(Value::Absent),
+            _ => None,
+        }
+    }
+
+    /// `keys(map)` (`keys` true) or `values(map)`.
+    pub fn keys_values(map: &Value, keys: bool) -> Option<Value> {
+        match map {
+            Value::Map(entries) => Some(Value::List(if keys {
+                entries.keys().map(|k| Value::Text(k.clone())).collect()
+            } else {
+                entries.values().cloned().collect()
+            })),
+            v if v.is_missing() => Some(Value::List(Arc::from([]))),
+            _ => None,
+        }
+    }
+
+    /// `clamp(x, lo, hi)`.
+    pub fn clamp(x: Num, lo: Num, hi: Num) -> Option<Num> {
+        let raised = if x.cmp_exact(lo).ok()?.is_lt() { lo } else { x };
+        Some(if raised.cmp_exact(hi).ok()?.is_gt() {
+            hi
+        } else {
+            raised
+        })
+    }
+
+    /// `abs(x)`.
+    pub fn abs(x: Num) -> Num {
+        x.abs()
+    }
+
+    fn a_date(v: &Value) -> Option<chrono::NaiveDate> {
+        match v {
+            Value::Date(d) => Some(*d),
+            _ => None,
+        }
+    }
+
+    /// `age(birth, on)`: completed years.
+    pub fn age(birth: &Value, on: &Value) -> Option<Decimal> {
+        Some(ops::age(a_date(birth)?, a_date(on)?).into())
+    }
+
+    /// `days_between(a, b)`.
+    pub fn days_between(a: &Value, b: &Value) -> Option<Decimal> {
+        Some((a_date(b)? - a_date(a)?).num_days().into())
+    }
+
+    /// `add_years(date, n)`.
+    pub fn add_years(date: &Value, n: Num) -> Option<Value> {
+        let n = ops::whole(dec_of(n)?, "").ok()?;
+        ops::add_years(a_date(date)?, n).map(Value::Date)
+    }
+
+    /// `add_months(month or date, n)`.
+    pub fn add_months(base: &Value, n: Num) -> Option<Value> {
+        let n = ops::whole(dec_of(n)?, "").ok()?;
+        match base {
+            Value::Month(m) => m.plus_months(n).map(Value::Month),
+            Value::Date(d) => ops::add_months_date(*d, n).map(Value::Date),
+            _ => None,
+        }
+    }
+
+    /// `month_of(date)`.
+    pub fn month_of(v: &Value) -> Option<Value> {
+        Some(Value::Month(Month::of(a_date(v)?)))
+    }
+
+    /// `year(month or date)`.
+    pub fn year(v: &Value) -> Option<Decimal> {
+        match v {
+            Value::Month(m) => Some(m.year.into()),
+            Value::Date(d) => Some(Month::of(*d).year.into()),
+            _ => None,
+        }
+    }
+
+    /// A record of a group's item: its step values, under the step names.
+    pub fn item_record(rb: &Rulebook, g: usize, fields: Vec<Value>) -> Option<Value> {
+        Some(Value::Record(Arc::new(Record {
+            name: None,
+            names: rb.groups.get(g)?.names.clone(),
+            fields: fields.into_boxed_slice(),
+        })))
+    }
+
+    /// An answer listing a group's items: a list, or an object by their keys
+    /// (two items with one key give up).
+    pub fn each_json(
+        items: Vec<(Option<String>, serde_json::Value)>,
+        keyed: bool,
+    ) -> Option<serde_json::Value> {
+        if !keyed {
+            return Some(serde_json::Value::Array(
+                items.into_iter().map(|(_, o)| o).collect(),
+            ));
+        }
+        let mut object = serde_json::Map::with_capacity(items.len());
+        for (name, o) in items {
+            if object.insert(name?, o).is_some() {
+                return None;
+            }
+        }
+        Some(serde_json::Value::Object(object))
+    }
+
+    /// The key of an item in an answer listing a group's items.
+    pub fn item_key(v: &Value) -> Option<String> {
+        match v {
+            Value::Text(t) => Some(t.to_string()),
+            v if v.is_missing() => None,
+            other => Some(other.to_string()),
+        }
     }
 
     /// The clauses an answer starts from: the deciding check's, else its decision's.

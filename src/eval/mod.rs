@@ -1047,7 +1047,7 @@ impl<'a> Machine<'a> {
                 let key = self.formula(at, Ctx::Param(i)).map_err(Fault::eval)?;
                 periods
                     .iter()
-                    .find(|(p, _)| covers(p, &key))
+                    .find(|(p, _)| ops::covers(p, &key))
                     .map(|(_, v)| v.clone())
                     .unwrap_or(Value::Absent)
             }
@@ -1435,22 +1435,12 @@ impl<'a> Machine<'a> {
             Func::RangeRow => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
-                let rows = self.rows(t);
-                let mut found = None;
-                for r in rows {
+                let found = ops::range_row(self.rows(t), x).map_err(&fault)?.map(|r| {
                     match r.record.fields.first() {
-                        Some(Value::Number(upto)) => {
-                            if x.cmp_exact(Num::Dec(*upto)).map_err(&fault)?.is_le() {
-                                found = Some((r, format!("{x} ≤ {upto}")));
-                                break;
-                            }
-                        }
-                        _ => {
-                            found = Some((r, format!("{x} is above every bound")));
-                            break;
-                        }
+                        Some(Value::Number(upto)) => (r, format!("{x} ≤ {upto}")),
+                        _ => (r, format!("{x} is above every bound")),
                     }
-                }
+                });
                 if self.tracer.is_some() {
                     let lookup = Lookup {
                         kind: "range",
@@ -1636,20 +1626,7 @@ impl<'a> Machine<'a> {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
                 let table = &self.rb.tables[t];
-                let bands: Vec<(Option<Decimal>, Decimal)> = self
-                    .rows(t)
-                    .iter()
-                    .map(|r| {
-                        (
-                            r.record.fields.first().and_then(Value::as_number),
-                            r.record
-                                .fields
-                                .get(1)
-                                .and_then(Value::as_number)
-                                .unwrap_or_default(),
-                        )
-                    })
-                    .collect();
+                let bands = ops::scale_bands(self.rows(t));
                 let round_each = match args.get(2).map(|a| &a.kind) {
                     Some(NodeKind::Const(Value::Number(p))) => {
                         u32::try_from(ops::whole(*p, "places").map_err(&fault)?).ok()
@@ -1681,9 +1658,7 @@ impl<'a> Machine<'a> {
                     return Ok(Value::Absent);
                 }
                 let rows = self.rows(t);
-                let found = rows
-                    .iter()
-                    .find(|r| r.period.is_some_and(|p| covers(&p, &key)));
+                let found = ops::period_row(rows, &key);
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
                 if self.tracer.is_some() {
                     let why = match found {
@@ -1732,13 +1707,7 @@ impl<'a> Machine<'a> {
                 let TableKind::Keyed { keys: key_cols } = &self.rb.tables[t].kind else {
                     return Err(fault("not a keyed table".into()));
                 };
-                let rows = self.rows(t);
-                let found = rows.iter().find(|r| {
-                    key_cols
-                        .iter()
-                        .zip(&keys)
-                        .all(|(c, k)| r.record.fields.get(*c) == Some(k))
-                });
+                let found = ops::key_row(self.rows(t), key_cols, &keys);
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
                 if self.tracer.is_some() {
                     let key: Vec<String> = keys.iter().map(plain).collect();
@@ -1862,18 +1831,6 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
         (Value::Month(x), Value::Month(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         _ => None,
-    }
-}
-
-pub(crate) fn covers(period: &Period, key: &Value) -> bool {
-    match (period, key) {
-        (Period::Months(from, to), Value::Month(m)) => m >= from && to.is_none_or(|t| *m <= t),
-        (Period::Months(from, to), Value::Date(d)) => {
-            let m = Month::of(*d);
-            m >= *from && to.is_none_or(|t| m <= t)
-        }
-        (Period::Dates(from, to), Value::Date(d)) => d >= from && to.is_none_or(|t| *d <= t),
-        _ => false,
     }
 }
 

@@ -11,7 +11,8 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, MathematicalOps};
 
 use crate::exact::Num;
-use crate::value::Month;
+use crate::rulebook::model::{Period, Row};
+use crate::value::{Month, Value};
 
 /// `a + b`, `a - b`, `a * b`, `a / b`, checked.
 pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, String> {
@@ -230,3 +231,64 @@ pub fn whole(n: Decimal, what: &str) -> Result<i64, String> {
 
 #[cfg(test)]
 mod tests;
+
+/// The row whose key columns hold `keys`, in order (`lookup`).
+pub fn key_row<'r>(rows: &'r [Row], columns: &[usize], keys: &[Value]) -> Option<&'r Row> {
+    rows.iter().find(|r| {
+        columns
+            .iter()
+            .zip(keys)
+            .all(|(c, k)| r.record.fields.get(*c) == Some(k))
+    })
+}
+
+/// The first row whose period covers a month or date (`period_row`).
+pub fn period_row<'r>(rows: &'r [Row], key: &Value) -> Option<&'r Row> {
+    rows.iter()
+        .find(|r| r.period.is_some_and(|p| covers(&p, key)))
+}
+
+/// Whether a period covers a month or a date.
+pub fn covers(period: &Period, key: &Value) -> bool {
+    match (period, key) {
+        (Period::Months(from, to), Value::Month(m)) => m >= from && to.is_none_or(|t| *m <= t),
+        (Period::Months(from, to), Value::Date(d)) => {
+            let m = Month::of(*d);
+            m >= *from && to.is_none_or(|t| m <= t)
+        }
+        (Period::Dates(from, to), Value::Date(d)) => d >= from && to.is_none_or(|t| *d <= t),
+        _ => false,
+    }
+}
+
+/// The first row whose bound (first column) is at least `x`, or the first
+/// without a bound (`range_row`).
+pub fn range_row(rows: &[Row], x: Num) -> Result<Option<&Row>, String> {
+    for r in rows {
+        match r.record.fields.first() {
+            Some(Value::Number(upto)) => {
+                if x.cmp_exact(Num::Dec(*upto))?.is_le() {
+                    return Ok(Some(r));
+                }
+            }
+            _ => return Ok(Some(r)),
+        }
+    }
+    Ok(None)
+}
+
+/// A progressive scale's bands from its table: `(upto, rate)` per row.
+pub fn scale_bands(rows: &[Row]) -> Vec<(Option<Decimal>, Decimal)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r.record.fields.first().and_then(Value::as_number),
+                r.record
+                    .fields
+                    .get(1)
+                    .and_then(Value::as_number)
+                    .unwrap_or_default(),
+            )
+        })
+        .collect()
+}

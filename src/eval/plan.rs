@@ -95,6 +95,9 @@ pub(crate) enum Code {
         group: usize,
         filter: Option<Box<Code>>,
         body: Box<Code>,
+        /// Nodes of the body and filter as written, which the walker
+        /// evaluates for each item (compiled code counts its budget by them).
+        nodes: u64,
     },
     /// `x.field` of the item `SumRows` is at.
     RowField(usize),
@@ -176,6 +179,11 @@ impl Plan {
     /// parameter's `at`) lowered the same way.
     pub(crate) fn lower(rb: &Rulebook, node: &Node) -> Code {
         Lower { rb, in_row: false }.code(node)
+    }
+
+    /// The same inside the body of a `SumRows`, whose variable's fields are `RowField`s.
+    pub(crate) fn lower_in_row(rb: &Rulebook, node: &Node) -> Code {
+        Lower { rb, in_row: true }.code(node)
     }
 
     /// The code of item `index` of group `g`, a step to an entry.
@@ -313,6 +321,7 @@ impl Lower<'_> {
                                 group,
                                 filter: filter.as_deref().map(|f| row.boxed(f)),
                                 body: row.boxed(body),
+                                nodes: node_count(body) + filter.as_deref().map_or(0, node_count),
                             }
                         }
                         _ => Code::Tree(node.clone()),
@@ -323,6 +332,11 @@ impl Lower<'_> {
             _ => Code::Tree(node.clone()),
         }
     }
+}
+
+/// The nodes of a formula as written.
+pub(crate) fn node_count(node: &Node) -> u64 {
+    1 + node.children().into_iter().map(node_count).sum::<u64>()
 }
 
 /// Whether a comprehension's body uses its variable only through fields, and
@@ -717,6 +731,7 @@ impl<'a> Machine<'a> {
                 group,
                 filter,
                 body,
+                ..
             } => {
                 // The walker spends on the call, the comprehension and the group read.
                 self.tick()?;

@@ -2,14 +2,14 @@
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
-#![allow(unreachable_code, unused_mut, unused_variables, unused_parens, clippy::all)]
+#![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]
 
 use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#265f8743aa45",
-    fingerprint: "db57dc0b3170cb0157947d5d1c300e5818811aa1bff96b28efaf10ab08a8e839",
+    fingerprint: "6fab8d5e9544714beb956a8f7201ebc8fcb68861d616b3d2a382d5a7f37cae11",
     run,
 };
 
@@ -67,10 +67,10 @@ const K50: Decimal = Decimal::from_parts(240, 0, 0, false, 2);
 const K51: Decimal = Decimal::from_parts(970, 0, 0, false, 2);
 const K52: Decimal = Decimal::from_parts(1131, 0, 0, false, 4);
 const K53: Decimal = Decimal::from_parts(750000, 0, 0, false, 2);
-const K54: Decimal = Decimal::from_parts(3193, 0, 0, false, 4);
-const K55: Decimal = Decimal::from_parts(3233, 0, 0, false, 4);
-const K56: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
-const K57: Decimal = Decimal::from_parts(16, 0, 0, false, 1);
+const K54: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
+const K55: Decimal = Decimal::from_parts(16, 0, 0, false, 1);
+const K56: Decimal = Decimal::from_parts(3193, 0, 0, false, 4);
+const K57: Decimal = Decimal::from_parts(3233, 0, 0, false, 4);
 const K58: Decimal = Decimal::from_parts(6, 0, 0, false, 1);
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
@@ -78,50 +78,234 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         return None;
     }
     let x = &facts.values;
-    let mut items: u64 = 1;
-    items += 29;
-    if (361u64 + 147u64).saturating_mul(items).saturating_mul(2) > budget(rb) {
-        return None;
-    }
+    // Budget units the walker could spend on what this code computes.
+    let mut spent: u64 = 0;
+    let mut s0: Option<Decimal> = None; // days_of_month
+    let mut s1: Option<bool> = None; // enters
+    let mut s2: Option<bool> = None; // leaves
+    let mut s3: Option<Decimal> = None; // days_present
+    let mut s4: Option<Value> = None; // base_of_month
+    let mut s5: Option<Value> = None; // hours_25
+    let mut s6: Option<Value> = None; // hours_50
+    let mut s7: Option<bool> = None; // has_overtime
+    let mut s8: Option<Decimal> = None; // overtime_25
+    let mut s9: Option<Decimal> = None; // overtime_50
+    let mut s10: Option<Decimal> = None; // overtime_pay
+    let mut s11: Option<Value> = None; // absence_hours
+    let mut s12: Option<Decimal> = None; // absence
+    let mut s13: Option<Decimal> = None; // brut
+    let mut s14: Option<Decimal> = None; // ceiling
+    let mut s15: Option<Decimal> = None; // t1
+    let mut s16: Option<Decimal> = None; // t2
+    let mut s17: Option<Decimal> = None; // capped4
+    let mut s18: Option<Decimal> = None; // cet_base
+    let mut s19: Option<Value> = None; // premium
+    let mut s20: Option<Decimal> = None; // employer_health
+    let mut s21: Option<Decimal> = None; // employee_health
+    let mut s22: Option<Decimal> = None; // death_cover
+    let mut s23: Option<Decimal> = None; // csg_base
+    let mut s24: Option<Decimal> = None; // overtime_csg_base
+    let mut s25: Option<Decimal> = None; // forfait_base
+    let mut s26: Option<Decimal> = None; // employee_lines
+    let mut s27: Option<Decimal> = None; // overtime_reduction
+    let mut s28: Option<Decimal> = None; // total_cotisations_salariales
+    let mut s29: Option<Decimal> = None; // net_before_tax
+    let mut s30: Option<Decimal> = None; // exempt_overtime
+    let mut s31: Option<Decimal> = None; // net_imposable
+    let mut s32: Option<Decimal> = None; // prelevement_source
+    let mut s33: Option<Decimal> = None; // employer_meal_vouchers
+    let mut s34: Option<Decimal> = None; // employee_meal_vouchers
+    let mut s35: Option<Decimal> = None; // net_a_payer
+    let mut s36: Option<Decimal> = None; // smic_ref
+    let mut s37: Option<Decimal> = None; // reduction_t
+    let mut s38: Option<Value> = None; // rgdu_rate
+    let mut s39: Option<Decimal> = None; // rgdu
+    let mut s40: Option<Decimal> = None; // employer_lines
+    let mut s41: Option<Decimal> = None; // cout_employeur
     // check 1
-    let s1: bool = ((number(&x[0])? == K0) && !(x[18]).is_missing()); // enters
-    let s2: bool = ((number(&x[0])? == K0) && !(x[19]).is_missing()); // leaves
-    let s0: Decimal = days_in_month(&x[1])?; // days_of_month
-    let s3: Decimal = if s1 { add_dec(sub_dec(s0, day(&x[18])?)?, K1)? } else { if s2 { day(&x[19])? } else { s0 } }; // days_present
-    let s4: Value = if (s1 || s2) { Value::Number(round(div(Num::Dec(mul_dec(number(&x[4])?, s3)?), Num::Dec(s0))?, 2, RoundingMode::HalfUp)?) } else { x[4].clone() }; // base_of_month
-    let s5: Value = { let c = x[7].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}; // hours_25
-    let s8: Decimal = round(mul(mul(num(&s5)?, num(&x[6])?)?, Num::Dec(K3))?, 2, RoundingMode::HalfUp)?; // overtime_25
-    let s6: Value = { let c = x[8].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}; // hours_50
-    let s9: Decimal = round(mul(mul(num(&s6)?, num(&x[6])?)?, Num::Dec(K4))?, 2, RoundingMode::HalfUp)?; // overtime_50
-    let s10: Decimal = add_dec(s8, s9)?; // overtime_pay
-    let s11: Value = if (number(&x[0])? <= K5) { { let c = x[10].clone(); if !c.is_missing() { c } else { Value::Number(K2) }} } else { Value::Number(K2) }; // absence_hours
-    let s12: Decimal = round(mul(num(&s11)?, num(&x[6])?)?, 2, RoundingMode::HalfUp)?; // absence
-    let s13: Decimal = sub_dec(add_dec(add_dec(add_dec(number(&s4)?, s10)?, number(&({ let c = x[9].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, number(&({ let c = x[11].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, s12)?; // brut
-    if (s13 < K2) {
+    spent += 6;
+    if s1.is_none() { // enters
+        spent += 14;
+        s1 = Some(((number(&x[0])? == K0) && !(x[18]).is_missing()));
+    }
+    if s4.is_none() { // base_of_month
+        spent += 26;
+        s4 = Some(if (s1? || {
+    if s2.is_none() { // leaves
+        spent += 14;
+        s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
+    }
+    s2? }) { Value::Number({
+    if s3.is_none() { // days_present
+        spent += 26;
+        s3 = Some(if s1? { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    if s2.is_none() { // leaves
+        spent += 14;
+        s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
+    }
+    if s2? { day(&x[19])? } else { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    s0? } } } });
+    }
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    round(div(Num::Dec(mul_dec(number(&x[4])?, s3?)?), Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
+    }
+    if s5.is_none() { // hours_25
+        spent += 6;
+        s5 = Some({ let c = x[7].clone(); if !c.is_missing() { c } else { Value::Number(K2) }});
+    }
+    if s8.is_none() { // overtime_25
+        spent += 10;
+        s8 = Some(round_dec(mul_dec(mul_dec(number(&(*s5.as_ref()?))?, number(&x[6])?)?, K3)?, 2, RoundingMode::HalfUp));
+    }
+    if s6.is_none() { // hours_50
+        spent += 6;
+        s6 = Some({ let c = x[8].clone(); if !c.is_missing() { c } else { Value::Number(K2) }});
+    }
+    if s9.is_none() { // overtime_50
+        spent += 10;
+        s9 = Some(round_dec(mul_dec(mul_dec(number(&(*s6.as_ref()?))?, number(&x[6])?)?, K4)?, 2, RoundingMode::HalfUp));
+    }
+    if s10.is_none() { // overtime_pay
+        spent += 6;
+        s10 = Some(add_dec(s8?, s9?)?);
+    }
+    if s11.is_none() { // absence_hours
+        spent += 16;
+        s11 = Some(if (number(&x[0])? <= K5) { { let c = x[10].clone(); if !c.is_missing() { c } else { Value::Number(K2) }} } else { Value::Number(K2) });
+    }
+    if s12.is_none() { // absence
+        spent += 6;
+        s12 = Some(round_dec(mul_dec(number(&(*s11.as_ref()?))?, number(&x[6])?)?, 2, RoundingMode::HalfUp));
+    }
+    if s13.is_none() { // brut
+        spent += 26;
+        s13 = Some(sub_dec(add_dec(add_dec(add_dec(number(&(*s4.as_ref()?))?, s10?)?, number(&({ let c = x[9].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, number(&({ let c = x[11].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, s12?)?);
+    }
+    if (s13? < K2) {
         return None;
     }
     // check 2
-    let s36: Decimal = if (number(&x[0])? == K0) { round(div(mul(div(Num::Dec(mul_dec(K6, number(&x[5])?)?), Num::Dec(K7))?, Num::Dec(s3))?, Num::Dec(s0))?, 2, RoundingMode::HalfUp)? } else { round(div(mul(Num::Dec(K6), sub(num(&x[5])?, num(&s11)?)?)?, num(&x[5])?)?, 2, RoundingMode::HalfUp)? }; // smic_ref
-    let s14: Decimal = if (number(&x[0])? == K0) { round(div(mul(div(Num::Dec(mul_dec(K8, number(&x[5])?)?), Num::Dec(K7))?, Num::Dec(s3))?, Num::Dec(s0))?, 2, RoundingMode::HalfUp)? } else { K8 }; // ceiling
-    let s15: Decimal = better_dec(s13, s14, false); // t1
-    let s17: Decimal = better_dec(s13, mul_dec(K0, s14)?, false); // capped4
-    let s16: Decimal = better_dec(better_dec(sub_dec(s13, s14)?, K2, true), mul_dec(K9, s14)?, false); // t2
-    let s18: Decimal = better_dec(s13, mul_dec(K10, s14)?, false); // cet_base
-    let s20: Decimal = if (x[12]).is_missing() { K2 } else { round(mul(num(&(field(&x[12], 0)?))?, num(&(field(&x[12], 1)?))?)?, 2, RoundingMode::HalfUp)? }; // employer_health
-    let s22: Decimal = if BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?) { round(div(Num::Dec(mul_dec(s15, number(&(field(&(lookup(rb, facts, 0, &[(*K12).clone()])?), 4)?))?)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)? } else { K2 }; // death_cover
-    let s25: Decimal = add_dec(s20, s22)?; // forfait_base
-    let s23: Decimal = add_dec(add_dec(round_dec(mul_dec(K14, sub_dec(s13, s10)?)?, 2, RoundingMode::HalfUp), s20)?, s22)?; // csg_base
-    let s7: bool = ((number(&s5)? > K2) || (number(&s6)? > K2)); // has_overtime
-    let s24: Decimal = round_dec(mul_dec(K14, s10)?, 2, RoundingMode::HalfUp); // overtime_csg_base
-    let s19: Value = if (x[12]).is_missing() { Value::Number(K2) } else { field(&x[12], 0)? }; // premium
-    let s21: Decimal = sub_dec(number(&s19)?, s20)?; // employee_health
+    if s36.is_none() { // smic_ref
+        spent += 52;
+        s36 = Some(if (number(&x[0])? == K0) { {
+    if s3.is_none() { // days_present
+        spent += 26;
+        s3 = Some(if s1? { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    if s2.is_none() { // leaves
+        spent += 14;
+        s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
+    }
+    if s2? { day(&x[19])? } else { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    s0? } } } });
+    }
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    round(div(mul(div(Num::Dec(mul_dec(K6, number(&x[5])?)?), Num::Dec(K7))?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { round(div(Num::Dec(mul_dec(K6, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?)?), Num::Dec(number(&x[5])?))?, 2, RoundingMode::HalfUp)? });
+    }
+    if s14.is_none() { // ceiling
+        spent += 34;
+        s14 = Some(if (number(&x[0])? == K0) { {
+    if s3.is_none() { // days_present
+        spent += 26;
+        s3 = Some(if s1? { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    if s2.is_none() { // leaves
+        spent += 14;
+        s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
+    }
+    if s2? { day(&x[19])? } else { {
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    s0? } } } });
+    }
+    if s0.is_none() { // days_of_month
+        spent += 4;
+        s0 = Some(days_in_month(&x[1])?);
+    }
+    round(div(mul(div(Num::Dec(mul_dec(K8, number(&x[5])?)?), Num::Dec(K7))?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { K8 });
+    }
+    if s15.is_none() { // t1
+        spent += 6;
+        s15 = Some(better_dec(s13?, s14?, false));
+    }
+    if s17.is_none() { // capped4
+        spent += 10;
+        s17 = Some(better_dec(s13?, mul_dec(K0, s14?)?, false));
+    }
+    if s16.is_none() { // t2
+        spent += 18;
+        s16 = Some(better_dec(better_dec(sub_dec(s13?, s14?)?, K2, true), mul_dec(K9, s14?)?, false));
+    }
+    if s18.is_none() { // cet_base
+        spent += 10;
+        s18 = Some(better_dec(s13?, mul_dec(K10, s14?)?, false));
+    }
+    if s20.is_none() { // employer_health
+        spent += 24;
+        s20 = Some(if (x[12]).is_missing() { K2 } else { round_dec(mul_dec(number(&(field(&x[12], 0)?))?, number(&(field(&x[12], 1)?))?)?, 2, RoundingMode::HalfUp) });
+    }
+    if s22.is_none() { // death_cover
+        spent += 32;
+        s22 = Some(if BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?) { round(div(mul(Num::Dec(s15?), num(&(field(&(lookup(rb, facts, 0, &[(*K12).clone()])?), 4)?))?)?, Num::Dec(K13))?, 2, RoundingMode::HalfUp)? } else { K2 });
+    }
+    if s25.is_none() { // forfait_base
+        spent += 6;
+        s25 = Some(add_dec(s20?, s22?)?);
+    }
+    if s23.is_none() { // csg_base
+        spent += 28;
+        s23 = Some(add_dec(add_dec(round_dec(mul_dec(K14, sub_dec(s13?, s10?)?)?, 2, RoundingMode::HalfUp), s20?)?, s22?)?);
+    }
+    if s7.is_none() { // has_overtime
+        spent += 14;
+        s7 = Some(((number(&(*s5.as_ref()?))? > K2) || (number(&(*s6.as_ref()?))? > K2)));
+    }
+    if s24.is_none() { // overtime_csg_base
+        spent += 16;
+        s24 = Some(round_dec(mul_dec(K14, s10?)?, 2, RoundingMode::HalfUp));
+    }
+    if s19.is_none() { // premium
+        spent += 12;
+        s19 = Some(if (x[12]).is_missing() { Value::Number(K2) } else { field(&x[12], 0)? });
+    }
+    spent += 4;
+    spent += 8410;
     // group lines, unrolled
     let gi0 = constant_items(rb, 0)?;
     if gi0.len() != 29 {
         return None;
     }
-    let g0r0s0: bool = (s13 <= mul_dec(K15, s36)?);
-    let g0r0s1: Decimal = s13;
+    let g0r0s0: bool = (s13? <= mul_dec(K15, s36?)?);
+    let g0r0s1: Decimal = s13?;
     let g0r0s2: Value = Value::Absent;
     let g0r0s3: Decimal = K16;
     let g0r0s4: Decimal = if !g0r0s0 { K2 } else { K2 };
@@ -129,8 +313,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r0s6: Value = Value::Absent;
     let g0r0s7: Decimal = g0r0s5;
     let g0r0s8: bool = false;
-    let g0r1s0: bool = (s13 > mul_dec(K15, s36)?);
-    let g0r1s1: Decimal = s13;
+    let g0r1s0: bool = (s13? > mul_dec(K15, s36?)?);
+    let g0r1s1: Decimal = s13?;
     let g0r1s2: Value = Value::Absent;
     let g0r1s3: Decimal = K17;
     let g0r1s4: Decimal = if !g0r1s0 { K2 } else { K2 };
@@ -139,7 +323,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r1s7: Decimal = g0r1s5;
     let g0r1s8: bool = false;
     let g0r2s0: bool = true;
-    let g0r2s1: Decimal = s15;
+    let g0r2s1: Decimal = s15?;
     let g0r2s2: Decimal = K18;
     let g0r2s3: Decimal = K19;
     let g0r2s4: Decimal = round(div(Num::Dec(mul_dec(g0r2s1, K18)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -148,7 +332,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r2s7: Decimal = g0r2s5;
     let g0r2s8: bool = false;
     let g0r3s0: bool = true;
-    let g0r3s1: Decimal = s13;
+    let g0r3s1: Decimal = s13?;
     let g0r3s2: Decimal = K20;
     let g0r3s3: Decimal = K21;
     let g0r3s4: Decimal = round(div(Num::Dec(mul_dec(g0r3s1, K20)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -156,8 +340,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r3s6: Decimal = g0r3s4;
     let g0r3s7: Decimal = g0r3s5;
     let g0r3s8: bool = false;
-    let g0r4s0: bool = (s13 <= mul_dec(K22, s36)?);
-    let g0r4s1: Decimal = s13;
+    let g0r4s0: bool = (s13? <= mul_dec(K22, s36?)?);
+    let g0r4s1: Decimal = s13?;
     let g0r4s2: Value = Value::Absent;
     let g0r4s3: Decimal = K23;
     let g0r4s4: Decimal = if !g0r4s0 { K2 } else { K2 };
@@ -165,8 +349,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r4s6: Value = Value::Absent;
     let g0r4s7: Decimal = g0r4s5;
     let g0r4s8: bool = false;
-    let g0r5s0: bool = (s13 > mul_dec(K22, s36)?);
-    let g0r5s1: Decimal = s13;
+    let g0r5s0: bool = (s13? > mul_dec(K22, s36?)?);
+    let g0r5s1: Decimal = s13?;
     let g0r5s2: Value = Value::Absent;
     let g0r5s3: Decimal = K24;
     let g0r5s4: Decimal = if !g0r5s0 { K2 } else { K2 };
@@ -175,7 +359,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r5s7: Decimal = g0r5s5;
     let g0r5s8: bool = false;
     let g0r6s0: bool = true;
-    let g0r6s1: Decimal = s13;
+    let g0r6s1: Decimal = s13?;
     let g0r6s2: Value = Value::Absent;
     let g0r6s3: Value = x[14].clone();
     let g0r6s4: Decimal = K2;
@@ -184,7 +368,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r6s7: Value = if (!(g0r6s3).is_missing() || false) { Value::Number(g0r6s5) } else { Value::Absent };
     let g0r6s8: bool = false;
     let g0r7s0: bool = true;
-    let g0r7s1: Decimal = s13;
+    let g0r7s1: Decimal = s13?;
     let g0r7s2: Value = Value::Absent;
     let g0r7s3: Decimal = K25;
     let g0r7s4: Decimal = K2;
@@ -193,7 +377,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r7s7: Decimal = g0r7s5;
     let g0r7s8: bool = false;
     let g0r8s0: bool = (number(&x[3])? < K26);
-    let g0r8s1: Decimal = s15;
+    let g0r8s1: Decimal = s15?;
     let g0r8s2: Value = Value::Absent;
     let g0r8s3: Decimal = K27;
     let g0r8s4: Decimal = if !g0r8s0 { K2 } else { K2 };
@@ -202,7 +386,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r8s7: Decimal = g0r8s5;
     let g0r8s8: bool = false;
     let g0r9s0: bool = (number(&x[3])? >= K26);
-    let g0r9s1: Decimal = s13;
+    let g0r9s1: Decimal = s13?;
     let g0r9s2: Value = Value::Absent;
     let g0r9s3: Decimal = K28;
     let g0r9s4: Decimal = if !g0r9s0 { K2 } else { K2 };
@@ -211,7 +395,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r9s7: Decimal = g0r9s5;
     let g0r9s8: bool = false;
     let g0r10s0: bool = (number(&x[3])? >= K29);
-    let g0r10s1: Decimal = s13;
+    let g0r10s1: Decimal = s13?;
     let g0r10s2: Value = Value::Absent;
     let g0r10s3: Value = x[15].clone();
     let g0r10s4: Decimal = if !g0r10s0 { K2 } else { K2 };
@@ -220,7 +404,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r10s7: Value = if (!(g0r10s3).is_missing() || false) { Value::Number(g0r10s5) } else { Value::Absent };
     let g0r10s8: bool = false;
     let g0r11s0: bool = true;
-    let g0r11s1: Decimal = s17;
+    let g0r11s1: Decimal = s17?;
     let g0r11s2: Value = Value::Absent;
     let g0r11s3: Decimal = K30;
     let g0r11s4: Decimal = K2;
@@ -229,7 +413,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r11s7: Decimal = g0r11s5;
     let g0r11s8: bool = false;
     let g0r12s0: bool = true;
-    let g0r12s1: Decimal = s17;
+    let g0r12s1: Decimal = s17?;
     let g0r12s2: Value = Value::Absent;
     let g0r12s3: Decimal = K31;
     let g0r12s4: Decimal = K2;
@@ -238,7 +422,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r12s7: Decimal = g0r12s5;
     let g0r12s8: bool = false;
     let g0r13s0: bool = true;
-    let g0r13s1: Decimal = s15;
+    let g0r13s1: Decimal = s15?;
     let g0r13s2: Decimal = K32;
     let g0r13s3: Decimal = K33;
     let g0r13s4: Decimal = round(div(Num::Dec(mul_dec(g0r13s1, K32)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -247,7 +431,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r13s7: Decimal = g0r13s5;
     let g0r13s8: bool = false;
     let g0r14s0: bool = true;
-    let g0r14s1: Decimal = s16;
+    let g0r14s1: Decimal = s16?;
     let g0r14s2: Decimal = K34;
     let g0r14s3: Decimal = K35;
     let g0r14s4: Decimal = round(div(Num::Dec(mul_dec(g0r14s1, K34)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -256,7 +440,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r14s7: Decimal = g0r14s5;
     let g0r14s8: bool = false;
     let g0r15s0: bool = true;
-    let g0r15s1: Decimal = s15;
+    let g0r15s1: Decimal = s15?;
     let g0r15s2: Decimal = K36;
     let g0r15s3: Decimal = K37;
     let g0r15s4: Decimal = round(div(Num::Dec(mul_dec(g0r15s1, K36)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -265,7 +449,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r15s7: Decimal = g0r15s5;
     let g0r15s8: bool = false;
     let g0r16s0: bool = true;
-    let g0r16s1: Decimal = s16;
+    let g0r16s1: Decimal = s16?;
     let g0r16s2: Decimal = K38;
     let g0r16s3: Decimal = K39;
     let g0r16s4: Decimal = round(div(Num::Dec(mul_dec(g0r16s1, K38)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -273,8 +457,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r16s6: Decimal = g0r16s4;
     let g0r16s7: Decimal = g0r16s5;
     let g0r16s8: bool = false;
-    let g0r17s0: bool = (s13 > s14);
-    let g0r17s1: Decimal = s18;
+    let g0r17s0: bool = (s13? > s14?);
+    let g0r17s1: Decimal = s18?;
     let g0r17s2: Decimal = K40;
     let g0r17s3: Decimal = K41;
     let g0r17s4: Decimal = if !g0r17s0 { K2 } else { round(div(Num::Dec(mul_dec(g0r17s1, K40)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)? };
@@ -283,7 +467,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r17s7: Decimal = g0r17s5;
     let g0r17s8: bool = false;
     let g0r18s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?);
-    let g0r18s1: Decimal = s17;
+    let g0r18s1: Decimal = s17?;
     let g0r18s2: Decimal = K42;
     let g0r18s3: Decimal = K43;
     let g0r18s4: Decimal = if !g0r18s0 { K2 } else { round(div(Num::Dec(mul_dec(g0r18s1, K42)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)? };
@@ -292,7 +476,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r18s7: Decimal = g0r18s5;
     let g0r18s8: bool = false;
     let g0r19s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?);
-    let g0r19s1: Decimal = s15;
+    let g0r19s1: Decimal = s15?;
     let g0r19s2: Value = Value::Absent;
     let g0r19s3: Decimal = K44;
     let g0r19s4: Decimal = if !g0r19s0 { K2 } else { K2 };
@@ -301,7 +485,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r19s7: Decimal = g0r19s5;
     let g0r19s8: bool = false;
     let g0r20s0: bool = (number(&x[3])? < K29);
-    let g0r20s1: Decimal = s13;
+    let g0r20s1: Decimal = s13?;
     let g0r20s2: Value = Value::Absent;
     let g0r20s3: Decimal = K45;
     let g0r20s4: Decimal = if !g0r20s0 { K2 } else { K2 };
@@ -310,7 +494,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r20s7: Decimal = g0r20s5;
     let g0r20s8: bool = false;
     let g0r21s0: bool = (number(&x[3])? >= K29);
-    let g0r21s1: Decimal = s13;
+    let g0r21s1: Decimal = s13?;
     let g0r21s2: Value = Value::Absent;
     let g0r21s3: Decimal = K46;
     let g0r21s4: Decimal = if !g0r21s0 { K2 } else { K2 };
@@ -319,7 +503,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r21s7: Decimal = g0r21s5;
     let g0r21s8: bool = false;
     let g0r22s0: bool = true;
-    let g0r22s1: Decimal = s13;
+    let g0r22s1: Decimal = s13?;
     let g0r22s2: Value = Value::Absent;
     let g0r22s3: Decimal = K47;
     let g0r22s4: Decimal = K2;
@@ -328,7 +512,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r22s7: Decimal = g0r22s5;
     let g0r22s8: bool = false;
     let g0r23s0: bool = (number(&x[3])? >= K29);
-    let g0r23s1: Decimal = s25;
+    let g0r23s1: Decimal = s25?;
     let g0r23s2: Value = Value::Absent;
     let g0r23s3: Decimal = K48;
     let g0r23s4: Decimal = if !g0r23s0 { K2 } else { K2 };
@@ -337,7 +521,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r23s7: Decimal = g0r23s5;
     let g0r23s8: bool = false;
     let g0r24s0: bool = true;
-    let g0r24s1: Decimal = s23;
+    let g0r24s1: Decimal = s23?;
     let g0r24s2: Decimal = K49;
     let g0r24s3: Value = Value::Absent;
     let g0r24s4: Decimal = round(div(Num::Dec(mul_dec(g0r24s1, K49)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -346,7 +530,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r24s7: Value = Value::Absent;
     let g0r24s8: bool = false;
     let g0r25s0: bool = true;
-    let g0r25s1: Decimal = s23;
+    let g0r25s1: Decimal = s23?;
     let g0r25s2: Decimal = K50;
     let g0r25s3: Value = Value::Absent;
     let g0r25s4: Decimal = round(div(Num::Dec(mul_dec(g0r25s1, K50)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -355,7 +539,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r25s7: Value = Value::Absent;
     let g0r25s8: bool = true;
     let g0r26s0: bool = true;
-    let g0r26s1: Decimal = s23;
+    let g0r26s1: Decimal = s23?;
     let g0r26s2: Decimal = K28;
     let g0r26s3: Value = Value::Absent;
     let g0r26s4: Decimal = round(div(Num::Dec(mul_dec(g0r26s1, K28)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?;
@@ -363,8 +547,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r26s6: Decimal = g0r26s4;
     let g0r26s7: Value = Value::Absent;
     let g0r26s8: bool = true;
-    let g0r27s0: bool = s7;
-    let g0r27s1: Decimal = s24;
+    let g0r27s0: bool = s7?;
+    let g0r27s1: Decimal = s24?;
     let g0r27s2: Decimal = K51;
     let g0r27s3: Value = Value::Absent;
     let g0r27s4: Decimal = if !g0r27s0 { K2 } else { round(div(Num::Dec(mul_dec(g0r27s1, K51)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)? };
@@ -373,37 +557,96 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r27s7: Value = Value::Absent;
     let g0r27s8: bool = true;
     let g0r28s0: bool = !(x[12]).is_missing();
-    let g0r28s1: Value = s19.clone();
+    let g0r28s1: Value = (*s19.as_ref()?).clone();
     let g0r28s2: Value = Value::Absent;
     let g0r28s3: Value = Value::Absent;
-    let g0r28s4: Decimal = if !g0r28s0 { K2 } else { s21 };
-    let g0r28s5: Decimal = if !g0r28s0 { K2 } else { s20 };
+    let g0r28s4: Decimal = if !g0r28s0 { K2 } else { {
+    if s21.is_none() { // employee_health
+        spent += 6;
+        s21 = Some(sub_dec(number(&(*s19.as_ref()?))?, s20?)?);
+    }
+    s21? } };
+    let g0r28s5: Decimal = if !g0r28s0 { K2 } else { s20? };
     let g0r28s6: Decimal = g0r28s4;
     let g0r28s7: Decimal = g0r28s5;
     let g0r28s8: bool = false;
-    let s26: Decimal = { let mut t = Decimal::ZERO; t = add_dec(t, g0r0s4)?; t = add_dec(t, g0r1s4)?; t = add_dec(t, g0r2s4)?; t = add_dec(t, g0r3s4)?; t = add_dec(t, g0r4s4)?; t = add_dec(t, g0r5s4)?; t = add_dec(t, g0r6s4)?; t = add_dec(t, g0r7s4)?; t = add_dec(t, g0r8s4)?; t = add_dec(t, g0r9s4)?; t = add_dec(t, g0r10s4)?; t = add_dec(t, g0r11s4)?; t = add_dec(t, g0r12s4)?; t = add_dec(t, g0r13s4)?; t = add_dec(t, g0r14s4)?; t = add_dec(t, g0r15s4)?; t = add_dec(t, g0r16s4)?; t = add_dec(t, g0r17s4)?; t = add_dec(t, g0r18s4)?; t = add_dec(t, g0r19s4)?; t = add_dec(t, g0r20s4)?; t = add_dec(t, g0r21s4)?; t = add_dec(t, g0r22s4)?; t = add_dec(t, g0r23s4)?; t = add_dec(t, g0r24s4)?; t = add_dec(t, g0r25s4)?; t = add_dec(t, g0r26s4)?; t = add_dec(t, g0r27s4)?; t = add_dec(t, g0r28s4)?; t }; // employee_lines
-    let s27: Decimal = round_dec(mul_dec(K52, s10)?, 2, RoundingMode::HalfUp); // overtime_reduction
-    let s28: Decimal = sub_dec(s26, s27)?; // total_cotisations_salariales
-    let s29: Decimal = sub_dec(s13, s28)?; // net_before_tax
-    let s30: Decimal = if (number(&x[0])? == K0) { better_dec(s10, better_dec(K2, sub_dec(K53, number(&({ let c = x[20].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, true), false) } else { s10 }; // exempt_overtime
-    let s31: Decimal = sub_dec(add_dec(add_dec(s29, { let mut t = Decimal::ZERO; if g0r0s8 { t = add_dec(t, g0r0s4)?; } if g0r1s8 { t = add_dec(t, g0r1s4)?; } if g0r2s8 { t = add_dec(t, g0r2s4)?; } if g0r3s8 { t = add_dec(t, g0r3s4)?; } if g0r4s8 { t = add_dec(t, g0r4s4)?; } if g0r5s8 { t = add_dec(t, g0r5s4)?; } if g0r6s8 { t = add_dec(t, g0r6s4)?; } if g0r7s8 { t = add_dec(t, g0r7s4)?; } if g0r8s8 { t = add_dec(t, g0r8s4)?; } if g0r9s8 { t = add_dec(t, g0r9s4)?; } if g0r10s8 { t = add_dec(t, g0r10s4)?; } if g0r11s8 { t = add_dec(t, g0r11s4)?; } if g0r12s8 { t = add_dec(t, g0r12s4)?; } if g0r13s8 { t = add_dec(t, g0r13s4)?; } if g0r14s8 { t = add_dec(t, g0r14s4)?; } if g0r15s8 { t = add_dec(t, g0r15s4)?; } if g0r16s8 { t = add_dec(t, g0r16s4)?; } if g0r17s8 { t = add_dec(t, g0r17s4)?; } if g0r18s8 { t = add_dec(t, g0r18s4)?; } if g0r19s8 { t = add_dec(t, g0r19s4)?; } if g0r20s8 { t = add_dec(t, g0r20s4)?; } if g0r21s8 { t = add_dec(t, g0r21s4)?; } if g0r22s8 { t = add_dec(t, g0r22s4)?; } if g0r23s8 { t = add_dec(t, g0r23s4)?; } if g0r24s8 { t = add_dec(t, g0r24s4)?; } if g0r25s8 { t = add_dec(t, g0r25s4)?; } if g0r26s8 { t = add_dec(t, g0r26s4)?; } if g0r27s8 { t = add_dec(t, g0r27s4)?; } if g0r28s8 { t = add_dec(t, g0r28s4)?; } t })?, s20)?, s30)?; // net_imposable
-    let s32: Decimal = round(div(Num::Dec(mul_dec(s31, number(&x[16])?)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?; // prelevement_source
-    let s33: Decimal = if (x[13]).is_missing() { K2 } else { round(mul(mul(num(&(field(&x[13], 0)?))?, num(&(field(&x[13], 1)?))?)?, num(&(field(&x[13], 2)?))?)?, 2, RoundingMode::HalfUp)? }; // employer_meal_vouchers
-    let s34: Num = if (x[13]).is_missing() { Num::Dec(K2) } else { sub(mul(num(&(field(&x[13], 0)?))?, num(&(field(&x[13], 1)?))?)?, Num::Dec(s33))? }; // employee_meal_vouchers
-    let s35: Num = sub(Num::Dec(sub_dec(sub_dec(s29, s32)?, number(&({ let c = x[11].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?), s34)?; // net_a_payer
-    let s40: Decimal = { let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t = add_dec(t, g0r27s5)?; t = add_dec(t, g0r28s5)?; t }; // employer_lines
-    let s37: Decimal = if (number(&x[3])? < K26) { K54 } else { K55 }; // reduction_t
-    let s38: Value = if (number(&x[0])? <= K56) { x[17].clone() } else { Value::Number(if (s13 >= mul_dec(K57, s36)?) { K2 } else { if (s13 == K2) { s37 } else { round(better_num(mul(div(Num::Dec(s37), Num::Dec(K58))?, sub(div(Num::Dec(mul_dec(K57, s36)?), Num::Dec(s13))?, Num::Dec(K1))?)?, Num::Dec(s37), false)?, 4, RoundingMode::HalfUp)? } }) }; // rgdu_rate
-    let s39: Decimal = round_dec(mul_dec(s13, number(&s38)?)?, 2, RoundingMode::HalfUp); // rgdu
-    let s41: Decimal = sub_dec(add_dec(add_dec(s13, s40)?, s33)?, s39)?; // cout_employeur
+    if s26.is_none() { // employee_lines
+        spent += 6;
+        s26 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s4)?; t = add_dec(t, g0r1s4)?; t = add_dec(t, g0r2s4)?; t = add_dec(t, g0r3s4)?; t = add_dec(t, g0r4s4)?; t = add_dec(t, g0r5s4)?; t = add_dec(t, g0r6s4)?; t = add_dec(t, g0r7s4)?; t = add_dec(t, g0r8s4)?; t = add_dec(t, g0r9s4)?; t = add_dec(t, g0r10s4)?; t = add_dec(t, g0r11s4)?; t = add_dec(t, g0r12s4)?; t = add_dec(t, g0r13s4)?; t = add_dec(t, g0r14s4)?; t = add_dec(t, g0r15s4)?; t = add_dec(t, g0r16s4)?; t = add_dec(t, g0r17s4)?; t = add_dec(t, g0r18s4)?; t = add_dec(t, g0r19s4)?; t = add_dec(t, g0r20s4)?; t = add_dec(t, g0r21s4)?; t = add_dec(t, g0r22s4)?; t = add_dec(t, g0r23s4)?; t = add_dec(t, g0r24s4)?; t = add_dec(t, g0r25s4)?; t = add_dec(t, g0r26s4)?; t = add_dec(t, g0r27s4)?; t = add_dec(t, g0r28s4)?; t });
+    }
+    if s27.is_none() { // overtime_reduction
+        spent += 10;
+        s27 = Some(round_dec(mul_dec(K52, s10?)?, 2, RoundingMode::HalfUp));
+    }
+    if s28.is_none() { // total_cotisations_salariales
+        spent += 6;
+        s28 = Some(sub_dec(s26?, s27?)?);
+    }
+    if s29.is_none() { // net_before_tax
+        spent += 6;
+        s29 = Some(sub_dec(s13?, s28?)?);
+    }
+    if s30.is_none() { // exempt_overtime
+        spent += 28;
+        s30 = Some(if (number(&x[0])? == K0) { better_dec(s10?, better_dec(K2, sub_dec(K53, number(&({ let c = x[20].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, true), false) } else { s10? });
+    }
+    if s31.is_none() { // net_imposable
+        spent += 26;
+        s31 = Some(sub_dec(add_dec(add_dec(s29?, { let mut t = Decimal::ZERO; spent += 8; if g0r0s8 { t = add_dec(t, g0r0s4)?; } spent += 8; if g0r1s8 { t = add_dec(t, g0r1s4)?; } spent += 8; if g0r2s8 { t = add_dec(t, g0r2s4)?; } spent += 8; if g0r3s8 { t = add_dec(t, g0r3s4)?; } spent += 8; if g0r4s8 { t = add_dec(t, g0r4s4)?; } spent += 8; if g0r5s8 { t = add_dec(t, g0r5s4)?; } spent += 8; if g0r6s8 { t = add_dec(t, g0r6s4)?; } spent += 8; if g0r7s8 { t = add_dec(t, g0r7s4)?; } spent += 8; if g0r8s8 { t = add_dec(t, g0r8s4)?; } spent += 8; if g0r9s8 { t = add_dec(t, g0r9s4)?; } spent += 8; if g0r10s8 { t = add_dec(t, g0r10s4)?; } spent += 8; if g0r11s8 { t = add_dec(t, g0r11s4)?; } spent += 8; if g0r12s8 { t = add_dec(t, g0r12s4)?; } spent += 8; if g0r13s8 { t = add_dec(t, g0r13s4)?; } spent += 8; if g0r14s8 { t = add_dec(t, g0r14s4)?; } spent += 8; if g0r15s8 { t = add_dec(t, g0r15s4)?; } spent += 8; if g0r16s8 { t = add_dec(t, g0r16s4)?; } spent += 8; if g0r17s8 { t = add_dec(t, g0r17s4)?; } spent += 8; if g0r18s8 { t = add_dec(t, g0r18s4)?; } spent += 8; if g0r19s8 { t = add_dec(t, g0r19s4)?; } spent += 8; if g0r20s8 { t = add_dec(t, g0r20s4)?; } spent += 8; if g0r21s8 { t = add_dec(t, g0r21s4)?; } spent += 8; if g0r22s8 { t = add_dec(t, g0r22s4)?; } spent += 8; if g0r23s8 { t = add_dec(t, g0r23s4)?; } spent += 8; if g0r24s8 { t = add_dec(t, g0r24s4)?; } spent += 8; if g0r25s8 { t = add_dec(t, g0r25s4)?; } spent += 8; if g0r26s8 { t = add_dec(t, g0r26s4)?; } spent += 8; if g0r27s8 { t = add_dec(t, g0r27s4)?; } spent += 8; if g0r28s8 { t = add_dec(t, g0r28s4)?; } t })?, s20?)?, s30?)?);
+    }
+    if s32.is_none() { // prelevement_source
+        spent += 10;
+        s32 = Some(round(div(Num::Dec(mul_dec(s31?, number(&x[16])?)?), Num::Dec(K13))?, 2, RoundingMode::HalfUp)?);
+    }
+    if s34.is_none() { // employee_meal_vouchers
+        spent += 22;
+        s34 = Some(if (x[13]).is_missing() { K2 } else { {
+    if s33.is_none() { // employer_meal_vouchers
+        spent += 30;
+        s33 = Some(if (x[13]).is_missing() { K2 } else { round_dec(mul_dec(mul_dec(number(&(field(&x[13], 0)?))?, number(&(field(&x[13], 1)?))?)?, number(&(field(&x[13], 2)?))?)?, 2, RoundingMode::HalfUp) });
+    }
+    sub_dec(mul_dec(number(&(field(&x[13], 0)?))?, number(&(field(&x[13], 1)?))?)?, s33?)? } });
+    }
+    if s35.is_none() { // net_a_payer
+        spent += 18;
+        s35 = Some(sub_dec(sub_dec(sub_dec(s29?, s32?)?, number(&({ let c = x[11].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, s34?)?);
+    }
+    if s40.is_none() { // employer_lines
+        spent += 6;
+        s40 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t = add_dec(t, g0r27s5)?; t = add_dec(t, g0r28s5)?; t });
+    }
+    if s33.is_none() { // employer_meal_vouchers
+        spent += 30;
+        s33 = Some(if (x[13]).is_missing() { K2 } else { round_dec(mul_dec(mul_dec(number(&(field(&x[13], 0)?))?, number(&(field(&x[13], 1)?))?)?, number(&(field(&x[13], 2)?))?)?, 2, RoundingMode::HalfUp) });
+    }
+    if s38.is_none() { // rgdu_rate
+        spent += 66;
+        s38 = Some(if (number(&x[0])? <= K54) { x[17].clone() } else { Value::Number(if (s13? >= mul_dec(K55, s36?)?) { K2 } else { {
+    if s37.is_none() { // reduction_t
+        spent += 12;
+        s37 = Some(if (number(&x[3])? < K26) { K56 } else { K57 });
+    }
+    if (s13? == K2) { s37? } else { round(better_num(mul(div(Num::Dec(s37?), Num::Dec(K58))?, sub(div(Num::Dec(mul_dec(K55, s36?)?), Num::Dec(s13?))?, Num::Dec(K1))?)?, Num::Dec(s37?), false)?, 4, RoundingMode::HalfUp)? } } }) });
+    }
+    if s39.is_none() { // rgdu
+        spent += 6;
+        s39 = Some(round_dec(mul_dec(s13?, number(&(*s38.as_ref()?))?)?, 2, RoundingMode::HalfUp));
+    }
+    if s41.is_none() { // cout_employeur
+        spent += 14;
+        s41 = Some(sub_dec(add_dec(add_dec(s13?, s40?)?, s33?)?, s39?)?);
+    }
         let mut clauses = clauses(rb, 1)?;
-        let mut answer = serde_json::Map::with_capacity(6);
-        answer.insert("brut".to_string(), answer_dec(s13, Format::Fixed(2), &clauses)?);
-        answer.insert("total_cotisations_salariales".to_string(), answer_dec(s28, Format::Fixed(2), &clauses)?);
-        answer.insert("net_imposable".to_string(), answer_dec(s31, Format::Fixed(2), &clauses)?);
-        answer.insert("prelevement_source".to_string(), answer_dec(s32, Format::Fixed(2), &clauses)?);
-        answer.insert("net_a_payer".to_string(), answer_num(s35, Format::Fixed(2), &clauses)?);
-        answer.insert("cout_employeur".to_string(), answer_dec(s41, Format::Fixed(2), &clauses)?);
-        return Some(Outcome::Answer(serde_json::Value::Object(answer)));
+        let mut object = serde_json::Map::with_capacity(6);
+        object.insert("brut".to_string(), { spent += 2; answer_dec(s13?, Format::Fixed(2), &clauses)? });
+        object.insert("total_cotisations_salariales".to_string(), { spent += 2; answer_dec(s28?, Format::Fixed(2), &clauses)? });
+        object.insert("net_imposable".to_string(), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? });
+        object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
+        object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
+        object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? });
+        if spent > budget(rb) {
+            return None;
+        }
+        return Some(Outcome::Answer(serde_json::Value::Object(object)));
     None
 }

@@ -6,7 +6,7 @@
 
 use bareme::{evaluate_json, parse_rulebook};
 
-const RULEBOOK: &str = r#"
+pub(crate) const RULEBOOK: &str = r#"
 [rulebook]
 id = "roads"
 version = 1
@@ -91,6 +91,9 @@ expr = "sum(each.cents)"
 [steps.positive_cents]
 expr = "sum([e.cents * 2 for e in each if e.share > 0])"
 
+[steps.abs_cents]
+expr = "sum([abs(e.cents) for e in each if e.share > 0])"
+
 [[checks]]
 when = "x == 99"
 reject = "x"
@@ -111,6 +114,7 @@ when_positive = { expr = "when_positive", format = "decimal" }
 doubled = { expr = "doubled", format = "decimal" }
 total = { expr = "total", format = "decimal" }
 positive_cents = { expr = "positive_cents", format = "decimal" }
+abs_cents = { expr = "abs_cents", format = "decimal" }
 "#;
 
 fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
@@ -139,6 +143,7 @@ fn the_untraced_road_gives_what_the_walker_gives() {
         "\"doubled\": String(\"3.00\")",
         "\"total\": String(\"-0.25\")",
         "\"positive_cents\": String(\"1.50\")",
+        "\"abs_cents\": String(\"0.75\")",
     ] {
         assert!(answer.contains(expected), "{expected} not in {answer}");
     }
