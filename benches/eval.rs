@@ -3,13 +3,17 @@
 //!
 //! `cargo bench --bench eval` prints criterion's timings, then each
 //! measurement as a ratio to the JSON-parse baseline. The paie-fr payslip is
-//! measured interpreted and compiled (`tests/compiled/`, `bareme compile`).
+//! measured interpreted and compiled (`tests/compiled/`, `bareme compile`),
+//! and so is the Luma payslip.
 
 use criterion::{black_box, Criterion};
 use std::path::Path;
 
 use bareme::{evaluate, evaluate_json, load_rulebook, validate_case};
 
+#[rustfmt::skip]
+#[path = "../tests/compiled/luma_payroll_v3.rs"]
+mod luma_payroll_v3;
 #[rustfmt::skip]
 #[path = "../tests/compiled/paie_fr_v2026.rs"]
 mod paie_fr_v2026;
@@ -35,6 +39,12 @@ fn main() {
     });
     g.bench_function("evaluate_no_trace", |b| {
         b.iter(|| evaluate(&rb, black_box(&facts), false))
+    });
+    let luma_compiled = luma_payroll_v3::COMPILED
+        .bind(&rb)
+        .expect("the compiled module is fresh");
+    g.bench_function("compiled_no_trace", |b| {
+        b.iter(|| luma_compiled.evaluate(black_box(&facts)))
     });
     g.bench_function("evaluate_trace", |b| {
         b.iter(|| evaluate(&rb, black_box(&facts), true))
@@ -86,6 +96,7 @@ fn main() {
     for id in [
         "luma/validate",
         "luma/evaluate_no_trace",
+        "luma/compiled_no_trace",
         "luma/evaluate_trace",
         "luma/validate_and_evaluate",
         "paie/level4_evaluate_no_trace",

@@ -7,13 +7,17 @@
 //!
 //! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled]`, by default 1000
 //! evaluations of the level-4 paie-fr example; `compiled` evaluates with the
-//! compiled paie-fr 2026 module of `tests/compiled/` instead of interpreting.
+//! compiled module of `tests/compiled/` (paie-fr 2026 or Luma) instead of
+//! interpreting.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{evaluate, load_rulebook, validate_case};
 
+#[rustfmt::skip]
+#[path = "../tests/compiled/luma_payroll_v3.rs"]
+mod luma_payroll_v3;
 #[rustfmt::skip]
 #[path = "../tests/compiled/paie_fr_v2026.rs"]
 mod paie_fr_v2026;
@@ -67,7 +71,10 @@ fn main() -> ExitCode {
     };
     let mut answered = 0;
     if args.next().as_deref() == Some("compiled") {
-        let bound = match paie_fr_v2026::COMPILED.bind(&rb) {
+        let bound = match paie_fr_v2026::COMPILED
+            .bind(&rb)
+            .or_else(|_| luma_payroll_v3::COMPILED.bind(&rb))
+        {
             Ok(bound) => bound,
             Err(e) => {
                 eprintln!("{e}");
