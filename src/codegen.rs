@@ -833,6 +833,10 @@ impl<'r> Gen<'r> {
                 };
                 let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
                 match (f, a.ty.arith(b.ty)) {
+                    ("div", Ty::Dec) => Ex::new(
+                        format!("div_dec({}, {})?", a.to(Ty::Dec), b.to(Ty::Dec)),
+                        Ty::Num,
+                    ),
                     ("div", _) | (_, Ty::Num) => Ex::new(
                         format!("{f}({}, {})?", a.to(Ty::Num), b.to(Ty::Num)),
                         Ty::Num,

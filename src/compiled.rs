@@ -212,6 +212,16 @@ pub mod rt {
         a.arith(BinOp::Div, b).ok()
     }
 
+    /// `a / b` on decimals: `Num::arith`'s first road (a divisor whose
+    /// digits are a power of ten) taken without its dispatch.
+    #[inline]
+    pub fn div_dec(a: Decimal, b: Decimal) -> Option<Num> {
+        match crate::exact::quotient_by_power_of_ten(a, b) {
+            Some(q) => Some(Num::Dec(q)),
+            None => Num::Dec(a).arith(BinOp::Div, Num::Dec(b)).ok(),
+        }
+    }
+
     #[inline]
     pub fn neg(a: Num) -> Num {
         -a

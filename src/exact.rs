@@ -143,7 +143,7 @@ fn exact_product(q: Decimal, b: Decimal, a: Decimal) -> bool {
 /// tests compare the two), without its general long division. `None` when
 /// the divisor is not such a number or the quotient is outside the cases
 /// reproduced here; the caller then divides the general way.
-fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
+pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal> {
     // Divisors up to 10^9 take rust_decimal's 32-bit road, reproduced here.
     const POW10: &[u128] = POWERS_OF_TEN.split_at(10).0;
     let divisor = u64::try_from(b.mantissa().unsigned_abs()).ok()?;

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "roads@1#beda2b003b67",
-    fingerprint: "221f7be51295ab97f139f7d2b3287dfc2869423c3b27771e26d38974f1968939",
+    fingerprint: "a3254c889193be20340f90579d5691a7852b85e9ac37cbb56bb171c931870ba7",
     run,
 };
 
@@ -59,7 +59,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     // check 2
     if s0.is_none() { // third
         spent += 6;
-        s0 = Some(div(Num::Dec(number(&x[0])?), Num::Dec(K1))?);
+        s0 = Some(div_dec(number(&x[0])?, K1)?);
     }
     if s1.is_none() { // third_rounded
         spent += 6;
@@ -67,7 +67,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s2.is_none() { // percent
         spent += 10;
-        s2 = Some(div(Num::Dec(mul_dec(number(&x[0])?, K2)?), Num::Dec(K3))?);
+        s2 = Some(div_dec(mul_dec(number(&x[0])?, K2)?, K3)?);
     }
     if s3.is_none() { // tie
         spent += 8;
@@ -91,7 +91,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s10.is_none() { // when_positive
         spent += 18;
-        s10 = Some(if (number(&x[0])? > K6) { round(div(Num::Dec(number(&x[0])?), Num::Dec(K10))?, 3, RoundingMode::Down)? } else { sub_dec(K6, number(&x[0])?)? });
+        s10 = Some(if (number(&x[0])? > K6) { round(div_dec(number(&x[0])?, K10)?, 3, RoundingMode::Down)? } else { sub_dec(K6, number(&x[0])?)? });
     }
     if s12.is_none() { // doubled
         spent += 18;
