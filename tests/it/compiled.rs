@@ -1,6 +1,8 @@
 //! Compiled rulebooks (`bareme compile`, `tests/compiled/`) give the
-//! interpreter's outcomes, are refused for any other rulebook, and answer
-//! the payslips themselves rather than handing them all back.
+//! interpreter's outcomes (on conformance cases, perturbed conformance
+//! cases, generated payslips and the roads rulebook's cases), are refused
+//! for any other rulebook or bareme, and answer every answer themselves
+//! rather than handing cases back to the interpreter.
 
 use bareme::compiled::{Bound, Compiled, Stale};
 use bareme::{evaluate, validate_case, Outcome, Rulebook};
@@ -239,3 +241,117 @@ proptest::proptest! {
 }
 
 static ROADS: std::sync::LazyLock<Rulebook> = std::sync::LazyLock::new(roads_rulebook);
+
+/// Choices drawn by proptest, read in turn (and again from the start).
+struct Choices {
+    values: Vec<u32>,
+    at: usize,
+}
+
+impl Choices {
+    fn next(&mut self) -> u32 {
+        let v = self
+            .values
+            .get(self.at % self.values.len().max(1))
+            .copied()
+            .unwrap_or(0);
+        self.at += 1;
+        v
+    }
+}
+
+/// A case perturbed by `choices`: numbers doubled, zeroed, divided or
+/// nudged (keeping their decimals and their JSON form), booleans flipped,
+/// object keys dropped, list items dropped or repeated. Most stay valid and
+/// take other branches than the case they come from.
+fn perturb(v: &serde_json::Value, choices: &mut Choices) -> serde_json::Value {
+    use rust_decimal::Decimal;
+    use serde_json::Value as J;
+    let number = |d: Decimal, c: u32| -> Decimal {
+        let scale = d.scale();
+        let mut out = match c % 20 {
+            0 => d * Decimal::TWO,
+            1 => Decimal::ZERO,
+            2 => d / Decimal::from(3),
+            3 => d + Decimal::new(1, scale),
+            4 => d * Decimal::TEN,
+            5 => d / Decimal::TEN,
+            _ => d,
+        };
+        out = out.round_dp(scale);
+        out.rescale(scale);
+        out
+    };
+    match v {
+        J::Number(n) => match n.to_string().parse::<Decimal>() {
+            Ok(d) => serde_json::from_str(&number(d, choices.next()).to_string())
+                .unwrap_or_else(|_| v.clone()),
+            Err(_) => v.clone(),
+        },
+        J::String(s) => match s.parse::<Decimal>() {
+            Ok(d) => J::String(number(d, choices.next()).to_string()),
+            Err(_) => v.clone(),
+        },
+        J::Bool(b) => J::Bool(if choices.next() % 4 == 0 { !b } else { *b }),
+        J::Array(items) => {
+            let mut out = Vec::with_capacity(items.len() + 1);
+            for item in items {
+                match choices.next() % 16 {
+                    0 => {}
+                    1 => {
+                        out.push(perturb(item, choices));
+                        out.push(item.clone());
+                    }
+                    _ => out.push(perturb(item, choices)),
+                }
+            }
+            J::Array(out)
+        }
+        J::Object(fields) => {
+            let mut out = serde_json::Map::with_capacity(fields.len());
+            for (k, v) in fields {
+                if choices.next() % 40 != 0 {
+                    out.insert(k.clone(), perturb(v, choices));
+                }
+            }
+            J::Object(out)
+        }
+        J::Null => J::Null,
+    }
+}
+
+/// Every conformance case of every bundled rulebook, with its rulebook.
+static CASES: std::sync::LazyLock<Vec<(usize, serde_json::Value)>> =
+    std::sync::LazyLock::new(|| {
+        let mut all = Vec::new();
+        for (r, (_, dir, _)) in MODULES.iter().enumerate() {
+            for (_, case) in bareme::conformance::cases(&super::root().join(dir)).expect("cases") {
+                all.push((r, case));
+            }
+        }
+        all
+    });
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// Conformance cases of every bundled rulebook, perturbed (about a third
+    /// stay answerable): the compiled module gives the interpreter's
+    /// outcome, answers, rejections and faults alike, and answers every
+    /// answer itself.
+    #[test]
+    fn perturbed_cases_come_out_as_interpreted(
+        which in 0usize..10_000,
+        values in proptest::collection::vec(proptest::prelude::any::<u32>(), 1..64),
+    ) {
+        let (r, case) = &CASES[which % CASES.len()];
+        let case = perturb(case, &mut Choices { values, at: 0 });
+        let (rb, bound) = &BOUND[*r];
+        let expected = interpreted(rb, &case);
+        let (got, by_code) = compiled(bound, rb, &case);
+        proptest::prop_assert_eq!(&got, &expected, "{} on {}", rb.reference(), case);
+        if matches!(expected, Ok(Outcome::Answer(_))) {
+            proptest::prop_assert!(by_code, "{} on {} was handed back", rb.reference(), case);
+        }
+    }
+}
