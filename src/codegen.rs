@@ -22,6 +22,7 @@ use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
 use crate::eval::plan::{node_count, Code, GroupCode, Plan, StepCode};
+use crate::expr::BinOp;
 use crate::rulebook::model::{
     CheckOutcome, Formula, Func, InputKind, Node, NodeKind, Output, OutputValue, ParamValue,
     Rulebook, Step,
@@ -596,11 +597,14 @@ impl<'r> Gen<'r> {
     /// `code` on a branch: what it reads is computed on the branch too, in
     /// a block, and forgotten after it.
     fn lazy(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
+        self.lazy_by(code, |gen| gen.expr(code, sc))
+    }
+
+    /// The same, generating `code` by `f`.
+    fn lazy_by(&mut self, code: &Code, f: impl FnOnce(&mut Self) -> Gened<Ex>) -> Gened<Ex> {
         let mark = self.done.len();
         let mut pre = String::new();
-        let res = self
-            .needs(code, &mut pre)
-            .and_then(|()| self.expr(code, sc));
+        let res = self.needs(code, &mut pre).and_then(|()| f(self));
         self.done.truncate(mark);
         let e = res?;
         if pre.is_empty() {
@@ -751,22 +755,14 @@ impl<'r> Gen<'r> {
 
     /// A step's value: condition, formula, rounding point.
     fn step_code(&mut self, code: &StepCode, sc: Scope) -> Gened<Ex> {
-        let mut value = match code.when {
-            Some(_) => self.lazy(&code.expr, sc)?,
-            None => self.expr(&code.expr, sc)?,
+        let value = |gen: &mut Self| match code.round {
+            Some((places, mode)) => gen.rounded(&code.expr, places, mode, true, sc),
+            None => gen.expr(&code.expr, sc),
         };
-        if let Some((places, mode)) = code.round {
-            value = match value.ty {
-                Ty::Val | Ty::Opt => Ex::new(
-                    format!(
-                        "round_value({}, {places}, RoundingMode::{mode:?})?",
-                        value.to(Ty::Val)
-                    ),
-                    Ty::Val,
-                ),
-                _ => round_point(value, places, mode),
-            };
-        }
+        let value = match code.when {
+            Some(_) => self.lazy_by(&code.expr, value)?,
+            None => value(self)?,
+        };
         let Some(when) = &code.when else {
             return Ok(value);
         };
@@ -933,7 +929,7 @@ impl<'r> Gen<'r> {
                 let _ = write!(text, " {{ {} }} }}", values[values.len() - 1].to(ty));
                 Ex::new(text, ty)
             }
-            Code::Round(x, places, mode) => round_point(self.expr(x, sc)?, *places, *mode),
+            Code::Round(x, places, mode) => self.rounded(x, *places, *mode, false, sc)?,
             Code::Extremum(func, args) => {
                 let max = *func == Func::Max;
                 let args = args
@@ -1050,6 +1046,50 @@ impl<'r> Gen<'r> {
                 None => return Err(Unsupported("a row field is read outside its sum".into())),
             },
             Code::Tree(node) => self.tree(node, sc)?,
+        })
+    }
+
+    /// `x` at a rounding point. A step's rounding keeps a missing value
+    /// (`keep_missing`); `round()` needs a number. `a × b / 10^k` (a payslip
+    /// line) rounds in one step.
+    fn rounded(
+        &mut self,
+        x: &Code,
+        places: u32,
+        mode: crate::rounding::RoundingMode,
+        keep_missing: bool,
+        sc: Scope,
+    ) -> Gened<Ex> {
+        if let Code::Arith(BinOp::Div, product, divisor) = x {
+            if let Code::Arith(BinOp::Mul, a, b) = &**product {
+                let (a, b, d) = (
+                    self.expr(a, sc)?,
+                    self.expr(b, sc)?,
+                    self.expr(divisor, sc)?,
+                );
+                if a.ty.arith(b.ty) == Ty::Dec && d.ty.arith(Ty::Dec) == Ty::Dec {
+                    return Ok(Ex::new(
+                        format!(
+                            "mul_div_round({}, {}, {}, {places}, RoundingMode::{mode:?})?",
+                            a.to(Ty::Dec),
+                            b.to(Ty::Dec),
+                            d.to(Ty::Dec)
+                        ),
+                        Ty::Dec,
+                    ));
+                }
+            }
+        }
+        let value = self.expr(x, sc)?;
+        Ok(match value.ty {
+            Ty::Val | Ty::Opt if keep_missing => Ex::new(
+                format!(
+                    "round_value({}, {places}, RoundingMode::{mode:?})?",
+                    value.to(Ty::Val)
+                ),
+                Ty::Val,
+            ),
+            _ => round_point(value, places, mode),
         })
     }
 

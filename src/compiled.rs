@@ -233,6 +233,22 @@ pub mod rt {
         crate::rounding::round_value(n, places, mode).ok()
     }
 
+    /// `round(a × b / divisor, places)`: in one step where the three are
+    /// exact and word-sized, else one after the other.
+    #[inline]
+    pub fn mul_div_round(
+        a: Decimal,
+        b: Decimal,
+        divisor: Decimal,
+        places: u32,
+        mode: RoundingMode,
+    ) -> Option<Decimal> {
+        match crate::rounding::round_product_over(a, b, divisor, places, mode) {
+            Some(r) => Some(r),
+            None => round(div_dec(mul_dec(a, b)?, divisor)?, places, mode),
+        }
+    }
+
     /// The same on a decimal, which always rounds.
     #[inline]
     pub fn round_dec(d: Decimal, places: u32, mode: RoundingMode) -> Decimal {

@@ -138,33 +138,74 @@ pub(crate) fn round_decimal(value: Decimal, places: u32, mode: RoundingMode) -> 
 /// ten times this one. `None` leaves the other cases to it (the property
 /// tests compare the two).
 fn round_in_word(value: Decimal, places: u32, mode: RoundingMode) -> Option<Decimal> {
-    use crate::exact::WORD_POWERS_OF_TEN as POW10;
     let m = u64::try_from(value.mantissa().unsigned_abs()).ok()?;
     let negative = value.is_sign_negative();
-    let scale = value.scale();
-    let q = if scale <= places {
-        m.checked_mul(*POW10.get((places - scale) as usize)?)?
-    } else {
-        let unit = *POW10.get((scale - places) as usize)?;
-        let (q, r) = (m / unit, m % unit);
-        let rest = unit - r;
-        let away = match mode {
-            RoundingMode::HalfUp => r >= rest,
-            RoundingMode::HalfEven => r > rest || (r == rest && q % 2 == 1),
-            RoundingMode::Down => false,
-            RoundingMode::Up => r != 0,
-            RoundingMode::Floor => negative && r != 0,
-            RoundingMode::Ceiling => !negative && r != 0,
-        };
-        q + u64::from(away)
+    let q = round_mantissa(m, negative, value.scale(), places, mode)?;
+    Some(word_decimal(q, negative, places))
+}
+
+/// The mantissa at `places` of `m / 10^scale`, rounded by `mode`.
+fn round_mantissa(
+    m: u64,
+    negative: bool,
+    scale: u32,
+    places: u32,
+    mode: RoundingMode,
+) -> Option<u64> {
+    use crate::exact::WORD_POWERS_OF_TEN as POW10;
+    if scale <= places {
+        return m.checked_mul(*POW10.get((places - scale) as usize)?);
+    }
+    let unit = *POW10.get((scale - places) as usize)?;
+    let (q, r) = (m / unit, m % unit);
+    let rest = unit - r;
+    let away = match mode {
+        RoundingMode::HalfUp => r >= rest,
+        RoundingMode::HalfEven => r > rest || (r == rest && q % 2 == 1),
+        RoundingMode::Down => false,
+        RoundingMode::Up => r != 0,
+        RoundingMode::Floor => negative && r != 0,
+        RoundingMode::Ceiling => !negative && r != 0,
     };
-    Some(Decimal::from_parts(
-        q as u32,
-        (q >> 32) as u32,
-        0,
-        negative,
-        places,
-    ))
+    Some(q + u64::from(away))
+}
+
+fn word_decimal(m: u64, negative: bool, scale: u32) -> Decimal {
+    Decimal::from_parts(m as u32, (m >> 32) as u32, 0, negative, scale)
+}
+
+/// `a × b / divisor` rounded to `places`, for a divisor whose digits are a
+/// power of ten (`base × rate / 100`, the line of a payslip): what the
+/// multiplication, the division and the rounding give one after the other,
+/// in one step on a machine word. `None` outside the cases where those three
+/// are exact and word-sized, and for a zero (whose sign is theirs to tell);
+/// the caller then takes them one by one. The property tests compare the two.
+pub fn round_product_over(
+    a: Decimal,
+    b: Decimal,
+    divisor: Decimal,
+    places: u32,
+    mode: RoundingMode,
+) -> Option<Decimal> {
+    use crate::exact::WORD_POWERS_OF_TEN as POW10;
+    let places = places.min(MAX_PLACES);
+    if divisor.is_sign_negative() {
+        return None;
+    }
+    let digits = u64::try_from(divisor.mantissa()).ok()?;
+    let k = POW10[..10].iter().position(|&p| p == digits)? as u32;
+    // The product is exact (scale within 28, digits within a word), and its
+    // quotient by a power of ten is the exact decimal rust_decimal gives.
+    let scale = a.scale() + b.scale();
+    if scale > 19 || scale < divisor.scale() {
+        return None;
+    }
+    let product = u64::try_from(a.mantissa().unsigned_abs())
+        .ok()?
+        .checked_mul(u64::try_from(b.mantissa().unsigned_abs()).ok()?)?;
+    let negative = a.is_sign_negative() != b.is_sign_negative();
+    let q = round_mantissa(product, negative, scale - divisor.scale() + k, places, mode)?;
+    (q != 0).then(|| word_decimal(q, negative, places))
 }
 
 /// Rounds a decimal or an exact fraction; a fraction is rounded exactly.

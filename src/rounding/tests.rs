@@ -150,3 +150,66 @@ proptest::proptest! {
         }
     }
 }
+
+proptest::proptest! {
+    /// `round_product_over` gives what multiplying, dividing and rounding in
+    /// turn give, digit for digit, scale for scale and sign for sign.
+    #[test]
+    fn a_rounded_product_over_a_power_of_ten_is_the_three_steps(
+        x in proptest::prop_oneof![-10_000_000i64..10_000_000, proptest::num::i64::ANY],
+        y in proptest::prop_oneof![-100_000i64..100_000, proptest::num::i64::ANY],
+        sx in 0u32..=12,
+        sy in 0u32..=12,
+        k in 0u32..=10,
+        sd in 0u32..=4,
+        places in 0u32..=6,
+        mode in 0usize..6,
+    ) {
+        use crate::exact::Num;
+        use proptest::prop_assert_eq;
+        let mode = [
+            RoundingMode::HalfUp,
+            RoundingMode::HalfEven,
+            RoundingMode::Down,
+            RoundingMode::Up,
+            RoundingMode::Floor,
+            RoundingMode::Ceiling,
+        ][mode];
+        let (a, b) = (Decimal::new(x, sx), Decimal::new(y, sy));
+        let divisor = Decimal::from_i128_with_scale(10i128.pow(k), sd);
+        if let Some(got) = round_product_over(a, b, divisor, places, mode) {
+            let product = a.checked_mul(b).expect("an exact product");
+            let quotient = Num::Dec(product)
+                .arith(crate::expr::BinOp::Div, Num::Dec(divisor))
+                .expect("a quotient");
+            let want = round_value(quotient, places, mode).expect("a rounding");
+            prop_assert_eq!(got.to_string(), want.to_string());
+            prop_assert_eq!(got.scale(), want.scale());
+            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+        }
+    }
+}
+
+#[test]
+fn a_payslip_line_rounds_in_one_step() {
+    let line = |a: &str, b: &str| round_product_over(d(a), d(b), d("100"), 2, RoundingMode::HalfUp);
+    assert_eq!(
+        line("3477.91", "13.00").map(|r| r.to_string()),
+        Some("452.13".into())
+    );
+    assert_eq!(
+        line("3477.91", "6.90").map(|r| r.to_string()),
+        Some("239.98".into())
+    );
+    assert_eq!(
+        line("-2.50", "1").map(|r| r.to_string()),
+        Some("-0.03".into())
+    );
+    // A zero is left to the three steps, which say what its sign is.
+    assert_eq!(line("0.01", "0.5"), None);
+    // So is a divisor whose digits are not a power of ten.
+    assert_eq!(
+        round_product_over(d("3"), d("4"), d("151.67"), 2, RoundingMode::HalfUp),
+        None
+    );
+}

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#265f8743aa45",
-    fingerprint: "19f4a7f55f1d88432586081a02f56eb4e990274614105f64cc8715a3fdc68715",
+    fingerprint: "810b6fb9764454860313b82b0ffff5cb3a2553765990f2748e9964639bcbec8a",
     run,
 };
 
@@ -159,7 +159,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 4;
         s0 = Some(days_in_month(&x[1])?);
     }
-    round(div_dec(mul_dec(number(&x[4])?, s3?)?, s0?)?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
+    mul_div_round(number(&x[4])?, s3?, s0?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
     }
     if s5.is_none() { // hours_25
         spent += 6;
@@ -223,7 +223,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 4;
         s0 = Some(days_in_month(&x[1])?);
     }
-    round(div(mul(div_dec(mul_dec(K6, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { round(div_dec(mul_dec(K6, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?)?, number(&x[5])?)?, 2, RoundingMode::HalfUp)? });
+    round(div(mul(div_dec(mul_dec(K6, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { mul_div_round(K6, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?, number(&x[5])?, 2, RoundingMode::HalfUp)? });
     }
     if s14.is_none() { // ceiling
         spent += 34;
@@ -309,7 +309,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r0s2: Value = Value::Absent;
     let g0r0s3: Decimal = K16;
     let g0r0s4: Decimal = if !g0r0s0 { K2 } else { K2 };
-    let g0r0s5: Decimal = if !g0r0s0 { K2 } else { round(div_dec(mul_dec(g0r0s1, K16)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r0s5: Decimal = if !g0r0s0 { K2 } else { mul_div_round(g0r0s1, K16, K13, 2, RoundingMode::HalfUp)? };
     let g0r0s6: Value = Value::Absent;
     let g0r0s7: Decimal = g0r0s5;
     let g0r0s8: bool = false;
@@ -318,7 +318,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r1s2: Value = Value::Absent;
     let g0r1s3: Decimal = K17;
     let g0r1s4: Decimal = if !g0r1s0 { K2 } else { K2 };
-    let g0r1s5: Decimal = if !g0r1s0 { K2 } else { round(div_dec(mul_dec(g0r1s1, K17)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r1s5: Decimal = if !g0r1s0 { K2 } else { mul_div_round(g0r1s1, K17, K13, 2, RoundingMode::HalfUp)? };
     let g0r1s6: Value = Value::Absent;
     let g0r1s7: Decimal = g0r1s5;
     let g0r1s8: bool = false;
@@ -326,8 +326,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r2s1: Decimal = s15?;
     let g0r2s2: Decimal = K18;
     let g0r2s3: Decimal = K19;
-    let g0r2s4: Decimal = round(div_dec(mul_dec(g0r2s1, K18)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r2s5: Decimal = round(div_dec(mul_dec(g0r2s1, K19)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r2s4: Decimal = mul_div_round(g0r2s1, K18, K13, 2, RoundingMode::HalfUp)?;
+    let g0r2s5: Decimal = mul_div_round(g0r2s1, K19, K13, 2, RoundingMode::HalfUp)?;
     let g0r2s6: Decimal = g0r2s4;
     let g0r2s7: Decimal = g0r2s5;
     let g0r2s8: bool = false;
@@ -335,8 +335,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r3s1: Decimal = s13?;
     let g0r3s2: Decimal = K20;
     let g0r3s3: Decimal = K21;
-    let g0r3s4: Decimal = round(div_dec(mul_dec(g0r3s1, K20)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r3s5: Decimal = round(div_dec(mul_dec(g0r3s1, K21)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r3s4: Decimal = mul_div_round(g0r3s1, K20, K13, 2, RoundingMode::HalfUp)?;
+    let g0r3s5: Decimal = mul_div_round(g0r3s1, K21, K13, 2, RoundingMode::HalfUp)?;
     let g0r3s6: Decimal = g0r3s4;
     let g0r3s7: Decimal = g0r3s5;
     let g0r3s8: bool = false;
@@ -345,7 +345,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r4s2: Value = Value::Absent;
     let g0r4s3: Decimal = K23;
     let g0r4s4: Decimal = if !g0r4s0 { K2 } else { K2 };
-    let g0r4s5: Decimal = if !g0r4s0 { K2 } else { round(div_dec(mul_dec(g0r4s1, K23)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r4s5: Decimal = if !g0r4s0 { K2 } else { mul_div_round(g0r4s1, K23, K13, 2, RoundingMode::HalfUp)? };
     let g0r4s6: Value = Value::Absent;
     let g0r4s7: Decimal = g0r4s5;
     let g0r4s8: bool = false;
@@ -354,7 +354,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r5s2: Value = Value::Absent;
     let g0r5s3: Decimal = K24;
     let g0r5s4: Decimal = if !g0r5s0 { K2 } else { K2 };
-    let g0r5s5: Decimal = if !g0r5s0 { K2 } else { round(div_dec(mul_dec(g0r5s1, K24)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r5s5: Decimal = if !g0r5s0 { K2 } else { mul_div_round(g0r5s1, K24, K13, 2, RoundingMode::HalfUp)? };
     let g0r5s6: Value = Value::Absent;
     let g0r5s7: Decimal = g0r5s5;
     let g0r5s8: bool = false;
@@ -363,7 +363,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r6s2: Value = Value::Absent;
     let g0r6s3: Value = x[14].clone();
     let g0r6s4: Decimal = K2;
-    let g0r6s5: Decimal = if (g0r6s3).is_missing() { K2 } else { round(div_dec(mul_dec(g0r6s1, number(&g0r6s3)?)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r6s5: Decimal = if (g0r6s3).is_missing() { K2 } else { mul_div_round(g0r6s1, number(&g0r6s3)?, K13, 2, RoundingMode::HalfUp)? };
     let g0r6s6: Value = Value::Absent;
     let g0r6s7: Value = if (!(g0r6s3).is_missing() || false) { Value::Number(g0r6s5) } else { Value::Absent };
     let g0r6s8: bool = false;
@@ -372,7 +372,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r7s2: Value = Value::Absent;
     let g0r7s3: Decimal = K25;
     let g0r7s4: Decimal = K2;
-    let g0r7s5: Decimal = round(div_dec(mul_dec(g0r7s1, K25)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r7s5: Decimal = mul_div_round(g0r7s1, K25, K13, 2, RoundingMode::HalfUp)?;
     let g0r7s6: Value = Value::Absent;
     let g0r7s7: Decimal = g0r7s5;
     let g0r7s8: bool = false;
@@ -381,7 +381,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r8s2: Value = Value::Absent;
     let g0r8s3: Decimal = K27;
     let g0r8s4: Decimal = if !g0r8s0 { K2 } else { K2 };
-    let g0r8s5: Decimal = if !g0r8s0 { K2 } else { round(div_dec(mul_dec(g0r8s1, K27)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r8s5: Decimal = if !g0r8s0 { K2 } else { mul_div_round(g0r8s1, K27, K13, 2, RoundingMode::HalfUp)? };
     let g0r8s6: Value = Value::Absent;
     let g0r8s7: Decimal = g0r8s5;
     let g0r8s8: bool = false;
@@ -390,7 +390,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r9s2: Value = Value::Absent;
     let g0r9s3: Decimal = K28;
     let g0r9s4: Decimal = if !g0r9s0 { K2 } else { K2 };
-    let g0r9s5: Decimal = if !g0r9s0 { K2 } else { round(div_dec(mul_dec(g0r9s1, K28)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r9s5: Decimal = if !g0r9s0 { K2 } else { mul_div_round(g0r9s1, K28, K13, 2, RoundingMode::HalfUp)? };
     let g0r9s6: Value = Value::Absent;
     let g0r9s7: Decimal = g0r9s5;
     let g0r9s8: bool = false;
@@ -399,7 +399,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r10s2: Value = Value::Absent;
     let g0r10s3: Value = x[15].clone();
     let g0r10s4: Decimal = if !g0r10s0 { K2 } else { K2 };
-    let g0r10s5: Decimal = if !g0r10s0 { K2 } else { if (g0r10s3).is_missing() { K2 } else { round(div_dec(mul_dec(g0r10s1, number(&g0r10s3)?)?, K13)?, 2, RoundingMode::HalfUp)? } };
+    let g0r10s5: Decimal = if !g0r10s0 { K2 } else { if (g0r10s3).is_missing() { K2 } else { mul_div_round(g0r10s1, number(&g0r10s3)?, K13, 2, RoundingMode::HalfUp)? } };
     let g0r10s6: Value = Value::Absent;
     let g0r10s7: Value = if (!(g0r10s3).is_missing() || false) { Value::Number(g0r10s5) } else { Value::Absent };
     let g0r10s8: bool = false;
@@ -408,7 +408,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r11s2: Value = Value::Absent;
     let g0r11s3: Decimal = K30;
     let g0r11s4: Decimal = K2;
-    let g0r11s5: Decimal = round(div_dec(mul_dec(g0r11s1, K30)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r11s5: Decimal = mul_div_round(g0r11s1, K30, K13, 2, RoundingMode::HalfUp)?;
     let g0r11s6: Value = Value::Absent;
     let g0r11s7: Decimal = g0r11s5;
     let g0r11s8: bool = false;
@@ -417,7 +417,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r12s2: Value = Value::Absent;
     let g0r12s3: Decimal = K31;
     let g0r12s4: Decimal = K2;
-    let g0r12s5: Decimal = round(div_dec(mul_dec(g0r12s1, K31)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r12s5: Decimal = mul_div_round(g0r12s1, K31, K13, 2, RoundingMode::HalfUp)?;
     let g0r12s6: Value = Value::Absent;
     let g0r12s7: Decimal = g0r12s5;
     let g0r12s8: bool = false;
@@ -425,8 +425,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r13s1: Decimal = s15?;
     let g0r13s2: Decimal = K32;
     let g0r13s3: Decimal = K33;
-    let g0r13s4: Decimal = round(div_dec(mul_dec(g0r13s1, K32)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r13s5: Decimal = round(div_dec(mul_dec(g0r13s1, K33)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r13s4: Decimal = mul_div_round(g0r13s1, K32, K13, 2, RoundingMode::HalfUp)?;
+    let g0r13s5: Decimal = mul_div_round(g0r13s1, K33, K13, 2, RoundingMode::HalfUp)?;
     let g0r13s6: Decimal = g0r13s4;
     let g0r13s7: Decimal = g0r13s5;
     let g0r13s8: bool = false;
@@ -434,8 +434,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r14s1: Decimal = s16?;
     let g0r14s2: Decimal = K34;
     let g0r14s3: Decimal = K35;
-    let g0r14s4: Decimal = round(div_dec(mul_dec(g0r14s1, K34)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r14s5: Decimal = round(div_dec(mul_dec(g0r14s1, K35)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r14s4: Decimal = mul_div_round(g0r14s1, K34, K13, 2, RoundingMode::HalfUp)?;
+    let g0r14s5: Decimal = mul_div_round(g0r14s1, K35, K13, 2, RoundingMode::HalfUp)?;
     let g0r14s6: Decimal = g0r14s4;
     let g0r14s7: Decimal = g0r14s5;
     let g0r14s8: bool = false;
@@ -443,8 +443,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r15s1: Decimal = s15?;
     let g0r15s2: Decimal = K36;
     let g0r15s3: Decimal = K37;
-    let g0r15s4: Decimal = round(div_dec(mul_dec(g0r15s1, K36)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r15s5: Decimal = round(div_dec(mul_dec(g0r15s1, K37)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r15s4: Decimal = mul_div_round(g0r15s1, K36, K13, 2, RoundingMode::HalfUp)?;
+    let g0r15s5: Decimal = mul_div_round(g0r15s1, K37, K13, 2, RoundingMode::HalfUp)?;
     let g0r15s6: Decimal = g0r15s4;
     let g0r15s7: Decimal = g0r15s5;
     let g0r15s8: bool = false;
@@ -452,8 +452,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r16s1: Decimal = s16?;
     let g0r16s2: Decimal = K38;
     let g0r16s3: Decimal = K39;
-    let g0r16s4: Decimal = round(div_dec(mul_dec(g0r16s1, K38)?, K13)?, 2, RoundingMode::HalfUp)?;
-    let g0r16s5: Decimal = round(div_dec(mul_dec(g0r16s1, K39)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r16s4: Decimal = mul_div_round(g0r16s1, K38, K13, 2, RoundingMode::HalfUp)?;
+    let g0r16s5: Decimal = mul_div_round(g0r16s1, K39, K13, 2, RoundingMode::HalfUp)?;
     let g0r16s6: Decimal = g0r16s4;
     let g0r16s7: Decimal = g0r16s5;
     let g0r16s8: bool = false;
@@ -461,8 +461,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r17s1: Decimal = s18?;
     let g0r17s2: Decimal = K40;
     let g0r17s3: Decimal = K41;
-    let g0r17s4: Decimal = if !g0r17s0 { K2 } else { round(div_dec(mul_dec(g0r17s1, K40)?, K13)?, 2, RoundingMode::HalfUp)? };
-    let g0r17s5: Decimal = if !g0r17s0 { K2 } else { round(div_dec(mul_dec(g0r17s1, K41)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r17s4: Decimal = if !g0r17s0 { K2 } else { mul_div_round(g0r17s1, K40, K13, 2, RoundingMode::HalfUp)? };
+    let g0r17s5: Decimal = if !g0r17s0 { K2 } else { mul_div_round(g0r17s1, K41, K13, 2, RoundingMode::HalfUp)? };
     let g0r17s6: Decimal = g0r17s4;
     let g0r17s7: Decimal = g0r17s5;
     let g0r17s8: bool = false;
@@ -470,8 +470,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r18s1: Decimal = s17?;
     let g0r18s2: Decimal = K42;
     let g0r18s3: Decimal = K43;
-    let g0r18s4: Decimal = if !g0r18s0 { K2 } else { round(div_dec(mul_dec(g0r18s1, K42)?, K13)?, 2, RoundingMode::HalfUp)? };
-    let g0r18s5: Decimal = if !g0r18s0 { K2 } else { round(div_dec(mul_dec(g0r18s1, K43)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r18s4: Decimal = if !g0r18s0 { K2 } else { mul_div_round(g0r18s1, K42, K13, 2, RoundingMode::HalfUp)? };
+    let g0r18s5: Decimal = if !g0r18s0 { K2 } else { mul_div_round(g0r18s1, K43, K13, 2, RoundingMode::HalfUp)? };
     let g0r18s6: Decimal = g0r18s4;
     let g0r18s7: Decimal = g0r18s5;
     let g0r18s8: bool = false;
@@ -480,7 +480,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r19s2: Value = Value::Absent;
     let g0r19s3: Decimal = K44;
     let g0r19s4: Decimal = if !g0r19s0 { K2 } else { K2 };
-    let g0r19s5: Decimal = if !g0r19s0 { K2 } else { round(div_dec(mul_dec(g0r19s1, K44)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r19s5: Decimal = if !g0r19s0 { K2 } else { mul_div_round(g0r19s1, K44, K13, 2, RoundingMode::HalfUp)? };
     let g0r19s6: Value = Value::Absent;
     let g0r19s7: Decimal = g0r19s5;
     let g0r19s8: bool = false;
@@ -489,7 +489,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r20s2: Value = Value::Absent;
     let g0r20s3: Decimal = K45;
     let g0r20s4: Decimal = if !g0r20s0 { K2 } else { K2 };
-    let g0r20s5: Decimal = if !g0r20s0 { K2 } else { round(div_dec(mul_dec(g0r20s1, K45)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r20s5: Decimal = if !g0r20s0 { K2 } else { mul_div_round(g0r20s1, K45, K13, 2, RoundingMode::HalfUp)? };
     let g0r20s6: Value = Value::Absent;
     let g0r20s7: Decimal = g0r20s5;
     let g0r20s8: bool = false;
@@ -498,7 +498,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r21s2: Value = Value::Absent;
     let g0r21s3: Decimal = K46;
     let g0r21s4: Decimal = if !g0r21s0 { K2 } else { K2 };
-    let g0r21s5: Decimal = if !g0r21s0 { K2 } else { round(div_dec(mul_dec(g0r21s1, K46)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r21s5: Decimal = if !g0r21s0 { K2 } else { mul_div_round(g0r21s1, K46, K13, 2, RoundingMode::HalfUp)? };
     let g0r21s6: Value = Value::Absent;
     let g0r21s7: Decimal = g0r21s5;
     let g0r21s8: bool = false;
@@ -507,7 +507,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r22s2: Value = Value::Absent;
     let g0r22s3: Decimal = K47;
     let g0r22s4: Decimal = K2;
-    let g0r22s5: Decimal = round(div_dec(mul_dec(g0r22s1, K47)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r22s5: Decimal = mul_div_round(g0r22s1, K47, K13, 2, RoundingMode::HalfUp)?;
     let g0r22s6: Value = Value::Absent;
     let g0r22s7: Decimal = g0r22s5;
     let g0r22s8: bool = false;
@@ -516,7 +516,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r23s2: Value = Value::Absent;
     let g0r23s3: Decimal = K48;
     let g0r23s4: Decimal = if !g0r23s0 { K2 } else { K2 };
-    let g0r23s5: Decimal = if !g0r23s0 { K2 } else { round(div_dec(mul_dec(g0r23s1, K48)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r23s5: Decimal = if !g0r23s0 { K2 } else { mul_div_round(g0r23s1, K48, K13, 2, RoundingMode::HalfUp)? };
     let g0r23s6: Value = Value::Absent;
     let g0r23s7: Decimal = g0r23s5;
     let g0r23s8: bool = false;
@@ -524,7 +524,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r24s1: Decimal = s23?;
     let g0r24s2: Decimal = K49;
     let g0r24s3: Value = Value::Absent;
-    let g0r24s4: Decimal = round(div_dec(mul_dec(g0r24s1, K49)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r24s4: Decimal = mul_div_round(g0r24s1, K49, K13, 2, RoundingMode::HalfUp)?;
     let g0r24s5: Decimal = K2;
     let g0r24s6: Decimal = g0r24s4;
     let g0r24s7: Value = Value::Absent;
@@ -533,7 +533,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r25s1: Decimal = s23?;
     let g0r25s2: Decimal = K50;
     let g0r25s3: Value = Value::Absent;
-    let g0r25s4: Decimal = round(div_dec(mul_dec(g0r25s1, K50)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r25s4: Decimal = mul_div_round(g0r25s1, K50, K13, 2, RoundingMode::HalfUp)?;
     let g0r25s5: Decimal = K2;
     let g0r25s6: Decimal = g0r25s4;
     let g0r25s7: Value = Value::Absent;
@@ -542,7 +542,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r26s1: Decimal = s23?;
     let g0r26s2: Decimal = K28;
     let g0r26s3: Value = Value::Absent;
-    let g0r26s4: Decimal = round(div_dec(mul_dec(g0r26s1, K28)?, K13)?, 2, RoundingMode::HalfUp)?;
+    let g0r26s4: Decimal = mul_div_round(g0r26s1, K28, K13, 2, RoundingMode::HalfUp)?;
     let g0r26s5: Decimal = K2;
     let g0r26s6: Decimal = g0r26s4;
     let g0r26s7: Value = Value::Absent;
@@ -551,7 +551,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r27s1: Decimal = s24?;
     let g0r27s2: Decimal = K51;
     let g0r27s3: Value = Value::Absent;
-    let g0r27s4: Decimal = if !g0r27s0 { K2 } else { round(div_dec(mul_dec(g0r27s1, K51)?, K13)?, 2, RoundingMode::HalfUp)? };
+    let g0r27s4: Decimal = if !g0r27s0 { K2 } else { mul_div_round(g0r27s1, K51, K13, 2, RoundingMode::HalfUp)? };
     let g0r27s5: Decimal = if !g0r27s0 { K2 } else { K2 };
     let g0r27s6: Decimal = g0r27s4;
     let g0r27s7: Value = Value::Absent;
@@ -596,7 +596,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s32.is_none() { // prelevement_source
         spent += 10;
-        s32 = Some(round(div_dec(mul_dec(s31?, number(&x[16])?)?, K13)?, 2, RoundingMode::HalfUp)?);
+        s32 = Some(mul_div_round(s31?, number(&x[16])?, K13, 2, RoundingMode::HalfUp)?);
     }
     if s34.is_none() { // employee_meal_vouchers
         spent += 22;

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#9d579852e12e",
-    fingerprint: "e7525ca2962c75de635bf7f204f523f11eaedc266bbbf2021acabf4ea40a2a04",
+    fingerprint: "be297c6082324e6e4dd9ed54246316711bedbc82615cbb5fff8dd33fcd630c81",
     run,
 };
 
@@ -156,7 +156,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 4;
         s0 = Some(days_in_month(&x[1])?);
     }
-    round(div_dec(mul_dec(number(&x[4])?, s3?)?, s0?)?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
+    mul_div_round(number(&x[4])?, s3?, s0?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
     }
     if s5.is_none() { // hours_25
         spent += 6;
@@ -278,7 +278,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r0s2: Value = Value::Absent;
     let g0r0s3: Decimal = K14;
     let g0r0s4: Decimal = K2;
-    let g0r0s5: Decimal = round(div_dec(mul_dec(g0r0s1, K14)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r0s5: Decimal = mul_div_round(g0r0s1, K14, K12, 2, RoundingMode::HalfUp)?;
     let g0r0s6: Value = Value::Absent;
     let g0r0s7: Decimal = g0r0s5;
     let g0r0s8: bool = false;
@@ -286,8 +286,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r1s1: Decimal = s15?;
     let g0r1s2: Decimal = K15;
     let g0r1s3: Decimal = K16;
-    let g0r1s4: Decimal = round(div_dec(mul_dec(g0r1s1, K15)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r1s5: Decimal = round(div_dec(mul_dec(g0r1s1, K16)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r1s4: Decimal = mul_div_round(g0r1s1, K15, K12, 2, RoundingMode::HalfUp)?;
+    let g0r1s5: Decimal = mul_div_round(g0r1s1, K16, K12, 2, RoundingMode::HalfUp)?;
     let g0r1s6: Decimal = g0r1s4;
     let g0r1s7: Decimal = g0r1s5;
     let g0r1s8: bool = false;
@@ -295,8 +295,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r2s1: Decimal = s13?;
     let g0r2s2: Decimal = K17;
     let g0r2s3: Decimal = K18;
-    let g0r2s4: Decimal = round(div_dec(mul_dec(g0r2s1, K17)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r2s5: Decimal = round(div_dec(mul_dec(g0r2s1, K18)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r2s4: Decimal = mul_div_round(g0r2s1, K17, K12, 2, RoundingMode::HalfUp)?;
+    let g0r2s5: Decimal = mul_div_round(g0r2s1, K18, K12, 2, RoundingMode::HalfUp)?;
     let g0r2s6: Decimal = g0r2s4;
     let g0r2s7: Decimal = g0r2s5;
     let g0r2s8: bool = false;
@@ -305,7 +305,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r3s2: Value = Value::Absent;
     let g0r3s3: Decimal = K19;
     let g0r3s4: Decimal = K2;
-    let g0r3s5: Decimal = round(div_dec(mul_dec(g0r3s1, K19)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r3s5: Decimal = mul_div_round(g0r3s1, K19, K12, 2, RoundingMode::HalfUp)?;
     let g0r3s6: Value = Value::Absent;
     let g0r3s7: Decimal = g0r3s5;
     let g0r3s8: bool = false;
@@ -314,7 +314,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r4s2: Value = Value::Absent;
     let g0r4s3: Value = x[14].clone();
     let g0r4s4: Decimal = K2;
-    let g0r4s5: Decimal = if (g0r4s3).is_missing() { K2 } else { round(div_dec(mul_dec(g0r4s1, number(&g0r4s3)?)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r4s5: Decimal = if (g0r4s3).is_missing() { K2 } else { mul_div_round(g0r4s1, number(&g0r4s3)?, K12, 2, RoundingMode::HalfUp)? };
     let g0r4s6: Value = Value::Absent;
     let g0r4s7: Value = if (!(g0r4s3).is_missing() || false) { Value::Number(g0r4s5) } else { Value::Absent };
     let g0r4s8: bool = false;
@@ -323,7 +323,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r5s2: Value = Value::Absent;
     let g0r5s3: Decimal = K20;
     let g0r5s4: Decimal = K2;
-    let g0r5s5: Decimal = round(div_dec(mul_dec(g0r5s1, K20)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r5s5: Decimal = mul_div_round(g0r5s1, K20, K12, 2, RoundingMode::HalfUp)?;
     let g0r5s6: Value = Value::Absent;
     let g0r5s7: Decimal = g0r5s5;
     let g0r5s8: bool = false;
@@ -332,7 +332,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r6s2: Value = Value::Absent;
     let g0r6s3: Decimal = K22;
     let g0r6s4: Decimal = if !g0r6s0 { K2 } else { K2 };
-    let g0r6s5: Decimal = if !g0r6s0 { K2 } else { round(div_dec(mul_dec(g0r6s1, K22)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r6s5: Decimal = if !g0r6s0 { K2 } else { mul_div_round(g0r6s1, K22, K12, 2, RoundingMode::HalfUp)? };
     let g0r6s6: Value = Value::Absent;
     let g0r6s7: Decimal = g0r6s5;
     let g0r6s8: bool = false;
@@ -341,7 +341,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r7s2: Value = Value::Absent;
     let g0r7s3: Decimal = K23;
     let g0r7s4: Decimal = if !g0r7s0 { K2 } else { K2 };
-    let g0r7s5: Decimal = if !g0r7s0 { K2 } else { round(div_dec(mul_dec(g0r7s1, K23)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r7s5: Decimal = if !g0r7s0 { K2 } else { mul_div_round(g0r7s1, K23, K12, 2, RoundingMode::HalfUp)? };
     let g0r7s6: Value = Value::Absent;
     let g0r7s7: Decimal = g0r7s5;
     let g0r7s8: bool = false;
@@ -350,7 +350,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r8s2: Value = Value::Absent;
     let g0r8s3: Value = x[15].clone();
     let g0r8s4: Decimal = if !g0r8s0 { K2 } else { K2 };
-    let g0r8s5: Decimal = if !g0r8s0 { K2 } else { if (g0r8s3).is_missing() { K2 } else { round(div_dec(mul_dec(g0r8s1, number(&g0r8s3)?)?, K12)?, 2, RoundingMode::HalfUp)? } };
+    let g0r8s5: Decimal = if !g0r8s0 { K2 } else { if (g0r8s3).is_missing() { K2 } else { mul_div_round(g0r8s1, number(&g0r8s3)?, K12, 2, RoundingMode::HalfUp)? } };
     let g0r8s6: Value = Value::Absent;
     let g0r8s7: Value = if (!(g0r8s3).is_missing() || false) { Value::Number(g0r8s5) } else { Value::Absent };
     let g0r8s8: bool = false;
@@ -359,7 +359,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r9s2: Value = Value::Absent;
     let g0r9s3: Decimal = K25;
     let g0r9s4: Decimal = K2;
-    let g0r9s5: Decimal = round(div_dec(mul_dec(g0r9s1, K25)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r9s5: Decimal = mul_div_round(g0r9s1, K25, K12, 2, RoundingMode::HalfUp)?;
     let g0r9s6: Value = Value::Absent;
     let g0r9s7: Decimal = g0r9s5;
     let g0r9s8: bool = false;
@@ -368,7 +368,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r10s2: Value = Value::Absent;
     let g0r10s3: Decimal = K26;
     let g0r10s4: Decimal = K2;
-    let g0r10s5: Decimal = round(div_dec(mul_dec(g0r10s1, K26)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r10s5: Decimal = mul_div_round(g0r10s1, K26, K12, 2, RoundingMode::HalfUp)?;
     let g0r10s6: Value = Value::Absent;
     let g0r10s7: Decimal = g0r10s5;
     let g0r10s8: bool = false;
@@ -376,8 +376,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r11s1: Decimal = s15?;
     let g0r11s2: Decimal = K27;
     let g0r11s3: Decimal = K28;
-    let g0r11s4: Decimal = round(div_dec(mul_dec(g0r11s1, K27)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r11s5: Decimal = round(div_dec(mul_dec(g0r11s1, K28)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r11s4: Decimal = mul_div_round(g0r11s1, K27, K12, 2, RoundingMode::HalfUp)?;
+    let g0r11s5: Decimal = mul_div_round(g0r11s1, K28, K12, 2, RoundingMode::HalfUp)?;
     let g0r11s6: Decimal = g0r11s4;
     let g0r11s7: Decimal = g0r11s5;
     let g0r11s8: bool = false;
@@ -385,8 +385,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r12s1: Decimal = s16?;
     let g0r12s2: Decimal = K29;
     let g0r12s3: Decimal = K30;
-    let g0r12s4: Decimal = round(div_dec(mul_dec(g0r12s1, K29)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r12s5: Decimal = round(div_dec(mul_dec(g0r12s1, K30)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r12s4: Decimal = mul_div_round(g0r12s1, K29, K12, 2, RoundingMode::HalfUp)?;
+    let g0r12s5: Decimal = mul_div_round(g0r12s1, K30, K12, 2, RoundingMode::HalfUp)?;
     let g0r12s6: Decimal = g0r12s4;
     let g0r12s7: Decimal = g0r12s5;
     let g0r12s8: bool = false;
@@ -394,8 +394,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r13s1: Decimal = s15?;
     let g0r13s2: Decimal = K31;
     let g0r13s3: Decimal = K32;
-    let g0r13s4: Decimal = round(div_dec(mul_dec(g0r13s1, K31)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r13s5: Decimal = round(div_dec(mul_dec(g0r13s1, K32)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r13s4: Decimal = mul_div_round(g0r13s1, K31, K12, 2, RoundingMode::HalfUp)?;
+    let g0r13s5: Decimal = mul_div_round(g0r13s1, K32, K12, 2, RoundingMode::HalfUp)?;
     let g0r13s6: Decimal = g0r13s4;
     let g0r13s7: Decimal = g0r13s5;
     let g0r13s8: bool = false;
@@ -403,8 +403,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r14s1: Decimal = s16?;
     let g0r14s2: Decimal = K33;
     let g0r14s3: Decimal = K34;
-    let g0r14s4: Decimal = round(div_dec(mul_dec(g0r14s1, K33)?, K12)?, 2, RoundingMode::HalfUp)?;
-    let g0r14s5: Decimal = round(div_dec(mul_dec(g0r14s1, K34)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r14s4: Decimal = mul_div_round(g0r14s1, K33, K12, 2, RoundingMode::HalfUp)?;
+    let g0r14s5: Decimal = mul_div_round(g0r14s1, K34, K12, 2, RoundingMode::HalfUp)?;
     let g0r14s6: Decimal = g0r14s4;
     let g0r14s7: Decimal = g0r14s5;
     let g0r14s8: bool = false;
@@ -412,8 +412,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r15s1: Decimal = s18?;
     let g0r15s2: Decimal = K35;
     let g0r15s3: Decimal = K36;
-    let g0r15s4: Decimal = if !g0r15s0 { K2 } else { round(div_dec(mul_dec(g0r15s1, K35)?, K12)?, 2, RoundingMode::HalfUp)? };
-    let g0r15s5: Decimal = if !g0r15s0 { K2 } else { round(div_dec(mul_dec(g0r15s1, K36)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r15s4: Decimal = if !g0r15s0 { K2 } else { mul_div_round(g0r15s1, K35, K12, 2, RoundingMode::HalfUp)? };
+    let g0r15s5: Decimal = if !g0r15s0 { K2 } else { mul_div_round(g0r15s1, K36, K12, 2, RoundingMode::HalfUp)? };
     let g0r15s6: Decimal = g0r15s4;
     let g0r15s7: Decimal = g0r15s5;
     let g0r15s8: bool = false;
@@ -421,8 +421,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r16s1: Decimal = s17?;
     let g0r16s2: Decimal = K37;
     let g0r16s3: Decimal = K38;
-    let g0r16s4: Decimal = if !g0r16s0 { K2 } else { round(div_dec(mul_dec(g0r16s1, K37)?, K12)?, 2, RoundingMode::HalfUp)? };
-    let g0r16s5: Decimal = if !g0r16s0 { K2 } else { round(div_dec(mul_dec(g0r16s1, K38)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r16s4: Decimal = if !g0r16s0 { K2 } else { mul_div_round(g0r16s1, K37, K12, 2, RoundingMode::HalfUp)? };
+    let g0r16s5: Decimal = if !g0r16s0 { K2 } else { mul_div_round(g0r16s1, K38, K12, 2, RoundingMode::HalfUp)? };
     let g0r16s6: Decimal = g0r16s4;
     let g0r16s7: Decimal = g0r16s5;
     let g0r16s8: bool = false;
@@ -431,7 +431,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r17s2: Value = Value::Absent;
     let g0r17s3: Decimal = K39;
     let g0r17s4: Decimal = if !g0r17s0 { K2 } else { K2 };
-    let g0r17s5: Decimal = if !g0r17s0 { K2 } else { round(div_dec(mul_dec(g0r17s1, K39)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r17s5: Decimal = if !g0r17s0 { K2 } else { mul_div_round(g0r17s1, K39, K12, 2, RoundingMode::HalfUp)? };
     let g0r17s6: Value = Value::Absent;
     let g0r17s7: Decimal = g0r17s5;
     let g0r17s8: bool = false;
@@ -440,7 +440,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r18s2: Value = Value::Absent;
     let g0r18s3: Decimal = K40;
     let g0r18s4: Decimal = if !g0r18s0 { K2 } else { K2 };
-    let g0r18s5: Decimal = if !g0r18s0 { K2 } else { round(div_dec(mul_dec(g0r18s1, K40)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r18s5: Decimal = if !g0r18s0 { K2 } else { mul_div_round(g0r18s1, K40, K12, 2, RoundingMode::HalfUp)? };
     let g0r18s6: Value = Value::Absent;
     let g0r18s7: Decimal = g0r18s5;
     let g0r18s8: bool = false;
@@ -449,7 +449,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r19s2: Value = Value::Absent;
     let g0r19s3: Decimal = K41;
     let g0r19s4: Decimal = if !g0r19s0 { K2 } else { K2 };
-    let g0r19s5: Decimal = if !g0r19s0 { K2 } else { round(div_dec(mul_dec(g0r19s1, K41)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r19s5: Decimal = if !g0r19s0 { K2 } else { mul_div_round(g0r19s1, K41, K12, 2, RoundingMode::HalfUp)? };
     let g0r19s6: Value = Value::Absent;
     let g0r19s7: Decimal = g0r19s5;
     let g0r19s8: bool = false;
@@ -458,7 +458,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r20s2: Value = Value::Absent;
     let g0r20s3: Decimal = K42;
     let g0r20s4: Decimal = K2;
-    let g0r20s5: Decimal = round(div_dec(mul_dec(g0r20s1, K42)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r20s5: Decimal = mul_div_round(g0r20s1, K42, K12, 2, RoundingMode::HalfUp)?;
     let g0r20s6: Value = Value::Absent;
     let g0r20s7: Decimal = g0r20s5;
     let g0r20s8: bool = false;
@@ -467,7 +467,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r21s2: Value = Value::Absent;
     let g0r21s3: Decimal = K43;
     let g0r21s4: Decimal = if !g0r21s0 { K2 } else { K2 };
-    let g0r21s5: Decimal = if !g0r21s0 { K2 } else { round(div_dec(mul_dec(g0r21s1, K43)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r21s5: Decimal = if !g0r21s0 { K2 } else { mul_div_round(g0r21s1, K43, K12, 2, RoundingMode::HalfUp)? };
     let g0r21s6: Value = Value::Absent;
     let g0r21s7: Decimal = g0r21s5;
     let g0r21s8: bool = false;
@@ -475,7 +475,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r22s1: Decimal = s23?;
     let g0r22s2: Decimal = K44;
     let g0r22s3: Value = Value::Absent;
-    let g0r22s4: Decimal = round(div_dec(mul_dec(g0r22s1, K44)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r22s4: Decimal = mul_div_round(g0r22s1, K44, K12, 2, RoundingMode::HalfUp)?;
     let g0r22s5: Decimal = K2;
     let g0r22s6: Decimal = g0r22s4;
     let g0r22s7: Value = Value::Absent;
@@ -484,7 +484,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r23s1: Decimal = s23?;
     let g0r23s2: Decimal = K45;
     let g0r23s3: Value = Value::Absent;
-    let g0r23s4: Decimal = round(div_dec(mul_dec(g0r23s1, K45)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r23s4: Decimal = mul_div_round(g0r23s1, K45, K12, 2, RoundingMode::HalfUp)?;
     let g0r23s5: Decimal = K2;
     let g0r23s6: Decimal = g0r23s4;
     let g0r23s7: Value = Value::Absent;
@@ -493,7 +493,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r24s1: Decimal = s23?;
     let g0r24s2: Decimal = K23;
     let g0r24s3: Value = Value::Absent;
-    let g0r24s4: Decimal = round(div_dec(mul_dec(g0r24s1, K23)?, K12)?, 2, RoundingMode::HalfUp)?;
+    let g0r24s4: Decimal = mul_div_round(g0r24s1, K23, K12, 2, RoundingMode::HalfUp)?;
     let g0r24s5: Decimal = K2;
     let g0r24s6: Decimal = g0r24s4;
     let g0r24s7: Value = Value::Absent;
@@ -502,7 +502,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r25s1: Decimal = s24?;
     let g0r25s2: Decimal = K46;
     let g0r25s3: Value = Value::Absent;
-    let g0r25s4: Decimal = if !g0r25s0 { K2 } else { round(div_dec(mul_dec(g0r25s1, K46)?, K12)?, 2, RoundingMode::HalfUp)? };
+    let g0r25s4: Decimal = if !g0r25s0 { K2 } else { mul_div_round(g0r25s1, K46, K12, 2, RoundingMode::HalfUp)? };
     let g0r25s5: Decimal = if !g0r25s0 { K2 } else { K2 };
     let g0r25s6: Decimal = g0r25s4;
     let g0r25s7: Value = Value::Absent;
@@ -547,7 +547,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s32.is_none() { // prelevement_source
         spent += 10;
-        s32 = Some(round(div_dec(mul_dec(s31?, number(&x[16])?)?, K12)?, 2, RoundingMode::HalfUp)?);
+        s32 = Some(mul_div_round(s31?, number(&x[16])?, K12, 2, RoundingMode::HalfUp)?);
     }
     if s34.is_none() { // employee_meal_vouchers
         spent += 22;
@@ -599,7 +599,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 4;
         s0 = Some(days_in_month(&x[1])?);
     }
-    round(div(mul(div_dec(mul_dec(K50, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { round(div_dec(mul_dec(K50, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?)?, number(&x[5])?)?, 2, RoundingMode::HalfUp)? });
+    round(div(mul(div_dec(mul_dec(K50, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { mul_div_round(K50, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?, number(&x[5])?, 2, RoundingMode::HalfUp)? });
     }
     if (s13? >= mul_dec(K5, s36?)?) { K2 } else { {
     if s37.is_none() { // rgdu_tdelta

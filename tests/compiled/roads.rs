@@ -1,4 +1,4 @@
-//! The rulebook roads@1#beda2b003b67, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook roads@1#31548a888c48, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "roads@1#beda2b003b67",
-    fingerprint: "a3254c889193be20340f90579d5691a7852b85e9ac37cbb56bb171c931870ba7",
+    reference: "roads@1#31548a888c48",
+    fingerprint: "a08008d90f99bfca8ee0b26faff76749160bd08cab72bf5c97f98301583e50fb",
     run,
 };
 
@@ -50,7 +50,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s12: Option<Num> = None; // doubled
     let mut s13: Option<Decimal> = None; // total
     let mut s14: Option<Decimal> = None; // positive_cents
-    let mut s15: Option<Decimal> = None; // abs_cents
+    let mut s15: Option<Decimal> = None; // rated
+    let mut s16: Option<Decimal> = None; // abs_cents
     // check 1
     spent += 6;
     if (number(&x[0])? == K0) {
@@ -116,12 +117,16 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 22;
         s14 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { spent += 16; if BinOp::Gt.holds(cmp_num(r.s0, Num::Dec(K6))?) { t = add_dec(t, mul_dec(r.s1, K7)?)?; } } t });
     }
-    if s15.is_none() { // abs_cents
+    if s16.is_none() { // abs_cents
         spent += 20;
-        s15 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { spent += 14; if BinOp::Gt.holds(cmp_num(r.s0, Num::Dec(K6))?) { t = add_dec(t, dec_of(abs(Num::Dec(r.s1)))?)?; } } t });
+        s16 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { spent += 14; if BinOp::Gt.holds(cmp_num(r.s0, Num::Dec(K6))?) { t = add_dec(t, dec_of(abs(Num::Dec(r.s1)))?)?; } } t });
+    }
+    if s15.is_none() { // rated
+        spent += 10;
+        s15 = Some(mul_div_round(number(&x[0])?, K2, K3, 1, RoundingMode::HalfEven)?);
     }
         let mut clauses = clauses(rb, 1)?;
-        let mut object = serde_json::Map::with_capacity(12);
+        let mut object = serde_json::Map::with_capacity(13);
         object.insert("third_rounded".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
         object.insert("percent".to_string(), { spent += 2; answer_num(s2?, Format::Decimal, &clauses)? });
         object.insert("tie".to_string(), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? });
@@ -133,7 +138,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("doubled".to_string(), { spent += 2; answer_num(s12?, Format::Decimal, &clauses)? });
         object.insert("total".to_string(), { spent += 2; answer_dec(s13?, Format::Decimal, &clauses)? });
         object.insert("positive_cents".to_string(), { spent += 2; answer_dec(s14?, Format::Decimal, &clauses)? });
-        object.insert("abs_cents".to_string(), { spent += 2; answer_dec(s15?, Format::Decimal, &clauses)? });
+        object.insert("abs_cents".to_string(), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? });
+        object.insert("rated".to_string(), { spent += 2; answer_dec(s15?, Format::Decimal, &clauses)? });
         if spent > budget(rb) {
             return None;
         }

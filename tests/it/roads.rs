@@ -91,6 +91,10 @@ expr = "sum(each.cents)"
 [steps.positive_cents]
 expr = "sum([e.cents * 2 for e in each if e.share > 0])"
 
+[steps.rated]
+expr = "x * rate / 100"
+round = { places = 1, mode = "half_even" }
+
 [steps.abs_cents]
 expr = "sum([abs(e.cents) for e in each if e.share > 0])"
 
@@ -115,6 +119,7 @@ doubled = { expr = "doubled", format = "decimal" }
 total = { expr = "total", format = "decimal" }
 positive_cents = { expr = "positive_cents", format = "decimal" }
 abs_cents = { expr = "abs_cents", format = "decimal" }
+rated = { expr = "rated", format = "decimal" }
 "#;
 
 fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
@@ -144,6 +149,7 @@ fn the_untraced_road_gives_what_the_walker_gives() {
         "\"total\": String(\"-0.25\")",
         "\"positive_cents\": String(\"1.50\")",
         "\"abs_cents\": String(\"0.75\")",
+        "\"rated\": String(\"0.2\")",
     ] {
         assert!(answer.contains(expected), "{expected} not in {answer}");
     }
