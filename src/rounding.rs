@@ -178,8 +178,8 @@ fn word_decimal(m: u64, negative: bool, scale: u32) -> Decimal {
 /// power of ten (`base × rate / 100`, the line of a payslip): what the
 /// multiplication, the division and the rounding give one after the other,
 /// in one step on a machine word. `None` outside the cases where those three
-/// are exact and word-sized, and for a zero (whose sign is theirs to tell);
-/// the caller then takes them one by one. The property tests compare the two.
+/// are exact and word-sized; the caller then takes them one by one. The
+/// property tests compare the two, zeros and their signs included.
 pub fn round_product_over(
     a: Decimal,
     b: Decimal,
@@ -205,7 +205,7 @@ pub fn round_product_over(
         .checked_mul(u64::try_from(b.mantissa().unsigned_abs()).ok()?)?;
     let negative = a.is_sign_negative() != b.is_sign_negative();
     let q = round_mantissa(product, negative, scale - divisor.scale() + k, places, mode)?;
-    (q != 0).then(|| word_decimal(q, negative, places))
+    Some(word_decimal(q, negative, places))
 }
 
 /// Rounds a decimal or an exact fraction; a fraction is rounded exactly.

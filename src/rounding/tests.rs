@@ -205,8 +205,27 @@ fn a_payslip_line_rounds_in_one_step() {
         line("-2.50", "1").map(|r| r.to_string()),
         Some("-0.03".into())
     );
-    // A zero is left to the three steps, which say what its sign is.
-    assert_eq!(line("0.01", "0.5"), None);
+    // Zeros, a product too small for a cent included, are unsigned, as the
+    // three steps leave them.
+    for (a, b) in [("0.01", "0.5"), ("-0.01", "0.5"), ("-2.50", "0")] {
+        let zero = line(a, b).expect("a word-sized line");
+        assert_eq!(
+            (zero.to_string(), zero.is_sign_negative()),
+            ("0.00".into(), false)
+        );
+        let three = round_value(
+            crate::exact::Num::Dec(d(a) * d(b))
+                .arith(crate::expr::BinOp::Div, crate::exact::Num::Dec(d("100")))
+                .expect("a quotient"),
+            2,
+            RoundingMode::HalfUp,
+        )
+        .expect("a rounding");
+        assert_eq!(
+            (three.to_string(), three.is_sign_negative()),
+            ("0.00".into(), false)
+        );
+    }
     // So is a divisor whose digits are not a power of ten.
     assert_eq!(
         round_product_over(d("3"), d("4"), d("151.67"), 2, RoundingMode::HalfUp),
