@@ -5,10 +5,10 @@
 //! with `0`: the difference over 1000 is the instruction count of one
 //! evaluation, the same whatever else the machine is doing.
 //!
-//! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled]`, by default 1000
-//! evaluations of the level-4 paie-fr example; `compiled` evaluates with the
-//! compiled module of `tests/compiled/` (paie-fr 2026 or Luma) instead of
-//! interpreting.
+//! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled|validate]`, by
+//! default 1000 evaluations of the level-4 paie-fr example; `compiled`
+//! evaluates with the compiled module of `tests/compiled/` (paie-fr 2026 or
+//! Luma) instead of interpreting, `validate` validates the case alone.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,7 +70,13 @@ fn main() -> ExitCode {
         }
     };
     let mut answered = 0;
-    if args.next().as_deref() == Some("compiled") {
+    let mode = args.next();
+    if mode.as_deref() == Some("validate") {
+        for _ in 0..count {
+            let facts = validate_case(&rb, std::hint::black_box(&case));
+            answered += usize::from(std::hint::black_box(&facts).is_ok());
+        }
+    } else if mode.as_deref() == Some("compiled") {
         let bound = match paie_fr_v2026::COMPILED
             .bind(&rb)
             .or_else(|_| luma_payroll_v3::COMPILED.bind(&rb))

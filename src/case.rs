@@ -66,8 +66,9 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         });
     };
     let mut facts = Facts {
+        values: Vec::with_capacity(rb.inputs.len()),
+        given: Vec::with_capacity(rb.inputs.len()),
         tables: vec![None; rb.tables.len()],
-        ..Facts::default()
     };
     for input in &rb.inputs {
         if let Some(cond) = &input.when {
@@ -389,7 +390,7 @@ fn validate_shape(
         }
         InputKind::Integer { min, max } => {
             let text = match raw {
-                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Number(n) => n.as_str(),
                 other => {
                     return fail(
                         input,
@@ -398,7 +399,7 @@ fn validate_shape(
                     )
                 }
             };
-            let digits = text.strip_prefix('-').unwrap_or(&text);
+            let digits = text.strip_prefix('-').unwrap_or(text);
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return fail(input, path, format!("must be a whole number, found {text}"));
             }
@@ -406,7 +407,7 @@ fn validate_shape(
             if text.starts_with('-') && min.is_some_and(|m| m >= Decimal::ZERO) {
                 return fail(input, path, format!("must not be negative, found {text}"));
             }
-            let Ok(n) = Decimal::from_str_exact(&text) else {
+            let Ok(n) = Decimal::from_str_exact(text) else {
                 return fail(input, path, format!("{text} is too large"));
             };
             bounds(input, path, n, *min, *max)?;
@@ -503,8 +504,9 @@ fn validate_shape(
             match &item.kind {
                 InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
                     let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
+                    let mut paths = PartPaths::new(path);
                     for (i, it) in items.iter().enumerate() {
-                        let item_path = format!("{path}[{i}]");
+                        let item_path = paths.index(i);
                         if it.is_null() && item.nullable {
                             values.push(Value::Null);
                             continue;
@@ -512,7 +514,7 @@ fn validate_shape(
                         let Some(object) = it.as_object() else {
                             return fail(
                                 item,
-                                &item_path,
+                                item_path,
                                 format!("must be an object, found {}", json_kind(it)),
                             );
                         };
@@ -520,15 +522,16 @@ fn validate_shape(
                             fields,
                             names,
                             object,
-                            &item_path,
+                            item_path,
                             refs,
                             Some((&mut seen, path, i)),
                         )?);
                     }
                 }
                 _ => {
+                    let mut paths = PartPaths::new(path);
                     for (i, it) in items.iter().enumerate() {
-                        values.push(entry(item, it, &format!("{path}[{i}]"), refs)?);
+                        values.push(entry(item, it, paths.index(i), refs)?);
                     }
                 }
             }
@@ -548,16 +551,17 @@ fn validate_shape(
                 );
             };
             let mut entries = IndexMap::with_capacity(object.len());
+            let mut paths = PartPaths::new(path);
             match keys {
                 Some(keys) => {
                     for key in keys {
-                        let entry_path = format!("{path}.{key}");
+                        let entry_path = paths.field(key);
                         match object.get(&**key) {
                             None | Some(serde_json::Value::Null) => {
-                                return fail(item, &entry_path, "is missing")
+                                return fail(item, entry_path, "is missing")
                             }
                             Some(v) => {
-                                entries.insert(key.clone(), entry(item, v, &entry_path, refs)?)
+                                entries.insert(key.clone(), entry(item, v, entry_path, refs)?)
                             }
                         };
                     }
@@ -565,11 +569,11 @@ fn validate_shape(
                 None => {
                     count_bounds(input, path, object.len(), *min_items, *max_items)?;
                     for (key, v) in object {
-                        let entry_path = format!("{path}.{key}");
+                        let entry_path = paths.field(key);
                         if let (Some(target), Some(refs)) = (input.key_ref, refs) {
-                            refs.check(input, target, &Arc::from(key.as_str()), &entry_path)?;
+                            refs.check(input, target, &Arc::from(key.as_str()), entry_path)?;
                         }
-                        entries.insert(Arc::from(key.as_str()), entry(item, v, &entry_path, refs)?);
+                        entries.insert(Arc::from(key.as_str()), entry(item, v, entry_path, refs)?);
                     }
                 }
             }
@@ -602,6 +606,38 @@ fn entry(
     validate_value(item, Some(raw), path, refs)
 }
 
+/// The paths of a value's parts (`person.name`, `lines[3]`), written in one
+/// buffer: most are never shown, so each part overwrites the one before.
+struct PartPaths {
+    text: String,
+    base: usize,
+}
+
+impl PartPaths {
+    fn new(path: &str) -> Self {
+        let mut text = String::with_capacity(path.len() + 24);
+        text.push_str(path);
+        PartPaths {
+            base: text.len(),
+            text,
+        }
+    }
+
+    fn field(&mut self, name: &str) -> &str {
+        self.text.truncate(self.base);
+        self.text.push('.');
+        self.text.push_str(name);
+        &self.text
+    }
+
+    fn index(&mut self, i: usize) -> &str {
+        use std::fmt::Write as _;
+        self.text.truncate(self.base);
+        let _ = write!(self.text, "[{i}]");
+        &self.text
+    }
+}
+
 /// For the records of a list: values of `unique` fields seen so far (per
 /// field, value → first index), the list's path, and the current index.
 type Seen<'a> = (&'a mut Vec<HashMap<String, usize>>, &'a str, usize);
@@ -617,10 +653,11 @@ fn record(
     mut unique: Option<Seen<'_>>,
 ) -> Result<Value, CaseError> {
     let mut values = Vec::with_capacity(fields.len());
+    let mut paths = PartPaths::new(path);
     for (j, field) in fields.iter().enumerate() {
-        let field_path = format!("{path}.{}", field.name);
+        let field_path = paths.field(&field.name);
         let value = if field.rejects.is_empty() {
-            validate_value(field, object.get(&*field.name), &field_path, refs)?
+            validate_value(field, object.get(&*field.name), field_path, refs)?
         } else {
             // Field rules see the record as validated so far; later fields are absent.
             let mut partial = values.clone();
@@ -633,7 +670,7 @@ fn record(
             validate_in(
                 field,
                 object.get(&*field.name),
-                &field_path,
+                field_path,
                 refs,
                 Some(&item),
             )?
@@ -649,7 +686,7 @@ fn record(
             if let Some(first) = seen[j].insert(key, *index) {
                 return fail(
                     field,
-                    &field_path,
+                    field_path,
                     format!("repeats {value} of {list_path}[{first}]"),
                 );
             }
@@ -751,29 +788,37 @@ fn number(
     raw: &serde_json::Value,
     path: &str,
 ) -> Result<Decimal, CaseError> {
-    let what = match (money, spec.places) {
+    // Written out only for a message: most numbers are valid.
+    let what = || match (money, spec.places) {
         (true, Some(p)) => format!("an amount with at most {p} decimals"),
         (_, Some(p)) => format!("a decimal with at most {p} decimals"),
         _ => "a plain decimal".to_string(),
     };
-    let text = match raw {
-        serde_json::Value::String(s) => s.clone(),
+    let text: &str = match raw {
+        serde_json::Value::String(s) => s,
         serde_json::Value::Number(n) => match spec.numbers {
             JsonNumbers::Reject => {
                 return fail(
                     input,
                     path,
-                    format!("must be {what} written as a string, found the number {n}"),
+                    format!(
+                        "must be {} written as a string, found the number {n}",
+                        what()
+                    ),
                 )
             }
-            JsonNumbers::Plain => n.to_string(),
+            // As written in the case (`arbitrary_precision` keeps the text).
+            JsonNumbers::Plain => n.as_str(),
             JsonNumbers::Integer => {
-                let t = n.to_string();
+                let t = n.as_str();
                 if t.contains(['.', 'e', 'E']) {
                     return fail(
                         input,
                         path,
-                        format!("must be {what}: a number must be a whole number, found {t}"),
+                        format!(
+                            "must be {}: a number must be a whole number, found {t}",
+                            what()
+                        ),
                     );
                 }
                 t
@@ -783,11 +828,11 @@ fn number(
             return fail(
                 input,
                 path,
-                format!("must be {what}, found {}", shown(other)),
+                format!("must be {}, found {}", what(), shown(other)),
             )
         }
     };
-    let unsigned = text.strip_prefix('-').unwrap_or(&text);
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
     let (int, frac) = match unsigned.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (unsigned, None),
@@ -796,7 +841,11 @@ fn number(
         && int.bytes().all(|b| b.is_ascii_digit())
         && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
     if !plain {
-        return fail(input, path, format!("must be {what}, found {}", shown(raw)));
+        return fail(
+            input,
+            path,
+            format!("must be {}, found {}", what(), shown(raw)),
+        );
     }
     let written_places = frac.map_or(0, str::len);
     if let Some(p) = spec.places.filter(|p| written_places > *p as usize) {
@@ -816,7 +865,7 @@ fn number(
             format!("must not be negative, found {}", shown(raw)),
         );
     }
-    let Ok(mut n) = Decimal::from_str_exact(&text) else {
+    let Ok(mut n) = Decimal::from_str_exact(text) else {
         return fail(input, path, format!("{} has too many digits", shown(raw)));
     };
     bounds(input, path, n, spec.min, spec.max)?;

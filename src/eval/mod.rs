@@ -350,6 +350,7 @@ impl<'a> Machine<'a> {
     fn new(rb: &'a Rulebook, facts: &'a Facts, trace: bool) -> Self {
         Machine {
             steps: vec![Slot::Todo; rb.steps.len()],
+            params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
             tracer: trace.then(|| Tracer {
                 events: Vec::new(),
@@ -366,7 +367,7 @@ impl<'a> Machine<'a> {
             rb,
             facts,
             steps: Vec::new(),
-            params: vec![None; rb.params.len()],
+            params: Vec::new(),
             groups: Vec::new(),
             current: None,
             locals: Vec::new(),
@@ -380,13 +381,9 @@ impl<'a> Machine<'a> {
 
     /// A machine for the conditions of case validation, which read inputs and
     /// parameters only (the checker refuses steps and groups there): it
-    /// allocates no step or group memo.
+    /// allocates no memo (a condition reads a parameter a few times at most).
     fn for_inputs(rb: &'a Rulebook, facts: &'a Facts) -> Self {
-        Machine {
-            steps: Vec::new(),
-            groups: Vec::new(),
-            ..Machine::new_empty(rb, facts)
-        }
+        Machine::new_empty(rb, facts)
     }
 
     fn error(&self, f: &Formula, context: Ctx, span: Span, message: String) -> EvalError {
@@ -1037,7 +1034,7 @@ impl<'a> Machine<'a> {
     }
 
     fn param(&mut self, i: usize) -> Res<Value> {
-        if let Some(v) = &self.params[i] {
+        if let Some(Some(v)) = self.params.get(i) {
             return Ok(v.clone());
         }
         let param = &self.rb.params[i];
@@ -1052,7 +1049,9 @@ impl<'a> Machine<'a> {
                     .unwrap_or(Value::Absent)
             }
         };
-        self.params[i] = Some(value.clone());
+        if let Some(memo) = self.params.get_mut(i) {
+            *memo = Some(value.clone());
+        }
         Ok(value)
     }
 
