@@ -5,10 +5,11 @@
 //! with `0`: the difference over 1000 is the instruction count of one
 //! evaluation, the same whatever else the machine is doing.
 //!
-//! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled|validate]`, by
-//! default 1000 evaluations of the level-4 paie-fr example; `compiled`
+//! Arguments: `[COUNT] [RULEBOOK] [CASE.json] [compiled|validate|trace]`,
+//! by default 1000 evaluations of the level-4 paie-fr example; `compiled`
 //! evaluates with the compiled module of `tests/compiled/` (paie-fr 2026 or
-//! Luma) instead of interpreting, `validate` validates the case alone.
+//! Luma) instead of interpreting, `validate` validates the case alone,
+//! `trace` evaluates with a trace.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,6 +76,11 @@ fn main() -> ExitCode {
         for _ in 0..count {
             let facts = validate_case(&rb, std::hint::black_box(&case));
             answered += usize::from(std::hint::black_box(&facts).is_ok());
+        }
+    } else if mode.as_deref() == Some("trace") {
+        for _ in 0..count {
+            let outcome = evaluate(&rb, std::hint::black_box(&facts), true);
+            answered += usize::from(std::hint::black_box(&outcome).is_ok());
         }
     } else if mode.as_deref() == Some("compiled") {
         let bound = match paie_fr_v2026::COMPILED

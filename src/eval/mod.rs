@@ -106,7 +106,7 @@ pub fn evaluate(
                     _ => value.clone(),
                 };
                 InputTrace {
-                    name: input.name.to_string(),
+                    name: input.name.clone(),
                     given: *given,
                     value,
                 }
@@ -324,7 +324,7 @@ struct ItemCtx {
     item: Value,
     slots: Vec<Slot>,
     /// `lines[3]`, for the trace of each of the item's steps (written once per item).
-    label: Option<String>,
+    label: Option<Arc<str>>,
 }
 
 struct Machine<'a> {
@@ -467,7 +467,7 @@ impl<'a> Machine<'a> {
                 t.events.push(Event::Check(CheckTrace {
                     index: i + 1,
                     label: check.label.clone(),
-                    when: check.when.as_ref().map(|w| w.text.to_string()),
+                    when: check.when.as_ref().map(|w| w.text.clone()),
                     reads: frame.reads,
                     held,
                     gives,
@@ -521,9 +521,9 @@ impl<'a> Machine<'a> {
             let held = self.bool_formula(when, Ctx::Cite(index))?;
             if let Some(t) = &mut self.tracer {
                 t.events.push(Event::Cite(CiteTrace {
-                    when: when.text.to_string(),
+                    when: when.text.clone(),
                     held,
-                    clauses: extra.iter().map(|c| c.to_string()).collect(),
+                    clauses: extra.clone(),
                 }));
             }
             if held {
@@ -749,11 +749,11 @@ impl<'a> Machine<'a> {
             .map_err(|m| self.error(expr, context, expr.node.span, m))
     }
 
-    fn read(&mut self, name: &str, value: &Value) {
+    fn read(&mut self, name: &Arc<str>, value: &Value) {
         if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-            if !frame.reads.iter().any(|r| r.name == name) {
+            if !frame.reads.iter().any(|r| r.name == *name) {
                 frame.reads.push(Read {
-                    name: name.to_string(),
+                    name: name.clone(),
                     value: value.clone(),
                 });
             }
@@ -815,10 +815,10 @@ impl<'a> Machine<'a> {
     }
 
     /// `lines[3]`: how a trace names an item's steps; `None` without a trace.
-    fn item_label(&self, g: usize, index: usize) -> Option<String> {
+    fn item_label(&self, g: usize, index: usize) -> Option<Arc<str>> {
         self.tracer
             .as_ref()
-            .map(|_| format!("{}[{index}]", self.rb.groups[g].name))
+            .map(|_| Arc::from(format!("{}[{index}]", self.rb.groups[g].name)))
     }
 
     /// Item step `j` computed by the walker.
@@ -936,7 +936,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Computes a step in a frame of its own and records it in the trace.
-    fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<String>) -> Res<Value> {
+    fn run_step(&mut self, step: &'a Step, context: Ctx, item: Option<Arc<str>>) -> Res<Value> {
         if self.tracer.is_none() {
             let (_, value, _) = self.compute_step(step, context).map_err(Fault::eval)?;
             return Ok(value);
@@ -947,11 +947,11 @@ impl<'a> Machine<'a> {
         let (exact, value, condition) = res.map_err(Fault::eval)?;
         if let Some(t) = &mut self.tracer {
             t.events.push(Event::Step(Box::new(StepTrace {
-                step: step.name.to_string(),
+                step: step.name.clone(),
                 item,
                 label: step.label.clone(),
-                clauses: step.clauses.iter().map(|c| c.to_string()).collect(),
-                formula: step.expr.text.to_string(),
+                clauses: step.clauses.clone(),
+                formula: step.expr.text.clone(),
                 condition,
                 reads: frame.reads,
                 lookups: frame.lookups,
@@ -973,7 +973,7 @@ impl<'a> Machine<'a> {
             let held = self.bool_formula(when, context)?;
             if self.tracer.is_some() {
                 condition = Some(ConditionTrace {
-                    formula: when.text.to_string(),
+                    formula: when.text.clone(),
                     held,
                 });
             }
@@ -1443,7 +1443,7 @@ impl<'a> Machine<'a> {
                 if self.tracer.is_some() {
                     let lookup = Lookup {
                         kind: "range",
-                        table: self.rb.tables[t].name.to_string(),
+                        table: self.rb.tables[t].name.clone(),
                         source: self.source(t),
                         key: x.to_string(),
                         row: found
@@ -1637,7 +1637,7 @@ impl<'a> Machine<'a> {
                 if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
                     frame.lookups.push(Lookup {
                         kind: "scale",
-                        table: table.name.to_string(),
+                        table: table.name.clone(),
                         source,
                         key: x.to_string(),
                         row: None,
@@ -1681,7 +1681,7 @@ impl<'a> Machine<'a> {
                     };
                     let lookup = Lookup {
                         kind: "period",
-                        table: self.rb.tables[t].name.to_string(),
+                        table: self.rb.tables[t].name.clone(),
                         source: self.source(t),
                         key: key.to_string(),
                         row: found.and_then(|r| r.name.as_ref().map(|n| n.to_string())),
@@ -1712,7 +1712,7 @@ impl<'a> Machine<'a> {
                     let key: Vec<String> = keys.iter().map(plain).collect();
                     let lookup = Lookup {
                         kind: "key",
-                        table: self.rb.tables[t].name.to_string(),
+                        table: self.rb.tables[t].name.clone(),
                         source: self.source(t),
                         key: key.join(", "),
                         row: found.map(|_| key.join(", ")),

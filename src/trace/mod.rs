@@ -10,6 +10,7 @@
 mod text;
 
 use serde::Serialize;
+use std::sync::Arc;
 
 use crate::case::{CaseError, Given};
 use crate::rounding::Rounded;
@@ -54,7 +55,7 @@ pub struct ReportTrace {
 #[derive(Clone, Debug, Serialize)]
 pub struct InputTrace {
     /// Field name.
-    pub name: String,
+    pub name: Arc<str>,
     /// Given, absent, null or defaulted.
     pub given: Given,
     /// The value used.
@@ -82,7 +83,7 @@ pub struct CheckTrace {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The condition (`None`: always holds).
-    pub when: Option<String>,
+    pub when: Option<Arc<str>>,
     /// Values the condition read.
     pub reads: Vec<Read>,
     /// Whether it held.
@@ -95,17 +96,17 @@ pub struct CheckTrace {
 #[derive(Clone, Debug, Serialize)]
 pub struct StepTrace {
     /// Step name.
-    pub step: String,
+    pub step: Arc<str>,
     /// For a per-item step, the item: `lines[3]`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub item: Option<String>,
+    pub item: Option<Arc<str>>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Clauses it applies.
-    pub clauses: Vec<String>,
+    pub clauses: Vec<Arc<str>>,
     /// The formula as written.
-    pub formula: String,
+    pub formula: Arc<str>,
     /// Its applicability condition, and whether it held.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<ConditionTrace>,
@@ -125,7 +126,7 @@ pub struct StepTrace {
 #[derive(Clone, Debug, Serialize)]
 pub struct ConditionTrace {
     /// The condition as written.
-    pub formula: String,
+    pub formula: Arc<str>,
     /// Whether it held.
     pub held: bool,
 }
@@ -134,7 +135,7 @@ pub struct ConditionTrace {
 #[derive(Clone, Debug, Serialize)]
 pub struct Read {
     /// `gross_pay`, `row.rate`.
-    pub name: String,
+    pub name: Arc<str>,
     /// The value read.
     pub value: Value,
 }
@@ -145,7 +146,7 @@ pub struct Lookup {
     /// `period` (a row by date or month), `key` (a row by key) or `scale` (bands applied).
     pub kind: &'static str,
     /// Table name.
-    pub table: String,
+    pub table: Arc<str>,
     /// `rulebook`, or `case:<input>` when the case supplied the rows.
     pub source: String,
     /// The key looked up.
@@ -170,11 +171,11 @@ pub struct RoundingTrace {
 #[derive(Clone, Debug, Serialize)]
 pub struct CiteTrace {
     /// The condition.
-    pub when: String,
+    pub when: Arc<str>,
     /// Whether it held.
     pub held: bool,
     /// Clauses added when it holds.
-    pub clauses: Vec<String>,
+    pub clauses: Vec<Arc<str>>,
 }
 
 /// How the evaluation ended.
