@@ -3,6 +3,16 @@
 use super::*;
 use std::str::FromStr;
 
+/// Every rounding mode.
+const MODES: [RoundingMode; 6] = [
+    RoundingMode::HalfUp,
+    RoundingMode::HalfEven,
+    RoundingMode::Down,
+    RoundingMode::Up,
+    RoundingMode::Floor,
+    RoundingMode::Ceiling,
+];
+
 fn d(s: &str) -> Decimal {
     Decimal::from_str(s).expect("test decimal")
 }
@@ -84,14 +94,6 @@ fn round_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
 
 #[test]
 fn rounding_in_a_word_keeps_zeros_signs_and_ties() {
-    let modes = [
-        RoundingMode::HalfUp,
-        RoundingMode::HalfEven,
-        RoundingMode::Down,
-        RoundingMode::Up,
-        RoundingMode::Floor,
-        RoundingMode::Ceiling,
-    ];
     for text in [
         "-0.001",
         "0.005",
@@ -105,7 +107,7 @@ fn rounding_in_a_word_keeps_zeros_signs_and_ties() {
         "18446744073709551615",
         "1.8446744073709551615",
     ] {
-        for mode in modes {
+        for mode in MODES {
             for places in [0, 2, 4, 28] {
                 let value = d(text);
                 let got = round_decimal(value, places, mode);
@@ -133,14 +135,7 @@ proptest::proptest! {
         mode in 0usize..6,
     ) {
         use proptest::prop_assert_eq;
-        let mode = [
-            RoundingMode::HalfUp,
-            RoundingMode::HalfEven,
-            RoundingMode::Down,
-            RoundingMode::Up,
-            RoundingMode::Floor,
-            RoundingMode::Ceiling,
-        ][mode];
+        let mode = MODES[mode];
         let value = Decimal::from_i128_with_scale(mantissa, scale);
         if let Some(got) = round_in_word(value, places, mode) {
             let want = round_general(value, places, mode);
@@ -167,14 +162,7 @@ proptest::proptest! {
     ) {
         use crate::exact::Num;
         use proptest::prop_assert_eq;
-        let mode = [
-            RoundingMode::HalfUp,
-            RoundingMode::HalfEven,
-            RoundingMode::Down,
-            RoundingMode::Up,
-            RoundingMode::Floor,
-            RoundingMode::Ceiling,
-        ][mode];
+        let mode = MODES[mode];
         let (a, b) = (Decimal::new(x, sx), Decimal::new(y, sy));
         let divisor = Decimal::from_i128_with_scale(10i128.pow(k), sd);
         if let Some(got) = round_product_over(a, b, divisor, places, mode) {
