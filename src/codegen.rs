@@ -2,18 +2,21 @@
 //!
 //! The generated module holds one function that evaluates a case the way
 //! the interpreter's untraced road does, with the same operations
-//! (`compiled::rt`), but with the plan's dispatch and memo gone: every step
-//! is a typed local (`Num`, `bool`, or `Value` when its kind varies), a group
-//! over constant rows is unrolled row by row, a group over a list input is a
-//! loop over a struct of its item steps.
+//! (`compiled::rt`), but with the plan's dispatch and memo of values gone:
+//! a step is a typed local (`Decimal` where no fraction can arise, `Num`,
+//! `bool`, or `Value` when its kind varies), a group over constant rows is
+//! unrolled row by row, a group over a list is a loop over a struct of its
+//! item steps.
 //!
-//! Steps are computed in dependency order where first needed: before the
-//! check that reads them, or inside the branch of the decision whose answer
-//! reads them. That is every step the walker may compute, and maybe more;
-//! as any fault or surprise makes the code give up and hand the case to the
-//! interpreter (see `compiled`), computing more never changes an outcome.
-//! A formula the generator does not compile gives up where it is needed, and
-//! is listed in [`Generated::fallbacks`].
+//! A step is computed where it is first needed on the branch at hand: before
+//! the check that reads it, inside the branch of the decision whose answer
+//! reads it, or on the side of an `and`, `if` or `coalesce` that reads it.
+//! Its local is an `Option`, so a step needed on two branches is computed
+//! once. That is what the walker computes, or a little more; as any fault or
+//! surprise makes the code give up and hand the case to the interpreter (see
+//! `compiled`), computing more never changes an outcome. A formula the
+//! generator does not compile gives up where it is needed, and is listed in
+//! [`Generated::fallbacks`].
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

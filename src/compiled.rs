@@ -123,14 +123,6 @@ pub mod rt {
         v.as_num()
     }
 
-    /// How many items a list input holds (none when missing or not a list).
-    pub fn items_len(v: &Value) -> u64 {
-        match v {
-            Value::List(items) => items.len() as u64,
-            _ => 0,
-        }
-    }
-
     /// A decimal in a value (a fraction gives up where a decimal is expected).
     #[inline]
     pub fn number(v: &Value) -> Option<Decimal> {
