@@ -1101,8 +1101,8 @@ impl<'r> Gen<'r> {
     /// calendars, each by the runtime function that does what the walker does.
     fn tree(&mut self, node: &Node, sc: Scope) -> Gened<Ex> {
         let rb = self.rb;
-        let args = match &node.kind {
-            NodeKind::Call(_, args) => args.as_slice(),
+        let (func, args) = match &node.kind {
+            NodeKind::Call(func, args) => (func, args.as_slice()),
             NodeKind::Local(i) if *i < sc.depth => return Ok(Ex::place(format!("(*l{i})"))),
             NodeKind::Comprehension { body, list, filter } => {
                 let list = self.node(list, sc)?.as_value();
@@ -1143,9 +1143,6 @@ impl<'r> Gen<'r> {
             NodeKind::Clauses => return Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
             NodeKind::Group(g) => return self.group_list(*g),
             other => return Err(Unsupported(format!("{} is not compiled", kind_name(other)))),
-        };
-        let NodeKind::Call(func, _) = &node.kind else {
-            return Err(Unsupported("this form is not compiled".into()));
         };
         let table = |i: usize| match args.get(i).map(|a| &a.kind) {
             Some(NodeKind::Table(t)) => Ok(*t),

@@ -113,7 +113,7 @@ pub mod rt {
     pub use serde_json;
     pub use std::sync::{Arc, LazyLock};
 
-    use crate::eval::{compare, format_value, ops};
+    use crate::eval::{answer_clauses, cite_clauses, compare, format_value, ops, rows_in_force};
     use crate::rulebook::model::{CheckOutcome, ParamValue, Row, TableKind};
     use crate::value::Record;
 
@@ -168,34 +168,19 @@ pub mod rt {
         Value::from_num(n)
     }
 
-    /// `a + b` as `Num::arith` computes it, its decimal case inline.
+    /// `a + b`, `a - b`, `a × b`, `a / b` on numbers, as `Num::arith` computes them.
     #[inline]
     pub fn add(a: Num, b: Num) -> Option<Num> {
-        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
-            if let Some(z) = x.checked_add(y) {
-                return Some(Num::Dec(z));
-            }
-        }
         a.arith(BinOp::Add, b).ok()
     }
 
     #[inline]
     pub fn sub(a: Num, b: Num) -> Option<Num> {
-        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
-            if let Some(z) = x.checked_sub(y) {
-                return Some(Num::Dec(z));
-            }
-        }
         a.arith(BinOp::Sub, b).ok()
     }
 
     #[inline]
     pub fn mul(a: Num, b: Num) -> Option<Num> {
-        if let (Num::Dec(x), Num::Dec(y)) = (a, b) {
-            if let Some(z) = x.checked_mul(y) {
-                return Some(Num::Dec(z));
-            }
-        }
         a.arith(BinOp::Mul, b).ok()
     }
 
@@ -284,17 +269,13 @@ pub mod rt {
     #[inline]
     pub fn better_num(best: Num, next: Num, max: bool) -> Option<Num> {
         let ord = cmp_num(next, best)?;
-        Some(if (max && ord.is_gt()) || (!max && ord.is_lt()) {
-            next
-        } else {
-            best
-        })
+        Some(if ops::prefers(ord, max) { next } else { best })
     }
 
     /// The same over decimals.
     #[inline]
     pub fn better_dec(best: Decimal, next: Decimal, max: bool) -> Decimal {
-        if (max && next > best) || (!max && next < best) {
+        if ops::prefers(next.cmp(&best), max) {
             next
         } else {
             best
@@ -307,28 +288,14 @@ pub mod rt {
             return None;
         }
         let ord = compare(&next, &best)?;
-        Some(if (max && ord.is_gt()) || (!max && ord.is_lt()) {
-            next
-        } else {
-            best
-        })
+        Some(if ops::prefers(ord, max) { next } else { best })
     }
 
     /// Field `index` of a record; a missing record gives itself; a list of
     /// records gives the list of their fields.
     #[inline]
     pub fn field(v: &Value, index: usize) -> Option<Value> {
-        let of = |v: &Value| match v {
-            Value::Record(r) => Some(r.fields.get(index).cloned().unwrap_or(Value::Absent)),
-            v if v.is_missing() => Some(v.clone()),
-            _ => None,
-        };
-        match v {
-            Value::List(items) => Some(Value::List(
-                items.iter().map(of).collect::<Option<Arc<[Value]>>>()?,
-            )),
-            v => of(v),
-        }
+        ops::field(v, index).ok()
     }
 
     /// The items of a list input; a missing list has none.
@@ -362,13 +329,7 @@ pub mod rt {
     /// Dated parameter `i` at `key` (a date or month).
     pub fn dated(rb: &Rulebook, i: usize, key: &Value) -> Option<Value> {
         match &rb.params.get(i)?.value {
-            ParamValue::Dated { periods, .. } => Some(
-                periods
-                    .iter()
-                    .find(|(p, _)| ops::covers(p, key))
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or(Value::Absent),
-            ),
+            ParamValue::Dated { periods, .. } => Some(ops::in_period(periods, key)),
             ParamValue::Fixed(v) => Some(v.clone()),
         }
     }
@@ -388,20 +349,7 @@ pub mod rt {
 
     /// `days_in_month(month or date)`.
     pub fn days_in_month(v: &Value) -> Option<Decimal> {
-        let m = match v {
-            Value::Month(m) => *m,
-            Value::Date(d) => Month::of(*d),
-            _ => return None,
-        };
-        m.days().map(Decimal::from)
-    }
-
-    /// The rows of table `t`: the case's, if it supplies them.
-    fn rows<'a>(rb: &'a Rulebook, facts: &'a Facts, t: usize) -> Option<&'a [Row]> {
-        match facts.tables.get(t)?.as_ref() {
-            Some(rows) => Some(rows),
-            None => Some(&rb.tables.get(t)?.rows),
-        }
+        ops::days_in_month(v).ok()
     }
 
     fn row_value(row: Option<&Row>) -> Value {
@@ -416,7 +364,11 @@ pub mod rt {
         let TableKind::Keyed { keys: columns } = &rb.tables.get(t)?.kind else {
             return None;
         };
-        Some(row_value(ops::key_row(rows(rb, facts, t)?, columns, keys)))
+        Some(row_value(ops::key_row(
+            rows_in_force(rb, facts, t),
+            columns,
+            keys,
+        )))
     }
 
     /// `period_row(table, month or date)`.
@@ -424,12 +376,14 @@ pub mod rt {
         if key.is_missing() {
             return Some(Value::Absent);
         }
-        Some(row_value(ops::period_row(rows(rb, facts, t)?, key)))
+        Some(row_value(ops::period_row(rows_in_force(rb, facts, t), key)))
     }
 
     /// `range_row(table, x)`.
     pub fn range_row(rb: &Rulebook, facts: &Facts, t: usize, x: Num) -> Option<Value> {
-        Some(row_value(ops::range_row(rows(rb, facts, t)?, x).ok()?))
+        Some(row_value(
+            ops::range_row(rows_in_force(rb, facts, t), x).ok()?,
+        ))
     }
 
     /// `scale(table, x[, places])`: a progressive scale, each band rounded if asked.
@@ -440,7 +394,7 @@ pub mod rt {
         x: Num,
         round_each: Option<u32>,
     ) -> Option<Num> {
-        let bands = ops::scale_bands(rows(rb, facts, t)?);
+        let bands = ops::scale_bands(rows_in_force(rb, facts, t));
         ops::scale(&bands, x, round_each)
             .ok()
             .map(|(total, _)| total)
@@ -449,7 +403,7 @@ pub mod rt {
     /// `rows(table)`.
     pub fn table_rows(rb: &Rulebook, facts: &Facts, t: usize) -> Option<Value> {
         Some(Value::List(
-            rows(rb, facts, t)?
+            rows_in_force(rb, facts, t)
                 .iter()
                 .map(|r| Value::Record(r.record.clone()))
                 .collect(),
@@ -458,103 +412,45 @@ pub mod rt {
 
     /// `count(list or map)`; a missing list has none.
     pub fn count(v: &Value) -> Option<Decimal> {
-        match v {
-            Value::List(items) => Some(items.len().into()),
-            Value::Map(entries) => Some(entries.len().into()),
-            v if v.is_missing() => Some(Decimal::ZERO),
-            _ => None,
-        }
+        ops::count(v).ok()
     }
 
     /// `sum(list)`.
     pub fn sum(v: &Value) -> Option<Num> {
-        let mut total = Num::Dec(Decimal::ZERO);
-        for item in items(v)? {
-            total = add(total, item.as_num()?)?;
-        }
-        Some(total)
+        ops::sum(items(v)?).ok()
     }
 
     /// `any(list)` (`want` true) or `all(list)` (false).
     pub fn any_all(v: &Value, want: bool) -> Option<bool> {
-        for item in items(v)? {
-            match item {
-                Value::Bool(b) if *b == want => return Some(want),
-                Value::Bool(_) => {}
-                _ => return None,
-            }
-        }
-        Some(!want)
+        ops::any_all(items(v)?, want).ok()
     }
 
     /// `min(list)` or `max(list)`: absent for an empty list.
     pub fn extremum_of(v: &Value, max: bool) -> Option<Value> {
-        let mut best: Option<&Value> = None;
-        for item in items(v)? {
-            if item.is_missing() {
-                return None;
-            }
-            let better = match best {
-                None => true,
-                Some(b) => {
-                    let ord = compare(item, b)?;
-                    (max && ord.is_gt()) || (!max && ord.is_lt())
-                }
-            };
-            if better {
-                best = Some(item);
-            }
-        }
-        Some(best.cloned().unwrap_or(Value::Absent))
+        ops::extremum_of(items(v)?, max).ok()
     }
 
     /// `find_index(list of booleans)`: the first true, absent if none.
     pub fn find_index(v: &Value) -> Option<Value> {
-        for (i, item) in items(v)?.iter().enumerate() {
-            match item {
-                Value::Bool(true) => return Some(Value::Number(i.into())),
-                Value::Bool(false) => {}
-                _ => return None,
-            }
-        }
-        Some(Value::Absent)
+        ops::find_index(items(v)?).ok()
     }
 
-    /// `get(map, key)`.
+    /// `get(map, key)`, the key present.
     pub fn get(map: &Value, key: &Value) -> Option<Value> {
         if key.is_missing() {
             return None;
         }
-        match (map, key) {
-            (Value::Map(entries), Value::Text(k)) => {
-                Some(entries.get(k).cloned().unwrap_or(Value::Absent))
-            }
-            (m, _) if m.is_missing() => Some(Value::Absent),
-            _ => None,
-        }
+        ops::get(map, key).ok()
     }
 
     /// `keys(map)` (`keys` true) or `values(map)`.
     pub fn keys_values(map: &Value, keys: bool) -> Option<Value> {
-        match map {
-            Value::Map(entries) => Some(Value::List(if keys {
-                entries.keys().map(|k| Value::Text(k.clone())).collect()
-            } else {
-                entries.values().cloned().collect()
-            })),
-            v if v.is_missing() => Some(Value::List(Arc::from([]))),
-            _ => None,
-        }
+        ops::keys_values(map, keys).ok()
     }
 
     /// `clamp(x, lo, hi)`.
     pub fn clamp(x: Num, lo: Num, hi: Num) -> Option<Num> {
-        let raised = if x.cmp_exact(lo).ok()?.is_lt() { lo } else { x };
-        Some(if raised.cmp_exact(hi).ok()?.is_gt() {
-            hi
-        } else {
-            raised
-        })
+        ops::clamp(x, lo, hi).ok()
     }
 
     /// `abs(x)`.
@@ -602,11 +498,7 @@ pub mod rt {
 
     /// `year(month or date)`.
     pub fn year(v: &Value) -> Option<Decimal> {
-        match v {
-            Value::Month(m) => Some(m.year.into()),
-            Value::Date(d) => Some(Month::of(*d).year.into()),
-            _ => None,
-        }
+        ops::month_of_value(v).ok().map(|m| m.year.into())
     }
 
     /// A record of a group's item: its step values, under the step names.
@@ -655,20 +547,12 @@ pub mod rt {
         else {
             return None;
         };
-        Some(if clauses.is_empty() {
-            rb.decisions.get(*decision)?.clauses.clone()
-        } else {
-            clauses.clone()
-        })
+        Some(answer_clauses(clauses, rb.decisions.get(*decision)?))
     }
 
     /// Adds the clauses of cite `c` of decision `d`, once each.
     pub fn cite(rb: &Rulebook, d: usize, c: usize, clauses: &mut Vec<Arc<str>>) -> Option<()> {
-        for extra in &rb.decisions.get(d)?.cite.get(c)?.1 {
-            if !clauses.contains(extra) {
-                clauses.push(extra.clone());
-            }
-        }
+        cite_clauses(clauses, &rb.decisions.get(d)?.cite.get(c)?.1);
         Some(())
     }
 

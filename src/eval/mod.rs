@@ -512,11 +512,7 @@ impl<'a> Machine<'a> {
         check_clauses: &[Arc<str>],
     ) -> Result<Outcome, EvalError> {
         let decision = &self.rb.decisions[index];
-        let mut clauses: Vec<Arc<str>> = if check_clauses.is_empty() {
-            decision.clauses.clone()
-        } else {
-            check_clauses.to_vec()
-        };
+        let mut clauses = answer_clauses(check_clauses, decision);
         for (when, extra) in &decision.cite {
             let held = self.bool_formula(when, Ctx::Cite(index))?;
             if let Some(t) = &mut self.tracer {
@@ -527,11 +523,7 @@ impl<'a> Machine<'a> {
                 }));
             }
             if held {
-                for c in extra {
-                    if !clauses.contains(c) {
-                        clauses.push(c.clone());
-                    }
-                }
+                cite_clauses(&mut clauses, extra);
             }
         }
         self.decision = Some(Chosen {
@@ -1042,11 +1034,7 @@ impl<'a> Machine<'a> {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
                 let key = self.formula(at, Ctx::Param(i)).map_err(Fault::eval)?;
-                periods
-                    .iter()
-                    .find(|(p, _)| ops::covers(p, &key))
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or(Value::Absent)
+                ops::in_period(periods, &key)
             }
         };
         if let Some(memo) = self.params.get_mut(i) {
@@ -1196,32 +1184,7 @@ impl<'a> Machine<'a> {
                     }
                 }
                 let b = self.eval_read(base, path.is_none())?;
-                let v = match &b {
-                    Value::Record(r) => r.fields.get(*index).cloned().unwrap_or(Value::Absent),
-                    Value::Absent | Value::Null => b.clone(),
-                    Value::List(items) => {
-                        let projected: Result<Vec<Value>, Fault> = items
-                            .iter()
-                            .map(|it| match it {
-                                Value::Record(r) => {
-                                    Ok(r.fields.get(*index).cloned().unwrap_or(Value::Absent))
-                                }
-                                missing if missing.is_missing() => Ok(missing.clone()),
-                                other => Err(Fault::at(
-                                    node.span,
-                                    format!("{} has no fields", describe_value(other)),
-                                )),
-                            })
-                            .collect();
-                        Value::List(projected?.into())
-                    }
-                    other => {
-                        return Err(Fault::at(
-                            node.span,
-                            format!("{} has no fields", describe_value(other)),
-                        ))
-                    }
-                };
+                let v = ops::field(&b, *index).map_err(|m| Fault::at(node.span, m))?;
                 if let (Some(p), true) = (path, record && self.tracer.is_some()) {
                     self.read(p, &v);
                 }
@@ -1343,70 +1306,18 @@ impl<'a> Machine<'a> {
         let fault = |m: String| Fault::at(span, m);
         match func {
             Func::Min | Func::Max if args.len() == 1 => {
-                let items = self.list(&args[0])?;
-                let mut best: Option<Value> = None;
-                for v in items.iter() {
-                    if v.is_missing() {
-                        return Err(fault(format!("an item of the list is {}", v.kind_name())));
-                    }
-                    let better = match &best {
-                        None => true,
-                        Some(b) => {
-                            let ord = compare(v, b)
-                                .ok_or_else(|| fault("cannot compare these values".into()))?;
-                            (func == Func::Min && ord.is_lt()) || (func == Func::Max && ord.is_gt())
-                        }
-                    };
-                    if better {
-                        best = Some(v.clone());
-                    }
-                }
-                Ok(best.unwrap_or(Value::Absent))
+                ops::extremum_of(&self.list(&args[0])?, func == Func::Max).map_err(fault)
             }
-            Func::Sum => {
-                let mut total = Num::Dec(Decimal::ZERO);
-                for v in self.list(&args[0])?.iter() {
-                    match v.as_num() {
-                        Some(n) => total = total.arith(BinOp::Add, n).map_err(&fault)?,
-                        None => {
-                            return Err(fault(format!(
-                                "`sum` needs numbers, found {}",
-                                describe_value(v)
-                            )))
-                        }
-                    }
-                }
-                Ok(Value::from_num(total))
+            Func::Sum => ops::sum(&self.list(&args[0])?)
+                .map(Value::from_num)
+                .map_err(fault),
+            Func::Any | Func::All => ops::any_all(&self.list(&args[0])?, func == Func::Any)
+                .map(Value::Bool)
+                .map_err(fault),
+            Func::Keys | Func::Values => {
+                ops::keys_values(&self.eval_read(&args[0], false)?, func == Func::Keys)
+                    .map_err(fault)
             }
-            Func::Any | Func::All => {
-                let want_any = func == Func::Any;
-                for v in self.list(&args[0])?.iter() {
-                    match v {
-                        Value::Bool(b) if *b == want_any => return Ok(Value::Bool(want_any)),
-                        Value::Bool(_) => {}
-                        other => {
-                            return Err(fault(format!(
-                                "`{}` needs booleans, found {}",
-                                if want_any { "any" } else { "all" },
-                                describe_value(other)
-                            )))
-                        }
-                    }
-                }
-                Ok(Value::Bool(!want_any))
-            }
-            Func::Keys | Func::Values => match self.eval_read(&args[0], false)? {
-                Value::Map(entries) => Ok(Value::List(if func == Func::Keys {
-                    entries.keys().map(|k| Value::Text(k.clone())).collect()
-                } else {
-                    entries.values().cloned().collect()
-                })),
-                v if v.is_missing() => Ok(Value::List(Arc::from([]))),
-                other => Err(fault(format!(
-                    "expected a map, found {}",
-                    describe_value(&other)
-                ))),
-            },
             Func::Rows => {
                 let t = self.table_arg(&args[0])?;
                 Ok(Value::List(
@@ -1416,21 +1327,7 @@ impl<'a> Machine<'a> {
                         .collect(),
                 ))
             }
-            Func::FindIndex => {
-                for (i, v) in self.list(&args[0])?.iter().enumerate() {
-                    match v {
-                        Value::Bool(true) => return Ok(Value::Number(i.into())),
-                        Value::Bool(false) => {}
-                        other => {
-                            return Err(fault(format!(
-                                "`find_index` needs booleans, found {}",
-                                describe_value(other)
-                            )))
-                        }
-                    }
-                }
-                Ok(Value::Absent)
-            }
+            Func::FindIndex => ops::find_index(&self.list(&args[0])?).map_err(fault),
             Func::RangeRow => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
@@ -1463,17 +1360,7 @@ impl<'a> Machine<'a> {
                 // The whole map is not noted as read: the entry taken is the step's value.
                 let map = self.eval_read(&args[0], false)?;
                 let key = self.present(&args[1])?;
-                match (map, key) {
-                    (Value::Map(entries), Value::Text(k)) => {
-                        Ok(entries.get(&k).cloned().unwrap_or(Value::Absent))
-                    }
-                    (m, _) if m.is_missing() => Ok(Value::Absent),
-                    (m, k) => Err(fault(format!(
-                        "`get` needs a map and a text key, found {} and {}",
-                        describe_value(&m),
-                        describe_value(&k)
-                    ))),
-                }
+                ops::get(&map, &key).map_err(fault)
             }
             Func::Min | Func::Max => {
                 let mut best = self.present(&args[0])?;
@@ -1481,7 +1368,7 @@ impl<'a> Machine<'a> {
                     let v = self.present(a)?;
                     let ord = compare(&v, &best)
                         .ok_or_else(|| fault("cannot compare these values".into()))?;
-                    if (func == Func::Min && ord.is_lt()) || (func == Func::Max && ord.is_gt()) {
+                    if ops::prefers(ord, func == Func::Max) {
                         best = v;
                     }
                 }
@@ -1492,17 +1379,7 @@ impl<'a> Machine<'a> {
                 let x = self.numeric(&args[0])?;
                 let lo = self.numeric(&args[1])?;
                 let hi = self.numeric(&args[2])?;
-                let raised = if x.cmp_exact(lo).map_err(&fault)?.is_lt() {
-                    lo
-                } else {
-                    x
-                };
-                let clamped = if raised.cmp_exact(hi).map_err(&fault)?.is_gt() {
-                    hi
-                } else {
-                    raised
-                };
-                Ok(Value::from_num(clamped))
+                ops::clamp(x, lo, hi).map(Value::from_num).map_err(fault)
             }
             Func::Round | Func::Floor | Func::Ceil => {
                 let x = self.numeric(&args[0])?;
@@ -1555,21 +1432,9 @@ impl<'a> Machine<'a> {
                 Ok(Value::Absent)
             }
             Func::Date | Func::Month => self.eval(&args[0]),
-            Func::DaysInMonth => {
-                let m = match self.present(&args[0])? {
-                    Value::Month(m) => m,
-                    Value::Date(d) => Month::of(d),
-                    other => {
-                        return Err(fault(format!(
-                            "expected a month or a date, found {}",
-                            describe_value(&other)
-                        )))
-                    }
-                };
-                m.days()
-                    .map(|d| Value::Number(d.into()))
-                    .ok_or_else(|| fault(format!("{m} has no calendar")))
-            }
+            Func::DaysInMonth => ops::days_in_month(&self.present(&args[0])?)
+                .map(Value::Number)
+                .map_err(fault),
             Func::DaysBetween => {
                 let (a, b) = (self.date(&args[0])?, self.date(&args[1])?);
                 Ok(Value::Number((b - a).num_days().into()))
@@ -1604,23 +1469,12 @@ impl<'a> Machine<'a> {
             Func::Day => Ok(Value::Number(
                 chrono::Datelike::day(&self.date(&args[0])?).into(),
             )),
-            Func::Year => match self.present(&args[0])? {
-                Value::Month(m) => Ok(Value::Number(m.year.into())),
-                Value::Date(d) => Ok(Value::Number(Month::of(d).year.into())),
-                other => Err(fault(format!(
-                    "expected a month or a date, found {}",
-                    describe_value(&other)
-                ))),
-            },
-            Func::Count => match self.eval(&args[0])? {
-                Value::List(items) => Ok(Value::Number(items.len().into())),
-                Value::Map(entries) => Ok(Value::Number(entries.len().into())),
-                v if v.is_missing() => Ok(Value::Number(Decimal::ZERO)),
-                other => Err(fault(format!(
-                    "expected a list, found {}",
-                    describe_value(&other)
-                ))),
-            },
+            Func::Year => ops::month_of_value(&self.present(&args[0])?)
+                .map(|m| Value::Number(m.year.into()))
+                .map_err(fault),
+            Func::Count => ops::count(&self.eval(&args[0])?)
+                .map(Value::Number)
+                .map_err(fault),
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
@@ -1751,10 +1605,7 @@ impl<'a> Machine<'a> {
     }
 
     fn rows(&self, t: TableId) -> &'a [Row] {
-        match self.facts.tables.get(t).and_then(Option::as_ref) {
-            Some(rows) => rows,
-            None => &self.rb.tables[t].rows,
-        }
+        rows_in_force(self.rb, self.facts, t)
     }
 
     fn source(&self, t: TableId) -> String {
@@ -1778,6 +1629,33 @@ impl<'a> Machine<'a> {
                 format!("expected a date, found {}", describe_value(&other)),
             )),
         }
+    }
+}
+
+/// The clauses an answer cites before its `cite` rules: the deciding
+/// check's, else its decision's.
+pub(crate) fn answer_clauses(check_clauses: &[Arc<str>], decision: &Decision) -> Vec<Arc<str>> {
+    if check_clauses.is_empty() {
+        decision.clauses.clone()
+    } else {
+        check_clauses.to_vec()
+    }
+}
+
+/// Adds a held `cite` rule's clauses, each once.
+pub(crate) fn cite_clauses(clauses: &mut Vec<Arc<str>>, extra: &[Arc<str>]) {
+    for c in extra {
+        if !clauses.contains(c) {
+            clauses.push(c.clone());
+        }
+    }
+}
+
+/// The rows of table `t` for this case: the case's, if it supplies them.
+pub(crate) fn rows_in_force<'a>(rb: &'a Rulebook, facts: &'a Facts, t: TableId) -> &'a [Row] {
+    match facts.tables.get(t).and_then(Option::as_ref) {
+        Some(rows) => rows,
+        None => rb.tables.get(t).map_or(&[][..], |table| &table.rows),
     }
 }
 

@@ -248,6 +248,14 @@ pub fn period_row<'r>(rows: &'r [Row], key: &Value) -> Option<&'r Row> {
         .find(|r| r.period.is_some_and(|p| covers(&p, key)))
 }
 
+/// The value of a dated parameter at a month or date: absent outside its periods.
+pub fn in_period(periods: &[(Period, Value)], key: &Value) -> Value {
+    periods
+        .iter()
+        .find(|(p, _)| covers(p, key))
+        .map_or(Value::Absent, |(_, v)| v.clone())
+}
+
 /// Whether a period covers a month or a date.
 pub fn covers(period: &Period, key: &Value) -> bool {
     match (period, key) {
@@ -291,4 +299,176 @@ pub fn scale_bands(rows: &[Row]) -> Vec<(Option<Decimal>, Decimal)> {
             )
         })
         .collect()
+}
+
+/// Whether `next` replaces the best so far in `min` (`max` false) or `max`:
+/// only when strictly better, so the first of equal values stays.
+pub fn prefers(ord: std::cmp::Ordering, max: bool) -> bool {
+    if max {
+        ord.is_gt()
+    } else {
+        ord.is_lt()
+    }
+}
+
+/// `min(list)` or `max(list)`: absent for an empty list.
+pub fn extremum_of(items: &[Value], max: bool) -> Result<Value, String> {
+    let mut best: Option<&Value> = None;
+    for v in items {
+        if v.is_missing() {
+            return Err(format!("an item of the list is {}", v.kind_name()));
+        }
+        let better = match best {
+            None => true,
+            Some(b) => prefers(
+                super::compare(v, b).ok_or("cannot compare these values")?,
+                max,
+            ),
+        };
+        if better {
+            best = Some(v);
+        }
+    }
+    Ok(best.cloned().unwrap_or(Value::Absent))
+}
+
+/// `sum(list)`, exact.
+pub fn sum(items: &[Value]) -> Result<Num, String> {
+    let mut total = Num::Dec(Decimal::ZERO);
+    for v in items {
+        match v.as_num() {
+            Some(n) => total = total.arith(crate::expr::BinOp::Add, n)?,
+            None => {
+                return Err(format!(
+                    "`sum` needs numbers, found {}",
+                    super::describe_value(v)
+                ))
+            }
+        }
+    }
+    Ok(total)
+}
+
+/// `any(list)` (`want_any`) or `all(list)`.
+pub fn any_all(items: &[Value], want_any: bool) -> Result<bool, String> {
+    for v in items {
+        match v {
+            Value::Bool(b) if *b == want_any => return Ok(want_any),
+            Value::Bool(_) => {}
+            other => {
+                return Err(format!(
+                    "`{}` needs booleans, found {}",
+                    if want_any { "any" } else { "all" },
+                    super::describe_value(other)
+                ))
+            }
+        }
+    }
+    Ok(!want_any)
+}
+
+/// `find_index(list of booleans)`: the first true, absent if none.
+pub fn find_index(items: &[Value]) -> Result<Value, String> {
+    for (i, v) in items.iter().enumerate() {
+        match v {
+            Value::Bool(true) => return Ok(Value::Number(i.into())),
+            Value::Bool(false) => {}
+            other => {
+                return Err(format!(
+                    "`find_index` needs booleans, found {}",
+                    super::describe_value(other)
+                ))
+            }
+        }
+    }
+    Ok(Value::Absent)
+}
+
+/// `count(list or map)`; a missing one has none.
+pub fn count(v: &Value) -> Result<Decimal, String> {
+    match v {
+        Value::List(items) => Ok(items.len().into()),
+        Value::Map(entries) => Ok(entries.len().into()),
+        v if v.is_missing() => Ok(Decimal::ZERO),
+        other => Err(format!(
+            "expected a list, found {}",
+            super::describe_value(other)
+        )),
+    }
+}
+
+/// `keys(map)` (`keys`) or `values(map)`; a missing map has none.
+pub fn keys_values(map: &Value, keys: bool) -> Result<Value, String> {
+    match map {
+        Value::Map(entries) => Ok(Value::List(if keys {
+            entries.keys().map(|k| Value::Text(k.clone())).collect()
+        } else {
+            entries.values().cloned().collect()
+        })),
+        v if v.is_missing() => Ok(Value::List(std::sync::Arc::from([]))),
+        other => Err(format!(
+            "expected a map, found {}",
+            super::describe_value(other)
+        )),
+    }
+}
+
+/// `get(map, key)` for a present key: absent when the map is missing or
+/// has no such entry.
+pub fn get(map: &Value, key: &Value) -> Result<Value, String> {
+    match (map, key) {
+        (Value::Map(entries), Value::Text(k)) => {
+            Ok(entries.get(k).cloned().unwrap_or(Value::Absent))
+        }
+        (m, _) if m.is_missing() => Ok(Value::Absent),
+        (m, k) => Err(format!(
+            "`get` needs a map and a text key, found {} and {}",
+            super::describe_value(m),
+            super::describe_value(k)
+        )),
+    }
+}
+
+/// `clamp(x, lo, hi)`: `min(max(x, lo), hi)`, exact.
+pub fn clamp(x: Num, lo: Num, hi: Num) -> Result<Num, String> {
+    let raised = if x.cmp_exact(lo)?.is_lt() { lo } else { x };
+    Ok(if raised.cmp_exact(hi)?.is_gt() {
+        hi
+    } else {
+        raised
+    })
+}
+
+/// The month of a month or a date (`days_in_month`, `year`).
+pub fn month_of_value(v: &Value) -> Result<Month, String> {
+    match v {
+        Value::Month(m) => Ok(*m),
+        Value::Date(d) => Ok(Month::of(*d)),
+        other => Err(format!(
+            "expected a month or a date, found {}",
+            super::describe_value(other)
+        )),
+    }
+}
+
+/// `days_in_month(month or date)`.
+pub fn days_in_month(v: &Value) -> Result<Decimal, String> {
+    let m = month_of_value(v)?;
+    m.days()
+        .map(Decimal::from)
+        .ok_or_else(|| format!("{m} has no calendar"))
+}
+
+/// Field `index` of a record; a missing record gives itself; a list of
+/// records gives the list of their fields.
+pub fn field(v: &Value, index: usize) -> Result<Value, String> {
+    let of = |v: &Value| match v {
+        Value::Record(r) => Ok(r.fields.get(index).cloned().unwrap_or(Value::Absent)),
+        missing if missing.is_missing() => Ok(missing.clone()),
+        other => Err(format!("{} has no fields", super::describe_value(other))),
+    };
+    match v {
+        Value::List(items) => Ok(Value::List(items.iter().map(of).collect::<Result<_, _>>()?)),
+        v => of(v),
+    }
 }

@@ -696,7 +696,7 @@ impl<'a> Machine<'a> {
                 for a in &args[1..] {
                     let v = self.code_present(a)?;
                     let ord = compare(&v, &best).ok_or(Stop::Bail)?;
-                    if (*func == Func::Min && ord.is_lt()) || (*func == Func::Max && ord.is_gt()) {
+                    if super::ops::prefers(ord, *func == Func::Max) {
                         best = v;
                     }
                 }
