@@ -103,8 +103,8 @@ const POWERS_OF_TEN: [u128; 39] = {
     t
 };
 
-/// 10^0 to 10^19, the powers a machine word holds, for the word roads of
-/// rounding and division.
+/// 10^0 to 10^19, the powers a machine word holds, for rounding on a word
+/// and for telling a divisor that is a power of ten.
 pub(crate) const WORD_POWERS_OF_TEN: [u64; 20] = {
     let mut t = [1u64; 20];
     let mut i = 0;
@@ -156,12 +156,6 @@ pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal
     let scale = a.scale().checked_sub(b.scale())?;
     let m = a.mantissa().unsigned_abs();
     let negative = a.is_sign_negative() != b.is_sign_negative();
-    if let Some(q) = u64::try_from(m)
-        .ok()
-        .and_then(|m| quotient_in_word(m, k, scale, negative))
-    {
-        return Some(q);
-    }
     let build = |mantissa: u128, scale: u32| {
         let signed = i128::try_from(mantissa).ok()?;
         Decimal::try_from_i128_with_scale(if negative { -signed } else { signed }, scale).ok()
@@ -202,36 +196,6 @@ pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal
                 None => q /= unit,
             }
             scale -= step as u32;
-        }
-    }
-    build(q, scale)
-}
-
-/// The same steps as `quotient_by_power_of_ten` on a dividend that fits a
-/// machine word, where division is far cheaper; `None` where the steps
-/// would leave the word.
-fn quotient_in_word(m: u64, k: usize, scale: u32, negative: bool) -> Option<Decimal> {
-    let unit = WORD_POWERS_OF_TEN[k];
-    let build = |q: u64, scale: u32| {
-        (scale <= crate::rounding::MAX_PLACES)
-            .then(|| Decimal::from_parts(q as u32, (q >> 32) as u32, 0, negative, scale))
-    };
-    if m % unit == 0 {
-        return build(m / unit, scale);
-    }
-    if scale > 19 {
-        return None;
-    }
-    let mut q = m.checked_mul(WORD_POWERS_OF_TEN[9 - k])?;
-    let mut scale = scale + 9;
-    while q as u32 == 0 && scale >= 8 && q % WORD_POWERS_OF_TEN[8] == 0 {
-        q /= WORD_POWERS_OF_TEN[8];
-        scale -= 8;
-    }
-    for step in [4, 2, 1] {
-        if scale >= step && q % WORD_POWERS_OF_TEN[step as usize] == 0 {
-            q /= WORD_POWERS_OF_TEN[step as usize];
-            scale -= step;
         }
     }
     build(q, scale)
