@@ -9,53 +9,16 @@
 //! form and size is checked here, and nothing here panics.
 
 use rust_decimal::Decimal;
-use serde::Serialize;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 use std::collections::HashMap;
 
-use crate::rulebook::model::{
+use crate::facts::{CaseError, Facts, Given};
+use crate::model::{
     Input, InputKind, JsonNumbers, NumberSpec, RefTarget, Row, Rulebook, Table, TableKind,
 };
 use crate::value::{Month, Record, Value};
-
-/// A rejected case: where and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("{path}: {message}")]
-pub struct CaseError {
-    /// Dotted field path, `[i]` for list items, `$` for the case itself.
-    pub path: String,
-    /// What is wrong, citing the clause.
-    pub message: String,
-}
-
-/// How an input's value came to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Given {
-    /// Present in the case.
-    Value,
-    /// Not in the case.
-    Absent,
-    /// An explicit `null`.
-    Null,
-    /// Not in the case (or null): the default applies.
-    Default,
-    /// Not read: the input's `when` does not hold.
-    Ignored,
-}
-
-/// A validated case.
-#[derive(Clone, Debug, Default)]
-pub struct Facts {
-    /// One value per top-level input.
-    pub values: Vec<Value>,
-    /// How each value came to be.
-    pub given: Vec<Given>,
-    /// Rows supplied by the case, per table (`None`: the rulebook's rows).
-    pub tables: Vec<Option<Arc<[Row]>>>,
-}
 
 /// Validates a case, reporting the first fault in declaration order.
 pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
@@ -350,11 +313,11 @@ fn validate_shape(
         }
         InputKind::Fraction { min, max } => {
             let parsed = match raw {
-                serde_json::Value::String(s) => crate::exact::parse_fraction(s),
+                serde_json::Value::String(s) => crate::num::exact::parse_fraction(s),
                 serde_json::Value::Number(n)
                     if n.to_string().bytes().all(|b| b.is_ascii_digit()) =>
                 {
-                    crate::exact::parse_fraction(&n.to_string())
+                    crate::num::exact::parse_fraction(&n.to_string())
                 }
                 _ => None,
             };
@@ -369,11 +332,11 @@ fn validate_shape(
                 );
             };
             let below = min.is_some_and(|m| {
-                n.cmp_exact(crate::exact::Num::Dec(m))
+                n.cmp_exact(crate::num::exact::Num::Dec(m))
                     .is_ok_and(|o| o.is_lt())
             });
             let above = max.is_some_and(|m| {
-                n.cmp_exact(crate::exact::Num::Dec(m))
+                n.cmp_exact(crate::num::exact::Num::Dec(m))
                     .is_ok_and(|o| o.is_gt())
             });
             if below || above {

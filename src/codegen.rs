@@ -24,9 +24,9 @@ use std::fmt::Write as _;
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
-use crate::eval::plan::{node_count, Code, GroupCode, Plan, StepCode};
 use crate::expr::BinOp;
-use crate::rulebook::model::{
+use crate::model::plan::{node_count, Code, GroupCode, Plan, StepCode};
+use crate::model::{
     CheckOutcome, Formula, Func, InputKind, Node, NodeKind, Output, OutputValue, ParamValue,
     Rulebook, Step,
 };
@@ -1059,7 +1059,7 @@ impl<'r> Gen<'r> {
         &mut self,
         x: &Code,
         places: u32,
-        mode: crate::rounding::RoundingMode,
+        mode: crate::num::RoundingMode,
         keep_missing: bool,
         sc: Scope,
     ) -> Gened<Ex> {
@@ -1430,7 +1430,7 @@ impl Ex {
 }
 
 /// A rounding point on a number.
-fn round_point(x: Ex, places: u32, mode: crate::rounding::RoundingMode) -> Ex {
+fn round_point(x: Ex, places: u32, mode: crate::num::RoundingMode) -> Ex {
     let text = match x.ty {
         Ty::Dec => format!("round_dec({}, {places}, RoundingMode::{mode:?})", x.text),
         _ => format!(

@@ -22,8 +22,8 @@
 
 use std::fmt;
 
-use crate::case::Facts;
 use crate::eval::{evaluate, EvalError, Outcome};
+use crate::facts::Facts;
 use crate::rulebook::Rulebook;
 
 /// A compiled rulebook, as a generated module declares it.
@@ -101,20 +101,21 @@ impl fmt::Debug for Compiled {
 pub mod rt {
     use std::cmp::Ordering;
 
-    pub use crate::case::Facts;
     pub use crate::eval::Outcome;
-    pub use crate::exact::Num;
     pub use crate::expr::BinOp;
-    pub use crate::rounding::RoundingMode;
-    pub use crate::rulebook::model::Format;
+    pub use crate::facts::Facts;
+    pub use crate::model::Format;
+    pub use crate::num::exact::Num;
+    pub use crate::num::RoundingMode;
     pub use crate::rulebook::Rulebook;
     pub use crate::value::{Month, Value};
     pub use rust_decimal::Decimal;
     pub use serde_json;
     pub use std::sync::{Arc, LazyLock};
 
-    use crate::eval::{answer_clauses, cite_clauses, compare, format_value, ops, rows_in_force};
-    use crate::rulebook::model::{CheckOutcome, ParamValue, Row, TableKind};
+    use crate::eval::{answer_clauses, cite_clauses, format_value, ops, rows_in_force};
+    use crate::model::{CheckOutcome, ParamValue, Row, TableKind};
+    use crate::value::compare;
     use crate::value::Record;
 
     /// A number in a value, decimal or fraction.
@@ -193,7 +194,7 @@ pub mod rt {
     /// digits are a power of ten) taken without its dispatch.
     #[inline]
     pub fn div_dec(a: Decimal, b: Decimal) -> Option<Num> {
-        match crate::exact::quotient_by_power_of_ten(a, b) {
+        match crate::num::exact::quotient_by_power_of_ten(a, b) {
             Some(q) => Some(Num::Dec(q)),
             None => Num::Dec(a).arith(BinOp::Div, Num::Dec(b)).ok(),
         }
@@ -207,7 +208,7 @@ pub mod rt {
     /// A rounding point: the exact number to `places` decimals.
     #[inline]
     pub fn round(n: Num, places: u32, mode: RoundingMode) -> Option<Decimal> {
-        crate::rounding::round_value(n, places, mode).ok()
+        crate::num::rounding::round_value(n, places, mode).ok()
     }
 
     /// `round(a × b / divisor, places)`: in one step where the three are
@@ -220,7 +221,7 @@ pub mod rt {
         places: u32,
         mode: RoundingMode,
     ) -> Option<Decimal> {
-        match crate::rounding::round_product_over(a, b, divisor, places, mode) {
+        match crate::num::rounding::round_product_over(a, b, divisor, places, mode) {
             Some(r) => Some(r),
             None => round(div_dec(mul_dec(a, b)?, divisor)?, places, mode),
         }
@@ -229,7 +230,7 @@ pub mod rt {
     /// The same on a decimal, which always rounds.
     #[inline]
     pub fn round_dec(d: Decimal, places: u32, mode: RoundingMode) -> Decimal {
-        crate::rounding::round_decimal(d, places.min(crate::rounding::MAX_PLACES), mode)
+        crate::num::rounding::round_decimal(d, places.min(crate::num::MAX_PLACES), mode)
     }
 
     /// A step's rounding point on a value that may be missing (kept as is).

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 use crate::case::json_from_toml as toml_to_json;
-use crate::eval::{evaluate_json, Outcome};
+use crate::eval::Outcome;
+use crate::pipeline::evaluate_json;
 use crate::rulebook::Rulebook;
 
 #[derive(Debug, Deserialize)]

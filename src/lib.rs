@@ -26,15 +26,21 @@ pub mod compiled;
 pub mod conformance;
 pub mod diag;
 pub mod eval;
-pub mod exact;
+pub mod facts;
+pub mod pipeline;
+
 pub mod expr;
-pub mod rounding;
+
+pub mod model;
+pub mod num;
 pub mod rulebook;
 pub mod span;
 pub mod trace;
 pub mod value;
 
-pub use case::{validate_case, CaseError, Facts};
-pub use eval::{evaluate, evaluate_json, EvalError, Outcome};
+pub use case::validate_case;
+pub use eval::{evaluate, EvalError, Outcome};
+pub use facts::{CaseError, Facts, Given};
+pub use pipeline::evaluate_json;
 pub use rulebook::{load_rulebook, parse_rulebook, LoadError, Rulebook};
 pub use trace::{render_text, Trace};

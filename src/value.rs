@@ -137,7 +137,7 @@ pub enum Value {
     Number(Decimal),
     /// An exact fraction that no finite decimal holds (`1/3`); boxed, as it is
     /// rare and twice the size of every other value.
-    Fraction(Box<crate::exact::Frac>),
+    Fraction(Box<crate::num::exact::Frac>),
     /// A boolean.
     Bool(bool),
     /// A text (also enum values).
@@ -169,19 +169,19 @@ impl Value {
     }
 
     /// The number, decimal or fraction.
-    pub fn as_num(&self) -> Option<crate::exact::Num> {
+    pub fn as_num(&self) -> Option<crate::num::exact::Num> {
         match self {
-            Value::Number(n) => Some(crate::exact::Num::Dec(*n)),
-            Value::Fraction(f) => Some(crate::exact::Num::Frac(**f)),
+            Value::Number(n) => Some(crate::num::exact::Num::Dec(*n)),
+            Value::Fraction(f) => Some(crate::num::exact::Num::Frac(**f)),
             _ => None,
         }
     }
 
     /// A number as a value: a decimal, or an exact fraction.
-    pub fn from_num(n: crate::exact::Num) -> Value {
+    pub fn from_num(n: crate::num::exact::Num) -> Value {
         match n {
-            crate::exact::Num::Dec(d) => Value::Number(d),
-            crate::exact::Num::Frac(f) => Value::Fraction(Box::new(f)),
+            crate::num::exact::Num::Dec(d) => Value::Number(d),
+            crate::num::exact::Num::Frac(f) => Value::Fraction(Box::new(f)),
         }
     }
 
@@ -262,6 +262,37 @@ impl Serialize for Value {
             Value::Map(entries) => s.collect_map(entries.iter().map(|(k, v)| (&**k, v))),
             other => s.collect_str(other),
         }
+    }
+}
+
+/// A value as a key is written: texts without quotes.
+pub(crate) fn plain(v: &Value) -> String {
+    match v {
+        Value::Text(t) => t.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A value with its kind, as a fault message names it.
+pub(crate) fn describe_value(v: &Value) -> String {
+    match v {
+        Value::Absent | Value::Null => v.kind_name().to_string(),
+        other => format!("{} {other}", other.kind_name()),
+    }
+}
+
+/// The order of two values of one kind (numbers and fractions compare exactly); `None` across kinds.
+pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => Some(x.cmp(y)),
+        (Value::Number(_) | Value::Fraction(_), Value::Number(_) | Value::Fraction(_)) => {
+            a.as_num()?.cmp_exact(b.as_num()?).ok()
+        }
+        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
+        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::Month(x), Value::Month(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        _ => None,
     }
 }
 

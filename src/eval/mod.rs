@@ -11,32 +11,24 @@
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
 //! parser's nesting limit and the step graph is acyclic (checked at load).
 
-pub mod fold;
-pub mod ops;
+pub(crate) mod ops;
 pub(crate) mod plan;
 
 use rust_decimal::Decimal;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::case::{validate_case, CaseError, Facts};
-use crate::exact::Num;
 use crate::expr::BinOp;
-use crate::rounding::{self, RoundingMode};
-use crate::rulebook::model::*;
+use crate::facts::{CaseError, Facts};
+use crate::model::*;
+use crate::num::exact::Num;
+use crate::num::{rounding, RoundingMode};
 use crate::span::Span;
 use crate::trace::{
     CheckTrace, CiteTrace, ConditionTrace, Event, InputTrace, Lookup, OutcomeTrace, Read,
     ReportTrace, RoundingTrace, StepTrace, Trace,
 };
-use crate::value::{decimal_text, Month, Record, Value};
-
-/// Readies a checked (or ablated) rulebook for evaluation: specialises groups
-/// over constant rows, then lowers every step for the untraced road.
-pub(crate) fn prepare(rb: &mut Rulebook) {
-    fold::specialize(rb);
-    rb.plan = Arc::new(plan::Plan::build(rb));
-}
+use crate::value::{compare, decimal_text, describe_value, plain, Month, Record, Value};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -59,30 +51,6 @@ pub enum Outcome {
     Answer(serde_json::Value),
     /// The case was rejected by validation or by a check.
     Rejected(CaseError),
-}
-
-/// Validates and evaluates a JSON case, optionally tracing.
-pub fn evaluate_json(
-    rb: &Rulebook,
-    case: &serde_json::Value,
-    trace: bool,
-) -> Result<(Outcome, Option<Trace>), EvalError> {
-    match validate_case(rb, case) {
-        Ok(facts) => evaluate(rb, &facts, trace),
-        Err(error) => {
-            let trace = trace.then(|| Trace {
-                rulebook: rb.reference(),
-                ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
-                reports: Vec::new(),
-                inputs: Vec::new(),
-                events: Vec::new(),
-                outcome: OutcomeTrace::Rejected {
-                    error: error.clone(),
-                },
-            });
-            Ok((Outcome::Rejected(error), trace))
-        }
-    }
 }
 
 /// Evaluates validated facts: checks in order, then the decision's answer.
@@ -129,7 +97,7 @@ pub fn evaluate(
 }
 
 /// Whether a field rule rejects `value` (in its record `item`), and its message.
-pub fn field_rule_message(
+pub(crate) fn field_rule_message(
     rb: &Rulebook,
     facts: &Facts,
     rule: &FieldRule,
@@ -148,7 +116,7 @@ pub fn field_rule_message(
 }
 
 /// A check run right after an input: the rejection's path and message when it holds.
-pub fn after_check(
+pub(crate) fn after_check(
     rb: &Rulebook,
     facts: &Facts,
     when: &Formula,
@@ -166,7 +134,7 @@ pub fn after_check(
 }
 
 /// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
-pub fn evaluate_condition(
+pub(crate) fn evaluate_condition(
     rb: &Rulebook,
     facts: &Facts,
     formula: &Formula,
@@ -1680,35 +1648,6 @@ fn template_text(parts: &[MessagePart]) -> String {
             MessagePart::Value(f) => format!("{{{}}}", f.text),
         })
         .collect()
-}
-
-/// A value as a key is written: texts without quotes.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::Text(t) => t.to_string(),
-        other => other.to_string(),
-    }
-}
-
-fn describe_value(v: &Value) -> String {
-    match v {
-        Value::Absent | Value::Null => v.kind_name().to_string(),
-        other => format!("{} {other}", other.kind_name()),
-    }
-}
-
-pub(crate) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Some(x.cmp(y)),
-        (Value::Number(_) | Value::Fraction(_), Value::Number(_) | Value::Fraction(_)) => {
-            a.as_num()?.cmp_exact(b.as_num()?).ok()
-        }
-        (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
-        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
-        (Value::Month(x), Value::Month(y)) => Some(x.cmp(y)),
-        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        _ => None,
-    }
 }
 
 fn period_text(p: Period) -> String {

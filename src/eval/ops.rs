@@ -10,27 +10,10 @@ use chrono::{Datelike, NaiveDate};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, MathematicalOps};
 
-use crate::exact::Num;
-use crate::rulebook::model::{Period, Row};
+use crate::model::{Period, Row};
+use crate::num::arith;
+use crate::num::exact::Num;
 use crate::value::{Month, Value};
-
-/// `a + b`, `a - b`, `a * b`, `a / b`, checked.
-pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, String> {
-    use crate::expr::BinOp::*;
-    let res = match op {
-        Add => a.checked_add(b),
-        Sub => a.checked_sub(b),
-        Mul => a.checked_mul(b),
-        Div => {
-            if b.is_zero() {
-                return Err(format!("division by zero ({a} / 0)"));
-            }
-            a.checked_div(b)
-        }
-        _ => return Err(format!("`{}` is not arithmetic", op.symbol())),
-    };
-    res.ok_or_else(|| format!("{a} {} {b} overflows the exact decimal range", op.symbol()))
-}
 
 /// Largest whole exponent computed by repeated multiplication.
 const MAX_WHOLE_EXPONENT: i64 = 4096;
@@ -177,7 +160,7 @@ pub fn scale(
         let exact = Num::Dec(*rate).arith(Mul, width)?;
         let part = match round_each {
             Some(places) => Num::Dec(
-                crate::rounding::round_num(exact, places, crate::rounding::RoundingMode::HalfUp)?
+                crate::num::rounding::round_num(exact, places, crate::num::RoundingMode::HalfUp)?
                     .after,
             ),
             None => exact,
@@ -321,7 +304,7 @@ pub fn extremum_of(items: &[Value], max: bool) -> Result<Value, String> {
         let better = match best {
             None => true,
             Some(b) => prefers(
-                super::compare(v, b).ok_or("cannot compare these values")?,
+                crate::value::compare(v, b).ok_or("cannot compare these values")?,
                 max,
             ),
         };
@@ -341,7 +324,7 @@ pub fn sum(items: &[Value]) -> Result<Num, String> {
             None => {
                 return Err(format!(
                     "`sum` needs numbers, found {}",
-                    super::describe_value(v)
+                    crate::value::describe_value(v)
                 ))
             }
         }
@@ -359,7 +342,7 @@ pub fn any_all(items: &[Value], want_any: bool) -> Result<bool, String> {
                 return Err(format!(
                     "`{}` needs booleans, found {}",
                     if want_any { "any" } else { "all" },
-                    super::describe_value(other)
+                    crate::value::describe_value(other)
                 ))
             }
         }
@@ -376,7 +359,7 @@ pub fn find_index(items: &[Value]) -> Result<Value, String> {
             other => {
                 return Err(format!(
                     "`find_index` needs booleans, found {}",
-                    super::describe_value(other)
+                    crate::value::describe_value(other)
                 ))
             }
         }
@@ -392,7 +375,7 @@ pub fn count(v: &Value) -> Result<Decimal, String> {
         v if v.is_missing() => Ok(Decimal::ZERO),
         other => Err(format!(
             "expected a list, found {}",
-            super::describe_value(other)
+            crate::value::describe_value(other)
         )),
     }
 }
@@ -408,7 +391,7 @@ pub fn keys_values(map: &Value, keys: bool) -> Result<Value, String> {
         v if v.is_missing() => Ok(Value::List(std::sync::Arc::from([]))),
         other => Err(format!(
             "expected a map, found {}",
-            super::describe_value(other)
+            crate::value::describe_value(other)
         )),
     }
 }
@@ -423,8 +406,8 @@ pub fn get(map: &Value, key: &Value) -> Result<Value, String> {
         (m, _) if m.is_missing() => Ok(Value::Absent),
         (m, k) => Err(format!(
             "`get` needs a map and a text key, found {} and {}",
-            super::describe_value(m),
-            super::describe_value(k)
+            crate::value::describe_value(m),
+            crate::value::describe_value(k)
         )),
     }
 }
@@ -446,7 +429,7 @@ pub fn month_of_value(v: &Value) -> Result<Month, String> {
         Value::Date(d) => Ok(Month::of(*d)),
         other => Err(format!(
             "expected a month or a date, found {}",
-            super::describe_value(other)
+            crate::value::describe_value(other)
         )),
     }
 }
@@ -465,7 +448,10 @@ pub fn field(v: &Value, index: usize) -> Result<Value, String> {
     let of = |v: &Value| match v {
         Value::Record(r) => Ok(r.fields.get(index).cloned().unwrap_or(Value::Absent)),
         missing if missing.is_missing() => Ok(missing.clone()),
-        other => Err(format!("{} has no fields", super::describe_value(other))),
+        other => Err(format!(
+            "{} has no fields",
+            crate::value::describe_value(other)
+        )),
     };
     match v {
         Value::List(items) => Ok(Value::List(items.iter().map(of).collect::<Result<_, _>>()?)),

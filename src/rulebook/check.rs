@@ -1,4 +1,4 @@
-//! Static checks: from the serde mirror to a checked, compiled [`Rulebook`].
+//! Static checks: from the serde mirror to a checked, resolved [`Rulebook`].
 //!
 //! Every problem found is reported, each located in the TOML file down to the
 //! name inside an expression string. A rulebook with any problem is refused.
@@ -13,13 +13,13 @@ use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::compile::{compile_with_locals, suggest, Binding, ExprProblem, GroupScope, Scope};
-use super::model::*;
+use super::resolve::{resolve_with_locals, suggest, Binding, ExprProblem, GroupScope, Scope};
 use super::schema::*;
 use crate::case::{json_from_toml as toml_to_json, validate_value};
 use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr, ExprKind};
-use crate::rounding::{RoundingMode, MAX_PLACES};
+use crate::model::*;
+use crate::num::{RoundingMode, MAX_PLACES};
 use crate::span::Span;
 use crate::value::{Month, Record, Value};
 
@@ -37,7 +37,7 @@ pub fn check_rulebook(
     let built = cx.rulebook(raw, hash);
     match built {
         Some(mut rb) if diags.is_empty() => {
-            crate::eval::prepare(&mut rb);
+            super::lower::prepare(&mut rb);
             Ok(rb)
         }
         _ => Err(diags),
@@ -50,7 +50,7 @@ struct Checker<'d> {
     shapes: Vec<Shape>,
 }
 
-/// An expression parsed but not yet compiled, with where it sits in the file.
+/// An expression parsed but not yet resolved, with where it sits in the file.
 struct Pending {
     text: Arc<str>,
     ast: Option<Expr>,
@@ -124,11 +124,11 @@ impl Checker<'_> {
         }
     }
 
-    fn compile(&mut self, p: &Pending, scope: &Scope<'_>) -> Option<(Formula, Type)> {
-        self.compile_locals(p, scope, Vec::new())
+    fn resolve(&mut self, p: &Pending, scope: &Scope<'_>) -> Option<(Formula, Type)> {
+        self.resolve_locals(p, scope, Vec::new())
     }
 
-    fn compile_locals(
+    fn resolve_locals(
         &mut self,
         p: &Pending,
         scope: &Scope<'_>,
@@ -136,7 +136,7 @@ impl Checker<'_> {
     ) -> Option<(Formula, Type)> {
         let ast = p.ast.as_ref()?;
         let mut problems: Vec<ExprProblem> = Vec::new();
-        let (node, ty) = compile_with_locals(ast, scope, locals, &mut problems);
+        let (node, ty) = resolve_with_locals(ast, scope, locals, &mut problems);
         for e in problems {
             let at = self.locate(p.offset, p.span, e.span);
             let mut problem = Problem::new(e.code, e.message).at(at, "here");
@@ -316,7 +316,7 @@ impl Checker<'_> {
         }
 
         // Steps and per-item groups, in dependency order.
-        let compiled = self.steps_and_groups(
+        let resolved = self.steps_and_groups(
             &steps,
             &per_item,
             &names,
@@ -324,13 +324,13 @@ impl Checker<'_> {
             &built_tables,
             &clause_ids,
         );
-        let Compiled {
+        let Resolved {
             steps: built_steps,
             step_types,
             groups: built_groups,
             group_types,
             group_scopes,
-        } = compiled;
+        } = resolved;
 
         let shapes = self.shapes.clone();
         let base_scope = |answers: bool, before: Option<usize>| Scope {
@@ -342,7 +342,7 @@ impl Checker<'_> {
         // Dated parameters' selectors.
         for (param, at) in built_params.iter_mut().zip(param_at) {
             if let (Some(at), ParamValue::Dated { at: slot, .. }) = (at, &mut param.value) {
-                if let Some((f, ty)) = self.compile(&at, &base_scope(false, None)) {
+                if let Some((f, ty)) = self.resolve(&at, &base_scope(false, None)) {
                     if !matches!(ty, Type::Month | Type::Date | Type::Any) {
                         self.problem(
                             "check::type_mismatch",
@@ -384,7 +384,7 @@ impl Checker<'_> {
                     );
                 }
                 let p = self.parse(w);
-                if let Some((f, ty)) = self.compile(&p, &scope) {
+                if let Some((f, ty)) = self.resolve(&p, &scope) {
                     self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
                     let path = self.message(path, &scope);
                     let message = match &c.message {
@@ -404,7 +404,7 @@ impl Checker<'_> {
 
         // Conditional inputs read only earlier inputs.
         for (i, p, required) in conditions {
-            if let Some((f, ty)) = self.compile(&p, &base_scope(false, Some(i))) {
+            if let Some((f, ty)) = self.resolve(&p, &base_scope(false, Some(i))) {
                 self.expect_type(&p, &ty, &Type::Bool, "an input's condition");
                 if required {
                     built_inputs[i].required_when = Some(f);
@@ -427,7 +427,7 @@ impl Checker<'_> {
             let mut cite = Vec::new();
             for c in &d.cite {
                 let p = self.parse(&c.when);
-                if let Some((f, ty)) = self.compile(&p, &base_scope(false, None)) {
+                if let Some((f, ty)) = self.resolve(&p, &base_scope(false, None)) {
                     self.expect_type(&p, &ty, &Type::Bool, "a citation's `when`");
                     cite.push((f, self.clause_refs(&c.clauses, &clause_ids)));
                 }
@@ -469,7 +469,7 @@ impl Checker<'_> {
             let when = match &c.when {
                 Some(w) => {
                     let p = self.parse(w);
-                    self.compile(&p, &base_scope(false, None)).map(|(f, ty)| {
+                    self.resolve(&p, &base_scope(false, None)).map(|(f, ty)| {
                         self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
                         f
                     })
@@ -599,7 +599,7 @@ impl Checker<'_> {
             };
             let when = r.when.as_ref().and_then(|w| {
                 let p = self.parse(w);
-                let (f, ty) = self.compile(&p, &inner)?;
+                let (f, ty) = self.resolve(&p, &inner)?;
                 self.expect_type(&p, &ty, &Type::Bool, "a report's `when`");
                 Some(f)
             });
@@ -1142,7 +1142,7 @@ impl Checker<'_> {
                     ..Scope::top(names, shapes, tables, step_types, group_types)
                 };
                 let p = self.parse(expr);
-                if let Some((f, ty)) = self.compile(&p, &scope) {
+                if let Some((f, ty)) = self.resolve(&p, &scope) {
                     self.expect_type(&p, &ty, &step.ty, "an ablation's formula");
                     replacements.push((step_ref, f));
                 }
@@ -1270,7 +1270,7 @@ impl Checker<'_> {
         }
         for rule in &raw.reject {
             let p = self.parse(&rule.when);
-            if let Some((when, ty)) = self.compile_locals(&p, scope, locals.clone()) {
+            if let Some((when, ty)) = self.resolve_locals(&p, scope, locals.clone()) {
                 self.expect_type(&p, &ty, &Type::Bool, "a rule's `when`");
                 let message = self.message_locals(&rule.message, scope, &locals);
                 input.rejects.push(FieldRule { when, message });
@@ -1864,7 +1864,7 @@ impl Checker<'_> {
         param_at: &[Option<Pending>],
         tables: &[Table],
         clause_ids: &[Arc<str>],
-    ) -> Compiled {
+    ) -> Resolved {
         let n_steps = steps.len();
         let parse3 = |cx: &mut Self, s: &RawStep| -> [Option<Pending>; 3] {
             [
@@ -1944,7 +1944,7 @@ impl Checker<'_> {
         }
         let order = self.topo_order(&deps, &node_names, &node_spans, "steps");
 
-        let mut out = Compiled {
+        let mut out = Resolved {
             steps: Vec::new(),
             step_types: vec![Type::Any; n_steps],
             groups: Vec::new(),
@@ -1971,7 +1971,7 @@ impl Checker<'_> {
                 continue;
             };
             let (over, gsteps) = &parsed_groups[g];
-            let Some((over_f, over_ty)) = self.compile(over, &scope) else {
+            let Some((over_f, over_ty)) = self.resolve(over, &scope) else {
                 continue;
             };
             let item_type = match over_ty {
@@ -2101,7 +2101,7 @@ impl Checker<'_> {
     ) -> Option<Step> {
         let [expr, when, otherwise] = parsed;
         let when = when.as_ref().and_then(|p| {
-            let (f, ty) = self.compile(p, scope)?;
+            let (f, ty) = self.resolve(p, scope)?;
             self.expect_type(p, &ty, &Type::Bool, "a step's `when`");
             Some(f)
         });
@@ -2115,9 +2115,9 @@ impl Checker<'_> {
         }
         let otherwise = otherwise
             .as_ref()
-            .and_then(|p| self.compile(p, scope).map(|c| (p, c)));
+            .and_then(|p| self.resolve(p, scope).map(|c| (p, c)));
         let p = expr.as_ref()?;
-        let (f, ty) = self.compile(p, scope)?;
+        let (f, ty) = self.resolve(p, scope)?;
         if matches!(ty, Type::Table(_) | Type::Mode | Type::Clauses) {
             self.problem(
                 "check::type_mismatch",
@@ -2224,7 +2224,7 @@ impl Checker<'_> {
         match (&out.expr, &out.each, &out.fields) {
             (Some(expr), None, None) => {
                 let p = self.parse(expr);
-                let (f, ty) = self.compile(&p, scope)?;
+                let (f, ty) = self.resolve(&p, scope)?;
                 let format = self.format(out.format.as_ref(), &ty, &p);
                 Some(Output {
                     key,
@@ -2271,7 +2271,7 @@ impl Checker<'_> {
                 }
                 let key_formula = out.key.as_ref().and_then(|k| {
                     let p = self.parse(k);
-                    let (f, ty) = self.compile(&p, &inner)?;
+                    let (f, ty) = self.resolve(&p, &inner)?;
                     self.expect_type(&p, &ty, &Type::Text, "the `key` of an `each` list");
                     Some(f)
                 });
@@ -2351,7 +2351,7 @@ impl Checker<'_> {
         self.message_locals(m, scope, &[])
     }
 
-    /// A text with `{expr}` parts, each compiled with `locals` bound.
+    /// A text with `{expr}` parts, each resolved with `locals` bound.
     fn message_locals(
         &mut self,
         m: &Spanned<String>,
@@ -2394,7 +2394,7 @@ impl Checker<'_> {
                 offset: offset.map(|o| o + inner_at),
                 span: sp(m),
             };
-            if let Some((f, _)) = self.compile_locals(&pending, scope, locals.to_vec()) {
+            if let Some((f, _)) = self.resolve_locals(&pending, scope, locals.to_vec()) {
                 parts.push(MessagePart::Value(f));
             }
             at += open + close + 1;
@@ -2405,7 +2405,7 @@ impl Checker<'_> {
     }
 }
 
-/// Steps a compiled formula reads: top-level steps and groups (as `n_steps + g`)
+/// Steps a resolved formula reads: top-level steps and groups (as `n_steps + g`)
 /// into `top`, steps of the current item's group into `local`.
 fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
     let mut stack = vec![node];
@@ -2464,8 +2464,8 @@ fn refs(
     out
 }
 
-/// Steps and groups once compiled, with what later scopes need to read a group's items.
-struct Compiled {
+/// Steps and groups once resolved, with what later scopes need to read a group's items.
+struct Resolved {
     steps: Vec<Step>,
     step_types: Vec<Type>,
     groups: Vec<Group>,

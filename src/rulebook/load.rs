@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::check::check_rulebook;
-use super::model::Rulebook;
 use super::schema::RawRulebook;
 use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::model::Rulebook;
 use crate::span::Span;
 
 /// Why a rulebook could not be loaded.

@@ -1,14 +1,17 @@
-//! Rulebooks: the TOML format, loading, and the static checks that compile it.
+//! The rulebook front end: from TOML text to a checked, lowered [`Rulebook`].
 //!
-//! `load` reads a file (the only IO here), `schema` mirrors its shape,
-//! `check` validates and compiles it through `compile`, and `model` is the
-//! checked result the evaluator runs.
+//! `load` reads a file (the only IO here) and `schema` mirrors its shape;
+//! `check` validates it and `resolve` turns each formula's names into slots;
+//! `fold` and `lower` ready the checked model for evaluation; `ablate` makes
+//! the copy that evaluates under a declared alternative reading.
 
-pub mod check;
-pub mod compile;
+pub(crate) mod ablate;
+pub(crate) mod check;
+pub(crate) mod fold;
 pub mod load;
-pub mod model;
+pub(crate) mod lower;
+pub(crate) mod resolve;
 pub mod schema;
 
+pub use crate::model::Rulebook;
 pub use load::{load_rulebook, parse_rulebook, LoadError};
-pub use model::Rulebook;

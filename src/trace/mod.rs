@@ -12,8 +12,8 @@ mod text;
 use serde::Serialize;
 use std::sync::Arc;
 
-use crate::case::{CaseError, Given};
-use crate::rounding::Rounded;
+use crate::facts::{CaseError, Given};
+use crate::num::rounding::Rounded;
 use crate::value::Value;
 
 pub use text::render_text;

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{Event, OutcomeTrace, StepTrace, Trace};
-use crate::case::Given;
+use crate::facts::Given;
 
 /// Renders a trace as indented text, one block per check and step.
 pub fn render_text(trace: &Trace) -> String {

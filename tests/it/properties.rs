@@ -1,7 +1,7 @@
 //! Properties: rounding and margins, printing and parsing, payslip identities.
 
 use bareme::expr::{parse_expr, print::print};
-use bareme::rounding::{round, RoundingMode};
+use bareme::num::{round, RoundingMode};
 use bareme::{evaluate_json, Outcome};
 use proptest::prelude::*;
 use rust_decimal::Decimal;

@@ -39,7 +39,7 @@ fn scales_go_band_by_band() {
     // 403.6 + 403.7 + 1578.2
     assert_eq!(total.to_string(), "2385.50");
     // A third of a euro above the first band is taxed exactly.
-    let third = crate::exact::parse_fraction("24217/3").expect("fraction");
+    let third = crate::num::exact::parse_fraction("24217/3").expect("fraction");
     assert_eq!(
         scale(&bands, third, None).map(|r| r.0.to_string()),
         Ok("12109/30".into())

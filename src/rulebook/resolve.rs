@@ -1,4 +1,4 @@
-//! Name resolution and type checking of expressions, producing compiled nodes.
+//! Name resolution and type checking of expressions, producing slot-resolved nodes.
 //!
 //! One pass over the AST: each name becomes a slot, each operator and
 //! function call is checked against its signature, and every problem is
@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::model::{Func, Node, NodeKind, Shape, Table, TableKind, Type};
 use crate::expr::{BinOp, Expr, ExprKind, Ident, UnOp};
-use crate::rounding::{RoundingMode, MAX_PLACES};
+use crate::model::{Func, Node, NodeKind, Shape, Table, TableKind, Type};
+use crate::num::{RoundingMode, MAX_PLACES};
 use crate::span::Span;
 use crate::value::{Month, Value};
 
@@ -43,7 +43,7 @@ pub struct ExprProblem {
     pub help: Option<String>,
 }
 
-/// What names mean where an expression is compiled.
+/// What names mean where an expression is resolved.
 pub struct Scope<'a> {
     /// Inputs, steps, parameters and tables by name.
     pub names: &'a HashMap<Arc<str>, Binding>,
@@ -51,7 +51,7 @@ pub struct Scope<'a> {
     pub shapes: &'a [Shape],
     /// Tables.
     pub tables: &'a [Table],
-    /// Step types known so far (`Any` for steps not compiled yet).
+    /// Step types known so far (`Any` for steps not resolved yet).
     pub step_types: &'a [Type],
     /// Per-item group types known so far.
     pub group_types: &'a [Type],
@@ -97,14 +97,10 @@ pub struct GroupScope<'a> {
     pub step_types: &'a [Type],
 }
 
-/// Compiles an expression; problems are appended to `problems`.
-pub fn compile(expr: &Expr, scope: &Scope<'_>, problems: &mut Vec<ExprProblem>) -> (Node, Type) {
-    compile_with_locals(expr, scope, Vec::new(), problems)
-}
-
-/// Compiles an expression in which `locals` are bound, in order, to the
-/// evaluator's first local slots (a field rule's `value` and `item`).
-pub fn compile_with_locals(
+/// Resolves the names of an expression and types it; `locals` are bound, in
+/// order, to the evaluator's first local slots (a field rule's `value` and
+/// `item`). Problems are appended to `problems`.
+pub fn resolve_with_locals(
     expr: &Expr,
     scope: &Scope<'_>,
     locals: Vec<(Arc<str>, Type)>,

@@ -160,7 +160,7 @@ proptest::proptest! {
         places in 0u32..=6,
         mode in 0usize..6,
     ) {
-        use crate::exact::Num;
+        use crate::num::exact::Num;
         use proptest::prop_assert_eq;
         let mode = MODES[mode];
         let (a, b) = (Decimal::new(x, sx), Decimal::new(y, sy));
@@ -202,8 +202,11 @@ fn a_payslip_line_rounds_in_one_step() {
             ("0.00".into(), false)
         );
         let three = round_value(
-            crate::exact::Num::Dec(d(a) * d(b))
-                .arith(crate::expr::BinOp::Div, crate::exact::Num::Dec(d("100")))
+            crate::num::exact::Num::Dec(d(a) * d(b))
+                .arith(
+                    crate::expr::BinOp::Div,
+                    crate::num::exact::Num::Dec(d("100")),
+                )
                 .expect("a quotient"),
             2,
             RoundingMode::HalfUp,

@@ -14,12 +14,10 @@
 
 use std::sync::Arc;
 
-use super::compare;
-use crate::exact::Num;
 use crate::expr::BinOp;
-use crate::rulebook::model::{
-    Formula, Func, InputKind, Node, NodeKind, Rulebook, SpecializedRow, Step,
-};
+use crate::model::{Formula, Func, InputKind, Node, NodeKind, Rulebook, SpecializedRow, Step};
+use crate::num::exact::Num;
+use crate::value::compare;
 use crate::value::Value;
 
 /// Fills `specialized` for every group over the rows of a table no input replaces.

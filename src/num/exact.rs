@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::rounding::{RoundingMode, MAX_PLACES};
+use super::{RoundingMode, MAX_PLACES};
 
 /// An exact fraction `num / den` that is not a finite decimal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -252,7 +252,7 @@ impl Num {
         if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
             match op {
                 Add | Sub | Mul => {
-                    if let Ok(d) = crate::eval::ops::arith(op, a, b) {
+                    if let Ok(d) = crate::num::arith(op, a, b) {
                         return Ok(Num::Dec(d));
                     }
                 }

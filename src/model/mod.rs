@@ -9,9 +9,11 @@ use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use std::sync::Arc;
 
+pub mod plan;
+
 use crate::diag::SourceFile;
 use crate::expr::BinOp;
-use crate::rounding::RoundingMode;
+use crate::num::RoundingMode;
 use crate::span::Span;
 use crate::value::{Month, Record, Value};
 
@@ -61,8 +63,8 @@ pub struct Rulebook {
     pub applied_ablation: Option<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub reports: Vec<Report>,
-    /// The steps lowered for untraced evaluation (built with `eval::prepare`).
-    pub(crate) plan: Arc<crate::eval::plan::Plan>,
+    /// The steps lowered for untraced evaluation (built by `rulebook::lower::prepare`).
+    pub(crate) plan: Arc<plan::Plan>,
 }
 
 /// A table of a per-item group shown in traces.
@@ -105,35 +107,6 @@ pub enum StepRef {
 }
 
 impl Rulebook {
-    /// A copy of the rulebook evaluating under the named ablation.
-    pub fn ablated(&self, name: &str) -> Result<Rulebook, String> {
-        let Some(ablation) = self.ablations.iter().find(|a| &*a.name == name) else {
-            let known: Vec<&str> = self.ablations.iter().map(|a| &*a.name).collect();
-            return Err(if known.is_empty() {
-                format!("rulebook {} declares no ablations", self.id)
-            } else {
-                format!(
-                    "unknown ablation `{name}`; {} declares: {}",
-                    self.id,
-                    known.join(", ")
-                )
-            });
-        };
-        let mut copy = self.clone();
-        for (target, formula) in &ablation.replacements {
-            let step = match *target {
-                StepRef::Top(i) => copy.steps.get_mut(i),
-                StepRef::Item(g, j) => copy.groups.get_mut(g).and_then(|g| g.steps.get_mut(j)),
-            };
-            if let Some(step) = step {
-                step.expr = formula.clone();
-            }
-        }
-        copy.applied_ablation = Some(ablation.name.clone());
-        crate::eval::prepare(&mut copy);
-        Ok(copy)
-    }
-
     /// `id@version#hash12`, the reference every task and trace records.
     pub fn reference(&self) -> String {
         format!(

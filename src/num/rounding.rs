@@ -6,71 +6,10 @@
 //! fragile cases and an auditor can see where a one-cent doubt can come from.
 
 use rust_decimal::{Decimal, RoundingStrategy};
+
+use super::exact::Num;
+use super::{RoundingMode, MAX_PLACES};
 use serde::Serialize;
-
-/// How to round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RoundingMode {
-    /// Nearest, ties away from zero (commercial rounding).
-    HalfUp,
-    /// Nearest, ties to even (banker's rounding).
-    HalfEven,
-    /// Toward zero (truncation).
-    Down,
-    /// Away from zero.
-    Up,
-    /// Toward negative infinity.
-    Floor,
-    /// Toward positive infinity.
-    Ceiling,
-}
-
-impl RoundingMode {
-    /// Every mode, as written in rulebooks.
-    pub const NAMES: [&'static str; 6] = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
-
-    /// Parses a mode as written in rulebooks.
-    pub fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "half_up" => Self::HalfUp,
-            "half_even" => Self::HalfEven,
-            "down" => Self::Down,
-            "up" => Self::Up,
-            "floor" => Self::Floor,
-            "ceiling" => Self::Ceiling,
-            _ => return None,
-        })
-    }
-
-    /// The name as written in rulebooks.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::HalfUp => "half_up",
-            Self::HalfEven => "half_even",
-            Self::Down => "down",
-            Self::Up => "up",
-            Self::Floor => "floor",
-            Self::Ceiling => "ceiling",
-        }
-    }
-
-    fn strategy(self) -> RoundingStrategy {
-        match self {
-            Self::HalfUp => RoundingStrategy::MidpointAwayFromZero,
-            Self::HalfEven => RoundingStrategy::MidpointNearestEven,
-            Self::Down => RoundingStrategy::ToZero,
-            Self::Up => RoundingStrategy::AwayFromZero,
-            Self::Floor => RoundingStrategy::ToNegativeInfinity,
-            Self::Ceiling => RoundingStrategy::ToPositiveInfinity,
-        }
-    }
-
-    /// Whether the mode rounds to the nearest step (its boundaries are the midpoints).
-    fn is_nearest(self) -> bool {
-        matches!(self, Self::HalfUp | Self::HalfEven)
-    }
-}
 
 /// A rounding that happened: the event a trace records.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -81,7 +20,7 @@ pub struct Rounded {
     pub places: u32,
     /// The exact value before rounding (a decimal, or a fraction `n/d`).
     #[serde(serialize_with = "as_string")]
-    pub before: crate::exact::Num,
+    pub before: Num,
     /// The value after rounding.
     #[serde(serialize_with = "as_string")]
     pub after: Decimal,
@@ -94,9 +33,6 @@ fn as_string<S: serde::Serializer, T: std::fmt::Display>(d: &T, s: S) -> Result<
     s.collect_str(d)
 }
 
-/// Largest number of places a rounding may keep (rust_decimal's scale limit).
-pub const MAX_PLACES: u32 = 28;
-
 /// Rounds `value` to `places` decimals and measures the margin.
 pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
     let places = places.min(MAX_PLACES);
@@ -104,20 +40,16 @@ pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
     Rounded {
         mode,
         places,
-        before: crate::exact::Num::Dec(value),
+        before: Num::Dec(value),
         after,
         margin: margin(value, places, mode),
     }
 }
 
 /// The rounded value alone, for evaluations that record no trace (no margin to measure).
-pub fn round_value(
-    value: crate::exact::Num,
-    places: u32,
-    mode: RoundingMode,
-) -> Result<Decimal, String> {
+pub fn round_value(value: Num, places: u32, mode: RoundingMode) -> Result<Decimal, String> {
     match value {
-        crate::exact::Num::Dec(d) => Ok(round_decimal(d, places.min(MAX_PLACES), mode)),
+        Num::Dec(d) => Ok(round_decimal(d, places.min(MAX_PLACES), mode)),
         frac => round_num(frac, places, mode).map(|r| r.after),
     }
 }
@@ -152,7 +84,7 @@ fn round_mantissa(
     places: u32,
     mode: RoundingMode,
 ) -> Option<u64> {
-    use crate::exact::WORD_POWERS_OF_TEN as POW10;
+    use super::exact::WORD_POWERS_OF_TEN as POW10;
     if scale <= places {
         return m.checked_mul(*POW10.get((places - scale) as usize)?);
     }
@@ -187,7 +119,7 @@ pub fn round_product_over(
     places: u32,
     mode: RoundingMode,
 ) -> Option<Decimal> {
-    use crate::exact::WORD_POWERS_OF_TEN as POW10;
+    use super::exact::WORD_POWERS_OF_TEN as POW10;
     let places = places.min(MAX_PLACES);
     if divisor.is_sign_negative() {
         return None;
@@ -209,15 +141,11 @@ pub fn round_product_over(
 }
 
 /// Rounds a decimal or an exact fraction; a fraction is rounded exactly.
-pub fn round_num(
-    value: crate::exact::Num,
-    places: u32,
-    mode: RoundingMode,
-) -> Result<Rounded, String> {
+pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded, String> {
     match value {
-        crate::exact::Num::Dec(d) => Ok(round(d, places, mode)),
-        crate::exact::Num::Frac(f) => {
-            let (after, margin) = crate::exact::round_frac(f, places, mode)?;
+        Num::Dec(d) => Ok(round(d, places, mode)),
+        Num::Frac(f) => {
+            let (after, margin) = super::exact::round_frac(f, places, mode)?;
             Ok(Rounded {
                 mode,
                 places: places.min(MAX_PLACES),

@@ -1,0 +1,48 @@
+//! Validated case data: the [`Facts`] evaluation reads, how each input came
+//! to be ([`Given`]), and the [`CaseError`] that rejects a case.
+//!
+//! Plain data, below both the validator that builds it (`case`) and the
+//! evaluator and trace that read it.
+
+use serde::Serialize;
+use std::sync::Arc;
+
+use crate::model::Row;
+use crate::value::Value;
+
+/// A rejected case: where and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct CaseError {
+    /// Dotted field path, `[i]` for list items, `$` for the case itself.
+    pub path: String,
+    /// What is wrong, citing the clause.
+    pub message: String,
+}
+
+/// How an input's value came to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Given {
+    /// Present in the case.
+    Value,
+    /// Not in the case.
+    Absent,
+    /// An explicit `null`.
+    Null,
+    /// Not in the case (or null): the default applies.
+    Default,
+    /// Not read: the input's `when` does not hold.
+    Ignored,
+}
+
+/// A validated case.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// One value per top-level input.
+    pub values: Vec<Value>,
+    /// How each value came to be.
+    pub given: Vec<Given>,
+    /// Rows supplied by the case, per table (`None`: the rulebook's rows).
+    pub tables: Vec<Option<Arc<[Row]>>>,
+}

@@ -1,0 +1,100 @@
+//! Numbers: exact decimal arithmetic, exact fractions and rounding points.
+//!
+//! The bottom layer of the engine. [`arith`] is checked decimal arithmetic;
+//! [`exact`] keeps a quotient that no finite decimal holds as a fraction
+//! until a rounding point; [`rounding`] rounds and measures each rounding's
+//! margin. Nothing here knows about rulebooks, values or cases.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::Serialize;
+
+pub mod exact;
+pub mod rounding;
+
+pub use exact::{Frac, Num};
+pub use rounding::{round, Rounded};
+
+/// How to round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundingMode {
+    /// Nearest, ties away from zero (commercial rounding).
+    HalfUp,
+    /// Nearest, ties to even (banker's rounding).
+    HalfEven,
+    /// Toward zero (truncation).
+    Down,
+    /// Away from zero.
+    Up,
+    /// Toward negative infinity.
+    Floor,
+    /// Toward positive infinity.
+    Ceiling,
+}
+
+impl RoundingMode {
+    /// Every mode, as written in rulebooks.
+    pub const NAMES: [&'static str; 6] = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+
+    /// Parses a mode as written in rulebooks.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "half_up" => Self::HalfUp,
+            "half_even" => Self::HalfEven,
+            "down" => Self::Down,
+            "up" => Self::Up,
+            "floor" => Self::Floor,
+            "ceiling" => Self::Ceiling,
+            _ => return None,
+        })
+    }
+
+    /// The name as written in rulebooks.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::HalfUp => "half_up",
+            Self::HalfEven => "half_even",
+            Self::Down => "down",
+            Self::Up => "up",
+            Self::Floor => "floor",
+            Self::Ceiling => "ceiling",
+        }
+    }
+
+    pub(crate) fn strategy(self) -> RoundingStrategy {
+        match self {
+            Self::HalfUp => RoundingStrategy::MidpointAwayFromZero,
+            Self::HalfEven => RoundingStrategy::MidpointNearestEven,
+            Self::Down => RoundingStrategy::ToZero,
+            Self::Up => RoundingStrategy::AwayFromZero,
+            Self::Floor => RoundingStrategy::ToNegativeInfinity,
+            Self::Ceiling => RoundingStrategy::ToPositiveInfinity,
+        }
+    }
+
+    /// Whether the mode rounds to the nearest step (its boundaries are the midpoints).
+    pub(crate) fn is_nearest(self) -> bool {
+        matches!(self, Self::HalfUp | Self::HalfEven)
+    }
+}
+
+/// Largest number of places a rounding may keep (rust_decimal's scale limit).
+pub const MAX_PLACES: u32 = 28;
+
+/// `a + b`, `a - b`, `a * b`, `a / b`, checked.
+pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, String> {
+    use crate::expr::BinOp::*;
+    let res = match op {
+        Add => a.checked_add(b),
+        Sub => a.checked_sub(b),
+        Mul => a.checked_mul(b),
+        Div => {
+            if b.is_zero() {
+                return Err(format!("division by zero ({a} / 0)"));
+            }
+            a.checked_div(b)
+        }
+        _ => return Err(format!("`{}` is not arithmetic", op.symbol())),
+    };
+    res.ok_or_else(|| format!("{a} {} {b} overflows the exact decimal range", op.symbol()))
+}
