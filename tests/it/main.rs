@@ -6,6 +6,7 @@ mod compiled;
 mod conformance;
 mod diagnostics;
 mod hostile;
+mod layers;
 mod properties;
 mod roads;
 mod traces;
