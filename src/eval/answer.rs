@@ -1,0 +1,347 @@
+//! A decision's answer: its fields evaluated and written in their formats,
+//! the clauses it cites, and (with a trace) the rulebook's report tables.
+use rust_decimal::Decimal;
+use std::sync::Arc;
+
+use crate::model::*;
+use crate::trace::{CiteTrace, Event, OutcomeTrace, ReportTrace};
+use crate::value::{decimal_text, describe_value, Value};
+
+use super::{Chosen, Ctx, EvalError, FaultKind, ItemCtx, Machine, Outcome};
+
+impl<'a> Machine<'a> {
+    pub(super) fn answer(
+        &mut self,
+        index: usize,
+        reason: Option<Arc<str>>,
+        check_clauses: &[Arc<str>],
+    ) -> Result<Outcome, EvalError> {
+        let decision = &self.rb.decisions[index];
+        let mut clauses = answer_clauses(check_clauses, decision);
+        for (when, extra) in &decision.cite {
+            let held = self.bool_formula(when, Ctx::Cite(index))?;
+            if let Some(t) = &mut self.tracer {
+                t.events.push(Event::Cite(CiteTrace {
+                    when: when.text.clone(),
+                    held,
+                    clauses: extra.clone(),
+                }));
+            }
+            if held {
+                cite_clauses(&mut clauses, extra);
+            }
+        }
+        self.decision = Some(Chosen {
+            name: decision.name.clone(),
+            reason: reason.clone(),
+        });
+        let mut object = serde_json::Map::with_capacity(decision.answer.len());
+        for (o, out) in decision.answer.iter().enumerate() {
+            let context = Ctx::Answer(index, o);
+            let json = match (&out.value, self.planned_answer(index, o)?) {
+                (OutputValue::Value { expr, format }, Some(value)) => {
+                    self.formatted(&value, expr, *format, context, &clauses)?
+                }
+                _ => self.output(out, context, &clauses)?,
+            };
+            object.insert(out.key.to_string(), json);
+        }
+        if self.tracer.is_some() {
+            let reports = self.reports(&clauses)?;
+            if let Some(t) = &mut self.tracer {
+                t.reports = reports;
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.outcome = Some(OutcomeTrace::Decision {
+                decision: decision.name.to_string(),
+                reason: reason.map(|r| r.to_string()),
+                clauses: clauses.iter().map(|c| c.to_string()).collect(),
+            });
+        }
+        Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// The rulebook's report tables, for the trace: one row of cells per item shown.
+    pub(super) fn reports(&mut self, clauses: &[Arc<str>]) -> Result<Vec<ReportTrace>, EvalError> {
+        let rb = self.rb;
+        let mut out = Vec::with_capacity(rb.reports.len());
+        for report in &rb.reports {
+            let g = report.group;
+            let rows: Vec<Vec<String>> = self
+                .each_item(g, |m, i| {
+                    let shown = match &report.when {
+                        Some(w) => m.bool_formula(w, Ctx::ItemAnswer(g, i))?,
+                        None => true,
+                    };
+                    if !shown {
+                        return Ok(None);
+                    }
+                    report
+                        .columns
+                        .iter()
+                        .map(|c| m.cell(c, Ctx::ItemAnswer(g, i), clauses))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(Some)
+                })?
+                .into_iter()
+                .flatten()
+                .collect();
+            let totals = report
+                .totals
+                .iter()
+                .map(|t| Ok((t.key.to_string(), self.cell(t, Ctx::Answer(0, 0), clauses)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            let header = report.columns.iter().map(|c| c.key.to_string()).collect();
+            out.push(ReportTrace {
+                title: report.title.clone(),
+                header,
+                rows,
+                totals,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Runs `f` once in the scope of each item of group `g` (its steps computed
+    /// once, read from the memo), restoring the enclosing scope even on error.
+    pub(super) fn each_item<T>(
+        &mut self,
+        g: usize,
+        mut f: impl FnMut(&mut Self, usize) -> Result<T, EvalError>,
+    ) -> Result<Vec<T>, EvalError> {
+        let over = &self.rb.groups[g].over;
+        let res = self.group(g).map_err(|fault| match *fault.0 {
+            FaultKind::Eval(e) => e,
+            FaultKind::At(span, message) => self.error(over, Ctx::GroupOver(g), span, message),
+        })?;
+        let saved = self.current.take();
+        let mut out = Vec::with_capacity(res.items.len());
+        let mut failure = None;
+        for (i, item) in res.items.iter().enumerate() {
+            let slots = res.row(i).to_vec();
+            self.current = Some(ItemCtx {
+                group: g,
+                index: i,
+                item: item.clone(),
+                slots,
+                label: None,
+            });
+            match f(self, i) {
+                Ok(v) => out.push(v),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.current = saved;
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// One report cell: the value in its format, as text; a missing value is blank.
+    pub(super) fn cell(
+        &mut self,
+        out: &'a Output,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<String, EvalError> {
+        if let OutputValue::Value { expr, .. } = &out.value {
+            if self.formula(expr, context)?.is_missing() {
+                return Ok(String::new());
+            }
+        }
+        Ok(match self.output(out, context, clauses)? {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        })
+    }
+
+    /// A text with `{expr}` parts filled in.
+    pub(super) fn render(
+        &mut self,
+        parts: &'a [MessagePart],
+        context: Ctx,
+    ) -> Result<String, EvalError> {
+        let mut text = String::new();
+        for part in parts {
+            match part {
+                MessagePart::Text(t) => text.push_str(t),
+                MessagePart::Value(f) => match self.formula(f, context)? {
+                    Value::Text(t) => text.push_str(&t),
+                    other => text.push_str(&other.to_string()),
+                },
+            }
+        }
+        Ok(text)
+    }
+
+    /// One answer field as JSON; a list over a group gives one object per item, in order.
+    pub(super) fn output(
+        &mut self,
+        out: &'a Output,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<serde_json::Value, EvalError> {
+        match &out.value {
+            OutputValue::Value { expr, format } => {
+                let value = self.formula(expr, context)?;
+                self.formatted(&value, expr, *format, context, clauses)
+            }
+            OutputValue::Each { group, fields, key } => {
+                let g = *group;
+                let items = self.each_item(g, |m, i| {
+                    let mut object = serde_json::Map::with_capacity(fields.len());
+                    for field in fields {
+                        object.insert(
+                            field.key.to_string(),
+                            m.output(field, Ctx::ItemAnswer(g, i), clauses)?,
+                        );
+                    }
+                    let name = match key {
+                        None => None,
+                        Some(k) => Some(match m.formula(k, context)? {
+                            Value::Text(t) => t.to_string(),
+                            v if v.is_missing() => {
+                                let message = format!("the key of item {i} is {}", v.kind_name());
+                                return Err(m.error(k, context, k.node.span, message));
+                            }
+                            other => other.to_string(),
+                        }),
+                    };
+                    Ok((name, serde_json::Value::Object(object)))
+                })?;
+                let Some(k) = key else {
+                    return Ok(serde_json::Value::Array(
+                        items.into_iter().map(|(_, o)| o).collect(),
+                    ));
+                };
+                let mut keyed = serde_json::Map::with_capacity(items.len());
+                for (name, object) in items {
+                    let name = name.unwrap_or_default();
+                    if keyed.insert(name.clone(), object).is_some() {
+                        return Err(self.error(
+                            k,
+                            context,
+                            k.node.span,
+                            format!("two items have the key {name:?}"),
+                        ));
+                    }
+                }
+                Ok(serde_json::Value::Object(keyed))
+            }
+        }
+    }
+
+    /// An answer value written in its format; a value the format cannot
+    /// write is a fault of the answer's formula.
+    pub(super) fn formatted(
+        &self,
+        value: &Value,
+        expr: &Formula,
+        format: Format,
+        context: Ctx,
+        clauses: &[Arc<str>],
+    ) -> Result<serde_json::Value, EvalError> {
+        format_value(value, format, clauses)
+            .map_err(|m| self.error(expr, context, expr.node.span, m))
+    }
+}
+
+/// The clauses an answer cites before its `cite` rules: the deciding
+/// check's, else its decision's.
+pub(crate) fn answer_clauses(check_clauses: &[Arc<str>], decision: &Decision) -> Vec<Arc<str>> {
+    if check_clauses.is_empty() {
+        decision.clauses.clone()
+    } else {
+        check_clauses.to_vec()
+    }
+}
+
+/// Adds a held `cite` rule's clauses, each once.
+pub(crate) fn cite_clauses(clauses: &mut Vec<Arc<str>>, extra: &[Arc<str>]) {
+    for c in extra {
+        if !clauses.contains(c) {
+            clauses.push(c.clone());
+        }
+    }
+}
+
+/// A template as written, `{…}` parts shown as their formulas.
+pub(super) fn template_text(parts: &[MessagePart]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            MessagePart::Text(t) => t.clone(),
+            MessagePart::Value(f) => format!("{{{}}}", f.text),
+        })
+        .collect()
+}
+
+/// Writes an answer value; an amount with more decimals than its format is an error, never a silent rounding.
+pub(crate) fn format_value(
+    v: &Value,
+    format: Format,
+    clauses: &[Arc<str>],
+) -> Result<serde_json::Value, String> {
+    let number = |n: &Decimal| {
+        let mut n = *n;
+        if n.is_zero() {
+            n.set_sign_positive(true);
+        }
+        n
+    };
+    let json_number = |text: String| {
+        serde_json::from_str::<serde_json::Number>(&text)
+            .map(serde_json::Value::Number)
+            .map_err(|e| e.to_string())
+    };
+    match (format, v) {
+        (Format::Clauses, _) => Ok(serde_json::Value::Array(
+            clauses
+                .iter()
+                .map(|c| serde_json::Value::String(c.to_string()))
+                .collect(),
+        )),
+        (_, v) if v.is_missing() => Err(format!("the answer value is {}", v.kind_name())),
+        (Format::Fixed(places), Value::Number(n)) => {
+            let mut n = number(n);
+            if n.scale() > places {
+                let r = n.round_dp(places);
+                if r != n {
+                    return Err(format!(
+                        "{n} has more than {places} decimals: round it in a step"
+                    ));
+                }
+                n = r;
+            }
+            n.rescale(places);
+            Ok(serde_json::Value::String(decimal_text(&n)))
+        }
+        (Format::Decimal, Value::Number(n)) => {
+            Ok(serde_json::Value::String(decimal_text(&number(n))))
+        }
+        (Format::Integer, Value::Number(n)) => {
+            if !n.fract().is_zero() {
+                return Err(format!("{n} is not a whole number: round it in a step"));
+            }
+            json_number(decimal_text(&number(&n.trunc())))
+        }
+        (Format::Number, Value::Number(n)) => json_number(decimal_text(&number(&n.normalize()))),
+        (Format::Text, Value::Text(t)) => Ok(serde_json::Value::String(t.to_string())),
+        (Format::Bool, Value::Bool(b)) => Ok(serde_json::Value::Bool(*b)),
+        (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
+            Ok(serde_json::Value::String(v.to_string()))
+        }
+        (_, Value::Fraction(f)) => Err(format!(
+            "{f} is an exact fraction with no finite decimal form: round it in a step"
+        )),
+        (_, other) => Err(format!(
+            "cannot write {} in this format",
+            describe_value(other)
+        )),
+    }
+}
