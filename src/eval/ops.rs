@@ -30,11 +30,7 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
             .filter(|n| n.abs() <= MAX_WHOLE_EXPONENT)
             .ok_or_else(|| format!("exponent {y} is too large"))?;
         let r = powi(x, n.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
-        return if n < 0 {
-            arith(crate::expr::BinOp::Div, Decimal::ONE, r)
-        } else {
-            Ok(r)
-        };
+        return if n < 0 { reciprocal(x, y, r) } else { Ok(r) };
     }
     if x.is_sign_negative() && !x.is_zero() {
         return Err(format!("{x}^{y}: a negative base needs a whole exponent"));
@@ -60,15 +56,21 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
                 root = sqrt(root).ok_or_else(|| format!("square root of {root} failed"))?;
             }
             let r = powi(root, m.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
-            return if m < 0 {
-                arith(crate::expr::BinOp::Div, Decimal::ONE, r)
-            } else {
-                Ok(r)
-            };
+            return if m < 0 { reciprocal(x, y, r) } else { Ok(r) };
         }
     }
     x.checked_powd(y)
         .ok_or_else(|| format!("{x}^{y} cannot be computed exactly enough"))
+}
+
+/// `1 / r` for `x^y` with a negative exponent. A power so small that it
+/// rounded to zero (`0.5^4096`) makes a reciprocal past the decimal range:
+/// that is an overflow of `x^y`, not a division the rulebook wrote.
+fn reciprocal(x: Decimal, y: Decimal, r: Decimal) -> Result<Decimal, String> {
+    if r.is_zero() && !x.is_zero() {
+        return Err(format!("{x}^{y} overflows the exact decimal range"));
+    }
+    arith(crate::expr::BinOp::Div, Decimal::ONE, r)
 }
 
 /// √x to full decimal precision, by Newton's iteration (as rust_decimal's

@@ -167,9 +167,13 @@ fn from_pest(err: pest::error::Error<Rule>) -> ParseError {
 
 fn rule_name(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::expr | Rule::name | Rule::call | Rule::conditional | Rule::number | Rule::string => {
-            "an expression"
-        }
+        Rule::expr
+        | Rule::paren
+        | Rule::name
+        | Rule::call
+        | Rule::conditional
+        | Rule::number
+        | Rule::string => "an expression",
         Rule::boolean => "a value",
         Rule::add | Rule::sub | Rule::mul | Rule::div => "an operator",
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
@@ -265,6 +269,18 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
     let span = span_of(&pair);
     let kind = match pair.as_rule() {
         Rule::expr => return lower_expr(pair),
+        Rule::paren => {
+            let inner = pair
+                .into_inner()
+                .find(|p| p.as_rule() == Rule::expr)
+                .ok_or_else(|| ParseError {
+                    message: "expected an expression inside brackets".into(),
+                    span,
+                })?;
+            let mut expr = lower_expr(inner)?;
+            expr.span = span;
+            return Ok(expr);
+        }
         Rule::number => {
             let value = Decimal::from_str_exact(pair.as_str()).map_err(|_| ParseError {
                 message: format!("number {} has too many digits", pair.as_str()),

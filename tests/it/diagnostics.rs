@@ -90,14 +90,15 @@ fn every_problem_is_reported_at_once() {
         .replace("expr = \"x * 2\"", "expr = \"clamp(x) + (x and true)\"")
         .replace("clauses = [\"A\"]", "clauses = [\"B\"]")
         .replace("decision = \"ok\"", "decision = \"okay\"");
-    // `clamp(x)` has one argument; `x` is not a boolean; `(x and true)` is not a number.
+    // `clamp(x)` has one argument; `x` is not a boolean; `(x and true)`, brackets
+    // included, is not a number.
     let found = problems(&text);
     assert_eq!(
         found,
         vec![
             "check::arity 14:9-14:17",
             "check::type_mismatch 14:21-14:22",
-            "check::type_mismatch 14:21-14:31",
+            "check::type_mismatch 14:20-14:32",
             "check::unknown_clause 15:12-15:15",
             "check::unknown_decision 18:12-18:18",
         ],

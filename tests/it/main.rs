@@ -5,6 +5,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod hardening;
 mod hostile;
 mod layers;
 mod properties;

@@ -109,3 +109,18 @@ fn square_root_matches_full_precision() {
     assert_eq!(sqrt(d("0")), Some(Decimal::ZERO));
     assert_eq!(sqrt(d("-1")), None);
 }
+
+/// A negative power whose magnitude rounds to zero overflows; it is no
+/// division by zero that the rulebook wrote.
+#[test]
+fn a_vanishing_power_with_a_negative_exponent_overflows() {
+    assert_eq!(
+        pow(d("0.5"), d("-4096")),
+        Err("0.5^-4096 overflows the exact decimal range".into())
+    );
+    assert_eq!(
+        pow(d("0.5"), d("-1024.5")),
+        Err("0.5^-1024.5 overflows the exact decimal range".into())
+    );
+    assert_eq!(pow(d("0"), d("-2")), Err("division by zero (1 / 0)".into()));
+}
