@@ -34,6 +34,22 @@ use crate::trace::{
 };
 use crate::value::{describe_value, Record, Value};
 
+/// Stack left free before a step is computed: the deepest one formula can
+/// nest (the parser bounds it) with room to spare, in a debug build.
+const STACK_RED_ZONE: usize = 1024 * 1024;
+/// Stack added when less than the red zone is left.
+const STACK_SEGMENT: usize = 8 * 1024 * 1024;
+
+/// Runs `f`, the computation of a step read inside another formula, on a
+/// fresh stack segment when the thread's stack runs low. Steps nest as deep
+/// as their chain of reads (bounded at load by `rulebook::depth`), which on
+/// a small thread stack (a test's, a worker's) would overflow and abort.
+// INVARIANT: every road that computes a step from inside another formula
+// (walker, lowered code, groups) passes through here.
+pub(super) fn nested<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
+
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{message} (in {context}: `{snippet}`)")]

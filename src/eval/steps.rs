@@ -35,10 +35,10 @@ impl<'a> Machine<'a> {
             Some(Slot::Todo) => {}
         }
         self.steps[i] = Slot::Busy;
-        let value = match self.planned_step(i)? {
-            Some(v) => v,
-            None => self.run_step(&self.rb.steps[i], Ctx::Step(i), None)?,
-        };
+        let value = super::nested(|| match self.planned_step(i)? {
+            Some(v) => Ok(v),
+            None => self.run_step(&self.rb.steps[i], Ctx::Step(i), None),
+        })?;
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
@@ -58,10 +58,10 @@ impl<'a> Machine<'a> {
         }
         ctx.slots[j] = Slot::Busy;
         let (g, index) = (ctx.group, ctx.index);
-        let value = match self.planned_item_step(g, index, j)? {
-            Some(v) => v,
-            None => self.walk_item_step(g, index, j)?,
-        };
+        let value = super::nested(|| match self.planned_item_step(g, index, j)? {
+            Some(v) => Ok(v),
+            None => self.walk_item_step(g, index, j),
+        })?;
         if let Some(ctx) = &mut self.current {
             ctx.slots[j] = Slot::Done(value.clone());
         }

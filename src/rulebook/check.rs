@@ -36,10 +36,16 @@ pub fn check_rulebook(
     };
     let built = cx.rulebook(raw, hash);
     match built {
-        Some(mut rb) if diags.is_empty() => {
-            super::lower::prepare(&mut rb);
-            Ok(rb)
-        }
+        Some(mut rb) if diags.is_empty() => match super::depth::too_deep(&rb) {
+            Some(problem) => {
+                diags.push(problem);
+                Err(diags)
+            }
+            None => {
+                super::lower::prepare(&mut rb);
+                Ok(rb)
+            }
+        },
         _ => Err(diags),
     }
 }

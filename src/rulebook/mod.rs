@@ -7,6 +7,7 @@
 
 pub(crate) mod ablate;
 pub(crate) mod check;
+pub(crate) mod depth;
 pub(crate) mod fold;
 pub mod load;
 pub(crate) mod lower;

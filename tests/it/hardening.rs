@@ -51,3 +51,65 @@ fn an_answer_still_comes_out() {
     let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
     assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": "5.0" })));
 }
+
+/// Steps `s1…sn`, each reading the one before through a chain of `+`
+/// `terms` long: a formula `terms` levels deep per step.
+fn chain(n: usize, terms: usize) -> Vec<(String, String)> {
+    (1..=n)
+        .map(|i| {
+            let prev = if i == 1 {
+                "x".to_string()
+            } else {
+                format!("s{}", i - 1)
+            };
+            (format!("s{i}"), format!("{prev}{}", " + 1".repeat(terms)))
+        })
+        .collect()
+}
+
+fn chain_rulebook(n: usize, terms: usize) -> Result<Rulebook, String> {
+    let steps = chain(n, terms);
+    let mut text = String::from(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nnumbers = \"plain\"\n\n",
+    );
+    for (name, expr) in &steps {
+        text.push_str(&format!("[steps.{name}]\nexpr = \"{expr}\"\n\n"));
+    }
+    text.push_str(&format!(
+        "[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"s{n}\" }}\n"
+    ));
+    parse_rulebook("h.toml", &text).map_err(|d| d.render(100, false))
+}
+
+/// A chain of steps deeper than the evaluator may nest is refused at load,
+/// located at the first step past the limit; it used to abort evaluation
+/// with a stack overflow.
+#[test]
+fn a_chain_of_steps_too_deep_to_evaluate_is_refused_at_load() {
+    let d = match chain_rulebook(8_000, 1) {
+        Ok(_) => panic!("an 8,000-step chain was accepted"),
+        Err(d) => d,
+    };
+    assert!(d.contains("check::too_deep"), "{d}");
+    assert!(
+        d.contains("step `s751` evaluates 1502 formula levels deep"),
+        "{d}"
+    );
+    let d = match chain_rulebook(40, 250) {
+        Ok(_) => panic!("40 steps of 250-term sums were accepted"),
+        Err(d) => d,
+    };
+    assert!(d.contains("step `s6` evaluates"), "{d}");
+}
+
+/// Just under the limit, both roads evaluate it on a test thread's small
+/// stack, traced and untraced.
+#[test]
+fn a_chain_just_under_the_limit_evaluates_on_every_road() {
+    let rb = chain_rulebook(5, 250).expect("accepted");
+    let case = serde_json::json!({ "x": "1" });
+    for trace in [false, true] {
+        let (outcome, _) = evaluate_json(&rb, &case, trace).expect("no fault");
+        assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": "1251" })));
+    }
+}
