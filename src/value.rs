@@ -10,6 +10,34 @@ use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
 
+/// The calendar bareme reads and computes in: years 0001 to 9999, the
+/// years a four-digit `YYYY` writes. A date or month outside it is refused
+/// as input and is a fault when a function would produce it, so every
+/// value written out can be read back.
+pub const CALENDAR_YEARS: std::ops::RangeInclusive<i32> = 1..=9999;
+
+/// Parses exactly `YYYY-MM-DD` within the calendar.
+pub fn parse_date(text: &str) -> Option<NaiveDate> {
+    let b = text.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !digits(0..4)
+        || !digits(5..7)
+        || !digits(8..10)
+    {
+        return None;
+    }
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+    in_calendar(date).then_some(date)
+}
+
+/// Whether a date lies within [`CALENDAR_YEARS`].
+pub fn in_calendar(date: NaiveDate) -> bool {
+    CALENDAR_YEARS.contains(&date.year())
+}
+
 /// A calendar month, `YYYY-MM`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Month {
@@ -20,7 +48,7 @@ pub struct Month {
 }
 
 impl Month {
-    /// Parses exactly `YYYY-MM` (four-digit year, two-digit month 01–12).
+    /// Parses exactly `YYYY-MM` (four-digit year within the calendar, two-digit month 01–12).
     pub fn parse(text: &str) -> Option<Month> {
         let b = text.as_bytes();
         if b.len() != 7 || b[4] != b'-' || !b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit) {
@@ -28,7 +56,8 @@ impl Month {
         }
         let year = text[..4].parse().ok()?;
         let month = text[5..].parse().ok()?;
-        (1..=12).contains(&month).then_some(Month { year, month })
+        ((1..=12).contains(&month) && CALENDAR_YEARS.contains(&year))
+            .then_some(Month { year, month })
     }
 
     /// The month containing a date.
@@ -46,16 +75,20 @@ impl Month {
 
     /// Number of days in the month.
     pub fn days(self) -> Option<u32> {
-        let first = self.first_day()?;
-        let next = self.plus_months(1)?.first_day()?;
-        u32::try_from((next - first).num_days()).ok()
+        let leap = NaiveDate::from_ymd_opt(self.year, 2, 29).is_some();
+        match self.month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
+            4 | 6 | 9 | 11 => Some(30),
+            2 => Some(if leap { 29 } else { 28 }),
+            _ => None,
+        }
     }
 
     /// The month `n` months later (earlier when negative).
     pub fn plus_months(self, n: i64) -> Option<Month> {
         let index = i64::from(self.year) * 12 + i64::from(self.month) - 1 + n;
         let year = i32::try_from(index.div_euclid(12)).ok()?;
-        if !(1..=9999).contains(&year) {
+        if !CALENDAR_YEARS.contains(&year) {
             return None;
         }
         Some(Month {

@@ -192,7 +192,9 @@ pub fn age(birth: NaiveDate, on: NaiveDate) -> i64 {
 
 /// The same day `n` years later; 29 February becomes 28 February in a common year.
 pub fn add_years(date: NaiveDate, n: i64) -> Option<NaiveDate> {
-    let year = i32::try_from(i64::from(date.year()).checked_add(n)?).ok()?;
+    let year = i32::try_from(i64::from(date.year()).checked_add(n)?)
+        .ok()
+        .filter(|y| crate::value::CALENDAR_YEARS.contains(y))?;
     date.with_year(year)
         .or_else(|| NaiveDate::from_ymd_opt(year, date.month(), 28))
 }

@@ -890,9 +890,7 @@ impl Compiler<'_, '_> {
             _ => None,
         };
         let (value, ty, what) = if func == Func::Date {
-            let v = text
-                .as_deref()
-                .and_then(|t| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").ok());
+            let v = text.as_deref().and_then(crate::value::parse_date);
             (
                 v.map(Value::Date),
                 Type::Date,

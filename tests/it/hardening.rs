@@ -113,3 +113,47 @@ fn a_chain_just_under_the_limit_evaluates_on_every_road() {
         assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": "1251" })));
     }
 }
+
+/// A rulebook of a month `m` and a date `d`, with answer fields in the
+/// given formats (name, formula, format).
+fn calendar_rulebook(answers: &[(&str, &str, &str)]) -> Rulebook {
+    let mut text = String::from(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.m]\ntype = \"month\"\n\n[inputs.d]\ntype = \"date\"\n\n[[checks]]\ndecision = \"c\"\n\n[decisions.c.answer]\n",
+    );
+    for (name, expr, format) in answers {
+        text.push_str(&format!(
+            "{name} = {{ expr = \"{expr}\", format = \"{format}\" }}\n"
+        ));
+    }
+    match parse_rulebook("h.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    }
+}
+
+/// One calendar, 0001 to 9999: its last month has its days, and a function
+/// that would leave it faults instead of writing a date no input accepts.
+#[test]
+fn the_calendar_is_the_same_at_input_and_in_every_function() {
+    let rb = calendar_rulebook(&[("days", "days_in_month(m)", "integer")]);
+    let case = serde_json::json!({ "m": "9999-12", "d": "9999-12-31" });
+    let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
+    assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "days": 31 })));
+
+    let rb = calendar_rulebook(&[("later", "add_years(d, 7974)", "date")]);
+    let case = serde_json::json!({ "m": "2026-01", "d": "2026-01-31" });
+    let e = evaluate_json(&rb, &case, false).expect_err("leaves the calendar");
+    assert_eq!(e.message, "the result is outside the calendar");
+    let rb = calendar_rulebook(&[("later", "add_years(d, 7973)", "date")]);
+    let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
+    assert_eq!(
+        outcome,
+        Outcome::Answer(serde_json::json!({ "later": "9999-01-31" }))
+    );
+
+    let case = serde_json::json!({ "m": "0000-12", "d": "2026-01-31" });
+    match evaluate_json(&rb, &case, false).expect("no fault") {
+        (Outcome::Rejected(e), _) => assert_eq!(e.path, "m"),
+        (other, _) => panic!("year 0 accepted: {other:?}"),
+    }
+}
