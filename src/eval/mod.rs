@@ -80,7 +80,17 @@ pub fn evaluate(
     trace: bool,
 ) -> Result<(Outcome, Option<Trace>), EvalError> {
     let mut m = Machine::new(rb, facts, trace);
-    let outcome = m.run()?;
+    let outcome = match m.run() {
+        // Lowered code spends the budget as the walker would but cannot say
+        // at which node it ran out: the walk alone, spending the same way,
+        // names the very place a traced evaluation names.
+        Err(_) if m.exhausted && m.lowered => {
+            let mut walk = Machine::new(rb, facts, false);
+            walk.lowered = false;
+            walk.run()
+        }
+        other => other,
+    }?;
     let trace = m.tracer.map(|t| {
         let inputs = rb
             .inputs
@@ -325,6 +335,11 @@ struct Machine<'a> {
     /// Values of names bound inside formulas, innermost last.
     locals: Vec<Value>,
     budget: u64,
+    /// Whether the budget ran out (on either road).
+    exhausted: bool,
+    /// Whether steps, checks and answers run as lowered code: never with a
+    /// trace, and not on the walk that names where the budget ran out.
+    lowered: bool,
     tracer: Option<Tracer>,
     /// The text of the formula being evaluated, for messages.
     formula_text: &'a str,
@@ -340,6 +355,7 @@ impl<'a> Machine<'a> {
             steps: vec![Slot::Todo; rb.steps.len()],
             params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
+            lowered: !trace,
             tracer: trace.then(|| Tracer {
                 events: Vec::new(),
                 frames: Vec::new(),
@@ -360,6 +376,8 @@ impl<'a> Machine<'a> {
             current: None,
             locals: Vec::new(),
             budget: rb.limits.max_eval_steps,
+            exhausted: false,
+            lowered: true,
             tracer: None,
             formula_text: "",
             decision: None,

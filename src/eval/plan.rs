@@ -68,8 +68,8 @@ impl<'a> Machine<'a> {
     /// The step's value by its code: `Ok(None)` when there is no code to run
     /// (a trace is kept) or the code bailed, and the walker must compute it.
     pub(super) fn planned_step(&mut self, i: usize) -> Result<Option<Value>, Fault> {
-        match (&self.tracer, self.rb.plan.steps.get(i)) {
-            (None, Some(code)) => finish(self.run_step_code(code)),
+        match (self.lowered, self.rb.plan.steps.get(i)) {
+            (true, Some(code)) => finish(self.run_step_code(code)),
             _ => Ok(None),
         }
     }
@@ -81,7 +81,7 @@ impl<'a> Machine<'a> {
         index: usize,
         j: usize,
     ) -> Result<Option<Value>, Fault> {
-        if self.tracer.is_some() {
+        if !self.lowered {
             return Ok(None);
         }
         match self
@@ -99,7 +99,7 @@ impl<'a> Machine<'a> {
     /// group `g`) not known yet: by its code, or by the walker where the code
     /// bails. `Ok(false)` when there is no code to run (a trace is kept).
     pub(super) fn planned_item_pass(&mut self, g: usize, index: usize) -> Result<bool, Fault> {
-        if self.tracer.is_some() {
+        if !self.lowered {
             return Ok(false);
         }
         let Some(codes) = self.rb.plan.item_codes(g, index) else {
@@ -123,8 +123,8 @@ impl<'a> Machine<'a> {
 
     /// Whether check `i` holds, by its code; `Ok(None)` when the walker must tell.
     pub(super) fn planned_check(&mut self, i: usize) -> Result<Option<bool>, EvalError> {
-        match (&self.tracer, self.rb.plan.checks.get(i)) {
-            (None, Some(Some(code))) => settle(self.code_truth(code)),
+        match (self.lowered, self.rb.plan.checks.get(i)) {
+            (true, Some(Some(code))) => settle(self.code_truth(code)),
             _ => Ok(None),
         }
     }
@@ -136,8 +136,8 @@ impl<'a> Machine<'a> {
         o: usize,
     ) -> Result<Option<Value>, EvalError> {
         let rb = self.rb;
-        match (&self.tracer, rb.plan.answers.get(d).and_then(|a| a.get(o))) {
-            (None, Some(Some(code))) => settle(self.code_value(code)),
+        match (self.lowered, rb.plan.answers.get(d).and_then(|a| a.get(o))) {
+            (true, Some(Some(code))) => settle(self.code_value(code)),
             _ => Ok(None),
         }
     }
@@ -165,6 +165,7 @@ impl<'a> Machine<'a> {
 
     fn tick(&mut self) -> Run<()> {
         if self.budget == 0 {
+            self.exhausted = true;
             return Err(Stop::Bail);
         }
         self.budget -= 1;

@@ -83,8 +83,8 @@ impl<'a> Machine<'a> {
             Some(ItemCtx { label: Some(l), .. }) => Some(l.clone()),
             _ => self.item_label(g, index),
         };
-        // Without a trace, a group over constant rows runs its steps with the row folded in.
-        let step = match (&group.specialized, self.tracer.is_none()) {
+        // On the lowered road, a group over constant rows runs its steps with the row folded in.
+        let step = match (&group.specialized, self.lowered) {
             (Some(rows), true) => rows
                 .get(index)
                 .and_then(|r| r.steps.get(j))
@@ -107,12 +107,7 @@ impl<'a> Machine<'a> {
             return Ok(res.clone());
         }
         let group = &self.rb.groups[g];
-        let over = match self
-            .rb
-            .plan
-            .constant_items(g)
-            .filter(|_| self.tracer.is_none())
-        {
+        let over = match self.rb.plan.constant_items(g).filter(|_| self.lowered) {
             Some(items) => items.clone(),
             None => self
                 .formula(&group.over, Ctx::GroupOver(g))
@@ -133,7 +128,7 @@ impl<'a> Machine<'a> {
         let mut fields = Vec::with_capacity(items.len() * n);
         // One slot buffer serves every item in turn.
         let mut slots: Vec<Slot> = Vec::with_capacity(n);
-        let specialized = match (&group.specialized, self.tracer.is_none()) {
+        let specialized = match (&group.specialized, self.lowered) {
             (Some(rows), true) => Some(rows.clone()),
             _ => None,
         };

@@ -14,6 +14,7 @@ use super::{ops, Fault, Machine, Res};
 impl<'a> Machine<'a> {
     pub(super) fn spend(&mut self, span: Span) -> Res<()> {
         if self.budget == 0 {
+            self.exhausted = true;
             return Err(Fault::at(
                 span,
                 format!(

@@ -157,3 +157,41 @@ fn the_calendar_is_the_same_at_input_and_in_every_function() {
         (other, _) => panic!("year 0 accepted: {other:?}"),
     }
 }
+
+/// Where the budget runs out, both roads stop at the same node with the
+/// same message: the untraced road used to name the whole formula of the
+/// step its lowered code was running.
+#[test]
+fn the_budget_runs_out_at_the_same_place_on_both_roads() {
+    for (dir, case) in [
+        (
+            "rulebooks/luma-payroll/v3",
+            "examples/luma-payroll/payslip.json",
+        ),
+        (
+            "rulebooks/paie-fr/v2026",
+            "examples/paie-fr/level4-entry.json",
+        ),
+    ] {
+        let root = super::root();
+        let text = std::fs::read_to_string(root.join(dir).join("rulebook.toml")).expect("rulebook");
+        let case: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(root.join(case)).expect("case"))
+                .expect("case JSON");
+        let mut faults = 0;
+        for budget in (5..1_500).step_by(29) {
+            let limited = format!("{text}\n[limits]\nmax_eval_steps = {budget}\n");
+            let rb = parse_rulebook("limited.toml", &limited).expect("rulebook with a limit");
+            let untraced = evaluate_json(&rb, &case, false).map(|(o, _)| o);
+            let traced = evaluate_json(&rb, &case, true).map(|(o, _)| o);
+            // Lowered code folds constants, so near the limit it may finish
+            // where the walk runs out (noted as open); where both run out,
+            // they name the same place.
+            if untraced.is_err() || dir.contains("luma") {
+                assert_eq!(untraced, traced, "{dir} with a budget of {budget}");
+            }
+            faults += usize::from(untraced.is_err());
+        }
+        assert!(faults > 3, "{dir}: the budget ran out {faults} times");
+    }
+}
