@@ -1,10 +1,11 @@
 //! `bareme eval`: one case, or a JSON Lines batch.
 
-use std::io::{BufRead, BufWriter, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::args::{EvalArgs, TraceFormat};
+use super::output::Stdout;
 use bareme::{evaluate_json, render_text, Outcome, Rulebook};
 
 /// Runs `bareme eval`.
@@ -47,9 +48,10 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             return ExitCode::from(4);
         }
     };
+    let mut out = Stdout::new();
     match outcome {
         Outcome::Answer(answer) => {
-            let out = match (args.trace, trace) {
+            let text = match (args.trace, trace) {
                 (Some(TraceFormat::Json), Some(trace)) => {
                     serde_json::json!({"answer": answer, "trace": trace}).to_string()
                 }
@@ -58,19 +60,19 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 }
                 _ => answer.to_string(),
             };
-            say!("{}", out.trim_end());
-            ExitCode::SUCCESS
+            out.line(text.trim_end());
+            out.finish(ExitCode::SUCCESS)
         }
         Outcome::Rejected(err) => {
             match (args.trace, trace) {
-                (Some(TraceFormat::Text), Some(trace)) => say_raw!("{}", render_text(&trace)),
+                (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    say!("{}", serde_json::json!({"error": err, "trace": trace}));
+                    out.line(&serde_json::json!({"error": err, "trace": trace}).to_string());
                 }
                 _ => {}
             }
             warn!("rejected: {}: {}", err.path, err.message);
-            ExitCode::from(2)
+            out.finish(ExitCode::from(2))
         }
     }
 }
@@ -159,8 +161,7 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
             }
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = Stdout::new();
     let limit = u64::try_from(rb.limits.max_case_bytes).unwrap_or(u64::MAX);
     let mut reader = reader;
     let mut buf = Vec::new();
@@ -171,7 +172,7 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
             Ok(n) => n,
             Err(e) => {
                 warn!("error: reading the batch: {e}");
-                return ExitCode::from(2);
+                return out.finish(ExitCode::from(2));
             }
         };
         if n == 0 {
@@ -179,8 +180,9 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
         }
         let result = if buf.last() != Some(&b'\n') && buf.len() as u64 > limit {
             // An over-long line: skip its rest without holding it in memory.
-            if skip_line(&mut reader).is_err() {
-                return ExitCode::from(2);
+            if let Err(e) = skip_line(&mut reader) {
+                warn!("error: reading the batch: {e}");
+                return out.finish(ExitCode::from(2));
             }
             error_line(
                 "$",
@@ -194,10 +196,10 @@ fn run_batch(rb: &Rulebook, path: &Path) -> ExitCode {
             let text = text.strip_suffix(b"\r").unwrap_or(text);
             batch_line(rb, &String::from_utf8_lossy(text))
         };
-        if writeln!(out, "{result}").is_err() {
-            return ExitCode::SUCCESS;
+        out.line(&result);
+        if out.failed() {
+            break;
         }
     }
-    let _ = out.flush();
-    ExitCode::SUCCESS
+    out.finish(ExitCode::SUCCESS)
 }

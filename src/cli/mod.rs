@@ -1,25 +1,11 @@
 //! Command-line interface: argument parsing and the commands.
 //!
-//! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case,
-//! 3 invalid rulebook, 4 evaluation fault of the rulebook.
+//! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case
+//! (an unwritable standard output included), 3 invalid rulebook,
+//! 4 evaluation fault of the rulebook.
 //!
-//! Invariant: all terminal and file IO of the binary is here.
-
-/// `println!` that ignores a closed pipe: `bareme eval … | head` must not panic.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-
-/// `print!` that ignores a closed pipe.
-macro_rules! say_raw {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($t)*);
-    }};
-}
+//! Invariant: all terminal and file IO of the binary is here; standard
+//! output goes through `output::Stdout`, which checks every write.
 
 /// `eprintln!` that ignores a closed pipe.
 macro_rules! warn {
@@ -39,6 +25,7 @@ macro_rules! warn_raw {
 
 mod args;
 mod eval;
+mod output;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -47,6 +34,7 @@ use std::process::ExitCode;
 
 use bareme::conformance::run_conformance;
 use bareme::{load_rulebook, LoadError, Rulebook};
+use output::Stdout;
 
 pub use args::{Cli, Command};
 
@@ -88,7 +76,8 @@ fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
             let per_item: usize = rb.groups.iter().map(|g| g.steps.len()).sum();
-            say!(
+            let mut out = Stdout::new();
+            out.line(&format!(
                 "ok: {} — {} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
                 rb.reference(),
                 rb.inputs.len(),
@@ -98,8 +87,8 @@ fn check(path: &Path) -> ExitCode {
                 rb.checks.len(),
                 rb.decisions.len(),
                 rb.ablations.len()
-            );
-            ExitCode::SUCCESS
+            ));
+            out.finish(ExitCode::SUCCESS)
         }
         Err(code) => code,
     }
@@ -126,7 +115,11 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
         warn!("left to the interpreter: {f}");
     }
     match out {
-        None => say_raw!("{}", generated.source),
+        None => {
+            let mut stdout = Stdout::new();
+            stdout.text(&generated.source);
+            return stdout.finish(ExitCode::SUCCESS);
+        }
         Some(file) => {
             if let Err(e) = std::fs::write(file, &generated.source) {
                 warn!("error: cannot write {}: {e}", file.display());
@@ -160,33 +153,34 @@ fn test(path: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut out = Stdout::new();
     for r in &report.results {
         if !r.failures.is_empty() {
-            say!("FAIL {}", r.name);
+            out.line(&format!("FAIL {}", r.name));
             if let Some(d) = &r.description {
-                say!("  {d}");
+                out.line(&format!("  {d}"));
             }
             for f in &r.failures {
-                say!("  {f}");
+                out.line(&format!("  {f}"));
             }
         }
     }
     let failed = report.failed();
-    say!(
+    out.line(&format!(
         "{}: {} passed, {failed} failed",
         rb.reference(),
         report.results.len() - failed
-    );
+    ));
     if report.results.is_empty() {
         warn!(
             "error: no conformance cases in {}",
             dir.join("cases").display()
         );
-        return ExitCode::from(1);
+        return out.finish(ExitCode::from(1));
     }
-    if failed > 0 {
+    out.finish(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }

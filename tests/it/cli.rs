@@ -333,3 +333,71 @@ fn compile_writes_the_checked_in_module_whole() {
     let ablated = std::fs::read_to_string(&file).expect("the written module");
     assert!(ablated.contains("paie-fr@2026") && ablated != module);
 }
+
+/// Runs bareme with standard output on `/dev/full`, where every write fails (ENOSPC).
+#[cfg(target_os = "linux")]
+fn bareme_into_a_full_disk(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full opens");
+    Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("bareme runs")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
+    let payslip = "examples/luma-payroll/payslip.json";
+    let batch = "examples/luma-payroll/batch.jsonl";
+    for args in [
+        vec!["check", LUMA],
+        vec!["eval", LUMA, payslip],
+        vec!["eval", LUMA, payslip, "--trace", "text"],
+        vec!["eval", LUMA, payslip, "--trace", "json"],
+        vec!["eval", LUMA, "--batch", batch],
+        vec!["test", LUMA],
+        vec!["compile", LUMA],
+        vec!["compile", LUMA, "-o", "/dev/full"],
+    ] {
+        let o = bareme_into_a_full_disk(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("No space left on device"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(["eval", LUMA, "--batch"])
+        .current_dir(super::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bareme runs");
+    // The reader goes away before bareme writes anything.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let line = "{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\"}\n";
+    let writer = std::thread::spawn(move || {
+        for _ in 0..1000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().expect("bareme finishes");
+    writer.join().expect("writer");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+}
