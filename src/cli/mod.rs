@@ -24,7 +24,9 @@ macro_rules! warn_raw {
 }
 
 mod args;
+mod batch;
 mod eval;
+mod input;
 mod output;
 
 use clap::Parser;

@@ -4,6 +4,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
+    bareme_bytes(args, stdin.map(str::as_bytes))
+}
+
+/// Runs bareme with `stdin` as raw bytes (which need not be UTF-8).
+fn bareme_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bareme"));
     cmd.args(args).current_dir(super::root());
     cmd.stdin(if stdin.is_some() {
@@ -18,7 +23,7 @@ fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
             .stdin
             .take()
             .expect("stdin")
-            .write_all(text.as_bytes())
+            .write_all(text)
             .expect("write stdin");
     }
     child.wait_with_output().expect("bareme finishes")
@@ -400,4 +405,37 @@ fn a_closed_pipe_ends_the_output_quietly() {
     writer.join().expect("writer");
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn batch_refuses_a_line_that_is_not_utf8_and_goes_on() {
+    let good =
+        br#"{"task": "retrieval", "payroll_month": "2026-03", "field": "contribution_rate"}"#;
+    // Repaired to U+FFFD, these two distinct lines would read as the same case and answer.
+    let bad_ff = b"{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\", \"id\": \"\xff\"}";
+    let bad_fe = b"{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\", \"id\": \"\xfe\"}";
+    let input = [&good[..], bad_ff, bad_fe, good].join(&b'\n');
+    let o = bareme_bytes(&["eval", LUMA, "--batch"], Some(&input));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", stdout(&o));
+    assert_eq!(lines[0]["value"], "0.05");
+    let refusal = serde_json::json!({"error": {
+        "path": "$",
+        "message": "the case is not UTF-8 text: invalid byte at offset 87"
+    }});
+    assert_eq!(lines[1], refusal);
+    assert_eq!(lines[2], refusal);
+    assert_eq!(lines[3]["value"], "0.05");
+
+    // The same bytes as one case are refused with the same message.
+    let o = bareme_bytes(&["eval", LUMA, "-"], Some(bad_ff));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: the case is not UTF-8 text: invalid byte at offset 87\n"
+    );
 }
