@@ -52,12 +52,6 @@ fn answer_line(rb: &Rulebook, line: &[u8]) -> String {
         Ok(case) => case,
         Err(message) => return error_line("$", &message),
     };
-    let case = match case {
-        serde_json::Value::Object(mut o) if o.len() == 1 && o.contains_key("case") => {
-            o.remove("case").unwrap_or_default()
-        }
-        other => other,
-    };
     match evaluate_json(rb, &case, false) {
         Ok((Outcome::Answer(answer), _)) => answer.to_string(),
         Ok((Outcome::Rejected(err), _)) => error_line(&err.path, &err.message),

@@ -2,7 +2,7 @@
 //!
 //! `eval CASE` and `eval --batch` read a case the same way, so the same bytes
 //! give the same answer in both: at most the size limit, UTF-8 or refused
-//! (never repaired), then JSON.
+//! (never repaired), then JSON, then out of its `{"case": …}` envelope.
 //!
 //! Invariant: no read here holds more than the size limit plus one byte of a
 //! case or line in memory.
@@ -44,7 +44,22 @@ pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
             e.valid_up_to()
         )
     })?;
-    serde_json::from_str(text).map_err(|e| format!("the case is not valid JSON: {e}"))
+    let value =
+        serde_json::from_str(text).map_err(|e| format!("the case is not valid JSON: {e}"))?;
+    Ok(unwrap_envelope(value))
+}
+
+/// The case inside an envelope, `{"case": CASE}`: an object whose only key is
+/// `case`. Anything else is the case itself. No rulebook may declare an input
+/// named `case` (`check::bad_name`), so no case can be mistaken for an envelope.
+fn unwrap_envelope(value: serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(mut o) if o.len() == 1 => match o.remove("case") {
+            Some(case) => case,
+            None => serde_json::Value::Object(o),
+        },
+        other => other,
+    }
 }
 
 /// One line of a batch, without its line ending.

@@ -439,3 +439,27 @@ fn batch_refuses_a_line_that_is_not_utf8_and_goes_on() {
         "error: the case is not UTF-8 text: invalid byte at offset 87\n"
     );
 }
+
+#[test]
+fn a_case_envelope_reads_the_same_in_eval_and_in_a_batch() {
+    let case = r#"{"task": "retrieval", "payroll_month": "2026-03", "field": "contribution_rate"}"#;
+    let envelope = format!(r#"{{"case": {case}}}"#);
+    let answer = r#"{"decision":"retrieve","field":"contribution_rate","value":"0.05","clauses":["R1","R3"]}"#;
+    for input in [case, envelope.as_str()] {
+        let one = bareme(&["eval", LUMA, "-"], Some(input));
+        assert_eq!(one.status.code(), Some(0), "{input}: {}", stderr(&one));
+        assert_eq!(stdout(&one).trim_end(), answer, "{input}");
+        let batch = bareme(&["eval", LUMA, "--batch"], Some(input));
+        assert_eq!(stdout(&batch).trim_end(), answer, "{input}");
+    }
+    // An object with other keys besides `case` is a case, in both commands.
+    let not_an_envelope = format!(r#"{{"case": {case}, "note": 1}}"#);
+    let one = bareme(&["eval", LUMA, "-"], Some(&not_an_envelope));
+    assert_eq!(one.status.code(), Some(2));
+    assert_eq!(stderr(&one), "rejected: task: is required (R8)\n");
+    let batch = bareme(&["eval", LUMA, "--batch"], Some(&not_an_envelope));
+    assert_eq!(
+        stdout(&batch).trim_end(),
+        r#"{"error":{"path":"task","message":"is required (R8)"}}"#
+    );
+}
