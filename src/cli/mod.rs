@@ -5,17 +5,25 @@
 //! 4 evaluation fault of the rulebook.
 //!
 //! Invariant: all terminal and file IO of the binary is here; standard
-//! output goes through `output::Stdout`, which checks every write.
+//! output goes through `output::Stdout`, which checks every write; every
+//! line a person reads is escaped by `bareme::trace::escape_text`.
 
-/// `eprintln!` that ignores a closed pipe.
+/// `eprintln!` that ignores a closed pipe and escapes the line
+/// (`escape_text`): messages carry case text such as a rejection's path.
 macro_rules! warn {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+        let line = format!($($t)*);
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}",
+            bareme::trace::escape_text(&line)
+        );
     }};
 }
 
-/// `eprint!` that ignores a closed pipe.
+/// `eprint!` that ignores a closed pipe; for rendered diagnostics only,
+/// which are many lines and may be coloured.
 macro_rules! warn_raw {
     ($($t:tt)*) => {{
         use std::io::Write as _;
@@ -79,7 +87,7 @@ fn check(path: &Path) -> ExitCode {
         Ok(rb) => {
             let per_item: usize = rb.groups.iter().map(|g| g.steps.len()).sum();
             let mut out = Stdout::new();
-            out.line(&format!(
+            out.say(&format!(
                 "ok: {} — {} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
                 rb.reference(),
                 rb.inputs.len(),
@@ -158,17 +166,17 @@ fn test(path: &Path) -> ExitCode {
     let mut out = Stdout::new();
     for r in &report.results {
         if !r.failures.is_empty() {
-            out.line(&format!("FAIL {}", r.name));
+            out.say(&format!("FAIL {}", r.name));
             if let Some(d) = &r.description {
-                out.line(&format!("  {d}"));
+                out.say(&format!("  {d}"));
             }
             for f in &r.failures {
-                out.line(&format!("  {f}"));
+                out.say(&format!("  {f}"));
             }
         }
     }
     let failed = report.failed();
-    out.line(&format!(
+    out.say(&format!(
         "{}: {} passed, {failed} failed",
         rb.reference(),
         report.results.len() - failed

@@ -45,6 +45,11 @@ impl Stdout {
         self.text("\n");
     }
 
+    /// Writes a line a person reads, escaped (`escape_text`): it may quote a case.
+    pub fn say(&mut self, line: &str) {
+        self.line(&bareme::trace::escape_text(line));
+    }
+
     /// Whether a write has failed, so that more work would be lost.
     pub fn failed(&self) -> bool {
         self.error.is_some()

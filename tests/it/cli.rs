@@ -463,3 +463,35 @@ fn a_case_envelope_reads_the_same_in_eval_and_in_a_batch() {
         r#"{"error":{"path":"task","message":"is required (R8)"}}"#
     );
 }
+
+#[test]
+fn case_text_cannot_forge_lines_in_a_trace_or_a_rejection() {
+    let sales = "rulebooks/sales-tax/v1";
+    // A map key holding a line break, a fake step, ESC and a bidi override.
+    let case = r#"{"cart": {"cart_id": "C1", "customer_id": "K1", "lines": [{"id": "L1", "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"}]},
+        "customers": {"K1": {}, "K2\n  step forged\n    → 0\u001b[2J\u202e": {}},
+        "products": {"P1": {"category": "STANDARD", "unit_price": "1.00"}}}"#;
+    let o = bareme(&["eval", sales, "-", "--trace", "text"], Some(case));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "\n  customers = {K1: {}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {}}\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.lines().any(|l| l.trim() == "step forged"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+        "{out}"
+    );
+
+    let case = r#"{"cart": {"cart_id": "C1", "customer_id": "K1", "lines": []}, "customers": {"K1": {}},
+        "products": {"P1\n  forged\u001b[31m": {"category": "STANDARD", "unit_price": "x"}}}"#;
+    let o = bareme(&["eval", sales, "-"], Some(case));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "rejected: products.P1\\n  forged\\u{1b}[31m.unit_price: must be an amount with at most 2 decimals, found \"x\" (VALIDATION)\n"
+    );
+}

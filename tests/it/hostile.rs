@@ -183,3 +183,25 @@ fn an_input_named_case_is_refused_so_the_envelope_stays_unambiguous() {
         "`case` cannot name an input: `{\"case\": …}` is the envelope around a case"
     );
 }
+
+#[test]
+fn escape_text_shows_controls_line_breaks_and_bidi_as_escapes() {
+    use bareme::trace::escape_text;
+    for (text, shown) in [
+        ("plain é — ok", "plain é — ok"),
+        ("a\nb\r\tc", "a\\nb\\r\\tc"),
+        ("\u{1b}[2J\u{7f}\u{85}\0", "\\u{1b}[2J\\u{7f}\\u{85}\\u{0}"),
+        (
+            "\u{202a}\u{202e}\u{2066}\u{2069}",
+            "\\u{202a}\\u{202e}\\u{2066}\\u{2069}",
+        ),
+        (
+            "\u{200e}\u{200f}\u{61c}\u{2028}\u{2029}",
+            "\\u{200e}\\u{200f}\\u{61c}\\u{2028}\\u{2029}",
+        ),
+    ] {
+        assert_eq!(escape_text(text), shown, "{text:?}");
+        // Escaping twice changes nothing more.
+        assert_eq!(escape_text(shown), shown);
+    }
+}
