@@ -495,3 +495,36 @@ fn case_text_cannot_forge_lines_in_a_trace_or_a_rejection() {
         "rejected: products.P1\\n  forged\\u{1b}[31m.unit_price: must be an amount with at most 2 decimals, found \"x\" (VALIDATION)\n"
     );
 }
+
+#[test]
+fn test_reports_an_unreadable_case_file_as_failed_and_runs_the_others() {
+    let dir = tempdir("unreadable-case");
+    let luma = super::root().join(LUMA);
+    std::fs::copy(luma.join("rulebook.toml"), dir.join("rulebook.toml")).expect("copy");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).expect("mkdir");
+    std::fs::copy(
+        luma.join("cases/01-spec-example-below-free.toml"),
+        cases.join("01-good.toml"),
+    )
+    .expect("copy");
+    std::fs::write(cases.join("02-latin1.toml"), b"description = \"caf\xe9\"\n").expect("write");
+    // A folder named like a case file cannot be read as one.
+    std::fs::create_dir_all(cases.join("03-folder.toml")).expect("mkdir");
+    let o = bareme(&["test", dir.to_str().expect("utf-8")], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0], "FAIL 02-latin1");
+    assert_eq!(
+        lines[1],
+        "  the case file is not UTF-8 text: invalid byte at offset 18"
+    );
+    assert_eq!(lines[2], "FAIL 03-folder");
+    assert!(
+        lines[3].starts_with("  cannot read ") && lines[3].contains("03-folder.toml: "),
+        "{out}"
+    );
+    assert!(lines[4].ends_with(": 1 passed, 2 failed"), "{out}");
+}
