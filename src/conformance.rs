@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::case::json_from_toml as toml_to_json;
 use crate::eval::{evaluate_json, Outcome};
+use crate::rulebook::load::{read_capped, MAX_CASE_FILE_BYTES};
 use crate::rulebook::Rulebook;
 
 #[derive(Debug, Deserialize)]
@@ -92,7 +93,12 @@ fn read_case(file: &Path) -> (String, Result<RawCase, String>) {
 }
 
 fn case_text(file: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let bytes = std::fs::File::open(file)
+        .and_then(|f| read_capped(f, MAX_CASE_FILE_BYTES))
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .ok_or_else(|| {
+            format!("the case file is larger than the cap of {MAX_CASE_FILE_BYTES} bytes")
+        })?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "the case file is not UTF-8 text: invalid byte at offset {}",

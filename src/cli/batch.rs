@@ -8,7 +8,7 @@ use std::io::BufRead;
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{next_line, parse_case, too_large, BatchLine};
+use super::input::{case_limit, next_line, parse_case, too_large, BatchLine};
 use super::output::Stdout;
 use bareme::{evaluate_json, Outcome, Rulebook};
 
@@ -26,7 +26,7 @@ pub fn run(rb: &Rulebook, path: &Path) -> ExitCode {
         }
     };
     let mut out = Stdout::new();
-    let limit = rb.limits.max_case_bytes;
+    let limit = case_limit(rb);
     let mut buf = Vec::new();
     loop {
         let answer = match next_line(&mut reader, limit, &mut buf) {

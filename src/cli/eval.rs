@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use super::args::{EvalArgs, TraceFormat};
-use super::input::{parse_case, read_case};
+use super::input::{case_limit, parse_case, read_case};
 use super::output::Stdout;
 use bareme::{evaluate_json, render_text, Outcome};
 
@@ -26,8 +26,8 @@ pub fn run(args: &EvalArgs) -> ExitCode {
     if let Some(batch) = &args.batch {
         return super::batch::run(&rb, batch);
     }
-    let case = read_case(args.case.as_deref(), rb.limits.max_case_bytes)
-        .and_then(|bytes| parse_case(&bytes));
+    let case =
+        read_case(args.case.as_deref(), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
     let case = match case {
         Ok(case) => case,
         Err(e) => {

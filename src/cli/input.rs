@@ -5,10 +5,19 @@
 //! (never repaired), then JSON, then out of its `{"case": …}` envelope.
 //!
 //! Invariant: no read here holds more than the size limit plus one byte of a
-//! case or line in memory.
+//! case or line in memory, and the limit is at most `MAX_CASE_BYTES`.
 
 use std::io::{BufRead, Read};
 use std::path::Path;
+
+use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
+use bareme::Rulebook;
+
+/// The size limit of one case or batch line: the rulebook's
+/// `[limits] max_case_bytes`, but never more than `MAX_CASE_BYTES`.
+pub fn case_limit(rb: &Rulebook) -> usize {
+    rb.limits.max_case_bytes.min(MAX_CASE_BYTES)
+}
 
 /// Why a case is refused before validation (the size limit is `limit`).
 pub fn too_large(limit: usize) -> String {
@@ -17,22 +26,16 @@ pub fn too_large(limit: usize) -> String {
 
 /// Reads one case from a file or, for `-`, standard input, refusing more than `limit` bytes.
 pub fn read_case(path: Option<&Path>, limit: usize) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    match path {
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX);
+    let bytes = match path {
         None => return Err("no case given: pass a JSON file, or - for standard input".into()),
-        Some(p) if p.as_os_str() == "-" => std::io::stdin()
-            .take(cap)
-            .read_to_end(&mut bytes)
+        Some(p) if p.as_os_str() == "-" => read_capped(std::io::stdin(), cap)
             .map_err(|e| format!("cannot read standard input: {e}"))?,
         Some(p) => std::fs::File::open(p)
-            .and_then(|f| f.take(cap).read_to_end(&mut bytes))
+            .and_then(|f| read_capped(f, cap))
             .map_err(|e| format!("cannot read {}: {e}", p.display()))?,
     };
-    if bytes.len() > limit {
-        return Err(too_large(limit));
-    }
-    Ok(bytes)
+    bytes.ok_or_else(|| too_large(limit))
 }
 
 /// The JSON case in `bytes`: text that is not UTF-8 is refused, as a JSON

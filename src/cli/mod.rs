@@ -66,7 +66,7 @@ pub fn run() -> ExitCode {
 /// Loads a rulebook or prints why not, returning the exit code to use.
 pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
     load_rulebook(path).map_err(|e| match e {
-        LoadError::Io { .. } => {
+        LoadError::Io { .. } | LoadError::TooLarge { .. } => {
             warn!("error: {e}");
             ExitCode::from(2)
         }
