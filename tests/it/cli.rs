@@ -528,3 +528,68 @@ fn test_reports_an_unreadable_case_file_as_failed_and_runs_the_others() {
     );
     assert!(lines[4].ends_with(": 1 passed, 2 failed"), "{out}");
 }
+
+/// The exit codes README's command table lists, each one run.
+#[test]
+fn exit_codes_are_those_the_readme_lists() {
+    let broken = tempdir("exit-broken");
+    let text =
+        std::fs::read_to_string(super::root().join(LUMA).join("rulebook.toml")).expect("read");
+    std::fs::write(
+        broken.join("rulebook.toml"),
+        text.replace("min(gross_pay, row.cap)", "min(gross_pey, row.cap)"),
+    )
+    .expect("write");
+    let no_cases = tempdir("exit-no-cases");
+    std::fs::copy(
+        super::root().join(LUMA).join("rulebook.toml"),
+        no_cases.join("rulebook.toml"),
+    )
+    .expect("copy");
+    let fault = tempdir("exit-fault");
+    std::fs::write(
+        fault.join("rulebook.toml"),
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n[steps.s]\nexpr = \"1 / x\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"s\" }\n",
+    )
+    .expect("write");
+    // An empty cases/ folder: `test` has no case to run.
+    std::fs::create_dir_all(fault.join("cases")).expect("mkdir");
+    let (broken, no_cases, fault) = (
+        broken.to_string_lossy().to_string(),
+        no_cases.to_string_lossy().to_string(),
+        fault.to_string_lossy().to_string(),
+    );
+    let payslip = "examples/luma-payroll/payslip.json";
+    let batch = "examples/luma-payroll/batch.jsonl";
+    let zero = r#"{"x": "0"}"#;
+    let rejected = r#"{"task": "payslip", "gross_pay": "12.345", "payroll_month": "2026-01"}"#;
+    let runs: Vec<(Vec<&str>, Option<&str>, i32)> = vec![
+        (vec!["check", LUMA], None, 0),
+        (vec!["check", "rulebooks/nowhere"], None, 2),
+        (vec!["check", &broken], None, 3),
+        (vec!["check", "--bogus", LUMA], None, 2),
+        (vec!["eval", LUMA, payslip], None, 0),
+        (vec!["eval", LUMA, "-"], Some(rejected), 2),
+        (vec!["eval", LUMA, "nowhere.json"], None, 2),
+        (vec!["eval", LUMA, "-"], Some("not json"), 2),
+        (vec!["eval", LUMA, payslip, "--ablate", "nope"], None, 2),
+        (vec!["eval", &broken, payslip], None, 3),
+        (vec!["eval", &fault, "-"], Some(zero), 4),
+        (vec!["eval", LUMA, "--batch", batch], None, 0),
+        (vec!["eval", &fault, "--batch"], Some(zero), 0),
+        (vec!["eval", LUMA, "--batch", "nowhere.jsonl"], None, 2),
+        (vec!["eval", &broken, "--batch", batch], None, 3),
+        (vec!["test", LUMA], None, 0),
+        (vec!["test", &fault], None, 1),
+        (vec!["test", &no_cases], None, 2),
+        (vec!["test", &broken], None, 3),
+        (vec!["compile", LUMA], None, 0),
+        (vec!["compile", LUMA, "-o", "nowhere/module.rs"], None, 2),
+        (vec!["compile", LUMA, "--ablate", "nope"], None, 2),
+        (vec!["compile", &broken], None, 3),
+    ];
+    for (args, stdin, code) in runs {
+        let o = bareme(&args, stdin);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+    }
+}
