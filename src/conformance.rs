@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::case::json_from_toml as toml_to_json;
 use crate::eval::Outcome;
 use crate::pipeline::evaluate_json;
+use crate::rulebook::load::{read_capped, MAX_CASE_FILE_BYTES};
 use crate::rulebook::Rulebook;
 
 #[derive(Debug, Deserialize)]
@@ -71,7 +72,7 @@ impl Report {
 pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
     let mut out = Vec::new();
     for file in case_files(dir)? {
-        let (name, parsed) = read_case(&file)?;
+        let (name, parsed) = read_case(&file);
         let raw = parsed.map_err(|e| format!("{name}: {e}"))?;
         if raw.ablation.is_none() {
             let case = serde_json::from_str(&raw.case)
@@ -82,17 +83,34 @@ pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
     Ok(out)
 }
 
-/// A case file's name and its parsed content (or why it does not parse).
-fn read_case(file: &Path) -> Result<(String, Result<RawCase, String>), String> {
+/// A case file's name and its parsed content, or why it cannot be read or
+/// parsed: one bad file is one failed case, never the end of the run.
+fn read_case(file: &Path) -> (String, Result<RawCase, String>) {
     let name = file
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default();
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let parsed = toml::from_str::<RawCase>(&text)
-        .map_err(|e| format!("the case file is invalid: {}", e.message()));
-    Ok((name, parsed))
+    (name, case_text(file).and_then(|text| parse_case(&text)))
+}
+
+fn case_text(file: &Path) -> Result<String, String> {
+    let bytes = std::fs::File::open(file)
+        .and_then(|f| read_capped(f, MAX_CASE_FILE_BYTES))
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        .ok_or_else(|| {
+            format!("the case file is larger than the cap of {MAX_CASE_FILE_BYTES} bytes")
+        })?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the case file is not UTF-8 text: invalid byte at offset {}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn parse_case(text: &str) -> Result<RawCase, String> {
+    toml::from_str::<RawCase>(text)
+        .map_err(|e| format!("the case file is invalid: {}", e.message()))
 }
 
 /// The case files of a rulebook folder, sorted.
@@ -113,7 +131,7 @@ pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
     let mut results = Vec::new();
     for file in case_files(dir)? {
-        let (name, parsed) = read_case(&file)?;
+        let (name, parsed) = read_case(&file);
         let (description, failures) = match parsed {
             Ok(raw) => (raw.description.clone(), run_case(rb, &raw)),
             Err(e) => (None, vec![e]),

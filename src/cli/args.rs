@@ -15,7 +15,7 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check a rulebook: exit 0 when clean, 3 with diagnostics otherwise.
+    /// Check a rulebook: exit 0 when clean, 3 with diagnostics, 2 when unreadable.
     Check {
         /// A rulebook folder (holding rulebook.toml) or its TOML file.
         rulebook: PathBuf,

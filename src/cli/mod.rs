@@ -1,35 +1,29 @@
 //! Command-line interface: argument parsing and the commands.
 //!
-//! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case,
-//! 3 invalid rulebook, 4 evaluation fault of the rulebook.
+//! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case
+//! (an unwritable standard output included), 3 invalid rulebook,
+//! 4 evaluation fault of the rulebook.
 //!
-//! Invariant: all terminal and file IO of the binary is here.
+//! Invariant: all terminal and file IO of the binary is here; standard
+//! output goes through `output::Stdout`, which checks every write; every
+//! line a person reads is escaped by `bareme::trace::escape_text`.
 
-/// `println!` that ignores a closed pipe: `bareme eval … | head` must not panic.
-macro_rules! say {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-
-/// `print!` that ignores a closed pipe.
-macro_rules! say_raw {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-
-/// `eprintln!` that ignores a closed pipe.
+/// `eprintln!` that ignores a closed pipe and escapes the line
+/// (`escape_text`): messages carry case text such as a rejection's path.
 macro_rules! warn {
     ($($t:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+        let line = format!($($t)*);
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}",
+            bareme::trace::escape_text(&line)
+        );
     }};
 }
 
-/// `eprint!` that ignores a closed pipe.
+/// `eprint!` that ignores a closed pipe; for rendered diagnostics only,
+/// which are many lines and may be coloured.
 macro_rules! warn_raw {
     ($($t:tt)*) => {{
         use std::io::Write as _;
@@ -38,7 +32,10 @@ macro_rules! warn_raw {
 }
 
 mod args;
+mod batch;
 mod eval;
+mod input;
+mod output;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -47,6 +44,7 @@ use std::process::ExitCode;
 
 use bareme::conformance::run_conformance;
 use bareme::{load_rulebook, LoadError, Rulebook};
+use output::Stdout;
 
 pub use args::{Cli, Command};
 
@@ -68,7 +66,7 @@ pub fn run() -> ExitCode {
 /// Loads a rulebook or prints why not, returning the exit code to use.
 pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
     load_rulebook(path).map_err(|e| match e {
-        LoadError::Io { .. } => {
+        LoadError::Io { .. } | LoadError::TooLarge { .. } => {
             warn!("error: {e}");
             ExitCode::from(2)
         }
@@ -88,7 +86,8 @@ fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
             let per_item: usize = rb.groups.iter().map(|g| g.steps.len()).sum();
-            say!(
+            let mut out = Stdout::new();
+            out.say(&format!(
                 "ok: {} — {} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
                 rb.reference(),
                 rb.inputs.len(),
@@ -98,8 +97,8 @@ fn check(path: &Path) -> ExitCode {
                 rb.checks.len(),
                 rb.decisions.len(),
                 rb.ablations.len()
-            );
-            ExitCode::SUCCESS
+            ));
+            out.finish(ExitCode::SUCCESS)
         }
         Err(code) => code,
     }
@@ -126,7 +125,11 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
         warn!("left to the interpreter: {f}");
     }
     match out {
-        None => say_raw!("{}", generated.source),
+        None => {
+            let mut stdout = Stdout::new();
+            stdout.text(&generated.source);
+            return stdout.finish(ExitCode::SUCCESS);
+        }
         Some(file) => {
             if let Err(e) = std::fs::write(file, &generated.source) {
                 warn!("error: cannot write {}: {e}", file.display());
@@ -160,33 +163,34 @@ fn test(path: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut out = Stdout::new();
     for r in &report.results {
         if !r.failures.is_empty() {
-            say!("FAIL {}", r.name);
+            out.say(&format!("FAIL {}", r.name));
             if let Some(d) = &r.description {
-                say!("  {d}");
+                out.say(&format!("  {d}"));
             }
             for f in &r.failures {
-                say!("  {f}");
+                out.say(&format!("  {f}"));
             }
         }
     }
     let failed = report.failed();
-    say!(
+    out.say(&format!(
         "{}: {} passed, {failed} failed",
         rb.reference(),
         report.results.len() - failed
-    );
+    ));
     if report.results.is_empty() {
         warn!(
             "error: no conformance cases in {}",
             dir.join("cases").display()
         );
-        return ExitCode::from(1);
+        return out.finish(ExitCode::from(1));
     }
-    if failed > 0 {
+    out.finish(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }

@@ -288,6 +288,11 @@ impl Checker<'_> {
         };
         for (i, (name, raw)) in inputs.iter().enumerate() {
             self.check_ident(name, sp(raw));
+            if name == "case" {
+                let message =
+                    "`case` cannot name an input: `{\"case\": …}` is the envelope around a case";
+                self.problem("check::bad_name", sp(raw), message, "here");
+            }
             declare(
                 self,
                 name,

@@ -4,9 +4,11 @@
 //! itself. TOML syntax and unknown keys are reported as located
 //! diagnostics, like every later check.
 //!
-//! Invariant: the only file IO of the rulebook layer is here.
+//! Invariant: the only file IO of the rulebook layer is here, and every
+//! read from outside is capped by a constant of this file.
 
 use sha2::{Digest, Sha256};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -15,6 +17,26 @@ use super::schema::RawRulebook;
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::Rulebook;
 use crate::span::Span;
+
+// Caps on what bareme reads from outside, all in one place, so that no file
+// or stream (`bareme check /dev/zero`) can grow memory without bound.
+
+/// Most bytes read from a rulebook file (16 MiB; the bundled ones are under 200 KiB).
+pub const MAX_RULEBOOK_BYTES: u64 = 16 << 20;
+/// Most bytes read from a conformance case file (16 MiB).
+pub const MAX_CASE_FILE_BYTES: u64 = 16 << 20;
+/// Most bytes read of a case given to `eval`, or of one batch line, whatever a
+/// rulebook's `[limits] max_case_bytes` says (64 MiB).
+pub const MAX_CASE_BYTES: usize = 64 << 20;
+
+/// All the bytes of `reader` if there are at most `cap`, `None` if there are
+/// more; never holds more than `cap` + 1 of them.
+pub fn read_capped(reader: impl Read, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
+    let fits = u64::try_from(bytes.len()).is_ok_and(|n| n <= cap);
+    Ok(fits.then_some(bytes))
+}
 
 /// Why a rulebook could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +48,14 @@ pub enum LoadError {
         path: String,
         /// The IO error.
         source: std::io::Error,
+    },
+    /// The file holds more than `MAX_RULEBOOK_BYTES` (`bareme check /dev/zero`).
+    #[error("cannot read {path}: a rulebook file is at most {cap} bytes, and this one is larger")]
+    TooLarge {
+        /// The path tried.
+        path: String,
+        /// The cap, in bytes.
+        cap: u64,
     },
     /// The file has problems.
     #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
@@ -44,11 +74,26 @@ pub fn rulebook_file(path: &Path) -> PathBuf {
 /// Reads, parses and checks a rulebook.
 pub fn load_rulebook(path: &Path) -> Result<Rulebook, LoadError> {
     let file = rulebook_file(path);
-    let text = std::fs::read_to_string(&file).map_err(|source| LoadError::Io {
-        path: file.display().to_string(),
+    let name = file.display().to_string();
+    let io = |source| LoadError::Io {
+        path: name.clone(),
         source,
+    };
+    let bytes = std::fs::File::open(&file)
+        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
+        .map_err(io)?
+        .ok_or_else(|| LoadError::TooLarge {
+            path: name.clone(),
+            cap: MAX_RULEBOOK_BYTES,
+        })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text: invalid byte at offset {offset}"),
+        ))
     })?;
-    parse_rulebook(&file.display().to_string(), &text).map_err(LoadError::Invalid)
+    parse_rulebook(&name, &text).map_err(LoadError::Invalid)
 }
 
 /// Parses and checks rulebook text; `name` is shown in diagnostics.

@@ -16,7 +16,7 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
-pub use text::render_text;
+pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.
 #[derive(Clone, Debug, Serialize)]

@@ -1,63 +1,69 @@
 //! The text rendering of a trace: an indented explanation an auditor reads.
+//!
+//! Invariant: every line is escaped whole as it is written (`escape_text`),
+//! so no text from a case (a map key, an id, a value) can start a line of its
+//! own, steer the terminal, or reorder what an auditor sees.
 
-use std::fmt::Write;
+use std::borrow::Cow;
+use std::fmt::{self, Write};
 
 use super::{Event, OutcomeTrace, StepTrace, Trace};
 use crate::facts::Given;
 
 /// Renders a trace as indented text, one block per check and step.
 pub fn render_text(trace: &Trace) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "rulebook {}", trace.rulebook);
+    let mut text = String::new();
+    let out = &mut text;
+    line(out, format_args!("rulebook {}", trace.rulebook));
     if let Some(ablation) = &trace.ablation {
-        let _ = writeln!(
+        line(
             out,
-            "ablation {ablation} (an alternative reading, not the rules)"
+            format_args!("ablation {ablation} (an alternative reading, not the rules)"),
         );
     }
     for report in &trace.reports {
-        write_report(&mut out, report);
+        write_report(out, report);
     }
     out.push_str("\ninputs\n");
     for input in &trace.inputs {
-        let value = input.value.to_string();
-        let _ = match input.given {
-            Given::Value => writeln!(out, "  {} = {value}", input.name),
-            Given::Absent => writeln!(out, "  {} absent", input.name),
-            Given::Null => writeln!(out, "  {} = null", input.name),
-            Given::Default => writeln!(out, "  {} = {value} (default)", input.name),
-            Given::Ignored => writeln!(
+        let (name, value) = (&input.name, &input.value);
+        match input.given {
+            Given::Value => line(out, format_args!("  {name} = {value}")),
+            Given::Absent => line(out, format_args!("  {name} absent")),
+            Given::Null => line(out, format_args!("  {name} = null")),
+            Given::Default => line(out, format_args!("  {name} = {value} (default)")),
+            Given::Ignored => line(
                 out,
-                "  {} ignored (its condition does not hold)",
-                input.name
+                format_args!("  {name} ignored (its condition does not hold)"),
             ),
-        };
+        }
     }
     out.push_str("\nevaluation\n");
     for event in &trace.events {
         match event {
             Event::Check(c) => {
                 let when = c.when.as_deref().unwrap_or("always");
-                let verdict = if c.held {
-                    format!("holds → {}", c.gives)
-                } else {
-                    "does not hold".into()
-                };
-                let _ = writeln!(out, "  check {}: {when}", c.index);
+                line(out, format_args!("  check {}: {when}", c.index));
                 if let Some(label) = &c.label {
-                    let _ = writeln!(out, "    {label}");
+                    line(out, format_args!("    {label}"));
                 }
-                write_reads(&mut out, &c.reads);
-                let _ = writeln!(out, "    {verdict}");
+                write_reads(out, &c.reads);
+                if c.held {
+                    line(out, format_args!("    holds → {}", c.gives));
+                } else {
+                    line(out, format_args!("    does not hold"));
+                }
             }
-            Event::Step(s) => write_step(&mut out, s),
+            Event::Step(s) => write_step(out, s),
             Event::Cite(c) => {
                 let verdict = if c.held { "cites" } else { "does not cite" };
-                let _ = writeln!(
+                line(
                     out,
-                    "  citation: {} → {verdict} {}",
-                    c.when,
-                    c.clauses.join(", ")
+                    format_args!(
+                        "  citation: {} → {verdict} {}",
+                        c.when,
+                        c.clauses.join(", ")
+                    ),
                 );
             }
         }
@@ -70,29 +76,88 @@ pub fn render_text(trace: &Trace) -> String {
             clauses,
         } => {
             let reason = reason.as_ref().map(|r| format!(" {r}")).unwrap_or_default();
-            let _ = writeln!(out, "  {decision}{reason} [{}]", clauses.join(", "));
+            line(
+                out,
+                format_args!("  {decision}{reason} [{}]", clauses.join(", ")),
+            );
         }
         OutcomeTrace::Rejected { error } => {
-            let _ = writeln!(out, "  rejected at {}: {}", error.path, error.message);
+            line(
+                out,
+                format_args!("  rejected at {}: {}", error.path, error.message),
+            );
         }
     }
-    out
+    text
+}
+
+/// Text from a case (or a rulebook) as a terminal may show it: control
+/// characters (line breaks and ESC among them), the Unicode line and
+/// paragraph separators and the bidi controls (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069) become escapes like `\n` and `\u{1b}`, so
+/// such text can neither start a line of its own, restyle the terminal, nor
+/// reorder a line on screen. Other text is unchanged, and escaping twice
+/// changes nothing more.
+pub fn escape_text(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            '\t' => escaped.push_str("\\t"),
+            c if needs_escape(c) => {
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Appends one line, escaped whole.
+fn line(out: &mut String, args: fmt::Arguments<'_>) {
+    let text = fmt::format(args);
+    out.push_str(&escape_text(&text));
+    out.push('\n');
 }
 
 /// A report as an aligned table: the first column left, the others right.
+/// Cells are escaped before they are measured, so hostile text cannot break the alignment.
 fn write_report(out: &mut String, report: &super::ReportTrace) {
+    let shown = |cells: &[String]| -> Vec<String> {
+        cells.iter().map(|c| escape_text(c).into_owned()).collect()
+    };
+    let header = shown(&report.header);
+    let rows: Vec<Vec<String>> = report.rows.iter().map(|r| shown(r)).collect();
     out.push('\n');
     if let Some(title) = &report.title {
-        let _ = writeln!(out, "{title}");
+        line(out, format_args!("{title}"));
     }
-    let n = report.header.len();
-    let mut widths: Vec<usize> = report.header.iter().map(|h| h.chars().count()).collect();
-    for row in &report.rows {
+    let n = header.len();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let line = |cells: &[String]| {
+    let aligned = |cells: &[String]| {
         let mut text = String::from(" ");
         for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
             let pad = w.saturating_sub(cell.chars().count());
@@ -107,28 +172,40 @@ fn write_report(out: &mut String, report: &super::ReportTrace) {
         }
         text.trim_end().to_string()
     };
-    let _ = writeln!(out, "{}", line(&report.header));
+    line(out, format_args!("{}", aligned(&header)));
     let rule: usize = widths.iter().sum::<usize>() + 2 * n;
-    let _ = writeln!(out, "  {}", "─".repeat(rule.saturating_sub(1)));
-    for row in &report.rows {
-        let _ = writeln!(out, "{}", line(row));
+    line(
+        out,
+        format_args!("  {}", "─".repeat(rule.saturating_sub(1))),
+    );
+    for row in &rows {
+        line(out, format_args!("{}", aligned(row)));
     }
     if !report.totals.is_empty() {
-        let label_width = report
+        let totals: Vec<(String, String)> = report
             .totals
+            .iter()
+            .map(|(l, v)| (escape_text(l).into_owned(), escape_text(v).into_owned()))
+            .collect();
+        let label_width = totals
             .iter()
             .map(|(l, _)| l.chars().count())
             .max()
             .unwrap_or(0);
-        let value_width = report
-            .totals
+        let value_width = totals
             .iter()
             .map(|(_, v)| v.chars().count())
             .max()
             .unwrap_or(0);
-        let _ = writeln!(out, "  {}", "─".repeat(rule.saturating_sub(1)));
-        for (label, value) in &report.totals {
-            let _ = writeln!(out, "  {label:<label_width$}  {value:>value_width$}");
+        line(
+            out,
+            format_args!("  {}", "─".repeat(rule.saturating_sub(1))),
+        );
+        for (label, value) in &totals {
+            line(
+                out,
+                format_args!("  {label:<label_width$}  {value:>value_width$}"),
+            );
         }
     }
 }
@@ -139,7 +216,7 @@ fn write_reads(out: &mut String, reads: &[super::Read]) {
             .iter()
             .map(|r| format!("{} = {}", r.name, r.value))
             .collect();
-        let _ = writeln!(out, "    with {}", list.join(", "));
+        line(out, format_args!("    with {}", list.join(", ")));
     }
 }
 
@@ -156,28 +233,35 @@ fn write_step(out: &mut String, s: &StepTrace) {
     };
     match &s.item {
         Some(item) => {
-            let _ = writeln!(out, "  step {item}.{}{label}{clauses}", s.step);
+            line(
+                out,
+                format_args!("  step {item}.{}{label}{clauses}", s.step),
+            );
         }
         None => {
-            let _ = writeln!(out, "  step {}{label}{clauses}", s.step);
+            line(out, format_args!("  step {}{label}{clauses}", s.step));
         }
     }
     if let Some(c) = &s.condition {
-        let _ = writeln!(
+        line(
             out,
-            "    when {} → {}",
-            c.formula,
-            if c.held { "applies" } else { "does not apply" }
+            format_args!(
+                "    when {} → {}",
+                c.formula,
+                if c.held { "applies" } else { "does not apply" }
+            ),
         );
     }
-    let _ = writeln!(out, "    = {}", s.formula);
+    line(out, format_args!("    = {}", s.formula));
     write_reads(out, &s.reads);
     for l in &s.lookups {
         if l.kind == "scale" {
-            let _ = writeln!(
+            line(
                 out,
-                "    scale {} ({}) on {}: {}",
-                l.table, l.source, l.key, l.why
+                format_args!(
+                    "    scale {} ({}) on {}: {}",
+                    l.table, l.source, l.key, l.why
+                ),
             );
             continue;
         }
@@ -186,17 +270,19 @@ fn write_step(out: &mut String, s: &StepTrace) {
             .as_deref()
             .map(|r| format!("row {r}"))
             .unwrap_or_else(|| "no row".into());
-        let _ = writeln!(
+        line(
             out,
-            "    table {} ({}): {} → {row}: {}",
-            l.table, l.source, l.key, l.why
+            format_args!(
+                "    table {} ({}): {} → {row}: {}",
+                l.table, l.source, l.key, l.why
+            ),
         );
     }
     let exact = s.exact.to_string();
     if s.roundings.iter().all(|r| r.at != "step") {
-        let _ = writeln!(out, "    → {}", s.value);
+        line(out, format_args!("    → {}", s.value));
     } else {
-        let _ = writeln!(out, "    exact {exact}");
+        line(out, format_args!("    exact {exact}"));
     }
     for r in &s.roundings {
         let what = if r.at == "step" {
@@ -204,14 +290,16 @@ fn write_step(out: &mut String, s: &StepTrace) {
         } else {
             format!("inside, {}", r.at)
         };
-        let _ = writeln!(
+        line(
             out,
-            "    {what} {} to {} places: {} → {} (margin {})",
-            r.rounded.mode.name(),
-            r.rounded.places,
-            r.rounded.before,
-            r.rounded.after,
-            r.rounded.margin
+            format_args!(
+                "    {what} {} to {} places: {} → {} (margin {})",
+                r.rounded.mode.name(),
+                r.rounded.places,
+                r.rounded.before,
+                r.rounded.after,
+                r.rounded.margin
+            ),
         );
     }
 }

@@ -4,6 +4,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
+    bareme_bytes(args, stdin.map(str::as_bytes))
+}
+
+/// Runs bareme with `stdin` as raw bytes (which need not be UTF-8).
+fn bareme_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bareme"));
     cmd.args(args).current_dir(super::root());
     cmd.stdin(if stdin.is_some() {
@@ -18,7 +23,7 @@ fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
             .stdin
             .take()
             .expect("stdin")
-            .write_all(text.as_bytes())
+            .write_all(text)
             .expect("write stdin");
     }
     child.wait_with_output().expect("bareme finishes")
@@ -332,4 +337,259 @@ fn compile_writes_the_checked_in_module_whole() {
     assert!(o.status.success(), "{}", stderr(&o));
     let ablated = std::fs::read_to_string(&file).expect("the written module");
     assert!(ablated.contains("paie-fr@2026") && ablated != module);
+}
+
+/// Runs bareme with standard output on `/dev/full`, where every write fails (ENOSPC).
+#[cfg(target_os = "linux")]
+fn bareme_into_a_full_disk(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full opens");
+    Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("bareme runs")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
+    let payslip = "examples/luma-payroll/payslip.json";
+    let batch = "examples/luma-payroll/batch.jsonl";
+    for args in [
+        vec!["check", LUMA],
+        vec!["eval", LUMA, payslip],
+        vec!["eval", LUMA, payslip, "--trace", "text"],
+        vec!["eval", LUMA, payslip, "--trace", "json"],
+        vec!["eval", LUMA, "--batch", batch],
+        vec!["test", LUMA],
+        vec!["compile", LUMA],
+        vec!["compile", LUMA, "-o", "/dev/full"],
+    ] {
+        let o = bareme_into_a_full_disk(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("No space left on device"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(["eval", LUMA, "--batch"])
+        .current_dir(super::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bareme runs");
+    // The reader goes away before bareme writes anything.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let line = "{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\"}\n";
+    let writer = std::thread::spawn(move || {
+        for _ in 0..1000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let o = child.wait_with_output().expect("bareme finishes");
+    writer.join().expect("writer");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn batch_refuses_a_line_that_is_not_utf8_and_goes_on() {
+    let good =
+        br#"{"task": "retrieval", "payroll_month": "2026-03", "field": "contribution_rate"}"#;
+    // Repaired to U+FFFD, these two distinct lines would read as the same case and answer.
+    let bad_ff = b"{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\", \"id\": \"\xff\"}";
+    let bad_fe = b"{\"task\": \"retrieval\", \"payroll_month\": \"2026-03\", \"field\": \"contribution_rate\", \"id\": \"\xfe\"}";
+    let input = [&good[..], bad_ff, bad_fe, good].join(&b'\n');
+    let o = bareme_bytes(&["eval", LUMA, "--batch"], Some(&input));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", stdout(&o));
+    assert_eq!(lines[0]["value"], "0.05");
+    let refusal = serde_json::json!({"error": {
+        "path": "$",
+        "message": "the case is not UTF-8 text: invalid byte at offset 87"
+    }});
+    assert_eq!(lines[1], refusal);
+    assert_eq!(lines[2], refusal);
+    assert_eq!(lines[3]["value"], "0.05");
+
+    // The same bytes as one case are refused with the same message.
+    let o = bareme_bytes(&["eval", LUMA, "-"], Some(bad_ff));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: the case is not UTF-8 text: invalid byte at offset 87\n"
+    );
+}
+
+#[test]
+fn a_case_envelope_reads_the_same_in_eval_and_in_a_batch() {
+    let case = r#"{"task": "retrieval", "payroll_month": "2026-03", "field": "contribution_rate"}"#;
+    let envelope = format!(r#"{{"case": {case}}}"#);
+    let answer = r#"{"decision":"retrieve","field":"contribution_rate","value":"0.05","clauses":["R1","R3"]}"#;
+    for input in [case, envelope.as_str()] {
+        let one = bareme(&["eval", LUMA, "-"], Some(input));
+        assert_eq!(one.status.code(), Some(0), "{input}: {}", stderr(&one));
+        assert_eq!(stdout(&one).trim_end(), answer, "{input}");
+        let batch = bareme(&["eval", LUMA, "--batch"], Some(input));
+        assert_eq!(stdout(&batch).trim_end(), answer, "{input}");
+    }
+    // An object with other keys besides `case` is a case, in both commands.
+    let not_an_envelope = format!(r#"{{"case": {case}, "note": 1}}"#);
+    let one = bareme(&["eval", LUMA, "-"], Some(&not_an_envelope));
+    assert_eq!(one.status.code(), Some(2));
+    assert_eq!(stderr(&one), "rejected: task: is required (R8)\n");
+    let batch = bareme(&["eval", LUMA, "--batch"], Some(&not_an_envelope));
+    assert_eq!(
+        stdout(&batch).trim_end(),
+        r#"{"error":{"path":"task","message":"is required (R8)"}}"#
+    );
+}
+
+#[test]
+fn case_text_cannot_forge_lines_in_a_trace_or_a_rejection() {
+    let sales = "rulebooks/sales-tax/v1";
+    // A map key holding a line break, a fake step, ESC and a bidi override.
+    let case = r#"{"cart": {"cart_id": "C1", "customer_id": "K1", "lines": [{"id": "L1", "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"}]},
+        "customers": {"K1": {}, "K2\n  step forged\n    → 0\u001b[2J\u202e": {}},
+        "products": {"P1": {"category": "STANDARD", "unit_price": "1.00"}}}"#;
+    let o = bareme(&["eval", sales, "-", "--trace", "text"], Some(case));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "\n  customers = {K1: {}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {}}\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.lines().any(|l| l.trim() == "step forged"), "{out}");
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{202e}'),
+        "{out}"
+    );
+
+    let case = r#"{"cart": {"cart_id": "C1", "customer_id": "K1", "lines": []}, "customers": {"K1": {}},
+        "products": {"P1\n  forged\u001b[31m": {"category": "STANDARD", "unit_price": "x"}}}"#;
+    let o = bareme(&["eval", sales, "-"], Some(case));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "rejected: products.P1\\n  forged\\u{1b}[31m.unit_price: must be an amount with at most 2 decimals, found \"x\" (VALIDATION)\n"
+    );
+}
+
+#[test]
+fn test_reports_an_unreadable_case_file_as_failed_and_runs_the_others() {
+    let dir = tempdir("unreadable-case");
+    let luma = super::root().join(LUMA);
+    std::fs::copy(luma.join("rulebook.toml"), dir.join("rulebook.toml")).expect("copy");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).expect("mkdir");
+    std::fs::copy(
+        luma.join("cases/01-spec-example-below-free.toml"),
+        cases.join("01-good.toml"),
+    )
+    .expect("copy");
+    std::fs::write(cases.join("02-latin1.toml"), b"description = \"caf\xe9\"\n").expect("write");
+    // A folder named like a case file cannot be read as one.
+    std::fs::create_dir_all(cases.join("03-folder.toml")).expect("mkdir");
+    let o = bareme(&["test", dir.to_str().expect("utf-8")], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0], "FAIL 02-latin1");
+    assert_eq!(
+        lines[1],
+        "  the case file is not UTF-8 text: invalid byte at offset 18"
+    );
+    assert_eq!(lines[2], "FAIL 03-folder");
+    assert!(
+        lines[3].starts_with("  cannot read ") && lines[3].contains("03-folder.toml: "),
+        "{out}"
+    );
+    assert!(lines[4].ends_with(": 1 passed, 2 failed"), "{out}");
+}
+
+/// The exit codes README's command table lists, each one run.
+#[test]
+fn exit_codes_are_those_the_readme_lists() {
+    let broken = tempdir("exit-broken");
+    let text =
+        std::fs::read_to_string(super::root().join(LUMA).join("rulebook.toml")).expect("read");
+    std::fs::write(
+        broken.join("rulebook.toml"),
+        text.replace("min(gross_pay, row.cap)", "min(gross_pey, row.cap)"),
+    )
+    .expect("write");
+    let no_cases = tempdir("exit-no-cases");
+    std::fs::copy(
+        super::root().join(LUMA).join("rulebook.toml"),
+        no_cases.join("rulebook.toml"),
+    )
+    .expect("copy");
+    let fault = tempdir("exit-fault");
+    std::fs::write(
+        fault.join("rulebook.toml"),
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n[steps.s]\nexpr = \"1 / x\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"s\" }\n",
+    )
+    .expect("write");
+    // An empty cases/ folder: `test` has no case to run.
+    std::fs::create_dir_all(fault.join("cases")).expect("mkdir");
+    let (broken, no_cases, fault) = (
+        broken.to_string_lossy().to_string(),
+        no_cases.to_string_lossy().to_string(),
+        fault.to_string_lossy().to_string(),
+    );
+    let payslip = "examples/luma-payroll/payslip.json";
+    let batch = "examples/luma-payroll/batch.jsonl";
+    let zero = r#"{"x": "0"}"#;
+    let rejected = r#"{"task": "payslip", "gross_pay": "12.345", "payroll_month": "2026-01"}"#;
+    let runs: Vec<(Vec<&str>, Option<&str>, i32)> = vec![
+        (vec!["check", LUMA], None, 0),
+        (vec!["check", "rulebooks/nowhere"], None, 2),
+        (vec!["check", &broken], None, 3),
+        (vec!["check", "--bogus", LUMA], None, 2),
+        (vec!["eval", LUMA, payslip], None, 0),
+        (vec!["eval", LUMA, "-"], Some(rejected), 2),
+        (vec!["eval", LUMA, "nowhere.json"], None, 2),
+        (vec!["eval", LUMA, "-"], Some("not json"), 2),
+        (vec!["eval", LUMA, payslip, "--ablate", "nope"], None, 2),
+        (vec!["eval", &broken, payslip], None, 3),
+        (vec!["eval", &fault, "-"], Some(zero), 4),
+        (vec!["eval", LUMA, "--batch", batch], None, 0),
+        (vec!["eval", &fault, "--batch"], Some(zero), 0),
+        (vec!["eval", LUMA, "--batch", "nowhere.jsonl"], None, 2),
+        (vec!["eval", &broken, "--batch", batch], None, 3),
+        (vec!["test", LUMA], None, 0),
+        (vec!["test", &fault], None, 1),
+        (vec!["test", &no_cases], None, 2),
+        (vec!["test", &broken], None, 3),
+        (vec!["compile", LUMA], None, 0),
+        (vec!["compile", LUMA, "-o", "nowhere/module.rs"], None, 2),
+        (vec!["compile", LUMA, "--ablate", "nope"], None, 2),
+        (vec!["compile", &broken], None, 3),
+    ];
+    for (args, stdin, code) in runs {
+        let o = bareme(&args, stdin);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+    }
 }

@@ -172,3 +172,36 @@ fn string_literals_do_not_count_as_nesting() {
     let (outcome, _) = evaluate_json(&rb, &serde_json::json!({}), false).expect("no fault");
     assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": parens })));
 }
+
+#[test]
+fn an_input_named_case_is_refused_so_the_envelope_stays_unambiguous() {
+    let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.case]\ntype = \"integer\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"case\", format = \"integer\" }\n";
+    let d = parse_rulebook("h.toml", text).expect_err("refused");
+    assert_eq!(d.locations(), vec!["check::bad_name 7:8-7:17".to_string()]);
+    assert_eq!(
+        d.problems[0].message,
+        "`case` cannot name an input: `{\"case\": …}` is the envelope around a case"
+    );
+}
+
+#[test]
+fn escape_text_shows_controls_line_breaks_and_bidi_as_escapes() {
+    use bareme::trace::escape_text;
+    for (text, shown) in [
+        ("plain é — ok", "plain é — ok"),
+        ("a\nb\r\tc", "a\\nb\\r\\tc"),
+        ("\u{1b}[2J\u{7f}\u{85}\0", "\\u{1b}[2J\\u{7f}\\u{85}\\u{0}"),
+        (
+            "\u{202a}\u{202e}\u{2066}\u{2069}",
+            "\\u{202a}\\u{202e}\\u{2066}\\u{2069}",
+        ),
+        (
+            "\u{200e}\u{200f}\u{61c}\u{2028}\u{2029}",
+            "\\u{200e}\\u{200f}\\u{61c}\\u{2028}\\u{2029}",
+        ),
+    ] {
+        assert_eq!(escape_text(text), shown, "{text:?}");
+        // Escaping twice changes nothing more.
+        assert_eq!(escape_text(shown), shown);
+    }
+}

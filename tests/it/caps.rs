@@ -1,0 +1,113 @@
+//! Reads from outside are capped: a rulebook file, a conformance case file, a
+//! case and a batch line are refused past their cap with a clear message,
+//! never read whole into memory.
+
+use std::process::{Command, Output, Stdio};
+
+fn bareme(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("bareme runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bareme-caps-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A file of `len` zero bytes that takes no room on disk.
+fn sparse_file(path: &std::path::Path, len: u64) {
+    std::fs::File::create(path)
+        .and_then(|f| f.set_len(len))
+        .expect("sparse file");
+}
+
+const MIB: u64 = 1 << 20;
+
+#[test]
+fn a_rulebook_file_over_16_mib_is_refused_naming_the_file_and_the_cap() {
+    let dir = tempdir("rulebook");
+    let file = dir.join("rulebook.toml");
+    sparse_file(&file, 16 * MIB + 1);
+    let name = file.to_string_lossy().to_string();
+    let o = bareme(&["check", &name]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("error: cannot read {name}: a rulebook file is at most 16777216 bytes, and this one is larger\n")
+    );
+    // A stream without end, the hostile user's own example.
+    if cfg!(target_os = "linux") {
+        let o = bareme(&["check", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("/dev/zero: a rulebook file is at most 16777216 bytes"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_case_file_over_16_mib_is_one_failed_case() {
+    let dir = tempdir("case-file");
+    std::fs::copy(
+        super::root().join("rulebooks/luma-payroll/v3/rulebook.toml"),
+        dir.join("rulebook.toml"),
+    )
+    .expect("copy");
+    std::fs::create_dir_all(dir.join("cases")).expect("mkdir");
+    sparse_file(&dir.join("cases/01-huge.toml"), 16 * MIB + 1);
+    let o = bareme(&["test", &dir.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with("FAIL 01-huge\n  the case file is larger than the cap of 16777216 bytes\n"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_case_over_64_mib_is_refused_whatever_the_rulebook_allows() {
+    let dir = tempdir("case");
+    let rulebook = dir.join("rulebook.toml");
+    std::fs::write(
+        &rulebook,
+        "[rulebook]\nid = \"big\"\nversion = 1\nschema = 1\n\n[limits]\nmax_case_bytes = 1000000000000000\n\n[inputs.x]\ntype = \"integer\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nx = { expr = \"x\", format = \"integer\" }\n",
+    )
+    .expect("write");
+    let case = dir.join("case.json");
+    sparse_file(&case, 64 * MIB + 1);
+    let (rulebook, case) = (rulebook.to_string_lossy(), case.to_string_lossy());
+    let o = bareme(&["eval", &rulebook, &case]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: the case is larger than the limit of 67108864 bytes\n"
+    );
+    // As one batch line, followed by a line that still gets its answer.
+    let batch = dir.join("batch.jsonl");
+    sparse_file(&batch, 64 * MIB + 1);
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&batch)
+        .expect("open");
+    std::io::Write::write_all(&mut file, b"\n{\"x\": 7}\n").expect("append");
+    let o = bareme(&["eval", &rulebook, "--batch", &batch.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "{\"error\":{\"path\":\"$\",\"message\":\"the case is larger than the limit of 67108864 bytes\"}}\n{\"x\":7}\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
