@@ -3,8 +3,8 @@
 //! Rules live in versioned TOML rulebooks with a small expression language;
 //! the evaluator turns a rulebook and one case into an exact answer and a
 //! trace that explains every step. Data flows one way:
-//! TOML text → [`Rulebook`] (checked, compiled) → validated [`case::Facts`]
-//! → [`eval::Outcome`] (+ [`trace::Trace`]).
+//! TOML text → [`Rulebook`] (checked, lowered) → validated [`Facts`]
+//! → [`Outcome`] (+ [`Trace`]).
 //!
 //! ```no_run
 //! use bareme::{load_rulebook, evaluate_json, Outcome};
@@ -20,19 +20,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod case;
+// The layers, bottom first, are listed in tests/it/layers.rs, which keeps
+// every import pointing down; ARCHITECTURE.md draws them. Modules not `pub`
+// are reached through the re-exports below.
+mod case;
 pub mod codegen;
 pub mod compiled;
 pub mod conformance;
 pub mod diag;
-pub mod eval;
-pub mod facts;
-pub mod pipeline;
-
+mod eval;
 pub mod expr;
-
-pub mod model;
+mod facts;
+mod model;
 pub mod num;
+mod pipeline;
 pub mod rulebook;
 pub mod span;
 pub mod trace;
@@ -41,6 +42,7 @@ pub mod value;
 pub use case::validate_case;
 pub use eval::{evaluate, EvalError, Outcome};
 pub use facts::{CaseError, Facts, Given};
+pub use model::{Limits, Rulebook};
 pub use pipeline::evaluate_json;
-pub use rulebook::{load_rulebook, parse_rulebook, LoadError, Rulebook};
+pub use rulebook::{load_rulebook, parse_rulebook, LoadError};
 pub use trace::{render_text, Trace};
