@@ -20,6 +20,8 @@ use crate::model::{
 };
 use crate::value::{Month, Record, Value};
 
+pub(crate) mod toml;
+
 /// Validates a case, reporting the first fault in declaration order.
 pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
     let Some(object) = case.as_object() else {
@@ -966,32 +968,4 @@ fn cell(
         ),
         Some(v) => validate_value(col, Some(v), path, None).map_err(cite),
     }
-}
-
-/// TOML data (defaults, table cells, expected answers) as the JSON a case would hold.
-///
-/// TOML floats are refused: they are binary approximations, and every
-/// amount must be exact.
-pub fn json_from_toml(v: &toml::Value) -> Result<serde_json::Value, String> {
-    Ok(match v {
-        toml::Value::String(s) => serde_json::Value::String(s.clone()),
-        toml::Value::Integer(i) => serde_json::Value::Number((*i).into()),
-        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
-        toml::Value::Float(f) => {
-            return Err(format!(
-                "TOML floats are not exact ({f}): write decimals as strings (\"0.05\")"
-            ))
-        }
-        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
-        toml::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(json_from_toml).collect::<Result<_, _>>()?)
-        }
-        toml::Value::Table(t) => {
-            let mut map = serde_json::Map::new();
-            for (k, v) in t {
-                map.insert(k.clone(), json_from_toml(v)?);
-            }
-            serde_json::Value::Object(map)
-        }
-    })
 }
