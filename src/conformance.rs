@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-use crate::case::json_from_toml as toml_to_json;
+use crate::case::toml::json_from_toml as toml_to_json;
 use crate::eval::Outcome;
 use crate::pipeline::evaluate_json;
 use crate::rulebook::load::{read_capped, MAX_CASE_FILE_BYTES};

@@ -1,6 +1,8 @@
 //! Tests of the generator's own choices; compiled modules are tested in `tests/it/compiled.rs`.
 
 use super::*;
+use crate::model::plan::Code;
+use crate::model::{Node, NodeKind};
 use std::sync::Arc;
 
 const RULEBOOK: &str = r#"

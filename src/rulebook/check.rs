@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use super::resolve::{resolve_with_locals, suggest, Binding, ExprProblem, GroupScope, Scope};
 use super::schema::*;
-use crate::case::{json_from_toml as toml_to_json, validate_value};
+use crate::case::{toml::json_from_toml as toml_to_json, validate_value};
 use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr, ExprKind};
 use crate::model::*;

@@ -1,0 +1,213 @@
+//! Case validation: a JSON case checked against a rulebook's input schema.
+//!
+//! Inputs are validated in declaration order and the first fault is
+//! reported, as a [`CaseError`] naming the field path and the governing
+//! clause. What passes becomes [`Facts`]: one [`Value`] per input, plus the
+//! table rows a case supplies.
+//!
+//! Here: [`validate_case`] (inputs in order, `when`, `required_when`,
+//! `after`) and [`validate_value`] (a value's shape, `ref` and field
+//! `reject` rules), with the message helpers every part shares. The shape of
+//! each kind is in `shape`, numbers in `number`, `ref` and `key_ref` in
+//! `refs`, case-supplied table rows in `rows`; `toml` converts TOML data
+//! to the JSON a case holds.
+//!
+//! Invariant: nothing from the case is trusted — every JSON shape, number
+//! form and size is checked here, and nothing here panics.
+
+mod number;
+mod refs;
+mod rows;
+mod shape;
+pub(crate) mod toml;
+
+use crate::facts::{CaseError, Facts, Given};
+use crate::model::{Input, InputKind, Rulebook};
+use crate::value::Value;
+use refs::Refs;
+use rows::validate_rows;
+use shape::validate_shape;
+
+/// Validates a case, reporting the first fault in declaration order.
+pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
+    let Some(object) = case.as_object() else {
+        return Err(CaseError {
+            path: "$".into(),
+            message: format!("the case must be a JSON object, found {}", json_kind(case)),
+        });
+    };
+    let mut facts = Facts {
+        values: Vec::with_capacity(rb.inputs.len()),
+        given: Vec::with_capacity(rb.inputs.len()),
+        tables: vec![None; rb.tables.len()],
+    };
+    for input in &rb.inputs {
+        if let Some(cond) = &input.when {
+            let applies =
+                crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
+                    path: input.name.to_string(),
+                    message: e.to_string(),
+                })?;
+            if !applies {
+                facts.values.push(Value::Absent);
+                facts.given.push(Given::Ignored);
+                continue;
+            }
+        }
+        let raw = object.get(&*input.name);
+        let missing = raw.is_none_or(serde_json::Value::is_null);
+        let null_kept = input.nullable && raw.is_some_and(serde_json::Value::is_null);
+        if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
+            let required =
+                crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
+                    path: input.name.to_string(),
+                    message: e.to_string(),
+                })?;
+            if required {
+                let message = format!("is required when {}{}", cond.text, clause_note(input));
+                return Err(CaseError {
+                    path: input.name.to_string(),
+                    message,
+                });
+            }
+        }
+        let (value, given) = match &input.kind {
+            InputKind::Table { table } => {
+                let rows = match raw {
+                    None | Some(serde_json::Value::Null) => None,
+                    Some(v) => Some(validate_rows(
+                        input,
+                        &rb.tables[*table],
+                        v,
+                        &input.name,
+                        rb.limits.max_list_items,
+                    )?),
+                };
+                let given = if rows.is_some() {
+                    Given::Value
+                } else {
+                    Given::Absent
+                };
+                facts.tables[*table] = rows;
+                (Value::Absent, given)
+            }
+            _ => {
+                let refs = Refs { rb, facts: &facts };
+                let value = validate_value(input, raw, &input.name, Some(&refs))?;
+                let given = match (raw, &value) {
+                    (Some(serde_json::Value::Null), Value::Null) => Given::Null,
+                    (_, v) if input.default.is_some() && missing && !v.is_missing() => {
+                        Given::Default
+                    }
+                    (Some(serde_json::Value::Null), _) => Given::Null,
+                    (None, _) => Given::Absent,
+                    _ => Given::Value,
+                };
+                (value, given)
+            }
+        };
+        facts.values.push(value);
+        facts.given.push(given);
+        for (when, path, message) in &input.after {
+            let fired = crate::eval::after_check(rb, &facts, when, path, message).map_err(|e| {
+                CaseError {
+                    path: input.name.to_string(),
+                    message: e.to_string(),
+                }
+            })?;
+            if let Some((path, message)) = fired {
+                return Err(CaseError {
+                    path,
+                    message: format!("{message}{}", clause_note(input)),
+                });
+            }
+        }
+    }
+    Ok(facts)
+}
+
+/// Validates one value (absent when `raw` is `None`) against an input declaration.
+pub(crate) fn validate_value(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    validate_in(input, raw, path, refs, None)
+}
+
+/// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
+fn validate_in(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<Value, CaseError> {
+    let value = validate_shape(input, raw, path, refs)?;
+    if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
+        refs.check(input, target, key, path)?;
+    }
+    // Rules judge a value that is there; absence is `required`'s business.
+    if let (Some(refs), false) = (refs, value.is_missing()) {
+        for rule in &input.rejects {
+            let fired = crate::eval::field_rule_message(refs.rb, refs.facts, rule, &value, item)
+                .map_err(|e| CaseError {
+                    path: path.to_string(),
+                    message: e.to_string(),
+                })?;
+            if let Some(message) = fired {
+                return fail(input, path, message);
+            }
+        }
+    }
+    Ok(value)
+}
+
+/// The input's clause in parentheses, which every message of the input cites.
+fn clause_note(input: &Input) -> String {
+    input
+        .clause
+        .as_ref()
+        .map(|c| format!(" ({c})"))
+        .unwrap_or_default()
+}
+
+/// A fault at `path`, citing the input's clause.
+fn fail<T>(input: &Input, path: &str, message: impl Into<String>) -> Result<T, CaseError> {
+    Err(CaseError {
+        path: path.to_string(),
+        message: format!("{}{}", message.into(), clause_note(input)),
+    })
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// A short quotation of a JSON value for messages.
+fn shown(v: &serde_json::Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The bounds of a range in words, for a message.
+fn range_text(min: Option<String>, max: Option<String>) -> String {
+    match (min, max) {
+        (Some(a), Some(b)) => format!("the range {a}…{b}"),
+        (Some(a), None) => format!("the range from {a}"),
+        (None, Some(b)) => format!("the range up to {b}"),
+        (None, None) => "the range".into(),
+    }
+}

@@ -1,0 +1,145 @@
+//! Table rows a case supplies: a period table's declared rows, or a keyed
+//! table replaced whole, every cell validated like its column.
+//!
+//! An input of `type = "table"` lets a case replace the rows of a table for
+//! that case only; the rows become part of the facts. Faults cite the table
+//! input's clause, since that is what the case author fills in.
+//!
+//! Invariant: a period table keeps its declared rows (names and periods),
+//! and a keyed table has at most the case's list limit of rows.
+
+use std::sync::Arc;
+
+use super::shape::count_bounds;
+use super::{clause_note, fail, json_kind, validate_value};
+use crate::facts::CaseError;
+use crate::model::{Input, Row, Table, TableKind};
+use crate::value::{Record, Value};
+
+/// Rows a case supplies for a table, every column validated.
+///
+/// A period table's rows keep their names and periods: the case gives every
+/// declared row by name. A keyed table (one key) is replaced whole: each
+/// entry of the object is a row, its key the key column.
+pub(super) fn validate_rows(
+    input: &Input,
+    table: &Table,
+    raw: &serde_json::Value,
+    path: &str,
+    max_rows: usize,
+) -> Result<Arc<[Row]>, CaseError> {
+    let Some(object) = raw.as_object() else {
+        return fail(
+            input,
+            path,
+            format!("must be an object of rows, found {}", json_kind(raw)),
+        );
+    };
+    let row_object = |row_path: &str, what: &str, v: Option<&serde_json::Value>| match v {
+        None | Some(serde_json::Value::Null) => fail(
+            input,
+            row_path,
+            format!("is missing: the table needs {what}"),
+        ),
+        Some(serde_json::Value::Object(cells)) => Ok(cells.clone()),
+        Some(other) => fail(
+            input,
+            row_path,
+            format!("must be an object, found {}", json_kind(other)),
+        ),
+    };
+    let mut rows = Vec::new();
+    match &table.kind {
+        TableKind::Keyed { keys } => {
+            count_bounds(input, path, object.len(), 0, max_rows)?;
+            let key_col = keys.first().copied().unwrap_or(0);
+            for (key, entry) in object {
+                let row_path = format!("{path}.{key}");
+                let cells = row_object(&row_path, &format!("row {key}"), Some(entry))?;
+                let values = row_cells(input, table, &cells, &row_path, Some((key_col, key)))?;
+                let name: Arc<str> = Arc::from(key.as_str());
+                let record = Record {
+                    name: None,
+                    names: table.names.clone(),
+                    fields: values,
+                };
+                rows.push(Row {
+                    name: Some(name),
+                    period: None,
+                    record: Arc::new(record),
+                });
+            }
+        }
+        _ => {
+            for row in &table.rows {
+                let name = row.name.as_deref().unwrap_or_default();
+                let row_path = format!("{path}.{name}");
+                let cells = row_object(&row_path, &format!("row {name}"), object.get(name))?;
+                let values = row_cells(input, table, &cells, &row_path, None)?;
+                let record = Record {
+                    name: row.name.clone(),
+                    names: table.names.clone(),
+                    fields: values,
+                };
+                rows.push(Row {
+                    name: row.name.clone(),
+                    period: row.period,
+                    record: Arc::new(record),
+                });
+            }
+        }
+    }
+    Ok(rows.into())
+}
+
+/// The cells of one supplied row, in column order; a keyed row's key column
+/// comes from the object's key (`(column, key)`), not from its cells.
+fn row_cells(
+    input: &Input,
+    table: &Table,
+    cells: &serde_json::Map<String, serde_json::Value>,
+    row_path: &str,
+    key: Option<(usize, &str)>,
+) -> Result<Box<[Value]>, CaseError> {
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(c, col)| match key {
+            Some((key_col, key)) if c == key_col => cell(
+                input,
+                col,
+                Some(&serde_json::Value::String(key.to_string())),
+                row_path,
+            ),
+            _ => cell(
+                input,
+                col,
+                cells.get(&*col.name),
+                &format!("{row_path}.{}", col.name),
+            ),
+        })
+        .collect()
+}
+
+/// One cell of a supplied row: required, typed like the column, citing the table input's clause.
+fn cell(
+    input: &Input,
+    col: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+) -> Result<Value, CaseError> {
+    let cite = |e: CaseError| CaseError {
+        path: e.path,
+        message: format!("{}{}", e.message, clause_note(input)),
+    };
+    match raw {
+        None | Some(serde_json::Value::Null) if col.nullable => Ok(Value::Absent),
+        None | Some(serde_json::Value::Null) => fail(
+            input,
+            path,
+            format!("is missing: every row needs column {}", col.name),
+        ),
+        Some(v) => validate_value(col, Some(v), path, None).map_err(cite),
+    }
+}

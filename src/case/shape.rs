@@ -1,0 +1,464 @@
+//! The shape of one value of a case: absent, null or present, and then of
+//! its declared kind, records, lists and maps checked part by part.
+//!
+//! `validate_shape` dispatches on the input's kind to one function per
+//! kind, so each kind's messages sit together; numbers are read in
+//! `number`. A part's path (`lines[3].amount`) is written only when a
+//! message needs it, as most values are valid.
+//!
+//! Invariant: the first fault in a value's own order (fields as declared,
+//! items and entries as written) is the one reported.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::number::{fraction, integer, number};
+use super::refs::Refs;
+use super::{fail, json_kind, range_text, shown, validate_in, validate_value};
+use crate::facts::CaseError;
+use crate::model::{Input, InputKind};
+use crate::value::{Month, Record, Value};
+
+/// Validates the shape of one value; `ref` is checked by the caller.
+pub(super) fn validate_shape(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    let raw = match raw {
+        None => None,
+        Some(serde_json::Value::Null) if input.nullable => return Ok(Value::Null),
+        Some(serde_json::Value::Null) => None,
+        Some(v) => Some(v),
+    };
+    let Some(raw) = raw else {
+        if input.required {
+            return fail(input, path, "is required");
+        }
+        return Ok(input.default.clone().unwrap_or(Value::Absent));
+    };
+    match &input.kind {
+        InputKind::Money(spec) | InputKind::Decimal(spec) => {
+            let money = matches!(input.kind, InputKind::Money(_));
+            number(input, spec, money, raw, path).map(Value::Number)
+        }
+        InputKind::Fraction { min, max } => fraction(input, raw, path, *min, *max),
+        InputKind::Integer { min, max } => integer(input, raw, path, *min, *max),
+        InputKind::Bool => boolean(input, raw, path),
+        InputKind::Text { max_length } => text(input, raw, path, *max_length),
+        InputKind::Enum { values } => one_of(input, raw, path, values),
+        InputKind::Date { min, max } => date(input, raw, path, *min, *max),
+        InputKind::Month { min, max } => month(input, raw, path, *min, *max),
+        InputKind::Record { fields, names, .. } => {
+            let Some(object) = raw.as_object() else {
+                return fail(
+                    input,
+                    path,
+                    format!("must be an object, found {}", json_kind(raw)),
+                );
+            };
+            record(fields, names, object, path, refs, None)
+        }
+        InputKind::List {
+            item,
+            min_items,
+            max_items,
+        } => {
+            let Some(items) = raw.as_array() else {
+                return fail(
+                    input,
+                    path,
+                    format!("must be a list, found {}", json_kind(raw)),
+                );
+            };
+            count_bounds(input, path, items.len(), *min_items, *max_items)?;
+            list(item, items, path, refs)
+        }
+        InputKind::Map {
+            item,
+            keys,
+            min_items,
+            max_items,
+        } => {
+            let Some(object) = raw.as_object() else {
+                return fail(
+                    input,
+                    path,
+                    format!("must be an object, found {}", json_kind(raw)),
+                );
+            };
+            match keys {
+                Some(keys) => map_of_keys(item, keys, object, path, refs),
+                None => {
+                    count_bounds(input, path, object.len(), *min_items, *max_items)?;
+                    open_map(input, item, object, path, refs)
+                }
+            }
+        }
+        InputKind::Table { .. } => fail(
+            input,
+            path,
+            "a table can only be supplied at the top level of a case",
+        ),
+    }
+}
+
+fn boolean(input: &Input, raw: &serde_json::Value, path: &str) -> Result<Value, CaseError> {
+    match raw {
+        serde_json::Value::Bool(b) => Ok(Value::Bool(*b)),
+        other => fail(
+            input,
+            path,
+            format!("must be true or false, found {}", shown(other)),
+        ),
+    }
+}
+
+/// A text of at most `max_length` characters (not bytes).
+fn text(
+    input: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    max_length: usize,
+) -> Result<Value, CaseError> {
+    match raw {
+        serde_json::Value::String(s) if s.chars().count() <= max_length => {
+            Ok(Value::Text(Arc::from(s.as_str())))
+        }
+        serde_json::Value::String(_) => fail(
+            input,
+            path,
+            format!("is longer than {max_length} characters"),
+        ),
+        other => fail(
+            input,
+            path,
+            format!("must be a text, found {}", json_kind(other)),
+        ),
+    }
+}
+
+/// One of an enum's values, held as the declared text so values are shared.
+fn one_of(
+    input: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    values: &[Arc<str>],
+) -> Result<Value, CaseError> {
+    match raw {
+        serde_json::Value::String(s) => match values.iter().find(|v| ***v == **s) {
+            Some(v) => Ok(Value::Text(v.clone())),
+            None => fail(
+                input,
+                path,
+                format!("must be one of {}, found {}", choices(values), shown(raw)),
+            ),
+        },
+        other => fail(
+            input,
+            path,
+            format!("must be one of {}, found {}", choices(values), shown(other)),
+        ),
+    }
+}
+
+/// A date written `YYYY-MM-DD` exactly, within its bounds.
+fn date(
+    input: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    min: Option<chrono::NaiveDate>,
+    max: Option<chrono::NaiveDate>,
+) -> Result<Value, CaseError> {
+    let date = raw
+        .as_str()
+        .filter(|s| is_date_shape(s))
+        .and_then(|s| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok());
+    let Some(date) = date else {
+        return fail(
+            input,
+            path,
+            format!("must be a date YYYY-MM-DD, found {}", shown(raw)),
+        );
+    };
+    within(input, path, date, min, max)?;
+    Ok(Value::Date(date))
+}
+
+/// A month written `YYYY-MM`, within its bounds.
+fn month(
+    input: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    min: Option<Month>,
+    max: Option<Month>,
+) -> Result<Value, CaseError> {
+    let Some(month) = raw.as_str().and_then(Month::parse) else {
+        return fail(
+            input,
+            path,
+            format!("must be a month YYYY-MM, found {}", shown(raw)),
+        );
+    };
+    within(input, path, month, min, max)?;
+    Ok(Value::Month(month))
+}
+
+/// The items of a list, counted already; records with `unique` fields are
+/// checked against the items before.
+fn list(
+    item: &Input,
+    items: &[serde_json::Value],
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    let mut values = Vec::with_capacity(items.len());
+    match &item.kind {
+        InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
+            let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
+            let mut paths = PartPaths::new(path);
+            for (i, it) in items.iter().enumerate() {
+                let item_path = paths.index(i);
+                if it.is_null() && item.nullable {
+                    values.push(Value::Null);
+                    continue;
+                }
+                let Some(object) = it.as_object() else {
+                    return fail(
+                        item,
+                        item_path,
+                        format!("must be an object, found {}", json_kind(it)),
+                    );
+                };
+                values.push(record(
+                    fields,
+                    names,
+                    object,
+                    item_path,
+                    refs,
+                    Some((&mut seen, path, i)),
+                )?);
+            }
+        }
+        _ => {
+            let mut paths = PartPaths::new(path);
+            for (i, it) in items.iter().enumerate() {
+                values.push(entry(item, it, paths.index(i), refs)?);
+            }
+        }
+    }
+    Ok(Value::List(values.into()))
+}
+
+/// A map with declared keys: each one present, in declared order.
+fn map_of_keys(
+    item: &Input,
+    keys: &[Arc<str>],
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    let mut entries = IndexMap::with_capacity(object.len());
+    let mut paths = PartPaths::new(path);
+    for key in keys {
+        let entry_path = paths.field(key);
+        match object.get(&**key) {
+            None | Some(serde_json::Value::Null) => return fail(item, entry_path, "is missing"),
+            Some(v) => entries.insert(key.clone(), entry(item, v, entry_path, refs)?),
+        };
+    }
+    Ok(Value::Map(Arc::new(entries)))
+}
+
+/// A map with any keys, counted already, in the case's order; with
+/// `key_ref`, each key must name something in force.
+fn open_map(
+    input: &Input,
+    item: &Input,
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    let mut entries = IndexMap::with_capacity(object.len());
+    let mut paths = PartPaths::new(path);
+    for (key, v) in object {
+        let entry_path = paths.field(key);
+        if let (Some(target), Some(refs)) = (input.key_ref, refs) {
+            refs.check(input, target, &Arc::from(key.as_str()), entry_path)?;
+        }
+        entries.insert(Arc::from(key.as_str()), entry(item, v, entry_path, refs)?);
+    }
+    Ok(Value::Map(Arc::new(entries)))
+}
+
+/// An item of a list or an entry of a map: present by construction, so a
+/// `null` there is a wrong value, not an absent one.
+fn entry(
+    item: &Input,
+    raw: &serde_json::Value,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    if raw.is_null() && !item.nullable {
+        let what = match item.kind {
+            InputKind::Record { .. } | InputKind::Map { .. } => "an object",
+            InputKind::List { .. } => "a list",
+            _ => "a value",
+        };
+        return fail(item, path, format!("must be {what}, found null"));
+    }
+    validate_value(item, Some(raw), path, refs)
+}
+
+/// The paths of a value's parts (`person.name`, `lines[3]`), written in one
+/// buffer: most are never shown, so each part overwrites the one before.
+struct PartPaths {
+    text: String,
+    base: usize,
+}
+
+impl PartPaths {
+    fn new(path: &str) -> Self {
+        let mut text = String::with_capacity(path.len() + 24);
+        text.push_str(path);
+        PartPaths {
+            base: text.len(),
+            text,
+        }
+    }
+
+    fn field(&mut self, name: &str) -> &str {
+        self.text.truncate(self.base);
+        self.text.push('.');
+        self.text.push_str(name);
+        &self.text
+    }
+
+    fn index(&mut self, i: usize) -> &str {
+        use std::fmt::Write as _;
+        self.text.truncate(self.base);
+        let _ = write!(self.text, "[{i}]");
+        &self.text
+    }
+}
+
+/// For the records of a list: values of `unique` fields seen so far (per
+/// field, value → first index), the list's path, and the current index.
+type Seen<'a> = (&'a mut Vec<HashMap<String, usize>>, &'a str, usize);
+
+/// Validates a record's fields in order. Inside a list, `unique` fields are
+/// checked against the items before, and a repeat is reported where it occurs.
+fn record(
+    fields: &[Input],
+    names: &Arc<[Arc<str>]>,
+    object: &serde_json::Map<String, serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    mut unique: Option<Seen<'_>>,
+) -> Result<Value, CaseError> {
+    let mut values = Vec::with_capacity(fields.len());
+    let mut paths = PartPaths::new(path);
+    for (j, field) in fields.iter().enumerate() {
+        let field_path = paths.field(&field.name);
+        let value = if field.rejects.is_empty() {
+            validate_value(field, object.get(&*field.name), field_path, refs)?
+        } else {
+            // Field rules see the record as validated so far; later fields are absent.
+            let mut partial = values.clone();
+            partial.resize(fields.len(), Value::Absent);
+            let item = Value::Record(Arc::new(Record {
+                name: None,
+                names: names.clone(),
+                fields: partial.into(),
+            }));
+            validate_in(
+                field,
+                object.get(&*field.name),
+                field_path,
+                refs,
+                Some(&item),
+            )?
+        };
+        if let (true, Some((seen, list_path, index))) =
+            (field.unique && !value.is_missing(), unique.as_mut())
+        {
+            // Compared by value: "1.0" and "1.00" are the same amount.
+            let key = match &value {
+                Value::Number(n) => n.normalize().to_string(),
+                other => other.to_string(),
+            };
+            if let Some(first) = seen[j].insert(key, *index) {
+                return fail(
+                    field,
+                    field_path,
+                    format!("repeats {value} of {list_path}[{first}]"),
+                );
+            }
+        }
+        values.push(value);
+    }
+    Ok(Value::Record(Arc::new(Record {
+        name: None,
+        names: names.clone(),
+        fields: values.into(),
+    })))
+}
+
+pub(super) fn count_bounds(
+    input: &Input,
+    path: &str,
+    n: usize,
+    min: usize,
+    max: usize,
+) -> Result<(), CaseError> {
+    if n > max {
+        return fail(
+            input,
+            path,
+            format!("has {n} items, more than the limit of {max}"),
+        );
+    }
+    if n < min {
+        return fail(input, path, format!("has {n} items, fewer than {min}"));
+    }
+    Ok(())
+}
+
+/// An enum's values, quoted, for a message.
+fn choices(values: &[Arc<str>]) -> String {
+    values
+        .iter()
+        .map(|v| format!("{v:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Rejects a date or month outside its declared bounds.
+fn within<T: PartialOrd + std::fmt::Display>(
+    input: &Input,
+    path: &str,
+    v: T,
+    min: Option<T>,
+    max: Option<T>,
+) -> Result<(), CaseError> {
+    let below = min.as_ref().is_some_and(|m| v < *m);
+    let above = max.as_ref().is_some_and(|m| v > *m);
+    if below || above {
+        let range = range_text(min.map(|d| d.to_string()), max.map(|d| d.to_string()));
+        return fail(input, path, format!("{v} is outside {range}"));
+    }
+    Ok(())
+}
+
+fn is_date_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}

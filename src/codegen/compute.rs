@@ -1,0 +1,148 @@
+//! Where generated code computes what a formula reads: steps and dated
+//! parameters, each in an `Option` local filled where first needed.
+//!
+//! The walker computes a step on first use and memoises it; compiled code
+//! does the same without a memo of values by generating, before each
+//! formula, the statements that fill the locals it reads (`needs`), and by
+//! generating what a formula reads only on one branch inside that branch
+//! (`lazy`). A step needed on two branches is computed on whichever runs
+//! first, once.
+//!
+//! Invariant: a dependency that depends on itself gives up
+//! ([`Unsupported`]), so generation always ends.
+
+use std::fmt::Write as _;
+
+use super::deps::{code_deps, Dep};
+use super::ty::{Ex, Ty};
+use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
+use crate::model::plan::{Code, Plan, StepCode};
+use crate::model::ParamValue;
+
+impl Gen<'_> {
+    /// Generates, into `out`, whatever `code` reads that is not computed yet.
+    pub(super) fn needs(&mut self, code: &Code, out: &mut String) -> Gened<()> {
+        let mut deps = Vec::new();
+        code_deps(code, &mut deps);
+        for dep in deps {
+            self.compute(dep, out)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn compute(&mut self, dep: Dep, out: &mut String) -> Gened<()> {
+        if self.done.contains(&dep) {
+            return Ok(());
+        }
+        if self.busy.contains(&dep) {
+            return Err(Unsupported(format!("{dep:?} depends on itself")));
+        }
+        self.busy.push(dep);
+        let res = match dep {
+            Dep::Step(i) => self.step(i, out),
+            Dep::Param(i) => self.param(i, out),
+            Dep::Group(g) => self.group(g, out),
+        };
+        self.busy.pop();
+        res?;
+        self.done.push(dep);
+        Ok(())
+    }
+
+    /// A step, computed where first needed on the branch at hand: its local
+    /// `s{i}` is an `Option`, so that a step needed on several branches is
+    /// computed once, on whichever runs first.
+    fn step(&mut self, i: usize, out: &mut String) -> Gened<()> {
+        let plan = self.plan;
+        let code = &plan.steps[i];
+        let name = &self.rb.steps[i].name;
+        let res = self
+            .step_needs(code, out)
+            .and_then(|()| self.step_code(code, Scope::default()));
+        let e = res.map_err(|Unsupported(why)| Unsupported(format!("step `{name}`: {why}")))?;
+        if self.step_ty[i].is_some_and(|ty| ty != e.ty) {
+            return Err(Unsupported(format!("step `{name}` is typed two ways")));
+        }
+        self.step_ty[i] = Some(e.ty);
+        let _ = writeln!(
+            out,
+            "    if s{i}.is_none() {{ // {name}\n        spent += {};\n        s{i} = Some({});\n    }}",
+            step_spend(&self.rb.steps[i]),
+            e.to(e.ty),
+        );
+        Ok(())
+    }
+
+    /// What a step reads whenever it is computed: its condition, or its
+    /// formula when it has none.
+    pub(super) fn step_needs(&mut self, code: &StepCode, out: &mut String) -> Gened<()> {
+        self.needs(code.when.as_ref().unwrap_or(&code.expr), out)
+    }
+
+    /// `code` on a branch: what it reads is computed on the branch too, in
+    /// a block, and forgotten after it.
+    pub(super) fn lazy(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
+        self.lazy_by(code, |gen| gen.expr(code, sc))
+    }
+
+    /// The same, generating `code` by `f`.
+    fn lazy_by(&mut self, code: &Code, f: impl FnOnce(&mut Self) -> Gened<Ex>) -> Gened<Ex> {
+        let mark = self.done.len();
+        let mut pre = String::new();
+        let res = self.needs(code, &mut pre).and_then(|()| f(self));
+        self.done.truncate(mark);
+        let e = res?;
+        if pre.is_empty() {
+            return Ok(e);
+        }
+        Ok(Ex::new(format!("{{\n{pre}    {} }}", e.to(e.ty)), e.ty))
+    }
+
+    fn param(&mut self, i: usize, out: &mut String) -> Gened<()> {
+        let rb = self.rb;
+        let ParamValue::Dated { at, .. } = &rb.params[i].value else {
+            return Ok(());
+        };
+        let code = Plan::lower(rb, &at.node);
+        self.needs(&code, out)?;
+        let key = self.expr(&code, Scope::default())?.as_value();
+        self.param_used[i] = true;
+        let _ = writeln!(
+            out,
+            "    if p{i}.is_none() {{ // {}\n        spent += {};\n        p{i} = Some(dated(rb, {i}, {})?);\n    }}",
+            rb.params[i].name,
+            spend(Some(at)),
+            key.borrow()
+        );
+        Ok(())
+    }
+
+    /// A step's value: condition, formula, rounding point.
+    pub(super) fn step_code(&mut self, code: &StepCode, sc: Scope) -> Gened<Ex> {
+        let value = |gen: &mut Self| match code.round {
+            Some((places, mode)) => gen.rounded(&code.expr, places, mode, true, sc),
+            None => gen.expr(&code.expr, sc),
+        };
+        let value = match code.when {
+            Some(_) => self.lazy_by(&code.expr, value)?,
+            None => value(self)?,
+        };
+        let Some(when) = &code.when else {
+            return Ok(value);
+        };
+        let cond = self.expr(when, sc)?.to(Ty::Bool);
+        let otherwise = match &code.otherwise {
+            Some(o) => self.lazy(o, sc)?,
+            None => Ex::new("Value::Absent".into(), Ty::Opt),
+        };
+        let ty = value.ty.join(otherwise.ty);
+        Ok(Ex::new(
+            format!(
+                "if {cond} {{ {} }} else {{ {} }}",
+                value.to(ty),
+                otherwise.to(ty)
+            ),
+            ty,
+        ))
+    }
+}
