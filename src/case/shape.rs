@@ -173,10 +173,7 @@ fn date(
     min: Option<chrono::NaiveDate>,
     max: Option<chrono::NaiveDate>,
 ) -> Result<Value, CaseError> {
-    let date = raw
-        .as_str()
-        .filter(|s| is_date_shape(s))
-        .and_then(|s| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok());
+    let date = raw.as_str().and_then(crate::value::parse_date);
     let Some(date) = date else {
         return fail(
             input,
@@ -451,14 +448,4 @@ fn within<T: PartialOrd + std::fmt::Display>(
         return fail(input, path, format!("{v} is outside {range}"));
     }
     Ok(())
-}
-
-fn is_date_shape(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }

@@ -30,7 +30,14 @@ impl Gen<'_> {
         Ok(())
     }
 
+    /// Generates `dep` and what it reads, on a fresh stack segment when the
+    /// stack runs low: a chain of steps recurses as deep as it is long
+    /// (bounded at load by `rulebook::depth`).
     pub(super) fn compute(&mut self, dep: Dep, out: &mut String) -> Gened<()> {
+        stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, || self.compute_now(dep, out))
+    }
+
+    fn compute_now(&mut self, dep: Dep, out: &mut String) -> Gened<()> {
         if self.done.contains(&dep) {
             return Ok(());
         }

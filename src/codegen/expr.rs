@@ -24,6 +24,12 @@ use crate::value::Value;
 
 impl<'r> Gen<'r> {
     pub(super) fn expr(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
+        // A formula nests up to the parser's bound, and a debug build's
+        // frames here are large: grow the stack rather than overflow it.
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.expr_now(code, sc))
+    }
+
+    fn expr_now(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
         Ok(match code {
             Code::Const(v) => self.constant(v)?,
             Code::Input(i) => Ex {

@@ -103,7 +103,7 @@ fn a_chain_of_steps_too_deep_to_evaluate_is_refused_at_load() {
 }
 
 /// Just under the limit, both roads evaluate it on a test thread's small
-/// stack, traced and untraced.
+/// stack, traced and untraced, and the code generator writes it out.
 #[test]
 fn a_chain_just_under_the_limit_evaluates_on_every_road() {
     let rb = chain_rulebook(5, 250).expect("accepted");
@@ -112,6 +112,12 @@ fn a_chain_just_under_the_limit_evaluates_on_every_road() {
         let (outcome, _) = evaluate_json(&rb, &case, trace).expect("no fault");
         assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "v": "1251" })));
     }
+    let generated = bareme::codegen::generate(&rb);
+    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
+    assert!(
+        generated.source.contains("s4"),
+        "the module computes the chain"
+    );
 }
 
 /// A rulebook of a month `m` and a date `d`, with answer fields in the
@@ -151,10 +157,24 @@ fn the_calendar_is_the_same_at_input_and_in_every_function() {
         Outcome::Answer(serde_json::json!({ "later": "9999-01-31" }))
     );
 
-    let case = serde_json::json!({ "m": "0000-12", "d": "2026-01-31" });
-    match evaluate_json(&rb, &case, false).expect("no fault") {
-        (Outcome::Rejected(e), _) => assert_eq!(e.path, "m"),
-        (other, _) => panic!("year 0 accepted: {other:?}"),
+    for (case, path) in [
+        (
+            serde_json::json!({ "m": "0000-12", "d": "2026-01-31" }),
+            "m",
+        ),
+        (
+            serde_json::json!({ "m": "2026-01", "d": "0000-01-31" }),
+            "d",
+        ),
+        (
+            serde_json::json!({ "m": "2026-01", "d": "+10000-01-31" }),
+            "d",
+        ),
+    ] {
+        match evaluate_json(&rb, &case, false).expect("no fault") {
+            (Outcome::Rejected(e), _) => assert_eq!(e.path, path),
+            (other, _) => panic!("{case} accepted: {other:?}"),
+        }
     }
 }
 
