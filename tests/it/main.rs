@@ -5,6 +5,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod fuzz;
 mod hostile;
 mod properties;
 mod roads;
