@@ -6,6 +6,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod fuzz;
 mod hardening;
 mod hostile;
 mod layers;

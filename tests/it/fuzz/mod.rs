@@ -1,0 +1,613 @@
+//! A fuzz harness on stable Rust for the four outside inputs: rulebook TOML,
+//! expression text, case JSON and batch lines.
+//!
+//! Each target derives input `i` from `(seed, target, i)` alone (a ChaCha8
+//! generator keyed by the three), so any failure is reproduced by its index:
+//! `BAREME_FUZZ_SEED=S BAREME_FUZZ_INDEX=I cargo test --test it fuzz::TARGET`.
+//! Inputs are mostly structure-aware mutations of the bundled rulebooks and
+//! cases, and typed random expressions, not random bytes.
+//!
+//! The oracle, per input: no panic (each input runs under `catch_unwind`; the
+//! input is written to `target/fuzz-failures/<target>-<index>.txt`, with a
+//! reduced copy beside it); no abort (it kills the test binary, and
+//! `<target>-inflight.txt` holds the input that was running); and where
+//! evaluation succeeds, the same input evaluated twice gives the same bytes,
+//! traced or not.
+//!
+//! `cargo test` runs a short mode (a few thousand inputs per target);
+//! `BAREME_FUZZ_COUNT=N` sets the count per target (long mode, run it with
+//! `--release -- --nocapture`), which also reports the slowest inputs.
+//!
+//! Invariant: no wall-clock assertion; times are only reported, in long mode.
+
+mod batch;
+mod case_json;
+mod corpus;
+mod expr_text;
+mod rulebook_toml;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The generator every input is drawn from.
+pub type Rng = ChaCha8Rng;
+
+/// The seed of the short mode, so CI runs the same inputs every time.
+const DEFAULT_SEED: u64 = 0x6261_7265_6d65;
+
+/// An input slower than this is listed in the long mode's report.
+const SLOW: Duration = Duration::from_secs(1);
+
+/// At most this many failure files per distinct failure.
+const FILES_PER_SIGNATURE: usize = 3;
+
+/// What the environment asks of a run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `BAREME_FUZZ_SEED`.
+    pub seed: u64,
+    /// `BAREME_FUZZ_COUNT`, when set: the long mode.
+    pub count: Option<u64>,
+    /// `BAREME_FUZZ_INDEX`: run this one input only.
+    pub only: Option<u64>,
+    /// `BAREME_FUZZ_KNOWN=1`: do not steer around the known defects.
+    pub known: bool,
+}
+
+impl Config {
+    fn from_env() -> Config {
+        let num = |key: &str| {
+            std::env::var(key).ok().map(|v| {
+                let v = v.trim().replace('_', "");
+                let parsed = match v.strip_prefix("0x") {
+                    Some(hex) => u64::from_str_radix(hex, 16),
+                    None => v.parse(),
+                };
+                parsed.unwrap_or_else(|_| panic!("{key} must be a number, found {v:?}"))
+            })
+        };
+        Config {
+            seed: num("BAREME_FUZZ_SEED").unwrap_or(DEFAULT_SEED),
+            count: num("BAREME_FUZZ_COUNT"),
+            only: num("BAREME_FUZZ_INDEX"),
+            known: std::env::var("BAREME_FUZZ_KNOWN").is_ok_and(|v| v == "1"),
+        }
+    }
+
+    /// Whether the generators steer around the known defects listed in
+    /// [`known`]: always, unless `BAREME_FUZZ_KNOWN=1`.
+    pub fn avoid_known(&self) -> bool {
+        !self.known
+    }
+
+    /// The long mode: a count was given.
+    pub fn long(&self) -> bool {
+        self.count.is_some()
+    }
+}
+
+/// Narrow skips of defects that are known and being fixed elsewhere. Each
+/// generator that could reach one checks `Config::avoid_known` and stays
+/// below the size that triggers it; `BAREME_FUZZ_KNOWN=1` lifts them all.
+/// Remove a skip when its defect is fixed.
+pub mod known {
+    /// KNOWN DEFECT (stack overflow, an abort): a rulebook with ~8,000 chained
+    /// steps overflows the stack. Chains appended by the rulebook target stay
+    /// at or under this length while it stands.
+    pub const MAX_STEP_CHAIN: usize = 100;
+    /// KNOWN DEFECT (slow rulebooks): table checks are quadratic in the rows, so
+    /// huge tables are slow. Rows multiplied by the rulebook target stay at or
+    /// under this count while it stands.
+    pub const MAX_ROW_COPIES: usize = 8;
+    /// KNOWN DEFECT (slow cases): per-item field rules get a fresh evaluation
+    /// budget for every item. Lists grown by the case target stay at or under
+    /// this length while it stands.
+    pub const MAX_LIST_GROWTH: usize = 300;
+}
+
+/// The seed of input `i` of `target`: the run's seed, the target's name and the index.
+pub fn input_rng(seed: u64, target: &str, i: u64) -> Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&fnv1a(target.as_bytes()).to_le_bytes());
+    key[16..24].copy_from_slice(&i.to_le_bytes());
+    key[24..].copy_from_slice(b"bareme:f");
+    ChaCha8Rng::from_seed(key)
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Where failing inputs are written.
+pub fn failures_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| super::root().join("target"));
+    target.join("fuzz-failures")
+}
+
+// ---------------------------------------------------------------- panics
+
+thread_local! {
+    /// Set while a fuzz input runs: the hook records the panic instead of printing it.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn install_hook() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(Cell::get) {
+                let payload = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "(no message)".into());
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+                    .unwrap_or_default();
+                LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("panic at {at}: {payload}")));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// A failed oracle: a stable signature (to tell distinct failures apart) and a message.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Same signature, same failure: a panic's location, or the oracle's name.
+    pub signature: String,
+    /// What happened.
+    pub message: String,
+}
+
+impl Finding {
+    /// A failed oracle other than a panic.
+    pub fn new(signature: &str, message: impl Into<String>) -> Finding {
+        Finding {
+            signature: signature.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Runs `check` under `catch_unwind`; a panic becomes a finding signed by its location.
+pub fn guarded(check: impl FnOnce() -> Result<(), Finding>) -> Result<(), Finding> {
+    install_hook();
+    QUIET.with(|q| q.set(true));
+    let res = std::panic::catch_unwind(AssertUnwindSafe(check));
+    QUIET.with(|q| q.set(false));
+    match res {
+        Ok(r) => r,
+        Err(_) => {
+            let message = LAST_PANIC
+                .with(|p| p.borrow_mut().take())
+                .unwrap_or_else(|| "panic".into());
+            let signature = message.split(": ").next().unwrap_or("panic").to_string();
+            Err(Finding { signature, message })
+        }
+    }
+}
+
+// ---------------------------------------------------------------- one target
+
+/// A target: how to draw input `i`, how to write it to a file, how to check it.
+pub trait Target {
+    /// The input drawn for one index.
+    type Input;
+    /// The name in test names, file names and reports.
+    const NAME: &'static str;
+    /// Inputs per run in the short mode, counted as `BAREME_FUZZ_COUNT` counts them.
+    const SHORT_COUNT: u64;
+    /// How many counted items one input holds (the batch target: lines per chunk).
+    const ITEMS_PER_INPUT: u64 = 1;
+    /// Draws the input of index `i` from its generator.
+    fn draw(&self, rng: &mut Rng, i: u64) -> Self::Input;
+    /// The input as the bytes of its failure file (what the program reads).
+    fn bytes(&self, input: &Self::Input) -> Vec<u8>;
+    /// Extra files beside the failure file, by suffix: cases the input is evaluated on.
+    fn extra_files(&self, _input: &Self::Input) -> Vec<(String, Vec<u8>)> {
+        Vec::new()
+    }
+    /// The oracle: `Err` on a failure other than a panic (a panic is caught around it).
+    fn check(&self, input: &Self::Input) -> Result<(), Finding>;
+    /// A smaller input failing with the same signature, if the target knows how to shrink.
+    fn reduce(&self, _input: &Self::Input, _signature: &str) -> Option<Vec<u8>> {
+        None
+    }
+    /// How many counted items this input holds (the batch target: its lines).
+    fn items(&self, _input: &Self::Input) -> u64 {
+        1
+    }
+}
+
+/// What one run of a target found.
+#[derive(Debug, Default)]
+pub struct Report {
+    inputs: u64,
+    items: u64,
+    slowest: Option<(Duration, u64)>,
+    slow: Vec<(u64, Duration)>,
+    findings: Vec<(u64, Finding)>,
+    signatures: Vec<(String, usize)>,
+}
+
+/// Runs a target over the inputs the environment asks for, then fails the
+/// test if any input failed its oracle.
+pub fn run<T: Target>(target: &T) {
+    let cfg = Config::from_env();
+    let count = cfg
+        .count
+        .unwrap_or(T::SHORT_COUNT)
+        .div_ceil(T::ITEMS_PER_INPUT);
+    let indices: Box<dyn Iterator<Item = u64>> = match cfg.only {
+        Some(i) => Box::new(std::iter::once(i)),
+        None => Box::new(0..count),
+    };
+    let dir = failures_dir();
+    let _ = std::fs::create_dir_all(&dir);
+    let mut inflight = InFlight::open(&dir, T::NAME);
+    let mut report = Report::default();
+    let started = Instant::now();
+    for i in indices {
+        let mut rng = input_rng(cfg.seed, T::NAME, i);
+        let input = target.draw(&mut rng, i);
+        inflight.record(i, &target.bytes(&input));
+        let t0 = Instant::now();
+        let res = guarded(|| target.check(&input));
+        let took = t0.elapsed();
+        report.inputs += 1;
+        report.items += target.items(&input);
+        if report.slowest.is_none_or(|(t, _)| took > t) {
+            report.slowest = Some((took, i));
+        }
+        if took > SLOW && cfg.long() {
+            report.slow.push((i, took));
+            write_file(
+                &dir,
+                &format!("{}-{i}.slow.txt", T::NAME),
+                &target.bytes(&input),
+            );
+            for (suffix, bytes) in target.extra_files(&input) {
+                write_file(&dir, &format!("{}-{i}.slow.{suffix}", T::NAME), &bytes);
+            }
+        }
+        if let Err(finding) = res {
+            record_finding(target, &dir, &cfg, &input, i, finding, &mut report);
+        }
+        if cfg.long() && (i + 1) % 100_000 == 0 {
+            eprintln!(
+                "fuzz {}: {} inputs, {:.0?}, {} failures",
+                T::NAME,
+                i + 1,
+                started.elapsed(),
+                report.findings.len()
+            );
+        }
+    }
+    inflight.finish();
+    let summary = summarize::<T>(&cfg, &report, started.elapsed());
+    if cfg.long() || !report.findings.is_empty() {
+        println!("{summary}");
+    }
+    assert!(report.findings.is_empty(), "{summary}");
+}
+
+fn record_finding<T: Target>(
+    target: &T,
+    dir: &std::path::Path,
+    cfg: &Config,
+    input: &T::Input,
+    i: u64,
+    finding: Finding,
+    report: &mut Report,
+) {
+    let seen = match report
+        .signatures
+        .iter_mut()
+        .find(|(s, _)| *s == finding.signature)
+    {
+        Some((_, n)) => {
+            *n += 1;
+            *n
+        }
+        None => {
+            report.signatures.push((finding.signature.clone(), 1));
+            1
+        }
+    };
+    if seen <= FILES_PER_SIGNATURE {
+        let name = format!("{}-{i}", T::NAME);
+        write_file(dir, &format!("{name}.txt"), &target.bytes(input));
+        for (suffix, bytes) in target.extra_files(input) {
+            write_file(dir, &format!("{name}.{suffix}"), &bytes);
+        }
+        if seen == 1 {
+            if let Some(small) = target.reduce(input, &finding.signature) {
+                write_file(dir, &format!("{name}.min.txt"), &small);
+            }
+        }
+        eprintln!(
+            "fuzz {}: input {i} (seed {:#x}) failed: {}",
+            T::NAME,
+            cfg.seed,
+            finding.message
+        );
+    }
+    report.findings.push((i, finding));
+}
+
+fn summarize<T: Target>(cfg: &Config, report: &Report, took: Duration) -> String {
+    let mut out = format!(
+        "fuzz {}: seed {:#x}, {} inputs",
+        T::NAME,
+        cfg.seed,
+        report.inputs
+    );
+    if report.items != report.inputs {
+        out.push_str(&format!(" ({} lines)", report.items));
+    }
+    out.push_str(&format!(", {} failed", report.findings.len()));
+    if cfg.long() {
+        out.push_str(&format!(", {took:.1?} in all"));
+        if let Some((t, i)) = report.slowest {
+            out.push_str(&format!(", slowest input {i} ({t:.1?})"));
+        }
+        out.push_str(&format!(", {} over {SLOW:?}", report.slow.len()));
+        for (i, t) in &report.slow {
+            out.push_str(&format!("\n  slow: input {i}, {t:.1?}"));
+        }
+    }
+    for (sig, n) in &report.signatures {
+        let (first, finding) = report
+            .findings
+            .iter()
+            .find(|(_, f)| f.signature == *sig)
+            .expect("a signature has a finding");
+        out.push_str(&format!(
+            "\n  {n} × {}\n    first: input {first}: {}\n    reproduce: {}BAREME_FUZZ_SEED={:#x} BAREME_FUZZ_INDEX={first} cargo test --test it fuzz::{} (input in {})",
+            sig,
+            finding.message,
+            if cfg.long() { "BAREME_FUZZ_COUNT=1 " } else { "" },
+            cfg.seed,
+            T::NAME,
+            failures_dir().join(format!("{}-{first}.txt", T::NAME)).display()
+        ));
+    }
+    out
+}
+
+fn write_file(dir: &std::path::Path, name: &str, bytes: &[u8]) {
+    let _ = std::fs::File::create(dir.join(name)).and_then(|mut f| f.write_all(bytes));
+}
+
+/// The input that is running, kept in a file so an abort leaves it behind.
+struct InFlight {
+    file: Option<std::fs::File>,
+    path: PathBuf,
+}
+
+impl InFlight {
+    fn open(dir: &std::path::Path, name: &str) -> InFlight {
+        let path = dir.join(format!("{name}-inflight.txt"));
+        let file = std::fs::File::create(&path).ok();
+        InFlight { file, path }
+    }
+
+    fn record(&mut self, i: u64, bytes: &[u8]) {
+        use std::os::unix::fs::FileExt;
+        if let Some(f) = &self.file {
+            // The input, then its index on a last line of its own.
+            let _ = f.set_len(0);
+            let _ = f.write_all_at(bytes, 0);
+            let _ = f.write_all_at(
+                format!("\n# fuzz input {i}\n").as_bytes(),
+                bytes.len() as u64,
+            );
+        }
+    }
+
+    fn finish(self) {
+        drop(self.file);
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+// ---------------------------------------------------------------- shared oracle
+
+/// The bytes of one evaluation: the answer, rejection or fault, and (when
+/// asked) the trace as JSON.
+pub fn outcome_bytes<T: serde::Serialize, E: std::fmt::Display>(
+    res: &Result<(bareme::Outcome, Option<T>), E>,
+    with_trace: bool,
+) -> (String, String) {
+    match res {
+        Ok((outcome, trace)) => {
+            let head = match outcome {
+                bareme::Outcome::Answer(a) => format!("answer {a}"),
+                bareme::Outcome::Rejected(e) => rejected(&e.path, &e.message),
+            };
+            let trace = match trace {
+                Some(t) if with_trace => {
+                    serde_json::to_string(t).unwrap_or_else(|e| format!("trace: {e}"))
+                }
+                _ => String::new(),
+            };
+            (head, trace)
+        }
+        Err(e) => (format!("fault {e}"), String::new()),
+    }
+}
+
+fn rejected(path: &str, message: &str) -> String {
+    format!("rejected at {path}: {message}")
+}
+
+/// Loads a rulebook text (twice when `thorough`) and evaluates it on each case
+/// with [`check_evaluation`]; refusals render their diagnostics, and two
+/// loads must agree.
+pub fn check_load(text: &str, cases: &[serde_json::Value], thorough: bool) -> Result<(), Finding> {
+    let first = bareme::parse_rulebook("fuzz.toml", text);
+    let second = thorough.then(|| bareme::parse_rulebook("fuzz.toml", text));
+    match (&first, &second) {
+        (Ok(a), None) => cases
+            .iter()
+            .try_for_each(|case| check_evaluation(a, a, case, thorough)),
+        (Ok(a), Some(Ok(b))) => cases
+            .iter()
+            .try_for_each(|case| check_evaluation(a, b, case, thorough)),
+        (Err(a), None) => {
+            let _ = a.render(100, false);
+            Ok(())
+        }
+        (Err(a), Some(Err(b))) => {
+            let (a, b) = (a.render(100, false), b.render(100, false));
+            if a == b {
+                Ok(())
+            } else {
+                Err(Finding::new(
+                    "nondeterministic: diagnostics",
+                    format!("two loads give different diagnostics:\n{a}\n{b}"),
+                ))
+            }
+        }
+        _ => Err(Finding::new(
+            "nondeterministic: load",
+            "one load accepted the rulebook, the other refused it",
+        )),
+    }
+}
+
+/// Evaluates a case untraced twice (once through `evaluate_json`, once
+/// through `validate_case` then `evaluate`, on the second load) and traced,
+/// and checks the bytes agree: the same answer, rejection or fault, traced or
+/// not. When `thorough`, a second traced evaluation must give the same trace.
+pub fn check_evaluation(
+    first: &bareme::Rulebook,
+    second: &bareme::Rulebook,
+    case: &serde_json::Value,
+    thorough: bool,
+) -> Result<(), Finding> {
+    let plain_a = outcome_bytes(&bareme::evaluate_json(first, case, false), false);
+    let plain_b = match bareme::validate_case(second, case) {
+        Ok(facts) => outcome_bytes(&bareme::evaluate(second, &facts, false), false),
+        Err(e) => (rejected(&e.path, &e.message), String::new()),
+    };
+    if plain_a != plain_b {
+        return Err(Finding::new(
+            "nondeterministic: untraced",
+            format!(
+                "two untraced evaluations differ:\n{}\n{}",
+                plain_a.0, plain_b.0
+            ),
+        ));
+    }
+    if plain_a.0.starts_with(&rejected("", "")) {
+        return Err(Finding::new(
+            "rejection without a path",
+            format!("rejected with an empty path: {}", plain_a.0),
+        ));
+    }
+    let traced_a = outcome_bytes(&bareme::evaluate_json(first, case, true), thorough);
+    if plain_a.0 != traced_a.0 {
+        return Err(Finding::new(
+            "roads disagree: traced and untraced",
+            format!(
+                "the traced and untraced evaluations differ:\nuntraced: {}\ntraced:   {}",
+                plain_a.0, traced_a.0
+            ),
+        ));
+    }
+    if thorough {
+        let traced_b = outcome_bytes(&bareme::evaluate_json(second, case, true), true);
+        if traced_a != traced_b {
+            return Err(Finding::new(
+                "nondeterministic: traced",
+                format!(
+                    "two traced evaluations differ:\n{}\n{}\n{}\n{}",
+                    traced_a.0, traced_b.0, traced_a.1, traced_b.1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Shrinks a list of units (lines, characters) while `fails` holds: drops
+/// halves, then quarters, down to single units, until nothing more can go.
+pub fn shrink<U: Clone>(
+    units: Vec<U>,
+    mut fails: impl FnMut(&[U]) -> bool,
+    budget: usize,
+) -> Vec<U> {
+    let mut units = units;
+    let mut tries = 0;
+    let mut chunk = units.len().div_ceil(2).max(1);
+    while chunk >= 1 && tries < budget {
+        let mut start = 0;
+        let mut progress = false;
+        while start < units.len() && tries < budget {
+            let end = (start + chunk).min(units.len());
+            let candidate: Vec<U> = units[..start]
+                .iter()
+                .chain(&units[end..])
+                .cloned()
+                .collect();
+            tries += 1;
+            if fails(&candidate) {
+                units = candidate;
+                progress = true;
+            } else {
+                start = end;
+            }
+        }
+        if !progress {
+            if chunk == 1 {
+                break;
+            }
+            chunk = chunk.div_ceil(2);
+        }
+    }
+    units
+}
+
+/// Whether `check` fails with `signature` (panics included).
+pub fn fails_with(signature: &str, check: impl FnOnce() -> Result<(), Finding>) -> bool {
+    matches!(guarded(check), Err(f) if f.signature == signature)
+}
+
+// ---------------------------------------------------------------- the tests
+
+#[test]
+fn rulebook_toml() {
+    run(&rulebook_toml::RulebookToml::new(Config::from_env()));
+}
+
+#[test]
+fn expression_text() {
+    run(&expr_text::ExprText::new(Config::from_env()));
+}
+
+#[test]
+fn case_json() {
+    run(&case_json::CaseJson::new(Config::from_env()));
+}
+
+#[test]
+fn batch_lines() {
+    run(&batch::BatchLines::new(Config::from_env()));
+}
