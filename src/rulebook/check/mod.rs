@@ -166,6 +166,9 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks each section of the rulebook in turn. The order of the calls is
+    /// the order of the problems reported, and each section reads only what
+    /// the sections before it built.
     fn rulebook(&mut self, raw: RawRulebook, hash: String) -> Option<Rulebook> {
         let RawRulebook {
             rulebook: ident,
@@ -181,32 +184,162 @@ impl Checker<'_> {
             ablations,
             reports,
         } = raw;
-        self.identity(&ident);
-        let clauses: IndexMap<Arc<str>, String> = clauses
-            .into_iter()
-            .map(|(k, v)| (Arc::from(k), v))
-            .collect();
-        let clause_ids: Vec<Arc<str>> = clauses.keys().cloned().collect();
 
-        let limits = Limits {
-            max_case_bytes: limits
-                .max_case_bytes
-                .unwrap_or(Limits::default().max_case_bytes),
-            max_list_items: limits
-                .max_list_items
-                .unwrap_or(Limits::default().max_list_items),
-            max_eval_steps: limits
-                .max_eval_steps
-                .unwrap_or(Limits::default().max_eval_steps),
-        };
+        // Identity, clauses and limits: what the rulebook says of itself.
+        self.identity(&ident);
+        let clauses = clause_texts(clauses);
+        let clause_ids: Vec<Arc<str>> = clauses.keys().cloned().collect();
+        let limits = limits_or_default(&limits);
 
         // Tables first: inputs may replace their rows.
-        let mut built_tables = Vec::new();
-        for (name, t) in &tables {
-            if let Some(table) = self.table(name, t, &clause_ids, &limits) {
-                built_tables.push(table);
+        let built_tables = self.tables(&tables, &clause_ids, &limits);
+
+        // Inputs, with their conditions kept until every name has a type.
+        let (mut built_inputs, conditions) = self.inputs(
+            &inputs,
+            &index_of(&tables),
+            &built_tables,
+            &clause_ids,
+            &limits,
+        );
+
+        // One namespace for inputs, tables, parameters, steps and groups.
+        let names = self.names(
+            &inputs,
+            &built_inputs,
+            &tables,
+            &parameters,
+            &steps,
+            &per_item,
+        );
+
+        // Parameters: fixed values now, dated selectors once steps are typed.
+        let (mut built_params, param_at) = self.parameters(&parameters, &clause_ids);
+
+        // Steps and per-item groups, in dependency order.
+        let Resolved {
+            steps: built_steps,
+            step_types,
+            groups: built_groups,
+            group_types,
+            group_scopes,
+        } = self.steps_and_groups(
+            &steps,
+            &per_item,
+            &names,
+            &param_at,
+            &built_tables,
+            &clause_ids,
+        );
+
+        // From here on every name has its type.
+        let shapes = self.shapes.clone();
+        let declared = Declared {
+            names: &names,
+            shapes: &shapes,
+            tables: &built_tables,
+            step_types: &step_types,
+            group_types: &group_types,
+            group_scopes: &group_scopes,
+        };
+
+        // Dated parameters' selectors.
+        self.parameter_selectors(&mut built_params, param_at, &declared);
+
+        // What inputs check against other names: `ref` order, `unique`,
+        // checks after an input, field rules, `when` and `required_when`.
+        self.input_rules(&mut built_inputs, &inputs, conditions, &declared);
+
+        // Decisions and their answers, then the checks that choose them.
+        let group_index = index_of(&per_item);
+        let built_decisions = self.decisions(&decisions, &clause_ids, &group_index, &declared);
+        let built_checks = self.checks(&checks, &decisions, &clause_ids, &declared);
+
+        // Reports: a table of a group's items at the top of a text trace.
+        let built_reports = self.reports(&reports, &group_index, &declared);
+
+        // Ablations: named steps with another formula.
+        let built_ablations = self.ablations(&ablations, &declared, &built_steps, &built_groups);
+
+        Some(Rulebook {
+            ablations: built_ablations,
+            applied_ablation: None,
+            plan: Default::default(),
+            reports: built_reports,
+            id: ident.id.get_ref().clone(),
+            version: *ident.version.get_ref(),
+            schema: *ident.schema.get_ref(),
+            title: ident.title.clone(),
+            hash,
+            source: self.diags.source.clone(),
+            clauses,
+            inputs: built_inputs,
+            shapes: self.shapes.clone(),
+            params: built_params,
+            tables: built_tables,
+            steps: built_steps,
+            groups: built_groups,
+            checks: built_checks,
+            decisions: built_decisions,
+            limits,
+        })
+    }
+
+    /// Declares every input, table, parameter, step and group in one
+    /// namespace, in that order; a name declared twice is reported at its
+    /// second declaration, a name that is no identifier where it stands.
+    fn names(
+        &mut self,
+        inputs: &IndexMap<String, RawInput>,
+        built_inputs: &[Input],
+        tables: &IndexMap<String, RawTable>,
+        parameters: &IndexMap<String, RawParameter>,
+        steps: &IndexMap<String, RawStep>,
+        groups: &IndexMap<String, RawGroup>,
+    ) -> HashMap<Arc<str>, Binding> {
+        let mut names: HashMap<Arc<str>, Binding> = HashMap::new();
+        let mut declare = |cx: &mut Self, name: &str, binding: Binding, span: Span| {
+            cx.check_ident(name, span);
+            if names.contains_key(name) {
+                let message = format!("`{name}` is declared twice (inputs, parameters, tables and steps share one namespace)");
+                cx.problem("check::duplicate_name", span, message, "second declaration");
             } else {
-                built_tables.push(Table {
+                names.insert(Arc::from(name), binding);
+            }
+        };
+        for (i, (name, raw)) in inputs.iter().enumerate() {
+            let ty = built_inputs[i].kind.value_type();
+            declare(self, name, Binding::Input(i, ty), sp(raw));
+        }
+        for (i, (name, raw)) in tables.iter().enumerate() {
+            declare(self, name, Binding::Table(i), sp(raw));
+        }
+        for (i, (name, raw)) in parameters.iter().enumerate() {
+            declare(self, name, Binding::Param(i, Type::Number), sp(raw));
+        }
+        for (i, (name, raw)) in steps.iter().enumerate() {
+            declare(self, name, Binding::Step(i), sp(raw));
+        }
+        for (g, (name, raw)) in groups.iter().enumerate() {
+            declare(self, name, Binding::Group(g), sp(raw));
+        }
+        names
+    }
+
+    /// Builds every table, in order. A table that cannot be built (an unknown
+    /// kind) still takes its place, empty, so the indices of the others hold.
+    fn tables(
+        &mut self,
+        raw: &IndexMap<String, RawTable>,
+        clause_ids: &[Arc<str>],
+        limits: &Limits,
+    ) -> Vec<Table> {
+        let mut built = Vec::new();
+        for (name, t) in raw {
+            if let Some(table) = self.table(name, t, clause_ids, limits) {
+                built.push(table);
+            } else {
+                built.push(Table {
                     name: Arc::from(name.as_str()),
                     label: None,
                     clause: None,
@@ -218,24 +351,30 @@ impl Checker<'_> {
                 });
             }
         }
-        let table_index: HashMap<&str, usize> = tables
-            .keys()
-            .enumerate()
-            .map(|(i, k)| (k.as_str(), i))
-            .collect();
+        built
+    }
 
-        // Inputs, with their `when` conditions kept for later.
-        let mut built_inputs = Vec::new();
-        // (input, condition, true for `required_when` / false for `when`)
-        let mut conditions: Vec<(usize, Pending, bool)> = Vec::new();
+    /// Declares the inputs in validation order: each one's type, bounds and
+    /// options, and its `ref` to a map or list declared before it. `when` and
+    /// `required_when` are parsed now and resolved by [`Checker::input_rules`].
+    fn inputs(
+        &mut self,
+        raw: &IndexMap<String, RawInput>,
+        tables: &HashMap<&str, usize>,
+        built_tables: &[Table],
+        clause_ids: &[Arc<str>],
+        limits: &Limits,
+    ) -> (Vec<Input>, Vec<Condition>) {
+        let mut built = Vec::new();
+        let mut conditions = Vec::new();
         let mut maps: HashMap<String, usize> = HashMap::new();
         let mut lists: HashMap<String, (usize, Vec<Arc<str>>)> = HashMap::new();
-        for (i, (name, raw)) in inputs.iter().enumerate() {
+        for (i, (name, raw)) in raw.iter().enumerate() {
             let cx = InputCx {
-                clause_ids: &clause_ids,
-                tables: &table_index,
-                built_tables: &built_tables,
-                limits: &limits,
+                clause_ids,
+                tables,
+                built_tables,
+                limits,
                 maps: &maps,
                 lists: &lists,
             };
@@ -262,108 +401,75 @@ impl Checker<'_> {
                 _ => {}
             }
             if let Some(w) = &raw.when {
-                conditions.push((i, self.parse(w), false));
+                let expr = self.parse(w);
+                conditions.push(Condition {
+                    input: i,
+                    expr,
+                    required: false,
+                });
             }
             if let Some(w) = &raw.required_when {
-                conditions.push((i, self.parse(w), true));
+                let expr = self.parse(w);
+                conditions.push(Condition {
+                    input: i,
+                    expr,
+                    required: true,
+                });
             }
-            built_inputs.push(input);
+            built.push(input);
+        }
+        (built, conditions)
+    }
+
+    /// What inputs check against other names, once every name has a type:
+    /// the order of `ref`s to replaceable tables, where `unique` may stand,
+    /// the checks after an input, field rules, and the inputs' conditions.
+    fn input_rules(
+        &mut self,
+        built: &mut [Input],
+        raw: &IndexMap<String, RawInput>,
+        conditions: Vec<Condition>,
+        declared: &Declared<'_>,
+    ) {
+        self.ref_order(built, raw);
+        for (input, raw) in built.iter().zip(raw.values()) {
+            self.unique_positions(input, raw, false);
+        }
+        self.after_checks(built, raw, declared);
+
+        // Field rules read their own value, their record, and earlier inputs.
+        for (i, (_, raw)) in raw.iter().enumerate() {
+            let scope = declared.scope(false, Some(i));
+            self.field_rules(&mut built[i], raw, None, &scope);
         }
 
-        // Names.
-        let mut names: HashMap<Arc<str>, Binding> = HashMap::new();
-        let mut declare = |cx: &mut Self, name: &str, binding: Binding, span: Span| {
-            if names.contains_key(name) {
-                let message = format!("`{name}` is declared twice (inputs, parameters, tables and steps share one namespace)");
-                cx.problem("check::duplicate_name", span, message, "second declaration");
-            } else {
-                names.insert(Arc::from(name), binding);
-            }
-        };
-        for (i, (name, raw)) in inputs.iter().enumerate() {
-            self.check_ident(name, sp(raw));
-            declare(
-                self,
-                name,
-                Binding::Input(i, built_inputs[i].kind.value_type()),
-                sp(raw),
-            );
-        }
-        for (i, (name, raw)) in tables.iter().enumerate() {
-            self.check_ident(name, sp(raw));
-            declare(self, name, Binding::Table(i), sp(raw));
-        }
-        for (i, (name, raw)) in parameters.iter().enumerate() {
-            self.check_ident(name, sp(raw));
-            declare(self, name, Binding::Param(i, Type::Number), sp(raw));
-        }
-        for (i, (name, raw)) in steps.iter().enumerate() {
-            self.check_ident(name, sp(raw));
-            declare(self, name, Binding::Step(i), sp(raw));
-        }
-        for (g, (name, raw)) in per_item.iter().enumerate() {
-            self.check_ident(name, sp(raw));
-            declare(self, name, Binding::Group(g), sp(raw));
-        }
-
-        // Parameters (fixed values now, dated selectors after steps are typed).
-        let mut built_params = Vec::new();
-        let mut param_at: Vec<Option<Pending>> = Vec::new();
-        for (name, raw) in &parameters {
-            let (param, at) = self.parameter(name, raw, &clause_ids);
-            built_params.push(param);
-            param_at.push(at);
-        }
-
-        // Steps and per-item groups, in dependency order.
-        let resolved = self.steps_and_groups(
-            &steps,
-            &per_item,
-            &names,
-            &param_at,
-            &built_tables,
-            &clause_ids,
-        );
-        let Resolved {
-            steps: built_steps,
-            step_types,
-            groups: built_groups,
-            group_types,
-            group_scopes,
-        } = resolved;
-
-        let shapes = self.shapes.clone();
-        let base_scope = |answers: bool, before: Option<usize>| Scope {
-            answer_builtins: answers,
-            inputs_before: before,
-            ..Scope::top(&names, &shapes, &built_tables, &step_types, &group_types)
-        };
-
-        // Dated parameters' selectors.
-        for (param, at) in built_params.iter_mut().zip(param_at) {
-            if let (Some(at), ParamValue::Dated { at: slot, .. }) = (at, &mut param.value) {
-                if let Some((f, ty)) = self.resolve(&at, &base_scope(false, None)) {
-                    if !matches!(ty, Type::Month | Type::Date | Type::Any) {
-                        self.problem(
-                            "check::type_mismatch",
-                            at.span,
-                            "`at` must be a month or a date",
-                            "here",
-                        );
-                    }
-                    *slot = f;
+        // Conditional inputs read only earlier inputs.
+        for Condition {
+            input,
+            expr,
+            required,
+        } in conditions
+        {
+            if let Some((f, ty)) = self.resolve(&expr, &declared.scope(false, Some(input))) {
+                self.expect_type(&expr, &ty, &Type::Bool, "an input's condition");
+                if required {
+                    built[input].required_when = Some(f);
+                } else {
+                    built[input].when = Some(f);
                 }
             }
         }
+    }
 
-        self.ref_order(&built_inputs, &inputs);
-        for (input, raw) in built_inputs.iter().zip(inputs.values()) {
-            self.unique_positions(input, raw, false);
-        }
-
-        // Checks after an input read it and the inputs before it.
-        for (i, (name, raw)) in inputs.iter().enumerate() {
-            let scope = base_scope(false, Some(i + 1));
+    /// Checks after an input read it and the inputs before it; they only reject.
+    fn after_checks(
+        &mut self,
+        built: &mut [Input],
+        raw: &IndexMap<String, RawInput>,
+        declared: &Declared<'_>,
+    ) {
+        for (i, (name, raw)) in raw.iter().enumerate() {
+            let scope = declared.scope(false, Some(i + 1));
             for c in &raw.after {
                 let (Some(w), Some(path)) = (&c.when, &c.reject) else {
                     let span = c.when.as_ref().map_or(raw.anchor(), |w| w.anchor());
@@ -391,68 +497,93 @@ impl Checker<'_> {
                         Some(m) => self.message(m, &scope),
                         None => vec![MessagePart::Text("is invalid".into())],
                     };
-                    built_inputs[i].after.push((f, path, message));
+                    built[i].after.push((f, path, message));
                 }
             }
         }
+    }
 
-        // Field rules read their own value, their record, and earlier inputs.
-        for (i, (_, raw)) in inputs.iter().enumerate() {
-            let scope = base_scope(false, Some(i));
-            self.field_rules(&mut built_inputs[i], raw, None, &scope);
+    /// Reads each parameter's fixed value or dated values. A dated
+    /// parameter's `at` is parsed now, and resolved by
+    /// [`Checker::parameter_selectors`] once steps have their types.
+    fn parameters(
+        &mut self,
+        raw: &IndexMap<String, RawParameter>,
+        clause_ids: &[Arc<str>],
+    ) -> (Vec<Parameter>, Vec<Option<Pending>>) {
+        let mut built = Vec::new();
+        let mut selectors = Vec::new();
+        for (name, p) in raw {
+            let (param, at) = self.parameter(name, p, clause_ids);
+            built.push(param);
+            selectors.push(at);
         }
+        (built, selectors)
+    }
 
-        // Conditional inputs read only earlier inputs.
-        for (i, p, required) in conditions {
-            if let Some((f, ty)) = self.resolve(&p, &base_scope(false, Some(i))) {
-                self.expect_type(&p, &ty, &Type::Bool, "an input's condition");
-                if required {
-                    built_inputs[i].required_when = Some(f);
-                } else {
-                    built_inputs[i].when = Some(f);
+    /// Resolves the `at` of each dated parameter: a month or a date, which may
+    /// be computed by a step.
+    fn parameter_selectors(
+        &mut self,
+        params: &mut [Parameter],
+        selectors: Vec<Option<Pending>>,
+        declared: &Declared<'_>,
+    ) {
+        for (param, at) in params.iter_mut().zip(selectors) {
+            if let (Some(at), ParamValue::Dated { at: slot, .. }) = (at, &mut param.value) {
+                if let Some((f, ty)) = self.resolve(&at, &declared.scope(false, None)) {
+                    if !matches!(ty, Type::Month | Type::Date | Type::Any) {
+                        self.problem(
+                            "check::type_mismatch",
+                            at.span,
+                            "`at` must be a month or a date",
+                            "here",
+                        );
+                    }
+                    *slot = f;
                 }
             }
         }
+    }
 
-        // Decisions.
-        let decision_index: HashMap<&str, usize> = decisions
-            .keys()
-            .enumerate()
-            .map(|(i, k)| (k.as_str(), i))
-            .collect();
-        let mut built_decisions = Vec::new();
-        for (name, raw) in &decisions {
-            let d = raw;
-            let clauses = self.clause_refs(&d.clauses, &clause_ids);
+    /// Builds each decision: its clauses, its conditional citations, and its
+    /// answer fields (which alone may read `decision`, `reason` and `clauses`).
+    fn decisions(
+        &mut self,
+        raw: &IndexMap<String, RawDecision>,
+        clause_ids: &[Arc<str>],
+        group_index: &HashMap<&str, usize>,
+        declared: &Declared<'_>,
+    ) -> Vec<Decision> {
+        let mut built = Vec::new();
+        for (name, d) in raw {
+            let clauses = self.clause_refs(&d.clauses, clause_ids);
             let mut cite = Vec::new();
             for c in &d.cite {
                 let p = self.parse(&c.when);
-                if let Some((f, ty)) = self.resolve(&p, &base_scope(false, None)) {
+                if let Some((f, ty)) = self.resolve(&p, &declared.scope(false, None)) {
                     self.expect_type(&p, &ty, &Type::Bool, "a citation's `when`");
-                    cite.push((f, self.clause_refs(&c.clauses, &clause_ids)));
+                    cite.push((f, self.clause_refs(&c.clauses, clause_ids)));
                 }
             }
             if d.answer.is_empty() {
                 self.problem(
                     "check::empty_answer",
-                    sp(raw),
+                    sp(d),
                     format!("decision `{name}` has no answer fields"),
                     "here",
                 );
             }
-            let group_index: HashMap<&str, usize> = per_item
-                .keys()
-                .enumerate()
-                .map(|(i, k)| (k.as_str(), i))
-                .collect();
             let mut answer = Vec::new();
             for (key, out) in &d.answer {
-                let scope = base_scope(true, None);
-                if let Some(o) = self.output(key, out, &scope, &group_index, &group_scopes, 0) {
+                let scope = declared.scope(true, None);
+                if let Some(o) =
+                    self.output(key, out, &scope, group_index, declared.group_scopes, 0)
+                {
                     answer.push(o);
                 }
             }
-            built_decisions.push(Decision {
+            built.push(Decision {
                 name: Arc::from(name.as_str()),
                 label: d.label.clone(),
                 clauses,
@@ -460,25 +591,37 @@ impl Checker<'_> {
                 answer,
             });
         }
+        built
+    }
 
-        // Checks.
-        let mut built_checks = Vec::new();
-        let n_checks = checks.len();
-        for (i, raw) in checks.iter().enumerate() {
-            let c = raw.get_ref();
+    /// Builds the checks in order: each either rejects the case or chooses a
+    /// decision, and the last, without `when`, decides every case left.
+    fn checks(
+        &mut self,
+        raw: &[Spanned<RawCheck>],
+        decisions: &IndexMap<String, RawDecision>,
+        clause_ids: &[Arc<str>],
+        declared: &Declared<'_>,
+    ) -> Vec<Check> {
+        let decision_index = index_of(decisions);
+        let mut built = Vec::new();
+        let n_checks = raw.len();
+        for (i, check) in raw.iter().enumerate() {
+            let c = check.get_ref();
             let when = match &c.when {
                 Some(w) => {
                     let p = self.parse(w);
-                    self.resolve(&p, &base_scope(false, None)).map(|(f, ty)| {
-                        self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
-                        f
-                    })
+                    self.resolve(&p, &declared.scope(false, None))
+                        .map(|(f, ty)| {
+                            self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
+                            f
+                        })
                 }
                 None => {
                     if i + 1 != n_checks {
                         self.problem(
                             "check::unconditional_check",
-                            sp(raw),
+                            sp(check),
                             "only the last check may omit `when`",
                             "this check always holds, so the checks after it never run",
                         );
@@ -508,7 +651,7 @@ impl Checker<'_> {
                     if c.message.is_some() {
                         self.problem(
                             "check::check_shape",
-                            sp(raw),
+                            sp(check),
                             "`message` goes with `reject`, not with `decision`",
                             "here",
                         );
@@ -516,45 +659,45 @@ impl Checker<'_> {
                     CheckOutcome::Decide {
                         decision,
                         reason: c.reason.as_deref().map(Arc::from),
-                        clauses: self.clause_refs(&c.clauses, &clause_ids),
+                        clauses: self.clause_refs(&c.clauses, clause_ids),
                     }
                 }
                 (None, Some(path)) => {
                     if c.reason.is_some() {
                         self.problem(
                             "check::check_shape",
-                            sp(raw),
+                            sp(check),
                             "`reason` goes with `decision`, not with `reject`",
                             "here",
                         );
                     }
                     let message = match &c.message {
-                        Some(m) => self.message(m, &base_scope(false, None)),
+                        Some(m) => self.message(m, &declared.scope(false, None)),
                         None => vec![MessagePart::Text("is invalid".into())],
                     };
-                    let _ = self.clause_refs(&c.clauses, &clause_ids);
+                    let _ = self.clause_refs(&c.clauses, clause_ids);
                     CheckOutcome::Reject {
-                        path: self.message(path, &base_scope(false, None)),
+                        path: self.message(path, &declared.scope(false, None)),
                         message,
                     }
                 }
                 _ => {
                     self.problem(
                         "check::check_shape",
-                        sp(raw),
+                        sp(check),
                         "a check needs exactly one of `decision` and `reject`",
                         "this check",
                     );
                     continue;
                 }
             };
-            built_checks.push(Check {
+            built.push(Check {
                 label: c.label.clone(),
                 when,
                 outcome,
             });
         }
-        match checks.last() {
+        match raw.last() {
             None => self.diags.push(
                 Problem::new(
                     "check::no_checks",
@@ -572,14 +715,19 @@ impl Checker<'_> {
             }
             _ => {}
         }
+        built
+    }
 
-        let group_index: HashMap<&str, usize> = per_item
-            .keys()
-            .enumerate()
-            .map(|(i, k)| (k.as_str(), i))
-            .collect();
-        let mut built_reports = Vec::new();
-        for (name, r) in &reports {
+    /// Builds each report: a table over the items of a per-item group, its
+    /// columns read in an item's scope and its totals at the top level.
+    fn reports(
+        &mut self,
+        raw: &IndexMap<String, RawReport>,
+        group_index: &HashMap<&str, usize>,
+        declared: &Declared<'_>,
+    ) -> Vec<Report> {
+        let mut built = Vec::new();
+        for (name, r) in raw {
             let Some(&g) = group_index.get(r.each.get_ref().as_str()) else {
                 let message = format!("unknown per-item group `{}`", r.each.get_ref());
                 self.problem(
@@ -590,13 +738,10 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let Some(gs) = group_scopes.get(g) else {
+            let Some(gs) = declared.group_scopes.get(g) else {
                 continue;
             };
-            let inner = Scope {
-                group: Some(gs.scope()),
-                ..Scope::top(&names, &shapes, &built_tables, &step_types, &group_types)
-            };
+            let inner = declared.in_group(Some(gs));
             let when = r.when.as_ref().and_then(|w| {
                 let p = self.parse(w);
                 let (f, ty) = self.resolve(&p, &inner)?;
@@ -609,13 +754,13 @@ impl Checker<'_> {
                 .iter()
                 .filter_map(|(title, o)| self.output(title, o, &inner, &no_groups, &[], 1))
                 .collect();
-            let top = base_scope(false, None);
+            let top = declared.scope(false, None);
             let totals = r
                 .totals
                 .iter()
                 .filter_map(|(title, o)| self.output(title, o, &top, &no_groups, &[], 1))
                 .collect();
-            built_reports.push(Report {
+            built.push(Report {
                 name: Arc::from(name.as_str()),
                 title: r.title.clone(),
                 group: g,
@@ -624,41 +769,7 @@ impl Checker<'_> {
                 totals,
             });
         }
-
-        let built_ablations = self.ablations(
-            &ablations,
-            &names,
-            &built_tables,
-            &shapes,
-            &step_types,
-            &group_types,
-            &built_steps,
-            &built_groups,
-            &group_scopes,
-        );
-
-        Some(Rulebook {
-            ablations: built_ablations,
-            applied_ablation: None,
-            plan: Default::default(),
-            reports: built_reports,
-            id: ident.id.get_ref().clone(),
-            version: *ident.version.get_ref(),
-            schema: *ident.schema.get_ref(),
-            title: ident.title.clone(),
-            hash,
-            source: self.diags.source.clone(),
-            clauses,
-            inputs: built_inputs,
-            shapes: self.shapes.clone(),
-            params: built_params,
-            tables: built_tables,
-            steps: built_steps,
-            groups: built_groups,
-            checks: built_checks,
-            decisions: built_decisions,
-            limits,
-        })
+        built
     }
 
     fn identity(&mut self, ident: &RawIdentity) {
@@ -1094,18 +1205,12 @@ impl Checker<'_> {
     }
 
     /// Compiles each ablation's replacement formulas in the scope of the step they replace.
-    #[allow(clippy::too_many_arguments)]
     fn ablations(
         &mut self,
         raw: &IndexMap<String, RawAblation>,
-        names: &HashMap<Arc<str>, Binding>,
-        tables: &[Table],
-        shapes: &[Shape],
-        step_types: &[Type],
-        group_types: &[Type],
+        declared: &Declared<'_>,
         steps: &[Step],
         groups: &[Group],
-        group_scopes: &[GroupNames],
     ) -> Vec<Ablation> {
         let mut out = Vec::new();
         for (name, a) in raw {
@@ -1128,7 +1233,7 @@ impl Checker<'_> {
                         Some((
                             StepRef::Item(gi, j),
                             &groups[gi].steps[j],
-                            group_scopes.get(gi),
+                            declared.group_scopes.get(gi),
                         ))
                     }),
                 };
@@ -1137,10 +1242,7 @@ impl Checker<'_> {
                     self.problem("check::unknown_name", expr.anchor(), message, "here");
                     continue;
                 };
-                let scope = Scope {
-                    group: gs.map(GroupNames::scope),
-                    ..Scope::top(names, shapes, tables, step_types, group_types)
-                };
+                let scope = declared.in_group(gs);
                 let p = self.parse(expr);
                 if let Some((f, ty)) = self.resolve(&p, &scope) {
                     self.expect_type(&p, &ty, &step.ty, "an ablation's formula");
@@ -2494,6 +2596,66 @@ impl GroupNames {
     }
 }
 
+/// Each name's position among the declarations of its section.
+fn index_of<V>(declarations: &IndexMap<String, V>) -> HashMap<&str, usize> {
+    declarations
+        .keys()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), i))
+        .collect()
+}
+
+/// What a formula checked after the steps may read: every declared name, the
+/// record shapes, the tables, and the types steps and groups were found to have.
+struct Declared<'a> {
+    names: &'a HashMap<Arc<str>, Binding>,
+    shapes: &'a [Shape],
+    tables: &'a [Table],
+    step_types: &'a [Type],
+    group_types: &'a [Type],
+    /// The names inside each per-item group, for formulas read per item.
+    group_scopes: &'a [GroupNames],
+}
+
+impl Declared<'_> {
+    /// The top-level scope; `answers` lets `decision`, `reason` and `clauses`
+    /// be read, and `inputs_before` keeps to the inputs declared before one.
+    fn scope(&self, answers: bool, inputs_before: Option<usize>) -> Scope<'_> {
+        Scope {
+            answer_builtins: answers,
+            inputs_before,
+            ..self.top()
+        }
+    }
+
+    /// The scope inside a per-item group: its item and its own steps.
+    fn in_group<'s>(&'s self, group: Option<&'s GroupNames>) -> Scope<'s> {
+        Scope {
+            group: group.map(GroupNames::scope),
+            ..self.top()
+        }
+    }
+
+    fn top(&self) -> Scope<'_> {
+        Scope::top(
+            self.names,
+            self.shapes,
+            self.tables,
+            self.step_types,
+            self.group_types,
+        )
+    }
+}
+
+/// An input's `when` or `required_when`, parsed while the inputs are
+/// declared and resolved once every name has a type.
+struct Condition {
+    input: usize,
+    expr: Pending,
+    /// `required_when` rather than `when`.
+    required: bool,
+}
+
 fn periods_overlap(a: Period, b: Period) -> bool {
     fn overlap<T: Ord + Copy>(af: T, at: Option<T>, bf: T, bt: Option<T>) -> bool {
         at.is_none_or(|at| bf <= at) && bt.is_none_or(|bt| af <= bt)
@@ -2536,5 +2698,20 @@ fn type_word(ty: &Type) -> &'static str {
         Type::Mode => "a rounding mode",
         Type::Clauses => "a clause list",
         Type::Any => "any value",
+    }
+}
+
+/// The clause texts by id.
+fn clause_texts(raw: IndexMap<String, String>) -> IndexMap<Arc<str>, String> {
+    raw.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
+}
+
+/// The rulebook's `[limits]`, each one as given or the default.
+fn limits_or_default(raw: &RawLimits) -> Limits {
+    let default = Limits::default();
+    Limits {
+        max_case_bytes: raw.max_case_bytes.unwrap_or(default.max_case_bytes),
+        max_list_items: raw.max_list_items.unwrap_or(default.max_list_items),
+        max_eval_steps: raw.max_eval_steps.unwrap_or(default.max_eval_steps),
     }
 }
