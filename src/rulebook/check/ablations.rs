@@ -1,0 +1,161 @@
+//! Ablations: named alternative readings, each replacing some step formulas.
+//!
+//! A replacement formula is resolved in the scope of the step it replaces
+//! and must give that step's type. It may read steps the original did not,
+//! so the step graph is checked again under each ablation: it must stay
+//! acyclic, or evaluating the ablated rulebook could loop.
+//!
+//! Invariant: an ablation changes formulas only; everything else, validation
+//! included, is the checked rulebook's.
+
+use indexmap::IndexMap;
+use std::sync::Arc;
+
+use super::{Checker, Declared};
+use crate::model::*;
+use crate::rulebook::schema::*;
+use crate::span::Span;
+
+impl Checker<'_> {
+    /// Compiles each ablation's replacement formulas in the scope of the step they replace.
+    pub(super) fn ablations(
+        &mut self,
+        raw: &IndexMap<String, RawAblation>,
+        declared: &Declared<'_>,
+        steps: &[Step],
+        groups: &[Group],
+    ) -> Vec<Ablation> {
+        let mut out = Vec::new();
+        for (name, a) in raw {
+            self.check_ident(
+                name,
+                a.steps
+                    .values()
+                    .next()
+                    .map_or(Span::default(), |s| s.anchor()),
+            );
+            let mut replacements = Vec::new();
+            for (target, expr) in &a.steps {
+                let found = match target.split_once('.') {
+                    None => steps
+                        .iter()
+                        .position(|s| &*s.name == target)
+                        .map(|i| (StepRef::Top(i), &steps[i], None)),
+                    Some((g, st)) => groups.iter().position(|x| &*x.name == g).and_then(|gi| {
+                        let j = groups[gi].steps.iter().position(|s| &*s.name == st)?;
+                        Some((
+                            StepRef::Item(gi, j),
+                            &groups[gi].steps[j],
+                            declared.group_scopes.get(gi),
+                        ))
+                    }),
+                };
+                let Some((step_ref, step, gs)) = found else {
+                    let message = format!("ablation `{name}` replaces `{target}`, which is not a step (write `group.step` for a per-item step)");
+                    self.problem("check::unknown_name", expr.anchor(), message, "here");
+                    continue;
+                };
+                let scope = declared.in_group(gs);
+                let p = self.parse(expr);
+                if let Some((f, ty)) = self.resolve(&p, &scope) {
+                    self.expect_type(&p, &ty, &step.ty, "an ablation's formula");
+                    replacements.push((step_ref, f));
+                }
+            }
+            self.ablation_cycles(name, &replacements, steps, groups);
+            out.push(Ablation {
+                name: Arc::from(name.as_str()),
+                label: a.label.clone(),
+                description: a.description.clone(),
+                replacements,
+            });
+        }
+        out
+    }
+
+    /// An ablation's formulas may read steps the original ones did not: the
+    /// step graph must stay acyclic under it too.
+    fn ablation_cycles(
+        &mut self,
+        name: &str,
+        replacements: &[(StepRef, Formula)],
+        steps: &[Step],
+        groups: &[Group],
+    ) {
+        let formula_of = |target: StepRef, original: &Formula| -> Formula {
+            replacements
+                .iter()
+                .find(|(t, _)| *t == target)
+                .map_or_else(|| original.clone(), |(_, f)| f.clone())
+        };
+        let step_formulas = |step: &Step, target: StepRef| -> Vec<Formula> {
+            let mut fs = vec![formula_of(target, &step.expr)];
+            fs.extend(step.when.iter().cloned());
+            fs.extend(step.otherwise.iter().cloned());
+            fs
+        };
+        let n = steps.len();
+        let mut deps: Vec<Vec<usize>> = Vec::with_capacity(n + groups.len());
+        for (i, step) in steps.iter().enumerate() {
+            let mut d = Vec::new();
+            for f in step_formulas(step, StepRef::Top(i)) {
+                node_refs(&f.node, n, &mut d, &mut Vec::new());
+            }
+            deps.push(d);
+        }
+        for (g, group) in groups.iter().enumerate() {
+            let mut d = Vec::new();
+            node_refs(&group.over.node, n, &mut d, &mut Vec::new());
+            let mut local: Vec<Vec<usize>> = Vec::new();
+            for (j, step) in group.steps.iter().enumerate() {
+                let mut l = Vec::new();
+                for f in step_formulas(step, StepRef::Item(g, j)) {
+                    node_refs(&f.node, n, &mut d, &mut l);
+                }
+                local.push(l);
+            }
+            let names: Vec<String> = group
+                .steps
+                .iter()
+                .map(|s| format!("{}.{} (ablation {name})", group.name, s.name))
+                .collect();
+            self.topo_order(
+                &local,
+                &names,
+                &vec![Span::default(); names.len()],
+                "per-item steps",
+            );
+            deps.push(d);
+        }
+        let mut names: Vec<String> = steps
+            .iter()
+            .map(|s| format!("{} (ablation {name})", s.name))
+            .collect();
+        names.extend(
+            groups
+                .iter()
+                .map(|g| format!("{} (ablation {name})", g.name)),
+        );
+        // A cycle is reported at the ablation's first formula.
+        let span = replacements
+            .first()
+            .and_then(|(_, f)| f.offset.map(|o| Span::new(o, o + f.text.len())))
+            .unwrap_or_default();
+        self.topo_order(&deps, &names, &vec![span; names.len()], "steps");
+    }
+}
+
+/// Steps a resolved formula reads: top-level steps and groups (as `n_steps + g`)
+/// into `top`, steps of the current item's group into `local`.
+fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Step(i) => top.push(*i),
+            NodeKind::Group(g) => top.push(n_steps + g),
+            NodeKind::ItemStep(j) => local.push(*j),
+            _ => {}
+        }
+        stack.extend(node.children());
+    }
+}

@@ -1,0 +1,113 @@
+//! Identity: what the rulebook and each of its parts are called.
+//!
+//! The `[rulebook]` table (id, version, schema), the clause texts, the
+//! `[limits]`, and the one namespace that inputs, tables, parameters, steps
+//! and per-item groups share: a formula names any of them the same way, so
+//! no two may have one name, and each must be an identifier.
+
+use indexmap::IndexMap;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{sp, Checker};
+use crate::model::*;
+use crate::rulebook::resolve::Binding;
+use crate::rulebook::schema::*;
+use crate::span::Span;
+
+impl Checker<'_> {
+    /// The `[rulebook]` table: an id of lowercase letters, digits, `-` and `_`,
+    /// a positive version, schema 1.
+    pub(super) fn identity(&mut self, ident: &RawIdentity) {
+        let id = ident.id.get_ref();
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        {
+            self.problem(
+                "check::identity",
+                sp(&ident.id),
+                "the id must be lowercase letters, digits, `-` and `_`",
+                "here",
+            );
+        }
+        if *ident.version.get_ref() < 1 {
+            self.problem(
+                "check::identity",
+                sp(&ident.version),
+                "the version must be a positive integer",
+                "here",
+            );
+        }
+        if *ident.schema.get_ref() != 1 {
+            self.problem(
+                "check::identity",
+                sp(&ident.schema),
+                "this engine reads schema 1 only",
+                "unsupported schema",
+            );
+        }
+    }
+
+    /// Declares every input, table, parameter, step and group in one
+    /// namespace, in that order; a name declared twice is reported at its
+    /// second declaration, a name that is no identifier where it stands.
+    pub(super) fn names(
+        &mut self,
+        inputs: &IndexMap<String, RawInput>,
+        built_inputs: &[Input],
+        tables: &IndexMap<String, RawTable>,
+        parameters: &IndexMap<String, RawParameter>,
+        steps: &IndexMap<String, RawStep>,
+        groups: &IndexMap<String, RawGroup>,
+    ) -> HashMap<Arc<str>, Binding> {
+        let mut names: HashMap<Arc<str>, Binding> = HashMap::new();
+        let mut declare = |cx: &mut Self, name: &str, binding: Binding, span: Span| {
+            cx.check_ident(name, span);
+            if names.contains_key(name) {
+                let message = format!("`{name}` is declared twice (inputs, parameters, tables and steps share one namespace)");
+                cx.problem("check::duplicate_name", span, message, "second declaration");
+            } else {
+                names.insert(Arc::from(name), binding);
+            }
+        };
+        for (i, (name, raw)) in inputs.iter().enumerate() {
+            if name == "case" {
+                let message =
+                    "`case` cannot name an input: `{\"case\": …}` is the envelope around a case";
+                self.problem("check::bad_name", sp(raw), message, "here");
+            }
+            let ty = built_inputs[i].kind.value_type();
+            declare(self, name, Binding::Input(i, ty), sp(raw));
+        }
+        for (i, (name, raw)) in tables.iter().enumerate() {
+            declare(self, name, Binding::Table(i), sp(raw));
+        }
+        for (i, (name, raw)) in parameters.iter().enumerate() {
+            declare(self, name, Binding::Param(i, Type::Number), sp(raw));
+        }
+        for (i, (name, raw)) in steps.iter().enumerate() {
+            declare(self, name, Binding::Step(i), sp(raw));
+        }
+        for (g, (name, raw)) in groups.iter().enumerate() {
+            declare(self, name, Binding::Group(g), sp(raw));
+        }
+        names
+    }
+}
+
+/// The clause texts by id.
+pub(super) fn clauses(raw: IndexMap<String, String>) -> IndexMap<Arc<str>, String> {
+    raw.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
+}
+
+/// The rulebook's `[limits]`, each one as given or the default.
+pub(super) fn limits(raw: &RawLimits) -> Limits {
+    let default = Limits::default();
+    Limits {
+        max_case_bytes: raw.max_case_bytes.unwrap_or(default.max_case_bytes),
+        max_list_items: raw.max_list_items.unwrap_or(default.max_list_items),
+        max_eval_steps: raw.max_eval_steps.unwrap_or(default.max_eval_steps),
+    }
+}
