@@ -322,9 +322,10 @@ pub mod rt {
         facts.values.len() == rb.inputs.len() && facts.tables.len() == rb.tables.len()
     }
 
-    /// The rulebook's budget of evaluated nodes for one case.
-    pub fn budget(rb: &Rulebook) -> u64 {
-        rb.limits.max_eval_steps
+    /// What is left of the case's budget of evaluated nodes once its
+    /// validation has spent its share.
+    pub fn budget(rb: &Rulebook, facts: &Facts) -> u64 {
+        rb.limits.max_eval_steps.saturating_sub(facts.spent)
     }
 
     /// Dated parameter `i` at `key` (a date or month).

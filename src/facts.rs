@@ -45,4 +45,8 @@ pub struct Facts {
     pub given: Vec<Given>,
     /// Rows supplied by the case, per table (`None`: the rulebook's rows).
     pub tables: Vec<Option<Arc<[Row]>>>,
+    /// Units of the case's evaluation budget its validation spent (input
+    /// conditions, field rules, `after` checks): evaluation has the rest, so
+    /// one budget bounds the whole case whatever spends it.
+    pub spent: u64,
 }

@@ -21,6 +21,8 @@ mod rows;
 mod shape;
 pub(crate) mod toml;
 
+use std::cell::Cell;
+
 use crate::facts::{CaseError, Facts, Given};
 use crate::model::{Input, InputKind, Rulebook};
 use crate::value::Value;
@@ -40,13 +42,19 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         values: Vec::with_capacity(rb.inputs.len()),
         given: Vec::with_capacity(rb.inputs.len()),
         tables: vec![None; rb.tables.len()],
+        spent: 0,
     };
+    // One budget for the whole case: what validation's formulas spend is
+    // taken from what evaluation will have.
+    let spent = Cell::new(0);
     for input in &rb.inputs {
         if let Some(cond) = &input.when {
             let applies =
-                crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
-                    path: input.name.to_string(),
-                    message: e.to_string(),
+                crate::eval::evaluate_condition(rb, &facts, &spent, cond).map_err(|e| {
+                    CaseError {
+                        path: input.name.to_string(),
+                        message: e.to_string(),
+                    }
                 })?;
             if !applies {
                 facts.values.push(Value::Absent);
@@ -59,9 +67,11 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         let null_kept = input.nullable && raw.is_some_and(serde_json::Value::is_null);
         if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
             let required =
-                crate::eval::evaluate_condition(rb, &facts, cond).map_err(|e| CaseError {
-                    path: input.name.to_string(),
-                    message: e.to_string(),
+                crate::eval::evaluate_condition(rb, &facts, &spent, cond).map_err(|e| {
+                    CaseError {
+                        path: input.name.to_string(),
+                        message: e.to_string(),
+                    }
                 })?;
             if required {
                 let message = format!("is required when {}{}", cond.text, clause_note(input));
@@ -92,7 +102,11 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                 (Value::Absent, given)
             }
             _ => {
-                let refs = Refs { rb, facts: &facts };
+                let refs = Refs {
+                    rb,
+                    facts: &facts,
+                    spent: &spent,
+                };
                 let value = validate_value(input, raw, &input.name, Some(&refs))?;
                 let given = match (raw, &value) {
                     (Some(serde_json::Value::Null), Value::Null) => Given::Null,
@@ -109,12 +123,13 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         facts.values.push(value);
         facts.given.push(given);
         for (when, path, message) in &input.after {
-            let fired = crate::eval::after_check(rb, &facts, when, path, message).map_err(|e| {
-                CaseError {
-                    path: input.name.to_string(),
-                    message: e.to_string(),
-                }
-            })?;
+            let fired =
+                crate::eval::after_check(rb, &facts, &spent, when, path, message).map_err(|e| {
+                    CaseError {
+                        path: input.name.to_string(),
+                        message: e.to_string(),
+                    }
+                })?;
             if let Some((path, message)) = fired {
                 return Err(CaseError {
                     path,
@@ -123,6 +138,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
             }
         }
     }
+    facts.spent = spent.get();
     Ok(facts)
 }
 
@@ -151,11 +167,13 @@ fn validate_in(
     // Rules judge a value that is there; absence is `required`'s business.
     if let (Some(refs), false) = (refs, value.is_missing()) {
         for rule in &input.rejects {
-            let fired = crate::eval::field_rule_message(refs.rb, refs.facts, rule, &value, item)
-                .map_err(|e| CaseError {
-                    path: path.to_string(),
-                    message: e.to_string(),
-                })?;
+            let fired = crate::eval::field_rule_message(
+                refs.rb, refs.facts, refs.spent, rule, &value, item,
+            )
+            .map_err(|e| CaseError {
+                path: path.to_string(),
+                message: e.to_string(),
+            })?;
             if let Some(message) = fired {
                 return fail(input, path, message);
             }

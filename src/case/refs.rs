@@ -21,6 +21,8 @@ pub(crate) struct Refs<'a> {
     pub(super) rb: &'a Rulebook,
     /// The facts validated so far.
     pub(super) facts: &'a Facts,
+    /// The case's budget spent so far by validation's formulas.
+    pub(super) spent: &'a std::cell::Cell<u64>,
 }
 
 impl Refs<'_> {

@@ -64,7 +64,7 @@ impl Gen<'_> {
             );
         }
         out.push_str(
-            "        if spent > budget(rb) {\n            return None;\n        }\n        \
+            "        if spent > budget(rb, facts) {\n            return None;\n        }\n        \
              return Some(Outcome::Answer(serde_json::Value::Object(object)));\n",
         );
         Ok(())

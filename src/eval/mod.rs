@@ -23,6 +23,7 @@ pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
 pub(crate) use steps::rows_in_force;
 use steps::supplied_rows;
 
+use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -127,57 +128,84 @@ pub fn evaluate(
 }
 
 /// Whether a field rule rejects `value` (in its record `item`), and its message.
+/// What it spends is added to `spent`, the case's validation so far.
 pub(crate) fn field_rule_message(
     rb: &Rulebook,
     facts: &Facts,
+    spent: &Cell<u64>,
     rule: &FieldRule,
     value: &Value,
     item: Option<&Value>,
 ) -> Result<Option<String>, EvalError> {
-    let mut m = Machine::for_inputs(rb, facts);
+    let mut m = Machine::for_inputs(rb, facts, spent);
     m.locals.push(value.clone());
     if let Some(item) = item {
         m.locals.push(item.clone());
     }
-    if !m.bool_formula(&rule.when, Ctx::InputCondition)? {
-        return Ok(None);
-    }
-    m.render(&rule.message, Ctx::InputCondition).map(Some)
+    let res = match m.bool_formula(&rule.when, Ctx::InputCondition) {
+        Ok(true) => m.render(&rule.message, Ctx::InputCondition).map(Some),
+        Ok(false) => Ok(None),
+        Err(e) => Err(e),
+    };
+    m.settle(spent);
+    res
 }
 
 /// A check run right after an input: the rejection's path and message when it holds.
 pub(crate) fn after_check(
     rb: &Rulebook,
     facts: &Facts,
+    spent: &Cell<u64>,
     when: &Formula,
     path: &[MessagePart],
     message: &[MessagePart],
 ) -> Result<Option<(String, String)>, EvalError> {
-    let mut m = Machine::for_inputs(rb, facts);
-    if !m.bool_formula(when, Ctx::InputCondition)? {
-        return Ok(None);
-    }
-    Ok(Some((
-        m.render(path, Ctx::InputCondition)?,
-        m.render(message, Ctx::InputCondition)?,
-    )))
+    let mut m = Machine::for_inputs(rb, facts, spent);
+    let mut fired = || -> Result<Option<(String, String)>, EvalError> {
+        if !m.bool_formula(when, Ctx::InputCondition)? {
+            return Ok(None);
+        }
+        Ok(Some((
+            m.render(path, Ctx::InputCondition)?,
+            m.render(message, Ctx::InputCondition)?,
+        )))
+    };
+    let res = fired();
+    m.settle(spent);
+    res
 }
 
 /// Evaluates a boolean formula over (possibly partial) facts; used by an input's `when`.
 pub(crate) fn evaluate_condition(
     rb: &Rulebook,
     facts: &Facts,
+    spent: &Cell<u64>,
     formula: &Formula,
 ) -> Result<bool, EvalError> {
-    let mut m = Machine::for_inputs(rb, facts);
-    match m.formula(formula, Ctx::InputCondition)? {
-        Value::Bool(b) => Ok(b),
-        other => Err(m.error(
-            formula,
-            Ctx::InputCondition,
-            formula.node.span,
-            format!("expected a boolean, found {}", other.kind_name()),
-        )),
+    let mut m = Machine::for_inputs(rb, facts, spent);
+    let res = m.condition(formula);
+    m.settle(spent);
+    res
+}
+
+impl<'a> Machine<'a> {
+    /// An input's `when` or `required_when`: a boolean over the inputs so far.
+    fn condition(&mut self, formula: &'a Formula) -> Result<bool, EvalError> {
+        match self.formula(formula, Ctx::InputCondition)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.error(
+                formula,
+                Ctx::InputCondition,
+                formula.node.span,
+                format!("expected a boolean, found {}", other.kind_name()),
+            )),
+        }
+    }
+
+    /// Adds what a validation machine spent to the case's count.
+    fn settle(&self, spent: &Cell<u64>) {
+        let start = self.rb.limits.max_eval_steps.saturating_sub(spent.get());
+        spent.set(spent.get() + start.saturating_sub(self.budget));
     }
 }
 
@@ -375,7 +403,7 @@ impl<'a> Machine<'a> {
             groups: Vec::new(),
             current: None,
             locals: Vec::new(),
-            budget: rb.limits.max_eval_steps,
+            budget: rb.limits.max_eval_steps.saturating_sub(facts.spent),
             exhausted: false,
             lowered: true,
             tracer: None,
@@ -388,8 +416,10 @@ impl<'a> Machine<'a> {
     /// A machine for the conditions of case validation, which read inputs and
     /// parameters only (the checker refuses steps and groups there): it
     /// allocates no memo (a condition reads a parameter a few times at most).
-    fn for_inputs(rb: &'a Rulebook, facts: &'a Facts) -> Self {
-        Machine::new_empty(rb, facts)
+    fn for_inputs(rb: &'a Rulebook, facts: &'a Facts, spent: &Cell<u64>) -> Self {
+        let mut m = Machine::new_empty(rb, facts);
+        m.budget = rb.limits.max_eval_steps.saturating_sub(spent.get());
+        m
     }
 
     fn error(&self, f: &Formula, context: Ctx, span: Span, message: String) -> EvalError {

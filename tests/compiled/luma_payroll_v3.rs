@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "luma-payroll@3#24c12d3f5247",
-    fingerprint: "ed7685e8e6d3277c4578382c6b4896d9c9e6febc26b173bf98e41a3d7485eade",
+    fingerprint: "cb50d70c538dbb7a2b46963e729950849057d35dd9eadac3dc4bdd740ebe5632",
     run,
 };
 
@@ -103,7 +103,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("field".to_string(), { spent += 2; answer(&x[7], Format::Text, &clauses)? });
         object.insert("value".to_string(), { spent += 2; answer(&(*s9.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
@@ -116,7 +116,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
         object.insert("reason_code".to_string(), { spent += 2; answer(&(*K7), Format::Text, &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
@@ -129,7 +129,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
         object.insert("reason_code".to_string(), { spent += 2; answer(&(*K8), Format::Text, &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
@@ -142,7 +142,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
         object.insert("reason_code".to_string(), { spent += 2; answer(&(*K9), Format::Text, &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
@@ -164,7 +164,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
         object.insert("reason_code".to_string(), { spent += 2; answer(&(*K10), Format::Text, &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
@@ -206,7 +206,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("income_tax".to_string(), { spent += 2; answer_dec(s5?, Format::Fixed(2), &clauses)? });
         object.insert("net_pay".to_string(), { spent += 2; answer_dec(s6?, Format::Fixed(2), &clauses)? });
         object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

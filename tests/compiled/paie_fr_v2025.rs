@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#265f8743aa45",
-    fingerprint: "810b6fb9764454860313b82b0ffff5cb3a2553765990f2748e9964639bcbec8a",
+    fingerprint: "38685a1a6dbf09f60007fe075689d0e5d60ceb8de7fcfb66daf868e3af3b47ef",
     run,
 };
 
@@ -644,7 +644,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
         object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
         object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

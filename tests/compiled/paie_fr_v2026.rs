@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#9d579852e12e",
-    fingerprint: "be297c6082324e6e4dd9ed54246316711bedbc82615cbb5fff8dd33fcd630c81",
+    fingerprint: "1fa0c283b3f4ebd50a73d7d68e711704cc237f2497a658292a74e45ea8b6c13f",
     run,
 };
 
@@ -624,7 +624,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
         object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
         object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

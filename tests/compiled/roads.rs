@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "roads@1#31548a888c48",
-    fingerprint: "a08008d90f99bfca8ee0b26faff76749160bd08cab72bf5c97f98301583e50fb",
+    fingerprint: "8e098b0df7027b0fc82afa1af716505fa5ff278db965b93b61cba7233fb819d1",
     run,
 };
 
@@ -140,7 +140,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("positive_cents".to_string(), { spent += 2; answer_dec(s14?, Format::Decimal, &clauses)? });
         object.insert("abs_cents".to_string(), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? });
         object.insert("rated".to_string(), { spent += 2; answer_dec(s15?, Format::Decimal, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "sales-tax@1#4c8850d8f5da",
-    fingerprint: "4a5e7bff3118e4a2eccdfed1b74d440978f6142e08e856b2e33dbf3ace2b6ab1",
+    fingerprint: "0cc154295edec40f61c43925cbce6654fa9c9a66dfe4bedb78ea97e115d9e709",
     run,
 };
 
@@ -71,7 +71,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("subtotal".to_string(), { spent += 2; answer_dec(s0?, Format::Fixed(2), &clauses)? });
         object.insert("tax".to_string(), { spent += 2; answer_dec(s1?, Format::Fixed(2), &clauses)? });
         object.insert("total".to_string(), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "succession-fr@2026#e01780394647",
-    fingerprint: "fd9d570c2621753e57fb436099351d695b7997f7e975a2121c8773f114844f40",
+    fingerprint: "f654b0dc292e888a06ec3306e67f2637fee0c30ec131bc4d094e666e8d7b6dd1",
     run,
 };
 
@@ -193,7 +193,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         let mut object = serde_json::Map::with_capacity(2);
         object.insert("beneficiaires".to_string(), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = serde_json::Map::with_capacity(2); o.insert("part_taxable".to_string(), { spent += 2; answer_dec(r.s13, Format::Integer, &clauses)? }); o.insert("droits".to_string(), { spent += 2; answer_dec(r.s16, Format::Integer, &clauses)? }); listed.push(({ spent += 4; Some(item_key(&(field(&(*it), 0)?))?) }, serde_json::Value::Object(o))); } } each_json(listed, true)? });
         object.insert("total_droits".to_string(), { spent += 2; answer_dec(s7?, Format::Integer, &clauses)? });
-        if spent > budget(rb) {
+        if spent > budget(rb, facts) {
             return None;
         }
         return Some(Outcome::Answer(serde_json::Value::Object(object)));

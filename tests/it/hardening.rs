@@ -215,3 +215,39 @@ fn the_budget_runs_out_at_the_same_place_on_both_roads() {
         assert!(faults > 3, "{dir}: the budget ran out {faults} times");
     }
 }
+
+/// A list of `n` numbers whose items a field rule judges, under a budget of
+/// `budget` evaluated nodes; the answer counts the items.
+fn judged_list(budget: u64) -> Rulebook {
+    let text = format!(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[limits]\nmax_eval_steps = {budget}\nmax_list_items = 100000\nmax_case_bytes = 10000000\n\n[inputs.xs]\ntype = \"list\"\n\n[inputs.xs.items]\ntype = \"integer\"\nreject = [{{ when = \"value + 1 + 1 + 1 < 0\", message = \"negative\" }}]\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nn = {{ expr = \"count(xs)\", format = \"integer\" }}\n"
+    );
+    match parse_rulebook("h.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    }
+}
+
+/// One budget per case, whatever spends it: field rules used to start a
+/// fresh budget for every item, so a long list ran far past the limit.
+#[test]
+fn field_rules_spend_the_case_budget() {
+    let items: Vec<serde_json::Value> = (0..10_000).map(|i| serde_json::json!(i)).collect();
+    let case = serde_json::json!({ "xs": items });
+    // Each item's rule evaluates 9 nodes: 10,000 items need 90,000 units.
+    let rb = judged_list(100_000);
+    let (outcome, _) = evaluate_json(&rb, &case, false).expect("within the budget");
+    assert_eq!(outcome, Outcome::Answer(serde_json::json!({ "n": 10000 })));
+    let rb = judged_list(50_000);
+    match evaluate_json(&rb, &case, false).expect("a rejection, not a fault") {
+        (Outcome::Rejected(e), _) => {
+            assert!(
+                e.message
+                    .contains("evaluation exceeded its limit of 50000 steps"),
+                "{e}"
+            );
+            assert!(e.path.starts_with("xs["), "{}", e.path);
+        }
+        (other, _) => panic!("the budget did not bind: {other:?}"),
+    }
+}
