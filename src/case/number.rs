@@ -53,8 +53,9 @@ pub(super) fn number(
                         input,
                         path,
                         format!(
-                            "must be {}: a number must be a whole number, found {t}",
-                            what()
+                            "must be {}: a number must be a whole number, found {}",
+                            what(),
+                            shown(raw)
                         ),
                     );
                 }
@@ -134,14 +135,22 @@ pub(super) fn integer(
     };
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return fail(input, path, format!("must be a whole number, found {text}"));
+        return fail(
+            input,
+            path,
+            format!("must be a whole number, found {}", shown(raw)),
+        );
     }
     // As for amounts, a minus sign is negative even on zero.
     if text.starts_with('-') && min.is_some_and(|m| m >= Decimal::ZERO) {
-        return fail(input, path, format!("must not be negative, found {text}"));
+        return fail(
+            input,
+            path,
+            format!("must not be negative, found {}", shown(raw)),
+        );
     }
     let Ok(n) = Decimal::from_str_exact(text) else {
-        return fail(input, path, format!("{text} is too large"));
+        return fail(input, path, format!("{} is too large", shown(raw)));
     };
     bounds(input, path, n, min, max)?;
     Ok(Value::Number(n))

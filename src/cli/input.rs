@@ -47,9 +47,35 @@ pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
             e.valid_up_to()
         )
     })?;
-    let value =
-        serde_json::from_str(text).map_err(|e| format!("the case is not valid JSON: {e}"))?;
+    if text.starts_with('\u{feff}') {
+        return Err("the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into());
+    }
+    let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
     Ok(unwrap_envelope(value))
+}
+
+/// serde_json's message, except where it names a symptom rather than the
+/// cause: an escape `\uD800`–`\uDFFF` not paired with its other half reads
+/// as "unexpected end of hex escape".
+fn json_error(text: &str, e: &serde_json::Error) -> String {
+    let at = format!("at line {} column {}", e.line(), e.column());
+    let message = e.to_string();
+    if message.contains("hex escape") || message.contains("surrogate") {
+        if has_surrogate_escape(text) {
+            return format!("the case is not valid JSON: a string holds a lone surrogate escape (\\uD800–\\uDFFF without its pair), which is no character, {at}");
+        }
+    }
+    format!("the case is not valid JSON: {message}")
+}
+
+/// Whether `text` holds an escape `\uD800`–`\uDFFF` (half of a surrogate pair).
+fn has_surrogate_escape(text: &str) -> bool {
+    text.as_bytes().windows(4).any(|w| {
+        w[0] == b'\\'
+            && w[1] == b'u'
+            && matches!(w[2], b'd' | b'D')
+            && matches!(w[3], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+    })
 }
 
 /// The case inside an envelope, `{"case": CASE}`: an object whose only key is

@@ -593,3 +593,56 @@ fn exit_codes_are_those_the_readme_lists() {
         assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// A byte order mark and a lone surrogate escape are named as what they
+/// are, in single eval and in a batch; they used to read as "expected value
+/// at line 1 column 1" and "unexpected end of hex escape".
+#[test]
+fn malformed_json_is_named_by_its_cause() {
+    let luma = "rulebooks/luma-payroll/v3";
+    let bom = b"\xef\xbb\xbf{\"task\": \"payslip\"}";
+    let o = bareme_bytes(&["eval", luma, "-"], Some(bom));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one"
+    );
+    let lone = r#"{"task": "payslip", "gross_pay": "\ud800"}"#;
+    let o = bareme(&["eval", luma, "-"], Some(lone));
+    assert_eq!(
+        stderr(&o).trim(),
+        r"error: the case is not valid JSON: a string holds a lone surrogate escape (\uD800–\uDFFF without its pair), which is no character, at line 1 column 41"
+    );
+    let o = bareme(&["eval", luma, "--batch", "-"], Some(&format!("{lone}\n")));
+    assert!(
+        stdout(&o).contains("lone surrogate escape"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A number is quoted in a rejection at most 40 characters long: an
+/// over-long integer used to be echoed whole (a megabyte on stderr).
+#[test]
+fn an_over_long_number_is_quoted_short() {
+    let cart = std::fs::read_to_string(super::root().join("examples/sales-tax/cart.json"))
+        .expect("bundled cart");
+    let case = cart.replacen(
+        "\"quantity\": 3",
+        &format!("\"quantity\": {}", "9".repeat(100_000)),
+        1,
+    );
+    assert_ne!(case, cart);
+    let o = bareme(&["eval", "rulebooks/sales-tax/v1", "-"], Some(&case));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("9999999999… is too large") || stderr(&o).contains("… is too large"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).len() < 300,
+        "{} bytes on stderr",
+        stderr(&o).len()
+    );
+}
