@@ -635,11 +635,7 @@ fn an_over_long_number_is_quoted_short() {
     assert_ne!(case, cart);
     let o = bareme(&["eval", "rulebooks/sales-tax/v1", "-"], Some(&case));
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("9999999999… is too large") || stderr(&o).contains("… is too large"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("… is too large"), "{}", stderr(&o));
     assert!(
         stderr(&o).len() < 300,
         "{} bytes on stderr",
