@@ -16,7 +16,7 @@ use bareme::Rulebook;
 /// The size limit of one case or batch line: the rulebook's
 /// `[limits] max_case_bytes`, but never more than `MAX_CASE_BYTES`.
 pub fn case_limit(rb: &Rulebook) -> usize {
-    rb.limits.max_case_bytes.min(MAX_CASE_BYTES)
+    rb.limits().max_case_bytes.min(MAX_CASE_BYTES)
 }
 
 /// Why a case is refused before validation (the size limit is `limit`).

@@ -85,19 +85,8 @@ pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
 fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
-            let per_item: usize = rb.groups.iter().map(|g| g.steps.len()).sum();
             let mut out = Stdout::new();
-            out.say(&format!(
-                "ok: {} — {} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
-                rb.reference(),
-                rb.inputs.len(),
-                rb.tables.len(),
-                rb.steps.len(),
-                rb.groups.len(),
-                rb.checks.len(),
-                rb.decisions.len(),
-                rb.ablations.len()
-            ));
+            out.say(&format!("ok: {} — {}", rb.reference(), rb.summary()));
             out.finish(ExitCode::SUCCESS)
         }
         Err(code) => code,

@@ -1,9 +1,15 @@
-//! The checked rulebook: every name resolved, every formula typed and compiled.
+//! The checked rulebook: every name resolved, every formula typed and resolved.
 //!
 //! A `Rulebook` can only be built by `check`, so holding one means the file
 //! passed every static check. Formulas hold [`Node`] trees whose names are
 //! already slots (input, step, parameter or table indices): evaluation never
 //! looks a name up by string.
+//!
+//! The model keeps everything the rulebook says, including what evaluation
+//! never reads (labels, clause texts, the source): prompts, diffs and audit
+//! pages read those, so the model is whole rather than minimal.
+
+#![allow(dead_code)] // See the header: fields kept for readers beyond evaluation.
 
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
@@ -26,43 +32,43 @@ pub type TableId = usize;
 #[derive(Clone, Debug)]
 pub struct Rulebook {
     /// Stable id, e.g. `luma-payroll`.
-    pub id: String,
+    pub(crate) id: String,
     /// Version of the rules.
-    pub version: i64,
+    pub(crate) version: i64,
     /// File-format version.
-    pub schema: i64,
+    pub(crate) schema: i64,
     /// Human title.
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// SHA-256 of the file text (line endings normalised), hex.
-    pub hash: String,
+    pub(crate) hash: String,
     /// The file it came from.
-    pub source: SourceFile,
+    pub(crate) source: SourceFile,
     /// Clause texts by id.
-    pub clauses: IndexMap<Arc<str>, String>,
+    pub(crate) clauses: IndexMap<Arc<str>, String>,
     /// Top-level inputs in validation order.
-    pub inputs: Vec<Input>,
+    pub(crate) inputs: Vec<Input>,
     /// Record layouts (record inputs, table rows).
-    pub shapes: Vec<Shape>,
+    pub(crate) shapes: Vec<Shape>,
     /// Parameters.
-    pub params: Vec<Parameter>,
+    pub(crate) params: Vec<Parameter>,
     /// Tables.
-    pub tables: Vec<Table>,
+    pub(crate) tables: Vec<Table>,
     /// Steps, in declaration order.
-    pub steps: Vec<Step>,
+    pub(crate) steps: Vec<Step>,
     /// Per-item step groups.
-    pub groups: Vec<Group>,
+    pub(crate) groups: Vec<Group>,
     /// Ordered checks; the last one always holds.
-    pub checks: Vec<Check>,
+    pub(crate) checks: Vec<Check>,
     /// Decisions.
-    pub decisions: Vec<Decision>,
+    pub(crate) decisions: Vec<Decision>,
     /// Evaluation bounds.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Declared alternative readings.
-    pub ablations: Vec<Ablation>,
+    pub(crate) ablations: Vec<Ablation>,
     /// The ablation this copy of the rulebook evaluates under, if any.
-    pub applied_ablation: Option<Arc<str>>,
+    pub(crate) applied_ablation: Option<Arc<str>>,
     /// Tables shown at the top of a text trace.
-    pub reports: Vec<Report>,
+    pub(crate) reports: Vec<Report>,
     /// The steps lowered for untraced evaluation (built by `rulebook::lower::prepare`).
     pub(crate) plan: Arc<plan::Plan>,
 }
@@ -107,6 +113,61 @@ pub enum StepRef {
 }
 
 impl Rulebook {
+    /// Stable id, e.g. `luma-payroll`.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Version of the rules.
+    pub fn version(&self) -> i64 {
+        self.version
+    }
+
+    /// SHA-256 of the file text (line endings normalised), hex.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Human title, when the rulebook gives one.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// Bounds on one evaluation.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The declared ablations' names, as `--ablate` takes them.
+    pub fn ablation_names(&self) -> impl Iterator<Item = &str> {
+        self.ablations.iter().map(|a| &*a.name)
+    }
+
+    /// The ablation this copy evaluates under, if any.
+    pub fn applied_ablation(&self) -> Option<&str> {
+        self.applied_ablation.as_deref()
+    }
+
+    /// What the rulebook declares, counted, as `bareme check` reports it.
+    pub fn summary(&self) -> String {
+        let per_item: usize = self.groups.iter().map(|g| g.steps.len()).sum();
+        format!(
+            "{} inputs, {} tables, {} steps + {per_item} per-item steps in {} groups, {} checks, {} decisions, {} ablations",
+            self.inputs.len(),
+            self.tables.len(),
+            self.steps.len(),
+            self.groups.len(),
+            self.checks.len(),
+            self.decisions.len(),
+            self.ablations.len()
+        )
+    }
+
+    /// Clause texts by id, in the rulebook's order.
+    pub fn clauses(&self) -> &IndexMap<Arc<str>, String> {
+        &self.clauses
+    }
+
     /// `id@version#hash12`, the reference every task and trace records.
     pub fn reference(&self) -> String {
         format!(
