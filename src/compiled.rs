@@ -59,6 +59,8 @@ impl Compiled {
     /// Binds the module to `rb`, after checking that generating code for
     /// `rb` now gives the module's code, byte for byte.
     pub fn bind<'r>(&self, rb: &'r Rulebook) -> Result<Bound<'r>, Stale> {
+        // INVARIANT: a module runs only against a rulebook for which this
+        // bareme generates the very same code.
         if crate::codegen::generate(rb).fingerprint != self.fingerprint {
             return Err(Stale {
                 compiled: self.reference.to_string(),

@@ -476,6 +476,8 @@ fn settle<T>(run: Run<T>) -> Result<Option<T>, EvalError> {
     }
 }
 
+// INVARIANT: lowered code gives the walker's value or bails; a bail is
+// never an answer, so the walker recomputes the step and names its fault.
 fn finish(run: Run<Value>) -> Result<Option<Value>, Fault> {
     match run {
         Ok(v) => Ok(Some(v)),

@@ -34,6 +34,8 @@ impl<'a> Machine<'a> {
             }
             Some(Slot::Todo) => {}
         }
+        // INVARIANT: a step read while it is Busy is a cycle, which the
+        // checker refuses; meeting one here is a fault, never a loop.
         self.steps[i] = Slot::Busy;
         let value = super::nested(|| match self.planned_step(i)? {
             Some(v) => Ok(v),

@@ -51,6 +51,8 @@ pub fn check_rulebook(
         diags: &mut diags,
         shapes: Vec::new(),
     };
+    // INVARIANT: every section runs whatever the others found, so a
+    // rulebook's problems are reported all at once.
     let built = cx.rulebook(raw, hash);
     match built {
         Some(mut rb) if diags.is_empty() => match super::depth::too_deep(&rb) {
