@@ -140,6 +140,19 @@ thread_local! {
     /// Set while a fuzz input runs: the hook records the panic instead of printing it.
     static QUIET: Cell<bool> = const { Cell::new(false) };
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// What the inputs of the running target came to, by kind, for the report.
+    static TALLY: RefCell<Vec<(&'static str, u64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Counts one result of the kind named (`loaded`, `answer`, `not JSON`, …) for the report.
+pub fn tally(kind: &'static str) {
+    TALLY.with(|t| {
+        let mut t = t.borrow_mut();
+        match t.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => t.push((kind, 1)),
+        }
+    });
 }
 
 fn install_hook() {
@@ -262,6 +275,7 @@ pub fn run<T: Target>(target: &T) {
     let _ = std::fs::create_dir_all(&dir);
     let mut inflight = InFlight::open(&dir, T::NAME);
     let mut report = Report::default();
+    TALLY.with(|t| t.borrow_mut().clear());
     let started = Instant::now();
     for i in indices {
         let mut rng = input_rng(cfg.seed, T::NAME, i);
@@ -363,6 +377,14 @@ fn summarize<T: Target>(cfg: &Config, report: &Report, took: Duration) -> String
     }
     out.push_str(&format!(", {} failed", report.findings.len()));
     if cfg.long() {
+        let tally = TALLY.with(|t| {
+            t.borrow()
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        out.push_str(&format!(" [{tally}]"));
         out.push_str(&format!(", {took:.1?} in all"));
         if let Some((t, i)) = report.slowest {
             out.push_str(&format!(", slowest input {i} ({t:.1?})"));
@@ -463,6 +485,7 @@ fn rejected(path: &str, message: &str) -> String {
 pub fn check_load(text: &str, cases: &[serde_json::Value], thorough: bool) -> Result<(), Finding> {
     let first = bareme::parse_rulebook("fuzz.toml", text);
     let second = thorough.then(|| bareme::parse_rulebook("fuzz.toml", text));
+    tally(if first.is_ok() { "loaded" } else { "refused" });
     match (&first, &second) {
         (Ok(a), None) => cases
             .iter()
@@ -503,6 +526,11 @@ pub fn check_evaluation(
     thorough: bool,
 ) -> Result<(), Finding> {
     let plain_a = outcome_bytes(&bareme::evaluate_json(first, case, false), false);
+    tally(match plain_a.0.split(' ').next() {
+        Some("answer") => "answers",
+        Some("rejected") => "rejections",
+        _ => "faults",
+    });
     let plain_b = match bareme::validate_case(second, case) {
         Ok(facts) => outcome_bytes(&bareme::evaluate(second, &facts, false), false),
         Err(e) => (rejected(&e.path, &e.message), String::new()),
@@ -610,4 +638,41 @@ fn case_json() {
 #[test]
 fn batch_lines() {
     run(&batch::BatchLines::new(Config::from_env()));
+}
+
+#[test]
+fn the_harness_catches_panics_and_shrinks_inputs() {
+    let caught = guarded(|| panic!("boom {}", 42)).expect_err("a panic is a finding");
+    assert!(caught.message.contains("boom 42"), "{}", caught.message);
+    assert!(
+        caught.signature.contains("fuzz/mod.rs"),
+        "{}",
+        caught.signature
+    );
+    assert!(guarded(|| Ok(())).is_ok());
+    let small = shrink(
+        (0..100).collect::<Vec<u32>>(),
+        |u| u.contains(&17) && u.contains(&42),
+        1_000,
+    );
+    assert_eq!(small, vec![17, 42]);
+}
+
+#[test]
+fn fuzz_inputs_are_reproducible_by_index() {
+    fn same<T: Target>(target: &T) {
+        let draw = |i| target.bytes(&target.draw(&mut input_rng(7, T::NAME, i), i));
+        assert_eq!(draw(3), draw(3), "{}", T::NAME);
+        assert!((4..8).any(|i| draw(i) != draw(3)), "{}", T::NAME);
+    }
+    let cfg = Config {
+        seed: 7,
+        count: None,
+        only: None,
+        known: false,
+    };
+    same(&rulebook_toml::RulebookToml::new(cfg.clone()));
+    same(&expr_text::ExprText::new(cfg.clone()));
+    same(&case_json::CaseJson::new(cfg.clone()));
+    same(&batch::BatchLines::new(cfg));
 }
