@@ -945,6 +945,20 @@ const OPERATOR_KINDS: [&[&str]; 3] = [
 /// Rewrites an expression: an operator swapped, deep nesting, a long `+`
 /// chain, an unknown or another name, a huge literal.
 pub fn rewrite(rng: &mut Rng, text: &str, names: &[&str]) -> String {
+    let mut out = rewrite_once(rng, text, names);
+    // Rewrites compound (a chain of chains of chains): keep a text a few
+    // times over the 4096-byte limit at most.
+    if out.len() > MAX_TEXT {
+        let cut = floor_char(&out, MAX_TEXT);
+        out.truncate(cut);
+    }
+    out
+}
+
+/// The longest text a rewrite gives.
+const MAX_TEXT: usize = 16 << 10;
+
+fn rewrite_once(rng: &mut Rng, text: &str, names: &[&str]) -> String {
     match rng.random_range(0..8) {
         0 => {
             // Swap one operator for another, mostly of its own kind.
