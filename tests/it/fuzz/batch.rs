@@ -170,6 +170,13 @@ fn check_lines(book: usize, lines: &[Vec<u8>], again: usize) -> Result<(), Findi
             format!("output line {k}: {}", String::from_utf8_lossy(bad)),
         ));
     }
+    for l in &outputs {
+        super::tally(if l.starts_with(b"{\"error\"") {
+            "error lines"
+        } else {
+            "answer lines"
+        });
+    }
     let (a, b) = outputs.split_at(first_copy);
     if let Some(k) = (0..b.len()).find(|&k| a[k] != b[k]) {
         return Err(Finding::new(

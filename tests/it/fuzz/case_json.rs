@@ -80,6 +80,7 @@ impl Target for CaseJson {
 
 fn check_text(text: &str, rb: &bareme::Rulebook, thorough: bool) -> Result<(), Finding> {
     let Ok(case) = serde_json::from_str::<Value>(text) else {
+        super::tally("not JSON");
         return Ok(());
     };
     check_evaluation(rb, rb, &case, thorough)
@@ -98,11 +99,11 @@ pub fn mutated_case(rng: &mut Rng, book: &Book, cfg: &Config) -> String {
     for _ in 0..n {
         mutate_value(rng, &mut case, book, cfg);
     }
-    let tweak = rng.random_bool(0.3);
+    let tweak = rng.random_bool(0.15);
     let mut text = String::new();
     let mut dups = if tweak { 3 } else { 0 };
     emit(rng, &case, tweak, &mut dups, &mut text);
-    match rng.random_range(0..40) {
+    match rng.random_range(0..80) {
         0 | 1 => format!("\u{feff}{text}"),
         2 => {
             let cut = super::expr_text::floor_char(&text, rng.random_range(0..=text.len()));
