@@ -38,10 +38,9 @@ impl Target for ExprText {
     const SHORT_COUNT: u64 = 1_000;
 
     fn draw(&self, rng: &mut Rng, _i: u64) -> Input {
-        let avoid = self.cfg.avoid_known();
         let roll = rng.random_range(0..100);
         let text = if roll < 55 {
-            let mut text = generate(rng, avoid);
+            let mut text = generate(rng);
             if rng.random_bool(0.3) {
                 text = rewrite(rng, &text, TEMPLATE_NAMES);
             }
@@ -57,7 +56,7 @@ impl Target for ExprText {
             }
             text
         } else if roll < 92 {
-            let mut text = generate(rng, avoid);
+            let mut text = generate(rng);
             for _ in 0..rng.random_range(1..=3) {
                 text = byte_mutate(rng, &text);
             }
@@ -69,7 +68,7 @@ impl Target for ExprText {
                 .collect()
         };
         let roll = rng.random();
-        let cases = (0..3).map(|_| template_case(rng, avoid)).collect();
+        let cases = (0..3).map(|_| template_case(rng)).collect();
         Input { text, roll, cases }
     }
 
@@ -293,7 +292,7 @@ pub fn toml_escape(text: &str) -> String {
 }
 
 /// A case for the template: each input drawn from ordinary and edge values, or left out.
-fn template_case(rng: &mut Rng, avoid_known: bool) -> serde_json::Value {
+fn template_case(rng: &mut Rng) -> serde_json::Value {
     use serde_json::json;
     let mut case = serde_json::Map::new();
     let num = |rng: &mut Rng| -> serde_json::Value {
@@ -339,11 +338,8 @@ fn template_case(rng: &mut Rng, avoid_known: bool) -> serde_json::Value {
         .unwrap_or(&0)
     };
     let date = |rng: &mut Rng| -> String {
-        let mut years = vec!["2026", "2024", "1970", "2000", "0001"];
-        if !avoid_known {
-            // KNOWN DEFECT: calendar functions fault at years 0 and 9999.
-            years.extend(["0000", "9999"]);
-        }
+        // 0000 is outside the calendar (refused); 9999 is its last year.
+        let years = ["2026", "2024", "1970", "2000", "0001", "0000", "9999"];
         let y = years.choose(rng).unwrap_or(&"2026");
         let mut md = *["01-01", "02-28", "02-29", "12-31", "03-14", "01-31"]
             .choose(rng)
@@ -459,7 +455,7 @@ const ALL: [Ty; 10] = [
 ];
 
 /// A typed random expression over the template's names, mostly well typed.
-pub fn generate(rng: &mut Rng, avoid_known: bool) -> String {
+pub fn generate(rng: &mut Rng) -> String {
     let depth = if rng.random_bool(0.05) {
         rng.random_range(8..40)
     } else {
@@ -474,7 +470,6 @@ pub fn generate(rng: &mut Rng, avoid_known: bool) -> String {
         rng,
         locals: Vec::new(),
         fuel: 400,
-        avoid_known,
     };
     g.expr(ty, depth)
 }
@@ -483,7 +478,6 @@ struct Gen<'a> {
     rng: &'a mut Rng,
     locals: Vec<(String, Ty)>,
     fuel: usize,
-    avoid_known: bool,
 }
 
 impl Gen<'_> {
@@ -819,12 +813,7 @@ impl Gen<'_> {
     }
 
     fn year(&mut self) -> &'static str {
-        if self.avoid_known {
-            self.pick(&["2026", "2024", "1900", "0001", "2000"])
-        } else {
-            // KNOWN DEFECT: calendar functions fault at years 0 and 9999.
-            self.pick(&["2026", "2024", "1900", "0001", "2000", "0000", "9999"])
-        }
+        self.pick(&["2026", "2024", "1900", "0001", "2000", "0000", "9999"])
     }
 
     fn leaf(&mut self, ty: Ty) -> String {

@@ -99,18 +99,10 @@ impl Config {
 /// below the size that triggers it; `BAREME_FUZZ_KNOWN=1` lifts them all.
 /// Remove a skip when its defect is fixed.
 pub mod known {
-    /// KNOWN DEFECT (stack overflow, an abort): a rulebook with ~8,000 chained
-    /// steps overflows the stack. Chains appended by the rulebook target stay
-    /// at or under this length while it stands.
-    pub const MAX_STEP_CHAIN: usize = 100;
     /// KNOWN DEFECT (slow rulebooks): table checks are quadratic in the rows, so
     /// huge tables are slow. Rows multiplied by the rulebook target stay at or
     /// under this count while it stands.
     pub const MAX_ROW_COPIES: usize = 8;
-    /// KNOWN DEFECT (slow cases): per-item field rules get a fresh evaluation
-    /// budget for every item. Lists grown by the case target stay at or under
-    /// this length while it stands.
-    pub const MAX_LIST_GROWTH: usize = 300;
 }
 
 /// The seed of input `i` of `target`: the run's seed, the target's name and the index.
