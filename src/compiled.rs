@@ -113,7 +113,8 @@ pub mod rt {
     pub use serde_json;
     pub use std::sync::{Arc, LazyLock};
 
-    use crate::eval::{answer_clauses, cite_clauses, format_value, ops, rows_in_force};
+    use crate::eval::{answer_clauses, cite_clauses, format_value, rows_in_force};
+    use crate::model::ops;
     use crate::model::{CheckOutcome, ParamValue, Row, TableKind};
     use crate::value::compare;
     use crate::value::Record;

@@ -167,7 +167,7 @@ impl Gen<'_> {
                 let x = self.arg(args, 1, Ty::Num, sc)?;
                 let round_each = match args.get(2).map(|a| &a.kind) {
                     Some(NodeKind::Const(Value::Number(p))) => {
-                        let p = crate::eval::ops::whole(*p, "places")
+                        let p = crate::model::ops::whole(*p, "places")
                             .map_err(|e| Unsupported(format!("`scale`: {e}")))?;
                         u32::try_from(p).ok()
                     }

@@ -9,7 +9,8 @@ use crate::span::Span;
 use crate::trace::{Lookup, RoundingTrace};
 use crate::value::{compare, describe_value, plain, Month, Value};
 
-use super::{ops, Fault, Machine, Res};
+use super::{Fault, Machine, Res};
+use crate::model::ops;
 
 impl<'a> Machine<'a> {
     pub(super) fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {

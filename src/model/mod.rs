@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use std::sync::Arc;
 
+pub(crate) mod ops;
 pub mod plan;
 
 use crate::diag::SourceFile;
