@@ -5,8 +5,10 @@
 //! The plan lowers only what it computes faster than the walker; the rest
 //! stays a tree node. Compiled code still needs every node a rulebook
 //! uses, so each one is generated here by the runtime function that does
-//! what the walker does. A new node kind or function needs a case here; one
-//! without gives up where it is needed and is listed as a fallback.
+//! what the walker does. A function with an operation in its table entry
+//! (`model::func`) is written as that entry says; a new node kind or a
+//! hand-run function needs a case here; one without gives up where it is
+//! needed and is listed as a fallback.
 //!
 //! Invariant: a function called with an arity it was not checked for is
 //! not compiled, never guessed.
