@@ -106,7 +106,7 @@ pub mod rt {
     pub use crate::eval::Outcome;
     pub use crate::expr::BinOp;
     pub use crate::facts::Facts;
-    pub use crate::model::Format;
+    pub use crate::model::{Format, Func};
     pub use crate::num::exact::Num;
     pub use crate::num::RoundingMode;
     pub use crate::rulebook::Rulebook;
@@ -115,7 +115,8 @@ pub mod rt {
     pub use serde_json;
     pub use std::sync::{Arc, LazyLock};
 
-    use crate::eval::{answer_clauses, cite_clauses, format_value, ops, rows_in_force};
+    use crate::eval::{answer_clauses, cite_clauses, format_value, rows_in_force};
+    use crate::model::ops;
     use crate::model::{CheckOutcome, ParamValue, Row, TableKind};
     use crate::value::compare;
     use crate::value::Record;
@@ -338,22 +339,34 @@ pub mod rt {
         }
     }
 
+    /// A function of the table (`model::func`) as the walker runs it: each
+    /// argument admitted as the walker reads it, then the entry's operation;
+    /// `None` wherever the walker would fault. The typed functions below are
+    /// this same call with the generated code's types.
+    pub fn call<const N: usize>(func: Func, mut args: [Value; N]) -> Option<Value> {
+        let op = func.spec().op.as_ref()?;
+        if op.reads.len() != N {
+            return None;
+        }
+        for (arg, read) in args.iter_mut().zip(op.reads) {
+            *arg = read.admit(std::mem::take(arg))?;
+        }
+        (op.run)(&args).ok()
+    }
+
     /// `pow(x, y)` as the walker computes it.
     pub fn pow(x: Num, y: Num) -> Option<Decimal> {
-        ops::pow(x.approx()?, y.approx()?).ok()
+        number(&call(Func::Pow, [value(x), value(y)])?)
     }
 
     /// `day(date)`.
     pub fn day(v: &Value) -> Option<Decimal> {
-        match v {
-            Value::Date(d) => Some(chrono::Datelike::day(d).into()),
-            _ => None,
-        }
+        number(&call(Func::Day, [v.clone()])?)
     }
 
     /// `days_in_month(month or date)`.
     pub fn days_in_month(v: &Value) -> Option<Decimal> {
-        ops::days_in_month(v).ok()
+        number(&call(Func::DaysInMonth, [v.clone()])?)
     }
 
     fn row_value(row: Option<&Row>) -> Value {
@@ -416,17 +429,18 @@ pub mod rt {
 
     /// `count(list or map)`; a missing list has none.
     pub fn count(v: &Value) -> Option<Decimal> {
-        ops::count(v).ok()
+        number(&call(Func::Count, [v.clone()])?)
     }
 
     /// `sum(list)`.
     pub fn sum(v: &Value) -> Option<Num> {
-        ops::sum(items(v)?).ok()
+        num(&call(Func::Sum, [v.clone()])?)
     }
 
     /// `any(list)` (`want` true) or `all(list)` (false).
     pub fn any_all(v: &Value, want: bool) -> Option<bool> {
-        ops::any_all(items(v)?, want).ok()
+        let func = if want { Func::Any } else { Func::All };
+        truth(&call(func, [v.clone()])?)
     }
 
     /// `min(list)` or `max(list)`: absent for an empty list.
@@ -436,73 +450,54 @@ pub mod rt {
 
     /// `find_index(list of booleans)`: the first true, absent if none.
     pub fn find_index(v: &Value) -> Option<Value> {
-        ops::find_index(items(v)?).ok()
+        call(Func::FindIndex, [v.clone()])
     }
 
     /// `get(map, key)`, the key present.
     pub fn get(map: &Value, key: &Value) -> Option<Value> {
-        if key.is_missing() {
-            return None;
-        }
-        ops::get(map, key).ok()
+        call(Func::Get, [map.clone(), key.clone()])
     }
 
     /// `keys(map)` (`keys` true) or `values(map)`.
     pub fn keys_values(map: &Value, keys: bool) -> Option<Value> {
-        ops::keys_values(map, keys).ok()
+        let func = if keys { Func::Keys } else { Func::Values };
+        call(func, [map.clone()])
     }
 
     /// `clamp(x, lo, hi)`.
     pub fn clamp(x: Num, lo: Num, hi: Num) -> Option<Num> {
-        ops::clamp(x, lo, hi).ok()
+        num(&call(Func::Clamp, [value(x), value(lo), value(hi)])?)
     }
 
-    /// `abs(x)`.
+    /// `abs(x)`: the table's operation (`Num::abs`) on a number, which never
+    /// fails, so generated code calls it without giving up.
     pub fn abs(x: Num) -> Num {
         x.abs()
     }
 
-    fn a_date(v: &Value) -> Option<chrono::NaiveDate> {
-        match v {
-            Value::Date(d) => Some(*d),
-            _ => None,
-        }
-    }
-
     /// `age(birth, on)`: completed years.
     pub fn age(birth: &Value, on: &Value) -> Option<Decimal> {
-        Some(ops::age(a_date(birth)?, a_date(on)?).into())
-    }
-
-    /// `days_between(a, b)`.
-    pub fn days_between(a: &Value, b: &Value) -> Option<Decimal> {
-        Some((a_date(b)? - a_date(a)?).num_days().into())
+        number(&call(Func::Age, [birth.clone(), on.clone()])?)
     }
 
     /// `add_years(date, n)`.
     pub fn add_years(date: &Value, n: Num) -> Option<Value> {
-        let n = ops::whole(dec_of(n)?, "").ok()?;
-        ops::add_years(a_date(date)?, n).map(Value::Date)
+        call(Func::AddYears, [date.clone(), value(n)])
     }
 
     /// `add_months(month or date, n)`.
     pub fn add_months(base: &Value, n: Num) -> Option<Value> {
-        let n = ops::whole(dec_of(n)?, "").ok()?;
-        match base {
-            Value::Month(m) => m.plus_months(n).map(Value::Month),
-            Value::Date(d) => ops::add_months_date(*d, n).map(Value::Date),
-            _ => None,
-        }
+        call(Func::AddMonths, [base.clone(), value(n)])
     }
 
     /// `month_of(date)`.
     pub fn month_of(v: &Value) -> Option<Value> {
-        Some(Value::Month(Month::of(a_date(v)?)))
+        call(Func::MonthOf, [v.clone()])
     }
 
     /// `year(month or date)`.
     pub fn year(v: &Value) -> Option<Decimal> {
-        ops::month_of_value(v).ok().map(|m| m.year.into())
+        number(&call(Func::Year, [v.clone()])?)
     }
 
     /// A record of a group's item: its step values, under the step names.

@@ -5,14 +5,17 @@
 //! The plan lowers only what it computes faster than the walker; the rest
 //! stays a tree node. Compiled code still needs every node a rulebook
 //! uses, so each one is generated here by the runtime function that does
-//! what the walker does. A new node kind or function needs a case here; one
-//! without gives up where it is needed and is listed as a fallback.
+//! what the walker does. A function with an operation in its table entry
+//! (`model::func`) is written as that entry says; a new node kind or a
+//! hand-run function needs a case here; one without gives up where it is
+//! needed and is listed as a fallback.
 //!
 //! Invariant: a function called with an arity it was not checked for is
 //! not compiled, never guessed.
 
 use super::ty::{Ex, Ty};
 use super::{Gen, Gened, Scope, Unsupported};
+use crate::model::func::{Carrier, Emit, Op};
 use crate::model::plan::{node_count, Plan};
 use crate::model::{CheckOutcome, Func, Node, NodeKind};
 use crate::value::Value;
@@ -83,33 +86,16 @@ impl Gen<'_> {
         ))
     }
 
-    /// A function call, by its family.
+    /// A function call: a function of the table as its entry says, the
+    /// others by their family.
     fn call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Ex> {
-        let called = match func {
-            Func::Date | Func::Month if args.len() == 1 => return self.node(&args[0], sc),
-            Func::Lookup | Func::PeriodRow | Func::RangeRow | Func::Scale | Func::Rows => {
+        let called = match (&func.spec().op, func) {
+            (Some(op), _) => self.op_call(func, op, args, sc)?,
+            (None, Func::Date | Func::Month) if args.len() == 1 => return self.node(&args[0], sc),
+            (None, Func::Lookup | Func::PeriodRow | Func::RangeRow | Func::Scale | Func::Rows) => {
                 self.table_call(func, args, sc)?
             }
-            Func::Day
-            | Func::DaysInMonth
-            | Func::Age
-            | Func::DaysBetween
-            | Func::AddYears
-            | Func::AddMonths
-            | Func::MonthOf
-            | Func::Year => self.calendar_call(func, args, sc)?,
-            Func::Count
-            | Func::Sum
-            | Func::Any
-            | Func::All
-            | Func::Min
-            | Func::Max
-            | Func::FindIndex
-            | Func::Get
-            | Func::Keys
-            | Func::Values
-            | Func::IsNull => self.list_call(func, args, sc)?,
-            Func::Pow | Func::Abs | Func::Clamp => self.number_call(func, args, sc)?,
+            (None, Func::Min | Func::Max) => self.extremum_call(func, args, sc)?,
             _ => None,
         };
         match called {
@@ -118,23 +104,53 @@ impl Gen<'_> {
         }
     }
 
-    /// `pow`, `abs`, `clamp`.
-    fn number_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
-        Ok(Some(match (func, args.len()) {
-            (Func::Pow, 2) => {
-                let a = self.arg(args, 0, Ty::Num, sc)?;
-                let b = self.arg(args, 1, Ty::Num, sc)?;
-                (format!("pow({a}, {b})?"), Ty::Dec)
+    /// A function of the table: its typed runtime function where it has
+    /// one, else `rt::call` on the table's own operation.
+    fn op_call(&mut self, func: Func, op: &Op, args: &[Node], sc: Scope) -> Gened<Called> {
+        match &op.emit {
+            Emit::Rt {
+                text,
+                args: carriers,
+                ty,
+            } => {
+                if args.len() != carriers.len() {
+                    return Ok(None);
+                }
+                let mut texts = Vec::with_capacity(args.len());
+                for (i, c) in carriers.iter().enumerate() {
+                    texts.push(self.arg(args, i, carried(*c), sc)?);
+                }
+                Ok(Some((fill(text, &texts), carried(*ty))))
             }
-            (Func::Abs, 1) => (format!("abs({})", self.arg(args, 0, Ty::Num, sc)?), Ty::Num),
-            (Func::Clamp, 3) => {
-                let x = self.arg(args, 0, Ty::Num, sc)?;
-                let lo = self.arg(args, 1, Ty::Num, sc)?;
-                let hi = self.arg(args, 2, Ty::Num, sc)?;
-                (format!("clamp({x}, {lo}, {hi})?"), Ty::Num)
+            Emit::Call => {
+                if args.len() != op.reads.len() {
+                    return Ok(None);
+                }
+                let mut texts = Vec::with_capacity(args.len());
+                for a in args {
+                    texts.push(self.node(a, sc)?.to(Ty::Val));
+                }
+                Ok(Some((
+                    format!("call(Func::{func:?}, [{}])?", texts.join(", ")),
+                    Ty::Val,
+                )))
             }
-            _ => return Ok(None),
-        }))
+        }
+    }
+
+    /// `min(list)` and `max(list)` (with more arguments, the plan compares them).
+    fn extremum_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
+        Ok(match args.len() {
+            1 => Some((
+                format!(
+                    "extremum_of({}, {})?",
+                    self.arg(args, 0, Ty::Val, sc)?,
+                    func == Func::Max
+                ),
+                Ty::Val,
+            )),
+            _ => None,
+        })
     }
 
     /// The functions of a table (its first argument): rows found by key,
@@ -167,7 +183,7 @@ impl Gen<'_> {
                 let x = self.arg(args, 1, Ty::Num, sc)?;
                 let round_each = match args.get(2).map(|a| &a.kind) {
                     Some(NodeKind::Const(Value::Number(p))) => {
-                        let p = crate::eval::ops::whole(*p, "places")
+                        let p = crate::model::ops::whole(*p, "places")
                             .map_err(|e| Unsupported(format!("`scale`: {e}")))?;
                         u32::try_from(p).ok()
                     }
@@ -181,101 +197,6 @@ impl Gen<'_> {
             (Func::Rows, 1) => (
                 format!("table_rows(rb, facts, {})?", table_of(func, args)?),
                 Ty::Val,
-            ),
-            _ => return Ok(None),
-        }))
-    }
-
-    /// The functions of dates and months.
-    fn calendar_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
-        Ok(Some(match (func, args.len()) {
-            (Func::Day, 1) => (
-                format!("day({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Dec,
-            ),
-            (Func::DaysInMonth, 1) => (
-                format!("days_in_month({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Dec,
-            ),
-            (Func::Age, 2) => {
-                let a = self.arg(args, 0, Ty::Val, sc)?;
-                let b = self.arg(args, 1, Ty::Val, sc)?;
-                (format!("age({a}, {b})?"), Ty::Dec)
-            }
-            (Func::DaysBetween, 2) => {
-                let a = self.arg(args, 0, Ty::Val, sc)?;
-                let b = self.arg(args, 1, Ty::Val, sc)?;
-                (format!("days_between({a}, {b})?"), Ty::Dec)
-            }
-            (Func::AddYears, 2) => {
-                let a = self.arg(args, 0, Ty::Val, sc)?;
-                let b = self.arg(args, 1, Ty::Num, sc)?;
-                (format!("add_years({a}, {b})?"), Ty::Val)
-            }
-            (Func::AddMonths, 2) => {
-                let a = self.arg(args, 0, Ty::Val, sc)?;
-                let b = self.arg(args, 1, Ty::Num, sc)?;
-                (format!("add_months({a}, {b})?"), Ty::Val)
-            }
-            (Func::MonthOf, 1) => (
-                format!("month_of({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Val,
-            ),
-            (Func::Year, 1) => (
-                format!("year({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Dec,
-            ),
-            _ => return Ok(None),
-        }))
-    }
-
-    /// The functions of lists and maps, and the test for `null`.
-    fn list_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
-        Ok(Some(match (func, args.len()) {
-            (Func::Count, 1) => (
-                format!("count({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Dec,
-            ),
-            (Func::Sum, 1) => (
-                format!("sum({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Num,
-            ),
-            (Func::Any | Func::All, 1) => (
-                format!(
-                    "any_all({}, {})?",
-                    self.arg(args, 0, Ty::Val, sc)?,
-                    func == Func::Any
-                ),
-                Ty::Bool,
-            ),
-            (Func::Min | Func::Max, 1) => (
-                format!(
-                    "extremum_of({}, {})?",
-                    self.arg(args, 0, Ty::Val, sc)?,
-                    func == Func::Max
-                ),
-                Ty::Val,
-            ),
-            (Func::FindIndex, 1) => (
-                format!("find_index({})?", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Val,
-            ),
-            (Func::Get, 2) => {
-                let m = self.arg(args, 0, Ty::Val, sc)?;
-                let k = self.arg(args, 1, Ty::Val, sc)?;
-                (format!("get({m}, {k})?"), Ty::Val)
-            }
-            (Func::Keys | Func::Values, 1) => (
-                format!(
-                    "keys_values({}, {})?",
-                    self.arg(args, 0, Ty::Val, sc)?,
-                    func == Func::Keys
-                ),
-                Ty::Val,
-            ),
-            (Func::IsNull, 1) => (
-                format!("({} == &Value::Null)", self.arg(args, 0, Ty::Val, sc)?),
-                Ty::Bool,
             ),
             _ => return Ok(None),
         }))
@@ -298,6 +219,44 @@ impl Gen<'_> {
         };
         self.expr(&code, sc)
     }
+}
+
+/// How generated code carries a value of this kind.
+fn carried(c: Carrier) -> Ty {
+    match c {
+        Carrier::Value => Ty::Val,
+        Carrier::Num => Ty::Num,
+        Carrier::Dec => Ty::Dec,
+        Carrier::Bool => Ty::Bool,
+    }
+}
+
+/// A runtime call's text: each `{i}` of `template` replaced by argument
+/// `i`, in one pass (an argument's own text is never read as a template).
+fn fill(template: &str, args: &[String]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + args.iter().map(String::len).sum::<usize>());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after.find('}');
+        let arg = close
+            .and_then(|c| after[..c].parse::<usize>().ok())
+            .and_then(|i| args.get(i));
+        match (arg, close) {
+            (Some(a), Some(c)) => {
+                out.push_str(a);
+                rest = &after[c + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The table a function's first argument names.

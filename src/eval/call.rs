@@ -1,32 +1,32 @@
 //! Built-in function calls as the walker evaluates them: arguments checked
 //! and evaluated in order, the operation from `ops`, the fault located at
 //! the call.
+//!
+//! A function with an operation in its table entry (`model::func`) runs
+//! through `run_op`; only the functions that need the machine are cases
+//! here: `min`/`max` (compared as they are read), `coalesce` (stops at the
+//! first present value), `round`/`floor`/`ceil` (rounding points, traced),
+//! the table functions (rows in force, lookups traced) and the literals.
 
+use crate::model::func::{Op, Read, MAX_OP_ARGS};
 use crate::model::*;
-use crate::num::exact::Num;
 use crate::num::{rounding, RoundingMode};
 use crate::span::Span;
 use crate::trace::{Lookup, RoundingTrace};
-use crate::value::{compare, describe_value, plain, Month, Value};
+use crate::value::{compare, plain, Value};
 
-use super::{ops, Fault, Machine, Res};
+use super::{Fault, Machine, Res};
+use crate::model::ops;
 
 impl<'a> Machine<'a> {
     pub(super) fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {
+        if let Some(op) = &func.spec().op {
+            return self.run_op(op, args, span);
+        }
         let fault = |m: String| Fault::at(span, m);
         match func {
             Func::Min | Func::Max if args.len() == 1 => {
                 ops::extremum_of(&self.list(&args[0])?, func == Func::Max).map_err(fault)
-            }
-            Func::Sum => ops::sum(&self.list(&args[0])?)
-                .map(Value::from_num)
-                .map_err(fault),
-            Func::Any | Func::All => ops::any_all(&self.list(&args[0])?, func == Func::Any)
-                .map(Value::Bool)
-                .map_err(fault),
-            Func::Keys | Func::Values => {
-                ops::keys_values(&self.eval_read(&args[0], false)?, func == Func::Keys)
-                    .map_err(fault)
             }
             Func::Rows => {
                 let t = self.table_arg(&args[0])?;
@@ -37,7 +37,6 @@ impl<'a> Machine<'a> {
                         .collect(),
                 ))
             }
-            Func::FindIndex => ops::find_index(&self.list(&args[0])?).map_err(fault),
             Func::RangeRow => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
@@ -66,12 +65,6 @@ impl<'a> Machine<'a> {
                 }
                 Ok(found.map_or(Value::Absent, |(r, _)| Value::Record(r.record.clone())))
             }
-            Func::Get => {
-                // The whole map is not noted as read: the entry taken is the step's value.
-                let map = self.eval_read(&args[0], false)?;
-                let key = self.present(&args[1])?;
-                ops::get(&map, &key).map_err(fault)
-            }
             Func::Min | Func::Max => {
                 let mut best = self.present(&args[0])?;
                 for a in &args[1..] {
@@ -83,13 +76,6 @@ impl<'a> Machine<'a> {
                     }
                 }
                 Ok(best)
-            }
-            Func::Abs => Ok(Value::from_num(self.numeric(&args[0])?.abs())),
-            Func::Clamp => {
-                let x = self.numeric(&args[0])?;
-                let lo = self.numeric(&args[1])?;
-                let hi = self.numeric(&args[2])?;
-                ops::clamp(x, lo, hi).map(Value::from_num).map_err(fault)
             }
             Func::Round | Func::Floor | Func::Ceil => {
                 let x = self.numeric(&args[0])?;
@@ -121,17 +107,6 @@ impl<'a> Machine<'a> {
                 }
                 Ok(Value::Number(after))
             }
-            Func::Pow => {
-                let approx = |n: Num| {
-                    n.approx()
-                        .ok_or_else(|| fault("the fraction is too large".into()))
-                };
-                let x = approx(self.numeric(&args[0])?)?;
-                let y = approx(self.numeric(&args[1])?)?;
-                ops::pow(x, y).map(Value::Number).map_err(fault)
-            }
-            Func::IsMissing => Ok(Value::Bool(self.eval(&args[0])?.is_missing())),
-            Func::IsNull => Ok(Value::Bool(self.eval(&args[0])? == Value::Null)),
             Func::Coalesce => {
                 for a in args {
                     let v = self.eval(a)?;
@@ -142,49 +117,6 @@ impl<'a> Machine<'a> {
                 Ok(Value::Absent)
             }
             Func::Date | Func::Month => self.eval(&args[0]),
-            Func::DaysInMonth => ops::days_in_month(&self.present(&args[0])?)
-                .map(Value::Number)
-                .map_err(fault),
-            Func::DaysBetween => {
-                let (a, b) = (self.date(&args[0])?, self.date(&args[1])?);
-                Ok(Value::Number((b - a).num_days().into()))
-            }
-            Func::Age => {
-                let (a, b) = (self.date(&args[0])?, self.date(&args[1])?);
-                Ok(Value::Number(ops::age(a, b).into()))
-            }
-            Func::AddMonths => {
-                let base = self.present(&args[0])?;
-                let n = ops::whole(self.number(&args[1])?, "a number of months").map_err(&fault)?;
-                let res = match base {
-                    Value::Month(m) => m.plus_months(n).map(Value::Month),
-                    Value::Date(d) => ops::add_months_date(d, n).map(Value::Date),
-                    other => {
-                        return Err(fault(format!(
-                            "expected a month or a date, found {}",
-                            describe_value(&other)
-                        )))
-                    }
-                };
-                res.ok_or_else(|| fault("the result is outside the calendar".into()))
-            }
-            Func::AddYears => {
-                let d = self.date(&args[0])?;
-                let n = ops::whole(self.number(&args[1])?, "a number of years").map_err(&fault)?;
-                ops::add_years(d, n)
-                    .map(Value::Date)
-                    .ok_or_else(|| fault("the result is outside the calendar".into()))
-            }
-            Func::MonthOf => Ok(Value::Month(Month::of(self.date(&args[0])?))),
-            Func::Day => Ok(Value::Number(
-                chrono::Datelike::day(&self.date(&args[0])?).into(),
-            )),
-            Func::Year => ops::month_of_value(&self.present(&args[0])?)
-                .map(|m| Value::Number(m.year.into()))
-                .map_err(fault),
-            Func::Count => ops::count(&self.eval(&args[0])?)
-                .map(Value::Number)
-                .map_err(fault),
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
@@ -292,7 +224,39 @@ impl<'a> Machine<'a> {
                 }
                 Ok(value)
             }
+            // Every function with an `Op` ran through the table above.
+            _ => Err(fault(format!(
+                "`{}` is not a hand-run function",
+                func.name()
+            ))),
         }
+    }
+}
+
+impl Machine<'_> {
+    /// A function of the table: each argument read as its entry says (a
+    /// read that fails is the fault of that argument), then the operation,
+    /// its fault located at the call.
+    fn run_op(&mut self, op: &Op, args: &[Node], span: Span) -> Res<Value> {
+        let mut values: [Value; MAX_OP_ARGS] = Default::default();
+        for ((slot, read), node) in values.iter_mut().zip(op.reads).zip(args) {
+            *slot = match read {
+                Read::Value => self.eval(node)?,
+                Read::Unnoted => self.eval_read(node, false)?,
+                Read::Present => self.present(node)?,
+                Read::Number => Value::from_num(self.numeric(node)?),
+                Read::Decimal => Value::Number(self.number(node)?),
+                Read::Approx => Value::Number(
+                    self.numeric(node)?
+                        .approx()
+                        .ok_or_else(|| Fault::at(span, "the fraction is too large".into()))?,
+                ),
+                Read::Date => Value::Date(self.date(node)?),
+                Read::List => Value::List(self.list(node)?),
+            };
+        }
+        let n = args.len().min(op.reads.len()).min(MAX_OP_ARGS);
+        (op.run)(&values[..n]).map_err(|m| Fault::at(span, m))
     }
 }
 

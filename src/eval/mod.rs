@@ -13,7 +13,6 @@
 
 mod answer;
 mod call;
-pub(crate) mod ops;
 pub(crate) mod plan;
 mod steps;
 mod walk;

@@ -389,7 +389,7 @@ impl<'a> Machine<'a> {
                 for a in &args[1..] {
                     let v = self.code_present(a)?;
                     let ord = compare(&v, &best).ok_or(Stop::Bail)?;
-                    if super::ops::prefers(ord, *func == Func::Max) {
+                    if crate::model::ops::prefers(ord, *func == Func::Max) {
                         best = v;
                     }
                 }

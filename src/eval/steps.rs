@@ -11,7 +11,8 @@ use crate::span::Span;
 use crate::trace::{ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
 
-use super::{ops, Ctx, EvalError, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
+use super::{Ctx, EvalError, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
+use crate::model::ops;
 
 impl<'a> Machine<'a> {
     pub(super) fn step(&mut self, i: usize, span: Span) -> Res<Value> {

@@ -9,7 +9,8 @@ use crate::num::exact::Num;
 use crate::span::Span;
 use crate::value::{compare, describe_value, Value};
 
-use super::{ops, Fault, Machine, Res};
+use super::{Fault, Machine, Res};
+use crate::model::ops;
 
 impl<'a> Machine<'a> {
     pub(super) fn spend(&mut self, span: Span) -> Res<()> {

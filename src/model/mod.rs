@@ -9,13 +9,15 @@
 //! never reads (labels, clause texts, the source): prompts, diffs and audit
 //! pages read those, so the model is whole rather than minimal.
 
-#![allow(dead_code)] // See the header: fields kept for readers beyond evaluation.
-
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use std::sync::Arc;
 
+pub mod func;
+pub(crate) mod ops;
 pub mod plan;
+
+pub use func::Func;
 
 use crate::diag::SourceFile;
 use crate::expr::BinOp;
@@ -29,6 +31,7 @@ pub type ShapeId = usize;
 pub type TableId = usize;
 
 /// A checked, compiled rulebook.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Rulebook {
     /// Stable id, e.g. `luma-payroll`.
@@ -74,6 +77,7 @@ pub struct Rulebook {
 }
 
 /// A table of a per-item group shown in traces.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// Name.
@@ -91,6 +95,7 @@ pub struct Report {
 }
 
 /// A named alternative reading: some steps computed by other formulas.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Ablation {
     /// Name, as `--ablate` takes it.
@@ -316,160 +321,6 @@ pub enum NodeKind {
     },
 }
 
-/// Built-in functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Func {
-    /// Smallest of two or more values.
-    Min,
-    /// Largest of two or more values.
-    Max,
-    /// Absolute value.
-    Abs,
-    /// `clamp(x, lo, hi)` = `min(max(x, lo), hi)`.
-    Clamp,
-    /// `round(x, places[, mode])`, a rounding point.
-    Round,
-    /// `floor(x, places)`, toward −∞.
-    Floor,
-    /// `ceil(x, places)`, toward +∞.
-    Ceil,
-    /// `pow(x, y)`, fractional exponents included.
-    Pow,
-    /// `scale(table, x)`: a progressive scale applied band by band.
-    Scale,
-    /// `lookup(table, key, …)`: the row of a keyed table.
-    Lookup,
-    /// `period_row(table, month_or_date)`: the row whose period covers it.
-    PeriodRow,
-    /// Absent or null.
-    IsMissing,
-    /// Explicit null.
-    IsNull,
-    /// First argument that is not missing.
-    Coalesce,
-    /// `date("2026-03-14")`.
-    Date,
-    /// `month("2026-07")`.
-    Month,
-    /// Days in the month of a month or date.
-    DaysInMonth,
-    /// `days_between(a, b)`: days from a to b.
-    DaysBetween,
-    /// `age(birth, on)`: completed years.
-    Age,
-    /// `add_months(m, n)`.
-    AddMonths,
-    /// `add_years(date, n)`; 29 February becomes 28 February.
-    AddYears,
-    /// The month of a date.
-    MonthOf,
-    /// The day of the month of a date.
-    Day,
-    /// The year of a date or month.
-    Year,
-    /// Number of items of a list.
-    Count,
-    /// Sum of a list of numbers.
-    Sum,
-    /// Whether any of a list of booleans holds.
-    Any,
-    /// Whether all of a list of booleans hold.
-    All,
-    /// `get(map, key)`: the value under a key of a map input, missing if none.
-    Get,
-    /// The keys of a map, in order.
-    Keys,
-    /// The values of a map, in order.
-    Values,
-    /// Index of the first `true` of a list of booleans, missing if none.
-    FindIndex,
-    /// `rows(table)`: the rows of a table as in force for the case, as a list of records.
-    Rows,
-    /// `range_row(table, x)`: the row of a ranges table whose range holds x.
-    RangeRow,
-}
-
-impl Func {
-    /// Looks a function up by name.
-    pub fn parse(name: &str) -> Option<Func> {
-        Some(match name {
-            "min" => Func::Min,
-            "max" => Func::Max,
-            "abs" => Func::Abs,
-            "clamp" => Func::Clamp,
-            "round" => Func::Round,
-            "floor" => Func::Floor,
-            "ceil" => Func::Ceil,
-            "pow" => Func::Pow,
-            "scale" => Func::Scale,
-            "lookup" => Func::Lookup,
-            "period_row" => Func::PeriodRow,
-            "is_missing" => Func::IsMissing,
-            "is_null" => Func::IsNull,
-            "coalesce" => Func::Coalesce,
-            "date" => Func::Date,
-            "month" => Func::Month,
-            "days_in_month" => Func::DaysInMonth,
-            "days_between" => Func::DaysBetween,
-            "age" => Func::Age,
-            "add_months" => Func::AddMonths,
-            "add_years" => Func::AddYears,
-            "month_of" => Func::MonthOf,
-            "day" => Func::Day,
-            "year" => Func::Year,
-            "count" => Func::Count,
-            "sum" => Func::Sum,
-            "any" => Func::Any,
-            "all" => Func::All,
-            "get" => Func::Get,
-            "keys" => Func::Keys,
-            "values" => Func::Values,
-            "find_index" => Func::FindIndex,
-            "rows" => Func::Rows,
-            "range_row" => Func::RangeRow,
-            _ => return None,
-        })
-    }
-
-    /// Every function name, for "did you mean" hints.
-    pub const NAMES: [&'static str; 34] = [
-        "min",
-        "max",
-        "abs",
-        "clamp",
-        "round",
-        "floor",
-        "ceil",
-        "pow",
-        "scale",
-        "lookup",
-        "period_row",
-        "is_missing",
-        "is_null",
-        "coalesce",
-        "date",
-        "month",
-        "days_in_month",
-        "days_between",
-        "age",
-        "add_months",
-        "add_years",
-        "month_of",
-        "day",
-        "year",
-        "count",
-        "sum",
-        "any",
-        "all",
-        "get",
-        "keys",
-        "values",
-        "find_index",
-        "rows",
-        "range_row",
-    ];
-}
-
 /// Static types of the expression language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Type {
@@ -491,8 +342,6 @@ pub enum Type {
     Map(Box<Type>),
     /// A table (function argument only).
     Table(TableId),
-    /// A rounding mode (function argument only).
-    Mode,
     /// A list of clause ids (answers only).
     Clauses,
     /// Unknown after an earlier error; fits anywhere, so one mistake is reported once.
@@ -542,6 +391,7 @@ pub struct NumberSpec {
 }
 
 /// One input field (or record field, or table column).
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Input {
     /// Field name.
@@ -729,6 +579,7 @@ pub enum Period {
 }
 
 /// A parameter.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Parameter {
     /// Name.
@@ -756,6 +607,7 @@ pub enum ParamValue {
 }
 
 /// A table.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Table {
     /// Name.
@@ -825,6 +677,7 @@ pub struct Step {
 }
 
 /// Steps computed once per item of a list.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Group {
     /// Name; at the top level it is the list of per-item results.
@@ -898,6 +751,7 @@ pub enum MessagePart {
 }
 
 /// A decision and its answer.
+#[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Decision {
     /// Name (`calculate`).

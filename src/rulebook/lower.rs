@@ -175,7 +175,7 @@ impl Lower<'_> {
             (Func::Round | Func::Floor | Func::Ceil, [x, places, rest @ ..]) => {
                 // The walker reads places and mode the same way; anything else is its to refuse.
                 let places = match &places.kind {
-                    NodeKind::Const(Value::Number(p)) => crate::eval::ops::whole(*p, "places")
+                    NodeKind::Const(Value::Number(p)) => crate::model::ops::whole(*p, "places")
                         .ok()
                         .and_then(|p| u32::try_from(p).ok()),
                     _ => None,

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::expr::{BinOp, Expr, ExprKind, Ident, UnOp};
+use crate::model::func::{Param, Returns, Signature};
 use crate::model::{Func, Node, NodeKind, Shape, Table, TableKind, Type};
 use crate::num::{RoundingMode, MAX_PLACES};
 use crate::span::Span;
@@ -154,7 +155,6 @@ impl Compiler<'_, '_> {
             Type::List(_) => "a list".into(),
             Type::Map(_) => "a map".into(),
             Type::Table(_) => "a table".into(),
-            Type::Mode => "a rounding mode".into(),
             Type::Clauses => "a clause list".into(),
             Type::Any => "any value".into(),
         }
@@ -497,9 +497,14 @@ impl Compiler<'_, '_> {
 
     fn call(&mut self, span: Span, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
         let Some(func) = Func::parse(&f.name) else {
-            let help = suggest(&f.name, Func::NAMES.iter().copied())
+            let help = suggest(&f.name, Func::names())
                 .map(|s| format!("did you mean `{s}`?"))
-                .unwrap_or_else(|| format!("functions are: {}", Func::NAMES.join(", ")));
+                .unwrap_or_else(|| {
+                    format!(
+                        "functions are: {}",
+                        Func::names().collect::<Vec<_>>().join(", ")
+                    )
+                });
             self.problem_help(
                 "check::unknown_function",
                 f.span,
@@ -511,27 +516,8 @@ impl Compiler<'_, '_> {
             }
             return (NodeKind::Const(Value::Absent), Type::Any);
         };
-        let (min, max) = match func {
-            Func::Min | Func::Max => (1, usize::MAX),
-            Func::Coalesce => (2, usize::MAX),
-            Func::Sum
-            | Func::Any
-            | Func::All
-            | Func::Keys
-            | Func::Values
-            | Func::FindIndex
-            | Func::Rows => (1, 1),
-            Func::RangeRow => (2, 2),
-            Func::Get => (2, 2),
-            Func::Lookup => (2, usize::MAX),
-            Func::Abs | Func::IsMissing | Func::IsNull | Func::Date | Func::Month => (1, 1),
-            Func::DaysInMonth | Func::MonthOf | Func::Day | Func::Year | Func::Count => (1, 1),
-            Func::Clamp => (3, 3),
-            Func::Round => (2, 3),
-            Func::Floor | Func::Ceil | Func::Pow | Func::PeriodRow => (2, 2),
-            Func::Scale => (2, 3),
-            Func::DaysBetween | Func::Age | Func::AddMonths | Func::AddYears => (2, 2),
-        };
+        let spec = func.spec();
+        let (min, max) = spec.arity;
         if !self.arity(span, f, args, min, max) {
             for a in args {
                 self.expr(a);
@@ -547,6 +533,11 @@ impl Compiler<'_, '_> {
         let tys: Vec<&Type> = compiled.iter().map(|(_, t)| t).collect();
         let arg = |i: usize| args[i].span;
         let name = &f.name;
+        if let Signature::Fixed(params, returns) = spec.signature {
+            let ty = self.fixed_signature(name, params, returns, &tys, &arg);
+            let nodes = compiled.into_iter().map(|(n, _)| n).collect();
+            return (NodeKind::Call(func, nodes), ty);
+        }
         let ty = match func {
             Func::Min | Func::Max if args.len() == 1 => match tys[0] {
                 Type::List(inner)
@@ -561,57 +552,9 @@ impl Compiler<'_, '_> {
                     Type::Any
                 }
             },
-            Func::Sum | Func::Any | Func::All => {
-                let elem = if func == Func::Sum {
-                    Type::Number
-                } else {
-                    Type::Bool
-                };
-                match tys[0] {
-                    Type::List(inner) if elem.accepts(inner) => {}
-                    Type::Any => {}
-                    other => {
-                        let message = format!(
-                            "`{name}` takes a list of {}, found {}",
-                            self.type_name(&elem).trim_start_matches("a ").to_string() + "s",
-                            self.type_name(other)
-                        );
-                        self.problem("check::type_mismatch", arg(0), message);
-                    }
-                }
-                elem
-            }
-            Func::Keys | Func::Values => match tys[0] {
-                Type::Map(inner) => Type::List(Box::new(if func == Func::Keys {
-                    Type::Text
-                } else {
-                    (**inner).clone()
-                })),
-                Type::Any => Type::Any,
-                other => {
-                    let message = format!(
-                        "the argument of `{name}` must be a map, found {}",
-                        self.type_name(other)
-                    );
-                    self.problem("check::type_mismatch", arg(0), message);
-                    Type::Any
-                }
-            },
             Func::Rows => {
                 let shape = self.table_arg(tys[0], arg(0), name, |_| true, "a table");
                 shape.map_or(Type::Any, |s| Type::List(Box::new(Type::Record(s))))
-            }
-            Func::FindIndex => {
-                if !matches!(tys[0], Type::List(inner) if Type::Bool.accepts(inner))
-                    && *tys[0] != Type::Any
-                {
-                    let message = format!(
-                        "`find_index` takes a list of booleans, found {}",
-                        self.type_name(tys[0])
-                    );
-                    self.problem("check::type_mismatch", arg(0), message);
-                }
-                Type::Number
             }
             Func::RangeRow => {
                 let shape = self.table_arg(
@@ -655,81 +598,6 @@ impl Compiler<'_, '_> {
                     ty = self.unify(&ty, t, arg(i), &format!("argument {} of `{name}`", i + 1));
                 }
                 ty
-            }
-            Func::Abs => {
-                self.require(tys[0], &Type::Number, arg(0), "the argument of `abs`");
-                Type::Number
-            }
-            Func::Clamp | Func::Pow => {
-                for (i, t) in tys.iter().enumerate() {
-                    self.require(
-                        t,
-                        &Type::Number,
-                        arg(i),
-                        &format!("argument {} of `{name}`", i + 1),
-                    );
-                }
-                Type::Number
-            }
-            Func::IsMissing | Func::IsNull => Type::Bool,
-            Func::DaysInMonth | Func::Year => {
-                if !matches!(tys[0], Type::Month | Type::Date | Type::Any) {
-                    let message = format!(
-                        "the argument of `{name}` must be a month or a date, found {}",
-                        self.type_name(tys[0])
-                    );
-                    self.problem("check::type_mismatch", arg(0), message);
-                }
-                Type::Number
-            }
-            Func::MonthOf => {
-                self.require(tys[0], &Type::Date, arg(0), "the argument of `month_of`");
-                Type::Month
-            }
-            Func::Day => {
-                self.require(tys[0], &Type::Date, arg(0), "the argument of `day`");
-                Type::Number
-            }
-            Func::Count => {
-                if !matches!(tys[0], Type::List(_) | Type::Map(_) | Type::Any) {
-                    let message = format!(
-                        "the argument of `count` must be a list or a map, found {}",
-                        self.type_name(tys[0])
-                    );
-                    self.problem("check::type_mismatch", arg(0), message);
-                }
-                Type::Number
-            }
-            Func::DaysBetween | Func::Age => {
-                self.require(
-                    tys[0],
-                    &Type::Date,
-                    arg(0),
-                    &format!("argument 1 of `{name}`"),
-                );
-                self.require(
-                    tys[1],
-                    &Type::Date,
-                    arg(1),
-                    &format!("argument 2 of `{name}`"),
-                );
-                Type::Number
-            }
-            Func::AddMonths => {
-                if !matches!(tys[0], Type::Month | Type::Date | Type::Any) {
-                    let message = format!(
-                        "argument 1 of `add_months` must be a month or a date, found {}",
-                        self.type_name(tys[0])
-                    );
-                    self.problem("check::type_mismatch", arg(0), message);
-                }
-                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `add_months`");
-                tys[0].clone()
-            }
-            Func::AddYears => {
-                self.require(tys[0], &Type::Date, arg(0), "argument 1 of `add_years`");
-                self.require(tys[1], &Type::Number, arg(1), "argument 2 of `add_years`");
-                Type::Date
             }
             Func::Scale => {
                 self.table_arg(
@@ -804,11 +672,80 @@ impl Compiler<'_, '_> {
                 }
                 shape.map_or(Type::Any, Type::Record)
             }
-            Func::Round | Func::Floor | Func::Ceil | Func::Date | Func::Month => Type::Any,
+            // Typed from the table above; rounding points and literals return early.
+            _ => Type::Any,
         };
         // Tables and modes are arguments only: reject them where a value is needed.
         let nodes = compiled.into_iter().map(|(n, _)| n).collect();
         (NodeKind::Call(func, nodes), ty)
+    }
+
+    /// A call typed by its table entry: each argument against its
+    /// parameter, in order, then the result's type.
+    fn fixed_signature(
+        &mut self,
+        name: &str,
+        params: &[Param],
+        returns: Returns,
+        tys: &[&Type],
+        arg: &dyn Fn(usize) -> Span,
+    ) -> Type {
+        for (i, (param, ty)) in params.iter().zip(tys).enumerate() {
+            let what = if params.len() == 1 {
+                format!("the argument of `{name}`")
+            } else {
+                format!("argument {} of `{name}`", i + 1)
+            };
+            let (ok, want) = match param {
+                Param::Any => (true, ""),
+                Param::Number => (Type::Number.accepts(ty), "a number"),
+                Param::Date => (Type::Date.accepts(ty), "a date"),
+                Param::MonthOrDate => (
+                    matches!(ty, Type::Month | Type::Date | Type::Any),
+                    "a month or a date",
+                ),
+                Param::ListOrMap => (
+                    matches!(ty, Type::List(_) | Type::Map(_) | Type::Any),
+                    "a list or a map",
+                ),
+                Param::Map => (matches!(ty, Type::Map(_) | Type::Any), "a map"),
+                Param::Numbers | Param::Booleans => {
+                    let (elem, items) = match param {
+                        Param::Numbers => (Type::Number, "numbers"),
+                        _ => (Type::Bool, "booleans"),
+                    };
+                    if !matches!(ty, Type::List(inner) if elem.accepts(inner)) && **ty != Type::Any
+                    {
+                        let message = format!(
+                            "`{name}` takes a list of {items}, found {}",
+                            self.type_name(ty)
+                        );
+                        self.problem("check::type_mismatch", arg(i), message);
+                    }
+                    continue;
+                }
+            };
+            if !ok {
+                let message = format!("{what} must be {want}, found {}", self.type_name(ty));
+                self.problem("check::type_mismatch", arg(i), message);
+            }
+        }
+        let first = tys.first().copied().unwrap_or(&Type::Any);
+        match returns {
+            Returns::Number => Type::Number,
+            Returns::Bool => Type::Bool,
+            Returns::Date => Type::Date,
+            Returns::Month => Type::Month,
+            Returns::First => first.clone(),
+            Returns::Keys => match first {
+                Type::Map(_) => Type::List(Box::new(Type::Text)),
+                _ => Type::Any,
+            },
+            Returns::Values => match first {
+                Type::Map(inner) => Type::List(Box::new((**inner).clone())),
+                _ => Type::Any,
+            },
+        }
     }
 
     fn table_arg(

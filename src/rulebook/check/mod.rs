@@ -687,7 +687,6 @@ fn type_word(ty: &Type) -> &'static str {
         Type::List(_) => "a list",
         Type::Map(_) => "a map",
         Type::Table(_) => "a table",
-        Type::Mode => "a rounding mode",
         Type::Clauses => "a clause list",
         Type::Any => "any value",
     }

@@ -361,7 +361,7 @@ impl Checker<'_> {
             .and_then(|p| self.resolve(p, scope).map(|c| (p, c)));
         let p = expr.as_ref()?;
         let (f, ty) = self.resolve(p, scope)?;
-        if matches!(ty, Type::Table(_) | Type::Mode | Type::Clauses) {
+        if matches!(ty, Type::Table(_) | Type::Clauses) {
             self.problem(
                 "check::type_mismatch",
                 p.span,

@@ -1,7 +1,10 @@
 //! Pure operations on values: arithmetic, powers, scales and calendar functions.
 //!
 //! Each returns `Result<_, String>` with a message and no location; the
-//! evaluator attaches the span of the call site.
+//! evaluator attaches the span of the call site. They sit in the model
+//! layer, below the evaluator, so that the table of built-in functions
+//! (`model::func`) can point at them; the walker, the plan runner and
+//! compiled code (`compiled::rt`) all call these same operations.
 //!
 //! Invariant: exact decimal arithmetic only; every operation that can
 //! overflow is checked.
@@ -10,7 +13,7 @@ use chrono::{Datelike, NaiveDate};
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, MathematicalOps};
 
-use crate::model::{Period, Row};
+use super::{Period, Row};
 use crate::num::arith;
 use crate::num::exact::Num;
 use crate::value::{Month, Value};
