@@ -215,3 +215,46 @@ fn the_budget_runs_out_at_the_same_place_on_both_roads() {
         assert!(faults > 3, "{dir}: the budget ran out {faults} times");
     }
 }
+
+/// The problems of a rulebook text, as `code line:col-line:col`, or none.
+fn locations(text: &str) -> Vec<String> {
+    match parse_rulebook("h.toml", text) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.locations(),
+    }
+}
+
+/// A per-item group whose `over` does not parse is dropped from the built
+/// groups; the ablation check then numbered groups as declared and indexed
+/// past the end of its graph ("index out of bounds"). The rulebook is now
+/// refused with its diagnostics.
+#[test]
+fn a_group_that_fails_to_resolve_beside_ablations_is_refused_not_a_panic() {
+    let root = super::root();
+    let text = std::fs::read_to_string(root.join("rulebooks/paie-fr/v2026/rulebook.toml"))
+        .expect("rulebook");
+    assert!(text.contains("[ablations."), "the rulebook has ablations");
+    let broken = text.replacen("over = \"rows(schedule)\"", "over = \"\"", 1);
+    assert_ne!(broken, text, "the group's `over` is replaced");
+    let found = std::panic::catch_unwind(|| locations(&broken)).expect("no panic");
+    assert!(
+        found.iter().any(|p| p.starts_with("check::syntax ")),
+        "{found:?}"
+    );
+    // A per-item step, then a top-level step, whose formula does not parse.
+    for (from, to) in [
+        ("match line.base {", "match line.base {{"),
+        (
+            "[steps.ceiling]\n",
+            "[steps.aaa_broken]\nexpr = \"(\"\n\n[steps.ceiling]\n",
+        ),
+    ] {
+        let broken = text.replacen(from, to, 1);
+        assert_ne!(broken, text, "{from}");
+        let found = std::panic::catch_unwind(|| locations(&broken)).expect("no panic");
+        assert!(
+            found.iter().any(|p| p.starts_with("check::syntax ")),
+            "{found:?}"
+        );
+    }
+}

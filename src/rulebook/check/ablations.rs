@@ -25,6 +25,13 @@ impl Checker<'_> {
         steps: &[Step],
         groups: &[Group],
     ) -> Vec<Ablation> {
+        // Formulas number steps and groups (and a group's steps) as declared,
+        // but one that failed to resolve is missing from the built lists: the
+        // graph of the ablated steps would not hold then. Its problem is
+        // already reported, so the rulebook is refused without that check.
+        let complete = steps.len() == declared.step_types.len()
+            && groups.len() == declared.group_types.len()
+            && groups.iter().all(|g| g.steps.len() == g.names.len());
         let mut out = Vec::new();
         for (name, a) in raw {
             self.check_ident(
@@ -62,7 +69,9 @@ impl Checker<'_> {
                     replacements.push((step_ref, f));
                 }
             }
-            self.ablation_cycles(name, &replacements, steps, groups);
+            if complete {
+                self.ablation_cycles(name, &replacements, steps, groups);
+            }
             out.push(Ablation {
                 name: Arc::from(name.as_str()),
                 label: a.label.clone(),

@@ -78,7 +78,9 @@ impl Checker<'_> {
                     "`case` cannot name an input: `{\"case\": …}` is the envelope around a case";
                 self.problem("check::bad_name", sp(raw), message, "here");
             }
-            let ty = built_inputs[i].kind.value_type();
+            let ty = built_inputs
+                .get(i)
+                .map_or(Type::Any, |input| input.kind.value_type());
             declare(self, name, Binding::Input(i, ty), sp(raw));
         }
         for (i, (name, raw)) in tables.iter().enumerate() {

@@ -500,9 +500,14 @@ impl Checker<'_> {
             let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
             colour[root] = 1;
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                if let Some(&dep) = deps[node].get(*next) {
+                if let Some(&dep) = deps.get(node).and_then(|d| d.get(*next)) {
                     *next += 1;
-                    match colour[dep] {
+                    // INVARIANT: callers number nodes below `deps.len()`; a
+                    // node past it is no node of this graph, and is skipped.
+                    let Some(&seen) = colour.get(dep) else {
+                        continue;
+                    };
+                    match seen {
                         0 => {
                             colour[dep] = 1;
                             stack.push((dep, 0));
@@ -511,21 +516,22 @@ impl Checker<'_> {
                             let start = stack.iter().position(|(s, _)| *s == dep).unwrap_or(0);
                             let members: Vec<usize> =
                                 stack[start..].iter().map(|(s, _)| *s).collect();
+                            let name = |m: usize| names.get(m).map_or("?", String::as_str);
                             if !members.iter().any(|m| reported[*m]) {
                                 for m in &members {
                                     reported[*m] = true;
                                 }
                                 let mut cycle: Vec<&str> =
-                                    members.iter().map(|m| names[*m].as_str()).collect();
-                                cycle.push(names[dep].as_str());
+                                    members.iter().map(|m| name(*m)).collect();
+                                cycle.push(name(dep));
                                 let message = format!(
                                     "{what} depend on each other in a cycle: {}",
                                     cycle.join(" → ")
                                 );
-                                self.diags.push(
-                                    Problem::new("check::cycle", message)
-                                        .at(spans[dep], "part of the cycle"),
-                                );
+                                self.diags.push(Problem::new("check::cycle", message).at(
+                                    spans.get(dep).copied().unwrap_or_default(),
+                                    "part of the cycle",
+                                ));
                             }
                         }
                         _ => {}
