@@ -650,16 +650,47 @@ fn index_of<V>(declarations: &IndexMap<String, V>) -> HashMap<&str, usize> {
         .collect()
 }
 
-/// Whether two periods share a month or a day; periods of different kinds always do.
-fn periods_overlap(a: Period, b: Period) -> bool {
-    fn overlap<T: Ord + Copy>(af: T, at: Option<T>, bf: T, bt: Option<T>) -> bool {
-        at.is_none_or(|at| bf <= at) && bt.is_none_or(|bt| af <= bt)
+/// The rows of `periods` (row, period) whose period overlaps another of its
+/// kind, in n log n: each kind sorted by start, a period starting on or
+/// before the furthest end so far overlaps the row that reaches it. Each such
+/// row comes once, as a pair (the smaller row first), the pairs ordered by
+/// their larger row. Rows of different kinds are never paired here.
+fn overlapping_periods(periods: &[(usize, Period)]) -> Vec<(usize, usize)> {
+    fn sweep<T: Ord + Copy>(mut spans: Vec<(T, Option<T>, usize)>, out: &mut Vec<(usize, usize)>) {
+        spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.cmp(&b.2)));
+        // The furthest end so far (`None` = open) and the row it belongs to.
+        let mut reach: Option<(Option<T>, usize)> = None;
+        for (from, to, row) in spans {
+            let further = match reach {
+                None => true,
+                Some((end, other)) => {
+                    if end.is_none_or(|end| from <= end) {
+                        out.push((other.min(row), other.max(row)));
+                    }
+                    match (end, to) {
+                        (None, _) => false,
+                        (Some(_), None) => true,
+                        (Some(end), Some(to)) => to > end,
+                    }
+                }
+            };
+            if further {
+                reach = Some((to, row));
+            }
+        }
     }
-    match (a, b) {
-        (Period::Months(af, at), Period::Months(bf, bt)) => overlap(af, at, bf, bt),
-        (Period::Dates(af, at), Period::Dates(bf, bt)) => overlap(af, at, bf, bt),
-        _ => true,
+    let (mut months, mut dates) = (Vec::new(), Vec::new());
+    for (row, period) in periods {
+        match *period {
+            Period::Months(from, to) => months.push((from, to, *row)),
+            Period::Dates(from, to) => dates.push((from, to, *row)),
+        }
     }
+    let mut out = Vec::new();
+    sweep(months, &mut out);
+    sweep(dates, &mut out);
+    out.sort_by_key(|(a, b)| (*b, *a));
+    out
 }
 
 /// `-?[0-9]+(\.[0-9]+)?`, exact.

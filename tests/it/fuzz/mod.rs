@@ -100,10 +100,6 @@ pub mod known {
     /// steps overflows the stack. Chains appended by the rulebook target stay
     /// at or under this length while it stands.
     pub const MAX_STEP_CHAIN: usize = 100;
-    /// KNOWN DEFECT (slow rulebooks): table checks are quadratic in the rows, so
-    /// huge tables are slow. Rows multiplied by the rulebook target stay at or
-    /// under this count while it stands.
-    pub const MAX_ROW_COPIES: usize = 8;
     /// KNOWN DEFECT (slow cases): per-item field rules get a fresh evaluation
     /// budget for every item. Lists grown by the case target stay at or under
     /// this length while it stands.
