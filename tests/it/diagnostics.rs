@@ -249,3 +249,55 @@ fn keywords_are_not_names() {
     assert_eq!(problems(&text).len(), 1);
     assert!(problems(&text)[0].starts_with("check::bad_name"));
 }
+
+/// `[limits]` took any value, so a rulebook could switch the budget off
+/// (`max_eval_steps = 9223372036854775807`) or make every case fail (0).
+/// Each limit is from 1 to its cap, refused where it is written.
+#[test]
+fn limits_are_capped_where_they_are_written() {
+    let text = format!(
+        "{BASE}\n[limits]\nmax_eval_steps = 0\nmax_list_items = 1000001\nmax_case_bytes = 67108865\n"
+    );
+    // Where a key's value is: `at` of the text from it to the line's end.
+    let value_at = |key: &str| {
+        let start = text.find(&format!("{key} = ")).expect("key") + key.len() + 3;
+        let value = text[start..].lines().next().expect("value");
+        let line = text[..start].matches('\n').count();
+        let col = start - text[..start].rfind('\n').map_or(0, |i| i + 1);
+        format!(
+            "check::bad_limit {}:{}-{}:{}",
+            line + 1,
+            col + 1,
+            line + 1,
+            col + 1 + value.len()
+        )
+    };
+    assert_eq!(
+        problems(&text),
+        vec![
+            value_at("max_case_bytes"),
+            value_at("max_list_items"),
+            value_at("max_eval_steps"),
+        ]
+    );
+    assert_eq!(
+        messages(&text),
+        vec![
+            "`max_case_bytes` must be from 1 to 67108864, found 67108865",
+            "`max_list_items` must be from 1 to 1000000, found 1000001",
+            "`max_eval_steps` must be from 1 to 100000000, found 0",
+        ]
+    );
+    let text = format!(
+        "{BASE}\n[limits]\nmax_eval_steps = 100000000\nmax_list_items = 1000000\nmax_case_bytes = 67108864\n"
+    );
+    assert_eq!(problems(&text), Vec::<String>::new());
+    let text = format!("{BASE}\n[limits]\nmax_eval_steps = 9223372036854775807\n");
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::bad_limit {}",
+            at(&text, "9223372036854775807", 0)
+        )]
+    );
+}

@@ -114,7 +114,7 @@ impl Checker<'_> {
         self.identity(&ident);
         let clauses = identity::clauses(clauses);
         let clause_ids: Vec<Arc<str>> = clauses.keys().cloned().collect();
-        let limits = identity::limits(&limits);
+        let limits = self.limits(&limits);
 
         // Tables first: inputs may replace their rows.
         let built_tables = self.tables(&tables, &clause_ids, &limits);
