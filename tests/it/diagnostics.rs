@@ -301,3 +301,33 @@ fn limits_are_capped_where_they_are_written() {
         )]
     );
 }
+
+/// The checker read dates with chrono's `%Y-%m-%d`, which takes year 0000,
+/// five-digit years and unpadded fields that no case may hold: date bounds
+/// and periods now go through the one calendar (`value::parse_date`).
+#[test]
+fn date_bounds_and_periods_keep_to_the_calendar() {
+    for bad in ["0000-01-01", "2026-1-5", "+12026-01-01"] {
+        let text = BASE.replace(
+            "[inputs.x]",
+            &format!("[inputs.on]\ntype = \"date\"\nmin = \"{bad}\"\n\n[inputs.x]"),
+        );
+        assert_eq!(
+            problems(&text),
+            vec![format!(
+                "check::bad_value {}",
+                at(&text, &format!("\"{bad}\""), 0)
+            )],
+            "{bad}"
+        );
+        assert_eq!(messages(&text), vec!["expected a date YYYY-MM-DD"]);
+    }
+    let text = BASE.replace(
+        "[inputs.x]",
+        "[tables.p]\nkind = \"periods\"\ncolumns = { v = { type = \"decimal\" } }\nrows = [{ name = \"a\", from = \"0000-12-31\", v = \"1\" }]\n\n[inputs.x]",
+    );
+    assert_eq!(
+        messages(&text),
+        vec!["`from` and `to` must be months (YYYY-MM) or dates (YYYY-MM-DD) of the same kind, `from` ≤ `to`"]
+    );
+}

@@ -38,7 +38,7 @@ use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr};
 use crate::model::*;
 use crate::span::Span;
-use crate::value::Month;
+use crate::value::{parse_date, Month};
 
 /// Checks a parsed rulebook file; `hash` is the content hash computed by the loader.
 pub fn check_rulebook(
@@ -465,10 +465,10 @@ impl Checker<'_> {
                 Some(Some(t)) if t >= f => Some(Period::Months(f, Some(t))),
                 _ => None,
             }
-        } else if let Ok(f) = chrono::NaiveDate::parse_from_str(from, "%Y-%m-%d") {
-            match to.map(|t| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")) {
+        } else if let Some(f) = parse_date(from) {
+            match to.map(parse_date) {
                 None => Some(Period::Dates(f, None)),
-                Some(Ok(t)) if t >= f => Some(Period::Dates(f, Some(t))),
+                Some(Some(t)) if t >= f => Some(Period::Dates(f, Some(t))),
                 _ => None,
             }
         } else {
