@@ -331,3 +331,55 @@ fn date_bounds_and_periods_keep_to_the_calendar() {
         vec!["`from` and `to` must be months (YYYY-MM) or dates (YYYY-MM-DD) of the same kind, `from` ≤ `to`"]
     );
 }
+
+/// Three problems were located at 0:0, where the file has nothing: a
+/// decision without answer fields or clauses, an ablation without steps
+/// whose name is no identifier, and a cycle of per-item steps under an
+/// ablation. Each is now at the nearest thing written: the decision's or
+/// ablation's header, or the ablation's formula.
+#[test]
+fn problems_about_bare_tables_point_at_their_headers() {
+    let text = BASE.replace(
+        "[decisions.ok.answer]\ny = { expr = \"y\", format = \"money\" }\n",
+        "[decisions.ok]\nanswer = {}\n",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::empty_answer {}",
+            at(&text, "[decisions.ok]", 0)
+        )]
+    );
+    let text = BASE.replace(
+        "[decisions.ok.answer]\ny = { expr = \"y\", format = \"money\" }\n",
+        "[decisions]\nok = { answer = {} }\n",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::empty_answer {}",
+            at(&text, "ok", text.matches("ok").count() - 1)
+        )]
+    );
+
+    let text = format!("{BASE}\n[ablations.in]\nsteps = {{}}\n");
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::bad_name {}",
+            at(&text, "[ablations.in]", 0)
+        )]
+    );
+
+    let text = format!(
+        "{BASE}\n[inputs.lines]\ntype = \"list\"\nitems = {{ type = \"decimal\" }}\n\n[per_item.g]\nover = \"lines\"\nitem = \"line\"\n\n[per_item.g.steps.a]\nexpr = \"line\"\n\n[per_item.g.steps.b]\nexpr = \"a + 1\"\n\n[ablations.loop]\nsteps = {{ \"g.a\" = \"b\" }}\n"
+    );
+    // At the ablation's formula: the `b` of `"g.a" = "b"`.
+    let formula = text.find("= \"b\"").expect("formula") + 3;
+    let expected = at(
+        &text[..formula + 1],
+        "b",
+        text[..formula].matches('b').count(),
+    );
+    assert_eq!(problems(&text), vec![format!("check::cycle {expected}")]);
+}

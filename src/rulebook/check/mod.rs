@@ -269,6 +269,56 @@ impl Checker<'_> {
         }
     }
 
+    /// Where `[section.name]` is declared, for a problem about a table that
+    /// holds nothing with a span of its own (`[decisions.pay]` with `answer =
+    /// {}`): its first header `[section.name…]`, else the `name` key under
+    /// `[section]`, else `[section]`, else the file's start.
+    fn header(&self, section: &str, name: &str) -> Span {
+        // The dotted key of a header or a key line, segments unquoted.
+        let segments = |key: &str| -> Vec<String> {
+            key.split('.')
+                .map(|k| k.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+                .collect()
+        };
+        let (mut in_section, mut section_at) = (false, None);
+        let mut at = 0;
+        for line in self.text.split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            let body = line.trim_start();
+            let indent = start + line.len() - body.len();
+            if let Some(inner) = body.strip_prefix('[') {
+                // The header up to its closing brackets, comment left out.
+                let close = body.find(']').unwrap_or(0);
+                let rest = body.get(close..).unwrap_or("");
+                let end = close + rest.len() - rest.trim_start_matches(']').len();
+                let whole = Span::new(indent, indent + end);
+                let key = inner
+                    .split(']')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches('[');
+                let key = segments(key);
+                in_section = key.len() == 1 && key.first().is_some_and(|k| k == section);
+                if in_section && section_at.is_none() {
+                    section_at = Some(whole);
+                }
+                if key.len() >= 2
+                    && key.first().is_some_and(|k| k == section)
+                    && key.get(1).is_some_and(|k| k == name)
+                {
+                    return whole;
+                }
+            } else if in_section {
+                let key = body.split('=').next().unwrap_or("").trim_end();
+                if segments(key).first().is_some_and(|k| k == name) {
+                    return Span::new(indent, indent + key.len());
+                }
+            }
+        }
+        section_at.unwrap_or_default()
+    }
+
     /// A span inside an expression, in the file when the string has no escapes, else the whole string.
     fn locate(&self, offset: Option<usize>, whole: Span, inner: Span) -> Span {
         match offset {
