@@ -9,11 +9,13 @@
 //! order of its calls is the order of the problems reported. This file holds
 //! what the sections share: parsing and resolving a formula where it stands
 //! in the file, messages with `{expr}` parts, identifiers, clause references,
-//! record shapes, periods, and the order of a dependency graph.
+//! record shapes, headers, and the order of a dependency graph; periods and
+//! their overlaps are in `periods.rs`.
 //!
 //! Invariant: no IO; no evaluation of case data (defaults and table cells are
 //! validated with the same code that validates cases).
-//! Invariant: no section file imports another; what two sections share is here.
+//! Invariant: no section file imports another; what two sections share is
+//! here or in `periods.rs`.
 
 mod ablations;
 mod decisions;
@@ -22,6 +24,7 @@ mod input_rules;
 mod inputs;
 mod outputs;
 mod parameters;
+mod periods;
 mod steps;
 mod tables;
 
@@ -38,7 +41,6 @@ use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr};
 use crate::model::*;
 use crate::span::Span;
-use crate::value::{parse_date, Month};
 
 /// Checks a parsed rulebook file; `hash` is the content hash computed by the loader.
 pub fn check_rulebook(
@@ -484,52 +486,6 @@ impl Checker<'_> {
         self.shapes.len() - 1
     }
 
-    /// A period from `from` and `to`: months or dates of one kind, `from` ≤ `to`.
-    fn period(
-        &mut self,
-        from: Option<&toml::Value>,
-        to: Option<&toml::Value>,
-        span: Span,
-    ) -> Option<Period> {
-        // A TOML date (`from = 2026-01-01`) reads as its text.
-        let text = |v: &toml::Value| match v {
-            toml::Value::String(s) => Some(s.clone()),
-            toml::Value::Datetime(d) => Some(d.to_string()),
-            _ => None,
-        };
-        let from = from.and_then(text);
-        let to = to.and_then(text);
-        let (from, to) = (from.as_deref(), to.as_deref());
-        let Some(from) = from else {
-            self.problem(
-                "check::bad_table",
-                span,
-                "a period row needs `from` (YYYY-MM or YYYY-MM-DD)",
-                "this row",
-            );
-            return None;
-        };
-        let period = if let Some(f) = Month::parse(from) {
-            match to.map(Month::parse) {
-                None => Some(Period::Months(f, None)),
-                Some(Some(t)) if t >= f => Some(Period::Months(f, Some(t))),
-                _ => None,
-            }
-        } else if let Some(f) = parse_date(from) {
-            match to.map(parse_date) {
-                None => Some(Period::Dates(f, None)),
-                Some(Some(t)) if t >= f => Some(Period::Dates(f, Some(t))),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        if period.is_none() {
-            self.problem("check::bad_table", span, "`from` and `to` must be months (YYYY-MM) or dates (YYYY-MM-DD) of the same kind, `from` ≤ `to`", "this row");
-        }
-        period
-    }
-
     /// Orders nodes so each comes after the nodes it reads; reports each cycle once, by its members.
     fn topo_order(
         &mut self,
@@ -698,49 +654,6 @@ fn index_of<V>(declarations: &IndexMap<String, V>) -> HashMap<&str, usize> {
         .enumerate()
         .map(|(i, k)| (k.as_str(), i))
         .collect()
-}
-
-/// The rows of `periods` (row, period) whose period overlaps another of its
-/// kind, in n log n: each kind sorted by start, a period starting on or
-/// before the furthest end so far overlaps the row that reaches it. Each such
-/// row comes once, as a pair (the smaller row first), the pairs ordered by
-/// their larger row. Rows of different kinds are never paired here.
-fn overlapping_periods(periods: &[(usize, Period)]) -> Vec<(usize, usize)> {
-    fn sweep<T: Ord + Copy>(mut spans: Vec<(T, Option<T>, usize)>, out: &mut Vec<(usize, usize)>) {
-        spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.cmp(&b.2)));
-        // The furthest end so far (`None` = open) and the row it belongs to.
-        let mut reach: Option<(Option<T>, usize)> = None;
-        for (from, to, row) in spans {
-            let further = match reach {
-                None => true,
-                Some((end, other)) => {
-                    if end.is_none_or(|end| from <= end) {
-                        out.push((other.min(row), other.max(row)));
-                    }
-                    match (end, to) {
-                        (None, _) => false,
-                        (Some(_), None) => true,
-                        (Some(end), Some(to)) => to > end,
-                    }
-                }
-            };
-            if further {
-                reach = Some((to, row));
-            }
-        }
-    }
-    let (mut months, mut dates) = (Vec::new(), Vec::new());
-    for (row, period) in periods {
-        match *period {
-            Period::Months(from, to) => months.push((from, to, *row)),
-            Period::Dates(from, to) => dates.push((from, to, *row)),
-        }
-    }
-    let mut out = Vec::new();
-    sweep(months, &mut out);
-    sweep(dates, &mut out);
-    out.sort_by_key(|(a, b)| (*b, *a));
-    out
 }
 
 /// `-?[0-9]+(\.[0-9]+)?`, exact.

@@ -11,7 +11,8 @@ use indexmap::IndexMap;
 use std::mem::discriminant;
 use std::sync::Arc;
 
-use super::{overlapping_periods, parse_plain_decimal, sp, Checker, Declared, Pending};
+use super::periods::overlapping_periods;
+use super::{parse_plain_decimal, sp, Checker, Declared, Pending};
 use crate::model::*;
 use crate::rulebook::schema::*;
 use crate::span::Span;

@@ -17,7 +17,8 @@ use std::collections::{HashMap, HashSet};
 use std::mem::discriminant;
 use std::sync::Arc;
 
-use super::{overlapping_periods, sp, Checker, InputCx};
+use super::periods::overlapping_periods;
+use super::{sp, Checker, InputCx};
 use crate::case::{toml::json_from_toml as toml_to_json, validate_value};
 use crate::model::*;
 use crate::rulebook::schema::*;
