@@ -14,7 +14,8 @@ use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
 use bareme::Rulebook;
 
 /// The size limit of one case or batch line: the rulebook's
-/// `[limits] max_case_bytes`, but never more than `MAX_CASE_BYTES`.
+/// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;
+/// the bound is kept here too, for a `Rulebook` whose limits were set by hand.
 pub fn case_limit(rb: &Rulebook) -> usize {
     rb.limits().max_case_bytes.min(MAX_CASE_BYTES)
 }

@@ -195,6 +195,16 @@ pub struct Limits {
     pub max_eval_steps: u64,
 }
 
+impl Limits {
+    /// The largest `max_case_bytes` a rulebook may set (64 MiB): no case or
+    /// batch line is read beyond it.
+    pub const MAX_CASE_BYTES: usize = 64 << 20;
+    /// The largest `max_list_items` a rulebook may set.
+    pub const MAX_LIST_ITEMS: usize = 1_000_000;
+    /// The largest `max_eval_steps` a rulebook may set.
+    pub const MAX_EVAL_STEPS: u64 = 100_000_000;
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

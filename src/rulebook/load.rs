@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::check::check_rulebook;
 use super::schema::RawRulebook;
 use crate::diag::{Diagnostics, Problem, SourceFile};
-use crate::model::Rulebook;
+use crate::model::{Limits, Rulebook};
 use crate::span::Span;
 
 // Caps on what bareme reads from outside, all in one place, so that no file
@@ -25,9 +25,10 @@ use crate::span::Span;
 pub const MAX_RULEBOOK_BYTES: u64 = 16 << 20;
 /// Most bytes read from a conformance case file (16 MiB).
 pub const MAX_CASE_FILE_BYTES: u64 = 16 << 20;
-/// Most bytes read of a case given to `eval`, or of one batch line, whatever a
-/// rulebook's `[limits] max_case_bytes` says (64 MiB).
-pub const MAX_CASE_BYTES: usize = 64 << 20;
+/// Most bytes read of a case given to `eval`, or of one batch line (64 MiB):
+/// the largest `[limits] max_case_bytes` the checker accepts
+/// ([`Limits::MAX_CASE_BYTES`], where the caps of every limit are).
+pub const MAX_CASE_BYTES: usize = Limits::MAX_CASE_BYTES;
 
 /// All the bytes of `reader` if there are at most `cap`, `None` if there are
 /// more; never holds more than `cap` + 1 of them.

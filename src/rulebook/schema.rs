@@ -336,11 +336,11 @@ pub struct RawOutput {
 #[serde(deny_unknown_fields)]
 pub struct RawLimits {
     /// Largest case, in bytes of JSON.
-    pub max_case_bytes: Option<usize>,
+    pub max_case_bytes: Option<Spanned<usize>>,
     /// Most items in any list input.
-    pub max_list_items: Option<usize>,
+    pub max_list_items: Option<Spanned<usize>>,
     /// Most expression nodes evaluated for one case.
-    pub max_eval_steps: Option<u64>,
+    pub max_eval_steps: Option<Spanned<u64>>,
 }
 
 /// The span a problem about an item points at.

@@ -83,7 +83,7 @@ fn a_case_over_64_mib_is_refused_whatever_the_rulebook_allows() {
     let rulebook = dir.join("rulebook.toml");
     std::fs::write(
         &rulebook,
-        "[rulebook]\nid = \"big\"\nversion = 1\nschema = 1\n\n[limits]\nmax_case_bytes = 1000000000000000\n\n[inputs.x]\ntype = \"integer\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nx = { expr = \"x\", format = \"integer\" }\n",
+        "[rulebook]\nid = \"big\"\nversion = 1\nschema = 1\n\n[limits]\nmax_case_bytes = 67108864\n\n[inputs.x]\ntype = \"integer\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nx = { expr = \"x\", format = \"integer\" }\n",
     )
     .expect("write");
     let case = dir.join("case.json");

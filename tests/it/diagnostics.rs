@@ -249,3 +249,137 @@ fn keywords_are_not_names() {
     assert_eq!(problems(&text).len(), 1);
     assert!(problems(&text)[0].starts_with("check::bad_name"));
 }
+
+/// `[limits]` took any value, so a rulebook could switch the budget off
+/// (`max_eval_steps = 9223372036854775807`) or make every case fail (0).
+/// Each limit is from 1 to its cap, refused where it is written.
+#[test]
+fn limits_are_capped_where_they_are_written() {
+    let text = format!(
+        "{BASE}\n[limits]\nmax_eval_steps = 0\nmax_list_items = 1000001\nmax_case_bytes = 67108865\n"
+    );
+    // Where a key's value is: `at` of the text from it to the line's end.
+    let value_at = |key: &str| {
+        let start = text.find(&format!("{key} = ")).expect("key") + key.len() + 3;
+        let value = text[start..].lines().next().expect("value");
+        let line = text[..start].matches('\n').count();
+        let col = start - text[..start].rfind('\n').map_or(0, |i| i + 1);
+        format!(
+            "check::bad_limit {}:{}-{}:{}",
+            line + 1,
+            col + 1,
+            line + 1,
+            col + 1 + value.len()
+        )
+    };
+    assert_eq!(
+        problems(&text),
+        vec![
+            value_at("max_case_bytes"),
+            value_at("max_list_items"),
+            value_at("max_eval_steps"),
+        ]
+    );
+    assert_eq!(
+        messages(&text),
+        vec![
+            "`max_case_bytes` must be from 1 to 67108864, found 67108865",
+            "`max_list_items` must be from 1 to 1000000, found 1000001",
+            "`max_eval_steps` must be from 1 to 100000000, found 0",
+        ]
+    );
+    let text = format!(
+        "{BASE}\n[limits]\nmax_eval_steps = 100000000\nmax_list_items = 1000000\nmax_case_bytes = 67108864\n"
+    );
+    assert_eq!(problems(&text), Vec::<String>::new());
+    let text = format!("{BASE}\n[limits]\nmax_eval_steps = 9223372036854775807\n");
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::bad_limit {}",
+            at(&text, "9223372036854775807", 0)
+        )]
+    );
+}
+
+/// The checker read dates with chrono's `%Y-%m-%d`, which takes year 0000,
+/// five-digit years and unpadded fields that no case may hold: date bounds
+/// and periods now go through the one calendar (`value::parse_date`).
+#[test]
+fn date_bounds_and_periods_keep_to_the_calendar() {
+    for bad in ["0000-01-01", "2026-1-5", "+12026-01-01"] {
+        let text = BASE.replace(
+            "[inputs.x]",
+            &format!("[inputs.on]\ntype = \"date\"\nmin = \"{bad}\"\n\n[inputs.x]"),
+        );
+        assert_eq!(
+            problems(&text),
+            vec![format!(
+                "check::bad_value {}",
+                at(&text, &format!("\"{bad}\""), 0)
+            )],
+            "{bad}"
+        );
+        assert_eq!(messages(&text), vec!["expected a date YYYY-MM-DD"]);
+    }
+    let text = BASE.replace(
+        "[inputs.x]",
+        "[tables.p]\nkind = \"periods\"\ncolumns = { v = { type = \"decimal\" } }\nrows = [{ name = \"a\", from = \"0000-12-31\", v = \"1\" }]\n\n[inputs.x]",
+    );
+    assert_eq!(
+        messages(&text),
+        vec!["`from` and `to` must be months (YYYY-MM) or dates (YYYY-MM-DD) of the same kind, `from` ≤ `to`"]
+    );
+}
+
+/// Three problems were located at 0:0, where the file has nothing: a
+/// decision without answer fields or clauses, an ablation without steps
+/// whose name is no identifier, and a cycle of per-item steps under an
+/// ablation. Each is now at the nearest thing written: the decision's or
+/// ablation's header, or the ablation's formula.
+#[test]
+fn problems_about_bare_tables_point_at_their_headers() {
+    let text = BASE.replace(
+        "[decisions.ok.answer]\ny = { expr = \"y\", format = \"money\" }\n",
+        "[decisions.ok]\nanswer = {}\n",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::empty_answer {}",
+            at(&text, "[decisions.ok]", 0)
+        )]
+    );
+    let text = BASE.replace(
+        "[decisions.ok.answer]\ny = { expr = \"y\", format = \"money\" }\n",
+        "[decisions]\nok = { answer = {} }\n",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::empty_answer {}",
+            at(&text, "ok", text.matches("ok").count() - 1)
+        )]
+    );
+
+    let text = format!("{BASE}\n[ablations.in]\nsteps = {{}}\n");
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::bad_name {}",
+            at(&text, "[ablations.in]", 0)
+        )]
+    );
+
+    let text = format!(
+        "{BASE}\n[inputs.lines]\ntype = \"list\"\nitems = {{ type = \"decimal\" }}\n\n[per_item.g]\nover = \"lines\"\nitem = \"line\"\n\n[per_item.g.steps.a]\nexpr = \"line\"\n\n[per_item.g.steps.b]\nexpr = \"a + 1\"\n\n[ablations.loop]\nsteps = {{ \"g.a\" = \"b\" }}\n"
+    );
+    // At the ablation's formula: the `b` of `"g.a" = "b"`.
+    let formula = text.find("= \"b\"").expect("formula") + 3;
+    let expected = at(
+        &text[..formula + 1],
+        "b",
+        text[..formula].matches('b').count(),
+    );
+    assert_eq!(problems(&text), vec![format!("check::cycle {expected}")]);
+}

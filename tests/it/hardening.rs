@@ -251,3 +251,152 @@ fn field_rules_spend_the_case_budget() {
         (other, _) => panic!("the budget did not bind: {other:?}"),
     }
 }
+
+/// The problems of a rulebook text, as `code line:col-line:col`, or none.
+fn locations(text: &str) -> Vec<String> {
+    match parse_rulebook("h.toml", text) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.locations(),
+    }
+}
+
+/// A per-item group whose `over` does not parse is dropped from the built
+/// groups; the ablation check then numbered groups as declared and indexed
+/// past the end of its graph ("index out of bounds"). The rulebook is now
+/// refused with its diagnostics.
+#[test]
+fn a_group_that_fails_to_resolve_beside_ablations_is_refused_not_a_panic() {
+    let root = super::root();
+    let text = std::fs::read_to_string(root.join("rulebooks/paie-fr/v2026/rulebook.toml"))
+        .expect("rulebook");
+    assert!(text.contains("[ablations."), "the rulebook has ablations");
+    let broken = text.replacen("over = \"rows(schedule)\"", "over = \"\"", 1);
+    assert_ne!(broken, text, "the group's `over` is replaced");
+    let found = std::panic::catch_unwind(|| locations(&broken)).expect("no panic");
+    assert!(
+        found.iter().any(|p| p.starts_with("check::syntax ")),
+        "{found:?}"
+    );
+    // A per-item step, then a top-level step, whose formula does not parse.
+    for (from, to) in [
+        ("match line.base {", "match line.base {{"),
+        (
+            "[steps.ceiling]\n",
+            "[steps.aaa_broken]\nexpr = \"(\"\n\n[steps.ceiling]\n",
+        ),
+    ] {
+        let broken = text.replacen(from, to, 1);
+        assert_ne!(broken, text, "{from}");
+        let found = std::panic::catch_unwind(|| locations(&broken)).expect("no panic");
+        assert!(
+            found.iter().any(|p| p.starts_with("check::syntax ")),
+            "{found:?}"
+        );
+    }
+}
+
+/// The messages of a rulebook text's problems, or none.
+fn messages(text: &str) -> Vec<String> {
+    match parse_rulebook("h.toml", text) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.problems.iter().map(|p| p.message.clone()).collect(),
+    }
+}
+
+/// A rulebook of one answer and the given declarations (tables, parameters).
+fn with_declarations(declarations: &str) -> String {
+    format!(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\n\n{declarations}\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"x\" }}\n"
+    )
+}
+
+/// Day `i` after 1 January 2000, as `YYYY-MM-DD`.
+fn day(i: usize) -> String {
+    let start = chrono::NaiveDate::from_ymd_opt(2000, 1, 1).expect("a date");
+    (start + chrono::Days::new(i as u64)).to_string()
+}
+
+// Duplicate keys and overlapping periods were found by comparing every pair
+// of rows (30,000 rows took seconds, a million never finished) and reported
+// once a pair. Rows are now sorted, and each row at fault reported once; a
+// table of 200,000 rows with one fault has that one problem (one load each:
+// reading 200,000 rows of TOML alone takes seconds in a debug build).
+const HUGE: usize = 200_000;
+
+#[test]
+fn a_huge_keyed_table_has_its_one_repeated_key_reported() {
+    // Row 7's key again, last.
+    let rows: String = (0..HUGE)
+        .map(|i| format!("  {{ code = \"k{i}\", v = \"1\" }},\n"))
+        .chain(["  { code = \"k7\", v = \"2\" },\n".to_string()])
+        .collect();
+    let table = format!(
+        "[tables.t]\nkind = \"keyed\"\nkeys = [\"code\"]\ncolumns = {{ code = {{ type = \"text\" }}, v = {{ type = \"decimal\" }} }}\nrows = [\n{rows}]\n"
+    );
+    assert_eq!(
+        messages(&with_declarations(&table)),
+        vec!["table `t` has two rows with the same key"]
+    );
+}
+
+#[test]
+fn a_huge_period_table_has_its_one_overlap_reported() {
+    // One day a row, and a last row on the day of row 5.
+    let rows: String = (0..HUGE)
+        .map(|i| (format!("r{i}"), day(i)))
+        .chain([("late".to_string(), day(5))])
+        .map(|(name, d)| {
+            format!("  {{ name = \"{name}\", from = \"{d}\", to = \"{d}\", v = \"1\" }},\n")
+        })
+        .collect();
+    let table = format!(
+        "[tables.p]\nkind = \"periods\"\ncolumns = {{ v = {{ type = \"decimal\" }} }}\nrows = [\n{rows}]\n"
+    );
+    assert_eq!(
+        messages(&with_declarations(&table)),
+        vec!["rows `r5` and `late` of table `p` overlap"]
+    );
+}
+
+#[test]
+fn a_huge_dated_parameter_has_its_one_overlap_reported() {
+    // One day a period, and a last one open from the last day.
+    let periods: String = (0..HUGE)
+        .map(|i| {
+            format!(
+                "  {{ from = \"{0}\", to = \"{0}\", value = \"1\" }},\n",
+                day(i)
+            )
+        })
+        .chain([format!(
+            "  {{ from = \"{}\", value = \"1\" }},\n",
+            day(HUGE - 1)
+        )])
+        .collect();
+    let text = with_declarations(&format!(
+        "[steps.on]\nexpr = \"date('2000-01-01')\"\n\n[parameters.q]\nat = \"on\"\nperiods = [\n{periods}]\n"
+    ));
+    assert_eq!(messages(&text), vec!["periods of parameter `q` overlap"]);
+}
+
+/// Three rows of one key, or of one name and period, are three rows at
+/// fault with the first, not three pairs: two problems, one for each row
+/// after the first (per pair, a million equal keys gave 10^12 problems).
+#[test]
+fn each_row_at_fault_is_reported_once() {
+    let keyed = "[tables.t]\nkind = \"keyed\"\nkeys = [\"code\"]\ncolumns = { code = { type = \"text\" } }\nrows = [{ code = \"a\" }, { code = \"a\" }, { code = \"b\" }, { code = \"a\" }]\n";
+    assert_eq!(
+        messages(&with_declarations(keyed)),
+        vec!["table `t` has two rows with the same key"; 2]
+    );
+    let periods = "[tables.p]\nkind = \"periods\"\ncolumns = { v = { type = \"decimal\" } }\nrows = [{ name = \"a\", from = \"2026-01\", v = \"1\" }, { name = \"a\", from = \"2026-02\", v = \"1\" }, { name = \"a\", from = \"2026-03\", v = \"1\" }]\n";
+    assert_eq!(
+        messages(&with_declarations(periods)),
+        vec![
+            "table `p` has two rows named `a`",
+            "rows `a` and `a` of table `p` overlap",
+            "table `p` has two rows named `a`",
+            "rows `a` and `a` of table `p` overlap",
+        ]
+    );
+}

@@ -25,15 +25,21 @@ impl Checker<'_> {
         steps: &[Step],
         groups: &[Group],
     ) -> Vec<Ablation> {
+        // Formulas number steps and groups (and a group's steps) as declared,
+        // but one that failed to resolve is missing from the built lists: the
+        // graph of the ablated steps would not hold then. Its problem is
+        // already reported, so the rulebook is refused without that check.
+        let complete = steps.len() == declared.step_types.len()
+            && groups.len() == declared.group_types.len()
+            && groups.iter().all(|g| g.steps.len() == g.names.len());
         let mut out = Vec::new();
         for (name, a) in raw {
-            self.check_ident(
-                name,
-                a.steps
-                    .values()
-                    .next()
-                    .map_or(Span::default(), |s| s.anchor()),
-            );
+            // The ablation's first formula, or its header when it has none.
+            let at = match a.steps.values().next() {
+                Some(first) => first.anchor(),
+                None => self.header("ablations", name),
+            };
+            self.check_ident(name, at);
             let mut replacements = Vec::new();
             for (target, expr) in &a.steps {
                 let found = match target.split_once('.') {
@@ -62,7 +68,9 @@ impl Checker<'_> {
                     replacements.push((step_ref, f));
                 }
             }
-            self.ablation_cycles(name, &replacements, steps, groups);
+            if complete {
+                self.ablation_cycles(name, at, &replacements, steps, groups);
+            }
             out.push(Ablation {
                 name: Arc::from(name.as_str()),
                 label: a.label.clone(),
@@ -74,10 +82,12 @@ impl Checker<'_> {
     }
 
     /// An ablation's formulas may read steps the original ones did not: the
-    /// step graph must stay acyclic under it too.
+    /// step graph must stay acyclic under it too. A cycle is reported at the
+    /// ablation's first formula (`at` when its text cannot be located inside).
     fn ablation_cycles(
         &mut self,
         name: &str,
+        at: Span,
         replacements: &[(StepRef, Formula)],
         steps: &[Step],
         groups: &[Group],
@@ -94,6 +104,10 @@ impl Checker<'_> {
             fs.extend(step.otherwise.iter().cloned());
             fs
         };
+        let span = replacements
+            .first()
+            .and_then(|(_, f)| f.offset.map(|o| Span::new(o, o + f.text.len())))
+            .unwrap_or(at);
         let n = steps.len();
         let mut deps: Vec<Vec<usize>> = Vec::with_capacity(n + groups.len());
         for (i, step) in steps.iter().enumerate() {
@@ -119,12 +133,7 @@ impl Checker<'_> {
                 .iter()
                 .map(|s| format!("{}.{} (ablation {name})", group.name, s.name))
                 .collect();
-            self.topo_order(
-                &local,
-                &names,
-                &vec![Span::default(); names.len()],
-                "per-item steps",
-            );
+            self.topo_order(&local, &names, &vec![span; names.len()], "per-item steps");
             deps.push(d);
         }
         let mut names: Vec<String> = steps
@@ -136,11 +145,6 @@ impl Checker<'_> {
                 .iter()
                 .map(|g| format!("{} (ablation {name})", g.name)),
         );
-        // A cycle is reported at the ablation's first formula.
-        let span = replacements
-            .first()
-            .and_then(|(_, f)| f.offset.map(|o| Span::new(o, o + f.text.len())))
-            .unwrap_or_default();
         self.topo_order(&deps, &names, &vec![span; names.len()], "steps");
     }
 }

@@ -42,9 +42,15 @@ impl Checker<'_> {
                 }
             }
             if d.answer.is_empty() {
+                // With no answer field and no clause, the decision's header.
+                let at = if d.clauses.is_empty() {
+                    self.header("decisions", name)
+                } else {
+                    sp(d)
+                };
                 self.problem(
                     "check::empty_answer",
-                    sp(d),
+                    at,
                     format!("decision `{name}` has no answer fields"),
                     "here",
                 );

@@ -8,6 +8,7 @@
 use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::sync::Arc;
+use toml::Spanned;
 
 use super::{sp, Checker};
 use crate::model::*;
@@ -78,7 +79,9 @@ impl Checker<'_> {
                     "`case` cannot name an input: `{\"case\": …}` is the envelope around a case";
                 self.problem("check::bad_name", sp(raw), message, "here");
             }
-            let ty = built_inputs[i].kind.value_type();
+            let ty = built_inputs
+                .get(i)
+                .map_or(Type::Any, |input| input.kind.value_type());
             declare(self, name, Binding::Input(i, ty), sp(raw));
         }
         for (i, (name, raw)) in tables.iter().enumerate() {
@@ -102,12 +105,50 @@ pub(super) fn clauses(raw: IndexMap<String, String>) -> IndexMap<Arc<str>, Strin
     raw.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
 }
 
-/// The rulebook's `[limits]`, each one as given or the default.
-pub(super) fn limits(raw: &RawLimits) -> Limits {
-    let default = Limits::default();
-    Limits {
-        max_case_bytes: raw.max_case_bytes.unwrap_or(default.max_case_bytes),
-        max_list_items: raw.max_list_items.unwrap_or(default.max_list_items),
-        max_eval_steps: raw.max_eval_steps.unwrap_or(default.max_eval_steps),
+/// The rulebook's `[limits]`.
+impl Checker<'_> {
+    /// Each limit as given, or its default. A limit of 0, or above its cap
+    /// (`Limits::MAX_CASE_BYTES`, `MAX_LIST_ITEMS`, `MAX_EVAL_STEPS`), is
+    /// refused where it is written: a rulebook may tighten the budget of a
+    /// case, never switch it off.
+    pub(super) fn limits(&mut self, raw: &RawLimits) -> Limits {
+        let default = Limits::default();
+        Limits {
+            max_case_bytes: self.limit(
+                "max_case_bytes",
+                raw.max_case_bytes.as_ref(),
+                Limits::MAX_CASE_BYTES,
+                default.max_case_bytes,
+            ),
+            max_list_items: self.limit(
+                "max_list_items",
+                raw.max_list_items.as_ref(),
+                Limits::MAX_LIST_ITEMS,
+                default.max_list_items,
+            ),
+            max_eval_steps: self.limit(
+                "max_eval_steps",
+                raw.max_eval_steps.as_ref(),
+                Limits::MAX_EVAL_STEPS,
+                default.max_eval_steps,
+            ),
+        }
+    }
+
+    /// One limit: from 1 to `cap`, else reported (and the default kept).
+    fn limit<T>(&mut self, key: &str, raw: Option<&Spanned<T>>, cap: T, default: T) -> T
+    where
+        T: Copy + PartialOrd + From<u8> + std::fmt::Display,
+    {
+        let Some(raw) = raw else {
+            return default;
+        };
+        let value = *raw.get_ref();
+        if value == T::from(0) || value > cap {
+            let message = format!("`{key}` must be from 1 to {cap}, found {value}");
+            self.problem("check::bad_limit", sp(raw), message, "here");
+            return default;
+        }
+        value
     }
 }

@@ -23,7 +23,7 @@ use crate::model::*;
 use crate::num::MAX_PLACES;
 use crate::rulebook::schema::*;
 use crate::span::Span;
-use crate::value::{Month, Value};
+use crate::value::{parse_date, Month, Value};
 
 impl Checker<'_> {
     /// Declares the inputs in validation order: each one's type, bounds and
@@ -173,9 +173,8 @@ impl Checker<'_> {
             }
             "date" => {
                 allowed.extend(["min", "max"]);
-                let parse = |t: &str| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").ok();
-                let min = self.bound(&raw.min, parse, "a date YYYY-MM-DD");
-                let max = self.bound(&raw.max, parse, "a date YYYY-MM-DD");
+                let min = self.bound(&raw.min, parse_date, "a date YYYY-MM-DD");
+                let max = self.bound(&raw.max, parse_date, "a date YYYY-MM-DD");
                 InputKind::Date { min, max }
             }
             "month" => {

@@ -9,11 +9,13 @@
 //! order of its calls is the order of the problems reported. This file holds
 //! what the sections share: parsing and resolving a formula where it stands
 //! in the file, messages with `{expr}` parts, identifiers, clause references,
-//! record shapes, periods, and the order of a dependency graph.
+//! record shapes, headers, and the order of a dependency graph; periods and
+//! their overlaps are in `periods.rs`.
 //!
 //! Invariant: no IO; no evaluation of case data (defaults and table cells are
 //! validated with the same code that validates cases).
-//! Invariant: no section file imports another; what two sections share is here.
+//! Invariant: no section file imports another; what two sections share is
+//! here or in `periods.rs`.
 
 mod ablations;
 mod decisions;
@@ -22,6 +24,7 @@ mod input_rules;
 mod inputs;
 mod outputs;
 mod parameters;
+mod periods;
 mod steps;
 mod tables;
 
@@ -38,7 +41,6 @@ use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr};
 use crate::model::*;
 use crate::span::Span;
-use crate::value::Month;
 
 /// Checks a parsed rulebook file; `hash` is the content hash computed by the loader.
 pub fn check_rulebook(
@@ -116,7 +118,7 @@ impl Checker<'_> {
         self.identity(&ident);
         let clauses = identity::clauses(clauses);
         let clause_ids: Vec<Arc<str>> = clauses.keys().cloned().collect();
-        let limits = identity::limits(&limits);
+        let limits = self.limits(&limits);
 
         // Tables first: inputs may replace their rows.
         let built_tables = self.tables(&tables, &clause_ids, &limits);
@@ -269,6 +271,56 @@ impl Checker<'_> {
             offset,
             span,
         }
+    }
+
+    /// Where `[section.name]` is declared, for a problem about a table that
+    /// holds nothing with a span of its own (`[decisions.pay]` with `answer =
+    /// {}`): its first header `[section.name…]`, else the `name` key under
+    /// `[section]`, else `[section]`, else the file's start.
+    fn header(&self, section: &str, name: &str) -> Span {
+        // The dotted key of a header or a key line, segments unquoted.
+        let segments = |key: &str| -> Vec<String> {
+            key.split('.')
+                .map(|k| k.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+                .collect()
+        };
+        let (mut in_section, mut section_at) = (false, None);
+        let mut at = 0;
+        for line in self.text.split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            let body = line.trim_start();
+            let indent = start + line.len() - body.len();
+            if let Some(inner) = body.strip_prefix('[') {
+                // The header up to its closing brackets, comment left out.
+                let close = body.find(']').unwrap_or(0);
+                let rest = body.get(close..).unwrap_or("");
+                let end = close + rest.len() - rest.trim_start_matches(']').len();
+                let whole = Span::new(indent, indent + end);
+                let key = inner
+                    .split(']')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches('[');
+                let key = segments(key);
+                in_section = key.len() == 1 && key.first().is_some_and(|k| k == section);
+                if in_section && section_at.is_none() {
+                    section_at = Some(whole);
+                }
+                if key.len() >= 2
+                    && key.first().is_some_and(|k| k == section)
+                    && key.get(1).is_some_and(|k| k == name)
+                {
+                    return whole;
+                }
+            } else if in_section {
+                let key = body.split('=').next().unwrap_or("").trim_end();
+                if segments(key).first().is_some_and(|k| k == name) {
+                    return Span::new(indent, indent + key.len());
+                }
+            }
+        }
+        section_at.unwrap_or_default()
     }
 
     /// A span inside an expression, in the file when the string has no escapes, else the whole string.
@@ -436,52 +488,6 @@ impl Checker<'_> {
         self.shapes.len() - 1
     }
 
-    /// A period from `from` and `to`: months or dates of one kind, `from` ≤ `to`.
-    fn period(
-        &mut self,
-        from: Option<&toml::Value>,
-        to: Option<&toml::Value>,
-        span: Span,
-    ) -> Option<Period> {
-        // A TOML date (`from = 2026-01-01`) reads as its text.
-        let text = |v: &toml::Value| match v {
-            toml::Value::String(s) => Some(s.clone()),
-            toml::Value::Datetime(d) => Some(d.to_string()),
-            _ => None,
-        };
-        let from = from.and_then(text);
-        let to = to.and_then(text);
-        let (from, to) = (from.as_deref(), to.as_deref());
-        let Some(from) = from else {
-            self.problem(
-                "check::bad_table",
-                span,
-                "a period row needs `from` (YYYY-MM or YYYY-MM-DD)",
-                "this row",
-            );
-            return None;
-        };
-        let period = if let Some(f) = Month::parse(from) {
-            match to.map(Month::parse) {
-                None => Some(Period::Months(f, None)),
-                Some(Some(t)) if t >= f => Some(Period::Months(f, Some(t))),
-                _ => None,
-            }
-        } else if let Ok(f) = chrono::NaiveDate::parse_from_str(from, "%Y-%m-%d") {
-            match to.map(|t| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")) {
-                None => Some(Period::Dates(f, None)),
-                Some(Ok(t)) if t >= f => Some(Period::Dates(f, Some(t))),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        if period.is_none() {
-            self.problem("check::bad_table", span, "`from` and `to` must be months (YYYY-MM) or dates (YYYY-MM-DD) of the same kind, `from` ≤ `to`", "this row");
-        }
-        period
-    }
-
     /// Orders nodes so each comes after the nodes it reads; reports each cycle once, by its members.
     fn topo_order(
         &mut self,
@@ -502,9 +508,14 @@ impl Checker<'_> {
             let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
             colour[root] = 1;
             while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-                if let Some(&dep) = deps[node].get(*next) {
+                if let Some(&dep) = deps.get(node).and_then(|d| d.get(*next)) {
                     *next += 1;
-                    match colour[dep] {
+                    // INVARIANT: callers number nodes below `deps.len()`; a
+                    // node past it is no node of this graph, and is skipped.
+                    let Some(&seen) = colour.get(dep) else {
+                        continue;
+                    };
+                    match seen {
                         0 => {
                             colour[dep] = 1;
                             stack.push((dep, 0));
@@ -513,21 +524,22 @@ impl Checker<'_> {
                             let start = stack.iter().position(|(s, _)| *s == dep).unwrap_or(0);
                             let members: Vec<usize> =
                                 stack[start..].iter().map(|(s, _)| *s).collect();
+                            let name = |m: usize| names.get(m).map_or("?", String::as_str);
                             if !members.iter().any(|m| reported[*m]) {
                                 for m in &members {
                                     reported[*m] = true;
                                 }
                                 let mut cycle: Vec<&str> =
-                                    members.iter().map(|m| names[*m].as_str()).collect();
-                                cycle.push(names[dep].as_str());
+                                    members.iter().map(|m| name(*m)).collect();
+                                cycle.push(name(dep));
                                 let message = format!(
                                     "{what} depend on each other in a cycle: {}",
                                     cycle.join(" → ")
                                 );
-                                self.diags.push(
-                                    Problem::new("check::cycle", message)
-                                        .at(spans[dep], "part of the cycle"),
-                                );
+                                self.diags.push(Problem::new("check::cycle", message).at(
+                                    spans.get(dep).copied().unwrap_or_default(),
+                                    "part of the cycle",
+                                ));
                             }
                         }
                         _ => {}
@@ -644,18 +656,6 @@ fn index_of<V>(declarations: &IndexMap<String, V>) -> HashMap<&str, usize> {
         .enumerate()
         .map(|(i, k)| (k.as_str(), i))
         .collect()
-}
-
-/// Whether two periods share a month or a day; periods of different kinds always do.
-fn periods_overlap(a: Period, b: Period) -> bool {
-    fn overlap<T: Ord + Copy>(af: T, at: Option<T>, bf: T, bt: Option<T>) -> bool {
-        at.is_none_or(|at| bf <= at) && bt.is_none_or(|bt| af <= bt)
-    }
-    match (a, b) {
-        (Period::Months(af, at), Period::Months(bf, bt)) => overlap(af, at, bf, bt),
-        (Period::Dates(af, at), Period::Dates(bf, bt)) => overlap(af, at, bf, bt),
-        _ => true,
-    }
 }
 
 /// `-?[0-9]+(\.[0-9]+)?`, exact.

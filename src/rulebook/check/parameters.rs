@@ -8,9 +8,11 @@
 //! Invariant: every parameter is a number.
 
 use indexmap::IndexMap;
+use std::mem::discriminant;
 use std::sync::Arc;
 
-use super::{parse_plain_decimal, periods_overlap, sp, Checker, Declared, Pending};
+use super::periods::overlapping_periods;
+use super::{parse_plain_decimal, sp, Checker, Declared, Pending};
 use crate::model::*;
 use crate::rulebook::schema::*;
 use crate::span::Span;
@@ -63,15 +65,23 @@ impl Checker<'_> {
                         list.push((period, number(self, &r.value, sp(pv))));
                     }
                 }
-                for (i, (a, _)) in list.iter().enumerate() {
-                    if list[i + 1..].iter().any(|(b, _)| periods_overlap(*a, *b)) {
-                        self.problem(
-                            "check::bad_value",
-                            sp(raw),
-                            format!("periods of parameter `{name}` overlap"),
-                            "here",
-                        );
-                    }
+                // Periods of another kind than the first overlap it, and
+                // those of one kind are swept in order (n log n, where each
+                // pair was compared before): each period at fault once.
+                let first_kind = list.first().map(|(p, _)| discriminant(p));
+                let mixed = list
+                    .iter()
+                    .filter(|(p, _)| Some(discriminant(p)) != first_kind)
+                    .count();
+                let periods: Vec<(usize, Period)> =
+                    list.iter().enumerate().map(|(i, (p, _))| (i, *p)).collect();
+                for _ in 0..mixed + overlapping_periods(&periods).len() {
+                    self.problem(
+                        "check::bad_value",
+                        sp(raw),
+                        format!("periods of parameter `{name}` overlap"),
+                        "here",
+                    );
                 }
                 let pending = self.parse(at);
                 let placeholder = Formula {

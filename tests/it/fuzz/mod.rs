@@ -57,8 +57,6 @@ pub struct Config {
     pub only: Option<u64>,
     /// `BAREME_FUZZ_FIRST`: start at this index (to go on past an abort).
     pub first: u64,
-    /// `BAREME_FUZZ_KNOWN=1`: do not steer around the known defects.
-    pub known: bool,
 }
 
 impl Config {
@@ -78,31 +76,13 @@ impl Config {
             count: num("BAREME_FUZZ_COUNT"),
             only: num("BAREME_FUZZ_INDEX"),
             first: num("BAREME_FUZZ_FIRST").unwrap_or(0),
-            known: std::env::var("BAREME_FUZZ_KNOWN").is_ok_and(|v| v == "1"),
         }
-    }
-
-    /// Whether the generators steer around the known defects listed in
-    /// [`known`]: always, unless `BAREME_FUZZ_KNOWN=1`.
-    pub fn avoid_known(&self) -> bool {
-        !self.known
     }
 
     /// The long mode: a count was given.
     pub fn long(&self) -> bool {
         self.count.is_some()
     }
-}
-
-/// Narrow skips of defects that are known and being fixed elsewhere. Each
-/// generator that could reach one checks `Config::avoid_known` and stays
-/// below the size that triggers it; `BAREME_FUZZ_KNOWN=1` lifts them all.
-/// Remove a skip when its defect is fixed.
-pub mod known {
-    /// KNOWN DEFECT (slow rulebooks): table checks are quadratic in the rows, so
-    /// huge tables are slow. Rows multiplied by the rulebook target stay at or
-    /// under this count while it stands.
-    pub const MAX_ROW_COPIES: usize = 8;
 }
 
 /// The seed of input `i` of `target`: the run's seed, the target's name and the index.
@@ -678,7 +658,6 @@ fn fuzz_inputs_are_reproducible_by_index() {
         count: None,
         only: None,
         first: 0,
-        known: false,
     };
     same(&rulebook_toml::RulebookToml::new(cfg.clone()));
     same(&expr_text::ExprText::new(cfg.clone()));

@@ -12,7 +12,7 @@
 
 use super::corpus::{Book, BOOKS};
 use super::expr_text::{byte_mutate, floor_char, rewrite};
-use super::{known, Config, Finding, Rng, Target};
+use super::{Config, Finding, Rng, Target};
 use rand::seq::IndexedRandom;
 use rand::Rng as _;
 
@@ -151,10 +151,10 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<String>, book: &Book, cfg: &Config) {
             let j = rng.random_range(0..lines.len());
             lines.swap(i, j);
         }
-        4..=9 => perturb_value(rng, lines, cfg),
+        4..=9 => perturb_value(rng, lines),
         10..=14 => rewrite_expression(rng, lines, book),
         15 => rename_key(rng, lines, book),
-        16 | 17 => multiply_rows(rng, lines, cfg),
+        16 | 17 => multiply_rows(rng, lines),
         18 => chain_steps(rng, lines, cfg),
         _ => {
             if rng.random_bool(0.5) {
@@ -176,7 +176,7 @@ fn pick_line(rng: &mut Rng, lines: &[String], pred: impl Fn(&str) -> bool) -> Op
 
 /// A value on a `key = value` line made huge, negative, zero, over-long,
 /// empty, long, a date at the edge of the calendar, or an array emptied or grown.
-fn perturb_value(rng: &mut Rng, lines: &mut [String], cfg: &Config) {
+fn perturb_value(rng: &mut Rng, lines: &mut [String]) {
     let Some(i) = pick_line(rng, lines, |l| {
         !l.trim_start().starts_with('#') && l.contains('=') && !l.trim_start().starts_with('[')
     }) else {
@@ -187,7 +187,7 @@ fn perturb_value(rng: &mut Rng, lines: &mut [String], cfg: &Config) {
     let (key, value) = line.split_at(eq);
     let new = match rng.random_range(0..5) {
         0 => perturb_number(rng, value),
-        1 => perturb_date(rng, value, cfg),
+        1 => perturb_date(rng, value),
         2 => perturb_string(rng, value),
         3 => perturb_array(rng, value),
         _ => {
@@ -243,7 +243,7 @@ fn perturb_number(rng: &mut Rng, value: &str) -> String {
     format!("{}{new}{}", &value[..start], &value[end..])
 }
 
-fn perturb_date(rng: &mut Rng, value: &str, cfg: &Config) -> String {
+fn perturb_date(rng: &mut Rng, value: &str) -> String {
     // A YYYY-MM (or YYYY-MM-DD) in the value, if there is one.
     let b = value.as_bytes();
     let spot = (0..b.len().saturating_sub(6)).find(|&k| {
@@ -251,11 +251,7 @@ fn perturb_date(rng: &mut Rng, value: &str, cfg: &Config) -> String {
             && b[k + 4] == b'-'
             && b[k + 5..k + 7].iter().all(u8::is_ascii_digit)
     });
-    let mut years = vec!["0001", "1900", "2100", "1000"];
-    if !cfg.avoid_known() {
-        // KNOWN DEFECT: calendar functions fault at years 0 and 9999.
-        years.extend(["0000", "9999"]);
-    }
+    let years = ["0001", "1900", "2100", "1000", "0000", "9999"];
     let year = *years.choose(rng).unwrap_or(&"0001");
     match spot {
         Some(k) => {
@@ -380,13 +376,8 @@ fn rename_key(rng: &mut Rng, lines: &mut [String], book: &Book) {
 }
 
 /// A `[[…]]` block or an inline `{ … },` row line repeated.
-fn multiply_rows(rng: &mut Rng, lines: &mut Vec<String>, cfg: &Config) {
-    let copies = if cfg.avoid_known() {
-        // KNOWN DEFECT: quadratic table checks make huge tables slow.
-        rng.random_range(1..=known::MAX_ROW_COPIES)
-    } else {
-        *[1usize, 10, 100, 1_000, 5_000].choose(rng).unwrap_or(&10)
-    };
+fn multiply_rows(rng: &mut Rng, lines: &mut Vec<String>) {
+    let copies = *[1usize, 10, 100, 1_000, 5_000].choose(rng).unwrap_or(&10);
     if rng.random_bool(0.5) {
         if let Some(i) = pick_line(rng, lines, |l| {
             let t = l.trim();
