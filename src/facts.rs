@@ -20,6 +20,19 @@ pub struct CaseError {
     pub message: String,
 }
 
+impl CaseError {
+    /// A rejection at a path a rulebook's template wrote: one that renders
+    /// empty names the case itself, `$`, so every rejection names a place.
+    pub(crate) fn at_rendered(path: String, message: String) -> CaseError {
+        let path = if path.trim().is_empty() {
+            "$".to_string()
+        } else {
+            path
+        };
+        CaseError { path, message }
+    }
+}
+
 /// How an input's value came to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -131,10 +131,10 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                     }
                 })?;
             if let Some((path, message)) = fired {
-                return Err(CaseError {
+                return Err(CaseError::at_rendered(
                     path,
-                    message: format!("{message}{}", clause_note(input)),
-                });
+                    format!("{message}{}", clause_note(input)),
+                ));
             }
         }
     }

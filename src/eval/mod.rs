@@ -513,10 +513,10 @@ impl<'a> Machine<'a> {
             }
             return match &check.outcome {
                 CheckOutcome::Reject { path, message } => {
-                    let error = CaseError {
-                        path: self.render(path, context)?,
-                        message: self.render(message, context)?,
-                    };
+                    let error = CaseError::at_rendered(
+                        self.render(path, context)?,
+                        self.render(message, context)?,
+                    );
                     if let Some(t) = &mut self.tracer {
                         t.outcome = Some(OutcomeTrace::Rejected {
                             error: error.clone(),

@@ -400,3 +400,31 @@ fn each_row_at_fault_is_reported_once() {
         ]
     );
 }
+
+/// A rejection always names a place: an empty `reject` path is refused at
+/// load, and one that renders empty names the case itself, `$`. The fuzz
+/// harness found a rulebook that rejected cases at an empty path.
+#[test]
+fn a_rejection_always_names_a_path() {
+    let text = |reject: &str| {
+        format!(
+            "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.t]\ntype = \"text\"\n\n[[checks]]\nwhen = \"t == ''\"\nreject = \"{reject}\"\nmessage = \"is empty\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"t\", format = \"text\" }}\n"
+        )
+    };
+    let d = match parse_rulebook("h.toml", &text("")) {
+        Ok(_) => panic!("an empty reject path was accepted"),
+        Err(d) => d.render(100, false),
+    };
+    assert!(
+        d.contains("`reject` needs the path of what it rejects"),
+        "{d}"
+    );
+    let rb = parse_rulebook("h.toml", &text("{t}")).expect("a templated path");
+    let case = serde_json::json!({ "t": "" });
+    match evaluate_json(&rb, &case, false).expect("no fault") {
+        (Outcome::Rejected(e), _) => {
+            assert_eq!((e.path.as_str(), e.message.as_str()), ("$", "is empty"))
+        }
+        (other, _) => panic!("not rejected: {other:?}"),
+    }
+}
