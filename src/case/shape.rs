@@ -50,8 +50,24 @@ pub(super) fn validate_shape(
         InputKind::Bool => boolean(input, raw, path),
         InputKind::Text { max_length } => text(input, raw, path, *max_length),
         InputKind::Enum { values } => one_of(input, raw, path, values),
-        InputKind::Date { min, max } => date(input, raw, path, *min, *max),
-        InputKind::Month { min, max } => month(input, raw, path, *min, *max),
+        InputKind::Date { min, max } => calendar(
+            input,
+            raw,
+            path,
+            (crate::value::parse_date, "a date YYYY-MM-DD"),
+            *min,
+            *max,
+        )
+        .map(Value::Date),
+        InputKind::Month { min, max } => calendar(
+            input,
+            raw,
+            path,
+            (Month::parse, "a month YYYY-MM"),
+            *min,
+            *max,
+        )
+        .map(Value::Month),
         InputKind::Record { fields, names, .. } => {
             let Some(object) = raw.as_object() else {
                 return fail(
@@ -165,43 +181,21 @@ fn one_of(
     }
 }
 
-/// A date written `YYYY-MM-DD` exactly, within its bounds.
-fn date(
+/// A date (`YYYY-MM-DD`) or month (`YYYY-MM`) written exactly, within the
+/// calendar and its bounds; `form` names the form in the message.
+fn calendar<T: PartialOrd + std::fmt::Display + Copy>(
     input: &Input,
     raw: &serde_json::Value,
     path: &str,
-    min: Option<chrono::NaiveDate>,
-    max: Option<chrono::NaiveDate>,
-) -> Result<Value, CaseError> {
-    let date = raw.as_str().and_then(crate::value::parse_date);
-    let Some(date) = date else {
-        return fail(
-            input,
-            path,
-            format!("must be a date YYYY-MM-DD, found {}", shown(raw)),
-        );
+    (parse, form): (fn(&str) -> Option<T>, &str),
+    min: Option<T>,
+    max: Option<T>,
+) -> Result<T, CaseError> {
+    let Some(v) = raw.as_str().and_then(parse) else {
+        return fail(input, path, format!("must be {form}, found {}", shown(raw)));
     };
-    within(input, path, date, min, max)?;
-    Ok(Value::Date(date))
-}
-
-/// A month written `YYYY-MM`, within its bounds.
-fn month(
-    input: &Input,
-    raw: &serde_json::Value,
-    path: &str,
-    min: Option<Month>,
-    max: Option<Month>,
-) -> Result<Value, CaseError> {
-    let Some(month) = raw.as_str().and_then(Month::parse) else {
-        return fail(
-            input,
-            path,
-            format!("must be a month YYYY-MM, found {}", shown(raw)),
-        );
-    };
-    within(input, path, month, min, max)?;
-    Ok(Value::Month(month))
+    within(input, path, v, min, max)?;
+    Ok(v)
 }
 
 /// The items of a list, counted already; records with `unique` fields are

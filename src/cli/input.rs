@@ -59,12 +59,11 @@ pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
 /// cause: an escape `\uD800`–`\uDFFF` not paired with its other half reads
 /// as "unexpected end of hex escape".
 fn json_error(text: &str, e: &serde_json::Error) -> String {
-    let at = format!("at line {} column {}", e.line(), e.column());
     let message = e.to_string();
-    if message.contains("hex escape") || message.contains("surrogate") {
-        if has_surrogate_escape(text) {
-            return format!("the case is not valid JSON: a string holds a lone surrogate escape (\\uD800–\\uDFFF without its pair), which is no character, {at}");
-        }
+    if (message.contains("hex escape") || message.contains("surrogate"))
+        && has_surrogate_escape(text)
+    {
+        return format!("the case is not valid JSON: a string holds a lone surrogate escape (\\uD800–\\uDFFF without its pair), which is no character, at line {} column {}", e.line(), e.column());
     }
     format!("the case is not valid JSON: {message}")
 }

@@ -201,10 +201,10 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Adds what a validation machine spent to the case's count.
+    /// The case's count after a validation machine ran: it started from
+    /// what the count left, so all it has not left is spent.
     fn settle(&self, spent: &Cell<u64>) {
-        let start = self.rb.limits.max_eval_steps.saturating_sub(spent.get());
-        spent.set(spent.get() + start.saturating_sub(self.budget));
+        spent.set(self.rb.limits.max_eval_steps.saturating_sub(self.budget));
     }
 }
 

@@ -183,14 +183,7 @@ impl Checker<'_> {
                     None => vec![MessagePart::Text("is invalid".into())],
                 };
                 let _ = self.clause_refs(&c.clauses, clause_ids);
-                if path.get_ref().trim().is_empty() {
-                    self.problem(
-                        "check::check_shape",
-                        sp(path),
-                        "`reject` needs the path of what it rejects (`$` for the whole case)",
-                        "an empty path",
-                    );
-                }
+                self.require_reject_path(path);
                 CheckOutcome::Reject {
                     path: self.message(path, &declared.scope(false, None)),
                     message,

@@ -88,14 +88,7 @@ impl Checker<'_> {
                         "here",
                     );
                 }
-                if path.get_ref().trim().is_empty() {
-                    self.problem(
-                        "check::check_shape",
-                        path.anchor(),
-                        "`reject` needs the path of what it rejects (`$` for the whole case)",
-                        "an empty path",
-                    );
-                }
+                self.require_reject_path(path);
                 let p = self.parse(w);
                 if let Some((f, ty)) = self.resolve(&p, &scope) {
                     self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");

@@ -218,6 +218,18 @@ impl Checker<'_> {
 /// Formulas and messages, parsed and resolved where they stand in the file.
 impl Checker<'_> {
     /// Reports a problem at one place.
+    /// A `reject` path must name something (`$` is the whole case).
+    fn require_reject_path(&mut self, path: &Spanned<String>) {
+        if path.get_ref().trim().is_empty() {
+            self.problem(
+                "check::check_shape",
+                sp(path),
+                "`reject` needs the path of what it rejects (`$` for the whole case)",
+                "an empty path",
+            );
+        }
+    }
+
     fn problem(&mut self, code: &'static str, span: Span, message: impl Into<String>, label: &str) {
         self.diags.push(Problem::new(code, message).at(span, label));
     }
