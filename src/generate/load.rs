@@ -605,11 +605,13 @@ impl<'a> Cx<'a> {
                     }
                     InputKind::Map { item, .. } => Slot::Input(item),
                     InputKind::Table { table } => Slot::Row(*table),
-                    InputKind::List { .. } => return Err(format!(
+                    InputKind::List { .. } => {
+                        return Err(format!(
                         "`{}` is a list in {}: draw it whole with `list` and its items with `item`",
                         input.name,
                         self.side()
-                    )),
+                    ))
+                    }
                     _ => {
                         return Err(format!(
                             "input `{}` of {} has no fields",
