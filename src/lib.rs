@@ -31,6 +31,7 @@ pub mod diag;
 mod eval;
 pub mod expr;
 mod facts;
+pub mod generate;
 mod model;
 pub mod num;
 mod pipeline;

@@ -38,6 +38,39 @@ pub enum Command {
         #[arg(short, long, value_name = "FILE.rs")]
         out: Option<PathBuf>,
     },
+    /// Generate seeded, graded tasks (JSON Lines) from a generator file.
+    Generate(GenerateArgs),
+}
+
+/// Arguments of `bareme generate`.
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// A generator file (`rulebooks/<id>/generator-<n>.toml`).
+    pub generator: PathBuf,
+    /// How many task indices to draw.
+    #[arg(short = 'n', long, default_value_t = 100)]
+    pub count: u64,
+    /// The seed: the same seed, generator and index give the same task.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The first index (a shard of a larger run).
+    #[arg(long, default_value_t = 0)]
+    pub start: u64,
+    /// Draw every task at this level instead of the generator's mix.
+    #[arg(long)]
+    pub level: Option<i64>,
+    /// Where to write the tasks; standard output by default.
+    #[arg(short, long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
+    /// Where to write the run's counts and hash (JSON).
+    #[arg(long, value_name = "FILE.json")]
+    pub manifest: Option<PathBuf>,
+    /// The rulebook folder; `v<version>` beside the generator by default.
+    #[arg(long)]
+    pub rulebook: Option<PathBuf>,
+    /// Worker threads; all cores by default.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }
 
 /// Arguments of `bareme eval`.

@@ -34,6 +34,7 @@ macro_rules! warn_raw {
 mod args;
 mod batch;
 mod eval;
+mod generate;
 mod input;
 mod output;
 
@@ -60,6 +61,7 @@ pub fn run() -> ExitCode {
             ablate,
             out,
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
+        Command::Generate(args) => generate::run(&args),
     }
 }
 

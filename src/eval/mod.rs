@@ -126,6 +126,36 @@ pub fn evaluate(
     Ok((outcome, trace))
 }
 
+/// An untraced evaluation that also says which check ended it, the one
+/// that rejected the case or chose its decision (generators sort tasks by it).
+pub(crate) fn evaluate_ended(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, usize), EvalError> {
+    let mut m = Machine::new(rb, facts, false);
+    let outcome = match m.run() {
+        Err(_) if m.exhausted && m.lowered => {
+            let mut walk = Machine::new(rb, facts, false);
+            walk.lowered = false;
+            let outcome = walk.run()?;
+            return Ok((outcome, walk.ended_at.unwrap_or(0)));
+        }
+        other => other,
+    }?;
+    Ok((outcome, m.ended_at.unwrap_or(0)))
+}
+
+/// The value of a free formula (`Rulebook::free_formula`) over a case, its
+/// steps computed on first use, as a check's condition would read them.
+/// `locals` are the formula's first local names (as resolved).
+pub(crate) fn evaluate_formula(
+    rb: &Rulebook,
+    facts: &Facts,
+    formula: &Formula,
+    locals: &[Value],
+) -> Result<Value, EvalError> {
+    let mut m = Machine::new(rb, facts, false);
+    m.locals.extend(locals.iter().cloned());
+    m.formula(formula, Ctx::Free)
+}
+
 /// Whether a field rule rejects `value` (in its record `item`), and its message.
 /// What it spends is added to `spent`, the case's validation so far.
 pub(crate) fn field_rule_message(
@@ -217,6 +247,7 @@ enum Ctx {
     Answer(usize, usize),
     Cite(usize),
     InputCondition,
+    Free,
     GroupOver(usize),
     ItemStep(usize, usize, usize),
     ItemAnswer(usize, usize),
@@ -231,6 +262,7 @@ impl Ctx {
             Ctx::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
             Ctx::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),
             Ctx::InputCondition => "input condition".to_string(),
+            Ctx::Free => "formula".to_string(),
             Ctx::GroupOver(g) => format!("`over` of group {}", rb.groups[g].name),
             Ctx::ItemStep(g, j, i) => format!(
                 "step {}.{} of item {i}",
@@ -374,6 +406,8 @@ struct Machine<'a> {
     decision: Option<Chosen>,
     /// The group item a `SumRows` of the plan is at.
     row: Option<(Rc<GroupResult>, usize)>,
+    /// The check that ended the evaluation (rejected or decided).
+    ended_at: Option<usize>,
 }
 
 impl<'a> Machine<'a> {
@@ -409,6 +443,7 @@ impl<'a> Machine<'a> {
             formula_text: "",
             decision: None,
             row: None,
+            ended_at: None,
         }
     }
 
@@ -511,6 +546,7 @@ impl<'a> Machine<'a> {
             if !held {
                 continue;
             }
+            self.ended_at = Some(i);
             return match &check.outcome {
                 CheckOutcome::Reject { path, message } => {
                     let error = CaseError::at_rendered(

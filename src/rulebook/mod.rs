@@ -9,6 +9,7 @@ pub(crate) mod ablate;
 pub(crate) mod check;
 pub(crate) mod depth;
 pub(crate) mod fold;
+pub(crate) mod formula;
 pub mod load;
 pub(crate) mod lower;
 pub(crate) mod resolve;

@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["codegen"],
     &["compiled"],
     &["conformance"],
+    &["generate"],
     &[""],
 ];
 

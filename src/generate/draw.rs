@@ -1,0 +1,380 @@
+//! Drawing one case from a profile: each field in declaration order, from
+//! the task's own random stream, with expressions read over the case drawn
+//! so far (its inputs and the rulebook's steps), and targets found by
+//! search on the field's grid.
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rust_decimal::Decimal;
+use serde_json::{Map, Value as Json};
+
+use super::model::*;
+use crate::case::validate_case;
+use crate::eval::evaluate_formula;
+use crate::facts::Facts;
+use crate::model::{Formula, Rulebook};
+use crate::value::{decimal_text, Month, Value};
+
+/// Why a draw was abandoned: the task is drawn again, and the reason counted.
+#[derive(Debug)]
+pub(crate) struct Redraw(pub(crate) String);
+
+type Drawn<T> = Result<T, Redraw>;
+
+/// A case being drawn, and what validating it last gave.
+pub(crate) struct Drawer<'a> {
+    pub(crate) rb: &'a Rulebook,
+    pub(crate) rng: &'a mut ChaCha8Rng,
+    pub(crate) case: Map<String, Json>,
+    facts: Option<Facts>,
+}
+
+impl<'a> Drawer<'a> {
+    pub(crate) fn new(rb: &'a Rulebook, rng: &'a mut ChaCha8Rng) -> Self {
+        Drawer {
+            rb,
+            rng,
+            case: Map::new(),
+            facts: None,
+        }
+    }
+
+    /// Draws every field of a profile into the case.
+    pub(crate) fn draw(&mut self, fields: &[FieldDraw]) -> Drawn<()> {
+        for field in fields {
+            if !self.lucky(field.chance) {
+                continue;
+            }
+            let value = self.value(field, None)?;
+            self.facts = None;
+            let mut case = std::mem::take(&mut self.case);
+            put(&mut case, &field.path, value);
+            self.case = case;
+        }
+        Ok(())
+    }
+
+    /// Whether a field with this chance is drawn.
+    fn lucky(&mut self, chance: Option<Decimal>) -> bool {
+        match chance {
+            None => true,
+            Some(p) => {
+                let roll = Decimal::from(self.rng.random_range(0..1_000_000u32))
+                    / Decimal::from(1_000_000u32);
+                roll < p
+            }
+        }
+    }
+
+    /// The case so far, validated (kept until the case changes).
+    pub(crate) fn facts(&mut self) -> Drawn<&Facts> {
+        if self.facts.is_none() {
+            let case = Json::Object(self.case.clone());
+            let facts = validate_case(self.rb, &case).map_err(|e| {
+                Redraw(format!(
+                    "the case so far is rejected at {}: {}",
+                    e.path, e.message
+                ))
+            })?;
+            self.facts = Some(facts);
+        }
+        self.facts.as_ref().ok_or_else(|| Redraw("no facts".into()))
+    }
+
+    /// An expression over the case so far.
+    pub(crate) fn eval(&mut self, f: &Formula) -> Drawn<Value> {
+        let rb = self.rb;
+        let facts = self.facts()?;
+        evaluate_formula(rb, facts, f, &[])
+            .map_err(|e| Redraw(format!("`{}`: {}", f.text, e.message)))
+    }
+
+    fn number(&mut self, f: &Formula) -> Drawn<Decimal> {
+        match self.eval(f)? {
+            Value::Number(d) => Ok(d),
+            other => Err(Redraw(format!(
+                "`{}` is {}, not a number",
+                f.text,
+                other.kind_name()
+            ))),
+        }
+    }
+
+    fn bound(&mut self, b: &Bound) -> Drawn<Decimal> {
+        match b {
+            Bound::Const(d) => Ok(*d),
+            Bound::Expr(f) => self.number(f),
+        }
+    }
+
+    /// One field's value; `n` is the number of the item at hand (from 1).
+    fn value(&mut self, field: &FieldDraw, n: Option<usize>) -> Drawn<Option<Json>> {
+        Ok(Some(match &field.draw {
+            Draw::Absent => return Ok(None),
+            Draw::Value(v) => v.clone(),
+            Draw::Decimal { lo, hi, step } => {
+                let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+                let grid = Grid::new(lo, hi, *step)?;
+                let k = self.rng.random_range(0..=grid.last);
+                decimal_json(grid.at(k), field.number)
+            }
+            Draw::Integer(lo, hi) => Json::from(self.rng.random_range(*lo..=*hi)),
+            Draw::Choice { values, weights } => values[self.weighted(weights)].clone(),
+            Draw::Month(a, b) => {
+                let span = months_between(*a, *b);
+                let k = self.rng.random_range(0..=span);
+                let m = a.plus_months(k).unwrap_or(*a);
+                Json::String(m.to_string())
+            }
+            Draw::Date(a, b) => {
+                let days = (*b - *a).num_days();
+                let k = self.rng.random_range(0..=days);
+                let d = *a + chrono::Duration::days(k);
+                Json::String(d.format("%Y-%m-%d").to_string())
+            }
+            Draw::Expr(f) => {
+                let v = self.eval(f)?;
+                value_json(&v, field.number)
+            }
+            Draw::Target {
+                step,
+                side,
+                goal,
+                lo,
+                hi,
+                step_size,
+            } => {
+                let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+                let grid = Grid::new(lo, hi, *step_size)?;
+                let x = self.target(&field.path, field.number, &grid, step, *side, goal)?;
+                decimal_json(x, field.number)
+            }
+            Draw::List { min, max, item } => {
+                let count = self.rng.random_range(*min..=*max) as usize;
+                let mut items = Vec::with_capacity(count);
+                for i in 1..=count {
+                    items.push(Json::Object(self.item(item, i)?));
+                }
+                Json::Array(items)
+            }
+            Draw::Object {
+                min,
+                max,
+                key,
+                item,
+            } => {
+                let count = self.rng.random_range(*min..=*max) as usize;
+                let mut entries = Map::new();
+                for i in 1..=count {
+                    entries.insert(numbered(key, i), Json::Object(self.item(item, i)?));
+                }
+                Json::Object(entries)
+            }
+            Draw::Record(fields) => Json::Object(self.item(fields, n.unwrap_or(1))?),
+            Draw::Text(t) => Json::String(numbered(t, n.unwrap_or(1))),
+            Draw::KeyOf(path) => {
+                let keys: Vec<String> = match get(&self.case, path) {
+                    Some(Json::Object(m)) => m.keys().cloned().collect(),
+                    _ => Vec::new(),
+                };
+                if keys.is_empty() {
+                    return Err(Redraw(format!(
+                        "no key at `{}` to choose from",
+                        path.join(".")
+                    )));
+                }
+                let k = self.rng.random_range(0..keys.len());
+                Json::String(keys[k].clone())
+            }
+        }))
+    }
+
+    /// An item of a list or an entry of an object.
+    fn item(&mut self, fields: &[FieldDraw], n: usize) -> Drawn<Map<String, Json>> {
+        let mut out = Map::new();
+        for field in fields {
+            if !self.lucky(field.chance) {
+                continue;
+            }
+            let value = self.value(field, Some(n))?;
+            put(&mut out, &field.path, value);
+        }
+        Ok(out)
+    }
+
+    fn weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|w| u64::from(*w)).sum();
+        let mut roll = self.rng.random_range(0..total.max(1));
+        for (i, w) in weights.iter().enumerate() {
+            let w = u64::from(*w);
+            if roll < w {
+                return i;
+            }
+            roll -= w;
+        }
+        weights.len().saturating_sub(1)
+    }
+
+    /// The grid value of the field at `path` for which `step` lands on,
+    /// just below or just above `goal`, found by bisection (the step is
+    /// taken to grow with the field; a miss is a redraw).
+    fn target(
+        &mut self,
+        path: &[String],
+        number: bool,
+        grid: &Grid,
+        step: &Formula,
+        side: Side,
+        goal: &Formula,
+    ) -> Drawn<Decimal> {
+        let goal = {
+            self.set(path, decimal_json(grid.at(0), number));
+            self.number(goal)?
+        };
+        // Smallest k whose step value is >= goal (On, Below) or > goal (Above).
+        let reached = |d: Decimal| {
+            if side == Side::Above {
+                d > goal
+            } else {
+                d >= goal
+            }
+        };
+        let (mut lo, mut hi) = (0u64, grid.last + 1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            self.set(path, decimal_json(grid.at(mid), number));
+            if reached(self.number(step)?) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let k = match side {
+            Side::Below => lo.checked_sub(1),
+            Side::On | Side::Above => (lo <= grid.last).then_some(lo),
+        };
+        let Some(k) = k else {
+            return Err(Redraw(format!("target `{}` out of reach", step.text)));
+        };
+        let x = grid.at(k);
+        self.set(path, decimal_json(x, number));
+        if side == Side::On && self.number(step)? != goal {
+            return Err(Redraw(format!(
+                "target `{}` not reached exactly",
+                step.text
+            )));
+        }
+        Ok(x)
+    }
+
+    fn set(&mut self, path: &[String], value: Json) {
+        self.facts = None;
+        let mut case = std::mem::take(&mut self.case);
+        put(&mut case, path, Some(value));
+        self.case = case;
+    }
+}
+
+/// Decimals `lo + k × step` for `k` in `0..=last`, on the step's own grid.
+struct Grid {
+    first: Decimal,
+    step: Decimal,
+    last: u64,
+}
+
+impl Grid {
+    fn new(lo: Decimal, hi: Decimal, step: Decimal) -> Drawn<Grid> {
+        let empty = || Redraw(format!("empty range {lo}..{hi}"));
+        if step <= Decimal::ZERO {
+            return Err(empty());
+        }
+        let first = (lo / step).ceil() * step;
+        let top = (hi / step).floor() * step;
+        if top < first {
+            return Err(empty());
+        }
+        let last = ((top - first) / step).trunc();
+        let last = u64::try_from(last.mantissa())
+            .ok()
+            .filter(|_| last.scale() == 0)
+            .ok_or_else(empty)?;
+        Ok(Grid { first, step, last })
+    }
+
+    fn at(&self, k: u64) -> Decimal {
+        let mut d = self.first + Decimal::from(k) * self.step;
+        d.rescale(self.step.scale());
+        d
+    }
+}
+
+fn months_between(a: Month, b: Month) -> i64 {
+    let (ay, am) = (i64::from(a.year), i64::from(a.month));
+    let (by, bm) = (i64::from(b.year), i64::from(b.month));
+    (by * 12 + bm - ay * 12 - am).max(0)
+}
+
+/// `P{n}` with the number in place.
+fn numbered(template: &str, n: usize) -> String {
+    template.replace("{n}", &n.to_string())
+}
+
+/// A decimal as the case writes it: a string, or a JSON number.
+pub(crate) fn decimal_json(d: Decimal, number: bool) -> Json {
+    let text = decimal_text(&d);
+    if number {
+        if let Ok(n) = serde_json::from_str::<serde_json::Number>(&text) {
+            return Json::Number(n);
+        }
+    }
+    Json::String(text)
+}
+
+/// A computed value as the case writes it.
+pub(crate) fn value_json(v: &Value, number: bool) -> Json {
+    match v {
+        Value::Number(d) => decimal_json(*d, number),
+        Value::Absent | Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Text(t) => Json::String(t.to_string()),
+        other => serde_json::to_value(other).unwrap_or(Json::Null),
+    }
+}
+
+/// Sets (or with `None` removes) the value at a dotted path, making objects on the way.
+pub(crate) fn put(map: &mut Map<String, Json>, path: &[String], value: Option<Json>) {
+    let Some((last, init)) = path.split_last() else {
+        return;
+    };
+    let mut at = map;
+    for seg in init {
+        let entry = at
+            .entry(seg.clone())
+            .or_insert_with(|| Json::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Json::Object(Map::new());
+        }
+        let Json::Object(next) = entry else {
+            return;
+        };
+        at = next;
+    }
+    match value {
+        Some(v) => {
+            at.insert(last.clone(), v);
+        }
+        None => {
+            at.shift_remove(last);
+        }
+    }
+}
+
+/// The value at a dotted path.
+pub(crate) fn get<'j>(map: &'j Map<String, Json>, path: &[String]) -> Option<&'j Json> {
+    let (first, rest) = path.split_first()?;
+    let mut at = map.get(first)?;
+    for seg in rest {
+        at = at.as_object()?.get(seg)?;
+    }
+    Some(at)
+}

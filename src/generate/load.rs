@@ -1,0 +1,1053 @@
+//! Loading a generator and checking it against the rulebook version it
+//! names: every field it draws against the input it fills (name, type,
+//! places, bounds), every step, decision, reason, ablation and answer field
+//! it names, every expression it evaluates. A disagreement is a located
+//! diagnostic in the generator file that names the rulebook's side too, so
+//! schema drift is caught when the generator loads, not in a scorer later.
+
+use rust_decimal::Decimal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use toml::Spanned;
+
+use super::model::*;
+use super::prompt;
+use super::schema::*;
+use crate::case::toml::json_from_toml;
+use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::model::{CheckOutcome, Formula, InputKind, NumberSpec, Rulebook, Type};
+use crate::rulebook::check::parse_plain_decimal;
+use crate::rulebook::load::{content_hash, read_capped, MAX_RULEBOOK_BYTES};
+use crate::rulebook::{load_rulebook, LoadError};
+use crate::span::Span;
+use crate::value::{parse_date, Month};
+
+/// Most draws of one task, unless the generator says otherwise.
+const DEFAULT_MAX_REDRAWS: u32 = 1000;
+
+/// Why a generator could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum GeneratorError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The path tried.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The rulebook it names could not be loaded.
+    #[error("the rulebook of {generator}: {source}")]
+    Rulebook {
+        /// The generator file.
+        generator: String,
+        /// Why.
+        source: LoadError,
+    },
+    /// The file has problems, or disagrees with its rulebook.
+    #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
+    Invalid(Diagnostics),
+}
+
+/// Loads a generator file and the rulebook it names: `rulebook` when given,
+/// else `v<version>` beside the generator file.
+pub fn load_generator(
+    path: &Path,
+    rulebook: Option<&Path>,
+) -> Result<(Generator, Rulebook), GeneratorError> {
+    let name = path.display().to_string();
+    let io = |message: String| GeneratorError::Io {
+        path: name.clone(),
+        message,
+    };
+    let bytes = std::fs::File::open(path)
+        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
+        .map_err(|e| io(e.to_string()))?
+        .ok_or_else(|| {
+            io(format!(
+                "a generator file is at most {MAX_RULEBOOK_BYTES} bytes"
+            ))
+        })?;
+    let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
+    let raw_ref = rulebook_ref(&text);
+    let rb_path = match rulebook {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let version = raw_ref.as_ref().map_or("", |(_, v)| v.as_str());
+            dir.join(format!("v{version}"))
+        }
+    };
+    let rb = load_rulebook(&rb_path).map_err(|source| GeneratorError::Rulebook {
+        generator: name.clone(),
+        source,
+    })?;
+    let generator = parse_generator(&name, &text, &rb).map_err(GeneratorError::Invalid)?;
+    Ok((generator, rb))
+}
+
+/// The `id@version` a generator text names, read loosely (to find the rulebook).
+fn rulebook_ref(text: &str) -> Option<(String, String)> {
+    let raw: toml::Table = toml::from_str(text).ok()?;
+    let r = raw.get("generator")?.get("rulebook")?.as_str()?;
+    let (id, v) = r.split_once('@')?;
+    Some((id.to_string(), v.to_string()))
+}
+
+/// The rulebook folder a generator file names, beside it.
+pub fn rulebook_dir_of(path: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (_, v) = rulebook_ref(&text)?;
+    Some(
+        path.parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("v{v}")),
+    )
+}
+
+/// Parses and checks generator text against a rulebook.
+pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generator, Diagnostics> {
+    let source = SourceFile {
+        name: name.to_string(),
+        text: Arc::from(text),
+    };
+    let mut diags = Diagnostics::new(source);
+    let raw: RawGenerator = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let span = e.span().map(Span::from).unwrap_or_default();
+            diags.push(Problem::new("generate::toml", e.message().to_string()).at(span, "here"));
+            return Err(diags);
+        }
+    };
+    let mut cx = Cx {
+        rb,
+        text,
+        diags: &mut diags,
+    };
+    let generator = cx.generator(raw, content_hash(text));
+    if diags.problems.is_empty() {
+        if let Some(g) = generator {
+            return Ok(g);
+        }
+    }
+    Err(diags)
+}
+
+struct Cx<'a> {
+    rb: &'a Rulebook,
+    text: &'a str,
+    diags: &'a mut Diagnostics,
+}
+
+fn span_of<T>(s: &Spanned<T>) -> Span {
+    Span::from(s.span())
+}
+
+/// Where a path of the case leads in the rulebook's input schema.
+#[derive(Clone, Copy)]
+enum Slot<'r> {
+    /// An input, a record field or a table column.
+    Input(&'r crate::model::Input),
+    /// A row of a table input (by any name).
+    Row(usize),
+}
+
+impl<'a> Cx<'a> {
+    fn problem(&mut self, code: &'static str, span: Span, message: String) {
+        self.diags
+            .push(Problem::new(code, message).at(span, "here"));
+    }
+
+    fn side(&self) -> String {
+        format!("{}@{}", self.rb.id(), self.rb.version())
+    }
+
+    fn generator(&mut self, raw: RawGenerator, hash: String) -> Option<Generator> {
+        let h = &raw.generator;
+        let (id, version) = match h.rulebook.get_ref().split_once('@') {
+            Some((id, v)) => (id.to_string(), v.to_string()),
+            None => {
+                let message = "`rulebook` is `<id>@<version>`, e.g. `luma-payroll@3`".to_string();
+                self.problem("generate::rulebook", span_of(&h.rulebook), message);
+                return None;
+            }
+        };
+        if id != self.rb.id() || version != self.rb.version().to_string() {
+            let message = format!(
+                "this generator is written against {}, but the rulebook loaded is {}",
+                h.rulebook.get_ref(),
+                self.side()
+            );
+            self.problem("generate::rulebook_version", span_of(&h.rulebook), message);
+        }
+        let language = match h.language.as_ref().map(|l| l.get_ref().as_str()) {
+            None | Some("en") => Language::English,
+            Some("fr") => Language::French,
+            Some(other) => {
+                let message = format!("unknown language `{other}`: `en` or `fr`");
+                let span = h.language.as_ref().map(span_of).unwrap_or_default();
+                self.problem("generate::language", span, message);
+                Language::English
+            }
+        };
+
+        let checks = self.checks(&raw.checks);
+        let profiles = self.profiles(&raw.profiles);
+        let levels = self.levels(&raw.levels, &profiles);
+        let mix = match &h.mix {
+            Some(mix) => {
+                for l in mix.get_ref() {
+                    if !levels.iter().any(|lv| lv.number == *l) {
+                        let message = format!("the mix names level {l}, which no profile has");
+                        self.problem("generate::mix", span_of(mix), message);
+                    }
+                }
+                mix.get_ref().clone()
+            }
+            None => levels.iter().map(|l| l.number).collect(),
+        };
+        if mix.is_empty() {
+            self.problem(
+                "generate::mix",
+                span_of(&h.number),
+                "no level to draw".into(),
+            );
+        }
+        let prompt = Prompt {
+            format: raw.prompt.format.clone().unwrap_or_default(),
+            rules: raw.prompt.rules.clone().unwrap_or_default(),
+            task: raw.prompt.task.get_ref().clone(),
+        };
+        if let Err(e) = prompt::compile(&prompt) {
+            self.problem("generate::template", span_of(&raw.prompt.task), e);
+        }
+        Some(Generator {
+            name: generator_name(*h.number.get_ref(), &id),
+            number: *h.number.get_ref(),
+            title: h.title.clone(),
+            rulebook: format!("{}@{}", self.rb.id(), self.rb.version()),
+            rulebook_hash: self.rb.hash().to_string(),
+            hash,
+            rubric: *h.rubric.get_ref(),
+            language,
+            id: h
+                .id
+                .as_ref()
+                .map_or_else(|| format!("{id}-{{index}}"), |s| s.get_ref().clone()),
+            mix,
+            levels,
+            profiles,
+            checks,
+            prompt,
+            max_redraws: h
+                .max_redraws
+                .as_ref()
+                .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
+                .max(1),
+        })
+    }
+
+    fn checks(&mut self, raw: &RawChecks) -> Checks {
+        for field in &raw.no_leak {
+            self.answer_field(field);
+        }
+        let margin = raw.margin.as_ref().and_then(|m| self.decimal(m));
+        let signature = raw
+            .signature
+            .iter()
+            .filter_map(|s| self.formula(s, None))
+            .collect();
+        Checks {
+            no_leak: raw
+                .no_leak
+                .iter()
+                .map(|f| Arc::from(f.get_ref().as_str()))
+                .collect(),
+            hide_reason: raw.hide_reason,
+            margin,
+            signature,
+        }
+    }
+
+    /// Whether some decision of the rulebook has this answer field.
+    fn answer_field(&mut self, field: &Spanned<String>) {
+        let known = self
+            .rb
+            .decisions
+            .iter()
+            .any(|d| d.answer.iter().any(|o| &*o.key == field.get_ref()));
+        if !known {
+            let message = format!(
+                "`{}` is not an answer field of any decision of {}",
+                field.get_ref(),
+                self.side()
+            );
+            self.problem("generate::unknown_answer_field", span_of(field), message);
+        }
+    }
+
+    fn levels(
+        &mut self,
+        raw: &indexmap::IndexMap<String, RawLevel>,
+        profiles: &[Profile],
+    ) -> Vec<Level> {
+        let mut levels: Vec<Level> = Vec::new();
+        for (i, p) in profiles.iter().enumerate() {
+            let weight = p.weight;
+            match levels.iter_mut().find(|l| l.number == p.level) {
+                Some(l) => l.profiles.push((i, weight)),
+                None => levels.push(Level {
+                    number: p.level,
+                    label: None,
+                    ablations: Vec::new(),
+                    profiles: vec![(i, weight)],
+                }),
+            }
+        }
+        for (key, level) in raw {
+            let Ok(number) = key.parse::<i64>() else {
+                let span = level.ablations.first().map(span_of).unwrap_or_default();
+                self.problem(
+                    "generate::level",
+                    span,
+                    format!("level `{key}` is not a number"),
+                );
+                continue;
+            };
+            for a in &level.ablations {
+                self.ablation(a);
+            }
+            match levels.iter_mut().find(|l| l.number == number) {
+                Some(l) => {
+                    l.label = level.label.clone();
+                    l.ablations = level
+                        .ablations
+                        .iter()
+                        .map(|a| Arc::from(a.get_ref().as_str()))
+                        .collect();
+                }
+                None => {
+                    let span = level.ablations.first().map(span_of).unwrap_or_default();
+                    self.problem(
+                        "generate::level",
+                        span,
+                        format!("level {number} has no profile"),
+                    );
+                }
+            }
+        }
+        levels.sort_by_key(|l| l.number);
+        levels
+    }
+
+    fn ablation(&mut self, a: &Spanned<String>) {
+        if !self.rb.ablation_names().any(|n| n == a.get_ref()) {
+            let known: Vec<&str> = self.rb.ablation_names().collect();
+            let message = format!(
+                "{} declares no ablation `{}` (it declares: {})",
+                self.side(),
+                a.get_ref(),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            );
+            self.problem("generate::unknown_ablation", span_of(a), message);
+        }
+    }
+
+    fn profiles(&mut self, raw: &indexmap::IndexMap<String, RawProfile>) -> Vec<Profile> {
+        let mut out = Vec::new();
+        for (name, p) in raw {
+            // A base's fields come first; this profile's replace them in place or follow.
+            let mut chain = vec![p];
+            let mut at = p;
+            while let Some(base) = &at.base {
+                match raw.get(base.get_ref()) {
+                    Some(b) if chain.len() <= raw.len() => {
+                        chain.push(b);
+                        at = b;
+                    }
+                    Some(_) => {
+                        self.problem(
+                            "generate::base",
+                            span_of(base),
+                            "profiles inherit in a circle".into(),
+                        );
+                        break;
+                    }
+                    None => {
+                        let message = format!("no profile `{}` to start from", base.get_ref());
+                        self.problem("generate::base", span_of(base), message);
+                        break;
+                    }
+                }
+            }
+            chain.reverse();
+            let mut fields: Vec<(String, RawField)> = Vec::new();
+            let mut accept = Vec::new();
+            let mut detect = Vec::new();
+            let mut shown = Vec::new();
+            let mut tags = Vec::new();
+            let mut perturb = Vec::new();
+            for link in &chain {
+                for (path, f) in &link.case {
+                    match fields.iter_mut().find(|(p, _)| p == path) {
+                        Some(slot) => slot.1 = f.clone(),
+                        None => fields.push((path.clone(), f.clone())),
+                    }
+                }
+                accept.extend(link.accept.iter());
+                detect.extend(link.detect.iter());
+                shown.extend(link.shown.iter());
+                tags.extend(link.tags.iter());
+                perturb.extend(link.perturb.iter());
+            }
+            let last = |get: fn(&RawProfile) -> Option<&Spanned<String>>| {
+                chain.iter().rev().find_map(|l| get(l)).cloned()
+            };
+            let decision = last(|l| l.decision.as_ref());
+            let reason = last(|l| l.reason.as_ref());
+            let tier = last(|l| l.tier.as_ref());
+            let level = chain.iter().rev().find_map(|l| l.level.clone());
+            let weight = p.weight.as_ref().map_or(1, |w| *w.get_ref());
+            if let Some(d) = &decision {
+                if !self.rb.decisions.iter().any(|x| &*x.name == d.get_ref()) {
+                    let message = format!("{} has no decision `{}`", self.side(), d.get_ref());
+                    self.problem("generate::unknown_decision", span_of(d), message);
+                }
+            }
+            if let Some(r) = &reason {
+                let known = self.rb.checks.iter().any(|c| {
+                    matches!(&c.outcome, CheckOutcome::Decide { reason: Some(x), .. } if **x == **r.get_ref())
+                });
+                if !known {
+                    let message = format!(
+                        "no check of {} gives the reason `{}`",
+                        self.side(),
+                        r.get_ref()
+                    );
+                    self.problem("generate::unknown_reason", span_of(r), message);
+                }
+            }
+            for a in &detect {
+                self.ablation(a);
+            }
+            for f in &shown {
+                self.answer_field(f);
+            }
+            let drawn = fields
+                .iter()
+                .filter_map(|(path, f)| self.field(path, f, None))
+                .collect();
+            let accept = accept
+                .iter()
+                .filter_map(|a| self.formula(a, Some(Type::Bool)))
+                .collect();
+            let tags = tags
+                .iter()
+                .map(|t| {
+                    let when = t
+                        .when
+                        .as_ref()
+                        .and_then(|w| self.formula(w, Some(Type::Bool)));
+                    (t.tag.clone(), when)
+                })
+                .collect();
+            let perturb = perturb.iter().map(|p| self.perturb(p)).collect();
+            out.push(Profile {
+                name: Arc::from(name.as_str()),
+                level: level.map_or(1, |l| *l.get_ref()),
+                tier: Arc::from(tier.as_ref().map_or("task", |t| t.get_ref().as_str())),
+                fields: drawn,
+                accept,
+                decision: decision.map(|d| Arc::from(d.get_ref().as_str())),
+                reason: reason.map(|r| Arc::from(r.get_ref().as_str())),
+                detect: detect
+                    .iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect(),
+                shown: shown
+                    .iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect(),
+                tags,
+                perturb,
+                margin_check: chain
+                    .iter()
+                    .rev()
+                    .find_map(|l| l.margin_check)
+                    .unwrap_or(true),
+                weight,
+            });
+        }
+        if out.is_empty() {
+            self.problem(
+                "generate::profiles",
+                Span::default(),
+                "a generator needs a profile".into(),
+            );
+        }
+        out
+    }
+
+    fn perturb(&mut self, raw: &RawPerturb) -> Perturb {
+        let set = raw
+            .set
+            .iter()
+            .filter_map(|(path, expr)| {
+                let segments = path
+                    .split('.')
+                    .map(|s| {
+                        if s == "*" {
+                            Segment::Each
+                        } else {
+                            Segment::Key(s.to_string())
+                        }
+                    })
+                    .collect();
+                let f = self.formula_with(expr, None, vec![(Arc::from("value"), Type::Number)])?;
+                Some((segments, f))
+            })
+            .collect();
+        let moves = raw
+            .moves
+            .iter()
+            .filter_map(|m| self.formula(m, None))
+            .collect();
+        Perturb {
+            name: raw.name.clone(),
+            set,
+            moves,
+        }
+    }
+
+    /// A free expression over the rulebook's names, located in the generator on a problem.
+    fn formula(&mut self, s: &Spanned<String>, want: Option<Type>) -> Option<Formula> {
+        self.formula_with(s, want, Vec::new())
+    }
+
+    fn formula_with(
+        &mut self,
+        s: &Spanned<String>,
+        want: Option<Type>,
+        locals: Vec<(Arc<str>, Type)>,
+    ) -> Option<Formula> {
+        let whole = span_of(s);
+        let offset = content_offset(self.text, whole, s.get_ref());
+        match self.rb.free_formula(s.get_ref(), locals) {
+            Ok((f, ty)) => {
+                if let Some(want) = want {
+                    if !want.accepts(&ty) {
+                        let message = format!("expected a {want:?} expression, found a {ty:?} one");
+                        self.problem("generate::type", whole, message);
+                    }
+                }
+                Some(f)
+            }
+            Err(problems) => {
+                for p in problems {
+                    let at = match offset {
+                        Some(o) => p.span.shifted(o),
+                        None => whole,
+                    };
+                    let message = format!("{} (names are those of {})", p.message, self.side());
+                    let mut problem = Problem::new(p.code, message).at(at, "here");
+                    if let Some(h) = p.help {
+                        problem = problem.help(h);
+                    }
+                    self.diags.push(problem);
+                }
+                None
+            }
+        }
+    }
+
+    fn decimal(&mut self, s: &Spanned<String>) -> Option<Decimal> {
+        let d = parse_plain_decimal(s.get_ref());
+        if d.is_none() {
+            let message = format!("`{}` is not a plain decimal", s.get_ref());
+            self.problem("generate::decimal", span_of(s), message);
+        }
+        d
+    }
+
+    fn bound(&mut self, s: &Spanned<String>) -> Option<Bound> {
+        match parse_plain_decimal(s.get_ref()) {
+            Some(d) => Some(Bound::Const(d)),
+            None => self.formula(s, Some(Type::Number)).map(Bound::Expr),
+        }
+    }
+
+    /// The slot a path leads to from `from` (the case when `None`).
+    fn slot(&self, path: &[&str], from: Option<Slot<'a>>) -> Result<Slot<'a>, String> {
+        let mut at = from;
+        for seg in path {
+            at = Some(match at {
+                None => Slot::Input(
+                    self.rb
+                        .inputs
+                        .iter()
+                        .find(|i| &*i.name == *seg)
+                        .ok_or_else(|| format!("{} has no input `{seg}`", self.side()))?,
+                ),
+                Some(Slot::Input(input)) => match &input.kind {
+                    InputKind::Record { fields, .. } => {
+                        Slot::Input(fields.iter().find(|f| &*f.name == *seg).ok_or_else(|| {
+                            format!(
+                                "input `{}` of {} has no field `{seg}`",
+                                input.name,
+                                self.side()
+                            )
+                        })?)
+                    }
+                    InputKind::Map { item, .. } => Slot::Input(item),
+                    InputKind::Table { table } => Slot::Row(*table),
+                    InputKind::List { .. } => {
+                        return Err(format!(
+                        "`{}` is a list in {}: draw it whole with `list` and its items with `item`",
+                        input.name,
+                        self.side()
+                    ))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "input `{}` of {} has no fields",
+                            input.name,
+                            self.side()
+                        ))
+                    }
+                },
+                Some(Slot::Row(t)) => {
+                    let table = &self.rb.tables[t];
+                    Slot::Input(table.columns.iter().find(|c| &*c.name == *seg).ok_or_else(
+                        || {
+                            format!(
+                                "table `{}` of {} has no column `{seg}`",
+                                table.name,
+                                self.side()
+                            )
+                        },
+                    )?)
+                }
+            });
+        }
+        at.ok_or_else(|| "an empty path".to_string())
+    }
+
+    fn field(&mut self, path: &str, raw: &RawField, from: Option<Slot<'a>>) -> Option<FieldDraw> {
+        let span = raw
+            .span()
+            .map(Span::from)
+            .unwrap_or_else(|| key_span(self.text, path));
+        let segments: Vec<&str> = path.split('.').collect();
+        let slot = match self.slot(&segments, from) {
+            Ok(s) => s,
+            Err(message) => {
+                self.problem(
+                    "generate::unknown_field",
+                    span,
+                    format!("`{path}`: {message}"),
+                );
+                return None;
+            }
+        };
+        let draw = self.draw(path, raw, slot, span)?;
+        let chance = raw.chance.as_ref().and_then(|c| self.decimal(c));
+        Some(FieldDraw {
+            path: segments.iter().map(|s| s.to_string()).collect(),
+            draw,
+            chance,
+            number: raw.number.unwrap_or(false),
+        })
+    }
+
+    fn draw(&mut self, path: &str, raw: &RawField, slot: Slot<'a>, span: Span) -> Option<Draw> {
+        let ways = [
+            raw.value.is_some(),
+            raw.null.is_some(),
+            raw.absent.is_some(),
+            raw.decimal.is_some(),
+            raw.integer.is_some(),
+            raw.choice.is_some(),
+            raw.month.is_some(),
+            raw.date.is_some(),
+            raw.expr.is_some(),
+            raw.target.is_some(),
+            raw.list.is_some(),
+            raw.object.is_some(),
+            raw.text.is_some(),
+            raw.key_of.is_some(),
+            raw.fields.is_some(),
+        ];
+        if ways.iter().filter(|w| **w).count() != 1 {
+            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, object, fields, text, key_of)");
+            self.problem("generate::draw", span, message);
+            return None;
+        }
+        let input = match slot {
+            Slot::Input(i) => Some(i),
+            Slot::Row(_) => None,
+        };
+        let kind = input.map(|i| &i.kind);
+        let mismatch = |cx: &mut Self, what: &str| {
+            let theirs = input.map_or("a table row".to_string(), |i| describe_kind(&i.kind));
+            let message = format!(
+                "`{path}` is drawn as {what}, but in {} it is {theirs}",
+                cx.side()
+            );
+            cx.problem("generate::type", span, message);
+        };
+        let step = || raw.step.as_ref();
+        if let Some(v) = &raw.value {
+            return match json_from_toml(v) {
+                Ok(j) => Some(Draw::Value(j)),
+                Err(e) => {
+                    self.problem("generate::value", span, e);
+                    None
+                }
+            };
+        }
+        if raw.null.is_some() {
+            return Some(Draw::Value(serde_json::Value::Null));
+        }
+        if raw.absent.is_some() {
+            return Some(Draw::Absent);
+        }
+        if let Some([lo, hi]) = &raw.decimal {
+            let grid = match step() {
+                Some(s) => self.decimal(s)?,
+                None => Decimal::new(1, 2),
+            };
+            self.numeric(path, kind, grid, span, &mismatch)?;
+            let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+            self.within_bounds(path, kind, &lo, &hi, span);
+            return Some(Draw::Decimal { lo, hi, step: grid });
+        }
+        if let Some([lo, hi]) = raw.integer {
+            if !matches!(
+                kind,
+                Some(
+                    InputKind::Integer { .. }
+                        | InputKind::Decimal(_)
+                        | InputKind::Money(_)
+                        | InputKind::Fraction { .. }
+                )
+            ) {
+                mismatch(self, "an integer");
+                return None;
+            }
+            return Some(Draw::Integer(lo.min(hi), lo.max(hi)));
+        }
+        if let Some(values) = &raw.choice {
+            let values: Vec<serde_json::Value> = values
+                .iter()
+                .filter_map(|v| json_from_toml(v).ok())
+                .collect();
+            if let Some(InputKind::Enum { values: allowed }) = kind {
+                for v in &values {
+                    if let Some(s) = v.as_str() {
+                        if !allowed.iter().any(|a| &**a == s) {
+                            mismatch(self, &format!("a choice including `{s}`"));
+                        }
+                    }
+                }
+            }
+            let weights = raw.weights.clone().unwrap_or_else(|| vec![1; values.len()]);
+            if weights.len() != values.len() || values.is_empty() || weights.iter().all(|w| *w == 0)
+            {
+                let message =
+                    format!("`{path}`: a choice needs values and as many weights, not all zero");
+                self.problem("generate::choice", span, message);
+                return None;
+            }
+            return Some(Draw::Choice { values, weights });
+        }
+        if let Some([a, b]) = &raw.month {
+            if !matches!(kind, Some(InputKind::Month { .. })) {
+                mismatch(self, "a month");
+                return None;
+            }
+            let (Some(x), Some(y)) = (Month::parse(a.get_ref()), Month::parse(b.get_ref())) else {
+                self.problem(
+                    "generate::month",
+                    span,
+                    format!("`{path}`: months are `YYYY-MM`"),
+                );
+                return None;
+            };
+            return Some(Draw::Month(x.min(y), x.max(y)));
+        }
+        if let Some([a, b]) = &raw.date {
+            if !matches!(kind, Some(InputKind::Date { .. })) {
+                mismatch(self, "a date");
+                return None;
+            }
+            let (Some(x), Some(y)) = (parse_date(a.get_ref()), parse_date(b.get_ref())) else {
+                self.problem(
+                    "generate::date",
+                    span,
+                    format!("`{path}`: dates are `YYYY-MM-DD`"),
+                );
+                return None;
+            };
+            return Some(Draw::Date(x.min(y), x.max(y)));
+        }
+        if let Some(e) = &raw.expr {
+            let want = input.map(|i| i.kind.value_type());
+            let f = self.formula(e, want)?;
+            return Some(Draw::Expr(f));
+        }
+        if let Some(target) = &raw.target {
+            let grid = match step() {
+                Some(s) => self.decimal(s)?,
+                None => Decimal::new(1, 2),
+            };
+            self.numeric(path, kind, grid, span, &mismatch)?;
+            let is_step = self.rb.steps.iter().any(|s| &*s.name == target.get_ref());
+            if !is_step {
+                let message = format!(
+                    "{} has no step `{}` to aim at",
+                    self.side(),
+                    target.get_ref()
+                );
+                self.problem("generate::unknown_step", span_of(target), message);
+                return None;
+            }
+            let step_f = self.formula(target, Some(Type::Number))?;
+            let (side, goal) = match (&raw.on, &raw.below, &raw.above) {
+                (Some(g), None, None) => (Side::On, g),
+                (None, Some(g), None) => (Side::Below, g),
+                (None, None, Some(g)) => (Side::Above, g),
+                _ => {
+                    let message =
+                        format!("`{path}`: a target lands `on`, `below` or `above` one value");
+                    self.problem("generate::target", span, message);
+                    return None;
+                }
+            };
+            let goal = self.formula(goal, Some(Type::Number))?;
+            let Some([lo, hi]) = &raw.within else {
+                self.problem(
+                    "generate::target",
+                    span,
+                    format!("`{path}`: a target needs `within = [lo, hi]`"),
+                );
+                return None;
+            };
+            let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+            return Some(Draw::Target {
+                step: step_f,
+                side,
+                goal,
+                lo,
+                hi,
+                step_size: grid,
+            });
+        }
+        if let Some([min, max]) = raw.list {
+            let Some(crate::model::InputKind::List { item, .. }) = kind else {
+                mismatch(self, "a list");
+                return None;
+            };
+            let fields = self.items(path, raw, Slot::Input(item), span)?;
+            return Some(Draw::List {
+                min: min.min(max),
+                max: min.max(max),
+                item: fields,
+            });
+        }
+        if let Some([min, max]) = raw.object {
+            let inner = match kind {
+                Some(InputKind::Map { item, .. }) => Slot::Input(item),
+                Some(InputKind::Table { table }) => Slot::Row(*table),
+                _ => {
+                    mismatch(self, "an object");
+                    return None;
+                }
+            };
+            let Some(key) = raw.key.clone() else {
+                self.problem(
+                    "generate::object",
+                    span,
+                    format!("`{path}`: an object needs `key = \"P{{n}}\"`"),
+                );
+                return None;
+            };
+            let fields = self.items(path, raw, inner, span)?;
+            return Some(Draw::Object {
+                min: min.min(max),
+                max: min.max(max),
+                key,
+                item: fields,
+            });
+        }
+        if let Some(fields) = &raw.fields {
+            let drawn = fields
+                .iter()
+                .filter_map(|(p, f)| self.field(p, f, Some(slot)))
+                .collect();
+            return Some(Draw::Record(drawn));
+        }
+        if let Some(t) = &raw.text {
+            if !matches!(kind, Some(InputKind::Text { .. } | InputKind::Enum { .. })) {
+                mismatch(self, "a text");
+                return None;
+            }
+            return Some(Draw::Text(t.clone()));
+        }
+        if let Some(of) = &raw.key_of {
+            let segments: Vec<&str> = of.get_ref().split('.').collect();
+            match self.slot(&segments, None) {
+                Ok(Slot::Input(i))
+                    if matches!(i.kind, InputKind::Map { .. } | InputKind::Table { .. }) => {}
+                Ok(_) => {
+                    let message = format!(
+                        "`{}` is not an object of ids in {}",
+                        of.get_ref(),
+                        self.side()
+                    );
+                    self.problem("generate::key_of", span_of(of), message);
+                }
+                Err(message) => self.problem("generate::key_of", span_of(of), message),
+            }
+            return Some(Draw::KeyOf(
+                segments.iter().map(|s| s.to_string()).collect(),
+            ));
+        }
+        None
+    }
+
+    fn items(
+        &mut self,
+        path: &str,
+        raw: &RawField,
+        inner: Slot<'a>,
+        span: Span,
+    ) -> Option<Vec<FieldDraw>> {
+        let Some(item) = &raw.item else {
+            self.problem(
+                "generate::item",
+                span,
+                format!("`{path}`: say how each item is drawn with `item = {{ … }}`"),
+            );
+            return None;
+        };
+        Some(
+            item.iter()
+                .filter_map(|(p, f)| self.field(p, f, Some(inner)))
+                .collect(),
+        )
+    }
+
+    /// A decimal draw fits a numeric input with at least the grid's places.
+    fn numeric(
+        &mut self,
+        path: &str,
+        kind: Option<&InputKind>,
+        grid: Decimal,
+        span: Span,
+        mismatch: &dyn Fn(&mut Self, &str),
+    ) -> Option<()> {
+        let places = grid.normalize().scale();
+        let spec: Option<&NumberSpec> = match kind {
+            Some(InputKind::Money(s) | InputKind::Decimal(s)) => Some(s),
+            Some(InputKind::Integer { .. }) if places == 0 => None,
+            Some(InputKind::Fraction { .. } | InputKind::Text { .. }) => None,
+            _ => {
+                mismatch(self, &format!("a decimal on a grid of {grid}"));
+                return None;
+            }
+        };
+        if let Some(max) = spec.and_then(|s| s.places) {
+            if places > max {
+                let message = format!(
+                    "`{path}` is drawn on a grid of {grid} ({places} places), but in {} it takes at most {max} places",
+                    self.side()
+                );
+                self.problem("generate::places", span, message);
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    fn within_bounds(
+        &mut self,
+        path: &str,
+        kind: Option<&InputKind>,
+        lo: &Bound,
+        hi: &Bound,
+        span: Span,
+    ) {
+        let Some(InputKind::Money(s) | InputKind::Decimal(s)) = kind else {
+            return;
+        };
+        if let (Bound::Const(lo), Some(min)) = (lo, s.min) {
+            if *lo < min {
+                let message = format!(
+                    "`{path}` is drawn from {lo}, below its minimum {min} in {}",
+                    self.side()
+                );
+                self.problem("generate::bounds", span, message);
+            }
+        }
+        if let (Bound::Const(hi), Some(max)) = (hi, s.max) {
+            if *hi > max {
+                let message = format!(
+                    "`{path}` is drawn up to {hi}, above its maximum {max} in {}",
+                    self.side()
+                );
+                self.problem("generate::bounds", span, message);
+            }
+        }
+    }
+}
+
+/// `luma-payroll/generator-4`.
+fn generator_name(number: i64, id: &str) -> String {
+    format!("{id}/generator-{number}")
+}
+
+/// What an input is, as a message names it.
+fn describe_kind(kind: &InputKind) -> String {
+    match kind {
+        InputKind::Money(s) => format!("money with at most {} places", s.places.unwrap_or(2)),
+        InputKind::Decimal(_) => "a decimal".into(),
+        InputKind::Integer { .. } => "an integer".into(),
+        InputKind::Bool => "a boolean".into(),
+        InputKind::Text { .. } => "a text".into(),
+        InputKind::Enum { values } => format!("one of {}", values.join(", ")),
+        InputKind::Date { .. } => "a date".into(),
+        InputKind::Month { .. } => "a month".into(),
+        InputKind::Record { .. } => "a record".into(),
+        InputKind::List { .. } => "a list".into(),
+        InputKind::Map { .. } => "an object keyed by id".into(),
+        InputKind::Fraction { .. } => "a fraction".into(),
+        InputKind::Table { .. } => "a table's rows".into(),
+    }
+}
+
+/// Where a field's key is first written, when its value has no span of its own.
+fn key_span(text: &str, path: &str) -> Span {
+    let quoted = format!("\"{path}\"");
+    let at = text
+        .find(&quoted)
+        .map(|i| (i, quoted.len()))
+        .or_else(|| text.find(&format!("{path} =")).map(|i| (i, path.len())));
+    at.map_or_else(Span::default, |(i, n)| Span::new(i, i + n))
+}
+
+/// Byte offset of a TOML string's content, when it is written without escapes.
+fn content_offset(text: &str, span: Span, value: &str) -> Option<usize> {
+    let raw = text.get(span.start as usize..span.end as usize)?;
+    let quote = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+        3
+    } else {
+        1
+    };
+    let inner = raw.get(quote..raw.len().checked_sub(quote)?)?;
+    (inner == value).then_some(span.start as usize + quote)
+}

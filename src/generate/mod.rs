@@ -1,0 +1,25 @@
+//! Generators: seeded, graded tasks written against one rulebook version.
+//!
+//! A generator file (`rulebooks/<id>/generator-<n>.toml`) names the rulebook
+//! `id@version` it is written against and is checked against it at load
+//! (`load`), so schema drift fails there, naming both sides. A task is a
+//! case drawn from a profile (`draw`), the reference answer, and a prompt
+//! rendered from the rulebook's own texts (`prompt`); it is kept only when
+//! it passes its self-checks (`task`). `run` draws many in parallel and
+//! writes them in order, with a manifest.
+//!
+//! INVARIANT: task `i` depends only on (seed, generator, i): its random
+//! stream is its own, so any shard of a run reproduces the full run's lines.
+
+mod draw;
+mod load;
+mod model;
+mod prompt;
+mod run;
+mod schema;
+mod task;
+
+pub use load::{load_generator, parse_generator, rulebook_dir_of, GeneratorError};
+pub use model::{Generator, Language};
+pub use run::{run, Manifest, RunError, RunOptions};
+pub use task::{Drawn, Engine, GenerateError, Task};

@@ -1,0 +1,219 @@
+//! A checked generator: every name it draws or reads resolved against the
+//! rulebook version it is written against (built by `load`).
+
+use rust_decimal::Decimal;
+use std::sync::Arc;
+
+use crate::model::Formula;
+use crate::value::Month;
+
+/// A generator, checked against its rulebook.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    /// `luma-payroll/generator-4`.
+    pub(crate) name: String,
+    /// Its number.
+    pub(crate) number: i64,
+    /// Human title.
+    pub(crate) title: Option<String>,
+    /// `luma-payroll@3`.
+    pub(crate) rulebook: String,
+    /// The rulebook's hash it was checked against.
+    pub(crate) rulebook_hash: String,
+    /// SHA-256 of the generator file.
+    pub(crate) hash: String,
+    /// The rubric whose answer format the prompt states.
+    pub(crate) rubric: i64,
+    /// How amounts are written in prompts.
+    pub(crate) language: Language,
+    /// Task id template: `{level}`, `{index}`, `{tier}`, `{branch}`.
+    pub(crate) id: String,
+    /// The cycle of levels.
+    pub(crate) mix: Vec<i64>,
+    /// Levels, by number.
+    pub(crate) levels: Vec<Level>,
+    /// Profiles.
+    pub(crate) profiles: Vec<Profile>,
+    /// Self-checks.
+    pub(crate) checks: Checks,
+    /// Prompt templates.
+    pub(crate) prompt: Prompt,
+    /// Most draws of one task.
+    pub(crate) max_redraws: u32,
+}
+
+/// The language of a prompt: how amounts are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// `1,234.56`
+    English,
+    /// `1 234,56`
+    French,
+}
+
+/// A level.
+#[derive(Clone, Debug)]
+pub(crate) struct Level {
+    pub(crate) number: i64,
+    pub(crate) label: Option<String>,
+    /// One of them must change every task's answer.
+    pub(crate) ablations: Vec<Arc<str>>,
+    /// Its profiles and their weights.
+    pub(crate) profiles: Vec<(usize, u32)>,
+}
+
+/// Checks every task passes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Checks {
+    pub(crate) no_leak: Vec<Arc<str>>,
+    pub(crate) hide_reason: bool,
+    pub(crate) margin: Option<Decimal>,
+    pub(crate) signature: Vec<Formula>,
+}
+
+/// A kind of task.
+#[derive(Clone, Debug)]
+pub(crate) struct Profile {
+    pub(crate) name: Arc<str>,
+    pub(crate) level: i64,
+    pub(crate) tier: Arc<str>,
+    pub(crate) fields: Vec<FieldDraw>,
+    pub(crate) accept: Vec<Formula>,
+    pub(crate) decision: Option<Arc<str>>,
+    pub(crate) reason: Option<Arc<str>>,
+    pub(crate) detect: Vec<Arc<str>>,
+    /// Answer fields the prompt may show.
+    pub(crate) shown: Vec<Arc<str>>,
+    pub(crate) tags: Vec<(String, Option<Formula>)>,
+    pub(crate) perturb: Vec<Perturb>,
+    pub(crate) margin_check: bool,
+    /// Relative weight among its level's profiles.
+    pub(crate) weight: u32,
+}
+
+/// A perturbed copy of the case and what must move.
+#[derive(Clone, Debug)]
+pub(crate) struct Perturb {
+    pub(crate) name: String,
+    /// Paths (`*` for every item of a list) and their new values, where
+    /// `value` is the field's value in the original.
+    pub(crate) set: Vec<(Vec<Segment>, Formula)>,
+    pub(crate) moves: Vec<Formula>,
+}
+
+/// One segment of a field's path in the case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Segment {
+    Key(String),
+    /// Every item of a list.
+    Each,
+}
+
+/// One field of the case and how it is drawn.
+#[derive(Clone, Debug)]
+pub(crate) struct FieldDraw {
+    /// Its path, relative to the case or to the item at hand.
+    pub(crate) path: Vec<String>,
+    pub(crate) draw: Draw,
+    /// Probability that it is drawn at all.
+    pub(crate) chance: Option<Decimal>,
+    /// Written as a JSON number, not a string.
+    pub(crate) number: bool,
+}
+
+/// A bound of a draw: known at load or computed from the case.
+#[derive(Clone, Debug)]
+pub(crate) enum Bound {
+    Const(Decimal),
+    Expr(Formula),
+}
+
+/// Where a target step must land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    On,
+    Below,
+    Above,
+}
+
+/// How a field is drawn.
+#[derive(Clone, Debug)]
+pub(crate) enum Draw {
+    Value(serde_json::Value),
+    Absent,
+    Decimal {
+        lo: Bound,
+        hi: Bound,
+        step: Decimal,
+    },
+    Integer(i64, i64),
+    Choice {
+        values: Vec<serde_json::Value>,
+        weights: Vec<u32>,
+    },
+    Month(Month, Month),
+    Date(chrono::NaiveDate, chrono::NaiveDate),
+    Expr(Formula),
+    Target {
+        step: Formula,
+        side: Side,
+        goal: Formula,
+        lo: Bound,
+        hi: Bound,
+        step_size: Decimal,
+    },
+    List {
+        min: u32,
+        max: u32,
+        item: Vec<FieldDraw>,
+    },
+    Object {
+        min: u32,
+        max: u32,
+        key: String,
+        item: Vec<FieldDraw>,
+    },
+    Record(Vec<FieldDraw>),
+    Text(String),
+    KeyOf(Vec<String>),
+}
+
+/// The prompt's templates.
+#[derive(Clone, Debug)]
+pub(crate) struct Prompt {
+    pub(crate) format: String,
+    pub(crate) rules: String,
+    pub(crate) task: String,
+}
+
+impl Generator {
+    /// `luma-payroll/generator-4`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The rulebook it is written against: `luma-payroll@3`.
+    pub fn rulebook(&self) -> &str {
+        &self.rulebook
+    }
+
+    /// Its number: `generator-4.toml` has 4.
+    pub fn number(&self) -> i64 {
+        self.number
+    }
+
+    /// Human title.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// SHA-256 of the generator file.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Level numbers, in the order declared.
+    pub fn level_numbers(&self) -> impl Iterator<Item = i64> + '_ {
+        self.levels.iter().map(|l| l.number)
+    }
+}

@@ -1,0 +1,280 @@
+//! Prompts, rendered with minijinja from the rulebook's own clause texts,
+//! parameters and tables (a rate changed in the rulebook changes the
+//! prompt), the case, and the answer format the rubric states.
+//!
+//! Templates see `rulebook` (id, version, title, `clauses`, `parameters`,
+//! `tables`), `case` (and `case_json`, its exact JSON text), `level`,
+//! `tier`, `branch`, and in the task template
+//! the rendered `rules` (per level) and `format` (the same for every task).
+//! Filters write amounts as a reader of the prompt's language would:
+//! `money` (two places), `amount` (as held), `percent` (a rate × 100).
+
+use minijinja::{Environment, UndefinedBehavior, Value as Jinja};
+use rust_decimal::Decimal;
+use serde_json::{json, Map, Value as Json};
+use std::collections::BTreeMap;
+
+use super::model::{Generator, Language, Prompt};
+use crate::model::{ParamValue, Period, Rulebook};
+use crate::value::{decimal_text, Value};
+
+/// Checks the templates' syntax (at load).
+pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
+    environment(prompt, Language::English).map(|_| ())
+}
+
+fn environment(prompt: &Prompt, language: Language) -> Result<Environment<'static>, String> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_keep_trailing_newline(true);
+    for (name, source) in [
+        ("format", &prompt.format),
+        ("rules", &prompt.rules),
+        ("task", &prompt.task),
+    ] {
+        env.add_template_owned(name, source.clone())
+            .map_err(|e| format!("template `{name}`: {e}"))?;
+    }
+    env.add_filter(
+        "money",
+        move |v: Jinja| -> Result<String, minijinja::Error> {
+            Ok(write_amount(
+                &decimal_of(&v)?.round_dp(2),
+                Some(2),
+                language,
+            ))
+        },
+    );
+    env.add_filter(
+        "amount",
+        move |v: Jinja| -> Result<String, minijinja::Error> {
+            Ok(write_amount(&decimal_of(&v)?, None, language))
+        },
+    );
+    env.add_filter(
+        "percent",
+        move |v: Jinja| -> Result<String, minijinja::Error> {
+            let d = (decimal_of(&v)? * Decimal::ONE_HUNDRED).normalize();
+            Ok(format!("{} %", write_amount(&d, None, language)))
+        },
+    );
+    Ok(env)
+}
+
+fn decimal_of(v: &Jinja) -> Result<Decimal, minijinja::Error> {
+    let text = v
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| v.to_string());
+    text.trim().parse::<Decimal>().map_err(|_| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!("`{text}` is not an amount"),
+        )
+    })
+}
+
+/// An amount as a reader of `language` writes it: `1,234.56` or `1 234,56`
+/// (a narrow no-break space between thousands).
+pub(crate) fn write_amount(d: &Decimal, places: Option<u32>, language: Language) -> String {
+    let mut d = *d;
+    if let Some(p) = places {
+        d.rescale(p);
+    }
+    let text = decimal_text(&d);
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let (group, point) = match language {
+        Language::English => (",", "."),
+        Language::French => ("\u{202f}", ","),
+    };
+    let mut out = String::from(sign);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push_str(group);
+        }
+        out.push(c);
+    }
+    if !fraction.is_empty() {
+        out.push_str(point);
+        out.push_str(fraction);
+    }
+    out
+}
+
+/// Renders a generator's prompts; what depends only on the rulebook and
+/// the level is rendered once.
+pub(crate) struct Renderer {
+    env: Environment<'static>,
+    rulebook: Json,
+    format: String,
+    rules: BTreeMap<i64, String>,
+}
+
+impl Renderer {
+    pub(crate) fn new(generator: &Generator, rb: &Rulebook) -> Result<Renderer, String> {
+        let env = environment(&generator.prompt, generator.language)?;
+        let rulebook = rulebook_context(rb);
+        let format = env
+            .get_template("format")
+            .and_then(|t| {
+                t.render(jinja(
+                    &json!({"rulebook": rulebook, "rubric": generator.rubric}),
+                ))
+            })
+            .map_err(|e| format!("template `format`: {e:#}"))?;
+        let mut rules = BTreeMap::new();
+        for level in generator.levels.iter().map(|l| l.number) {
+            let text = env
+                .get_template("rules")
+                .and_then(|t| t.render(jinja(&json!({"rulebook": rulebook, "level": level}))))
+                .map_err(|e| format!("template `rules` at level {level}: {e:#}"))?;
+            rules.insert(level, text);
+        }
+        Ok(Renderer {
+            env,
+            rulebook,
+            format,
+            rules,
+        })
+    }
+
+    /// The answer format every task states alike.
+    pub(crate) fn format(&self) -> &str {
+        &self.format
+    }
+
+    /// One task's prompt.
+    pub(crate) fn render(
+        &self,
+        case: &Json,
+        level: i64,
+        tier: &str,
+        branch: &str,
+    ) -> Result<String, String> {
+        let rules = self.rules.get(&level).map_or("", String::as_str);
+        let case_json = serde_json::to_string_pretty(case).map_err(|e| e.to_string())?;
+        self.env
+            .get_template("task")
+            .and_then(|t| {
+                t.render(jinja(&json!({
+                    "rulebook": self.rulebook,
+                    "case": case,
+                    "case_json": case_json,
+                    "level": level,
+                    "tier": tier,
+                    "branch": branch,
+                    "rules": rules,
+                    "format": self.format,
+                })))
+            })
+            .map_err(|e| format!("template `task`: {e:#}"))
+    }
+}
+
+/// JSON as a template value: numbers as integers when they are, else as
+/// their exact text (a template never sees a binary float).
+fn jinja(v: &Json) -> Jinja {
+    match v {
+        Json::Null => Jinja::from(()),
+        Json::Bool(b) => Jinja::from(*b),
+        Json::Number(n) => n
+            .as_i64()
+            .map_or_else(|| Jinja::from(n.to_string()), Jinja::from),
+        Json::String(s) => Jinja::from(s.as_str()),
+        Json::Array(items) => Jinja::from(items.iter().map(jinja).collect::<Vec<_>>()),
+        Json::Object(map) => Jinja::from_iter(map.iter().map(|(k, v)| (k.clone(), jinja(v)))),
+    }
+}
+
+/// What templates read of the rulebook.
+fn rulebook_context(rb: &Rulebook) -> Json {
+    let clauses: Map<String, Json> = rb
+        .clauses
+        .iter()
+        .map(|(k, v)| (k.to_string(), Json::String(v.clone())))
+        .collect();
+    let parameters: Map<String, Json> = rb
+        .params
+        .iter()
+        .map(|p| {
+            let value = match &p.value {
+                ParamValue::Fixed(v) => text(v),
+                ParamValue::Dated { periods, .. } => Json::Array(
+                    periods
+                        .iter()
+                        .map(|(period, v)| {
+                            let (from, to) = period_text(period);
+                            json!({"from": from, "to": to, "value": text(v)})
+                        })
+                        .collect(),
+                ),
+            };
+            (
+                p.name.to_string(),
+                json!({"label": p.label, "clause": p.clause.as_deref(), "value": value}),
+            )
+        })
+        .collect();
+    let tables: Map<String, Json> = rb
+        .tables
+        .iter()
+        .map(|t| {
+            let columns: Vec<Json> = t
+                .columns
+                .iter()
+                .map(|c| json!({"name": &*c.name, "label": c.label}))
+                .collect();
+            let rows: Vec<Json> = t
+                .rows
+                .iter()
+                .map(|r| {
+                    let cells: Map<String, Json> = r
+                        .record
+                        .names
+                        .iter()
+                        .zip(r.record.fields.iter())
+                        .map(|(n, v)| (n.to_string(), text(v)))
+                        .collect();
+                    let (from, to) = r.period.as_ref().map(period_text).unwrap_or((None, None));
+                    json!({"name": r.name.as_deref(), "from": from, "to": to, "cells": cells})
+                })
+                .collect();
+            (
+                t.name.to_string(),
+                json!({"label": t.label, "clause": t.clause.as_deref(), "columns": columns, "rows": rows}),
+            )
+        })
+        .collect();
+    json!({
+        "id": rb.id,
+        "version": rb.version,
+        "title": rb.title,
+        "clauses": clauses,
+        "parameters": parameters,
+        "tables": tables,
+    })
+}
+
+fn text(v: &Value) -> Json {
+    match v {
+        Value::Number(d) => Json::String(decimal_text(d)),
+        Value::Absent | Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Text(t) => Json::String(t.to_string()),
+        other => Json::String(crate::value::plain(other)),
+    }
+}
+
+fn period_text(p: &Period) -> (Option<String>, Option<String>) {
+    match p {
+        Period::Months(a, b) => (Some(a.to_string()), b.map(|m| m.to_string())),
+        Period::Dates(a, b) => (
+            Some(a.format("%Y-%m-%d").to_string()),
+            b.map(|d| d.format("%Y-%m-%d").to_string()),
+        ),
+    }
+}

@@ -1,0 +1,163 @@
+//! A run of a generator: tasks `start..start + count`, drawn in parallel and
+//! written in index order as JSON Lines, with the manifest that counts them.
+//!
+//! A task whose signature an earlier index already has is a duplicate and
+//! is dropped. Since every task depends only on (seed, generator, index),
+//! whether task i is kept depends only on the signatures of tasks 0..i;
+//! a run starting at `start` first computes those, so a shard writes
+//! exactly the lines a full run writes for its indices.
+
+use rayon::prelude::*;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+
+use super::task::{task_json, Drawn, Engine, GenerateError};
+
+/// Tasks drawn at once between two writes: bounds memory, keeps order.
+const CHUNK: u64 = 512;
+
+/// What a run asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// The seed.
+    pub seed: u64,
+    /// First index.
+    pub start: u64,
+    /// How many indices.
+    pub count: u64,
+    /// Every task at this level instead of the mix.
+    pub level: Option<i64>,
+    /// Worker threads.
+    pub jobs: usize,
+}
+
+/// Counts of a run, written with `--manifest`.
+#[derive(Debug, Default, Serialize)]
+pub struct Manifest {
+    /// `luma-payroll/generator-4`.
+    pub generator: String,
+    /// SHA-256 of the generator file.
+    pub generator_hash: String,
+    /// `luma-payroll@3`.
+    pub rulebook: String,
+    /// SHA-256 of the rulebook file.
+    pub rulebook_hash: String,
+    /// The rubric the prompts state.
+    pub rubric: i64,
+    /// The seed.
+    pub seed: u64,
+    /// First index.
+    pub start: u64,
+    /// Indices drawn.
+    pub count: u64,
+    /// The level every task was drawn at, if fixed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<i64>,
+    /// Tasks written.
+    pub tasks: u64,
+    /// Tasks dropped as duplicates of an earlier index.
+    pub duplicates: u64,
+    /// Tasks per level.
+    pub levels: BTreeMap<i64, u64>,
+    /// Tasks per tier.
+    pub tiers: BTreeMap<String, u64>,
+    /// Tasks per branch (profile).
+    pub branches: BTreeMap<String, u64>,
+    /// Tasks per tag.
+    pub tags: BTreeMap<String, u64>,
+    /// Draws abandoned, by profile and reason.
+    pub redraws: BTreeMap<String, u64>,
+    /// SHA-256 of the task lines written.
+    pub sha256: String,
+}
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A task could not be drawn.
+    #[error(transparent)]
+    Task(#[from] GenerateError),
+    /// The output could not be written.
+    #[error("cannot write the tasks: {0}")]
+    Write(#[from] std::io::Error),
+    /// The worker pool could not start.
+    #[error("cannot start {0} worker threads")]
+    Pool(usize),
+}
+
+/// Draws the tasks of `options` and writes them to `out`, one JSON line each.
+pub fn run(
+    engine: &Engine<'_>,
+    options: RunOptions,
+    out: &mut dyn Write,
+    progress: &dyn Fn(u64),
+) -> Result<Manifest, RunError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .map_err(|_| RunError::Pool(options.jobs))?;
+    let g = engine.generator;
+    let draw = |i: u64| engine.task(options.seed, i, options.level);
+    let mut seen: HashSet<String> = HashSet::new();
+    if !g.checks.signature.is_empty() {
+        for first in (0..options.start).step_by(CHUNK as usize) {
+            let last = (first + CHUNK).min(options.start);
+            let drawn: Vec<Result<Drawn, GenerateError>> =
+                pool.install(|| (first..last).into_par_iter().map(draw).collect());
+            for d in drawn {
+                seen.insert(d?.task.signature);
+            }
+        }
+    }
+    let mut manifest = Manifest {
+        generator: g.name.clone(),
+        generator_hash: g.hash.clone(),
+        rulebook: g.rulebook.clone(),
+        rulebook_hash: g.rulebook_hash.clone(),
+        rubric: g.rubric,
+        seed: options.seed,
+        start: options.start,
+        count: options.count,
+        level: options.level,
+        ..Manifest::default()
+    };
+    let mut hash = Sha256::new();
+    let end = options.start.saturating_add(options.count);
+    let mut first = options.start;
+    while first < end {
+        let last = first.saturating_add(CHUNK).min(end);
+        let drawn: Vec<Result<Drawn, GenerateError>> =
+            pool.install(|| (first..last).into_par_iter().map(draw).collect());
+        for d in drawn {
+            let Drawn { task, redraws } = d?;
+            for (reason, n) in redraws {
+                *manifest.redraws.entry(reason).or_default() += n;
+            }
+            if !task.signature.is_empty() && !seen.insert(task.signature.clone()) {
+                manifest.duplicates += 1;
+                continue;
+            }
+            let mut line = task_json(&task, g).to_string();
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+            hash.update(line.as_bytes());
+            manifest.tasks += 1;
+            *manifest.levels.entry(task.level).or_default() += 1;
+            *manifest.tiers.entry(task.tier.to_string()).or_default() += 1;
+            *manifest
+                .branches
+                .entry(task.branch.to_string())
+                .or_default() += 1;
+            for tag in &task.tags {
+                *manifest.tags.entry(tag.clone()).or_default() += 1;
+            }
+        }
+        progress(last - first);
+        first = last;
+    }
+    out.flush()?;
+    manifest.sha256 = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Ok(manifest)
+}

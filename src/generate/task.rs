@@ -1,0 +1,507 @@
+//! One task: drawn from its own random stream, evaluated by the reference,
+//! and kept only when it passes every self-check its generator declares;
+//! otherwise drawn again, and the reason counted.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rust_decimal::Decimal;
+use serde_json::{Map, Value as Json};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::draw::{decimal_json, Drawer, Redraw};
+use super::model::*;
+use super::prompt::{write_amount, Renderer};
+use crate::case::validate_case;
+use crate::eval::{evaluate, evaluate_ended, evaluate_formula, Outcome};
+use crate::facts::Facts;
+use crate::model::{CheckOutcome, Rulebook};
+use crate::trace::Event;
+use crate::value::{decimal_text, Value};
+
+/// A generated task, as one line of a task file.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// `paie-4-17`.
+    pub id: String,
+    /// Its index in the run.
+    pub index: u64,
+    /// Level.
+    pub level: i64,
+    /// Tier.
+    pub tier: Arc<str>,
+    /// The profile it was drawn from.
+    pub branch: Arc<str>,
+    /// The case.
+    pub case: Json,
+    /// The prompt.
+    pub prompt: String,
+    /// The reference answer (or rejection).
+    pub expected: Json,
+    /// Tags from the reference answer and the profile.
+    pub tags: Vec<String>,
+    /// What identifies it among the tasks of a set (empty without a signature).
+    pub signature: String,
+}
+
+/// A task and the draws it took.
+#[derive(Debug)]
+pub struct Drawn {
+    /// The task.
+    pub task: Task,
+    /// Draws abandoned before it, by reason.
+    pub redraws: BTreeMap<String, u64>,
+}
+
+/// A generator ready to draw: its rulebook, prompts and ablated copies.
+pub struct Engine<'g> {
+    pub(crate) generator: &'g Generator,
+    pub(crate) rb: &'g Rulebook,
+    renderer: Renderer,
+    ablated: HashMap<Arc<str>, Rulebook>,
+}
+
+/// Why a task could not be generated at all.
+#[derive(Debug, thiserror::Error)]
+#[error("task {index}: {message}")]
+pub struct GenerateError {
+    /// The task's index.
+    pub index: u64,
+    /// Why.
+    pub message: String,
+}
+
+impl<'g> Engine<'g> {
+    /// Prepares a checked generator and its rulebook.
+    pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<Engine<'g>, String> {
+        let renderer = Renderer::new(generator, rb)?;
+        let mut ablated = HashMap::new();
+        let names = generator
+            .levels
+            .iter()
+            .flat_map(|l| l.ablations.iter())
+            .chain(generator.profiles.iter().flat_map(|p| p.detect.iter()));
+        for name in names {
+            if !ablated.contains_key(name) {
+                ablated.insert(name.clone(), rb.ablated(name)?);
+            }
+        }
+        Ok(Engine {
+            generator,
+            rb,
+            renderer,
+            ablated,
+        })
+    }
+
+    /// The answer format every task states alike.
+    pub fn format(&self) -> &str {
+        self.renderer.format()
+    }
+
+    /// Task `index` of the run with this seed; `level` fixes the level.
+    pub fn task(&self, seed: u64, index: u64, level: Option<i64>) -> Result<Drawn, GenerateError> {
+        let g = self.generator;
+        let level_number = level.unwrap_or_else(|| {
+            let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
+            g.mix.get(at).copied().unwrap_or(1)
+        });
+        let fail = |message: String| GenerateError { index, message };
+        let Some(level) = g.levels.iter().find(|l| l.number == level_number) else {
+            return Err(fail(format!("no level {level_number}")));
+        };
+        let mut rng = stream(seed, &g.name, index);
+        let mut redraws: BTreeMap<String, u64> = BTreeMap::new();
+        for _ in 0..g.max_redraws {
+            let profile = &g.profiles[pick(&mut rng, &level.profiles)];
+            match self.attempt(&mut rng, index, level, profile) {
+                Ok(task) => return Ok(Drawn { task, redraws }),
+                Err(Redraw(reason)) => {
+                    *redraws
+                        .entry(format!("{}: {reason}", profile.name))
+                        .or_default() += 1;
+                }
+            }
+        }
+        let worst = redraws
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map(|(r, n)| format!("{r} ({n} times)"))
+            .unwrap_or_default();
+        Err(fail(format!(
+            "no draw passed in {} attempts; most frequent reason: {worst}",
+            g.max_redraws
+        )))
+    }
+
+    fn attempt(
+        &self,
+        rng: &mut ChaCha8Rng,
+        index: u64,
+        level: &Level,
+        profile: &Profile,
+    ) -> Result<Task, Redraw> {
+        let rb = self.rb;
+        let mut drawer = Drawer::new(rb, rng);
+        drawer.draw(&profile.fields)?;
+        let case = Json::Object(std::mem::take(&mut drawer.case));
+
+        let facts = validate_case(rb, &case);
+        let (outcome, decided) = match &facts {
+            Ok(facts) => {
+                let (outcome, at) = evaluate_ended(rb, facts)
+                    .map_err(|e| Redraw(format!("the rulebook failed: {e}")))?;
+                let decided = match &rb.checks[at].outcome {
+                    CheckOutcome::Decide {
+                        decision, reason, ..
+                    } => (rb.decisions[*decision].name.clone(), reason.clone()),
+                    CheckOutcome::Reject { .. } => (Arc::from("rejected"), None),
+                };
+                (outcome, decided)
+            }
+            Err(e) => (Outcome::Rejected(e.clone()), (Arc::from("rejected"), None)),
+        };
+        let (decision, reason) = decided;
+        let wanted = profile.decision.as_deref().unwrap_or("");
+        if (wanted.is_empty() && &*decision == "rejected")
+            || (!wanted.is_empty() && wanted != &*decision)
+        {
+            return Err(Redraw(format!("decision {decision}")));
+        }
+        if profile.reason.is_some() && profile.reason != reason {
+            let got = reason.as_deref().unwrap_or("none");
+            return Err(Redraw(format!("reason {got}")));
+        }
+        let facts = facts.ok();
+        if let Some(facts) = &facts {
+            for f in &profile.accept {
+                if !matches!(evaluate_formula(rb, facts, f, &[]), Ok(Value::Bool(true))) {
+                    return Err(Redraw(format!("accept `{}`", f.text)));
+                }
+            }
+        }
+        self.ablations(&case, &outcome, level, profile)?;
+        if let Some(facts) = &facts {
+            self.perturbed(&case, facts, profile)?;
+            self.margin(facts, profile)?;
+        }
+
+        let expected = match &outcome {
+            Outcome::Answer(a) => a.clone(),
+            Outcome::Rejected(e) => {
+                serde_json::json!({"error": {"path": e.path, "message": e.message}})
+            }
+        };
+        let prompt = self
+            .renderer
+            .render(&case, level.number, &profile.tier, &profile.name)
+            .map_err(Redraw)?;
+        self.leaks(&prompt, &expected, reason.as_deref(), &profile.shown)?;
+
+        let mut tags = vec![format!("decision:{decision}")];
+        if let Some(r) = &reason {
+            tags.push(format!("reason:{r}"));
+        }
+        let mut signature = format!("{decision}|{}", reason.as_deref().unwrap_or(""));
+        if let Some(facts) = &facts {
+            for (tag, when) in &profile.tags {
+                let holds = match when {
+                    None => true,
+                    Some(f) => matches!(evaluate_formula(rb, facts, f, &[]), Ok(Value::Bool(true))),
+                };
+                if holds {
+                    tags.push(tag.clone());
+                }
+            }
+            for f in &self.generator.checks.signature {
+                // A value the case does not determine (a payslip step of a
+                // trap) identifies nothing: it is written `-`.
+                let v = evaluate_formula(rb, facts, f, &[])
+                    .map_or_else(|_| "-".to_string(), |v| v.to_string());
+                signature.push('|');
+                signature.push_str(&v);
+            }
+        }
+        if self.generator.checks.signature.is_empty() {
+            signature.clear();
+        }
+        let id = self
+            .generator
+            .id
+            .replace("{level}", &level.number.to_string())
+            .replace("{index}", &index.to_string())
+            .replace("{tier}", &profile.tier)
+            .replace("{branch}", &profile.name);
+        Ok(Task {
+            id,
+            index,
+            level: level.number,
+            tier: profile.tier.clone(),
+            branch: profile.name.clone(),
+            case,
+            prompt,
+            expected,
+            tags,
+            signature,
+        })
+    }
+
+    /// The level's rules matter: one of its ablations (or the profile's) changes the answer.
+    fn ablations(
+        &self,
+        case: &Json,
+        outcome: &Outcome,
+        level: &Level,
+        profile: &Profile,
+    ) -> Result<(), Redraw> {
+        for (names, what) in [(&level.ablations, "level"), (&profile.detect, "profile")] {
+            if names.is_empty() {
+                continue;
+            }
+            let changed = names.iter().any(|name| {
+                self.ablated.get(name).is_some_and(|rb| {
+                    let other = validate_case(rb, case)
+                        .map_err(Outcome::Rejected)
+                        .and_then(|f| {
+                            evaluate(rb, &f, false)
+                                .map(|(o, _)| o)
+                                .map_err(|_| outcome.clone())
+                        });
+                    match other {
+                        Ok(o) | Err(o) => o != *outcome,
+                    }
+                })
+            });
+            if !changed {
+                return Err(Redraw(format!("no {what} ablation changes the answer")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Conditions on perturbed copies of the case.
+    fn perturbed(&self, case: &Json, facts: &Facts, profile: &Profile) -> Result<(), Redraw> {
+        let rb = self.rb;
+        for p in &profile.perturb {
+            let mut copy = case.clone();
+            for (path, f) in &p.set {
+                let mut failure = None;
+                rewrite(&mut copy, path, &mut |v| {
+                    let Some(d) = json_decimal(v) else {
+                        return;
+                    };
+                    match evaluate_formula(rb, facts, f, &[Value::Number(d)]) {
+                        Ok(Value::Number(n)) => *v = decimal_json(n, v.is_number()),
+                        Ok(other) => {
+                            failure = Some(format!("`{}` gave {}", f.text, other.kind_name()))
+                        }
+                        Err(e) => failure = Some(e.message),
+                    }
+                });
+                if let Some(message) = failure {
+                    return Err(Redraw(format!("perturbation {}: {message}", p.name)));
+                }
+            }
+            let other = validate_case(rb, &copy)
+                .map_err(|e| Redraw(format!("perturbation {}: rejected at {}", p.name, e.path)))?;
+            for m in &p.moves {
+                let before = evaluate_formula(rb, facts, m, &[]).map_err(|e| Redraw(e.message))?;
+                let after = evaluate_formula(rb, &other, m, &[]).map_err(|e| Redraw(e.message))?;
+                if before == after {
+                    return Err(Redraw(format!(
+                        "perturbation {}: `{}` does not move",
+                        p.name, m.text
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// No rounding point of the reference within the declared margin of its boundary.
+    fn margin(&self, facts: &Facts, profile: &Profile) -> Result<(), Redraw> {
+        let Some(margin) = self
+            .generator
+            .checks
+            .margin
+            .filter(|_| profile.margin_check)
+        else {
+            return Ok(());
+        };
+        let Ok((_, Some(trace))) = evaluate(self.rb, facts, true) else {
+            return Ok(());
+        };
+        for event in &trace.events {
+            if let Event::Step(step) = event {
+                for r in &step.roundings {
+                    if r.rounded.margin < margin {
+                        return Err(Redraw(format!(
+                            "rounding in `{}` within the margin",
+                            step.step
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// No computed amount of the answer in the prompt, and the reason code
+    /// no more often than the answer format shows it.
+    fn leaks(
+        &self,
+        prompt: &str,
+        expected: &Json,
+        reason: Option<&str>,
+        shown: &[Arc<str>],
+    ) -> Result<(), Redraw> {
+        let checks = &self.generator.checks;
+        for field in checks.no_leak.iter().filter(|f| !shown.contains(f)) {
+            let mut values = Vec::new();
+            collect(expected, field, &mut values);
+            for d in values {
+                if !d.is_zero() && renderings(&d).iter().any(|r| appears(prompt, r)) {
+                    return Err(Redraw(format!("{field} appears in the prompt")));
+                }
+            }
+        }
+        if let (true, Some(code)) = (checks.hide_reason, reason) {
+            if prompt.matches(code).count() > self.renderer.format().matches(code).count() {
+                return Err(Redraw("the reason code appears in the prompt".into()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Task `index`'s own stream: ChaCha8 keyed by SHA-256 of (seed, generator, index),
+/// so a task never depends on the tasks before it.
+pub(crate) fn stream(seed: u64, generator: &str, index: u64) -> ChaCha8Rng {
+    let mut h = Sha256::new();
+    h.update(b"bareme generate 1\0");
+    h.update(generator.as_bytes());
+    h.update(b"\0");
+    h.update(seed.to_le_bytes());
+    h.update(index.to_le_bytes());
+    ChaCha8Rng::from_seed(h.finalize().into())
+}
+
+fn pick(rng: &mut ChaCha8Rng, weighted: &[(usize, u32)]) -> usize {
+    use rand::Rng;
+    let total: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
+    let mut roll = rng.random_range(0..total.max(1));
+    for (i, w) in weighted {
+        let w = u64::from(*w);
+        if roll < w {
+            return *i;
+        }
+        roll -= w;
+    }
+    weighted.last().map_or(0, |(i, _)| *i)
+}
+
+/// Every value of `key` anywhere in an answer.
+fn collect(json: &Json, key: &str, out: &mut Vec<Decimal>) {
+    match json {
+        Json::Object(map) => {
+            for (k, v) in map {
+                if k == key {
+                    if let Some(d) = json_decimal(v) {
+                        out.push(d);
+                    }
+                }
+                collect(v, key, out);
+            }
+        }
+        Json::Array(items) => items.iter().for_each(|v| collect(v, key, out)),
+        _ => {}
+    }
+}
+
+fn json_decimal(v: &Json) -> Option<Decimal> {
+    match v {
+        Json::String(s) => s.parse().ok(),
+        Json::Number(n) => n.to_string().parse().ok(),
+        _ => None,
+    }
+}
+
+/// The ways a reader writes an amount: `1234.56`, `1,234.56`, `1 234,56`, `1234,56`.
+fn renderings(d: &Decimal) -> Vec<String> {
+    let plain = decimal_text(d);
+    let french = write_amount(d, None, Language::French);
+    let mut out = vec![
+        plain.clone(),
+        plain.replace('.', ","),
+        write_amount(d, None, Language::English),
+        french.replace('\u{202f}', " "),
+        french.replace('\u{202f}', "\u{a0}"),
+        french,
+    ];
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether `needle` appears in `text` as a whole number (no digit, or
+/// separator and digit, on either side).
+fn appears(text: &str, needle: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(needle).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after_at = at + needle.len();
+        let mut after = text[after_at..].chars();
+        let next = after.next();
+        let next2 = after.next();
+        let _ = bytes;
+        let digit_before = before.is_some_and(|c| c.is_ascii_digit());
+        let digit_after = next.is_some_and(|c| c.is_ascii_digit())
+            || (matches!(next, Some('.' | ',')) && next2.is_some_and(|c| c.is_ascii_digit()));
+        !digit_before && !digit_after
+    })
+}
+
+/// Applies `f` to every value at a path (`Each` goes through list items).
+fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
+    let Some((first, rest)) = path.split_first() else {
+        f(json);
+        return;
+    };
+    match (first, json) {
+        (Segment::Key(k), Json::Object(map)) => {
+            if let Some(v) = map.get_mut(k) {
+                rewrite(v, rest, f);
+            }
+        }
+        (Segment::Each, Json::Array(items)) => items.iter_mut().for_each(|v| rewrite(v, rest, f)),
+        (Segment::Each, Json::Object(map)) => map.values_mut().for_each(|v| rewrite(v, rest, f)),
+        _ => {}
+    }
+}
+
+/// The JSON line of a task: its fields in a fixed order.
+pub(crate) fn task_json(task: &Task, g: &Generator) -> Json {
+    let mut m = Map::new();
+    m.insert("id".into(), Json::String(task.id.clone()));
+    m.insert("index".into(), Json::from(task.index));
+    m.insert("level".into(), Json::from(task.level));
+    m.insert("tier".into(), Json::String(task.tier.to_string()));
+    m.insert("branch".into(), Json::String(task.branch.to_string()));
+    m.insert("rulebook".into(), Json::String(g.rulebook.clone()));
+    m.insert(
+        "rulebook_hash".into(),
+        Json::String(g.rulebook_hash.clone()),
+    );
+    m.insert("generator".into(), Json::String(g.name.clone()));
+    m.insert("generator_hash".into(), Json::String(g.hash.clone()));
+    m.insert("rubric".into(), Json::from(g.rubric));
+    m.insert("case".into(), task.case.clone());
+    m.insert("prompt".into(), Json::String(task.prompt.clone()));
+    m.insert("expected".into(), task.expected.clone());
+    m.insert(
+        "tags".into(),
+        Json::Array(task.tags.iter().map(|t| Json::String(t.clone())).collect()),
+    );
+    Json::Object(m)
+}

@@ -1,0 +1,252 @@
+//! Generators: determinism across runs and shards, reference answers equal
+//! to evaluation, self-checks held, and schema drift caught at load.
+
+use bareme::generate::{parse_generator, run, Engine, Generator, Manifest, RunOptions};
+use bareme::{evaluate_json, parse_rulebook, Outcome, Rulebook};
+use serde_json::Value;
+
+const LUMA_GEN: &str = "rulebooks/luma-payroll/generator-4.toml";
+const LUMA_RB: &str = "rulebooks/luma-payroll/v3/rulebook.toml";
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(super::root().join(rel)).expect("bundled file")
+}
+
+fn luma() -> (Generator, Rulebook) {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let g = match parse_generator(LUMA_GEN, &read(LUMA_GEN), &rb) {
+        Ok(g) => g,
+        Err(d) => panic!("{}", d.render(100, false)),
+    };
+    (g, rb)
+}
+
+fn generate(
+    g: &Generator,
+    rb: &Rulebook,
+    seed: u64,
+    start: u64,
+    count: u64,
+    jobs: usize,
+) -> (String, Manifest) {
+    let engine = Engine::new(g, rb).expect("engine");
+    let mut out = Vec::new();
+    let options = RunOptions {
+        seed,
+        start,
+        count,
+        level: None,
+        jobs,
+    };
+    let manifest = run(&engine, options, &mut out, &|_| {}).expect("run");
+    (String::from_utf8(out).expect("UTF-8"), manifest)
+}
+
+#[test]
+fn same_seed_same_bytes_and_shards_write_the_full_runs_lines() {
+    let (g, rb) = luma();
+    let (full, manifest) = generate(&g, &rb, 7, 0, 90, 2);
+    let (again, _) = generate(&g, &rb, 7, 0, 90, 1);
+    assert_eq!(full, again, "a run depends on nothing but its seed");
+    let (a, _) = generate(&g, &rb, 7, 0, 37, 2);
+    let (b, _) = generate(&g, &rb, 7, 37, 53, 1);
+    assert_eq!(
+        full,
+        format!("{a}{b}"),
+        "two shards write the full run's lines"
+    );
+    assert_eq!(manifest.tasks + manifest.duplicates, 90);
+    let (other, _) = generate(&g, &rb, 8, 0, 90, 2);
+    assert_ne!(full, other, "another seed draws other tasks");
+}
+
+#[test]
+fn every_expected_answer_is_the_reference_and_no_amount_leaks() {
+    let (g, rb) = luma();
+    let (lines, manifest) = generate(&g, &rb, 3, 0, 200, 2);
+    let mut seen_reasons = std::collections::BTreeSet::new();
+    for line in lines.lines() {
+        let task: Value = serde_json::from_str(line).expect("a JSON line");
+        let (outcome, _) = evaluate_json(&rb, &task["case"], false).expect("evaluates");
+        let Outcome::Answer(answer) = outcome else {
+            panic!("task {} is rejected", task["id"]);
+        };
+        assert_eq!(answer, task["expected"], "task {}", task["id"]);
+        assert_eq!(task["rulebook"], "luma-payroll@3");
+        assert_eq!(task["rulebook_hash"], rb.hash());
+        let prompt = task["prompt"].as_str().expect("prompt");
+        let shown_ok = matches!(
+            task["branch"].as_str(),
+            Some("on_upper_line" | "on_free_line")
+        );
+        for field in [
+            "employee_contribution",
+            "taxable_pay",
+            "income_tax",
+            "net_pay",
+        ] {
+            if let Some(v) = answer[field].as_str() {
+                let exempt = shown_ok && matches!(field, "taxable_pay" | "net_pay");
+                if v != "0.00" && !exempt {
+                    let digits_around = |at: usize| {
+                        let before = prompt[..at]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_ascii_digit());
+                        let after = prompt[at + v.len()..]
+                            .chars()
+                            .next()
+                            .is_some_and(|c| c.is_ascii_digit());
+                        before || after
+                    };
+                    let leaked = prompt.match_indices(v).any(|(at, _)| !digits_around(at));
+                    assert!(!leaked, "task {}: {field} {v} is in the prompt", task["id"]);
+                }
+            }
+        }
+        if let Some(code) = answer["reason_code"].as_str() {
+            seen_reasons.insert(code.to_string());
+            assert_eq!(
+                prompt.matches(code).count(),
+                1,
+                "only the answer format names {code}"
+            );
+        }
+    }
+    assert_eq!(
+        seen_reasons.len(),
+        4,
+        "traps cover the four reason codes: {seen_reasons:?}"
+    );
+    for tier in ["payslip", "trap", "retrieval"] {
+        assert!(
+            manifest.tiers.get(tier).is_some_and(|n| *n > 10),
+            "tier {tier}: {:?}",
+            manifest.tiers
+        );
+    }
+    for branch in [
+        "below_free",
+        "middle_bracket",
+        "upper_bracket",
+        "above_cap",
+        "on_cap",
+        "on_upper_line",
+        "on_free_line",
+        "amendment_resolved",
+    ] {
+        assert!(
+            manifest.branches.contains_key(branch),
+            "branch {branch} missing: {:?}",
+            manifest.branches
+        );
+    }
+}
+
+#[test]
+fn a_task_on_the_bracket_line_lands_exactly_on_it() {
+    let (g, rb) = luma();
+    let (lines, _) = generate(&g, &rb, 11, 0, 300, 2);
+    let mut found = 0;
+    for line in lines.lines() {
+        let task: Value = serde_json::from_str(line).expect("JSON");
+        if task["branch"] != "on_upper_line" {
+            continue;
+        }
+        found += 1;
+        let case = &task["case"];
+        let month = case["payroll_month"].as_str().expect("month");
+        let row = if month <= "2026-06" {
+            "first-half"
+        } else {
+            "second-half"
+        };
+        let upper =
+            case["reference_tables"][row]["upper"]
+                .as_str()
+                .unwrap_or(if row == "first-half" {
+                    "3300.00"
+                } else {
+                    "3000.00"
+                });
+        assert_eq!(
+            task["expected"]["taxable_pay"].as_str(),
+            Some(upper),
+            "task {}",
+            task["id"]
+        );
+    }
+    assert!(found > 0, "no task drawn on the upper line");
+}
+
+/// Schema drift: a generator written against a rulebook fails to load, naming
+/// both sides, once the rulebook changes what it draws or reads.
+#[test]
+fn schema_drift_fails_the_load_naming_both_sides() {
+    let gen_text = read(LUMA_GEN);
+    let rb_text = read(LUMA_RB);
+    let load = |rb_text: &str| -> Vec<String> {
+        let rb = parse_rulebook("rulebook.toml", rb_text).expect("the changed rulebook is valid");
+        match parse_generator(LUMA_GEN, &gen_text, &rb) {
+            Ok(_) => Vec::new(),
+            Err(d) => d
+                .problems
+                .iter()
+                .map(|p| format!("{} {}", p.location(), p.message))
+                .collect(),
+        }
+    };
+    assert!(load(&rb_text).is_empty());
+
+    // Inputs retyped: the payroll month and the amendment's month become dates.
+    let retyped = rb_text.replace(
+        "type = \"month\"\nmin = \"2000-01\"\nmax = \"2099-12\"",
+        "type = \"date\"",
+    );
+    assert_ne!(retyped, rb_text);
+    let problems = load(&retyped);
+    assert!(
+        problems.iter().any(|p| p
+            .contains("`payroll_month` is drawn as a month, but in luma-payroll@3 it is a date")),
+        "{problems:#?}"
+    );
+    assert!(
+        problems.iter().any(|p| p
+            .contains("`effective_month` is drawn as a month, but in luma-payroll@3 it is a date")),
+        "{problems:#?}"
+    );
+
+    // A step removed: the generator aims at `taxable_pay`.
+    let start = rb_text.find("[steps.taxable_pay]").expect("step");
+    let end = start + rb_text[start..].find("\n\n").expect("end of step");
+    let renamed = format!(
+        "{}{}",
+        &rb_text[..start],
+        rb_text[start..end].replacen("[steps.taxable_pay]", "[steps.taxable_amount]", 1)
+    ) + &rb_text[end..]
+        .replace("clamp(taxable_pay", "clamp(taxable_amount")
+        .replace("max(taxable_pay", "max(taxable_amount")
+        .replace("expr = \"taxable_pay\"", "expr = \"taxable_amount\"");
+    let problems = load(&renamed);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("luma-payroll@3 has no step `taxable_pay` to aim at")),
+        "{problems:#?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("generate::unknown_name") || p.contains("unknown")),
+        "accept conditions reading the step fail too: {problems:#?}"
+    );
+
+    // Another version: refused outright.
+    let v4 = rb_text.replacen("version = 3", "version = 4", 1);
+    let problems = load(&v4);
+    assert!(
+        problems.iter().any(|p| p
+            .contains("written against luma-payroll@3, but the rulebook loaded is luma-payroll@4")),
+        "{problems:#?}"
+    );
+}
