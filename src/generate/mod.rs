@@ -12,6 +12,7 @@
 //! stream is its own, so any shard of a run reproduces the full run's lines.
 
 mod draw;
+mod fields;
 mod load;
 mod model;
 mod prompt;

@@ -1,0 +1,473 @@
+//! Checking the fields a profile draws against the rulebook's inputs: the
+//! path of each (inputs, record fields, table rows and columns), and whether
+//! the way it is drawn fits what is there (type, places, bounds).
+
+use rust_decimal::Decimal;
+
+use super::load::{span_of, Cx, Slot};
+use super::model::*;
+use super::schema::*;
+use crate::case::toml::json_from_toml;
+use crate::model::{InputKind, NumberSpec, Type};
+use crate::span::Span;
+use crate::value::{parse_date, Month};
+
+impl<'a> Cx<'a> {
+    /// The slot a path leads to from `from` (the case when `None`).
+    fn slot(&self, path: &[&str], from: Option<Slot<'a>>) -> Result<Slot<'a>, String> {
+        let mut at = from;
+        for seg in path {
+            at = Some(match at {
+                None => Slot::Input(
+                    self.rb
+                        .inputs
+                        .iter()
+                        .find(|i| &*i.name == *seg)
+                        .ok_or_else(|| format!("{} has no input `{seg}`", self.side()))?,
+                ),
+                Some(Slot::Input(input)) => match &input.kind {
+                    InputKind::Record { fields, .. } => {
+                        Slot::Input(fields.iter().find(|f| &*f.name == *seg).ok_or_else(|| {
+                            format!(
+                                "input `{}` of {} has no field `{seg}`",
+                                input.name,
+                                self.side()
+                            )
+                        })?)
+                    }
+                    InputKind::Map { item, .. } => Slot::Input(item),
+                    InputKind::Table { table } => Slot::Row(*table),
+                    InputKind::List { .. } => {
+                        return Err(format!(
+                        "`{}` is a list in {}: draw it whole with `list` and its items with `item`",
+                        input.name,
+                        self.side()
+                    ))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "input `{}` of {} has no fields",
+                            input.name,
+                            self.side()
+                        ))
+                    }
+                },
+                Some(Slot::Row(t)) => {
+                    let table = &self.rb.tables[t];
+                    Slot::Input(table.columns.iter().find(|c| &*c.name == *seg).ok_or_else(
+                        || {
+                            format!(
+                                "table `{}` of {} has no column `{seg}`",
+                                table.name,
+                                self.side()
+                            )
+                        },
+                    )?)
+                }
+            });
+        }
+        at.ok_or_else(|| "an empty path".to_string())
+    }
+
+    pub(super) fn field(
+        &mut self,
+        path: &str,
+        raw: &RawField,
+        from: Option<Slot<'a>>,
+    ) -> Option<FieldDraw> {
+        let span = raw
+            .span()
+            .map(Span::from)
+            .unwrap_or_else(|| key_span(self.text, path));
+        let segments: Vec<&str> = path.split('.').collect();
+        let slot = match self.slot(&segments, from) {
+            Ok(s) => s,
+            Err(message) => {
+                self.problem(
+                    "generate::unknown_field",
+                    span,
+                    format!("`{path}`: {message}"),
+                );
+                return None;
+            }
+        };
+        let draw = self.draw(path, raw, slot, span)?;
+        let chance = raw.chance.as_ref().and_then(|c| self.decimal(c));
+        Some(FieldDraw {
+            path: segments.iter().map(|s| s.to_string()).collect(),
+            draw,
+            chance,
+            number: raw.number.unwrap_or(false),
+        })
+    }
+
+    fn draw(&mut self, path: &str, raw: &RawField, slot: Slot<'a>, span: Span) -> Option<Draw> {
+        let ways = [
+            raw.value.is_some(),
+            raw.null.is_some(),
+            raw.absent.is_some(),
+            raw.decimal.is_some(),
+            raw.integer.is_some(),
+            raw.choice.is_some(),
+            raw.month.is_some(),
+            raw.date.is_some(),
+            raw.expr.is_some(),
+            raw.target.is_some(),
+            raw.list.is_some(),
+            raw.object.is_some(),
+            raw.text.is_some(),
+            raw.key_of.is_some(),
+            raw.fields.is_some(),
+        ];
+        if ways.iter().filter(|w| **w).count() != 1 {
+            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, object, fields, text, key_of)");
+            self.problem("generate::draw", span, message);
+            return None;
+        }
+        let input = match slot {
+            Slot::Input(i) => Some(i),
+            Slot::Row(_) => None,
+        };
+        let kind = input.map(|i| &i.kind);
+        let mismatch = |cx: &mut Self, what: &str| {
+            let theirs = input.map_or("a table row".to_string(), |i| describe_kind(&i.kind));
+            let message = format!(
+                "`{path}` is drawn as {what}, but in {} it is {theirs}",
+                cx.side()
+            );
+            cx.problem("generate::type", span, message);
+        };
+        let step = || raw.step.as_ref();
+        if let Some(v) = &raw.value {
+            return match json_from_toml(v) {
+                Ok(j) => Some(Draw::Value(j)),
+                Err(e) => {
+                    self.problem("generate::value", span, e);
+                    None
+                }
+            };
+        }
+        if raw.null.is_some() {
+            return Some(Draw::Value(serde_json::Value::Null));
+        }
+        if raw.absent.is_some() {
+            return Some(Draw::Absent);
+        }
+        if let Some([lo, hi]) = &raw.decimal {
+            let grid = match step() {
+                Some(s) => self.decimal(s)?,
+                None => Decimal::new(1, 2),
+            };
+            self.numeric(path, kind, grid, span, &mismatch)?;
+            let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+            self.within_bounds(path, kind, &lo, &hi, span);
+            return Some(Draw::Decimal { lo, hi, step: grid });
+        }
+        if let Some([lo, hi]) = raw.integer {
+            if !matches!(
+                kind,
+                Some(
+                    InputKind::Integer { .. }
+                        | InputKind::Decimal(_)
+                        | InputKind::Money(_)
+                        | InputKind::Fraction { .. }
+                )
+            ) {
+                mismatch(self, "an integer");
+                return None;
+            }
+            return Some(Draw::Integer(lo.min(hi), lo.max(hi)));
+        }
+        if let Some(values) = &raw.choice {
+            let values: Vec<serde_json::Value> = values
+                .iter()
+                .filter_map(|v| json_from_toml(v).ok())
+                .collect();
+            if let Some(InputKind::Enum { values: allowed }) = kind {
+                for v in &values {
+                    if let Some(s) = v.as_str() {
+                        if !allowed.iter().any(|a| &**a == s) {
+                            mismatch(self, &format!("a choice including `{s}`"));
+                        }
+                    }
+                }
+            }
+            let weights = raw.weights.clone().unwrap_or_else(|| vec![1; values.len()]);
+            if weights.len() != values.len() || values.is_empty() || weights.iter().all(|w| *w == 0)
+            {
+                let message =
+                    format!("`{path}`: a choice needs values and as many weights, not all zero");
+                self.problem("generate::choice", span, message);
+                return None;
+            }
+            return Some(Draw::Choice { values, weights });
+        }
+        if let Some([a, b]) = &raw.month {
+            if !matches!(kind, Some(InputKind::Month { .. })) {
+                mismatch(self, "a month");
+                return None;
+            }
+            let (Some(x), Some(y)) = (Month::parse(a.get_ref()), Month::parse(b.get_ref())) else {
+                self.problem(
+                    "generate::month",
+                    span,
+                    format!("`{path}`: months are `YYYY-MM`"),
+                );
+                return None;
+            };
+            return Some(Draw::Month(x.min(y), x.max(y)));
+        }
+        if let Some([a, b]) = &raw.date {
+            if !matches!(kind, Some(InputKind::Date { .. })) {
+                mismatch(self, "a date");
+                return None;
+            }
+            let (Some(x), Some(y)) = (parse_date(a.get_ref()), parse_date(b.get_ref())) else {
+                self.problem(
+                    "generate::date",
+                    span,
+                    format!("`{path}`: dates are `YYYY-MM-DD`"),
+                );
+                return None;
+            };
+            return Some(Draw::Date(x.min(y), x.max(y)));
+        }
+        if let Some(e) = &raw.expr {
+            let want = input.map(|i| i.kind.value_type());
+            let f = self.formula(e, want)?;
+            return Some(Draw::Expr(f));
+        }
+        if let Some(target) = &raw.target {
+            let grid = match step() {
+                Some(s) => self.decimal(s)?,
+                None => Decimal::new(1, 2),
+            };
+            self.numeric(path, kind, grid, span, &mismatch)?;
+            let is_step = self.rb.steps.iter().any(|s| &*s.name == target.get_ref());
+            if !is_step {
+                let message = format!(
+                    "{} has no step `{}` to aim at",
+                    self.side(),
+                    target.get_ref()
+                );
+                self.problem("generate::unknown_step", span_of(target), message);
+                return None;
+            }
+            let step_f = self.formula(target, Some(Type::Number))?;
+            let (side, goal) = match (&raw.on, &raw.below, &raw.above) {
+                (Some(g), None, None) => (Side::On, g),
+                (None, Some(g), None) => (Side::Below, g),
+                (None, None, Some(g)) => (Side::Above, g),
+                _ => {
+                    let message =
+                        format!("`{path}`: a target lands `on`, `below` or `above` one value");
+                    self.problem("generate::target", span, message);
+                    return None;
+                }
+            };
+            let goal = self.formula(goal, Some(Type::Number))?;
+            let Some([lo, hi]) = &raw.within else {
+                self.problem(
+                    "generate::target",
+                    span,
+                    format!("`{path}`: a target needs `within = [lo, hi]`"),
+                );
+                return None;
+            };
+            let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+            return Some(Draw::Target {
+                step: step_f,
+                side,
+                goal,
+                lo,
+                hi,
+                step_size: grid,
+            });
+        }
+        if let Some([min, max]) = raw.list {
+            let Some(crate::model::InputKind::List { item, .. }) = kind else {
+                mismatch(self, "a list");
+                return None;
+            };
+            let fields = self.items(path, raw, Slot::Input(item), span)?;
+            return Some(Draw::List {
+                min: min.min(max),
+                max: min.max(max),
+                item: fields,
+            });
+        }
+        if let Some([min, max]) = raw.object {
+            let inner = match kind {
+                Some(InputKind::Map { item, .. }) => Slot::Input(item),
+                Some(InputKind::Table { table }) => Slot::Row(*table),
+                _ => {
+                    mismatch(self, "an object");
+                    return None;
+                }
+            };
+            let Some(key) = raw.key.clone() else {
+                self.problem(
+                    "generate::object",
+                    span,
+                    format!("`{path}`: an object needs `key = \"P{{n}}\"`"),
+                );
+                return None;
+            };
+            let fields = self.items(path, raw, inner, span)?;
+            return Some(Draw::Object {
+                min: min.min(max),
+                max: min.max(max),
+                key,
+                item: fields,
+            });
+        }
+        if let Some(fields) = &raw.fields {
+            let drawn = fields
+                .iter()
+                .filter_map(|(p, f)| self.field(p, f, Some(slot)))
+                .collect();
+            return Some(Draw::Record(drawn));
+        }
+        if let Some(t) = &raw.text {
+            if !matches!(kind, Some(InputKind::Text { .. } | InputKind::Enum { .. })) {
+                mismatch(self, "a text");
+                return None;
+            }
+            return Some(Draw::Text(t.clone()));
+        }
+        if let Some(of) = &raw.key_of {
+            let segments: Vec<&str> = of.get_ref().split('.').collect();
+            match self.slot(&segments, None) {
+                Ok(Slot::Input(i))
+                    if matches!(i.kind, InputKind::Map { .. } | InputKind::Table { .. }) => {}
+                Ok(_) => {
+                    let message = format!(
+                        "`{}` is not an object of ids in {}",
+                        of.get_ref(),
+                        self.side()
+                    );
+                    self.problem("generate::key_of", span_of(of), message);
+                }
+                Err(message) => self.problem("generate::key_of", span_of(of), message),
+            }
+            return Some(Draw::KeyOf(
+                segments.iter().map(|s| s.to_string()).collect(),
+            ));
+        }
+        None
+    }
+
+    fn items(
+        &mut self,
+        path: &str,
+        raw: &RawField,
+        inner: Slot<'a>,
+        span: Span,
+    ) -> Option<Vec<FieldDraw>> {
+        let Some(item) = &raw.item else {
+            self.problem(
+                "generate::item",
+                span,
+                format!("`{path}`: say how each item is drawn with `item = {{ … }}`"),
+            );
+            return None;
+        };
+        Some(
+            item.iter()
+                .filter_map(|(p, f)| self.field(p, f, Some(inner)))
+                .collect(),
+        )
+    }
+
+    /// A decimal draw fits a numeric input with at least the grid's places.
+    fn numeric(
+        &mut self,
+        path: &str,
+        kind: Option<&InputKind>,
+        grid: Decimal,
+        span: Span,
+        mismatch: &dyn Fn(&mut Self, &str),
+    ) -> Option<()> {
+        let places = grid.normalize().scale();
+        let spec: Option<&NumberSpec> = match kind {
+            Some(InputKind::Money(s) | InputKind::Decimal(s)) => Some(s),
+            Some(InputKind::Integer { .. }) if places == 0 => None,
+            Some(InputKind::Fraction { .. } | InputKind::Text { .. }) => None,
+            _ => {
+                mismatch(self, &format!("a decimal on a grid of {grid}"));
+                return None;
+            }
+        };
+        if let Some(max) = spec.and_then(|s| s.places) {
+            if places > max {
+                let message = format!(
+                    "`{path}` is drawn on a grid of {grid} ({places} places), but in {} it takes at most {max} places",
+                    self.side()
+                );
+                self.problem("generate::places", span, message);
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    fn within_bounds(
+        &mut self,
+        path: &str,
+        kind: Option<&InputKind>,
+        lo: &Bound,
+        hi: &Bound,
+        span: Span,
+    ) {
+        let Some(InputKind::Money(s) | InputKind::Decimal(s)) = kind else {
+            return;
+        };
+        if let (Bound::Const(lo), Some(min)) = (lo, s.min) {
+            if *lo < min {
+                let message = format!(
+                    "`{path}` is drawn from {lo}, below its minimum {min} in {}",
+                    self.side()
+                );
+                self.problem("generate::bounds", span, message);
+            }
+        }
+        if let (Bound::Const(hi), Some(max)) = (hi, s.max) {
+            if *hi > max {
+                let message = format!(
+                    "`{path}` is drawn up to {hi}, above its maximum {max} in {}",
+                    self.side()
+                );
+                self.problem("generate::bounds", span, message);
+            }
+        }
+    }
+}
+
+/// What an input is, as a message names it.
+fn describe_kind(kind: &InputKind) -> String {
+    match kind {
+        InputKind::Money(s) => format!("money with at most {} places", s.places.unwrap_or(2)),
+        InputKind::Decimal(_) => "a decimal".into(),
+        InputKind::Integer { .. } => "an integer".into(),
+        InputKind::Bool => "a boolean".into(),
+        InputKind::Text { .. } => "a text".into(),
+        InputKind::Enum { values } => format!("one of {}", values.join(", ")),
+        InputKind::Date { .. } => "a date".into(),
+        InputKind::Month { .. } => "a month".into(),
+        InputKind::Record { .. } => "a record".into(),
+        InputKind::List { .. } => "a list".into(),
+        InputKind::Map { .. } => "an object keyed by id".into(),
+        InputKind::Fraction { .. } => "a fraction".into(),
+        InputKind::Table { .. } => "a table's rows".into(),
+    }
+}
+
+/// Where a field's key is first written, when its value has no span of its own.
+fn key_span(text: &str, path: &str) -> Span {
+    let quoted = format!("\"{path}\"");
+    let at = text
+        .find(&quoted)
+        .map(|i| (i, quoted.len()))
+        .or_else(|| text.find(&format!("{path} =")).map(|i| (i, path.len())));
+    at.map_or_else(Span::default, |(i, n)| Span::new(i, i + n))
+}
