@@ -19,7 +19,7 @@ pub fn evaluate_json(
         Err(error) => {
             let trace = trace.then(|| Trace {
                 rulebook: rb.reference(),
-                ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
+                ablation: rb.ablation_label(),
                 reports: Vec::new(),
                 inputs: Vec::new(),
                 events: Vec::new(),

@@ -31,8 +31,8 @@ pub enum Command {
     Compile {
         /// A rulebook folder or its TOML file.
         rulebook: PathBuf,
-        /// Compile the rulebook under a named alternative reading.
-        #[arg(long, value_name = "NAME")]
+        /// Compile the rulebook under named alternative readings (`a,b` for several).
+        #[arg(long, value_name = "NAME[,NAME…]")]
         ablate: Option<String>,
         /// Where to write the module; standard output by default.
         #[arg(short, long, value_name = "FILE.rs")]
@@ -54,8 +54,8 @@ pub struct EvalArgs {
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
-    /// Evaluate under a named alternative reading declared by the rulebook.
-    #[arg(long, value_name = "NAME")]
+    /// Evaluate under alternative readings declared by the rulebook (`a,b` for several, applied together).
+    #[arg(long, value_name = "NAME[,NAME…]")]
     pub ablate: Option<String>,
 }
 

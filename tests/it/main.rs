@@ -1,6 +1,7 @@
 //! One integration test binary: conformance of every bundled rulebook, the
 //! CLI contract, located diagnostics, trace snapshots and hostile input.
 
+mod ablations;
 mod caps;
 mod cli;
 mod compiled;
