@@ -436,6 +436,9 @@ pub struct Input {
     pub key_ref: Option<RefTarget>,
     /// Rules that reject a valid-looking value, in order.
     pub rejects: Vec<FieldRule>,
+    /// A value that does not validate reads as absent (`invalid = "absent"`)
+    /// instead of rejecting the case.
+    pub invalid_absent: bool,
     /// Type and its constraints.
     pub kind: InputKind,
 }
@@ -457,6 +460,7 @@ impl Input {
             unique: false,
             key_ref: None,
             rejects: Vec::new(),
+            invalid_absent: false,
             kind,
         }
     }

@@ -10,6 +10,7 @@ mod diagnostics;
 mod fuzz;
 mod hardening;
 mod hostile;
+mod invalid;
 mod layers;
 mod properties;
 mod roads;
