@@ -476,7 +476,7 @@ fn case_text_cannot_forge_lines_in_a_trace_or_a_rejection() {
     let out = stdout(&o);
     assert!(
         out.contains(
-            "\n  customers = {K1: {}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {}}\n"
+            "\n  customers = {K1: {billing_jurisdiction: absent}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {billing_jurisdiction: absent}}\n"
         ),
         "{out}"
     );
