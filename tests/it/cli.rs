@@ -269,6 +269,113 @@ fn eval_under_an_ablation_changes_the_answer_and_names_it() {
 }
 
 #[test]
+fn eval_under_two_ablations_applies_both_and_names_them() {
+    // Three units of 0.50 in STATE_C (rate 0.09), the cart of sales-tax cases 87-88 and 99.
+    // The rules: 0.09 × 1.50 = 0.135 → 0.14 (half-up). Per unit: 0.09 × 0.50 = 0.045 → 0.05,
+    // × 3 = 0.15. Half-even on the line: 0.135 → 0.14 (3 is odd). Both: 0.045 → 0.04, × 3 = 0.12.
+    let case = r#"{"cart": {"cart_id": "PUE", "customer_id": "K1",
+        "lines": [{"id": "L1", "product_id": "C1", "quantity": 3, "jurisdiction": "STATE_C"}]},
+        "customers": {"K1": {"billing_jurisdiction": "STATE_A"}},
+        "products": {"C1": {"category": "STANDARD", "unit_price": "0.50"}}}"#;
+    let sales = "rulebooks/sales-tax/v1";
+    let invoice = |tax: &str, total: &str| {
+        format!(
+            r#"{{"cart_id":"PUE","lines":[{{"id":"L1","jurisdiction":"STATE_C","net":"1.50","tax":"{tax}","total":"{total}"}}],"subtotal":"1.50","tax":"{tax}","total":"{total}"}}"#
+        )
+    };
+    for (ablate, tax, total) in [
+        (None, "0.14", "1.64"),
+        (Some("tax_per_unit"), "0.15", "1.65"),
+        (Some("half_even"), "0.14", "1.64"),
+        (Some("tax_per_unit,half_even"), "0.12", "1.62"),
+        (Some("half_even,tax_per_unit"), "0.12", "1.62"),
+    ] {
+        let mut args = vec!["eval", sales, "-"];
+        args.extend(ablate.iter().flat_map(|a| ["--ablate", *a]));
+        let o = bareme(&args, Some(case));
+        assert_eq!(o.status.code(), Some(0), "{ablate:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim_end(), invoice(tax, total), "{ablate:?}");
+    }
+    let traced = bareme(
+        &[
+            "eval",
+            sales,
+            "-",
+            "--ablate",
+            "tax_per_unit,half_even",
+            "--trace",
+            "text",
+        ],
+        Some(case),
+    );
+    let out = stdout(&traced);
+    assert!(
+        out.contains("\nablation tax_per_unit,half_even (an alternative reading, not the rules)\n"),
+        "{out}"
+    );
+    let json = bareme(
+        &[
+            "eval",
+            sales,
+            "-",
+            "--ablate",
+            "tax_per_unit,half_even",
+            "--trace",
+            "json",
+        ],
+        Some(case),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("json");
+    assert_eq!(v["trace"]["ablation"], "tax_per_unit,half_even");
+    // Through a batch too.
+    let batch = bareme(
+        &[
+            "eval",
+            sales,
+            "--batch",
+            "--ablate",
+            "tax_per_unit,half_even",
+        ],
+        Some(&case.replace('\n', " ")),
+    );
+    assert_eq!(stdout(&batch).trim_end(), invoice("0.12", "1.62"));
+    // Unknown names list the declared ones; a name twice is refused.
+    let unknown = bareme(
+        &["eval", sales, "-", "--ablate", "half_even,nope"],
+        Some(case),
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown),
+        "error: unknown ablation `nope`; sales-tax declares: billing_jurisdiction, exemption_ignored, tax_per_unit, half_even, rounded_per_invoice, exempt_lines_out_of_subtotal, repeated_products_merged, rate_rounded_to_cents\n"
+    );
+    let twice = bareme(
+        &["eval", sales, "-", "--ablate", "half_even,half_even"],
+        Some(case),
+    );
+    assert_eq!(twice.status.code(), Some(2));
+    assert_eq!(
+        stderr(&twice),
+        "error: ablation `half_even` is named twice\n"
+    );
+    // Two readings of the same step cannot apply together (succession-fr).
+    let clash = bareme(
+        &[
+            "compile",
+            "rulebooks/succession-fr/v2026",
+            "--ablate",
+            "round_each_band,restart_scale_after_recall",
+        ],
+        None,
+    );
+    assert_eq!(clash.status.code(), Some(2));
+    assert_eq!(
+        stderr(&clash),
+        "error: ablations `round_each_band` and `restart_scale_after_recall` both replace step `heirs.tax_before`, so they cannot apply together\n"
+    );
+}
+
+#[test]
 fn the_2025_and_2026_payslips_differ_only_where_the_law_did() {
     let case = std::fs::read_to_string(super::root().join("examples/paie-fr/level3-cadre.json"))
         .expect("example");
