@@ -31,6 +31,7 @@ macro_rules! warn_raw {
     }};
 }
 
+mod ablations;
 mod args;
 mod batch;
 mod eval;
@@ -55,6 +56,7 @@ pub fn run() -> ExitCode {
         Command::Check { rulebook } => check(&rulebook),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
+        Command::Ablations(args) => ablations::run(&args),
         Command::Compile {
             rulebook,
             ablate,

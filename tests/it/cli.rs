@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
+pub(crate) fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
     bareme_bytes(args, stdin.map(str::as_bytes))
 }
 
@@ -29,11 +29,11 @@ fn bareme_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("bareme finishes")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
@@ -196,7 +196,7 @@ fn test_command_reports_passes_and_failures() {
     assert!(out.contains("0 passed, 1 failed"), "{out}");
 }
 
-fn tempdir(name: &str) -> std::path::PathBuf {
+pub(crate) fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bareme-it-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -448,7 +448,7 @@ fn compile_writes_the_checked_in_module_whole() {
 
 /// Runs bareme with standard output on `/dev/full`, where every write fails (ENOSPC).
 #[cfg(target_os = "linux")]
-fn bareme_into_a_full_disk(args: &[&str]) -> Output {
+pub(crate) fn bareme_into_a_full_disk(args: &[&str]) -> Output {
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
