@@ -20,7 +20,7 @@ use crate::rulebook::Rulebook;
 #[serde(deny_unknown_fields)]
 struct RawCase {
     description: Option<String>,
-    /// Evaluate under this ablation of the rulebook.
+    /// Evaluate under this ablation of the rulebook (`a,b`: these together).
     ablation: Option<String>,
     case: String,
     expect: RawExpect,
@@ -153,7 +153,7 @@ fn run_case(rb: &Rulebook, raw: &RawCase) -> Vec<String> {
     let ablated;
     let rb = match &raw.ablation {
         None => rb,
-        Some(name) => match rb.ablated(name) {
+        Some(list) => match rb.ablated_all(&list.split(',').map(str::trim).collect::<Vec<_>>()) {
             Ok(a) => {
                 ablated = a;
                 &ablated

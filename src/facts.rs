@@ -47,6 +47,9 @@ pub enum Given {
     Default,
     /// Not read: the input's `when` does not hold.
     Ignored,
+    /// Given but not valid, and read as absent (`invalid = "absent"`), or
+    /// as its default.
+    Invalid,
 }
 
 /// A validated case.

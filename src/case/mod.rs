@@ -107,8 +107,9 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                     facts: &facts,
                     spent: &spent,
                 };
-                let value = validate_value(input, raw, &input.name, Some(&refs))?;
+                let (value, valid) = validate_lenient(input, raw, &input.name, Some(&refs), None)?;
                 let given = match (raw, &value) {
+                    _ if !valid => Given::Invalid,
                     (Some(serde_json::Value::Null), Value::Null) => Given::Null,
                     (_, v) if input.default.is_some() && missing && !v.is_missing() => {
                         Given::Default
@@ -154,6 +155,36 @@ pub(crate) fn validate_value(
 
 /// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
 fn validate_in(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<Value, CaseError> {
+    validate_lenient(input, raw, path, refs, item).map(|(value, _)| value)
+}
+
+/// Validates a value, and says whether it was valid: with `invalid =
+/// "absent"`, a value given that would be rejected reads as if it were not
+/// there (absent, or the default), and `false` says so.
+fn validate_lenient(
+    input: &Input,
+    raw: Option<&serde_json::Value>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<(Value, bool), CaseError> {
+    match validate_strict(input, raw, path, refs, item) {
+        Ok(value) => Ok((value, true)),
+        Err(_) if input.invalid_absent && raw.is_some_and(|r| !r.is_null()) => {
+            validate_strict(input, None, path, refs, item).map(|value| (value, false))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Validates a value as declared, rejecting what does not fit.
+fn validate_strict(
     input: &Input,
     raw: Option<&serde_json::Value>,
     path: &str,

@@ -27,12 +27,15 @@ pub enum Command {
         /// A rulebook folder (holding rulebook.toml and cases/).
         rulebook: PathBuf,
     },
+    /// Ablation coverage of a task set: which declared ablations, and which combinations of
+    /// them, its tasks detect. Exit 0 when every combination is detected, 1 when one is not.
+    Ablations(AblationsArgs),
     /// Compile a rulebook to a Rust module (see `bareme::compiled`).
     Compile {
         /// A rulebook folder or its TOML file.
         rulebook: PathBuf,
-        /// Compile the rulebook under a named alternative reading.
-        #[arg(long, value_name = "NAME")]
+        /// Compile the rulebook under named alternative readings (`a,b` for several).
+        #[arg(long, value_name = "NAME[,NAME…]")]
         ablate: Option<String>,
         /// Where to write the module; standard output by default.
         #[arg(short, long, value_name = "FILE.rs")]
@@ -87,9 +90,36 @@ pub struct EvalArgs {
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
-    /// Evaluate under a named alternative reading declared by the rulebook.
-    #[arg(long, value_name = "NAME")]
+    /// Evaluate under alternative readings declared by the rulebook (`a,b` for several, applied together).
+    #[arg(long, value_name = "NAME[,NAME…]")]
     pub ablate: Option<String>,
+}
+
+/// Arguments of `bareme ablations`.
+#[derive(Debug, clap::Args)]
+pub struct AblationsArgs {
+    /// JSON Lines, a task per line: `id`, `rulebook` ("ID@VERSION"), `rulebook_hash`, `case`,
+    /// `expected` (as `eval --batch` prints it); `-` reads standard input.
+    pub tasks: PathBuf,
+    /// Measure combinations of up to K ablations [default: all of them when the rulebook
+    /// declares at most 10, else 2].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub subsets: Option<u32>,
+    /// The rulebook [default: rulebooks/ID/vVERSION, from the first task, relative to the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub rulebook: Option<PathBuf>,
+    /// A summary line and the undetected combinations, or the full table as JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// How to print a coverage report.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ReportFormat {
+    /// A summary line, then one line per undetected combination.
+    Text,
+    /// Every combination with the number of tasks that detect it, on one line.
+    Json,
 }
 
 /// How to print a trace.

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use super::input::{case_limit, next_line, parse_case, too_large, BatchLine};
 use super::output::Stdout;
-use bareme::{evaluate_json, Outcome, Rulebook};
+use bareme::{error_json, outcome_json};
+use bareme::{evaluate_json, Rulebook};
 
 /// Runs a batch from a file or, for `-`, standard input.
 pub fn run(rb: &Rulebook, path: &Path) -> ExitCode {
@@ -52,13 +53,10 @@ fn answer_line(rb: &Rulebook, line: &[u8]) -> String {
         Ok(case) => case,
         Err(message) => return error_line("$", &message),
     };
-    match evaluate_json(rb, &case, false) {
-        Ok((Outcome::Answer(answer), _)) => answer.to_string(),
-        Ok((Outcome::Rejected(err), _)) => error_line(&err.path, &err.message),
-        Err(e) => error_line("$", &format!("the rulebook failed on this case: {e}")),
-    }
+    let result = evaluate_json(rb, &case, false);
+    outcome_json(result.as_ref().map(|(outcome, _)| outcome)).to_string()
 }
 
 fn error_line(path: &str, message: &str) -> String {
-    serde_json::json!({"error": {"path": path, "message": message}}).to_string()
+    error_json(path, message).to_string()
 }

@@ -13,15 +13,9 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
-    let rb = match &args.ablate {
-        None => rb,
-        Some(name) => match rb.ablated(name) {
-            Ok(rb) => rb,
-            Err(e) => {
-                warn!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    let rb = match super::ablate(rb, args.ablate.as_deref()) {
+        Ok(rb) => rb,
+        Err(code) => return code,
     };
     if let Some(batch) = &args.batch {
         return super::batch::run(&rb, batch);

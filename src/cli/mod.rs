@@ -31,6 +31,7 @@ macro_rules! warn_raw {
     }};
 }
 
+mod ablations;
 mod args;
 mod batch;
 mod eval;
@@ -56,6 +57,7 @@ pub fn run() -> ExitCode {
         Command::Check { rulebook } => check(&rulebook),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
+        Command::Ablations(args) => ablations::run(&args),
         Command::Compile {
             rulebook,
             ablate,
@@ -84,6 +86,18 @@ pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
     })
 }
 
+/// The rulebook under the ablations of `--ablate a,b`, or exit code 2 and why not.
+pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
+    let Some(list) = list else {
+        return Ok(rb);
+    };
+    let names: Vec<&str> = list.split(',').map(str::trim).collect();
+    rb.ablated_all(&names).map_err(|e| {
+        warn!("error: {e}");
+        ExitCode::from(2)
+    })
+}
+
 fn check(path: &Path) -> ExitCode {
     match load(path) {
         Ok(rb) => {
@@ -98,19 +112,10 @@ fn check(path: &Path) -> ExitCode {
 /// Writes the compiled module, and says on standard error what it leaves to
 /// the interpreter.
 fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode {
-    let mut rb = match load(path) {
+    let rb = match load(path).and_then(|rb| ablate(rb, ablation)) {
         Ok(rb) => rb,
         Err(code) => return code,
     };
-    if let Some(name) = ablation {
-        rb = match rb.ablated(name) {
-            Ok(rb) => rb,
-            Err(e) => {
-                warn!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-    }
     let generated = bareme::codegen::generate(&rb);
     for f in &generated.fallbacks {
         warn!("left to the interpreter: {f}");

@@ -112,7 +112,7 @@ pub fn evaluate(
             .collect();
         Trace {
             rulebook: rb.reference(),
-            ablation: rb.applied_ablation.as_ref().map(|a| a.to_string()),
+            ablation: rb.ablation_label(),
             reports: t.reports,
             inputs,
             events: t.events,

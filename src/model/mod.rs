@@ -68,8 +68,8 @@ pub struct Rulebook {
     pub(crate) limits: Limits,
     /// Declared alternative readings.
     pub(crate) ablations: Vec<Ablation>,
-    /// The ablation this copy of the rulebook evaluates under, if any.
-    pub(crate) applied_ablation: Option<Arc<str>>,
+    /// The ablations this copy of the rulebook evaluates under, in the order applied.
+    pub(crate) applied_ablations: Vec<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub(crate) reports: Vec<Report>,
     /// The steps lowered for untraced evaluation (built by `rulebook::lower::prepare`).
@@ -148,9 +148,15 @@ impl Rulebook {
         self.ablations.iter().map(|a| &*a.name)
     }
 
-    /// The ablation this copy evaluates under, if any.
-    pub fn applied_ablation(&self) -> Option<&str> {
-        self.applied_ablation.as_deref()
+    /// The ablations this copy evaluates under, in the order applied.
+    pub fn applied_ablations(&self) -> impl Iterator<Item = &str> {
+        self.applied_ablations.iter().map(|a| &**a)
+    }
+
+    /// The ablations this copy evaluates under as traces name them, joined
+    /// with `,` as `--ablate` takes them; `None` for the rulebook as written.
+    pub fn ablation_label(&self) -> Option<String> {
+        (!self.applied_ablations.is_empty()).then(|| self.applied_ablations.join(","))
     }
 
     /// What the rulebook declares, counted, as `bareme check` reports it.
@@ -430,6 +436,9 @@ pub struct Input {
     pub key_ref: Option<RefTarget>,
     /// Rules that reject a valid-looking value, in order.
     pub rejects: Vec<FieldRule>,
+    /// A value that does not validate reads as absent (`invalid = "absent"`)
+    /// instead of rejecting the case.
+    pub invalid_absent: bool,
     /// Type and its constraints.
     pub kind: InputKind,
 }
@@ -451,6 +460,7 @@ impl Input {
             unique: false,
             key_ref: None,
             rejects: Vec::new(),
+            invalid_absent: false,
             kind,
         }
     }

@@ -164,6 +164,9 @@ pub struct RawInput {
     pub reject: Vec<RawFieldRule>,
     /// The table whose rows a `table` input replaces.
     pub table: Option<Spanned<String>>,
+    /// What a value that does not validate does: `reject` the case (the
+    /// default) or read as `absent` (then the default applies).
+    pub invalid: Option<Spanned<String>>,
 }
 
 /// `{ when = "value > act_date", message = "is after the act date" }`.

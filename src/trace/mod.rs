@@ -23,7 +23,7 @@ pub use text::{escape_text, render_text};
 pub struct Trace {
     /// `id@version#hash` of the rulebook.
     pub rulebook: String,
-    /// The ablation evaluated under, if any.
+    /// The ablations evaluated under, if any, joined with `,` (`a,b`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ablation: Option<String>,
     /// Tables the rulebook declares for readers (a payslip's lines).

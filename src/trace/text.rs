@@ -32,6 +32,14 @@ pub fn render_text(trace: &Trace) -> String {
             Given::Absent => line(out, format_args!("  {name} absent")),
             Given::Null => line(out, format_args!("  {name} = null")),
             Given::Default => line(out, format_args!("  {name} = {value} (default)")),
+            Given::Invalid if value.is_missing() => line(
+                out,
+                format_args!("  {name} absent (the value given is not valid)"),
+            ),
+            Given::Invalid => line(
+                out,
+                format_args!("  {name} = {value} (default: the value given is not valid)"),
+            ),
             Given::Ignored => line(
                 out,
                 format_args!("  {name} ignored (its condition does not hold)"),

@@ -1,4 +1,4 @@
-//! The rulebook sales-tax@1#4c8850d8f5da, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook sales-tax@1#14653b69e944, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "sales-tax@1#4c8850d8f5da",
-    fingerprint: "0cc154295edec40f61c43925cbce6654fa9c9a66dfe4bedb78ea97e115d9e709",
+    reference: "sales-tax@1#14653b69e944",
+    fingerprint: "4d4ef26afd438eefe610482fe551581f6f0fde25a5bcfda584ebcdbb675fe8bc",
     run,
 };
 
@@ -20,10 +20,14 @@ const K1: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
 struct G0 {
     s0: Value,
     s1: Value,
-    s2: bool,
-    s3: Num,
-    s4: Decimal,
+    s2: Value,
+    s3: bool,
+    s4: Value,
     s5: Num,
+    s6: Num,
+    s7: Decimal,
+    s8: Decimal,
+    s9: Num,
 }
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
@@ -33,44 +37,53 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let x = &facts.values;
     // Budget units the walker could spend on what this code computes.
     let mut spent: u64 = 0;
-    let mut s0: Option<Decimal> = None; // subtotal
-    let mut s1: Option<Decimal> = None; // total_tax
-    let mut s2: Option<Decimal> = None; // invoice_total
+    let mut s0: Option<Value> = None; // invoice_lines
+    let mut s1: Option<Decimal> = None; // subtotal
+    let mut s2: Option<Decimal> = None; // total_tax
+    let mut s3: Option<Decimal> = None; // invoice_total
     // check 1
-    spent += 4;
+    spent += 2;
+    if s0.is_none() { // invoice_lines
+        spent += 4;
+        s0 = Some(field(&x[3], 2)?);
+    }
     // group lines
-    let go0: Value = field(&x[3], 2)?;
+    let go0: Value = (*s0.as_ref()?).clone();
     let gl0 = items(&go0)?;
     let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
     for it in gl0.iter() {
-        spent += 60;
+        spent += 68;
         let i0: Value = get(&x[1], &(field(&(*it), 1)?))?;
-        let i1: Value = lookup(rb, facts, 0, &[field(&(*it), 3)?])?;
-        let i2: bool = BinOp::Eq.holds(cmp_value(&(get(&(field(&i1, 2)?), &(field(&i0, 0)?))?), &(*K0))?);
-        let i3: Num = mul(num(&(field(&i0, 1)?))?, Num::Dec(number(&(field(&(*it), 2)?))?))?;
-        let i4: Decimal = round(if i2 { mul(num(&(field(&i1, 1)?))?, i3)? } else { Num::Dec(K1) }, 2, RoundingMode::HalfUp)?;
-        let i5: Num = add(i3, Num::Dec(i4))?;
-        g0.push(G0 { s0: i0, s1: i1, s2: i2, s3: i3, s4: i4, s5: i5 });
+        let i1: Value = field(&(*it), 2)?;
+        let i2: Value = lookup(rb, facts, 0, &[field(&(*it), 3)?])?;
+        let i3: bool = BinOp::Eq.holds(cmp_value(&(get(&(field(&i2, 2)?), &(field(&i0, 0)?))?), &(*K0))?);
+        let i4: Value = field(&i2, 1)?;
+        let i5: Num = mul(num(&(field(&i0, 1)?))?, num(&i1)?)?;
+        let i6: Num = if i3 { mul(num(&i4)?, i5)? } else { Num::Dec(K1) };
+        let i7: Decimal = round(i6, 2, RoundingMode::HalfUp)?;
+        let i8: Decimal = i7;
+        let i9: Num = add(i5, Num::Dec(i8))?;
+        g0.push(G0 { s0: i0, s1: i1, s2: i2, s3: i3, s4: i4, s5: i5, s6: i6, s7: i7, s8: i8, s9: i9 });
     }
-    if s0.is_none() { // subtotal
+    if s1.is_none() { // subtotal
         spent += 6;
-        s0 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, dec_of(r.s3)?)?; } t });
+        s1 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, dec_of(r.s5)?)?; } t });
     }
-    if s1.is_none() { // total_tax
+    if s2.is_none() { // total_tax
         spent += 6;
-        s1 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s4)?; } t });
+        s2 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s8)?; } t });
     }
-    if s2.is_none() { // invoice_total
+    if s3.is_none() { // invoice_total
         spent += 6;
-        s2 = Some(add_dec(s0?, s1?)?);
+        s3 = Some(add_dec(s1?, s2?)?);
     }
         let mut clauses = clauses(rb, 0)?;
         let mut object = serde_json::Map::with_capacity(5);
         object.insert("cart_id".to_string(), { spent += 4; answer(&(field(&x[3], 0)?), Format::Text, &clauses)? });
-        object.insert("lines".to_string(), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = serde_json::Map::with_capacity(5); o.insert("id".to_string(), { spent += 4; answer(&(field(&(*it), 0)?), Format::Text, &clauses)? }); o.insert("jurisdiction".to_string(), { spent += 4; answer(&(field(&(*it), 3)?), Format::Text, &clauses)? }); o.insert("net".to_string(), { spent += 2; answer_num(r.s3, Format::Fixed(2), &clauses)? }); o.insert("tax".to_string(), { spent += 2; answer_dec(r.s4, Format::Fixed(2), &clauses)? }); o.insert("total".to_string(), { spent += 2; answer_num(r.s5, Format::Fixed(2), &clauses)? }); listed.push((None, serde_json::Value::Object(o))); } } each_json(listed, false)? });
-        object.insert("subtotal".to_string(), { spent += 2; answer_dec(s0?, Format::Fixed(2), &clauses)? });
-        object.insert("tax".to_string(), { spent += 2; answer_dec(s1?, Format::Fixed(2), &clauses)? });
-        object.insert("total".to_string(), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? });
+        object.insert("lines".to_string(), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = serde_json::Map::with_capacity(5); o.insert("id".to_string(), { spent += 4; answer(&(field(&(*it), 0)?), Format::Text, &clauses)? }); o.insert("jurisdiction".to_string(), { spent += 4; answer(&(field(&(*it), 3)?), Format::Text, &clauses)? }); o.insert("net".to_string(), { spent += 2; answer_num(r.s5, Format::Fixed(2), &clauses)? }); o.insert("tax".to_string(), { spent += 2; answer_dec(r.s8, Format::Fixed(2), &clauses)? }); o.insert("total".to_string(), { spent += 2; answer_num(r.s9, Format::Fixed(2), &clauses)? }); listed.push((None, serde_json::Value::Object(o))); } } each_json(listed, false)? });
+        object.insert("subtotal".to_string(), { spent += 2; answer_dec(s1?, Format::Fixed(2), &clauses)? });
+        object.insert("tax".to_string(), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? });
+        object.insert("total".to_string(), { spent += 2; answer_dec(s3?, Format::Fixed(2), &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

@@ -15,6 +15,11 @@ Stdlib only. Usage:
         --rulebook rulebooks/sales-tax/v1 --n 5000 --seed 1
     python3 tests/differential/sales_tax.py --dump /tmp/cases.jsonl --n 2000 --stats
     python3 tests/differential/sales_tax.py --self-test
+    python3 tests/differential/sales_tax.py --bareme target/debug/bareme \\
+        --ablate tax_per_unit,half_even --n 500     # wrong readings, alone or together
+
+The wrong readings (`--ablate`, the rulebook's ablations) are read here from
+their descriptions in the rulebook, apart from its formulas: see `invoice`.
 
 Cases are JSON parsed with numbers kept as written (`RawNumber`), so that a
 quantity `3.0` can be told apart from `3`, and a rate `1e-2` from `0.01`.
@@ -22,6 +27,7 @@ quantity `3.0` can be told apart from `3`, and a rate `1e-2` from `0.01`.
 
 from __future__ import annotations
 
+import argparse
 import collections
 import json
 import os
@@ -29,7 +35,7 @@ import random
 import re
 import sys
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, getcontext
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, getcontext
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -101,6 +107,7 @@ class Case:
     lines: list
     products: dict   # id -> Product
     table: dict      # jurisdiction -> Jurisdiction
+    billing: str | None = None  # the cart customer's billing jurisdiction, when a text
 
 
 def read_plain_decimal(value, path: str, what: str, *, numbers_allowed: bool,
@@ -252,7 +259,11 @@ def read_case(raw) -> Case:
     products = read_products(raw.get("products"))
     customers = read_customers(raw.get("customers"))
     cart_id, lines = read_cart(raw.get("cart"), customers, products, table)
-    return Case(cart_id, lines, products, table)
+    billing = customers[raw["cart"]["customer_id"]].get("billing_jurisdiction")
+    # Read only by the wrong reading billing_jurisdiction: a text the rulebook
+    # accepts (at most 1000 characters), else none.
+    billing = billing if isinstance(billing, str) and len(billing) <= 1000 else None
+    return Case(cart_id, lines, products, table, billing)
 
 
 # ---------------------------------------------------------------------------
@@ -278,26 +289,74 @@ def line_tax(net: Decimal, jurisdiction: Jurisdiction, category: str) -> Decimal
     return round_half_up(jurisdiction.rate * net)
 
 
-def invoice(case: Case) -> dict:
-    lines, subtotal, tax_total = [], ZERO, ZERO
-    for line in case.lines:  # Rule 6: every line, in input order.
+# The rulebook's ablations: the eight defects of the seed's calculator.
+ABLATIONS = ("billing_jurisdiction", "exemption_ignored", "tax_per_unit", "half_even",
+             "rounded_per_invoice", "exempt_lines_out_of_subtotal",
+             "repeated_products_merged", "rate_rounded_to_cents")
+
+
+def merged(lines: list) -> list:
+    """Wrong reading: lines of one product become one, at the first one's place,
+    with its id and jurisdiction and the quantities summed."""
+    first: dict = {}
+    for line in lines:
+        if line.product_id in first:
+            kept = first[line.product_id]
+            first[line.product_id] = Line(kept.id, kept.product_id, kept.quantity + line.quantity,
+                                          kept.jurisdiction)
+        else:
+            first[line.product_id] = line
+    return list(first.values())
+
+
+def invoice(case: Case, ablate: frozenset = frozenset()) -> dict:
+    """The invoice, or under the wrong readings named in `ablate`, all together."""
+    wrong = ablate.__contains__
+    rounding = ROUND_HALF_EVEN if wrong("half_even") else ROUND_HALF_UP
+    lines, subtotal, tax_total, exact_total = [], ZERO, ZERO, ZERO
+    for line in merged(case.lines) if wrong("repeated_products_merged") else case.lines:
         product = case.products[line.product_id]
         net = product.unit_price * line.quantity  # Rule 3.
-        tax = line_tax(net, case.table[line.jurisdiction], product.category)  # Rule 1.
+        jurisdiction = case.table[line.jurisdiction]  # Rule 1.
+        if wrong("billing_jurisdiction") and case.billing in case.table:
+            jurisdiction = case.table[case.billing]
+        taxable = wrong("exemption_ignored") or jurisdiction.taxable[product.category]
+        rate = round_half_up(jurisdiction.rate) if wrong("rate_rounded_to_cents") else jurisdiction.rate
+        if not taxable:
+            tax, exact = ZERO, ZERO
+        elif wrong("tax_per_unit"):
+            tax = (rate * product.unit_price).quantize(CENT, rounding=rounding) * line.quantity
+            exact = rate * net
+        else:  # Rules 4, 5, 7.
+            tax = (rate * net).quantize(CENT, rounding=rounding)
+            exact = rate * net
         lines.append({"id": line.id, "jurisdiction": line.jurisdiction,
                       "net": money_text(net), "tax": money_text(tax), "total": money_text(net + tax)})
-        subtotal += net
+        if taxable or not wrong("exempt_lines_out_of_subtotal"):
+            subtotal += net
         tax_total += tax
+        exact_total += exact
+    if wrong("rounded_per_invoice"):
+        tax_total = round_half_up(exact_total)
     return {"cart_id": case.cart_id, "lines": lines, "subtotal": money_text(subtotal),
             "tax": money_text(tax_total), "total": money_text(subtotal + tax_total)}
 
 
-def evaluate(raw) -> dict:
+def evaluate(raw, ablate: frozenset = frozenset()) -> dict:
     """The expected answer for one parsed case, or `{"error": {path, message}}`."""
     try:
-        return invoice(read_case(raw))
+        return invoice(read_case(raw), ablate)
     except DatasetError as error:
         return {"error": {"path": error.path, "message": error.message}}
+
+
+def ablation_list(text: str) -> frozenset:
+    """`--ablate a,b`: the wrong readings named, each one known."""
+    names = [n.strip() for n in text.split(",")]
+    for name in names:
+        if name not in ABLATIONS:
+            raise argparse.ArgumentTypeError(f"unknown ablation {name!r}; known: {', '.join(ABLATIONS)}")
+    return frozenset(names)
 
 
 # ---------------------------------------------------------------------------
@@ -1325,13 +1384,16 @@ def self_test() -> None:
 
 def main(argv=None) -> int:
     parser = harness.cli_parser(__doc__, "rulebooks/sales-tax/v1")
+    parser.add_argument("--ablate", metavar="NAME[,NAME…]", type=ablation_list, default=frozenset(),
+                        help="expect the invoice under these wrong readings together, and run bareme with --ablate")
     args = parser.parse_args(argv)
 
     if args.self_test:
         self_test()
         return 0
-    cases = harness.generate_cases(args.n, args.seed, generate_tagged, evaluate)
-    return harness.dump_or_run(parser, args, cases, print_distribution, ensure_ascii=False)
+    cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: evaluate(raw, args.ablate))
+    ablation = ",".join(sorted(args.ablate)) or None
+    return harness.dump_or_run(parser, args, cases, print_distribution, ablation=ablation, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
+pub(crate) fn bareme(args: &[&str], stdin: Option<&str>) -> Output {
     bareme_bytes(args, stdin.map(str::as_bytes))
 }
 
@@ -29,11 +29,11 @@ fn bareme_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("bareme finishes")
 }
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
@@ -196,7 +196,7 @@ fn test_command_reports_passes_and_failures() {
     assert!(out.contains("0 passed, 1 failed"), "{out}");
 }
 
-fn tempdir(name: &str) -> std::path::PathBuf {
+pub(crate) fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bareme-it-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -265,6 +265,113 @@ fn eval_under_an_ablation_changes_the_answer_and_names_it() {
         stderr(&unknown).contains("unknown ablation `nope`; succession-fr declares: ignore_790g"),
         "{}",
         stderr(&unknown)
+    );
+}
+
+#[test]
+fn eval_under_two_ablations_applies_both_and_names_them() {
+    // Three units of 0.50 in STATE_C (rate 0.09), the cart of sales-tax cases 87-88 and 99.
+    // The rules: 0.09 × 1.50 = 0.135 → 0.14 (half-up). Per unit: 0.09 × 0.50 = 0.045 → 0.05,
+    // × 3 = 0.15. Half-even on the line: 0.135 → 0.14 (3 is odd). Both: 0.045 → 0.04, × 3 = 0.12.
+    let case = r#"{"cart": {"cart_id": "PUE", "customer_id": "K1",
+        "lines": [{"id": "L1", "product_id": "C1", "quantity": 3, "jurisdiction": "STATE_C"}]},
+        "customers": {"K1": {"billing_jurisdiction": "STATE_A"}},
+        "products": {"C1": {"category": "STANDARD", "unit_price": "0.50"}}}"#;
+    let sales = "rulebooks/sales-tax/v1";
+    let invoice = |tax: &str, total: &str| {
+        format!(
+            r#"{{"cart_id":"PUE","lines":[{{"id":"L1","jurisdiction":"STATE_C","net":"1.50","tax":"{tax}","total":"{total}"}}],"subtotal":"1.50","tax":"{tax}","total":"{total}"}}"#
+        )
+    };
+    for (ablate, tax, total) in [
+        (None, "0.14", "1.64"),
+        (Some("tax_per_unit"), "0.15", "1.65"),
+        (Some("half_even"), "0.14", "1.64"),
+        (Some("tax_per_unit,half_even"), "0.12", "1.62"),
+        (Some("half_even,tax_per_unit"), "0.12", "1.62"),
+    ] {
+        let mut args = vec!["eval", sales, "-"];
+        args.extend(ablate.iter().flat_map(|a| ["--ablate", *a]));
+        let o = bareme(&args, Some(case));
+        assert_eq!(o.status.code(), Some(0), "{ablate:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim_end(), invoice(tax, total), "{ablate:?}");
+    }
+    let traced = bareme(
+        &[
+            "eval",
+            sales,
+            "-",
+            "--ablate",
+            "tax_per_unit,half_even",
+            "--trace",
+            "text",
+        ],
+        Some(case),
+    );
+    let out = stdout(&traced);
+    assert!(
+        out.contains("\nablation tax_per_unit,half_even (an alternative reading, not the rules)\n"),
+        "{out}"
+    );
+    let json = bareme(
+        &[
+            "eval",
+            sales,
+            "-",
+            "--ablate",
+            "tax_per_unit,half_even",
+            "--trace",
+            "json",
+        ],
+        Some(case),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).expect("json");
+    assert_eq!(v["trace"]["ablation"], "tax_per_unit,half_even");
+    // Through a batch too.
+    let batch = bareme(
+        &[
+            "eval",
+            sales,
+            "--batch",
+            "--ablate",
+            "tax_per_unit,half_even",
+        ],
+        Some(&case.replace('\n', " ")),
+    );
+    assert_eq!(stdout(&batch).trim_end(), invoice("0.12", "1.62"));
+    // Unknown names list the declared ones; a name twice is refused.
+    let unknown = bareme(
+        &["eval", sales, "-", "--ablate", "half_even,nope"],
+        Some(case),
+    );
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        stderr(&unknown),
+        "error: unknown ablation `nope`; sales-tax declares: billing_jurisdiction, exemption_ignored, tax_per_unit, half_even, rounded_per_invoice, exempt_lines_out_of_subtotal, repeated_products_merged, rate_rounded_to_cents\n"
+    );
+    let twice = bareme(
+        &["eval", sales, "-", "--ablate", "half_even,half_even"],
+        Some(case),
+    );
+    assert_eq!(twice.status.code(), Some(2));
+    assert_eq!(
+        stderr(&twice),
+        "error: ablation `half_even` is named twice\n"
+    );
+    // Two readings of the same step cannot apply together (succession-fr).
+    let clash = bareme(
+        &[
+            "compile",
+            "rulebooks/succession-fr/v2026",
+            "--ablate",
+            "round_each_band,restart_scale_after_recall",
+        ],
+        None,
+    );
+    assert_eq!(clash.status.code(), Some(2));
+    assert_eq!(
+        stderr(&clash),
+        "error: ablations `round_each_band` and `restart_scale_after_recall` both replace step `heirs.tax_before`, so they cannot apply together\n"
     );
 }
 
@@ -341,7 +448,7 @@ fn compile_writes_the_checked_in_module_whole() {
 
 /// Runs bareme with standard output on `/dev/full`, where every write fails (ENOSPC).
 #[cfg(target_os = "linux")]
-fn bareme_into_a_full_disk(args: &[&str]) -> Output {
+pub(crate) fn bareme_into_a_full_disk(args: &[&str]) -> Output {
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
@@ -476,7 +583,7 @@ fn case_text_cannot_forge_lines_in_a_trace_or_a_rejection() {
     let out = stdout(&o);
     assert!(
         out.contains(
-            "\n  customers = {K1: {}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {}}\n"
+            "\n  customers = {K1: {billing_jurisdiction: absent}, K2\\n  step forged\\n    → 0\\u{1b}[2J\\u{202e}: {billing_jurisdiction: absent}}\n"
         ),
         "{out}"
     );

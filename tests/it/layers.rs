@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["rulebook"],
     &["codegen"],
     &["compiled"],
-    &["conformance"],
+    &["conformance", "coverage"],
     &["generate"],
     &[""],
 ];

@@ -1,6 +1,7 @@
 //! One integration test binary: conformance of every bundled rulebook, the
 //! CLI contract, located diagnostics, trace snapshots and hostile input.
 
+mod ablations;
 mod caps;
 mod cli;
 mod compiled;
@@ -10,6 +11,7 @@ mod fuzz;
 mod generate;
 mod hardening;
 mod hostile;
+mod invalid;
 mod layers;
 mod properties;
 mod roads;

@@ -118,7 +118,49 @@ impl Checker<'_> {
         if let Some(d) = &raw.default {
             input.default = self.default_value(&input, d, name);
         }
+        // After the default, which must be valid whatever `invalid` says.
+        input.invalid_absent = self.invalid_option(raw);
         input
+    }
+
+    /// `invalid = "reject" | "absent"`: whether a value that does not
+    /// validate reads as absent. Not with `required` or `required_when`,
+    /// which such a value would then pass or fail unseen, nor on a table.
+    fn invalid_option(&mut self, raw: &RawInput) -> bool {
+        let Some(invalid) = &raw.invalid else {
+            return false;
+        };
+        let absent = match invalid.get_ref().as_str() {
+            "reject" => return false,
+            "absent" => true,
+            other => {
+                self.problem(
+                    "check::bad_input",
+                    sp(invalid),
+                    format!("`invalid` is `reject` or `absent`, not `{other}`"),
+                    "here",
+                );
+                return false;
+            }
+        };
+        let clash = if raw.required {
+            Some("`required`")
+        } else if raw.required_when.is_some() {
+            Some("`required_when`")
+        } else if raw.ty.get_ref() == "table" {
+            Some("type `table`")
+        } else {
+            None
+        };
+        if let Some(clash) = clash {
+            self.problem(
+                "check::bad_input",
+                sp(invalid),
+                format!("`invalid = \"absent\"` cannot go with {clash}: a value that is not valid would be read as absent"),
+                "here",
+            );
+        }
+        absent
     }
 
     /// An input's kind from its `type`, with the keys that type takes.
@@ -286,7 +328,17 @@ impl Checker<'_> {
         let span = sp(raw);
         let ty = raw.ty.get_ref().as_str();
         let item = match &raw.items {
-            Some(item) => self.input("item", item, cx, depth + 1),
+            Some(item) => {
+                if let Some(invalid) = &item.invalid {
+                    self.problem(
+                        "check::bad_input",
+                        sp(invalid),
+                        format!("`invalid` applies to inputs and record fields, not to the items of a {ty}"),
+                        "here",
+                    );
+                }
+                self.input("item", item, cx, depth + 1)
+            }
             None => {
                 self.problem(
                     "check::bad_input",

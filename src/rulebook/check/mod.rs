@@ -192,7 +192,7 @@ impl Checker<'_> {
 
         Some(Rulebook {
             ablations: built_ablations,
-            applied_ablation: None,
+            applied_ablations: Vec::new(),
             plan: Default::default(),
             reports: built_reports,
             id: ident.id.get_ref().clone(),

@@ -142,6 +142,7 @@ impl Checker<'_> {
                 || c.unique
                 || c.key_ref.is_some()
                 || !c.reject.is_empty()
+                || c.invalid.is_some()
             {
                 self.problem(
                     "check::bad_table",
