@@ -245,6 +245,7 @@ impl<'a> Cx<'a> {
                 .as_ref()
                 .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
                 .max(1),
+            keep_profile: h.keep_profile.unwrap_or(false),
         })
     }
 
@@ -252,7 +253,23 @@ impl<'a> Cx<'a> {
         for field in &raw.no_leak {
             self.answer_field(field);
         }
+        for field in &raw.may_copy {
+            self.answer_field(field);
+        }
         let margin = raw.margin.as_ref().and_then(|m| self.decimal(m));
+        let mut margins = Vec::new();
+        for (step, m) in &raw.margins {
+            if !self.is_step(step) {
+                let message = format!(
+                    "{} has no step `{step}` whose roundings a margin could bound (a per-item step is `group.step`)",
+                    self.side()
+                );
+                self.problem("generate::unknown_step", span_of(m), message);
+            }
+            if let Some(d) = self.decimal(m) {
+                margins.push((Arc::from(step.as_str()), d));
+            }
+        }
         let signature = raw
             .signature
             .iter()
@@ -266,17 +283,42 @@ impl<'a> Cx<'a> {
                 .collect(),
             hide_reason: raw.hide_reason,
             margin,
+            margins,
+            may_copy: raw
+                .may_copy
+                .iter()
+                .map(|f| Arc::from(f.get_ref().as_str()))
+                .collect(),
             signature,
         }
     }
 
-    /// Whether some decision of the rulebook has this answer field.
+    /// Whether the rulebook has this step: `name`, or `group.name` for a per-item step.
+    fn is_step(&self, name: &str) -> bool {
+        match name.split_once('.') {
+            None => self.rb.steps.iter().any(|s| &*s.name == name),
+            Some((group, step)) => self
+                .rb
+                .groups
+                .iter()
+                .any(|g| &*g.name == group && g.steps.iter().any(|s| &*s.name == step)),
+        }
+    }
+
+    /// Whether some decision of the rulebook has this answer field (at any
+    /// depth: a field of each item's object counts).
     fn answer_field(&mut self, field: &Spanned<String>) {
+        fn has(outputs: &[crate::model::Output], key: &str) -> bool {
+            outputs.iter().any(|o| {
+                &*o.key == key
+                    || matches!(&o.value, crate::model::OutputValue::Each { fields, .. } if has(fields, key))
+            })
+        }
         let known = self
             .rb
             .decisions
             .iter()
-            .any(|d| d.answer.iter().any(|o| &*o.key == field.get_ref()));
+            .any(|d| has(&d.answer, field.get_ref()));
         if !known {
             let message = format!(
                 "`{}` is not an answer field of any decision of {}",
@@ -301,6 +343,7 @@ impl<'a> Cx<'a> {
                     number: p.level,
                     label: None,
                     ablations: Vec::new(),
+                    watch: Vec::new(),
                     profiles: vec![(i, weight)],
                 }),
             }
@@ -315,17 +358,19 @@ impl<'a> Cx<'a> {
                 );
                 continue;
             };
-            for a in &level.ablations {
+            for a in level.ablations.iter().chain(&level.watch) {
                 self.ablation(a);
             }
+            let names = |list: &[Spanned<String>]| -> Vec<Arc<str>> {
+                list.iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect()
+            };
             match levels.iter_mut().find(|l| l.number == number) {
                 Some(l) => {
                     l.label = level.label.clone();
-                    l.ablations = level
-                        .ablations
-                        .iter()
-                        .map(|a| Arc::from(a.get_ref().as_str()))
-                        .collect();
+                    l.ablations = names(&level.ablations);
+                    l.watch = names(&level.watch);
                 }
                 None => {
                     let span = level.ablations.first().map(span_of).unwrap_or_default();
@@ -389,6 +434,7 @@ impl<'a> Cx<'a> {
             let mut fields: Vec<(String, RawField)> = Vec::new();
             let mut accept = Vec::new();
             let mut detect = Vec::new();
+            let mut detect_each = Vec::new();
             let mut shown = Vec::new();
             let mut tags = Vec::new();
             let mut perturb = Vec::new();
@@ -401,6 +447,7 @@ impl<'a> Cx<'a> {
                 }
                 accept.extend(link.accept.iter());
                 detect.extend(link.detect.iter());
+                detect_each.extend(link.detect_each.iter());
                 shown.extend(link.shown.iter());
                 tags.extend(link.tags.iter());
                 perturb.extend(link.perturb.iter());
@@ -432,7 +479,7 @@ impl<'a> Cx<'a> {
                     self.problem("generate::unknown_reason", span_of(r), message);
                 }
             }
-            for a in &detect {
+            for a in detect.iter().chain(&detect_each) {
                 self.ablation(a);
             }
             for f in &shown {
@@ -466,6 +513,10 @@ impl<'a> Cx<'a> {
                 decision: decision.map(|d| Arc::from(d.get_ref().as_str())),
                 reason: reason.map(|r| Arc::from(r.get_ref().as_str())),
                 detect: detect
+                    .iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect(),
+                detect_each: detect_each
                     .iter()
                     .map(|a| Arc::from(a.get_ref().as_str()))
                     .collect(),
@@ -535,18 +586,26 @@ impl<'a> Cx<'a> {
         want: Option<Type>,
         locals: Vec<(Arc<str>, Type)>,
     ) -> Option<Formula> {
+        let (f, ty) = self.formula_typed(s, locals)?;
+        if let Some(want) = want {
+            if !want.accepts(&ty) {
+                let message = format!("expected a {want:?} expression, found a {ty:?} one");
+                self.problem("generate::type", span_of(s), message);
+            }
+        }
+        Some(f)
+    }
+
+    /// A free expression and its type.
+    fn formula_typed(
+        &mut self,
+        s: &Spanned<String>,
+        locals: Vec<(Arc<str>, Type)>,
+    ) -> Option<(Formula, Type)> {
         let whole = span_of(s);
         let offset = content_offset(self.text, whole, s.get_ref());
         match self.rb.free_formula(s.get_ref(), locals) {
-            Ok((f, ty)) => {
-                if let Some(want) = want {
-                    if !want.accepts(&ty) {
-                        let message = format!("expected a {want:?} expression, found a {ty:?} one");
-                        self.problem("generate::type", whole, message);
-                    }
-                }
-                Some(f)
-            }
+            Ok(found) => Some(found),
             Err(problems) => {
                 for p in problems {
                     let at = match offset {
@@ -581,6 +640,30 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// A bound of a date (`date`) or month draw: a literal, or an expression
+    /// giving a date or a month.
+    fn moment(&mut self, s: &Spanned<String>, date: bool) -> Option<Moment> {
+        let text = s.get_ref();
+        if date {
+            if let Some(d) = parse_date(text) {
+                return Some(Moment::Date(d));
+            }
+        }
+        if let Some(m) = Month::parse(text) {
+            return Some(Moment::Month(m));
+        }
+        let (f, ty) = self.formula_typed(s, Vec::new())?;
+        if !matches!(ty, Type::Date | Type::Month | Type::Any) {
+            let message = format!(
+                "`{text}` is neither a {} nor an expression giving a date or a month (it gives a {ty:?})",
+                if date { "date `YYYY-MM-DD`" } else { "month `YYYY-MM`" }
+            );
+            self.problem("generate::type", span_of(s), message);
+            return None;
+        }
+        Some(Moment::Expr(f))
+    }
+
     /// The slot a path leads to from `from` (the case when `None`).
     fn slot(&self, path: &[&str], from: Option<Slot<'a>>) -> Result<Slot<'a>, String> {
         let mut at = from;
@@ -605,11 +688,13 @@ impl<'a> Cx<'a> {
                     }
                     InputKind::Map { item, .. } => Slot::Input(item),
                     InputKind::Table { table } => Slot::Row(*table),
-                    InputKind::List { .. } => return Err(format!(
+                    InputKind::List { .. } => {
+                        return Err(format!(
                         "`{}` is a list in {}: draw it whole with `list` and its items with `item`",
                         input.name,
                         self.side()
-                    )),
+                    ))
+                    }
                     _ => {
                         return Err(format!(
                             "input `{}` of {} has no fields",
@@ -654,11 +739,29 @@ impl<'a> Cx<'a> {
         };
         let draw = self.draw(path, raw, slot, span)?;
         let chance = raw.chance.as_ref().and_then(|c| self.decimal(c));
+        let placeholder = match &raw.placeholder {
+            None => None,
+            Some(_) if from.is_some() => {
+                let message = format!(
+                    "`{path}`: only a field of the case itself (not of an item or record) holds a placeholder"
+                );
+                self.problem("generate::placeholder", span, message);
+                None
+            }
+            Some(v) => match json_from_toml(v) {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    self.problem("generate::placeholder", span, e);
+                    None
+                }
+            },
+        };
         Some(FieldDraw {
             path: segments.iter().map(|s| s.to_string()).collect(),
             draw,
             chance,
             number: raw.number.unwrap_or(false),
+            placeholder,
         })
     }
 
@@ -675,13 +778,14 @@ impl<'a> Cx<'a> {
             raw.expr.is_some(),
             raw.target.is_some(),
             raw.list.is_some(),
+            raw.parts.is_some(),
             raw.object.is_some(),
             raw.text.is_some(),
             raw.key_of.is_some(),
             raw.fields.is_some(),
         ];
         if ways.iter().filter(|w| **w).count() != 1 {
-            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, object, fields, text, key_of)");
+            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, parts, object, fields, text, key_of)");
             self.problem("generate::draw", span, message);
             return None;
         }
@@ -768,30 +872,26 @@ impl<'a> Cx<'a> {
                 mismatch(self, "a month");
                 return None;
             }
-            let (Some(x), Some(y)) = (Month::parse(a.get_ref()), Month::parse(b.get_ref())) else {
-                self.problem(
-                    "generate::month",
-                    span,
-                    format!("`{path}`: months are `YYYY-MM`"),
-                );
-                return None;
-            };
-            return Some(Draw::Month(x.min(y), x.max(y)));
+            let (x, y) = (self.moment(a, false)?, self.moment(b, false)?);
+            return Some(match (x, y) {
+                (Moment::Month(x), Moment::Month(y)) => {
+                    Draw::Month(Moment::Month(x.min(y)), Moment::Month(x.max(y)))
+                }
+                (x, y) => Draw::Month(x, y),
+            });
         }
         if let Some([a, b]) = &raw.date {
             if !matches!(kind, Some(InputKind::Date { .. })) {
                 mismatch(self, "a date");
                 return None;
             }
-            let (Some(x), Some(y)) = (parse_date(a.get_ref()), parse_date(b.get_ref())) else {
-                self.problem(
-                    "generate::date",
-                    span,
-                    format!("`{path}`: dates are `YYYY-MM-DD`"),
-                );
-                return None;
-            };
-            return Some(Draw::Date(x.min(y), x.max(y)));
+            let (x, y) = (self.moment(a, true)?, self.moment(b, true)?);
+            return Some(match (x, y) {
+                (Moment::Date(x), Moment::Date(y)) => {
+                    Draw::Date(Moment::Date(x.min(y)), Moment::Date(x.max(y)))
+                }
+                (x, y) => Draw::Date(x, y),
+            });
         }
         if let Some(e) = &raw.expr {
             let want = input.map(|i| i.kind.value_type());
@@ -856,6 +956,31 @@ impl<'a> Cx<'a> {
                 max: min.max(max),
                 item: fields,
             });
+        }
+        if let Some(parts) = &raw.parts {
+            if !matches!(kind, Some(InputKind::List { .. })) {
+                mismatch(self, "a list of parts");
+                return None;
+            }
+            let mut drawn = Vec::new();
+            for part in parts {
+                if part.list.is_none() {
+                    let message =
+                        format!("`{path}`: each part is a `list = [min, max]` with its `item`");
+                    self.problem("generate::parts", span, message);
+                    return None;
+                }
+                let draw = self.draw(path, part, slot, span)?;
+                let chance = part.chance.as_ref().and_then(|c| self.decimal(c));
+                drawn.push(FieldDraw {
+                    path: Vec::new(),
+                    draw,
+                    chance,
+                    number: false,
+                    placeholder: None,
+                });
+            }
+            return Some(Draw::Parts(drawn));
         }
         if let Some([min, max]) = raw.object {
             let inner = match kind {

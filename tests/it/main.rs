@@ -7,6 +7,7 @@ mod compiled;
 mod conformance;
 mod diagnostics;
 mod fuzz;
+mod generators;
 mod hardening;
 mod hostile;
 mod layers;
