@@ -41,8 +41,17 @@ impl<'a> Drawer<'a> {
 
     /// Draws every field of a profile into the case.
     pub(crate) fn draw(&mut self, fields: &[FieldDraw]) -> Drawn<()> {
+        // Placeholders hold their fields' places until their turn.
+        for field in fields {
+            if let Some(p) = &field.placeholder {
+                put(&mut self.case, &field.path, Some(p.clone()));
+            }
+        }
         for field in fields {
             if !self.lucky(field.chance) {
+                if field.placeholder.is_some() {
+                    self.set_or_remove(&field.path, None);
+                }
                 continue;
             }
             let value = self.value(field, None)?;
@@ -51,6 +60,24 @@ impl<'a> Drawer<'a> {
             put(&mut case, &field.path, value);
             self.case = case;
         }
+        // The case's keys in the order the profile declares its fields
+        // (a placeholder does not move its field to the front).
+        let mut order: Vec<&str> = Vec::new();
+        for field in fields {
+            if let Some(first) = field.path.first() {
+                if !order.contains(&first.as_str()) {
+                    order.push(first);
+                }
+            }
+        }
+        let mut rest = std::mem::take(&mut self.case);
+        for key in order {
+            if let Some(v) = rest.shift_remove(key) {
+                self.case.insert(key.to_string(), v);
+            }
+        }
+        self.case.extend(rest);
+        self.facts = None;
         Ok(())
     }
 
@@ -92,6 +119,12 @@ impl<'a> Drawer<'a> {
     fn number(&mut self, f: &Formula) -> Drawn<Decimal> {
         match self.eval(f)? {
             Value::Number(d) => Ok(d),
+            // A fraction no decimal holds (`x / 151.67`) is never on a grid
+            // of decimals, so its nearest 28-digit decimal bounds the same
+            // grid values.
+            Value::Fraction(x) => x
+                .approx()
+                .ok_or_else(|| Redraw(format!("`{}` is out of the decimal range", f.text))),
             other => Err(Redraw(format!(
                 "`{}` is {}, not a number",
                 f.text,
@@ -121,15 +154,23 @@ impl<'a> Drawer<'a> {
             Draw::Integer(lo, hi) => Json::from(self.rng.random_range(*lo..=*hi)),
             Draw::Choice { values, weights } => values[self.weighted(weights)].clone(),
             Draw::Month(a, b) => {
-                let span = months_between(*a, *b);
+                let (a, b) = (self.month_bound(a)?, self.month_bound(b)?);
+                if b < a {
+                    return Err(Redraw(format!("empty range of months {a}..{b}")));
+                }
+                let span = months_between(a, b);
                 let k = self.rng.random_range(0..=span);
-                let m = a.plus_months(k).unwrap_or(*a);
+                let m = a.plus_months(k).unwrap_or(a);
                 Json::String(m.to_string())
             }
             Draw::Date(a, b) => {
-                let days = (*b - *a).num_days();
+                let (a, b) = (self.date_bound(a, false)?, self.date_bound(b, true)?);
+                let days = (b - a).num_days();
+                if days < 0 {
+                    return Err(Redraw(format!("empty range of dates {a}..{b}")));
+                }
                 let k = self.rng.random_range(0..=days);
-                let d = *a + chrono::Duration::days(k);
+                let d = a + chrono::Duration::days(k);
                 Json::String(d.format("%Y-%m-%d").to_string())
             }
             Draw::Expr(f) => {
@@ -154,6 +195,23 @@ impl<'a> Drawer<'a> {
                 let mut items = Vec::with_capacity(count);
                 for i in 1..=count {
                     items.push(Json::Object(self.item(item, i)?));
+                }
+                Json::Array(items)
+            }
+            Draw::Parts(parts) => {
+                let mut items = Vec::new();
+                for part in parts {
+                    if !self.lucky(part.chance) {
+                        continue;
+                    }
+                    let Draw::List { min, max, item } = &part.draw else {
+                        continue;
+                    };
+                    let count = self.rng.random_range(*min..=*max) as usize;
+                    for _ in 0..count {
+                        let n = items.len() + 1;
+                        items.push(Json::Object(self.item(item, n)?));
+                    }
                 }
                 Json::Array(items)
             }
@@ -268,10 +326,61 @@ impl<'a> Drawer<'a> {
     }
 
     fn set(&mut self, path: &[String], value: Json) {
+        self.set_or_remove(path, Some(value));
+    }
+
+    fn set_or_remove(&mut self, path: &[String], value: Option<Json>) {
         self.facts = None;
         let mut case = std::mem::take(&mut self.case);
-        put(&mut case, path, Some(value));
+        put(&mut case, path, value);
         self.case = case;
+    }
+
+    /// A bound of a month draw: a month, or the month of a date.
+    fn month_bound(&mut self, m: &Moment) -> Drawn<Month> {
+        match m {
+            Moment::Month(m) => Ok(*m),
+            Moment::Date(d) => Ok(month_of_date(*d)),
+            Moment::Expr(f) => match self.eval(f)? {
+                Value::Month(m) => Ok(m),
+                Value::Date(d) => Ok(month_of_date(d)),
+                other => Err(Redraw(format!(
+                    "`{}` is {}, not a month",
+                    f.text,
+                    other.kind_name()
+                ))),
+            },
+        }
+    }
+
+    /// A bound of a date draw; a month stands for its first day (`high`:
+    /// its last day).
+    fn date_bound(&mut self, m: &Moment, high: bool) -> Drawn<chrono::NaiveDate> {
+        let of_month = |m: Month| -> Drawn<chrono::NaiveDate> {
+            let first = chrono::NaiveDate::from_ymd_opt(m.year, m.month, 1)
+                .ok_or_else(|| Redraw(format!("no first day of {m}")))?;
+            if !high {
+                return Ok(first);
+            }
+            let next = m
+                .plus_months(1)
+                .and_then(|n| chrono::NaiveDate::from_ymd_opt(n.year, n.month, 1))
+                .ok_or_else(|| Redraw(format!("no last day of {m}")))?;
+            Ok(next - chrono::Duration::days(1))
+        };
+        match m {
+            Moment::Date(d) => Ok(*d),
+            Moment::Month(m) => of_month(*m),
+            Moment::Expr(f) => match self.eval(f)? {
+                Value::Date(d) => Ok(d),
+                Value::Month(m) => of_month(m),
+                other => Err(Redraw(format!(
+                    "`{}` is {}, not a date",
+                    f.text,
+                    other.kind_name()
+                ))),
+            },
+        }
     }
 }
 
@@ -305,6 +414,14 @@ impl Grid {
         let mut d = self.first + Decimal::from(k) * self.step;
         d.rescale(self.step.scale());
         d
+    }
+}
+
+fn month_of_date(d: chrono::NaiveDate) -> Month {
+    use chrono::Datelike;
+    Month {
+        year: d.year(),
+        month: d.month(),
     }
 }
 

@@ -2,15 +2,13 @@
 //! path of each (inputs, record fields, table rows and columns), and whether
 //! the way it is drawn fits what is there (type, places, bounds).
 
-use rust_decimal::Decimal;
-
 use super::load::{span_of, Cx, Slot};
 use super::model::*;
 use super::schema::*;
 use crate::case::toml::json_from_toml;
 use crate::model::{InputKind, NumberSpec, Type};
 use crate::span::Span;
-use crate::value::{parse_date, Month};
+use rust_decimal::Decimal;
 
 impl<'a> Cx<'a> {
     /// The slot a path leads to from `from` (the case when `None`).
@@ -93,11 +91,29 @@ impl<'a> Cx<'a> {
         };
         let draw = self.draw(path, raw, slot, span)?;
         let chance = raw.chance.as_ref().and_then(|c| self.decimal(c));
+        let placeholder = match &raw.placeholder {
+            None => None,
+            Some(_) if from.is_some() => {
+                let message = format!(
+                    "`{path}`: only a field of the case itself (not of an item or record) holds a placeholder"
+                );
+                self.problem("generate::placeholder", span, message);
+                None
+            }
+            Some(v) => match json_from_toml(v) {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    self.problem("generate::placeholder", span, e);
+                    None
+                }
+            },
+        };
         Some(FieldDraw {
             path: segments.iter().map(|s| s.to_string()).collect(),
             draw,
             chance,
             number: raw.number.unwrap_or(false),
+            placeholder,
         })
     }
 
@@ -114,13 +130,14 @@ impl<'a> Cx<'a> {
             raw.expr.is_some(),
             raw.target.is_some(),
             raw.list.is_some(),
+            raw.parts.is_some(),
             raw.object.is_some(),
             raw.text.is_some(),
             raw.key_of.is_some(),
             raw.fields.is_some(),
         ];
         if ways.iter().filter(|w| **w).count() != 1 {
-            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, object, fields, text, key_of)");
+            let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, parts, object, fields, text, key_of)");
             self.problem("generate::draw", span, message);
             return None;
         }
@@ -207,30 +224,26 @@ impl<'a> Cx<'a> {
                 mismatch(self, "a month");
                 return None;
             }
-            let (Some(x), Some(y)) = (Month::parse(a.get_ref()), Month::parse(b.get_ref())) else {
-                self.problem(
-                    "generate::month",
-                    span,
-                    format!("`{path}`: months are `YYYY-MM`"),
-                );
-                return None;
-            };
-            return Some(Draw::Month(x.min(y), x.max(y)));
+            let (x, y) = (self.moment(a, false)?, self.moment(b, false)?);
+            return Some(match (x, y) {
+                (Moment::Month(x), Moment::Month(y)) => {
+                    Draw::Month(Moment::Month(x.min(y)), Moment::Month(x.max(y)))
+                }
+                (x, y) => Draw::Month(x, y),
+            });
         }
         if let Some([a, b]) = &raw.date {
             if !matches!(kind, Some(InputKind::Date { .. })) {
                 mismatch(self, "a date");
                 return None;
             }
-            let (Some(x), Some(y)) = (parse_date(a.get_ref()), parse_date(b.get_ref())) else {
-                self.problem(
-                    "generate::date",
-                    span,
-                    format!("`{path}`: dates are `YYYY-MM-DD`"),
-                );
-                return None;
-            };
-            return Some(Draw::Date(x.min(y), x.max(y)));
+            let (x, y) = (self.moment(a, true)?, self.moment(b, true)?);
+            return Some(match (x, y) {
+                (Moment::Date(x), Moment::Date(y)) => {
+                    Draw::Date(Moment::Date(x.min(y)), Moment::Date(x.max(y)))
+                }
+                (x, y) => Draw::Date(x, y),
+            });
         }
         if let Some(e) = &raw.expr {
             let want = input.map(|i| i.kind.value_type());
@@ -295,6 +308,31 @@ impl<'a> Cx<'a> {
                 max: min.max(max),
                 item: fields,
             });
+        }
+        if let Some(parts) = &raw.parts {
+            if !matches!(kind, Some(InputKind::List { .. })) {
+                mismatch(self, "a list of parts");
+                return None;
+            }
+            let mut drawn = Vec::new();
+            for part in parts {
+                if part.list.is_none() {
+                    let message =
+                        format!("`{path}`: each part is a `list = [min, max]` with its `item`");
+                    self.problem("generate::parts", span, message);
+                    return None;
+                }
+                let draw = self.draw(path, part, slot, span)?;
+                let chance = part.chance.as_ref().and_then(|c| self.decimal(c));
+                drawn.push(FieldDraw {
+                    path: Vec::new(),
+                    draw,
+                    chance,
+                    number: false,
+                    placeholder: None,
+                });
+            }
+            return Some(Draw::Parts(drawn));
         }
         if let Some([min, max]) = raw.object {
             let inner = match kind {

@@ -19,6 +19,7 @@ use crate::rulebook::check::parse_plain_decimal;
 use crate::rulebook::load::{content_hash, read_capped, MAX_RULEBOOK_BYTES};
 use crate::rulebook::{load_rulebook, LoadError};
 use crate::span::Span;
+use crate::value::{parse_date, Month};
 
 /// Most draws of one task, unless the generator says otherwise.
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
@@ -243,6 +244,7 @@ impl<'a> Cx<'a> {
                 .as_ref()
                 .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
                 .max(1),
+            keep_profile: h.keep_profile.unwrap_or(false),
         })
     }
 
@@ -250,7 +252,23 @@ impl<'a> Cx<'a> {
         for field in &raw.no_leak {
             self.answer_field(field);
         }
+        for field in &raw.may_copy {
+            self.answer_field(field);
+        }
         let margin = raw.margin.as_ref().and_then(|m| self.decimal(m));
+        let mut margins = Vec::new();
+        for (step, m) in &raw.margins {
+            if !self.is_step(step) {
+                let message = format!(
+                    "{} has no step `{step}` whose roundings a margin could bound (a per-item step is `group.step`)",
+                    self.side()
+                );
+                self.problem("generate::unknown_step", span_of(m), message);
+            }
+            if let Some(d) = self.decimal(m) {
+                margins.push((Arc::from(step.as_str()), d));
+            }
+        }
         let signature = raw
             .signature
             .iter()
@@ -264,17 +282,42 @@ impl<'a> Cx<'a> {
                 .collect(),
             hide_reason: raw.hide_reason,
             margin,
+            margins,
+            may_copy: raw
+                .may_copy
+                .iter()
+                .map(|f| Arc::from(f.get_ref().as_str()))
+                .collect(),
             signature,
         }
     }
 
-    /// Whether some decision of the rulebook has this answer field.
+    /// Whether the rulebook has this step: `name`, or `group.name` for a per-item step.
+    pub(super) fn is_step(&self, name: &str) -> bool {
+        match name.split_once('.') {
+            None => self.rb.steps.iter().any(|s| &*s.name == name),
+            Some((group, step)) => self
+                .rb
+                .groups
+                .iter()
+                .any(|g| &*g.name == group && g.steps.iter().any(|s| &*s.name == step)),
+        }
+    }
+
+    /// Whether some decision of the rulebook has this answer field (at any
+    /// depth: a field of each item's object counts).
     pub(super) fn answer_field(&mut self, field: &Spanned<String>) {
+        fn has(outputs: &[crate::model::Output], key: &str) -> bool {
+            outputs.iter().any(|o| {
+                &*o.key == key
+                    || matches!(&o.value, crate::model::OutputValue::Each { fields, .. } if has(fields, key))
+            })
+        }
         let known = self
             .rb
             .decisions
             .iter()
-            .any(|d| d.answer.iter().any(|o| &*o.key == field.get_ref()));
+            .any(|d| has(&d.answer, field.get_ref()));
         if !known {
             let message = format!(
                 "`{}` is not an answer field of any decision of {}",
@@ -299,6 +342,7 @@ impl<'a> Cx<'a> {
                     number: p.level,
                     label: None,
                     ablations: Vec::new(),
+                    watch: Vec::new(),
                     profiles: vec![(i, weight)],
                 }),
             }
@@ -313,17 +357,19 @@ impl<'a> Cx<'a> {
                 );
                 continue;
             };
-            for a in &level.ablations {
+            for a in level.ablations.iter().chain(&level.watch) {
                 self.ablation(a);
             }
+            let names = |list: &[Spanned<String>]| -> Vec<Arc<str>> {
+                list.iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect()
+            };
             match levels.iter_mut().find(|l| l.number == number) {
                 Some(l) => {
                     l.label = level.label.clone();
-                    l.ablations = level
-                        .ablations
-                        .iter()
-                        .map(|a| Arc::from(a.get_ref().as_str()))
-                        .collect();
+                    l.ablations = names(&level.ablations);
+                    l.watch = names(&level.watch);
                 }
                 None => {
                     let span = level.ablations.first().map(span_of).unwrap_or_default();
@@ -387,6 +433,7 @@ impl<'a> Cx<'a> {
             let mut fields: Vec<(String, RawField)> = Vec::new();
             let mut accept = Vec::new();
             let mut detect = Vec::new();
+            let mut detect_each = Vec::new();
             let mut shown = Vec::new();
             let mut tags = Vec::new();
             let mut perturb = Vec::new();
@@ -399,6 +446,7 @@ impl<'a> Cx<'a> {
                 }
                 accept.extend(link.accept.iter());
                 detect.extend(link.detect.iter());
+                detect_each.extend(link.detect_each.iter());
                 shown.extend(link.shown.iter());
                 tags.extend(link.tags.iter());
                 perturb.extend(link.perturb.iter());
@@ -430,7 +478,7 @@ impl<'a> Cx<'a> {
                     self.problem("generate::unknown_reason", span_of(r), message);
                 }
             }
-            for a in &detect {
+            for a in detect.iter().chain(&detect_each) {
                 self.ablation(a);
             }
             for f in &shown {
@@ -464,6 +512,10 @@ impl<'a> Cx<'a> {
                 decision: decision.map(|d| Arc::from(d.get_ref().as_str())),
                 reason: reason.map(|r| Arc::from(r.get_ref().as_str())),
                 detect: detect
+                    .iter()
+                    .map(|a| Arc::from(a.get_ref().as_str()))
+                    .collect(),
+                detect_each: detect_each
                     .iter()
                     .map(|a| Arc::from(a.get_ref().as_str()))
                     .collect(),
@@ -533,18 +585,26 @@ impl<'a> Cx<'a> {
         want: Option<Type>,
         locals: Vec<(Arc<str>, Type)>,
     ) -> Option<Formula> {
+        let (f, ty) = self.formula_typed(s, locals)?;
+        if let Some(want) = want {
+            if !want.accepts(&ty) {
+                let message = format!("expected a {want:?} expression, found a {ty:?} one");
+                self.problem("generate::type", span_of(s), message);
+            }
+        }
+        Some(f)
+    }
+
+    /// A free expression and its type.
+    pub(super) fn formula_typed(
+        &mut self,
+        s: &Spanned<String>,
+        locals: Vec<(Arc<str>, Type)>,
+    ) -> Option<(Formula, Type)> {
         let whole = span_of(s);
         let offset = content_offset(self.text, whole, s.get_ref());
         match self.rb.free_formula(s.get_ref(), locals) {
-            Ok((f, ty)) => {
-                if let Some(want) = want {
-                    if !want.accepts(&ty) {
-                        let message = format!("expected a {want:?} expression, found a {ty:?} one");
-                        self.problem("generate::type", whole, message);
-                    }
-                }
-                Some(f)
-            }
+            Ok(found) => Some(found),
             Err(problems) => {
                 for p in problems {
                     let at = match offset {
@@ -577,6 +637,30 @@ impl<'a> Cx<'a> {
             Some(d) => Some(Bound::Const(d)),
             None => self.formula(s, Some(Type::Number)).map(Bound::Expr),
         }
+    }
+
+    /// A bound of a date (`date`) or month draw: a literal, or an expression
+    /// giving a date or a month.
+    pub(super) fn moment(&mut self, s: &Spanned<String>, date: bool) -> Option<Moment> {
+        let text = s.get_ref();
+        if date {
+            if let Some(d) = parse_date(text) {
+                return Some(Moment::Date(d));
+            }
+        }
+        if let Some(m) = Month::parse(text) {
+            return Some(Moment::Month(m));
+        }
+        let (f, ty) = self.formula_typed(s, Vec::new())?;
+        if !matches!(ty, Type::Date | Type::Month | Type::Any) {
+            let message = format!(
+                "`{text}` is neither a {} nor an expression giving a date or a month (it gives a {ty:?})",
+                if date { "date `YYYY-MM-DD`" } else { "month `YYYY-MM`" }
+            );
+            self.problem("generate::type", span_of(s), message);
+            return None;
+        }
+        Some(Moment::Expr(f))
     }
 }
 

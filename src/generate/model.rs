@@ -40,6 +40,8 @@ pub struct Generator {
     pub(crate) prompt: Prompt,
     /// Most draws of one task.
     pub(crate) max_redraws: u32,
+    /// Redraws stay in the profile first picked.
+    pub(crate) keep_profile: bool,
 }
 
 /// The language of a prompt: how amounts are written.
@@ -58,6 +60,8 @@ pub(crate) struct Level {
     pub(crate) label: Option<String>,
     /// One of them must change every task's answer.
     pub(crate) ablations: Vec<Arc<str>>,
+    /// Measured only: a task is tagged `ablation:<name>` when one changes its answer.
+    pub(crate) watch: Vec<Arc<str>>,
     /// Its profiles and their weights.
     pub(crate) profiles: Vec<(usize, u32)>,
 }
@@ -68,6 +72,10 @@ pub(crate) struct Checks {
     pub(crate) no_leak: Vec<Arc<str>>,
     pub(crate) hide_reason: bool,
     pub(crate) margin: Option<Decimal>,
+    /// Margins of the rounding points of named steps (`step`, `group.step`).
+    pub(crate) margins: Vec<(Arc<str>, Decimal)>,
+    /// Answer fields that may appear in the prompt as a copy of an amount of the case.
+    pub(crate) may_copy: Vec<Arc<str>>,
     pub(crate) signature: Vec<Formula>,
 }
 
@@ -82,6 +90,8 @@ pub(crate) struct Profile {
     pub(crate) decision: Option<Arc<str>>,
     pub(crate) reason: Option<Arc<str>>,
     pub(crate) detect: Vec<Arc<str>>,
+    /// Each of them must change the answer.
+    pub(crate) detect_each: Vec<Arc<str>>,
     /// Answer fields the prompt may show.
     pub(crate) shown: Vec<Arc<str>>,
     pub(crate) tags: Vec<(String, Option<Formula>)>,
@@ -119,12 +129,23 @@ pub(crate) struct FieldDraw {
     pub(crate) chance: Option<Decimal>,
     /// Written as a JSON number, not a string.
     pub(crate) number: bool,
+    /// Held from the start of the draw until the field's own turn.
+    pub(crate) placeholder: Option<serde_json::Value>,
 }
 
 /// A bound of a draw: known at load or computed from the case.
 #[derive(Clone, Debug)]
 pub(crate) enum Bound {
     Const(Decimal),
+    Expr(Formula),
+}
+
+/// A bound of a month or date draw: known at load or computed from the case.
+#[derive(Clone, Debug)]
+pub(crate) enum Moment {
+    Date(chrono::NaiveDate),
+    Month(Month),
+    /// A date or month expression (a month stands for its first or last day).
     Expr(Formula),
 }
 
@@ -151,8 +172,8 @@ pub(crate) enum Draw {
         values: Vec<serde_json::Value>,
         weights: Vec<u32>,
     },
-    Month(Month, Month),
-    Date(chrono::NaiveDate, chrono::NaiveDate),
+    Month(Moment, Moment),
+    Date(Moment, Moment),
     Expr(Formula),
     Target {
         step: Formula,
@@ -173,6 +194,8 @@ pub(crate) enum Draw {
         key: String,
         item: Vec<FieldDraw>,
     },
+    /// A list made of parts (each a `List` field, maybe with a chance).
+    Parts(Vec<FieldDraw>),
     Record(Vec<FieldDraw>),
     Text(String),
     KeyOf(Vec<String>),

@@ -50,6 +50,11 @@ pub struct RawHeader {
     /// Most draws of one task before the run fails.
     #[serde(default)]
     pub max_redraws: Option<Spanned<u32>>,
+    /// Whether a task that misses its profile is drawn again from the same
+    /// profile (so that profiles keep their weights whatever their redraw
+    /// rates) instead of from a profile picked again.
+    #[serde(default)]
+    pub keep_profile: Option<bool>,
 }
 
 /// `[levels.N]`.
@@ -63,6 +68,10 @@ pub struct RawLevel {
     /// every task's answer.
     #[serde(default)]
     pub ablations: Vec<Spanned<String>>,
+    /// Ablations measured, not required: a task whose answer one of them
+    /// changes is tagged `ablation:<name>`.
+    #[serde(default)]
+    pub watch: Vec<Spanned<String>>,
 }
 
 /// `[checks]`: what every task must pass, unless a profile says otherwise.
@@ -79,6 +88,16 @@ pub struct RawChecks {
     /// No rounding point of the reference trace within this of its boundary.
     #[serde(default)]
     pub margin: Option<Spanned<String>>,
+    /// Margins of the rounding points of named steps only (`ceiling`, or
+    /// `group.step` for a per-item step): no rounding in that step within
+    /// its margin of the boundary.
+    #[serde(default)]
+    pub margins: IndexMap<String, Spanned<String>>,
+    /// Answer fields that may appear in the prompt when their value is an
+    /// amount of the case itself (a gross that is the base salary): a copy,
+    /// not a leak.
+    #[serde(default)]
+    pub may_copy: Vec<Spanned<String>>,
     /// Expressions whose values identify a task: a later task with the same
     /// values is a duplicate and dropped.
     #[serde(default)]
@@ -120,6 +139,9 @@ pub struct RawProfile {
     /// At least one of these ablations must change the answer.
     #[serde(default)]
     pub detect: Vec<Spanned<String>>,
+    /// Each of these ablations must change the answer on its own.
+    #[serde(default)]
+    pub detect_each: Vec<Spanned<String>>,
     /// Tags added when their condition holds.
     #[serde(default)]
     pub tags: Vec<RawTag>,
@@ -186,10 +208,13 @@ pub struct RawField {
     /// Their weights (all 1 when absent).
     #[serde(default)]
     pub weights: Option<Vec<u32>>,
-    /// A month `YYYY-MM` between two months (inclusive).
+    /// A month between two months (inclusive): each `YYYY-MM` or an
+    /// expression giving a month (or a date: its month).
     #[serde(default)]
     pub month: Option<[Spanned<String>; 2]>,
-    /// A date `YYYY-MM-DD` between two dates (inclusive).
+    /// A date between two dates (inclusive): each `YYYY-MM-DD` or an
+    /// expression giving a date, or a month (its first day as the low
+    /// bound, its last day as the high one).
     #[serde(default)]
     pub date: Option<[Spanned<String>; 2]>,
     /// The value of an expression over the case drawn so far.
@@ -214,6 +239,10 @@ pub struct RawField {
     /// A list of `list[0]`..=`list[1]` items, each drawn by `item`.
     #[serde(default)]
     pub list: Option<[u32; 2]>,
+    /// A list made of parts, one after the other, each a `list` with its
+    /// `item` (and optionally a `chance`); `{n}` counts across the parts.
+    #[serde(default)]
+    pub parts: Option<Vec<RawField>>,
     /// An object of `object[0]`..=`object[1]` entries keyed by `key`, each drawn by `item`.
     #[serde(default)]
     pub object: Option<[u32; 2]>,
@@ -238,6 +267,11 @@ pub struct RawField {
     /// Probability that the field is drawn at all (a decimal; absent otherwise).
     #[serde(default)]
     pub chance: Option<Spanned<String>>,
+    /// A value the field holds from the start of the draw until its own
+    /// turn: for a field the case needs to validate (a required one) before
+    /// the expressions that draw it, or fields before it, can be read.
+    #[serde(default)]
+    pub placeholder: Option<toml::Value>,
 }
 
 impl RawField {

@@ -80,8 +80,13 @@ impl<'g> Engine<'g> {
         let names = generator
             .levels
             .iter()
-            .flat_map(|l| l.ablations.iter())
-            .chain(generator.profiles.iter().flat_map(|p| p.detect.iter()));
+            .flat_map(|l| l.ablations.iter().chain(&l.watch))
+            .chain(
+                generator
+                    .profiles
+                    .iter()
+                    .flat_map(|p| p.detect.iter().chain(&p.detect_each)),
+            );
         for name in names {
             if !ablated.contains_key(name) {
                 ablated.insert(name.clone(), rb.ablated(name)?);
@@ -113,8 +118,10 @@ impl<'g> Engine<'g> {
         };
         let mut rng = stream(seed, &g.name, index);
         let mut redraws: BTreeMap<String, u64> = BTreeMap::new();
+        let kept = g.keep_profile.then(|| pick(&mut rng, &level.profiles));
         for _ in 0..g.max_redraws {
-            let profile = &g.profiles[pick(&mut rng, &level.profiles)];
+            let at = kept.unwrap_or_else(|| pick(&mut rng, &level.profiles));
+            let profile = &g.profiles[at];
             match self.attempt(&mut rng, index, level, profile) {
                 Ok(task) => return Ok(Drawn { task, redraws }),
                 Err(Redraw(reason)) => {
@@ -197,11 +204,16 @@ impl<'g> Engine<'g> {
             .renderer
             .render(&case, level.number, &profile.tier, &profile.name)
             .map_err(Redraw)?;
-        self.leaks(&prompt, &expected, reason.as_deref(), &profile.shown)?;
+        self.leaks(&prompt, &case, &expected, reason.as_deref(), &profile.shown)?;
 
         let mut tags = vec![format!("decision:{decision}")];
         if let Some(r) = &reason {
             tags.push(format!("reason:{r}"));
+        }
+        for name in &level.watch {
+            if self.changes(name, &case, &outcome) {
+                tags.push(format!("ablation:{name}"));
+            }
         }
         let mut signature = format!("{decision}|{}", reason.as_deref().unwrap_or(""));
         if let Some(facts) = &facts {
@@ -259,25 +271,34 @@ impl<'g> Engine<'g> {
             if names.is_empty() {
                 continue;
             }
-            let changed = names.iter().any(|name| {
-                self.ablated.get(name).is_some_and(|rb| {
-                    let other = validate_case(rb, case)
-                        .map_err(Outcome::Rejected)
-                        .and_then(|f| {
-                            evaluate(rb, &f, false)
-                                .map(|(o, _)| o)
-                                .map_err(|_| outcome.clone())
-                        });
-                    match other {
-                        Ok(o) | Err(o) => o != *outcome,
-                    }
-                })
-            });
-            if !changed {
+            if !names.iter().any(|name| self.changes(name, case, outcome)) {
                 return Err(Redraw(format!("no {what} ablation changes the answer")));
             }
         }
+        for name in &profile.detect_each {
+            if !self.changes(name, case, outcome) {
+                return Err(Redraw(format!(
+                    "ablation {name} does not change the answer"
+                )));
+            }
+        }
         Ok(())
+    }
+
+    /// Whether evaluating the case under the ablation `name` changes the outcome.
+    fn changes(&self, name: &str, case: &Json, outcome: &Outcome) -> bool {
+        self.ablated.get(name).is_some_and(|rb| {
+            let other = validate_case(rb, case)
+                .map_err(Outcome::Rejected)
+                .and_then(|f| {
+                    evaluate(rb, &f, false)
+                        .map(|(o, _)| o)
+                        .map_err(|_| outcome.clone())
+                });
+            match other {
+                Ok(o) | Err(o) => o != *outcome,
+            }
+        })
     }
 
     /// Conditions on perturbed copies of the case.
@@ -321,19 +342,34 @@ impl<'g> Engine<'g> {
 
     /// No rounding point of the reference within the declared margin of its boundary.
     fn margin(&self, facts: &Facts, profile: &Profile) -> Result<(), Redraw> {
-        let Some(margin) = self
-            .generator
-            .checks
-            .margin
-            .filter(|_| profile.margin_check)
-        else {
+        let checks = &self.generator.checks;
+        if !profile.margin_check || (checks.margin.is_none() && checks.margins.is_empty()) {
             return Ok(());
-        };
+        }
         let Ok((_, Some(trace))) = evaluate(self.rb, facts, true) else {
             return Ok(());
         };
         for event in &trace.events {
             if let Event::Step(step) = event {
+                // A per-item step is named `group.step` in `margins`.
+                let group = step
+                    .item
+                    .as_deref()
+                    .and_then(|i| i.split_once('['))
+                    .map(|(g, _)| g);
+                let named = checks.margins.iter().find(|(name, _)| match group {
+                    None => **name == *step.step,
+                    Some(g) => name
+                        .split_once('.')
+                        .is_some_and(|(ng, ns)| ng == g && ns == &*step.step),
+                });
+                let bound = match (checks.margin, named) {
+                    (Some(a), Some((_, b))) => Some(a.max(*b)),
+                    (a, b) => a.or(b.map(|(_, m)| *m)),
+                };
+                let Some(margin) = bound else {
+                    continue;
+                };
                 for r in &step.roundings {
                     if r.rounded.margin < margin {
                         return Err(Redraw(format!(
@@ -352,16 +388,25 @@ impl<'g> Engine<'g> {
     fn leaks(
         &self,
         prompt: &str,
+        case: &Json,
         expected: &Json,
         reason: Option<&str>,
         shown: &[Arc<str>],
     ) -> Result<(), Redraw> {
         let checks = &self.generator.checks;
+        let mut copied = Vec::new();
+        if !checks.may_copy.is_empty() {
+            amounts(case, &mut copied);
+        }
         for field in checks.no_leak.iter().filter(|f| !shown.contains(f)) {
             let mut values = Vec::new();
             collect(expected, field, &mut values);
+            let may_copy = checks.may_copy.contains(field);
             for d in values {
-                if !d.is_zero() && renderings(&d).iter().any(|r| appears(prompt, r)) {
+                if d.is_zero() || (may_copy && copied.contains(&d)) {
+                    continue;
+                }
+                if renderings(&d).iter().any(|r| appears(prompt, r)) {
                     return Err(Redraw(format!("{field} appears in the prompt")));
                 }
             }
@@ -416,6 +461,15 @@ fn collect(json: &Json, key: &str, out: &mut Vec<Decimal>) {
         }
         Json::Array(items) => items.iter().for_each(|v| collect(v, key, out)),
         _ => {}
+    }
+}
+
+/// Every amount the case holds (strings and numbers that read as decimals).
+fn amounts(json: &Json, out: &mut Vec<Decimal>) {
+    match json {
+        Json::Object(map) => map.values().for_each(|v| amounts(v, out)),
+        Json::Array(items) => items.iter().for_each(|v| amounts(v, out)),
+        v => out.extend(json_decimal(v)),
     }
 }
 

@@ -9,6 +9,7 @@ mod conformance;
 mod diagnostics;
 mod fuzz;
 mod generate;
+mod generators;
 mod hardening;
 mod hostile;
 mod invalid;
