@@ -156,6 +156,21 @@ pub(crate) fn evaluate_formula(
     m.formula(formula, Ctx::Free)
 }
 
+/// Free formulas read over one case, sharing the memo of its steps: a
+/// generator reads several conditions, tags and a signature of each case.
+pub(crate) struct Reader<'a>(Machine<'a>);
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(rb: &'a Rulebook, facts: &'a Facts) -> Self {
+        Reader(Machine::new(rb, facts, false))
+    }
+
+    /// The value of a free formula (`Rulebook::free_formula`).
+    pub(crate) fn read(&mut self, formula: &'a Formula) -> Result<Value, EvalError> {
+        self.0.formula(formula, Ctx::Free)
+    }
+}
+
 /// Whether a field rule rejects `value` (in its record `item`), and its message.
 /// What it spends is added to `spent`, the case's validation so far.
 pub(crate) fn field_rule_message(

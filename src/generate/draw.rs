@@ -96,8 +96,13 @@ impl<'a> Drawer<'a> {
     /// The case so far, validated (kept until the case changes).
     pub(crate) fn facts(&mut self) -> Drawn<&Facts> {
         if self.facts.is_none() {
-            let case = Json::Object(self.case.clone());
-            let facts = validate_case(self.rb, &case).map_err(|e| {
+            // Validated in place: the map is lent to a JSON value and taken back.
+            let case = Json::Object(std::mem::take(&mut self.case));
+            let validated = validate_case(self.rb, &case);
+            if let Json::Object(map) = case {
+                self.case = map;
+            }
+            let facts = validated.map_err(|e| {
                 Redraw(format!(
                     "the case so far is rejected at {}: {}",
                     e.path, e.message

@@ -109,7 +109,8 @@ pub(crate) fn write_amount(d: &Decimal, places: Option<u32>, language: Language)
 /// the level is rendered once.
 pub(crate) struct Renderer {
     env: Environment<'static>,
-    rulebook: Json,
+    /// The rulebook as a template value, converted once (values share it).
+    rulebook: Jinja,
     format: String,
     rules: BTreeMap<i64, String>,
 }
@@ -136,7 +137,7 @@ impl Renderer {
         }
         Ok(Renderer {
             env,
-            rulebook,
+            rulebook: jinja(&rulebook),
             format,
             rules,
         })
@@ -160,16 +161,16 @@ impl Renderer {
         self.env
             .get_template("task")
             .and_then(|t| {
-                t.render(jinja(&json!({
-                    "rulebook": self.rulebook,
-                    "case": case,
-                    "case_json": case_json,
-                    "level": level,
-                    "tier": tier,
-                    "branch": branch,
-                    "rules": rules,
-                    "format": self.format,
-                })))
+                t.render(minijinja::context! {
+                    rulebook => self.rulebook.clone(),
+                    case => jinja(case),
+                    case_json => case_json,
+                    level => level,
+                    tier => tier,
+                    branch => branch,
+                    rules => rules,
+                    format => self.format.as_str(),
+                })
             })
             .map_err(|e| format!("template `task`: {e:#}"))
     }

@@ -14,7 +14,7 @@ use super::draw::{decimal_json, Drawer, Redraw};
 use super::model::*;
 use super::prompt::{write_amount, Renderer};
 use crate::case::validate_case;
-use crate::eval::{evaluate, evaluate_ended, evaluate_formula, Outcome};
+use crate::eval::{evaluate, evaluate_ended, evaluate_formula, Outcome, Reader};
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
 use crate::trace::Event;
@@ -181,9 +181,11 @@ impl<'g> Engine<'g> {
             return Err(Redraw(format!("reason {got}")));
         }
         let facts = facts.ok();
-        if let Some(facts) = &facts {
+        // Conditions, tags and the signature read one memo of the case's steps.
+        let mut reader = facts.as_ref().map(|f| Reader::new(rb, f));
+        if let Some(reader) = &mut reader {
             for f in &profile.accept {
-                if !matches!(evaluate_formula(rb, facts, f, &[]), Ok(Value::Bool(true))) {
+                if !matches!(reader.read(f), Ok(Value::Bool(true))) {
                     return Err(Redraw(format!("accept `{}`", f.text)));
                 }
             }
@@ -216,11 +218,11 @@ impl<'g> Engine<'g> {
             }
         }
         let mut signature = format!("{decision}|{}", reason.as_deref().unwrap_or(""));
-        if let Some(facts) = &facts {
+        if let Some(reader) = &mut reader {
             for (tag, when) in &profile.tags {
                 let holds = match when {
                     None => true,
-                    Some(f) => matches!(evaluate_formula(rb, facts, f, &[]), Ok(Value::Bool(true))),
+                    Some(f) => matches!(reader.read(f), Ok(Value::Bool(true))),
                 };
                 if holds {
                     tags.push(tag.clone());
@@ -229,7 +231,8 @@ impl<'g> Engine<'g> {
             for f in &self.generator.checks.signature {
                 // A value the case does not determine (a payslip step of a
                 // trap) identifies nothing: it is written `-`.
-                let v = evaluate_formula(rb, facts, f, &[])
+                let v = reader
+                    .read(f)
                     .map_or_else(|_| "-".to_string(), |v| v.to_string());
                 signature.push('|');
                 signature.push_str(&v);
