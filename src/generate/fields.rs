@@ -10,7 +10,25 @@ use crate::model::{InputKind, NumberSpec, Type};
 use crate::span::Span;
 use rust_decimal::Decimal;
 
+/// Most items a generator may draw into one list or object whose input sets
+/// no bound: a generator file is untrusted input too.
+const MAX_DRAWN_ITEMS: usize = 10_000;
+
 impl<'a> Cx<'a> {
+    /// A list or object drawn with at most as many items as its input holds.
+    fn at_most(&mut self, path: &str, drawn: u32, cap: usize, span: Span) -> Option<()> {
+        let cap = cap.min(MAX_DRAWN_ITEMS);
+        if usize::try_from(drawn).map_or(true, |n| n > cap) {
+            let message = format!(
+                "`{path}` is drawn with up to {drawn} items, but in {} it holds at most {cap}",
+                self.side()
+            );
+            self.problem("generate::items", span, message);
+            return None;
+        }
+        Some(())
+    }
+
     /// The slot a path leads to from `from` (the case when `None`).
     fn slot(&self, path: &[&str], from: Option<Slot<'a>>) -> Result<Slot<'a>, String> {
         let mut at = from;
@@ -298,10 +316,14 @@ impl<'a> Cx<'a> {
             });
         }
         if let Some([min, max]) = raw.list {
-            let Some(crate::model::InputKind::List { item, .. }) = kind else {
+            let Some(crate::model::InputKind::List {
+                item, max_items, ..
+            }) = kind
+            else {
                 mismatch(self, "a list");
                 return None;
             };
+            self.at_most(path, min.max(max), *max_items, span)?;
             let fields = self.items(path, raw, Slot::Input(item), span)?;
             return Some(Draw::List {
                 min: min.min(max),
@@ -336,8 +358,16 @@ impl<'a> Cx<'a> {
         }
         if let Some([min, max]) = raw.object {
             let inner = match kind {
-                Some(InputKind::Map { item, .. }) => Slot::Input(item),
-                Some(InputKind::Table { table }) => Slot::Row(*table),
+                Some(InputKind::Map {
+                    item, max_items, ..
+                }) => {
+                    self.at_most(path, min.max(max), *max_items, span)?;
+                    Slot::Input(item)
+                }
+                Some(InputKind::Table { table }) => {
+                    self.at_most(path, min.max(max), MAX_DRAWN_ITEMS, span)?;
+                    Slot::Row(*table)
+                }
                 _ => {
                     mismatch(self, "an object");
                     return None;

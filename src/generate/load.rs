@@ -21,6 +21,8 @@ use crate::rulebook::{load_rulebook, LoadError};
 use crate::span::Span;
 use crate::value::{parse_date, Month};
 
+/// Most draws of one task a generator may ask for: one task never runs unbounded.
+const MAX_REDRAWS: u32 = 100_000;
 /// Most draws of one task, unless the generator says otherwise.
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
 
@@ -243,7 +245,7 @@ impl<'a> Cx<'a> {
                 .max_redraws
                 .as_ref()
                 .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
-                .max(1),
+                .clamp(1, MAX_REDRAWS),
             keep_profile: h.keep_profile.unwrap_or(false),
         })
     }

@@ -18,6 +18,9 @@ use super::model::{Generator, Language, Prompt};
 use crate::model::{ParamValue, Period, Rulebook};
 use crate::value::{decimal_text, Value};
 
+/// Instructions one rendering may execute (the bundled prompts use a few thousand).
+const TEMPLATE_FUEL: u64 = 1_000_000;
+
 /// Checks the templates' syntax (at load).
 pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
     environment(prompt, Language::English).map(|_| ())
@@ -26,6 +29,8 @@ pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
 fn environment(prompt: &Prompt, language: Language) -> Result<Environment<'static>, String> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // A template is untrusted input: its loops spend fuel, so none runs unbounded.
+    env.set_fuel(Some(TEMPLATE_FUEL));
     env.set_keep_trailing_newline(true);
     for (name, source) in [
         ("format", &prompt.format),

@@ -122,8 +122,11 @@ impl<'g> Engine<'g> {
         for _ in 0..g.max_redraws {
             let at = kept.unwrap_or_else(|| pick(&mut rng, &level.profiles));
             let profile = &g.profiles[at];
-            match self.attempt(&mut rng, index, level, profile) {
+            let mut broken = None;
+            match self.attempt(&mut rng, index, level, profile, &mut broken) {
                 Ok(task) => return Ok(Drawn { task, redraws }),
+                // A template that fails fails every draw: no redraw mends it.
+                Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
                 Err(Redraw(reason)) => {
                     *redraws
                         .entry(format!("{}: {reason}", profile.name))
@@ -148,6 +151,7 @@ impl<'g> Engine<'g> {
         index: u64,
         level: &Level,
         profile: &Profile,
+        broken: &mut Option<String>,
     ) -> Result<Task, Redraw> {
         let rb = self.rb;
         let mut drawer = Drawer::new(rb, rng);
@@ -205,7 +209,10 @@ impl<'g> Engine<'g> {
         let prompt = self
             .renderer
             .render(&case, level.number, &profile.tier, &profile.name)
-            .map_err(Redraw)?;
+            .map_err(|e| {
+                *broken = Some(e.clone());
+                Redraw(e)
+            })?;
         self.leaks(&prompt, &case, &expected, reason.as_deref(), &profile.shown)?;
 
         let mut tags = vec![format!("decision:{decision}")];

@@ -250,3 +250,55 @@ fn schema_drift_fails_the_load_naming_both_sides() {
         "{problems:#?}"
     );
 }
+
+/// A generator file is untrusted input: what it asks for is bounded.
+#[test]
+fn a_hostile_generator_is_refused_or_stopped() {
+    let sales = super::rulebook("rulebooks/sales-tax/v1");
+    let huge = r#"
+[generator]
+number = 9
+rulebook = "sales-tax@1"
+rubric = 1
+
+[profiles.big.case]
+"cart.lines" = { list = [1, 4000000000], item = { id = { text = "L{n}" } } }
+
+[prompt]
+task = "x"
+"#;
+    let problems = match parse_generator("huge.toml", huge, &sales) {
+        Ok(_) => panic!("a list of four billion lines loads"),
+        Err(d) => d
+            .problems
+            .iter()
+            .map(|p| p.message.clone())
+            .collect::<Vec<_>>(),
+    };
+    assert!(
+        problems.iter().any(|p| p.contains("`cart.lines` is drawn with up to 4000000000 items, but in sales-tax@1 it holds at most 24")),
+        "{problems:#?}"
+    );
+
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let runaway = r#"
+[generator]
+number = 9
+rulebook = "luma-payroll@3"
+rubric = 8
+max_redraws = 5
+
+[profiles.gross_missing.case]
+task = { value = "payslip" }
+payroll_month = { month = ["2026-01", "2026-12"] }
+
+[prompt]
+task = "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}"
+"#;
+    let g = parse_generator("runaway.toml", runaway, &rb).expect("loads");
+    let engine = Engine::new(&g, &rb).expect("engine");
+    let err = engine
+        .task(1, 0, None)
+        .expect_err("the template runs out of fuel");
+    assert!(err.message.contains("fuel"), "{}", err.message);
+}
