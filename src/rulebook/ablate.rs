@@ -29,7 +29,7 @@ impl Rulebook {
             }
         }
         copy.applied_ablation = Some(ablation.name.clone());
-        super::lower::prepare(&mut copy);
+        super::prepare(&mut copy);
         Ok(copy)
     }
 }
