@@ -2,13 +2,13 @@
 //!
 //! The interpreter pays for its generality on every case: memo slots of
 //! values, a dispatch per node, groups kept as lists. A compiled rulebook is
-//! the same plan (`eval::plan`) written out as one Rust function, where steps
+//! the same lowered code (`model::plan`) written out as one Rust function, where steps
 //! are typed locals and groups over constant rows are unrolled, so that only
 //! the decimal arithmetic is left.
 //!
 //! Invariant: compiled code gives the interpreter's outcome or none. It
-//! computes every step in dependency order (a superset of what the walker
-//! computes) with the walker's own arithmetic, and gives up (`None`) on
+//! computes every step in dependency order (a superset of what the
+//! interpreter computes) with the interpreter's own arithmetic, and gives up (`None`) on
 //! anything else: a fault, a value of an unexpected kind, a rejection, a
 //! formula the generator does not compile, a case whose evaluation might
 //! exceed the rulebook's step budget. [`Bound::evaluate`] then runs the
@@ -98,7 +98,8 @@ impl fmt::Debug for Compiled {
 }
 
 /// What generated code calls: the interpreter's own operations, each giving
-/// `None` where the interpreter would fault or the plan would bail.
+/// `None` where the interpreter would fault or meet a value of a kind the
+/// generated code does not expect.
 #[doc(hidden)]
 pub mod rt {
     use std::cmp::Ordering;
@@ -245,7 +246,7 @@ pub mod rt {
         }
     }
 
-    /// The ordering of two numbers, as the walker compares them.
+    /// The ordering of two numbers, as the interpreter compares them.
     #[inline]
     pub fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
         match (a, b) {
@@ -313,7 +314,7 @@ pub mod rt {
 
     /// The items of group `g` when they are the same for every case.
     pub fn constant_items(rb: &Rulebook, g: usize) -> Option<&[Value]> {
-        match rb.plan.constant_items(g)? {
+        match &rb.groups.get(g)?.specialized.as_ref()?.items {
             Value::List(items) => Some(items),
             _ => None,
         }
@@ -339,9 +340,9 @@ pub mod rt {
         }
     }
 
-    /// A function of the table (`model::func`) as the walker runs it: each
-    /// argument admitted as the walker reads it, then the entry's operation;
-    /// `None` wherever the walker would fault. The typed functions below are
+    /// A function of the table (`model::func`) as the interpreter runs it:
+    /// each argument admitted as the interpreter reads it, then the entry's
+    /// operation; `None` wherever the interpreter would fault. The typed functions below are
     /// this same call with the generated code's types.
     pub fn call<const N: usize>(func: Func, mut args: [Value; N]) -> Option<Value> {
         let op = func.spec().op.as_ref()?;
@@ -354,7 +355,7 @@ pub mod rt {
         (op.run)(&args).ok()
     }
 
-    /// `pow(x, y)` as the walker computes it.
+    /// `pow(x, y)` as the interpreter computes it.
     pub fn pow(x: Num, y: Num) -> Option<Decimal> {
         number(&call(Func::Pow, [value(x), value(y)])?)
     }

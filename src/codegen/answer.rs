@@ -8,7 +8,7 @@
 //! by item, unrolled or in a loop as the group is.
 //!
 //! Invariant: the budget is checked before an answer is returned, so
-//! compiled code never answers where the walker would run out.
+//! compiled code never answers where the interpreter would run out.
 
 use std::fmt::Write as _;
 
@@ -16,7 +16,6 @@ use super::deps::{code_deps, Dep};
 use super::groups::GroupForm;
 use super::ty::Ty;
 use super::{spend, Gen, Gened, Scope, Unsupported};
-use crate::model::plan::{Code, Plan};
 use crate::model::{Format, Formula, Output, OutputValue};
 
 impl Gen<'_> {
@@ -30,18 +29,13 @@ impl Gen<'_> {
         };
         let mut cites = Vec::new();
         for (c, (when, _)) in decision.cite.iter().enumerate() {
-            let code = Plan::lower(rb, &when.node);
-            self.needs(&code, out)?;
+            self.needs(&when.code, out)?;
             let _ = writeln!(out, "        spent += {};", spend(Some(when)));
-            cites.push((c, self.expr(&code, scope)?));
+            cites.push((c, self.expr(&when.code, scope)?));
         }
         let mut fields = Vec::new();
-        for (o, output) in decision.answer.iter().enumerate() {
-            let code = self.plan.answers[d].get(o).cloned().flatten();
-            fields.push((
-                output.key.clone(),
-                self.output(output, code.as_ref(), scope, out)?,
-            ));
+        for output in &decision.answer {
+            fields.push((output.key.clone(), self.output(output, scope, out)?));
         }
         let _ = writeln!(out, "        let mut clauses = clauses(rb, {k})?;");
         for (c, e) in cites {
@@ -70,41 +64,26 @@ impl Gen<'_> {
         Ok(())
     }
 
-    /// One answer field, as an expression of its JSON (which reads `clauses`).
-    /// `code` is the plan's for a value field; a field listing a group's
-    /// items lists them item by item.
-    fn output(
-        &mut self,
-        output: &Output,
-        code: Option<&Code>,
-        sc: Scope,
-        out: &mut String,
-    ) -> Gened<String> {
+    /// One answer field, as an expression of its JSON (which reads `clauses`);
+    /// a field listing a group's items lists them item by item.
+    fn output(&mut self, output: &Output, sc: Scope, out: &mut String) -> Gened<String> {
         match &output.value {
-            OutputValue::Value { expr, format } => self.value_field(expr, *format, code, sc, out),
+            OutputValue::Value { expr, format } => self.value_field(expr, *format, sc, out),
             OutputValue::Each { group, fields, key } => {
                 self.each_field(*group, fields, key.as_ref(), sc, out)
             }
         }
     }
 
-    /// A value in its format; `code` is the plan's, when it lowered the field.
+    /// A value in its format.
     fn value_field(
         &mut self,
         expr: &Formula,
         format: Format,
-        code: Option<&Code>,
         sc: Scope,
         out: &mut String,
     ) -> Gened<String> {
-        let lowered;
-        let code = match code {
-            Some(code) => code,
-            None => {
-                lowered = Plan::lower(self.rb, &expr.node);
-                &lowered
-            }
-        };
+        let code = &expr.code;
         self.needs(code, out)?;
         let e = self.expr(code, sc)?;
         let json = match e.ty {
@@ -128,7 +107,6 @@ impl Gen<'_> {
         sc: Scope,
         out: &mut String,
     ) -> Gened<String> {
-        let rb = self.rb;
         if sc.item.is_some() {
             return Err(Unsupported("items listed inside an item".into()));
         }
@@ -136,11 +114,11 @@ impl Gen<'_> {
         let mut deps = Vec::new();
         for f in fields {
             if let OutputValue::Value { expr, .. } = &f.value {
-                code_deps(&Plan::lower(rb, &expr.node), &mut deps);
+                code_deps(&expr.code, &mut deps);
             }
         }
         if let Some(k) = key {
-            code_deps(&Plan::lower(rb, &k.node), &mut deps);
+            code_deps(&k.code, &mut deps);
         }
         for dep in deps {
             self.compute(dep, out)?;
@@ -193,7 +171,7 @@ impl Gen<'_> {
         for f in fields {
             // Fields are formulas of the item; none reads what is not computed.
             let mut none = String::new();
-            let json = self.output(f, None, scope, &mut none)?;
+            let json = self.output(f, scope, &mut none)?;
             if !none.is_empty() {
                 return Err(Unsupported("an item field reads an uncomputed step".into()));
             }
@@ -201,7 +179,7 @@ impl Gen<'_> {
         }
         let name = match key {
             Some(k) => {
-                let e = self.expr(&Plan::lower(self.rb, &k.node), scope)?;
+                let e = self.expr(&k.code, scope)?;
                 format!(
                     "{{ spent += {}; Some(item_key({})?) }}",
                     spend(Some(k)),

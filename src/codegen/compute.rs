@@ -1,7 +1,7 @@
 //! Where generated code computes what a formula reads: steps and dated
 //! parameters, each in an `Option` local filled where first needed.
 //!
-//! The walker computes a step on first use and memoises it; compiled code
+//! The interpreter computes a step on first use and memoises it; compiled code
 //! does the same without a memo of values by generating, before each
 //! formula, the statements that fill the locals it reads (`needs`), and by
 //! generating what a formula reads only on one branch inside that branch
@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 use super::deps::{code_deps, Dep};
 use super::ty::{Ex, Ty};
 use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
-use crate::model::plan::{Code, Plan, StepCode};
-use crate::model::ParamValue;
+use crate::model::plan::Code;
+use crate::model::{ParamValue, Step};
 
 impl Gen<'_> {
     /// Generates, into `out`, whatever `code` reads that is not computed yet.
@@ -60,12 +60,12 @@ impl Gen<'_> {
     /// `s{i}` is an `Option`, so that a step needed on several branches is
     /// computed once, on whichever runs first.
     fn step(&mut self, i: usize, out: &mut String) -> Gened<()> {
-        let plan = self.plan;
-        let code = &plan.steps[i];
-        let name = &self.rb.steps[i].name;
+        let rb = self.rb;
+        let step = &rb.steps[i];
+        let name = &step.name;
         let res = self
-            .step_needs(code, out)
-            .and_then(|()| self.step_code(code, Scope::default()));
+            .step_needs(step, out)
+            .and_then(|()| self.step_code(step, Scope::default()));
         let e = res.map_err(|Unsupported(why)| Unsupported(format!("step `{name}`: {why}")))?;
         if self.step_ty[i].is_some_and(|ty| ty != e.ty) {
             return Err(Unsupported(format!("step `{name}` is typed two ways")));
@@ -82,8 +82,8 @@ impl Gen<'_> {
 
     /// What a step reads whenever it is computed: its condition, or its
     /// formula when it has none.
-    pub(super) fn step_needs(&mut self, code: &StepCode, out: &mut String) -> Gened<()> {
-        self.needs(code.when.as_ref().unwrap_or(&code.expr), out)
+    pub(super) fn step_needs(&mut self, step: &Step, out: &mut String) -> Gened<()> {
+        self.needs(&step.when.as_ref().unwrap_or(&step.expr).code, out)
     }
 
     /// `code` on a branch: what it reads is computed on the branch too, in
@@ -110,9 +110,8 @@ impl Gen<'_> {
         let ParamValue::Dated { at, .. } = &rb.params[i].value else {
             return Ok(());
         };
-        let code = Plan::lower(rb, &at.node);
-        self.needs(&code, out)?;
-        let key = self.expr(&code, Scope::default())?.as_value();
+        self.needs(&at.code, out)?;
+        let key = self.expr(&at.code, Scope::default())?.as_value();
         self.param_used[i] = true;
         let _ = writeln!(
             out,
@@ -125,21 +124,22 @@ impl Gen<'_> {
     }
 
     /// A step's value: condition, formula, rounding point.
-    pub(super) fn step_code(&mut self, code: &StepCode, sc: Scope) -> Gened<Ex> {
-        let value = |gen: &mut Self| match code.round {
-            Some((places, mode)) => gen.rounded(&code.expr, places, mode, true, sc),
-            None => gen.expr(&code.expr, sc),
+    pub(super) fn step_code(&mut self, step: &Step, sc: Scope) -> Gened<Ex> {
+        let expr = &step.expr.code;
+        let value = |gen: &mut Self| match step.round {
+            Some((places, mode)) => gen.rounded(expr, places, mode, true, sc),
+            None => gen.expr(expr, sc),
         };
-        let value = match code.when {
-            Some(_) => self.lazy_by(&code.expr, value)?,
+        let value = match step.when {
+            Some(_) => self.lazy_by(expr, value)?,
             None => value(self)?,
         };
-        let Some(when) = &code.when else {
+        let Some(when) = &step.when else {
             return Ok(value);
         };
-        let cond = self.expr(when, sc)?.to(Ty::Bool);
-        let otherwise = match &code.otherwise {
-            Some(o) => self.lazy(o, sc)?,
+        let cond = self.expr(&when.code, sc)?.to(Ty::Bool);
+        let otherwise = match &step.otherwise {
+            Some(o) => self.lazy(&o.code, sc)?,
             None => Ex::new("Value::Absent".into(), Ty::Opt),
         };
         let ty = value.ty.join(otherwise.ty);

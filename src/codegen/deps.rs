@@ -6,11 +6,11 @@
 //! runs (computed before it) apart from what it reads only on some branch
 //! (computed on that branch, `Gen::lazy`).
 //!
-//! Invariant: reads the plan only; nothing here writes code.
+//! Invariant: reads the lowered code only; nothing here writes code.
 
 use super::{Gened, Unsupported};
-use crate::model::plan::{Code, StepCode};
-use crate::model::{Node, NodeKind};
+use crate::model::plan::{Code, CodeKind};
+use crate::model::Step;
 
 /// Something computed once per case, before whatever reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +21,8 @@ pub(super) enum Dep {
 }
 
 /// The order to compute an item's steps in: each after the item steps it reads.
-pub(super) fn item_order(steps: &[StepCode]) -> Gened<Vec<usize>> {
-    fn visit(j: usize, steps: &[StepCode], state: &mut [u8], order: &mut Vec<usize>) -> Gened<()> {
+pub(super) fn item_order(steps: &[Step]) -> Gened<Vec<usize>> {
+    fn visit(j: usize, steps: &[Step], state: &mut [u8], order: &mut Vec<usize>) -> Gened<()> {
         match state[j] {
             2 => return Ok(()),
             1 => return Err(Unsupported("an item step depends on itself".into())),
@@ -51,32 +51,39 @@ pub(super) fn item_order(steps: &[StepCode]) -> Gened<Vec<usize>> {
 }
 
 /// A step's codes in the order they run: condition, formula, otherwise.
-fn step_codes(code: &StepCode) -> impl Iterator<Item = &Code> {
-    code.when
+fn step_codes(step: &Step) -> impl Iterator<Item = &Code> {
+    step.when
         .iter()
-        .chain(std::iter::once(&code.expr))
-        .chain(code.otherwise.iter())
+        .chain(std::iter::once(&step.expr))
+        .chain(step.otherwise.iter())
+        .map(|f| &f.code)
 }
 
 /// What `code` reads whenever it is evaluated; what it reads only on some
 /// branch is computed on that branch (`Gen::lazy`).
 pub(super) fn code_deps(code: &Code, out: &mut Vec<Dep>) {
-    match code {
-        Code::Step(i) => out.push(Dep::Step(*i)),
-        Code::Param(i) => out.push(Dep::Param(*i)),
-        Code::SumColumn(g, _) | Code::SumRows { group: g, .. } => out.push(Dep::Group(*g)),
-        Code::Tree(node) => visit_node(node, &mut |n| match n.kind {
-            NodeKind::Step(i) => out.push(Dep::Step(i)),
-            NodeKind::Param(i) => out.push(Dep::Param(i)),
-            NodeKind::Group(g) => out.push(Dep::Group(g)),
+    if is_call_like(code) {
+        // All it reads, on any branch (see `is_call_like`).
+        visit_written(code, &mut |c| match c.kind {
+            CodeKind::Step(i) => out.push(Dep::Step(i)),
+            CodeKind::Param(i) | CodeKind::Fixed(i, _) => out.push(Dep::Param(i)),
+            CodeKind::Group(g) => out.push(Dep::Group(g)),
             _ => {}
-        }),
+        });
+        return;
+    }
+    match &code.kind {
+        CodeKind::Step(i) => out.push(Dep::Step(*i)),
+        CodeKind::Param(i) => out.push(Dep::Param(*i)),
+        CodeKind::SumColumn { group: g, .. } | CodeKind::SumRows { group: g, .. } => {
+            out.push(Dep::Group(*g))
+        }
         // What every branch reads is read whenever the choice is made.
-        Code::If(parts) => {
+        CodeKind::If(parts) => {
             let both = shared_deps([&parts.1, &parts.2]);
             out.extend(both);
         }
-        Code::Match(_, arms, otherwise) => {
+        CodeKind::Match(_, arms, otherwise) => {
             let all = shared_deps(
                 arms.iter()
                     .map(|(_, v)| v)
@@ -106,22 +113,76 @@ fn shared_deps<'c>(codes: impl IntoIterator<Item = &'c Code>) -> Vec<Dep> {
 }
 
 fn item_deps(code: &Code, out: &mut Vec<usize>) {
-    visit_code(code, &mut |c| match c {
-        Code::ItemStep(j) => out.push(*j),
-        Code::Tree(node) => visit_node(node, &mut |n| {
-            if let NodeKind::ItemStep(j) = n.kind {
+    if is_call_like(code) {
+        visit_written(code, &mut |c| {
+            if let CodeKind::ItemStep(j) = c.kind {
                 out.push(j);
             }
-        }),
-        _ => {}
-    });
+        });
+        return;
+    }
+    if let CodeKind::ItemStep(j) = code.kind {
+        out.push(j);
+    }
+    for c in children(code, false) {
+        item_deps(c, out);
+    }
 }
 
-/// Calls `f` on `code` and every code under it, parents first.
-fn visit_code(code: &Code, f: &mut dyn FnMut(&Code)) {
+/// Code the generator writes by the runtime function that does what the
+/// interpreter does (calls, comprehensions, a group read whole, names of
+/// the decision): what it reads is taken whole, as written, not by branch.
+fn is_call_like(code: &Code) -> bool {
+    matches!(
+        code.kind,
+        CodeKind::Call(..)
+            | CodeKind::Comprehension { .. }
+            | CodeKind::Local(_)
+            | CodeKind::Group(_)
+            | CodeKind::Table(_)
+            | CodeKind::Mode(_)
+            | CodeKind::Decision
+            | CodeKind::Reason
+            | CodeKind::Clauses
+    )
+}
+
+/// Calls `f` on `code` and every code under it, parents first, in the
+/// order of the formula as written (a shortcut is visited as the code it
+/// stands for).
+fn visit_written(code: &Code, f: &mut dyn FnMut(&Code)) {
     f(code);
-    for c in children(code, false) {
-        visit_code(c, f);
+    let children: Vec<&Code> = match &code.kind {
+        CodeKind::Field(a, ..)
+        | CodeKind::Neg(a)
+        | CodeKind::Not(a)
+        | CodeKind::Round(a, ..)
+        | CodeKind::IsMissing(a) => vec![a],
+        CodeKind::Folded { whole, .. }
+        | CodeKind::SumColumn { whole, .. }
+        | CodeKind::SumRows { whole, .. } => vec![whole],
+        CodeKind::Arith(_, a, b)
+        | CodeKind::Compare(_, a, b)
+        | CodeKind::And(a, b)
+        | CodeKind::Or(a, b) => vec![a, b],
+        CodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
+        CodeKind::Match(s, arms, o) => std::iter::once(&**s)
+            .chain(std::iter::once(&**o))
+            .chain(arms.iter().map(|(_, v)| v))
+            .collect(),
+        CodeKind::Extremum(_, args) | CodeKind::Coalesce(args) | CodeKind::Call(_, args) => {
+            args.iter().collect()
+        }
+        CodeKind::Comprehension {
+            body, list, filter, ..
+        } => std::iter::once(&**body)
+            .chain(std::iter::once(&**list))
+            .chain(filter.as_deref())
+            .collect(),
+        _ => Vec::new(),
+    };
+    for c in children {
+        visit_written(c, f);
     }
 }
 
@@ -129,40 +190,31 @@ fn visit_code(code: &Code, f: &mut dyn FnMut(&Code)) {
 /// whenever `code` is (not the right of `and`/`or`, the branches of `if`
 /// and `match`, the later arguments of `coalesce`).
 fn children(code: &Code, strict: bool) -> Vec<&Code> {
-    match code {
-        Code::Field(a, _)
-        | Code::Not(a)
-        | Code::Neg(a)
-        | Code::Round(a, ..)
-        | Code::IsMissing(a) => vec![a],
-        Code::And(a, b) | Code::Or(a, b) if strict => {
-            let _ = b;
-            vec![a]
-        }
-        Code::Arith(_, a, b) | Code::Compare(_, a, b) | Code::And(a, b) | Code::Or(a, b) => {
-            vec![a, b]
-        }
-        Code::If(parts) if strict => vec![&parts.0],
-        Code::If(parts) => vec![&parts.0, &parts.1, &parts.2],
-        Code::Match(s, _, _) if strict => vec![s],
-        Code::Match(s, arms, o) => std::iter::once(&**s)
+    match &code.kind {
+        CodeKind::Field(a, ..)
+        | CodeKind::Not(a)
+        | CodeKind::Neg(a)
+        | CodeKind::Round(a, ..)
+        | CodeKind::IsMissing(a) => vec![a],
+        CodeKind::And(a, _) | CodeKind::Or(a, _) if strict => vec![a],
+        CodeKind::Arith(_, a, b)
+        | CodeKind::Compare(_, a, b)
+        | CodeKind::And(a, b)
+        | CodeKind::Or(a, b) => vec![a, b],
+        CodeKind::If(parts) if strict => vec![&parts.0],
+        CodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
+        CodeKind::Match(s, _, _) if strict => vec![s],
+        CodeKind::Match(s, arms, o) => std::iter::once(&**s)
             .chain(arms.iter().map(|(_, v)| v))
             .chain(std::iter::once(&**o))
             .collect(),
-        Code::Coalesce(args) if strict => args.iter().take(1).collect(),
-        Code::Extremum(_, args) | Code::Coalesce(args) => args.iter().collect(),
-        Code::SumRows { filter, body, .. } => filter
+        CodeKind::Coalesce(args) if strict => args.iter().take(1).collect(),
+        CodeKind::Extremum(_, args) | CodeKind::Coalesce(args) => args.iter().collect(),
+        CodeKind::SumRows { filter, body, .. } => filter
             .iter()
             .map(|f| &**f)
             .chain(std::iter::once(&**body))
             .collect(),
         _ => Vec::new(),
-    }
-}
-
-fn visit_node(node: &Node, f: &mut dyn FnMut(&Node)) {
-    f(node);
-    for c in node.children() {
-        visit_node(c, f);
     }
 }

@@ -4,8 +4,8 @@
 //! Each code becomes one expression of a known [`Ty`], computed on decimals
 //! and booleans where the operand types allow and through the runtime's
 //! `Num` and `Value` functions otherwise, so compiled code does what the
-//! plan does without a value per node. Nodes the plan leaves to the walker
-//! go to `tree`.
+//! interpreter does without a value per node. Calls, comprehensions and
+//! the other code the runtime writes out go to `tree`.
 //!
 //! Invariant: every operation that can fault ends in `?`, so a fault gives
 //! the case up to the interpreter.
@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use super::ty::{value_ty, Ex, Ty};
 use super::{Gen, Gened, Scope, Unsupported};
 use crate::expr::BinOp;
-use crate::model::plan::{Code, Plan};
+use crate::model::plan::{Code, CodeKind};
 use crate::model::{Func, InputKind, Rulebook};
 use crate::num::RoundingMode;
 use crate::value::Value;
@@ -30,25 +30,27 @@ impl<'r> Gen<'r> {
     }
 
     fn expr_now(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
-        Ok(match code {
-            Code::Const(v) => self.constant(v)?,
-            Code::Input(i) => Ex {
+        Ok(match &code.kind {
+            CodeKind::Const(v) | CodeKind::Fixed(_, v) | CodeKind::Folded { value: v, .. } => {
+                self.constant(v)?
+            }
+            CodeKind::Input(i) => Ex {
                 ty: value_ty(self.rb.inputs.get(*i).map(|input| &input.kind)),
                 ..Ex::place(format!("x[{i}]"))
             },
-            Code::Step(i) => match self.step_ty[*i].unwrap_or(Ty::Val) {
+            CodeKind::Step(i) => match self.step_ty[*i].unwrap_or(Ty::Val) {
                 ty if ty.is_value() => Ex {
                     ty,
                     ..Ex::place(format!("(*s{i}.as_ref()?)"))
                 },
                 ty => Ex::new(format!("s{i}?"), ty),
             },
-            Code::Param(i) => Ex::place(format!("(*p{i}.as_ref()?)")),
-            Code::Item => match sc.item {
+            CodeKind::Param(i) => Ex::place(format!("(*p{i}.as_ref()?)")),
+            CodeKind::Item => match sc.item {
                 Some((item, _)) => Ex::place(item.to_string()),
                 None => return Err(Unsupported("the item is read outside its group".into())),
             },
-            Code::ItemStep(j) => match sc.item.and_then(|(_, steps)| steps.get(*j)?.clone()) {
+            CodeKind::ItemStep(j) => match sc.item.and_then(|(_, steps)| steps.get(*j)?.clone()) {
                 Some((name, ty)) => self.local(name, ty),
                 None => {
                     return Err(Unsupported(
@@ -56,24 +58,24 @@ impl<'r> Gen<'r> {
                     ))
                 }
             },
-            Code::Field(base, index) => self.field(base, *index, sc)?,
-            Code::RowField(j) => match sc.row.and_then(|row| row.get(*j)) {
+            CodeKind::Field(base, index, _) => self.field(base, *index, sc)?,
+            CodeKind::RowField(j, _) => match sc.row.and_then(|row| row.get(*j)) {
                 Some((name, ty)) => self.local(name.clone(), *ty),
                 None => return Err(Unsupported("a row field is read outside its sum".into())),
             },
-            Code::Arith(op, a, b) => self.arith(*op, a, b, sc)?,
-            Code::Compare(op, a, b) => self.compare(*op, a, b, sc)?,
-            Code::Neg(a) => {
+            CodeKind::Arith(op, a, b) => self.arith(*op, a, b, sc)?,
+            CodeKind::Compare(op, a, b) => self.compare(*op, a, b, sc)?,
+            CodeKind::Neg(a) => {
                 let a = self.expr(a, sc)?;
                 match a.ty {
                     Ty::Dec => Ex::new(format!("(-{})", a.text), Ty::Dec),
                     _ => Ex::new(format!("neg({})", a.to(Ty::Num)), Ty::Num),
                 }
             }
-            Code::And(a, b) => self.logic(a, "&&", b, sc)?,
-            Code::Or(a, b) => self.logic(a, "||", b, sc)?,
-            Code::Not(a) => Ex::new(format!("!{}", self.expr(a, sc)?.to(Ty::Bool)), Ty::Bool),
-            Code::If(parts) => {
+            CodeKind::And(a, b) => self.logic(a, "&&", b, sc)?,
+            CodeKind::Or(a, b) => self.logic(a, "||", b, sc)?,
+            CodeKind::Not(a) => Ex::new(format!("!{}", self.expr(a, sc)?.to(Ty::Bool)), Ty::Bool),
+            CodeKind::If(parts) => {
                 let c = self.expr(&parts.0, sc)?.to(Ty::Bool);
                 let (a, b) = (self.lazy(&parts.1, sc)?, self.lazy(&parts.2, sc)?);
                 let ty = a.ty.join(b.ty);
@@ -82,27 +84,36 @@ impl<'r> Gen<'r> {
                     ty,
                 )
             }
-            Code::Match(scrutinee, arms, otherwise) => {
+            CodeKind::Match(scrutinee, arms, otherwise) => {
                 self.match_arms(scrutinee, arms, otherwise, sc)?
             }
-            Code::Coalesce(args) => self.coalesce(args, sc)?,
-            Code::IsMissing(a) => {
+            CodeKind::Coalesce(args) => self.coalesce(args, sc)?,
+            CodeKind::IsMissing(a) => {
                 let e = self.expr(a, sc)?;
                 match e.ty {
                     Ty::Val | Ty::Opt => Ex::new(format!("({}).is_missing()", e.text), Ty::Bool),
                     _ => Ex::new(format!("{{ let _ = {}; false }}", e.text), Ty::Bool),
                 }
             }
-            Code::Round(x, places, mode) => self.rounded(x, *places, *mode, false, sc)?,
-            Code::Extremum(func, args) => self.extremum(*func == Func::Max, args, sc)?,
-            Code::SumColumn(g, j) => self.sum_column(*g, *j)?,
-            Code::SumRows {
+            CodeKind::Round(x, places, mode) => self.rounded(x, *places, *mode, false, sc)?,
+            CodeKind::Extremum(func, args) => self.extremum(*func == Func::Max, args, sc)?,
+            CodeKind::SumColumn { group, index, .. } => self.sum_column(*group, *index)?,
+            CodeKind::SumRows {
                 group,
                 filter,
                 body,
                 nodes,
+                ..
             } => self.sum_rows(*group, filter.as_deref(), body, *nodes, sc)?,
-            Code::Tree(node) => self.tree(node, sc)?,
+            CodeKind::Call(..)
+            | CodeKind::Comprehension { .. }
+            | CodeKind::Local(_)
+            | CodeKind::Group(_)
+            | CodeKind::Table(_)
+            | CodeKind::Mode(_)
+            | CodeKind::Decision
+            | CodeKind::Reason
+            | CodeKind::Clauses => self.tree(code, sc)?,
         })
     }
 
@@ -145,7 +156,7 @@ impl<'r> Gen<'r> {
         })
     }
 
-    /// A comparison: of numbers as numbers, of anything else as the walker
+    /// A comparison: of numbers as numbers, of anything else as the interpreter
     /// compares values.
     fn compare(&mut self, op: BinOp, a: &Code, b: &Code, sc: Scope) -> Gened<Ex> {
         let (a, b) = (self.expr(a, sc)?, self.expr(b, sc)?);
@@ -162,7 +173,7 @@ impl<'r> Gen<'r> {
             return Ok(Ex::new(format!("BinOp::{op:?}.holds({ord})"), Ty::Bool));
         }
         Ok(match a.ty.arith(b.ty) {
-            // Decimals compare as the walker compares two numbers.
+            // Decimals compare as the interpreter compares two numbers.
             Ty::Dec => Ex::new(
                 format!("({} {} {})", a.to(Ty::Dec), op.symbol(), b.to(Ty::Dec)),
                 Ty::Bool,
@@ -288,8 +299,8 @@ impl<'r> Gen<'r> {
         keep_missing: bool,
         sc: Scope,
     ) -> Gened<Ex> {
-        if let Code::Arith(BinOp::Div, product, divisor) = x {
-            if let Code::Arith(BinOp::Mul, a, b) = &**product {
+        if let CodeKind::Arith(BinOp::Div, product, divisor) = &x.kind {
+            if let CodeKind::Arith(BinOp::Mul, a, b) = &product.kind {
                 let (a, b, d) = (
                     self.expr(a, sc)?,
                     self.expr(b, sc)?,
@@ -325,18 +336,15 @@ impl<'r> Gen<'r> {
     /// field of one, or an item of a list input.
     fn input_kind(&self, code: &Code, sc: Scope<'_>) -> Option<&'r InputKind> {
         let rb: &'r Rulebook = self.rb;
-        match code {
-            Code::Input(i) => rb.inputs.get(*i).map(|input| &input.kind),
-            Code::Field(base, index) => match self.input_kind(base, sc)? {
+        match &code.kind {
+            CodeKind::Input(i) => rb.inputs.get(*i).map(|input| &input.kind),
+            CodeKind::Field(base, index, _) => match self.input_kind(base, sc)? {
                 InputKind::Record { fields, .. } => fields.get(*index).map(|f| &f.kind),
                 _ => None,
             },
-            Code::Item => {
+            CodeKind::Item => {
                 let g = sc.group?;
-                match self.input_kind(
-                    &Plan::lower(rb, &rb.groups.get(g)?.over.node),
-                    Scope::default(),
-                )? {
+                match self.input_kind(&rb.groups.get(g)?.over.code, Scope::default())? {
                     InputKind::List { item, .. } => Some(&item.kind),
                     _ => None,
                 }

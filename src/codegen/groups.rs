@@ -15,7 +15,8 @@ use std::fmt::Write as _;
 use super::deps::item_order;
 use super::ty::{Ex, Ty};
 use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
-use crate::model::plan::{Code, GroupCode, Plan, StepCode};
+use crate::model::plan::Code;
+use crate::model::{SpecializedRow, Step};
 
 /// How the items of a generated group are held.
 #[derive(Clone, Debug)]
@@ -30,19 +31,18 @@ impl Gen<'_> {
     pub(super) fn group(&mut self, g: usize, out: &mut String) -> Gened<()> {
         let rb = self.rb;
         let group = &rb.groups[g];
-        let plan = self.plan;
-        let codes: Vec<&StepCode> = match &plan.groups[g] {
-            GroupCode::Rows(rows) => rows.iter().flatten().collect(),
-            GroupCode::Any(steps) => steps.iter().collect(),
+        let steps: Vec<&Step> = match &group.specialized {
+            Some(s) => s.rows.iter().flat_map(|r| &r.steps).collect(),
+            None => group.steps.iter().collect(),
         };
-        for code in codes {
-            self.step_needs(code, out)?;
+        for step in steps {
+            self.step_needs(step, out)?;
         }
         let per_item: u64 = group.steps.iter().map(step_spend).sum();
         let _ = writeln!(out, "    spent += {};", spend(Some(&group.over)));
-        let form = match &plan.groups[g] {
-            GroupCode::Rows(rows) => GroupForm::Rows(self.unrolled(g, rows, per_item, out)?),
-            GroupCode::Any(steps) => GroupForm::List(self.looped(g, steps, per_item, out)?),
+        let form = match &group.specialized {
+            Some(s) => GroupForm::Rows(self.unrolled(g, &s.rows, per_item, out)?),
+            None => GroupForm::List(self.looped(g, &group.steps, per_item, out)?),
         };
         self.groups[g] = Some(form);
         Ok(())
@@ -52,14 +52,13 @@ impl Gen<'_> {
     fn unrolled(
         &mut self,
         g: usize,
-        rows: &[Vec<StepCode>],
+        rows: &[SpecializedRow],
         per_item: u64,
         out: &mut String,
     ) -> Gened<Vec<Vec<(String, Ty)>>> {
         let group = &self.rb.groups[g];
         let name = &group.name;
         let _ = writeln!(out, "    spent += {};", per_item * rows.len() as u64);
-        let known = group.specialized.as_ref();
         let _ = writeln!(out, "    // group {name}, unrolled");
         let _ = writeln!(out, "    let gi{g} = constant_items(rb, {g})?;");
         let _ = writeln!(
@@ -68,15 +67,13 @@ impl Gen<'_> {
             rows.len()
         );
         let mut form = Vec::with_capacity(rows.len());
-        for (r, steps) in rows.iter().enumerate() {
+        for (r, row) in rows.iter().enumerate() {
+            let steps = &row.steps;
             let item = format!("gi{g}[{r}]");
             let mut locals: Vec<Option<(String, Ty)>> = vec![None; steps.len()];
             for j in item_order(steps)? {
                 let local = format!("g{g}r{r}s{j}");
-                let fixed = known
-                    .and_then(|k| k.get(r))
-                    .and_then(|row| row.known.get(j))
-                    .and_then(Option::as_ref);
+                let fixed = row.known.get(j).and_then(Option::as_ref);
                 let e = match fixed {
                     Some(v) => self.constant(v)?,
                     None => {
@@ -107,16 +104,15 @@ impl Gen<'_> {
     fn looped(
         &mut self,
         g: usize,
-        steps: &[StepCode],
+        steps: &[Step],
         per_item: u64,
         out: &mut String,
     ) -> Gened<Vec<Ty>> {
         let rb = self.rb;
         let group = &rb.groups[g];
         let name = &group.name;
-        let over = Plan::lower(rb, &group.over.node);
-        self.needs(&over, out)?;
-        let over = self.expr(&over, Scope::default())?.to(Ty::Val);
+        self.needs(&group.over.code, out)?;
+        let over = self.expr(&group.over.code, Scope::default())?.to(Ty::Val);
         let mut body = String::new();
         let mut locals: Vec<Option<(String, Ty)>> = vec![None; steps.len()];
         for j in item_order(steps)? {
@@ -159,9 +155,9 @@ impl Gen<'_> {
     }
 
     /// Step `j` of an item of group `g`; what is not compiled is named after it.
-    fn item_step(&mut self, g: usize, j: usize, code: &StepCode, sc: Scope) -> Gened<Ex> {
+    fn item_step(&mut self, g: usize, j: usize, step: &Step, sc: Scope) -> Gened<Ex> {
         let group = &self.rb.groups[g];
-        self.step_code(code, sc).map_err(|Unsupported(why)| {
+        self.step_code(step, sc).map_err(|Unsupported(why)| {
             Unsupported(format!(
                 "group `{}` step `{}`: {why}",
                 group.name, group.steps[j].name
@@ -177,7 +173,7 @@ impl Gen<'_> {
             .ok_or_else(|| Unsupported(format!("group {g} is read before it is computed")))
     }
 
-    /// `sum(g.field)`: the plan sums decimals only.
+    /// `sum(g.field)`: decimals only.
     pub(super) fn sum_column(&self, g: usize, j: usize) -> Gened<Ex> {
         let dec = |name: String, ty: Ty| {
             Ex {
@@ -222,7 +218,7 @@ impl Gen<'_> {
                 ..sc
             };
             let _ = write!(text, " spent += {};", 2 * nodes);
-            // The plan sums decimals only: a fraction gives the case up.
+            // Decimals only: a fraction gives the case up.
             let b = gen.expr(body, scope)?.to(Ty::Dec);
             let add = format!("t = add_dec(t, {b})?;");
             match filter {

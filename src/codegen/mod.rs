@@ -1,8 +1,9 @@
-//! Rust source from a rulebook's plan: the generator behind `bareme compile`.
+//! Rust source from a rulebook's lowered code (`model::plan`): the
+//! generator behind `bareme compile`.
 //!
 //! The generated module holds one function that evaluates a case the way
-//! the interpreter's untraced road does, with the same operations
-//! (`compiled::rt`), but with the plan's dispatch and memo of values gone:
+//! the untraced interpreter does, with the same operations
+//! (`compiled::rt`), but with the interpreter's dispatch and memo of values gone:
 //! a step is a typed local (`Decimal` where no fraction can arise, `Num`,
 //! `bool`, or `Value` when its kind varies), a group over constant rows is
 //! unrolled row by row, a group over a list is a loop over a struct of its
@@ -12,7 +13,7 @@
 //! the check that reads it, inside the branch of the decision whose answer
 //! reads it, or on the side of an `and`, `if` or `coalesce` that reads it.
 //! Its local is an `Option`, so a step needed on two branches is computed
-//! once. That is what the walker computes, or a little more; as any fault or
+//! once. That is what the interpreter computes, or a little more; as any fault or
 //! surprise makes the code give up and hand the case to the interpreter (see
 //! `compiled`), computing more never changes an outcome. A formula the
 //! generator does not compile gives up where it is needed, and is listed in
@@ -22,8 +23,8 @@
 //! function (checks in order, a branch per check). The type model of
 //! generated expressions is in `ty`, what a formula reads in `deps`; the
 //! statements that compute steps and parameters in `compute`, groups in
-//! `groups`, answers in `answer`; expressions in `expr`, and the nodes the
-//! plan leaves to the walker in `tree`.
+//! `groups`, answers in `answer`; arithmetic, logic and choices in `expr`,
+//! and the code written as calls of the runtime in `tree`.
 
 mod answer;
 mod compute;
@@ -38,7 +39,7 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use crate::model::plan::{node_count, Plan};
+use crate::model::plan::node_count;
 use crate::model::{CheckOutcome, Formula, Rulebook, Step};
 use deps::Dep;
 use groups::GroupForm;
@@ -59,7 +60,6 @@ pub struct Generated {
 pub fn generate(rb: &Rulebook) -> Generated {
     let mut gen = Gen {
         rb,
-        plan: &rb.plan,
         consts: Vec::new(),
         const_names: HashMap::new(),
         structs: Vec::new(),
@@ -144,7 +144,6 @@ type Gened<T> = Result<T, Unsupported>;
 /// declares and computes.
 struct Gen<'r> {
     rb: &'r Rulebook,
-    plan: &'r Plan,
     consts: Vec<String>,
     const_names: HashMap<String, String>,
     structs: Vec<String>,
@@ -166,13 +165,9 @@ impl Gen<'_> {
     fn run(&mut self) -> String {
         let mut out = String::new();
         let rb = self.rb;
-        let plan = self.plan;
         for (k, check) in rb.checks.iter().enumerate() {
             let _ = writeln!(out, "    // check {}", k + 1);
-            let cond = match check.when.as_ref().map(|_| &plan.checks[k]) {
-                Some(Some(code)) => Some(code),
-                _ => None,
-            };
+            let cond = check.when.as_ref().map(|w| &w.code);
             let mut branch = String::new();
             if let Some(code) = cond {
                 let _ = writeln!(out, "    spent += {};", spend(check.when.as_ref()));
@@ -243,7 +238,7 @@ impl Gen<'_> {
     }
 }
 
-/// What the walker may spend on a formula, comprehension bodies once (the
+/// What the interpreter may spend on a formula, comprehension bodies once (the
 /// generated loops count their items): a unit per node, and one more for
 /// the base of a field read in place.
 fn spend(formula: Option<&Formula>) -> u64 {

@@ -1,9 +1,7 @@
 //! Tests of the generator's own choices; compiled modules are tested in `tests/it/compiled.rs`.
 
 use super::*;
-use crate::model::plan::Code;
-use crate::model::{Node, NodeKind};
-use std::sync::Arc;
+use crate::model::plan::{Code, CodeKind};
 
 const RULEBOOK: &str = r#"
 [rulebook]
@@ -40,12 +38,10 @@ fn what_is_not_compiled_gives_the_case_up_and_is_named() {
     assert!(whole.fallbacks.is_empty(), "{:?}", whole.fallbacks);
     assert!(whole.source.contains("s0 = Some(mul_dec(number(&x[0])?, K"));
 
-    let mut plan = (*rb.plan).clone();
-    plan.steps[0].expr = Code::Tree(Node {
+    rb.steps[0].expr.code = Code {
         span: crate::span::Span::default(),
-        kind: NodeKind::Local(3),
-    });
-    rb.plan = Arc::new(plan);
+        kind: CodeKind::Local(3),
+    };
     let given_up = generate(&rb);
     assert_eq!(
         given_up.fallbacks,

@@ -1,14 +1,13 @@
-//! Formula nodes the plan leaves to the walker (`Code::Tree`), written out
-//! as calls of the runtime: comprehensions, `decision` and `reason`, a group
-//! read whole, and the functions of tables, calendars, lists and maps.
+//! Code written out as calls of the runtime: comprehensions, `decision` and
+//! `reason`, a group read whole, and the functions of tables, calendars,
+//! lists and maps.
 //!
-//! The plan lowers only what it computes faster than the walker; the rest
-//! stays a tree node. Compiled code still needs every node a rulebook
-//! uses, so each one is generated here by the runtime function that does
-//! what the walker does. A function with an operation in its table entry
-//! (`model::func`) is written as that entry says; a new node kind or a
-//! hand-run function needs a case here; one without gives up where it is
-//! needed and is listed as a fallback.
+//! Arithmetic, comparisons, logic and choices become Rust expressions
+//! (`expr`); the rest of the code a rulebook uses is generated here by the
+//! runtime function that does what the interpreter does. A function with
+//! an operation in its table entry (`model::func`) is written as that entry
+//! says; a new kind of code or a hand-run function needs a case here; one
+//! without gives up where it is needed and is listed as a fallback.
 //!
 //! Invariant: a function called with an arity it was not checked for is
 //! not compiled, never guessed.
@@ -16,8 +15,8 @@
 use super::ty::{Ex, Ty};
 use super::{Gen, Gened, Scope, Unsupported};
 use crate::model::func::{Carrier, Emit, Op};
-use crate::model::plan::{node_count, Plan};
-use crate::model::{CheckOutcome, Func, Node, NodeKind};
+use crate::model::plan::{Code, CodeKind};
+use crate::model::{CheckOutcome, Func};
 use crate::value::Value;
 
 /// A generated call: its text and type, or `None` when the function (at
@@ -25,24 +24,27 @@ use crate::value::Value;
 type Called = Option<(String, Ty)>;
 
 impl Gen<'_> {
-    /// A node the plan leaves to the walker: comprehensions, the decision
-    /// taken, a group read whole, and the functions of lists, tables and
-    /// calendars, each by the runtime function that does what the walker does.
-    pub(super) fn tree(&mut self, node: &Node, sc: Scope) -> Gened<Ex> {
+    /// Comprehensions, the decision taken, a group read whole, and the
+    /// functions of lists, tables and calendars, each by the runtime
+    /// function that does what the interpreter does.
+    pub(super) fn tree(&mut self, code: &Code, sc: Scope) -> Gened<Ex> {
         let rb = self.rb;
-        match &node.kind {
-            NodeKind::Call(func, args) => self.call(*func, args, sc),
-            NodeKind::Local(i) if *i < sc.depth => Ok(Ex::place(format!("(*l{i})"))),
-            NodeKind::Comprehension { body, list, filter } => {
-                self.comprehension(body, list, filter.as_deref(), sc)
-            }
-            NodeKind::Decision => {
+        match &code.kind {
+            CodeKind::Call(func, args) => self.call(*func, args, sc),
+            CodeKind::Local(i) if *i < sc.depth => Ok(Ex::place(format!("(*l{i})"))),
+            CodeKind::Comprehension {
+                body,
+                list,
+                filter,
+                nodes,
+            } => self.comprehension(body, list, filter.as_deref(), *nodes, sc),
+            CodeKind::Decision => {
                 let (_, d) = sc
                     .decided
                     .ok_or_else(|| Unsupported("`decision` is read before an answer".into()))?;
                 self.constant(&Value::Text(rb.decisions[d].name.clone()))
             }
-            NodeKind::Reason => {
+            CodeKind::Reason => {
                 let (k, _) = sc
                     .decided
                     .ok_or_else(|| Unsupported("`reason` is read before an answer".into()))?;
@@ -53,8 +55,8 @@ impl Gen<'_> {
                     _ => Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
                 }
             }
-            NodeKind::Clauses => Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
-            NodeKind::Group(g) => self.group_list(*g),
+            CodeKind::Clauses => Ok(Ex::new("Value::Absent".into(), Ty::Opt)),
+            CodeKind::Group(g) => self.group_list(*g),
             other => Err(Unsupported(format!("{} is not compiled", kind_name(other)))),
         }
     }
@@ -62,20 +64,21 @@ impl Gen<'_> {
     /// `[body for x in list if filter]` as a loop; `x` is the local `l{depth}`.
     fn comprehension(
         &mut self,
-        body: &Node,
-        list: &Node,
-        filter: Option<&Node>,
+        body: &Code,
+        list: &Code,
+        filter: Option<&Code>,
+        nodes: u64,
         sc: Scope,
     ) -> Gened<Ex> {
-        let list = self.node(list, sc)?.as_value();
+        let list = self.expr(list, sc)?.as_value();
         let d = sc.depth;
         let inner = Scope { depth: d + 1, ..sc };
         let keep = match filter {
-            Some(f) => format!("if {} ", self.node(f, inner)?.to(Ty::Bool)),
+            Some(f) => format!("if {} ", self.expr(f, inner)?.to(Ty::Bool)),
             None => String::new(),
         };
-        let body_text = self.node(body, inner)?.to(Ty::Val);
-        let per_item = 2 * (node_count(body) + filter.map_or(0, node_count));
+        let body_text = self.expr(body, inner)?.to(Ty::Val);
+        let per_item = 2 * nodes;
         Ok(Ex::new(
             format!(
                 "{{ let mut out: Vec<Value> = Vec::new(); for l{d} in items({})?.iter() {{ \
@@ -88,10 +91,10 @@ impl Gen<'_> {
 
     /// A function call: a function of the table as its entry says, the
     /// others by their family.
-    fn call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Ex> {
+    fn call(&mut self, func: Func, args: &[Code], sc: Scope) -> Gened<Ex> {
         let called = match (&func.spec().op, func) {
             (Some(op), _) => self.op_call(func, op, args, sc)?,
-            (None, Func::Date | Func::Month) if args.len() == 1 => return self.node(&args[0], sc),
+            (None, Func::Date | Func::Month) if args.len() == 1 => return self.expr(&args[0], sc),
             (None, Func::Lookup | Func::PeriodRow | Func::RangeRow | Func::Scale | Func::Rows) => {
                 self.table_call(func, args, sc)?
             }
@@ -106,7 +109,7 @@ impl Gen<'_> {
 
     /// A function of the table: its typed runtime function where it has
     /// one, else `rt::call` on the table's own operation.
-    fn op_call(&mut self, func: Func, op: &Op, args: &[Node], sc: Scope) -> Gened<Called> {
+    fn op_call(&mut self, func: Func, op: &Op, args: &[Code], sc: Scope) -> Gened<Called> {
         match &op.emit {
             Emit::Rt {
                 text,
@@ -128,7 +131,7 @@ impl Gen<'_> {
                 }
                 let mut texts = Vec::with_capacity(args.len());
                 for a in args {
-                    texts.push(self.node(a, sc)?.to(Ty::Val));
+                    texts.push(self.expr(a, sc)?.to(Ty::Val));
                 }
                 Ok(Some((
                     format!("call(Func::{func:?}, [{}])?", texts.join(", ")),
@@ -138,8 +141,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `min(list)` and `max(list)` (with more arguments, the plan compares them).
-    fn extremum_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
+    /// `min(list)` and `max(list)` (with more arguments, `expr` compares them).
+    fn extremum_call(&mut self, func: Func, args: &[Code], sc: Scope) -> Gened<Called> {
         Ok(match args.len() {
             1 => Some((
                 format!(
@@ -155,13 +158,13 @@ impl Gen<'_> {
 
     /// The functions of a table (its first argument): rows found by key,
     /// period or range, a progressive scale, the rows in force.
-    fn table_call(&mut self, func: Func, args: &[Node], sc: Scope) -> Gened<Called> {
+    fn table_call(&mut self, func: Func, args: &[Code], sc: Scope) -> Gened<Called> {
         let n = args.len();
         Ok(Some(match (func, n) {
             (Func::Lookup, 2..) => {
                 let t = table_of(func, args)?;
                 let keys = (1..n)
-                    .map(|i| self.node(&args[i], sc).map(|k| k.to(Ty::Val)))
+                    .map(|i| self.expr(&args[i], sc).map(|k| k.to(Ty::Val)))
                     .collect::<Gened<Vec<String>>>()?;
                 (
                     format!("lookup(rb, facts, {t}, &[{}])?", keys.join(", ")),
@@ -182,7 +185,7 @@ impl Gen<'_> {
                 let t = table_of(func, args)?;
                 let x = self.arg(args, 1, Ty::Num, sc)?;
                 let round_each = match args.get(2).map(|a| &a.kind) {
-                    Some(NodeKind::Const(Value::Number(p))) => {
+                    Some(CodeKind::Const(Value::Number(p))) => {
                         let p = crate::model::ops::whole(*p, "places")
                             .map_err(|e| Unsupported(format!("`scale`: {e}")))?;
                         u32::try_from(p).ok()
@@ -203,21 +206,12 @@ impl Gen<'_> {
     }
 
     /// Argument `i` as type `ty`; as `Ty::Val`, a `&Value`.
-    fn arg(&mut self, args: &[Node], i: usize, ty: Ty, sc: Scope) -> Gened<String> {
-        let e = self.node(&args[i], sc)?;
+    fn arg(&mut self, args: &[Code], i: usize, ty: Ty, sc: Scope) -> Gened<String> {
+        let e = self.expr(&args[i], sc)?;
         Ok(match ty {
             Ty::Val => e.as_value().borrow(),
             ty => e.to(ty),
         })
-    }
-
-    /// A formula node inside a tree node: lowered as its context was, then generated.
-    fn node(&mut self, node: &Node, sc: Scope) -> Gened<Ex> {
-        let code = match sc.row {
-            Some(_) => Plan::lower_in_row(self.rb, node),
-            None => Plan::lower(self.rb, node),
-        };
-        self.expr(&code, sc)
     }
 }
 
@@ -260,21 +254,21 @@ fn fill(template: &str, args: &[String]) -> String {
 }
 
 /// The table a function's first argument names.
-fn table_of(func: Func, args: &[Node]) -> Gened<usize> {
+fn table_of(func: Func, args: &[Code]) -> Gened<usize> {
     match args.first().map(|a| &a.kind) {
-        Some(NodeKind::Table(t)) => Ok(*t),
+        Some(CodeKind::Table(t)) => Ok(*t),
         _ => Err(Unsupported(format!("`{func:?}` of something not a table"))),
     }
 }
 
-fn kind_name(kind: &NodeKind) -> &'static str {
+fn kind_name(kind: &CodeKind) -> &'static str {
     match kind {
-        NodeKind::Comprehension { .. } => "a list comprehension",
-        NodeKind::Group(_) => "a group read whole",
-        NodeKind::Local(_) => "a comprehension variable",
-        NodeKind::Decision => "`decision`",
-        NodeKind::Reason => "`reason`",
-        NodeKind::Clauses => "`clauses`",
+        CodeKind::Comprehension { .. } => "a list comprehension",
+        CodeKind::Group(_) => "a group read whole",
+        CodeKind::Local(_) => "a comprehension variable",
+        CodeKind::Decision => "`decision`",
+        CodeKind::Reason => "`reason`",
+        CodeKind::Clauses => "`clauses`",
         _ => "this form",
     }
 }

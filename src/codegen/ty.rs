@@ -4,7 +4,7 @@
 //! Compiled code is fast because most of it computes on `Decimal` and `bool`
 //! instead of `Value`; every generated expression carries its type ([`Ty`])
 //! so the generator can convert only where two types meet, and a
-//! conversion that fails gives the case up as the plan bails.
+//! conversion that fails gives the case up to the interpreter.
 //!
 //! Invariant: no generation state here; these are pure text transformations.
 
@@ -94,8 +94,8 @@ impl Ex {
         }
     }
 
-    /// The expression as type `to`: a conversion that fails gives up, as the
-    /// plan bails on a value of the wrong kind.
+    /// The expression as type `to`: a conversion that fails gives the case
+    /// up (a value of a kind the generated code does not expect).
     pub(super) fn to(&self, to: Ty) -> String {
         let t = &self.text;
         match (self.ty, to) {

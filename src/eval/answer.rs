@@ -7,9 +7,10 @@ use crate::model::*;
 use crate::trace::{CiteTrace, Event, OutcomeTrace, ReportTrace};
 use crate::value::{decimal_text, describe_value, Value};
 
-use super::{Chosen, Ctx, EvalError, FaultKind, ItemCtx, Machine, Outcome};
+use super::tracer::Tracer;
+use super::{Chosen, Ctx, EvalError, ItemCtx, Machine, Outcome};
 
-impl<'a> Machine<'a> {
+impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn answer(
         &mut self,
         index: usize,
@@ -20,8 +21,8 @@ impl<'a> Machine<'a> {
         let mut clauses = answer_clauses(check_clauses, decision);
         for (when, extra) in &decision.cite {
             let held = self.bool_formula(when, Ctx::Cite(index))?;
-            if let Some(t) = &mut self.tracer {
-                t.events.push(Event::Cite(CiteTrace {
+            if T::ON {
+                self.tracer.event(Event::Cite(CiteTrace {
                     when: when.text.clone(),
                     held,
                     clauses: extra.clone(),
@@ -37,23 +38,13 @@ impl<'a> Machine<'a> {
         });
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
-            let context = Ctx::Answer(index, o);
-            let json = match (&out.value, self.planned_answer(index, o)?) {
-                (OutputValue::Value { expr, format }, Some(value)) => {
-                    self.formatted(&value, expr, *format, context, &clauses)?
-                }
-                _ => self.output(out, context, &clauses)?,
-            };
+            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
             object.insert(out.key.to_string(), json);
         }
-        if self.tracer.is_some() {
+        if T::ON {
             let reports = self.reports(&clauses)?;
-            if let Some(t) = &mut self.tracer {
-                t.reports = reports;
-            }
-        }
-        if let Some(t) = &mut self.tracer {
-            t.outcome = Some(OutcomeTrace::Decision {
+            self.tracer.reports(reports);
+            self.tracer.outcome(OutcomeTrace::Decision {
                 decision: decision.name.to_string(),
                 reason: reason.map(|r| r.to_string()),
                 clauses: clauses.iter().map(|c| c.to_string()).collect(),
@@ -105,16 +96,15 @@ impl<'a> Machine<'a> {
 
     /// Runs `f` once in the scope of each item of group `g` (its steps computed
     /// once, read from the memo), restoring the enclosing scope even on error.
-    pub(super) fn each_item<T>(
+    pub(super) fn each_item<V>(
         &mut self,
         g: usize,
-        mut f: impl FnMut(&mut Self, usize) -> Result<T, EvalError>,
-    ) -> Result<Vec<T>, EvalError> {
+        mut f: impl FnMut(&mut Self, usize) -> Result<V, EvalError>,
+    ) -> Result<Vec<V>, EvalError> {
         let over = &self.rb.groups[g].over;
-        let res = self.group(g).map_err(|fault| match *fault.0 {
-            FaultKind::Eval(e) => e,
-            FaultKind::At(span, message) => self.error(over, Ctx::GroupOver(g), span, message),
-        })?;
+        let res = self
+            .group(g)
+            .map_err(|fault| self.name(fault, over, Ctx::GroupOver(g)))?;
         let saved = self.current.take();
         let mut out = Vec::with_capacity(res.items.len());
         let mut failure = None;
@@ -207,7 +197,7 @@ impl<'a> Machine<'a> {
                             Value::Text(t) => t.to_string(),
                             v if v.is_missing() => {
                                 let message = format!("the key of item {i} is {}", v.kind_name());
-                                return Err(m.error(k, context, k.node.span, message));
+                                return Err(m.error(k, context, k.code.span, message));
                             }
                             other => other.to_string(),
                         }),
@@ -226,7 +216,7 @@ impl<'a> Machine<'a> {
                         return Err(self.error(
                             k,
                             context,
-                            k.node.span,
+                            k.code.span,
                             format!("two items have the key {name:?}"),
                         ));
                     }
@@ -247,7 +237,7 @@ impl<'a> Machine<'a> {
         clauses: &[Arc<str>],
     ) -> Result<serde_json::Value, EvalError> {
         format_value(value, format, clauses)
-            .map_err(|m| self.error(expr, context, expr.node.span, m))
+            .map_err(|m| self.error(expr, context, expr.code.span, m))
     }
 }
 

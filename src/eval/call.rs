@@ -1,6 +1,5 @@
-//! Built-in function calls as the walker evaluates them: arguments checked
-//! and evaluated in order, the operation from `ops`, the fault located at
-//! the call.
+//! Built-in function calls: arguments checked and evaluated in order, the
+//! operation from `ops`, the fault located at the call.
 //!
 //! A function with an operation in its table entry (`model::func`) runs
 //! through `run_op`; only the functions that need the machine are cases
@@ -9,17 +8,19 @@
 //! the table functions (rows in force, lookups traced) and the literals.
 
 use crate::model::func::{Op, Read, MAX_OP_ARGS};
+use crate::model::plan::{Code, CodeKind};
 use crate::model::*;
-use crate::num::{rounding, RoundingMode};
+use crate::num::RoundingMode;
 use crate::span::Span;
-use crate::trace::{Lookup, RoundingTrace};
-use crate::value::{compare, plain, Value};
+use crate::trace::Lookup;
+use crate::value::{plain, Value};
 
+use super::tracer::Tracer;
 use super::{Fault, Machine, Res};
 use crate::model::ops;
 
-impl<'a> Machine<'a> {
-    pub(super) fn call(&mut self, func: Func, args: &[Node], span: Span) -> Res<Value> {
+impl<'a, T: Tracer> Machine<'a, T> {
+    pub(super) fn call(&mut self, func: Func, args: &'a [Code], span: Span) -> Res<Value> {
         if let Some(op) = &func.spec().op {
             return self.run_op(op, args, span);
         }
@@ -46,7 +47,7 @@ impl<'a> Machine<'a> {
                         _ => (r, format!("{x} is above every bound")),
                     }
                 });
-                if self.tracer.is_some() {
+                if T::ON {
                     let lookup = Lookup {
                         kind: "range",
                         table: self.rb.tables[t].name.clone(),
@@ -59,79 +60,51 @@ impl<'a> Machine<'a> {
                             .as_ref()
                             .map_or_else(|| "no row".to_string(), |(_, why)| why.clone()),
                     };
-                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
-                        frame.lookups.push(lookup);
-                    }
+                    self.tracer.lookup(lookup);
                 }
                 Ok(found.map_or(Value::Absent, |(r, _)| Value::Record(r.record.clone())))
             }
-            Func::Min | Func::Max => {
-                let mut best = self.present(&args[0])?;
-                for a in &args[1..] {
-                    let v = self.present(a)?;
-                    let ord = compare(&v, &best)
-                        .ok_or_else(|| fault("cannot compare these values".into()))?;
-                    if ops::prefers(ord, func == Func::Max) {
-                        best = v;
-                    }
-                }
-                Ok(best)
-            }
+            Func::Min | Func::Max => self.extremum(func == Func::Max, args, span),
             Func::Round | Func::Floor | Func::Ceil => {
                 let x = self.numeric(&args[0])?;
                 let places = match &args[1].kind {
-                    NodeKind::Const(Value::Number(p)) => {
+                    CodeKind::Const(Value::Number(p)) => {
                         u32::try_from(ops::whole(*p, "places").map_err(&fault)?)
                             .map_err(|_| fault("bad places".into()))?
                     }
                     _ => return Err(fault("places must be a literal".into())),
                 };
-                let mode = match &args[2].kind {
-                    NodeKind::Mode(m) => *m,
+                let mode = match args.get(2).map(|a| &a.kind) {
+                    Some(CodeKind::Mode(m)) => *m,
                     _ => RoundingMode::HalfUp,
                 };
-                if self.tracer.is_none() {
-                    return rounding::round_value(x, places, mode)
-                        .map(Value::Number)
-                        .map_err(&fault);
-                }
-                let r = rounding::round_num(x, places, mode).map_err(&fault)?;
-                let after = r.after;
-                if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-                    let at = self
-                        .formula_text
-                        .get(span.start as usize..span.end as usize)
-                        .unwrap_or("round")
-                        .to_string();
-                    frame.roundings.push(RoundingTrace { at, rounded: r });
-                }
-                Ok(Value::Number(after))
+                self.round(x, places, mode, span).map(Value::Number)
             }
             Func::Coalesce => {
                 for a in args {
-                    let v = self.eval(a)?;
+                    let v = self.value(a)?;
                     if !v.is_missing() {
                         return Ok(v);
                     }
                 }
                 Ok(Value::Absent)
             }
-            Func::Date | Func::Month => self.eval(&args[0]),
+            Func::Date | Func::Month => self.value(&args[0]),
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
                 let table = &self.rb.tables[t];
                 let bands = ops::scale_bands(self.rows(t));
                 let round_each = match args.get(2).map(|a| &a.kind) {
-                    Some(NodeKind::Const(Value::Number(p))) => {
+                    Some(CodeKind::Const(Value::Number(p))) => {
                         u32::try_from(ops::whole(*p, "places").map_err(&fault)?).ok()
                     }
                     _ => None,
                 };
                 let (total, lines) = ops::scale(&bands, x, round_each).map_err(&fault)?;
-                let source = self.source(t);
-                if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
-                    frame.lookups.push(Lookup {
+                if T::ON {
+                    let source = self.source(t);
+                    self.tracer.lookup(Lookup {
                         kind: "scale",
                         table: table.name.clone(),
                         source,
@@ -148,14 +121,14 @@ impl<'a> Machine<'a> {
             }
             Func::PeriodRow => {
                 let t = self.table_arg(&args[0])?;
-                let key = self.eval(&args[1])?;
+                let key = self.value(&args[1])?;
                 if key.is_missing() {
                     return Ok(Value::Absent);
                 }
                 let rows = self.rows(t);
                 let found = ops::period_row(rows, &key);
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
-                if self.tracer.is_some() {
+                if T::ON {
                     let why = match found {
                         Some(r) => format!(
                             "{key} is within {}",
@@ -183,9 +156,7 @@ impl<'a> Machine<'a> {
                         row: found.and_then(|r| r.name.as_ref().map(|n| n.to_string())),
                         why,
                     };
-                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
-                        frame.lookups.push(lookup);
-                    }
+                    self.tracer.lookup(lookup);
                 }
                 Ok(value)
             }
@@ -193,7 +164,7 @@ impl<'a> Machine<'a> {
                 let t = self.table_arg(&args[0])?;
                 let mut keys = Vec::with_capacity(args.len() - 1);
                 for a in &args[1..] {
-                    let k = self.eval(a)?;
+                    let k = self.value(a)?;
                     if k.is_missing() {
                         return Ok(Value::Absent);
                     }
@@ -204,7 +175,7 @@ impl<'a> Machine<'a> {
                 };
                 let found = ops::key_row(self.rows(t), key_cols, &keys);
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
-                if self.tracer.is_some() {
+                if T::ON {
                     let key: Vec<String> = keys.iter().map(plain).collect();
                     let lookup = Lookup {
                         kind: "key",
@@ -218,9 +189,7 @@ impl<'a> Machine<'a> {
                             "no row has this key".into()
                         },
                     };
-                    if let Some(frame) = self.tracer.as_mut().and_then(|tr| tr.frames.last_mut()) {
-                        frame.lookups.push(lookup);
-                    }
+                    self.tracer.lookup(lookup);
                 }
                 Ok(value)
             }
@@ -231,18 +200,41 @@ impl<'a> Machine<'a> {
             ))),
         }
     }
-}
 
-impl Machine<'_> {
+    fn table_arg(&mut self, c: &Code) -> Res<TableId> {
+        match &c.kind {
+            CodeKind::Table(t) => Ok(*t),
+            _ => Err(Fault::at(c.span, "expected a table name".into())),
+        }
+    }
+
+    fn rows(&self, t: TableId) -> &'a [Row] {
+        super::rows_in_force(self.rb, self.facts, t)
+    }
+
+    /// Where a table's rows come from, as a lookup names it.
+    fn source(&self, t: TableId) -> String {
+        if self.facts.tables.get(t).is_some_and(Option::is_some) {
+            let input = self
+                .rb
+                .inputs
+                .iter()
+                .find(|i| matches!(i.kind, InputKind::Table { table } if table == t));
+            format!("case:{}", input.map_or("?", |i| &*i.name))
+        } else {
+            "rulebook".into()
+        }
+    }
+
     /// A function of the table: each argument read as its entry says (a
     /// read that fails is the fault of that argument), then the operation,
     /// its fault located at the call.
-    fn run_op(&mut self, op: &Op, args: &[Node], span: Span) -> Res<Value> {
+    fn run_op(&mut self, op: &Op, args: &'a [Code], span: Span) -> Res<Value> {
         let mut values: [Value; MAX_OP_ARGS] = Default::default();
         for ((slot, read), node) in values.iter_mut().zip(op.reads).zip(args) {
             *slot = match read {
-                Read::Value => self.eval(node)?,
-                Read::Unnoted => self.eval_read(node, false)?,
+                Read::Value => self.value(node)?,
+                Read::Unnoted => self.eval(node, false)?,
                 Read::Present => self.present(node)?,
                 Read::Number => Value::from_num(self.numeric(node)?),
                 Read::Decimal => Value::Number(self.number(node)?),

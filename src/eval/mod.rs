@@ -1,37 +1,47 @@
 //! The evaluator: one validated case through a checked rulebook.
 //!
-//! Checks run in order; steps are computed on first use and memoised, so a
-//! check may read a step and a clarification never computes the payslip.
-//! With tracing on, this tree walker records every check, step, read, row
-//! choice and rounding. With it off, nothing is allocated for the trace, and
-//! steps, check conditions and answers run as code lowered at load
-//! (`plan.rs`), which hands back to the walker whatever it does not hold.
+//! One interpreter runs the lowered code of every formula (`model::plan`):
+//! checks in order, steps computed on first use and memoised (so a check
+//! may read a step and a clarification never computes the payslip), then
+//! the decision's answer. Tracing is its type parameter ([`tracer`]): the
+//! traced machine records every check, step, read, row choice and rounding;
+//! the untraced one is the same code with the recording compiled away, and
+//! takes the lowered code's shortcuts (constants folded, groups over
+//! constant rows specialised, sums read in place), which only a trace
+//! would tell apart.
 //!
-//! Invariant: bounded — every node evaluated spends one unit of the case's
+//! Here: the entry points, the machine's state, whole formulas and the
+//! checks. Steps, groups and parameters are in `steps`; a formula's nodes
+//! in `value` (any value) and `number` (where a number or a boolean is
+//! expected: no value per node); built-in calls in `call`; answers in
+//! `answer`.
+//!
+//! INVARIANT: bounded — every node evaluated spends one unit of the case's
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
 //! parser's nesting limit and the step graph is acyclic (checked at load).
 
 mod answer;
 mod call;
-pub(crate) mod plan;
+mod number;
 mod steps;
-mod walk;
+mod tracer;
+mod value;
 
 use answer::template_text;
 pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
 pub(crate) use steps::rows_in_force;
 use steps::supplied_rows;
+use tracer::{NoTrace, Recorder, Tracer};
 
 use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::facts::{CaseError, Facts};
+use crate::model::plan::Code;
 use crate::model::*;
 use crate::span::Span;
-use crate::trace::{
-    CheckTrace, Event, InputTrace, Lookup, OutcomeTrace, Read, ReportTrace, RoundingTrace, Trace,
-};
+use crate::trace::{CheckTrace, Event, InputTrace, OutcomeTrace, Trace};
 use crate::value::{describe_value, Record, Value};
 
 /// Stack left free before a step is computed: the deepest one formula can
@@ -40,12 +50,13 @@ const STACK_RED_ZONE: usize = 1024 * 1024;
 /// Stack added when less than the red zone is left.
 const STACK_SEGMENT: usize = 8 * 1024 * 1024;
 
-/// Runs `f`, the computation of a step read inside another formula, on a
-/// fresh stack segment when the thread's stack runs low. Steps nest as deep
-/// as their chain of reads (bounded at load by `rulebook::depth`), which on
-/// a small thread stack (a test's, a worker's) would overflow and abort.
-// INVARIANT: every road that computes a step from inside another formula
-// (walker, lowered code, groups) passes through here.
+/// Runs `f`, the computation of a step read inside another formula (or of
+/// a group's items), on a fresh stack segment when the thread's stack runs
+/// low. Steps nest as deep as their chain of reads (bounded at load by
+/// `rulebook::depth`), which on a small thread stack (a test's, a
+/// worker's) would overflow and abort.
+// INVARIANT: every computation of a step or group from inside another
+// formula passes through here.
 pub(super) fn nested<T>(f: impl FnOnce() -> T) -> T {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
 }
@@ -79,19 +90,28 @@ pub fn evaluate(
     facts: &Facts,
     trace: bool,
 ) -> Result<(Outcome, Option<Trace>), EvalError> {
-    let mut m = Machine::new(rb, facts, trace);
+    if trace {
+        run::<Recorder>(rb, facts)
+    } else {
+        run::<NoTrace>(rb, facts)
+    }
+}
+
+fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace>), EvalError> {
+    let mut m = Machine::<T>::new(rb, facts);
     let outcome = match m.run() {
-        // Lowered code spends the budget as the walker would but cannot say
-        // at which node it ran out: the walk alone, spending the same way,
-        // names the very place a traced evaluation names.
-        Err(_) if m.exhausted && m.lowered => {
-            let mut walk = Machine::new(rb, facts, false);
-            walk.lowered = false;
-            walk.run()
+        // INVARIANT: where the budget runs out is named as a trace names it.
+        // The shortcuts spend less than the code they stand for (a
+        // specialised row) or at once (a folded constant): the same machine
+        // without them names the very place a traced evaluation names.
+        Err(_) if m.exhausted && m.shortcuts => {
+            let mut plain = Machine::<NoTrace>::new(rb, facts);
+            plain.shortcuts = false;
+            plain.run()
         }
         other => other,
     }?;
-    let trace = m.tracer.map(|t| {
+    let trace = m.tracer.finish().map(|t| {
         let inputs = rb
             .inputs
             .iter()
@@ -129,13 +149,14 @@ pub fn evaluate(
 /// An untraced evaluation that also says which check ended it, the one
 /// that rejected the case or chose its decision (generators sort tasks by it).
 pub(crate) fn evaluate_ended(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, usize), EvalError> {
-    let mut m = Machine::new(rb, facts, false);
+    let mut m = Machine::<NoTrace>::new(rb, facts);
     let outcome = match m.run() {
-        Err(_) if m.exhausted && m.lowered => {
-            let mut walk = Machine::new(rb, facts, false);
-            walk.lowered = false;
-            let outcome = walk.run()?;
-            return Ok((outcome, walk.ended_at.unwrap_or(0)));
+        // As in `run`: the place the budget ran out is named without shortcuts.
+        Err(_) if m.exhausted && m.shortcuts => {
+            let mut plain = Machine::<NoTrace>::new(rb, facts);
+            plain.shortcuts = false;
+            let outcome = plain.run()?;
+            return Ok((outcome, plain.ended_at.unwrap_or(0)));
         }
         other => other,
     }?;
@@ -151,23 +172,23 @@ pub(crate) fn evaluate_formula(
     formula: &Formula,
     locals: &[Value],
 ) -> Result<Value, EvalError> {
-    let mut m = Machine::new(rb, facts, false);
+    let mut m = Machine::<NoTrace>::new(rb, facts);
     m.locals.extend(locals.iter().cloned());
-    m.formula(formula, Ctx::Free)
+    m.formula(formula, Ctx::Free).map_err(EvalError::from)
 }
 
 /// Free formulas read over one case, sharing the memo of its steps: a
 /// generator reads several conditions, tags and a signature of each case.
-pub(crate) struct Reader<'a>(Machine<'a>);
+pub(crate) struct Reader<'a>(Machine<'a, NoTrace>);
 
 impl<'a> Reader<'a> {
     pub(crate) fn new(rb: &'a Rulebook, facts: &'a Facts) -> Self {
-        Reader(Machine::new(rb, facts, false))
+        Reader(Machine::new(rb, facts))
     }
 
     /// The value of a free formula (`Rulebook::free_formula`).
     pub(crate) fn read(&mut self, formula: &'a Formula) -> Result<Value, EvalError> {
-        self.0.formula(formula, Ctx::Free)
+        self.0.formula(formula, Ctx::Free).map_err(EvalError::from)
     }
 }
 
@@ -189,7 +210,7 @@ pub(crate) fn field_rule_message(
     let res = match m.bool_formula(&rule.when, Ctx::InputCondition) {
         Ok(true) => m.render(&rule.message, Ctx::InputCondition).map(Some),
         Ok(false) => Ok(None),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     };
     m.settle(spent);
     res
@@ -230,27 +251,6 @@ pub(crate) fn evaluate_condition(
     let res = m.condition(formula);
     m.settle(spent);
     res
-}
-
-impl<'a> Machine<'a> {
-    /// An input's `when` or `required_when`: a boolean over the inputs so far.
-    fn condition(&mut self, formula: &'a Formula) -> Result<bool, EvalError> {
-        match self.formula(formula, Ctx::InputCondition)? {
-            Value::Bool(b) => Ok(b),
-            other => Err(self.error(
-                formula,
-                Ctx::InputCondition,
-                formula.node.span,
-                format!("expected a boolean, found {}", other.kind_name()),
-            )),
-        }
-    }
-
-    /// The case's count after a validation machine ran: it started from
-    /// what the count left, so all it has not left is spent.
-    fn settle(&self, spent: &Cell<u64>) {
-        spent.set(self.rb.limits.max_eval_steps.saturating_sub(self.budget));
-    }
 }
 
 /// Where a formula sits, spelled out only when an error needs it.
@@ -302,8 +302,30 @@ enum Slot {
 struct Fault(Box<FaultKind>);
 
 enum FaultKind {
+    /// A fault at this node of the formula being evaluated.
     At(Span, String),
+    /// A value missing where it cannot be; `what` names it, or else the
+    /// text of the node is shown (taken from the formula when it is named).
+    Missing {
+        span: Span,
+        what: Option<String>,
+        null: bool,
+    },
+    /// A fault of a whole formula, named.
     Eval(EvalError),
+}
+
+/// What a missing value's fault says: `what` it is (or the text at `span`
+/// of the formula `text`), and that it cannot be used.
+fn missing_message(what: Option<String>, null: bool, text: &str, span: Span) -> String {
+    let what = what.unwrap_or_else(|| {
+        let text = text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("the value");
+        format!("`{text}`")
+    });
+    let how = if null { "null" } else { "missing" };
+    format!("{what} is {how}, so it cannot be used here (test it with is_missing first)")
 }
 
 impl Fault {
@@ -316,21 +338,28 @@ impl Fault {
     }
 }
 
+/// A fault out of a whole formula, which names it (`Machine::in_formula`).
+impl From<Fault> for EvalError {
+    fn from(fault: Fault) -> EvalError {
+        match *fault.0 {
+            FaultKind::Eval(e) => e,
+            FaultKind::At(span, message) => EvalError {
+                message,
+                context: "evaluation".into(),
+                snippet: String::new(),
+                span,
+            },
+            FaultKind::Missing { span, what, null } => EvalError {
+                message: missing_message(what, null, "", span),
+                context: "evaluation".into(),
+                snippet: String::new(),
+                span,
+            },
+        }
+    }
+}
+
 type Res<T> = Result<T, Fault>;
-
-#[derive(Default)]
-struct Frame {
-    reads: Vec<Read>,
-    lookups: Vec<Lookup>,
-    roundings: Vec<RoundingTrace>,
-}
-
-struct Tracer {
-    events: Vec<Event>,
-    frames: Vec<Frame>,
-    outcome: Option<OutcomeTrace>,
-    reports: Vec<ReportTrace>,
-}
 
 /// What the deciding check chose; read by `decision`, `reason` in answers.
 struct Chosen {
@@ -399,7 +428,8 @@ struct ItemCtx {
     label: Option<Arc<str>>,
 }
 
-struct Machine<'a> {
+/// One evaluation's state; `T` records what it does, or nothing.
+struct Machine<'a, T: Tracer> {
     rb: &'a Rulebook,
     facts: &'a Facts,
     steps: Vec<Slot>,
@@ -409,35 +439,32 @@ struct Machine<'a> {
     /// Values of names bound inside formulas, innermost last.
     locals: Vec<Value>,
     budget: u64,
-    /// Whether the budget ran out (on either road).
+    /// Whether the budget ran out.
     exhausted: bool,
-    /// Whether steps, checks and answers run as lowered code: never with a
-    /// trace, and not on the walk that names where the budget ran out.
-    lowered: bool,
-    tracer: Option<Tracer>,
-    /// The text of the formula being evaluated, for messages.
+    /// Whether the lowered code's shortcuts are taken (folded constants,
+    /// specialised groups, sums read in place): never with a trace, which
+    /// shows what they skip, nor where a fault must be named as a trace
+    /// names it (case validation, and after the budget ran out).
+    shortcuts: bool,
+    tracer: T,
+    /// The text of the formula being evaluated, kept with a trace (which
+    /// shows the text of each `round()`).
     formula_text: &'a str,
     /// The decision taken, its reason and clauses, once a check decides.
     decision: Option<Chosen>,
-    /// The group item a `SumRows` of the plan is at.
+    /// The group item a `SumRows` is at.
     row: Option<(Rc<GroupResult>, usize)>,
     /// The check that ended the evaluation (rejected or decided).
     ended_at: Option<usize>,
 }
 
-impl<'a> Machine<'a> {
-    fn new(rb: &'a Rulebook, facts: &'a Facts, trace: bool) -> Self {
+impl<'a, T: Tracer> Machine<'a, T> {
+    fn new(rb: &'a Rulebook, facts: &'a Facts) -> Self {
         Machine {
             steps: vec![Slot::Todo; rb.steps.len()],
             params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
-            lowered: !trace,
-            tracer: trace.then(|| Tracer {
-                events: Vec::new(),
-                frames: Vec::new(),
-                outcome: None,
-                reports: Vec::new(),
-            }),
+            shortcuts: !T::ON,
             ..Machine::new_empty(rb, facts)
         }
     }
@@ -453,22 +480,13 @@ impl<'a> Machine<'a> {
             locals: Vec::new(),
             budget: rb.limits.max_eval_steps.saturating_sub(facts.spent),
             exhausted: false,
-            lowered: true,
-            tracer: None,
+            shortcuts: false,
+            tracer: T::new(),
             formula_text: "",
             decision: None,
             row: None,
             ended_at: None,
         }
-    }
-
-    /// A machine for the conditions of case validation, which read inputs and
-    /// parameters only (the checker refuses steps and groups there): it
-    /// allocates no memo (a condition reads a parameter a few times at most).
-    fn for_inputs(rb: &'a Rulebook, facts: &'a Facts, spent: &Cell<u64>) -> Self {
-        let mut m = Machine::new_empty(rb, facts);
-        m.budget = rb.limits.max_eval_steps.saturating_sub(spent.get());
-        m
     }
 
     fn error(&self, f: &Formula, context: Ctx, span: Span, message: String) -> EvalError {
@@ -485,61 +503,77 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Evaluates a whole formula, turning a located fault into an `EvalError`.
-    fn formula(&mut self, f: &'a Formula, context: Ctx) -> Result<Value, EvalError> {
-        let saved = std::mem::replace(&mut self.formula_text, &f.text);
-        let res = self.eval(&f.node);
-        self.formula_text = saved;
-        res.map_err(|fault| match *fault.0 {
-            FaultKind::At(span, message) => self.error(f, context, span, message),
-            FaultKind::Eval(e) => e,
-        })
+    /// Runs `eval` on a whole formula's code; a fault located in it is
+    /// named as a fault of the formula in `context`.
+    #[inline]
+    fn in_formula<V>(
+        &mut self,
+        f: &'a Formula,
+        context: Ctx,
+        eval: impl FnOnce(&mut Self, &'a Code) -> Res<V>,
+    ) -> Res<V> {
+        // Only a trace shows formula text while evaluating (at `round()`);
+        // a fault takes it from `f` here.
+        let saved = T::ON.then(|| std::mem::replace(&mut self.formula_text, &f.text));
+        let res = eval(self, &f.code);
+        if let Some(saved) = saved {
+            self.formula_text = saved;
+        }
+        match res {
+            Ok(v) => Ok(v),
+            Err(fault) => Err(self.name(fault, f, context)),
+        }
     }
 
-    fn bool_formula(&mut self, f: &'a Formula, context: Ctx) -> Result<bool, EvalError> {
+    #[cold]
+    #[inline(never)]
+    fn name(&self, fault: Fault, f: &Formula, context: Ctx) -> Fault {
+        match *fault.0 {
+            FaultKind::At(span, message) => Fault::eval(self.error(f, context, span, message)),
+            FaultKind::Missing { span, what, null } => {
+                let message = missing_message(what, null, &f.text, span);
+                Fault::eval(self.error(f, context, span, message))
+            }
+            eval => Fault(Box::new(eval)),
+        }
+    }
+
+    /// A whole formula's value.
+    fn formula(&mut self, f: &'a Formula, context: Ctx) -> Res<Value> {
+        self.in_formula(f, context, |m, code| m.value(code))
+    }
+
+    /// A formula that must be true or false: a check's or a step's condition.
+    fn bool_formula(&mut self, f: &'a Formula, context: Ctx) -> Res<bool> {
+        if f.code.is_boolean() {
+            return self.in_formula(f, context, |m, code| m.truth(code));
+        }
         match self.formula(f, context)? {
             Value::Bool(b) => Ok(b),
-            other => Err(self.error(
+            other => Err(Fault::eval(self.error(
                 f,
                 context,
-                f.node.span,
+                f.code.span,
                 format!(
                     "a condition must be true or false, found {}",
                     describe_value(&other)
                 ),
-            )),
+            ))),
         }
-    }
-
-    fn push_frame(&mut self) {
-        if let Some(t) = &mut self.tracer {
-            t.frames.push(Frame::default());
-        }
-    }
-
-    fn pop_frame(&mut self) -> Frame {
-        self.tracer
-            .as_mut()
-            .and_then(|t| t.frames.pop())
-            .unwrap_or_default()
     }
 
     fn run(&mut self) -> Result<Outcome, EvalError> {
         let rb = self.rb;
         for (i, check) in rb.checks.iter().enumerate() {
             let context = Ctx::Check(i);
-            self.push_frame();
+            self.tracer.push_frame();
             let held = match &check.when {
-                Some(w) => match self.planned_check(i) {
-                    Ok(Some(held)) => Ok(held),
-                    Ok(None) => self.bool_formula(w, context),
-                    Err(e) => Err(e),
-                },
+                Some(w) => self.bool_formula(w, context),
                 None => Ok(true),
             };
-            let frame = self.pop_frame();
+            let frame = self.tracer.pop_frame();
             let held = held?;
-            if let Some(t) = &mut self.tracer {
+            if T::ON {
                 let gives = match &check.outcome {
                     CheckOutcome::Decide {
                         decision, reason, ..
@@ -549,7 +583,7 @@ impl<'a> Machine<'a> {
                     }
                     CheckOutcome::Reject { path, .. } => format!("reject {}", template_text(path)),
                 };
-                t.events.push(Event::Check(CheckTrace {
+                self.tracer.event(Event::Check(CheckTrace {
                     index: i + 1,
                     label: check.label.clone(),
                     when: check.when.as_ref().map(|w| w.text.clone()),
@@ -568,8 +602,8 @@ impl<'a> Machine<'a> {
                         self.render(path, context)?,
                         self.render(message, context)?,
                     );
-                    if let Some(t) = &mut self.tracer {
-                        t.outcome = Some(OutcomeTrace::Rejected {
+                    if T::ON {
+                        self.tracer.outcome(OutcomeTrace::Rejected {
                             error: error.clone(),
                         });
                     }
@@ -590,15 +624,35 @@ impl<'a> Machine<'a> {
             span: Span::default(),
         })
     }
+}
 
-    fn read(&mut self, name: &Arc<str>, value: &Value) {
-        if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-            if !frame.reads.iter().any(|r| r.name == *name) {
-                frame.reads.push(Read {
-                    name: name.clone(),
-                    value: value.clone(),
-                });
-            }
+impl<'a> Machine<'a, NoTrace> {
+    /// A machine for the conditions of case validation, which read inputs and
+    /// parameters only (the checker refuses steps and groups there): it
+    /// allocates no memo (a condition reads a parameter a few times at most),
+    /// and names a fault as a trace would.
+    fn for_inputs(rb: &'a Rulebook, facts: &'a Facts, spent: &Cell<u64>) -> Self {
+        let mut m = Machine::new_empty(rb, facts);
+        m.budget = rb.limits.max_eval_steps.saturating_sub(spent.get());
+        m
+    }
+
+    /// An input's `when` or `required_when`: a boolean over the inputs so far.
+    fn condition(&mut self, formula: &'a Formula) -> Result<bool, EvalError> {
+        match self.formula(formula, Ctx::InputCondition)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.error(
+                formula,
+                Ctx::InputCondition,
+                formula.code.span,
+                format!("expected a boolean, found {}", other.kind_name()),
+            )),
         }
+    }
+
+    /// The case's count after a validation machine ran: it started from
+    /// what the count left, so all it has not left is spent.
+    fn settle(&self, spent: &Cell<u64>) {
+        spent.set(self.rb.limits.max_eval_steps.saturating_sub(self.budget));
     }
 }

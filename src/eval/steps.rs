@@ -1,20 +1,25 @@
 //! Steps on first use: the memo of top-level steps, per-item groups (each
 //! item its own memo), parameters, and the rounding point of each step.
+//!
+//! A group over constant rows runs, when the shortcuts are taken, over the
+//! items and the per-row steps specialised at load (`rulebook::fold`),
+//! and never runs a step whose value is known for its row.
 use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::facts::Facts;
 use crate::model::*;
 use crate::num::exact::Num;
-use crate::num::rounding;
+use crate::num::{rounding, RoundingMode};
 use crate::span::Span;
 use crate::trace::{ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
 
-use super::{Ctx, EvalError, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
+use super::tracer::Tracer;
+use super::{Ctx, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
 use crate::model::ops;
 
-impl<'a> Machine<'a> {
+impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn step(&mut self, i: usize, span: Span) -> Res<Value> {
         match self.steps.get(i) {
             None => {
@@ -38,57 +43,56 @@ impl<'a> Machine<'a> {
         // INVARIANT: a step read while it is Busy is a cycle, which the
         // checker refuses; meeting one here is a fault, never a loop.
         self.steps[i] = Slot::Busy;
-        let value = super::nested(|| match self.planned_step(i)? {
-            Some(v) => Ok(v),
-            None => self.run_step(&self.rb.steps[i], Ctx::Step(i), None),
-        })?;
+        let rb = self.rb;
+        let value = super::nested(|| self.run_step(&rb.steps[i], Ctx::Step(i), None))?;
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
 
     /// A step of the current item's group, computed on first use.
     pub(super) fn item_step(&mut self, j: usize, span: Span) -> Res<Value> {
-        let Some(ctx) = &mut self.current else {
-            return Err(Fault::at(
-                span,
-                "a per-item step is read outside its group".into(),
-            ));
-        };
-        match &ctx.slots[j] {
-            Slot::Done(v) => return Ok(v.clone()),
-            Slot::Busy => return Err(Fault::at(span, "a per-item step depends on itself".into())),
-            Slot::Todo => {}
+        let slot = self.current.as_mut().and_then(|c| c.slots.get_mut(j));
+        match slot {
+            None => {
+                return Err(Fault::at(
+                    span,
+                    "a per-item step is read outside its group".into(),
+                ))
+            }
+            Some(Slot::Done(v)) => return Ok(v.clone()),
+            Some(Slot::Busy) => {
+                return Err(Fault::at(span, "a per-item step depends on itself".into()))
+            }
+            Some(slot @ Slot::Todo) => *slot = Slot::Busy,
         }
-        ctx.slots[j] = Slot::Busy;
-        let (g, index) = (ctx.group, ctx.index);
-        let value = super::nested(|| match self.planned_item_step(g, index, j)? {
-            Some(v) => Ok(v),
-            None => self.walk_item_step(g, index, j),
-        })?;
-        if let Some(ctx) = &mut self.current {
-            ctx.slots[j] = Slot::Done(value.clone());
+        let (g, index) = match &self.current {
+            Some(c) => (c.group, c.index),
+            None => (0, 0),
+        };
+        let value = super::nested(|| self.compute_item_step(g, index, j))?;
+        if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
+            *slot = Slot::Done(value.clone());
         }
         Ok(value)
     }
 
     /// `lines[3]`: how a trace names an item's steps; `None` without a trace.
-    pub(super) fn item_label(&self, g: usize, index: usize) -> Option<Arc<str>> {
-        self.tracer
-            .as_ref()
-            .map(|_| Arc::from(format!("{}[{index}]", self.rb.groups[g].name)))
+    fn item_label(&self, g: usize, index: usize) -> Option<Arc<str>> {
+        T::ON.then(|| Arc::from(format!("{}[{index}]", self.rb.groups[g].name)))
     }
 
-    /// Item step `j` computed by the walker.
-    pub(super) fn walk_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
+    /// Step `j` of item `index` of group `g`, the current item: with its
+    /// row folded in when the shortcuts are taken and the group has one.
+    fn compute_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
         let rb = self.rb;
         let group = &rb.groups[g];
         let label = match self.current.as_ref() {
             Some(ItemCtx { label: Some(l), .. }) => Some(l.clone()),
             _ => self.item_label(g, index),
         };
-        // On the lowered road, a group over constant rows runs its steps with the row folded in.
-        let step = match (&group.specialized, self.lowered) {
-            (Some(rows), true) => rows
+        let step = match (&group.specialized, self.shortcuts) {
+            (Some(s), true) => s
+                .rows
                 .get(index)
                 .and_then(|r| r.steps.get(j))
                 .unwrap_or(&group.steps[j]),
@@ -100,7 +104,7 @@ impl<'a> Machine<'a> {
     /// Runs every item of a group once; later reads use the memo.
     pub(super) fn group(&mut self, g: usize) -> Res<Rc<GroupResult>> {
         let Some(memo) = self.groups.get(g) else {
-            let span = self.rb.groups[g].over.node.span;
+            let span = self.rb.groups[g].over.code.span;
             return Err(Fault::at(
                 span,
                 "a group cannot be read while the case is validated".into(),
@@ -109,19 +113,25 @@ impl<'a> Machine<'a> {
         if let Some(res) = memo {
             return Ok(res.clone());
         }
-        let group = &self.rb.groups[g];
-        let over = match self.rb.plan.constant_items(g).filter(|_| self.lowered) {
-            Some(items) => items.clone(),
-            None => self
-                .formula(&group.over, Ctx::GroupOver(g))
-                .map_err(Fault::eval)?,
+        let res = super::nested(|| self.run_group(g))?;
+        self.groups[g] = Some(res.clone());
+        Ok(res)
+    }
+
+    fn run_group(&mut self, g: usize) -> Res<Rc<GroupResult>> {
+        let rb = self.rb;
+        let group = &rb.groups[g];
+        let specialized = group.specialized.as_deref().filter(|_| self.shortcuts);
+        let over = match specialized {
+            Some(s) => s.items.clone(),
+            None => self.formula(&group.over, Ctx::GroupOver(g))?,
         };
         let items: Arc<[Value]> = match over {
             Value::List(items) => items,
             v if v.is_missing() => Arc::from(Vec::new()),
             other => {
                 return Err(Fault::at(
-                    group.over.node.span,
+                    group.over.code.span,
                     format!("`over` must be a list, found {}", describe_value(&other)),
                 ))
             }
@@ -131,19 +141,21 @@ impl<'a> Machine<'a> {
         let mut fields = Vec::with_capacity(items.len() * n);
         // One slot buffer serves every item in turn.
         let mut slots: Vec<Slot> = Vec::with_capacity(n);
-        let specialized = match (&group.specialized, self.lowered) {
-            (Some(rows), true) => Some(rows.clone()),
-            _ => None,
-        };
         for (index, item) in items.iter().enumerate() {
             slots.clear();
-            match specialized.as_ref().and_then(|rows| rows.get(index)) {
-                Some(row) => slots.extend(row.known.iter().map(|k| match k {
-                    Some(v) => Slot::Done(v.clone()),
-                    None => Slot::Todo,
-                })),
-                None => slots.resize(n, Slot::Todo),
-            }
+            let steps = match specialized.and_then(|s| s.rows.get(index)) {
+                Some(row) => {
+                    slots.extend(row.known.iter().map(|k| match k {
+                        Some(v) => Slot::Done(v.clone()),
+                        None => Slot::Todo,
+                    }));
+                    &row.steps
+                }
+                None => {
+                    slots.resize(n, Slot::Todo);
+                    &group.steps
+                }
+            };
             self.current = Some(ItemCtx {
                 group: g,
                 index,
@@ -151,142 +163,188 @@ impl<'a> Machine<'a> {
                 slots,
                 label: self.item_label(g, index),
             });
-            let planned = match self.planned_item_pass(g, index) {
-                Ok(planned) => planned,
-                Err(e) => {
+            let pass = self.item_pass(g, index, steps);
+            let ctx = match (pass, self.current.take()) {
+                (Ok(()), Some(ctx)) => ctx,
+                (pass, _) => {
                     self.current = saved;
-                    return Err(e);
+                    return Err(pass.err().unwrap_or_else(|| {
+                        Fault::at(group.over.code.span, "a group lost its item".into())
+                    }));
                 }
-            };
-            // The walker's pass (with a trace); item_step skips a step already computed.
-            for j in (0..n).filter(|_| !planned) {
-                if let Err(e) = self.item_step(j, group.over.node.span) {
-                    self.current = saved;
-                    return Err(e);
-                }
-            }
-            let Some(ctx) = self.current.take() else {
-                self.current = saved;
-                return Err(Fault::at(
-                    group.over.node.span,
-                    "a group lost its item".into(),
-                ));
             };
             slots = ctx.slots;
             fields.append(&mut slots);
         }
         self.current = saved;
-        let res = Rc::new(GroupResult {
+        Ok(Rc::new(GroupResult {
             items,
             fields,
             width: n,
             names: group.names.clone(),
             list: std::cell::OnceCell::new(),
-        });
-        self.groups[g] = Some(res.clone());
-        Ok(res)
+        }))
     }
 
-    /// Computes a step in a frame of its own and records it in the trace.
+    /// Computes, in order, every step of the current item (item `index` of
+    /// group `g`, whose steps are `steps`) not known yet.
+    fn item_pass(&mut self, g: usize, index: usize, steps: &'a [Step]) -> Res<()> {
+        for (j, step) in steps.iter().enumerate() {
+            let label = match self
+                .current
+                .as_mut()
+                .and_then(|c| c.slots.get_mut(j).zip(Some(&c.label)))
+            {
+                Some((slot @ Slot::Todo, label)) => {
+                    *slot = Slot::Busy;
+                    if T::ON {
+                        label.clone()
+                    } else {
+                        None
+                    }
+                }
+                _ => continue,
+            };
+            let value = self.run_step(step, Ctx::ItemStep(g, j, index), label)?;
+            if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
+                *slot = Slot::Done(value);
+            }
+        }
+        Ok(())
+    }
+
+    /// Computes a step; with a trace, in a frame of its own, and records it.
+    #[inline]
     pub(super) fn run_step(
         &mut self,
         step: &'a Step,
         context: Ctx,
         item: Option<Arc<str>>,
     ) -> Res<Value> {
-        if self.tracer.is_none() {
-            let (_, value, _) = self.compute_step(step, context).map_err(Fault::eval)?;
-            return Ok(value);
+        if T::ON {
+            self.run_step_traced(step, context, item)
+        } else {
+            self.compute_step(step, context, &mut None, &mut None)
         }
-        self.push_frame();
-        let res = self.compute_step(step, context);
-        let frame = self.pop_frame();
-        let (exact, value, condition) = res.map_err(Fault::eval)?;
-        if let Some(t) = &mut self.tracer {
-            t.events.push(Event::Step(Box::new(StepTrace {
-                step: step.name.clone(),
-                item,
-                label: step.label.clone(),
-                clauses: step.clauses.clone(),
-                formula: step.expr.text.clone(),
-                condition,
-                reads: frame.reads,
-                lookups: frame.lookups,
-                roundings: frame.roundings,
-                exact,
-                value: value.clone(),
-            })));
-        }
-        Ok(value)
     }
 
-    pub(super) fn compute_step(
+    #[inline(never)]
+    fn run_step_traced(
         &mut self,
         step: &'a Step,
         context: Ctx,
-    ) -> Result<(Value, Value, Option<ConditionTrace>), EvalError> {
-        let mut condition = None;
+        item: Option<Arc<str>>,
+    ) -> Res<Value> {
+        self.tracer.push_frame();
+        let (mut exact, mut condition) = (None, None);
+        let res = self.compute_step(step, context, &mut exact, &mut condition);
+        let frame = self.tracer.pop_frame();
+        let value = res?;
+        self.tracer.event(Event::Step(Box::new(StepTrace {
+            step: step.name.clone(),
+            item,
+            label: step.label.clone(),
+            clauses: step.clauses.clone(),
+            formula: step.expr.text.clone(),
+            condition,
+            reads: frame.reads,
+            lookups: frame.lookups,
+            roundings: frame.roundings,
+            exact: exact.unwrap_or_else(|| value.clone()),
+            value: value.clone(),
+        })));
+        Ok(value)
+    }
+
+    /// A step's value: its condition, formula (or `otherwise`) and rounding
+    /// point. With a trace, its condition and its exact value before the
+    /// rounding point are kept in `condition` and `exact`.
+    #[inline]
+    fn compute_step(
+        &mut self,
+        step: &'a Step,
+        context: Ctx,
+        exact: &mut Option<Value>,
+        condition: &mut Option<ConditionTrace>,
+    ) -> Res<Value> {
+        // Most steps are a formula alone.
+        if step.when.is_none() && step.round.is_none() {
+            return self.formula(&step.expr, context);
+        }
+        self.compute_full_step(step, context, exact, condition)
+    }
+
+    #[inline(never)]
+    fn compute_full_step(
+        &mut self,
+        step: &'a Step,
+        context: Ctx,
+        exact: &mut Option<Value>,
+        condition: &mut Option<ConditionTrace>,
+    ) -> Res<Value> {
         if let Some(when) = &step.when {
             let held = self.bool_formula(when, context)?;
-            if self.tracer.is_some() {
-                condition = Some(ConditionTrace {
+            if T::ON {
+                *condition = Some(ConditionTrace {
                     formula: when.text.clone(),
                     held,
                 });
             }
             if !held {
-                let value = match &step.otherwise {
-                    Some(o) => self.formula(o, context)?,
-                    None => Value::Absent,
+                return match &step.otherwise {
+                    Some(o) => self.formula(o, context),
+                    None => Ok(Value::Absent),
                 };
-                return Ok((value.clone(), value, condition));
             }
         }
-        let exact = self.formula(&step.expr, context)?;
-        let value = self.round_step(step, context, &exact)?;
-        Ok((exact, value, condition))
+        let Some((places, mode)) = step.round else {
+            return self.formula(&step.expr, context);
+        };
+        let value = self.formula(&step.expr, context)?;
+        let rounded = self.round_step(step, context, places, mode, &value)?;
+        if T::ON {
+            *exact = Some(value);
+        }
+        Ok(rounded)
     }
 
-    /// Applies the step's rounding point, if any, recording it in the trace.
-    pub(super) fn round_step(
+    /// Applies the step's rounding point, recording it in the trace.
+    fn round_step(
         &mut self,
         step: &'a Step,
         context: Ctx,
+        places: u32,
+        mode: RoundingMode,
         exact: &Value,
-    ) -> Result<Value, EvalError> {
-        let Some((places, mode)) = step.round else {
-            return Ok(exact.clone());
-        };
+    ) -> Res<Value> {
         let n = match exact {
             Value::Number(d) => Num::Dec(*d),
             Value::Fraction(f) => Num::Frac(**f),
             v if v.is_missing() => return Ok(v.clone()),
             other => {
-                return Err(self.error(
+                return Err(Fault::eval(self.error(
                     &step.expr,
                     context,
-                    step.expr.node.span,
+                    step.expr.code.span,
                     format!(
                         "only a number can be rounded, found {}",
                         describe_value(other)
                     ),
-                ))
+                )))
             }
         };
-        let fail = |m: String| self.error(&step.expr, context, step.expr.node.span, m);
-        if self.tracer.is_none() {
+        let fail = |m: String| Fault::eval(self.error(&step.expr, context, step.expr.code.span, m));
+        if !T::ON {
             return Ok(Value::Number(
                 rounding::round_value(n, places, mode).map_err(fail)?,
             ));
         }
         let r = rounding::round_num(n, places, mode).map_err(fail)?;
         let after = r.after;
-        if let Some(frame) = self.tracer.as_mut().and_then(|t| t.frames.last_mut()) {
-            frame.roundings.push(RoundingTrace {
-                at: "step".into(),
-                rounded: r,
-            });
-        }
+        self.tracer.rounding(RoundingTrace {
+            at: "step".into(),
+            rounded: r,
+        });
         Ok(Value::Number(after))
     }
 
@@ -294,11 +352,11 @@ impl<'a> Machine<'a> {
         if let Some(Some(v)) = self.params.get(i) {
             return Ok(v.clone());
         }
-        let param = &self.rb.params[i];
-        let value = match &param.value {
+        let rb = self.rb;
+        let value = match &rb.params[i].value {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
-                let key = self.formula(at, Ctx::Param(i)).map_err(Fault::eval)?;
+                let key = self.formula(at, Ctx::Param(i))?;
                 ops::in_period(periods, &key)
             }
         };

@@ -109,7 +109,7 @@ pub enum BinOp {
 
 impl BinOp {
     /// For a comparison operator, whether it holds between two values that
-    /// compare as `ord`; the walker, the untraced code and constant folding
+    /// compare as `ord`; the interpreter, compiled code and constant folding
     /// all decide comparisons here. Arithmetic and logical operators give
     /// `false`.
     pub fn holds(self, ord: std::cmp::Ordering) -> bool {

@@ -1,10 +1,10 @@
 //! The built-in functions, one table entry each: the name as written, the
-//! arity, the type rule and, for a pure operation on values, how the walker
-//! reads its arguments, the operation itself and what the code generator
+//! arity, the type rule and, for a pure operation on values, how the
+//! interpreter reads its arguments, the operation itself and what the code generator
 //! writes for it.
 //!
 //! The front end (`rulebook::resolve`) looks names up, checks arity and
-//! types here; the walker (`eval::call`) runs every function that has an
+//! types here; the interpreter (`eval::call`) runs every function that has an
 //! [`Op`] through it, and compiled code (`compiled::rt::call`) runs the very
 //! same entry. Functions that need the machine (short-circuiting, tables,
 //! rounding points with their trace, variadic comparisons, literals checked
@@ -107,7 +107,7 @@ pub struct FuncSpec {
     /// How the front end types a call.
     pub signature: Signature,
     /// The operation, for a function that is a pure operation on its
-    /// arguments' values; `None` for one the walker runs by hand.
+    /// arguments' values; `None` for one the interpreter runs by hand.
     pub op: Option<Op>,
 }
 
@@ -164,7 +164,7 @@ pub enum Returns {
     Values,
 }
 
-/// A pure operation: how the walker reads each argument, what it computes,
+/// A pure operation: how the interpreter reads each argument, what it computes,
 /// and what the code generator writes.
 #[derive(Debug)]
 pub struct Op {
@@ -177,7 +177,7 @@ pub struct Op {
     pub emit: Emit,
 }
 
-/// How the walker reads an argument before the operation sees it. A read
+/// How the interpreter reads an argument before the operation sees it. A read
 /// that fails is a fault at the argument (or, for `Approx`, at the call).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Read {
@@ -202,7 +202,7 @@ pub enum Read {
 
 impl Read {
     /// The argument as the operation receives it, or `None` where the
-    /// walker's read faults: compiled code gives the case up there.
+    /// interpreter's read faults: compiled code gives the case up there.
     pub fn admit(self, v: Value) -> Option<Value> {
         match self {
             Read::Value | Read::Unnoted => Some(v),
@@ -274,7 +274,7 @@ impl Func {
     }
 }
 
-/// The most arguments of a function with an [`Op`] (the walker reads them
+/// The most arguments of a function with an [`Op`] (the interpreter reads them
 /// into an array of this size).
 pub const MAX_OP_ARGS: usize = 3;
 
@@ -391,7 +391,7 @@ pub const FUNCS: [FuncSpec; 34] = [
         name: "is_missing",
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Any], Returns::Bool),
-        // The plan lowers every call (`Code::IsMissing`): the generic call is never written.
+        // Lowering makes every call `CodeKind::IsMissing`: the generic call is never written.
         op: Some(Op {
             reads: &[Read::Value],
             run: is_missing,
@@ -699,7 +699,7 @@ const _: () = {
     }
 };
 
-// The operations, on arguments as their `reads` give them. The walker has
+// The operations, on arguments as their `reads` give them. The interpreter has
 // checked each argument's kind, so the catch-all arms are never taken; they
 // fault rather than panic.
 

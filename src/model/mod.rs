@@ -2,8 +2,9 @@
 //!
 //! A `Rulebook` can only be built by `check`, so holding one means the file
 //! passed every static check. Formulas hold [`Node`] trees whose names are
-//! already slots (input, step, parameter or table indices): evaluation never
-//! looks a name up by string.
+//! already slots (input, step, parameter or table indices), and the same
+//! formula lowered to `Code` (`plan`), which evaluation runs: it never looks
+//! a name up by string.
 //!
 //! The model keeps everything the rulebook says, including what evaluation
 //! never reads (labels, clause texts, the source): prompts, diffs and audit
@@ -14,15 +15,15 @@ use rust_decimal::Decimal;
 use std::sync::Arc;
 
 pub mod func;
+mod node;
 pub(crate) mod ops;
 pub mod plan;
 
 pub use func::Func;
+pub use node::{Formula, Node, NodeKind, Type};
 
 use crate::diag::SourceFile;
-use crate::expr::BinOp;
 use crate::num::RoundingMode;
-use crate::span::Span;
 use crate::value::{Month, Record, Value};
 
 /// Index of a record layout in [`Rulebook::shapes`].
@@ -72,8 +73,6 @@ pub struct Rulebook {
     pub(crate) applied_ablations: Vec<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub(crate) reports: Vec<Report>,
-    /// The steps lowered for untraced evaluation (built by `rulebook::lower::prepare`).
-    pub(crate) plan: Arc<plan::Plan>,
 }
 
 /// A table of a per-item group shown in traces.
@@ -218,156 +217,6 @@ impl Default for Limits {
             max_list_items: 10_000,
             max_eval_steps: 1_000_000,
         }
-    }
-}
-
-/// A compiled expression with its text and where that text is in the file.
-#[derive(Clone, Debug)]
-pub struct Formula {
-    /// The expression as written.
-    pub text: Arc<str>,
-    /// The compiled tree.
-    pub node: Node,
-    /// Byte offset of the expression's first character in the file, when known.
-    pub offset: Option<usize>,
-}
-
-/// A compiled expression node.
-#[derive(Clone, Debug)]
-pub struct Node {
-    /// Where the node's text is, relative to its formula.
-    pub span: Span,
-    /// What it computes.
-    pub kind: NodeKind,
-}
-
-impl Node {
-    /// The direct subnodes.
-    pub fn children(&self) -> Vec<&Node> {
-        match &self.kind {
-            NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => vec![base],
-            NodeKind::Binary(_, a, b) => vec![a, b],
-            NodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
-            NodeKind::Call(_, args) => args.iter().collect(),
-            NodeKind::Match {
-                scrutinee,
-                arms,
-                otherwise,
-            } => {
-                let mut out: Vec<&Node> = vec![scrutinee, otherwise];
-                out.extend(arms.iter().map(|(_, v)| v));
-                out
-            }
-            NodeKind::Comprehension { body, list, filter } => {
-                let mut out: Vec<&Node> = vec![body, list];
-                out.extend(filter.as_deref());
-                out
-            }
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// What a node computes; names are already resolved to slots.
-#[derive(Clone, Debug)]
-pub enum NodeKind {
-    /// A literal.
-    Const(Value),
-    /// A top-level input.
-    Input(usize),
-    /// A step (evaluated on first use).
-    Step(usize),
-    /// The current item of the group being evaluated.
-    Item,
-    /// A step of the current item's group.
-    ItemStep(usize),
-    /// A group's per-item results, as a list of records.
-    Group(usize),
-    /// A parameter.
-    Param(usize),
-    /// A table, as a function argument.
-    Table(TableId),
-    /// A rounding mode, as a function argument.
-    Mode(RoundingMode),
-    /// The decision's name (answers only).
-    Decision,
-    /// The check's reason code (answers only).
-    Reason,
-    /// The cited clauses (answers only).
-    Clauses,
-    /// `base.field`; `path` is the dotted text when `base` is a name chain.
-    Field {
-        /// The record.
-        base: Box<Node>,
-        /// Field index in the record's shape.
-        index: usize,
-        /// `row.rate`, for the trace.
-        path: Option<Arc<str>>,
-    },
-    /// `-x`.
-    Neg(Box<Node>),
-    /// `not x`.
-    Not(Box<Node>),
-    /// `a op b`.
-    Binary(BinOp, Box<Node>, Box<Node>),
-    /// `if c then a else b`.
-    If(Box<(Node, Node, Node)>),
-    /// A built-in function call.
-    Call(Func, Vec<Node>),
-    /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
-    /// the index on the evaluator's stack of locals.
-    Local(usize),
-    /// `match x { lit => value, …, else => value }`.
-    Match {
-        /// The value matched.
-        scrutinee: Box<Node>,
-        /// Each arm's literal and value, in order.
-        arms: Vec<(Value, Node)>,
-        /// The `else` arm.
-        otherwise: Box<Node>,
-    },
-    /// `[body for x in list if filter]`; `x` is the next local.
-    Comprehension {
-        /// The value of each kept item.
-        body: Box<Node>,
-        /// The list gone through.
-        list: Box<Node>,
-        /// Which items are kept.
-        filter: Option<Box<Node>>,
-    },
-}
-
-/// Static types of the expression language.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Type {
-    /// Exact decimal (money, rates, counts).
-    Number,
-    /// Boolean.
-    Bool,
-    /// Text and enum values.
-    Text,
-    /// Calendar date.
-    Date,
-    /// Calendar month.
-    Month,
-    /// A record of a known shape.
-    Record(ShapeId),
-    /// A list.
-    List(Box<Type>),
-    /// A map from text keys.
-    Map(Box<Type>),
-    /// A table (function argument only).
-    Table(TableId),
-    /// A list of clause ids (answers only).
-    Clauses,
-    /// Unknown after an earlier error; fits anywhere, so one mistake is reported once.
-    Any,
-}
-
-impl Type {
-    /// Whether a value of type `other` may stand where `self` is expected.
-    pub fn accepts(&self, other: &Type) -> bool {
-        self == other || *self == Type::Any || *other == Type::Any
     }
 }
 
@@ -714,9 +563,19 @@ pub struct Group {
     pub shape: ShapeId,
     /// Step names, shared by the result records.
     pub names: Arc<[Arc<str>]>,
-    /// For a group over the rows of a table no case replaces: its steps with each
-    /// row's fields folded in, per row (used when no trace is asked for).
-    pub specialized: Option<Arc<Vec<SpecializedRow>>>,
+    /// For a group over the rows of a table no case replaces: its items and
+    /// its steps with each row's fields folded in, per row (used when no
+    /// trace is asked for).
+    pub specialized: Option<Arc<Specialized>>,
+}
+
+/// A group over the rows of a table no case replaces, specialised at load.
+#[derive(Clone, Debug)]
+pub struct Specialized {
+    /// The group's items: the table's rows, the same for every case.
+    pub items: Value,
+    /// The steps for each row.
+    pub rows: Vec<SpecializedRow>,
 }
 
 /// A group's steps for one constant row, with the row folded in.

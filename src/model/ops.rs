@@ -3,8 +3,8 @@
 //! Each returns `Result<_, String>` with a message and no location; the
 //! evaluator attaches the span of the call site. They sit in the model
 //! layer, below the evaluator, so that the table of built-in functions
-//! (`model::func`) can point at them; the walker, the plan runner and
-//! compiled code (`compiled::rt`) all call these same operations.
+//! (`model::func`) can point at them; the interpreter and compiled code
+//! (`compiled::rt`) both call these same operations.
 //!
 //! Invariant: exact decimal arithmetic only; every operation that can
 //! overflow is checked.

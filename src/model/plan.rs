@@ -1,100 +1,162 @@
-//! The lowered program: every step, check condition and answer field of a
-//! checked rulebook as [`Code`], built once at load (`rulebook::lower`) and
-//! run by the evaluator (`eval::plan`) or written out as Rust (`codegen`).
+//! The lowered form: every formula of a checked rulebook as [`Code`], built
+//! once at load (`rulebook::lower`), run by the evaluator (`eval`) with or
+//! without a trace, and written out as Rust by the code generator
+//! (`codegen`).
+//!
+//! Code is the resolved tree ([`Node`]) made ready to run: each node keeps
+//! its span (faults and traces name it), operators are split by what they
+//! compute (arithmetic, comparison, short-circuiting logic), rounding
+//! points with literal places are settled, and what is the same for every
+//! case is known in advance: a parameter with one value carries it
+//! ([`CodeKind::Fixed`]), arithmetic on constants carries its result
+//! ([`CodeKind::Folded`]), and a sum over a group's column or rows is one
+//! node that reads the group in place ([`CodeKind::SumColumn`],
+//! [`CodeKind::SumRows`]).
+//!
+//! INVARIANT: a shortcut never changes what a formula computes. Each one
+//! keeps the code it stands for (`whole`); the evaluator takes the shortcut
+//! only when no trace is kept (a trace shows every read the formula makes),
+//! and the shortcut computes, faults and spends as `whole` would, except that
+//! folded constants and specialised rows spend less.
+
+use std::sync::Arc;
 
 use crate::expr::BinOp;
-use crate::model::{Func, Node};
+use crate::model::{Func, Node, TableId};
 use crate::num::RoundingMode;
+use crate::span::Span;
 use crate::value::Value;
-
-/// Every step of a rulebook as code, built at load.
-#[derive(Clone, Debug, Default)]
-pub struct Plan {
-    /// One per top-level step.
-    pub(crate) steps: Vec<StepCode>,
-    /// One per group.
-    pub(crate) groups: Vec<GroupCode>,
-    /// The condition of each check (`None` for one that always holds).
-    pub(crate) checks: Vec<Option<Code>>,
-    /// Each decision's answer fields; `None` for a field listing a group's items.
-    pub(crate) answers: Vec<Vec<Option<Code>>>,
-    /// The items of each group over the rows of a table no case replaces
-    /// (a specialised group): the same list for every case.
-    pub(crate) items: Vec<Option<Value>>,
-}
-
-/// A group's steps as code.
-#[derive(Clone, Debug)]
-pub(crate) enum GroupCode {
-    /// The same code for every item.
-    Any(Vec<StepCode>),
-    /// Code specialised for each constant row (see `fold`).
-    Rows(Vec<Vec<StepCode>>),
-}
-
-/// A step as code: its condition, formula and rounding point.
-#[derive(Clone, Debug)]
-pub(crate) struct StepCode {
-    pub(crate) when: Option<Code>,
-    pub(crate) expr: Code,
-    pub(crate) otherwise: Option<Code>,
-    pub(crate) round: Option<(u32, RoundingMode)>,
-}
 
 /// One node of a lowered formula.
 #[derive(Clone, Debug)]
-pub(crate) enum Code {
+pub(crate) struct Code {
+    /// Where the node's text is, relative to its formula.
+    pub(crate) span: Span,
+    /// What it computes.
+    pub(crate) kind: CodeKind,
+}
+
+/// What a node of code computes; names are slots.
+#[derive(Clone, Debug)]
+pub(crate) enum CodeKind {
+    /// A literal.
     Const(Value),
+    /// A top-level input.
     Input(usize),
+    /// A step, computed on first use.
     Step(usize),
+    /// A parameter with one value, which it carries.
+    Fixed(usize, Value),
+    /// A parameter with dated values, chosen on first use.
     Param(usize),
+    /// The current item of the group being evaluated.
     Item,
+    /// A step of the current item's group.
     ItemStep(usize),
-    /// A field of a record (a record input, the current item).
-    Field(Box<Code>, usize),
-    Arith(BinOp, Box<Code>, Box<Code>),
-    Compare(BinOp, Box<Code>, Box<Code>),
-    And(Box<Code>, Box<Code>),
-    Or(Box<Code>, Box<Code>),
-    Not(Box<Code>),
+    /// A group's per-item results, as a list of records.
+    Group(usize),
+    /// A name bound inside the formula: its index on the stack of locals.
+    Local(usize),
+    /// A table, as a function argument.
+    Table(TableId),
+    /// A rounding mode, as a function argument.
+    Mode(RoundingMode),
+    /// The decision's name (answers only).
+    Decision,
+    /// The check's reason code (answers only).
+    Reason,
+    /// The cited clauses (answers only).
+    Clauses,
+    /// `base.field`; the dotted path when `base` is a name chain, for the trace.
+    Field(Box<Code>, usize, Option<Arc<str>>),
+    /// `x.field` of the group item a [`CodeKind::SumRows`] is at, read in place.
+    RowField(usize, Option<Arc<str>>),
+    /// `-x`.
     Neg(Box<Code>),
+    /// `not x`.
+    Not(Box<Code>),
+    /// `a + b`, `a - b`, `a * b`, `a / b`.
+    Arith(BinOp, Box<Code>, Box<Code>),
+    /// `a == b`, `a < b`, …
+    Compare(BinOp, Box<Code>, Box<Code>),
+    /// `a and b`.
+    And(Box<Code>, Box<Code>),
+    /// `a or b`.
+    Or(Box<Code>, Box<Code>),
+    /// `if c then a else b`.
     If(Box<(Code, Code, Code)>),
+    /// `match x { lit => value, …, else => value }`.
     Match(Box<Code>, Vec<(Value, Code)>, Box<Code>),
+    /// `round`, `floor` or `ceil` with literal places: a rounding point.
     Round(Box<Code>, u32, RoundingMode),
     /// `min`/`max` of two or more arguments.
     Extremum(Func, Vec<Code>),
+    /// `coalesce(…)`.
     Coalesce(Vec<Code>),
+    /// `is_missing(x)`.
     IsMissing(Box<Code>),
+    /// Any other call of a built-in function.
+    Call(Func, Vec<Code>),
+    /// `[body for x in list if filter]`; `x` is the next local.
+    Comprehension {
+        body: Box<Code>,
+        list: Box<Code>,
+        filter: Option<Box<Code>>,
+        /// Nodes of the body and filter as written (compiled code counts
+        /// its budget by them).
+        nodes: u64,
+    },
+    /// Arithmetic on constants, computed at load.
+    Folded {
+        value: Value,
+        /// Nodes of `whole`, which the shortcut spends at once.
+        nodes: u64,
+        whole: Box<Code>,
+    },
     /// `sum(group.field)`: a column of a group, summed without a list.
-    SumColumn(usize, usize),
+    SumColumn {
+        group: usize,
+        index: usize,
+        whole: Box<Code>,
+    },
     /// `sum([body for x in group if filter])`, the item's fields read in
-    /// place (`RowField`), without a list or a record per item.
+    /// place ([`CodeKind::RowField`]), without a list or a record per item.
     SumRows {
         group: usize,
         filter: Option<Box<Code>>,
         body: Box<Code>,
-        /// Nodes of the body and filter as written, which the walker
-        /// evaluates for each item (compiled code counts its budget by them).
+        /// Nodes of the body and filter as written, which each item spends
+        /// (compiled code counts its budget by them).
         nodes: u64,
+        whole: Box<Code>,
     },
-    /// `x.field` of the item `SumRows` is at.
-    RowField(usize),
-    /// Any other node, evaluated by the tree walker.
-    Tree(Node),
 }
 
-impl Plan {
-    /// The code of item `index` of group `g`, a step to an entry.
-    pub(crate) fn item_codes(&self, g: usize, index: usize) -> Option<&[StepCode]> {
-        match self.groups.get(g)? {
-            GroupCode::Any(steps) => Some(steps),
-            GroupCode::Rows(rows) => rows.get(index).map(Vec::as_slice),
-        }
+impl Code {
+    /// Whether the code is always true or false (or a fault): a comparison,
+    /// `and`, `or`, `not` or `is_missing`.
+    pub(crate) fn is_boolean(&self) -> bool {
+        matches!(
+            self.kind,
+            CodeKind::Compare(..)
+                | CodeKind::And(..)
+                | CodeKind::Or(..)
+                | CodeKind::Not(_)
+                | CodeKind::IsMissing(_)
+        )
     }
 
-    /// The items of group `g` when they are the same for every case.
-    pub(crate) fn constant_items(&self, g: usize) -> Option<&Value> {
-        self.items.get(g)?.as_ref()
+    /// The number this code always has, when it is a constant number.
+    pub(crate) fn constant_number(&self) -> Option<rust_decimal::Decimal> {
+        match &self.kind {
+            CodeKind::Const(Value::Number(d))
+            | CodeKind::Fixed(_, Value::Number(d))
+            | CodeKind::Folded {
+                value: Value::Number(d),
+                ..
+            } => Some(*d),
+            _ => None,
+        }
     }
 }
 

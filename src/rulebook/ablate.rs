@@ -73,7 +73,7 @@ impl Rulebook {
             }
         }
         if !new.is_empty() {
-            super::lower::prepare(&mut copy);
+            super::prepare(&mut copy);
         }
         Ok(copy)
     }

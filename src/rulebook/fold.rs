@@ -4,9 +4,9 @@
 //! the same rows every time: each row's fields are constants. Folding them
 //! into the group's formulas once, at load, removes the work of reading and
 //! comparing them for every case (a payslip's `match line.base { … }` becomes
-//! the base itself). The folded formulas are used only when no trace is
-//! asked for, so traces still show every read; the conformance runner checks
-//! that both paths agree.
+//! the base itself). The folded formulas (lowered like every other) are run
+//! only when no trace is asked for, so traces still show every read; the
+//! conformance runner checks that both give the same answers.
 //!
 //! Invariant: folding never changes a result or an error: a node is folded
 //! only when its value is certain (constants of the right kind), and anything
@@ -15,7 +15,9 @@
 use std::sync::Arc;
 
 use crate::expr::BinOp;
-use crate::model::{Formula, Func, InputKind, Node, NodeKind, Rulebook, SpecializedRow, Step};
+use crate::model::{
+    Formula, Func, InputKind, Node, NodeKind, Rulebook, Specialized, SpecializedRow, Step,
+};
 use crate::num::exact::Num;
 use crate::value::compare;
 use crate::value::Value;
@@ -45,7 +47,10 @@ pub fn specialize(rb: &mut Rulebook) {
         let steps = &rb.groups[g].steps;
         let per_row: Vec<SpecializedRow> =
             rows.iter().map(|row| specialize_row(steps, row)).collect();
-        rb.groups[g].specialized = Some(Arc::new(per_row));
+        rb.groups[g].specialized = Some(Arc::new(Specialized {
+            items: Value::List(rows.into()),
+            rows: per_row,
+        }));
     }
 }
 
@@ -101,10 +106,11 @@ impl Fold<'_> {
             Some(Some(Value::Bool(false))) => Step {
                 expr: match &s.otherwise {
                     Some(o) => self.formula(o),
-                    None => Formula {
-                        node: constant(s.expr.node.span, Value::Absent),
-                        ..s.expr.clone()
-                    },
+                    None => super::lower::formula(
+                        s.expr.text.clone(),
+                        constant(s.expr.node.span, Value::Absent),
+                        s.expr.offset,
+                    ),
                 },
                 when: None,
                 otherwise: None,
@@ -121,11 +127,7 @@ impl Fold<'_> {
     }
 
     fn formula(&self, f: &Formula) -> Formula {
-        Formula {
-            text: f.text.clone(),
-            node: self.fold(&f.node),
-            offset: f.offset,
-        }
+        super::lower::formula(f.text.clone(), self.fold(&f.node), f.offset)
     }
 }
 

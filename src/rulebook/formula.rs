@@ -45,12 +45,7 @@ impl Rulebook {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let formula = Formula {
-            text: Arc::from(text),
-            node,
-            offset: None,
-        };
-        Ok((formula, ty))
+        Ok((super::lower::formula(Arc::from(text), node, None), ty))
     }
 
     /// The one namespace of a checked rulebook, as the checker built it.

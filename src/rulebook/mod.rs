@@ -17,3 +17,11 @@ pub mod schema;
 
 pub use crate::model::Rulebook;
 pub use load::{load_rulebook, parse_rulebook, LoadError};
+
+/// Readies a checked (or ablated) rulebook for evaluation: specialises the
+/// groups over constant rows (`fold`), then lowers every formula with what
+/// the rulebook makes constant (`lower`).
+pub(crate) fn prepare(rb: &mut Rulebook) {
+    fold::specialize(rb);
+    lower::lower_all(rb);
+}

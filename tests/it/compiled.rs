@@ -91,7 +91,7 @@ fn checked_in_modules_are_what_the_generator_writes_now() {
     }
 }
 
-/// The rulebook of `roads.rs`, written to take every lowering of the plan.
+/// The rulebook of `roads.rs`, written to take every shortcut of the lowered code.
 fn roads_rulebook() -> Rulebook {
     bareme::parse_rulebook("roads.toml", super::roads::RULEBOOK).expect("valid")
 }

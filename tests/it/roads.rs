@@ -1,8 +1,10 @@
-//! The untraced road (steps lowered to code, `eval::plan`) and the traced road
-//! (the tree walker) give the same outcome, byte for byte, on formulas chosen
-//! to take every lowering and every way back to the walker: fractions,
-//! missing values, faults of another step, ties between equal numbers of
-//! different scales, per-item groups and comprehensions.
+//! An untraced evaluation (which takes the lowered code's shortcuts:
+//! constants folded, sums over a group read in place, decimals computed
+//! without a value per node) and a traced one (which reads every node as
+//! written, to note it) give the same outcome, byte for byte, on formulas
+//! chosen to take every shortcut and every way off it: fractions, missing
+//! values, faults of another step, ties between equal numbers of different
+//! scales, per-item groups and comprehensions.
 
 use bareme::{evaluate_json, parse_rulebook};
 
@@ -130,7 +132,7 @@ fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
 }
 
 #[test]
-fn the_untraced_road_gives_what_the_walker_gives() {
+fn the_untraced_road_gives_what_the_traced_road_gives() {
     let rb = parse_rulebook("roads.toml", RULEBOOK).expect("valid");
     let answer = both_roads(
         &rb,
@@ -153,7 +155,7 @@ fn the_untraced_road_gives_what_the_walker_gives() {
     ] {
         assert!(answer.contains(expected), "{expected} not in {answer}");
     }
-    // A fraction that the code cannot hold goes back to the walker.
+    // Fractions off the decimal road.
     both_roads(&rb, serde_json::json!({"x": "7", "y": "1", "kind": "a"}));
     // A rejection decided by a check.
     assert!(
@@ -202,6 +204,60 @@ fn faults_are_named_alike_on_both_roads() {
         evaluate_json(&rb, &case, true).expect_err("an overflow")
     );
     assert!(untraced.message.contains("exceeds the range"), "{untraced}");
+}
+
+/// A sum over a group read in place sums as `sum` sums the list it stands
+/// for: fractions exactly, a value that is no number refused at the call,
+/// and a fault of a later item before any fault of the sum itself.
+#[test]
+fn sums_read_in_place_sum_as_the_list_would() {
+    let with = |expr: &str| {
+        let text = RULEBOOK.replace(
+            "[steps.total]",
+            &format!("[steps.probe]\nexpr = \"{expr}\"\n\n[steps.total]"),
+        );
+        let text = text.replace(
+            "total = { expr = \"total\", format = \"decimal\" }",
+            "total = { expr = \"total\", format = \"decimal\" }\nprobe = { expr = \"probe\", format = \"decimal\" }",
+        );
+        parse_rulebook("roads.toml", &text).expect("valid")
+    };
+    let lines = serde_json::json!({"x": "3", "kind": "a", "lines": ["1", "-1", "2"]});
+    for (expr, expected) in [
+        // Thirds, summed exactly, then a rounding point.
+        (
+            "round(sum(each.share) * 3, 2)",
+            "\"probe\": String(\"2.00\")",
+        ),
+        (
+            "round(sum([e.share for e in each if e.cents > 0]) * 3, 2)",
+            "\"probe\": String(\"3.00\")",
+        ),
+        // A sum left a fraction cannot be written.
+        ("sum([e.share for e in each])", "fraction"),
+        // `y` is missing: `sum` refuses it, at the call.
+        (
+            "sum([y for e in each])",
+            "`sum` needs numbers, found absent",
+        ),
+        // The third item divides by zero: that fault comes first.
+        (
+            "sum([if e.share < 0.5 then y else e.share / (x - 3) for e in each])",
+            "division by zero",
+        ),
+        // A filter that faults.
+        (
+            "sum([e.share for e in each if e.share / (x - 3) > 0])",
+            "division by zero",
+        ),
+        // A value missing in the body's arithmetic, named by its path.
+        ("sum([e.share * y for e in each])", "`y` is missing"),
+        // Constants folded at load.
+        ("x * (rate / 100) + (2 - 1)", "\"probe\": String(\"1.375\")"),
+    ] {
+        let outcome = both_roads(&with(expr), lines.clone());
+        assert!(outcome.contains(expected), "{expr}: {outcome}");
+    }
 }
 
 /// A payslip case of paie-fr, mostly valid, with every optional part sometimes there.

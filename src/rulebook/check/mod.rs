@@ -63,7 +63,7 @@ pub fn check_rulebook(
                 Err(diags)
             }
             None => {
-                super::lower::prepare(&mut rb);
+                super::prepare(&mut rb);
                 Ok(rb)
             }
         },
@@ -193,7 +193,6 @@ impl Checker<'_> {
         Some(Rulebook {
             ablations: built_ablations,
             applied_ablations: Vec::new(),
-            plan: Default::default(),
             reports: built_reports,
             id: ident.id.get_ref().clone(),
             version: *ident.version.get_ref(),
@@ -366,14 +365,7 @@ impl Checker<'_> {
             }
             self.diags.push(problem);
         }
-        Some((
-            Formula {
-                text: p.text.clone(),
-                node,
-                offset: p.offset,
-            },
-            ty,
-        ))
+        Some((super::lower::formula(p.text.clone(), node, p.offset), ty))
     }
 
     /// Reports `what` when its type is not the one wanted.

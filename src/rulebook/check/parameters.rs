@@ -84,14 +84,14 @@ impl Checker<'_> {
                     );
                 }
                 let pending = self.parse(at);
-                let placeholder = Formula {
-                    text: pending.text.clone(),
-                    node: Node {
+                let placeholder = crate::rulebook::lower::formula(
+                    pending.text.clone(),
+                    Node {
                         span: Span::default(),
                         kind: NodeKind::Const(Value::Absent),
                     },
-                    offset: None,
-                };
+                    None,
+                );
                 (
                     ParamValue::Dated {
                         at: placeholder,

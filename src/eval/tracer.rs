@@ -1,0 +1,182 @@
+//! What an evaluation records: nothing ([`NoTrace`]), or every check,
+//! step, read, lookup and rounding ([`Recorder`]).
+//!
+//! The interpreter is generic over its tracer, so it is written once and
+//! compiled twice. `Tracer::ON` is a constant: in the untraced machine
+//! every `if T::ON` block, and the building of what it would record, is
+//! compiled away, and `NoTrace` is a type without data.
+//!
+//! INVARIANT: a tracer only records; no evaluation result depends on which
+//! one runs, except that the untraced machine may take the shortcuts of
+//! the lowered code (see `model::plan`), which compute the same values.
+
+use std::sync::Arc;
+
+use crate::trace::{Event, Lookup, OutcomeTrace, Read, ReportTrace, RoundingTrace};
+use crate::value::Value;
+
+/// What one formula read, looked up and rounded (a step's or a check's).
+#[derive(Default)]
+pub(super) struct Frame {
+    pub(super) reads: Vec<Read>,
+    pub(super) lookups: Vec<Lookup>,
+    pub(super) roundings: Vec<RoundingTrace>,
+}
+
+/// What a traced evaluation recorded, for the trace around it.
+pub(super) struct Recording {
+    pub(super) events: Vec<Event>,
+    pub(super) outcome: Option<OutcomeTrace>,
+    pub(super) reports: Vec<ReportTrace>,
+}
+
+/// The interpreter's recorder of what it does.
+pub(super) trait Tracer {
+    /// Whether anything is recorded. Code that only builds what is
+    /// recorded runs under `if T::ON`.
+    const ON: bool;
+
+    fn new() -> Self;
+
+    /// Opens a frame for the reads, lookups and roundings of a formula.
+    fn push_frame(&mut self);
+
+    /// Closes the innermost frame, giving what it holds.
+    fn pop_frame(&mut self) -> Frame;
+
+    /// Notes a name read, once per frame.
+    fn read(&mut self, name: &Arc<str>, value: &Value);
+
+    /// Notes a table row chosen or a scale applied.
+    fn lookup(&mut self, lookup: Lookup);
+
+    /// Notes a rounding.
+    fn rounding(&mut self, rounding: RoundingTrace);
+
+    /// Notes a check, step or citation, in the order they end.
+    fn event(&mut self, event: Event);
+
+    /// Notes how the evaluation ended.
+    fn outcome(&mut self, outcome: OutcomeTrace);
+
+    /// Notes the report tables.
+    fn reports(&mut self, reports: Vec<ReportTrace>);
+
+    /// What was recorded (`None` when nothing is).
+    fn finish(self) -> Option<Recording>;
+}
+
+/// Records nothing, and costs nothing.
+pub(super) struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+
+    #[inline(always)]
+    fn new() -> Self {
+        NoTrace
+    }
+
+    #[inline(always)]
+    fn push_frame(&mut self) {}
+
+    #[inline(always)]
+    fn pop_frame(&mut self) -> Frame {
+        Frame::default()
+    }
+
+    #[inline(always)]
+    fn read(&mut self, _: &Arc<str>, _: &Value) {}
+
+    #[inline(always)]
+    fn lookup(&mut self, _: Lookup) {}
+
+    #[inline(always)]
+    fn rounding(&mut self, _: RoundingTrace) {}
+
+    #[inline(always)]
+    fn event(&mut self, _: Event) {}
+
+    #[inline(always)]
+    fn outcome(&mut self, _: OutcomeTrace) {}
+
+    #[inline(always)]
+    fn reports(&mut self, _: Vec<ReportTrace>) {}
+
+    #[inline(always)]
+    fn finish(self) -> Option<Recording> {
+        None
+    }
+}
+
+/// Records everything, for the trace.
+pub(super) struct Recorder {
+    events: Vec<Event>,
+    frames: Vec<Frame>,
+    outcome: Option<OutcomeTrace>,
+    reports: Vec<ReportTrace>,
+}
+
+impl Tracer for Recorder {
+    const ON: bool = true;
+
+    fn new() -> Self {
+        Recorder {
+            events: Vec::new(),
+            frames: Vec::new(),
+            outcome: None,
+            reports: Vec::new(),
+        }
+    }
+
+    fn push_frame(&mut self) {
+        self.frames.push(Frame::default());
+    }
+
+    fn pop_frame(&mut self) -> Frame {
+        self.frames.pop().unwrap_or_default()
+    }
+
+    fn read(&mut self, name: &Arc<str>, value: &Value) {
+        if let Some(frame) = self.frames.last_mut() {
+            if !frame.reads.iter().any(|r| r.name == *name) {
+                frame.reads.push(Read {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+
+    fn lookup(&mut self, lookup: Lookup) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.lookups.push(lookup);
+        }
+    }
+
+    fn rounding(&mut self, rounding: RoundingTrace) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.roundings.push(rounding);
+        }
+    }
+
+    fn event(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    fn outcome(&mut self, outcome: OutcomeTrace) {
+        self.outcome = Some(outcome);
+    }
+
+    fn reports(&mut self, reports: Vec<ReportTrace>) {
+        self.reports = reports;
+    }
+
+    fn finish(self) -> Option<Recording> {
+        Some(Recording {
+            events: self.events,
+            outcome: self.outcome,
+            reports: self.reports,
+        })
+    }
+}
