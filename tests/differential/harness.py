@@ -9,7 +9,8 @@ with numbers kept as written, the error a case is rejected with, small helpers
 for writing cases, writing the generated cases as JSON Lines and running
 `bareme eval RULEBOOK --batch FILE [--ablate NAME]` on them, comparing the
 answers (JSON values, numbers by value; errors by path only), the distribution
-report and the command line.
+report and the command line. `--tasks FILE` answers instead the cases of a task
+file written by `bareme generate` and compares them with the tasks' `expected`.
 
 Stdlib only. The scripts are run as `python3 tests/differential/X.py` from
 the repository root; each puts its own folder on `sys.path` to import this.
@@ -232,6 +233,47 @@ def run_differential(bareme: str, rulebook: str, cases, keep: str | None, ablati
 # CLI
 # ---------------------------------------------------------------------------
 
+def run_tasks(path: str, rulebook_id: str, evaluate, ensure_ascii: bool = True) -> int:
+    """Reads a task file (`bareme generate`'s JSON Lines), answers each task's
+    `case` with this script's `evaluate(raw case)` and compares it with the
+    task's `expected` (the engine's reference, as `agrees` compares); prints the
+    first mismatches and the tally; the exit code.
+
+    A task written for another rule set than `rulebook_id` is a failure: the
+    script would be reading a spec that is not its own."""
+    passed = failed = 0
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, 1):
+            if not line.strip():
+                continue
+            task = parse_case(line)
+            plain = json.loads(line)
+            name = plain.get("id", f"line {number}")
+            written_for = str(plain.get("rulebook", "")).partition("@")[0]
+            if written_for != rulebook_id:
+                failed += 1
+                print(f"--- task {name}: written for {plain.get('rulebook')!r}, not for {rulebook_id}")
+                continue
+            try:
+                answer = evaluate(task["case"])
+            except Exception as error:  # noqa: BLE001  (a crash of the reading is a mismatch too)
+                answer = {"error": {"path": "<python>", "message": f"{type(error).__name__}: {error}"}}
+            if agrees(answer, json.dumps(plain["expected"], ensure_ascii=False)):
+                passed += 1
+                continue
+            failed += 1
+            if failed <= 20:
+                print(f"--- mismatch #{failed} (task {name}, {plain.get('branch', '')})")
+                print(f"case:     {dump_json(task['case'])}")
+                print(f"python:   {json.dumps(answer, ensure_ascii=ensure_ascii)}")
+                print(f"expected: {json.dumps(plain['expected'], ensure_ascii=ensure_ascii)}")
+    print(f"differential ({path}): {passed} passed, {failed} failed")
+    if passed + failed == 0:
+        print(f"no task in {path}", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
 def cli_parser(doc: str, rulebook: str) -> argparse.ArgumentParser:
     """The options every script takes; a script adds its own after these."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
@@ -244,6 +286,8 @@ def cli_parser(doc: str, rulebook: str) -> argparse.ArgumentParser:
     parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
     parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
     parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser.add_argument("--tasks", metavar="FILE",
+                        help="answer the cases of a task file (`bareme generate`) and compare with their `expected`")
     return parser
 
 

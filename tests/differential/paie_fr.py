@@ -1852,6 +1852,8 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
+    if args.tasks:
+        return harness.run_tasks(args.tasks, "paie-fr", lambda raw: ablated(raw, args.ablate), ensure_ascii=False)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: ablated(raw, args.ablate))
     return harness.dump_or_run(parser, args, cases, print_distribution, ablation=args.ablate)
 

@@ -1391,6 +1391,8 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
+    if args.tasks:
+        return harness.run_tasks(args.tasks, "sales-tax", lambda raw: evaluate(raw, args.ablate), ensure_ascii=False)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: evaluate(raw, args.ablate))
     ablation = ",".join(sorted(args.ablate)) or None
     return harness.dump_or_run(parser, args, cases, print_distribution, ablation=ablation, ensure_ascii=False)
