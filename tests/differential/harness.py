@@ -233,40 +233,63 @@ def run_differential(bareme: str, rulebook: str, cases, keep: str | None, ablati
 # CLI
 # ---------------------------------------------------------------------------
 
-def run_tasks(path: str, rulebook_id: str, evaluate, ensure_ascii: bool = True) -> int:
+def engine_answers(bareme: str, rulebook: str, cases: list) -> list:
+    """`bareme eval RULEBOOK --batch` on cases (each in its envelope), one parsed line each."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cases.jsonl")
+        with open(path, "w", encoding="utf-8") as file:
+            for case in cases:
+                file.write('{"case": ' + dump_json(case) + "}\n")
+        result = subprocess.run([bareme, "eval", rulebook, "--batch", path],
+                                capture_output=True, text=True, encoding="utf-8")
+    if result.returncode != 0:
+        print(f"bareme exited {result.returncode}: {result.stderr[-2000:]}", file=sys.stderr)
+    return [json.loads(line) for line in result.stdout.split("\n") if line.strip()]
+
+
+def run_tasks(path: str, rulebook_id: str, evaluate, ensure_ascii: bool = True,
+              bareme: str | None = None, rulebook: str | None = None) -> int:
     """Reads a task file (`bareme generate`'s JSON Lines), answers each task's
     `case` with this script's `evaluate(raw case)` and compares it with the
     task's `expected` (the engine's reference, as `agrees` compares); prints the
     first mismatches and the tally; the exit code.
 
+    With `bareme` (and its `rulebook` folder), each `expected` must also be
+    exactly what `bareme eval RULEBOOK --batch` prints for the task's case.
     A task written for another rule set than `rulebook_id` is a failure: the
     script would be reading a spec that is not its own."""
     passed = failed = 0
     with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(file, 1):
-            if not line.strip():
-                continue
-            task = parse_case(line)
-            plain = json.loads(line)
-            name = plain.get("id", f"line {number}")
-            written_for = str(plain.get("rulebook", "")).partition("@")[0]
-            if written_for != rulebook_id:
-                failed += 1
-                print(f"--- task {name}: written for {plain.get('rulebook')!r}, not for {rulebook_id}")
-                continue
-            try:
-                answer = evaluate(task["case"])
-            except Exception as error:  # noqa: BLE001  (a crash of the reading is a mismatch too)
-                answer = {"error": {"path": "<python>", "message": f"{type(error).__name__}: {error}"}}
-            if agrees(answer, json.dumps(plain["expected"], ensure_ascii=False)):
-                passed += 1
-                continue
+        lines = [(number, line) for number, line in enumerate(file, 1) if line.strip()]
+    tasks = [(number, parse_case(line), json.loads(line)) for number, line in lines]
+    engine = engine_answers(bareme, rulebook, [t["case"] for _, t, _ in tasks]) if bareme else None
+    if engine is not None and len(engine) != len(tasks):
+        print(f"bareme answered {len(engine)} of {len(tasks)} cases", file=sys.stderr)
+        return 1
+    for at, (number, task, plain) in enumerate(tasks):
+        name = plain.get("id", f"line {number}")
+        if engine is not None and engine[at] != plain["expected"]:
             failed += 1
-            if failed <= 20:
-                print(f"--- mismatch #{failed} (task {name}, {plain.get('branch', '')})")
-                print(f"case:     {dump_json(task['case'])}")
-                print(f"python:   {json.dumps(answer, ensure_ascii=ensure_ascii)}")
-                print(f"expected: {json.dumps(plain['expected'], ensure_ascii=ensure_ascii)}")
+            print(f"--- task {name}: `expected` is not what bareme eval gives: {json.dumps(engine[at])}")
+            continue
+        written_for = str(plain.get("rulebook", "")).partition("@")[0]
+        if written_for != rulebook_id:
+            failed += 1
+            print(f"--- task {name}: written for {plain.get('rulebook')!r}, not for {rulebook_id}")
+            continue
+        try:
+            answer = evaluate(task["case"])
+        except Exception as error:  # noqa: BLE001  (a crash of the reading is a mismatch too)
+            answer = {"error": {"path": "<python>", "message": f"{type(error).__name__}: {error}"}}
+        if agrees(answer, json.dumps(plain["expected"], ensure_ascii=False)):
+            passed += 1
+            continue
+        failed += 1
+        if failed <= 20:
+            print(f"--- mismatch #{failed} (task {name}, {plain.get('branch', '')})")
+            print(f"case:     {dump_json(task['case'])}")
+            print(f"python:   {json.dumps(answer, ensure_ascii=ensure_ascii)}")
+            print(f"expected: {json.dumps(plain['expected'], ensure_ascii=ensure_ascii)}")
     print(f"differential ({path}): {passed} passed, {failed} failed")
     if passed + failed == 0:
         print(f"no task in {path}", file=sys.stderr)

@@ -1158,7 +1158,8 @@ def main(argv=None) -> int:
         self_test()
         return 0
     if args.tasks:
-        return harness.run_tasks(args.tasks, "luma-payroll", evaluate, ensure_ascii=False)
+        return harness.run_tasks(args.tasks, "luma-payroll", evaluate, ensure_ascii=False,
+                                 bareme=args.bareme, rulebook=args.rulebook)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, evaluate)
     return harness.dump_or_run(parser, args, cases, print_distribution)
 
