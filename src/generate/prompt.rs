@@ -3,8 +3,8 @@
 //! prompt), the case, and the answer format the rubric states.
 //!
 //! Templates see `rulebook` (id, version, title, `clauses`, `parameters`,
-//! `tables`, whose map cells are objects), `case` (and `case_json`, its exact JSON text), `level`,
-//! `tier`, `branch`, and in the task template
+//! `tables`, whose map cells are objects), `case` (and `case_json`, its
+//! exact JSON text), `level`, `tier`, `branch`, and in the task template
 //! the rendered `rules` (per level) and `format` (the same for every task).
 //! Filters write amounts as a reader of the prompt's language would:
 //! `money` (two places), `amount` (as held), `percent` (a rate × 100).
