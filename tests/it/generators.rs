@@ -518,13 +518,19 @@ fn sales_tax_generator_1() {
                 "{id}: {name}"
             );
         }
-        if branch == "supplied_rules" {
+        if branch.contains("supplied") {
             assert!(case["rules"].is_object(), "{id}: a supplied table");
+        }
+        if branch == "half_cent_tie_supplied" {
+            assert!(changes(&rb, "half_even", case, expected), "{id}: a tie");
+            let rate = case["rules"]["STATE_A"]["rate"].as_str().unwrap_or("");
+            assert_eq!(rate.len(), 8, "{id}: a six-decimal rate, {rate}");
         }
     }
     for branch in [
         "billing_differs",
         "half_cent_tie",
+        "half_cent_tie_supplied",
         "exempt_line",
         "repeated_product",
         "supplied_rules",
