@@ -3,8 +3,8 @@
 //! prompt), the case, and the answer format the rubric states.
 //!
 //! Templates see `rulebook` (id, version, title, `clauses`, `parameters`,
-//! `tables`), `case` (and `case_json`, its exact JSON text), `level`,
-//! `tier`, `branch`, and in the task template
+//! `tables`, whose map cells are objects), `case` (and `case_json`, its
+//! exact JSON text), `level`, `tier`, `branch`, and in the task template
 //! the rendered `rules` (per level) and `format` (the same for every task).
 //! Filters write amounts as a reader of the prompt's language would:
 //! `money` (two places), `amount` (as held), `percent` (a rate × 100).
@@ -271,6 +271,10 @@ fn text(v: &Value) -> Json {
         Value::Absent | Value::Null => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
         Value::Text(t) => Json::String(t.to_string()),
+        // A map cell (sales-tax's taxability by category) is an object a
+        // template can walk with `items`; a list, a list.
+        Value::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.to_string(), text(v))).collect()),
+        Value::List(items) => Json::Array(items.iter().map(text).collect()),
         other => Json::String(crate::value::plain(other)),
     }
 }

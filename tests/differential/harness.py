@@ -9,7 +9,8 @@ with numbers kept as written, the error a case is rejected with, small helpers
 for writing cases, writing the generated cases as JSON Lines and running
 `bareme eval RULEBOOK --batch FILE [--ablate NAME]` on them, comparing the
 answers (JSON values, numbers by value; errors by path only), the distribution
-report and the command line.
+report and the command line. `--tasks FILE` answers instead the cases of a task
+file written by `bareme generate` and compares them with the tasks' `expected`.
 
 Stdlib only. The scripts are run as `python3 tests/differential/X.py` from
 the repository root; each puts its own folder on `sys.path` to import this.
@@ -232,6 +233,70 @@ def run_differential(bareme: str, rulebook: str, cases, keep: str | None, ablati
 # CLI
 # ---------------------------------------------------------------------------
 
+def engine_answers(bareme: str, rulebook: str, cases: list) -> list:
+    """`bareme eval RULEBOOK --batch` on cases (each in its envelope), one parsed line each."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cases.jsonl")
+        with open(path, "w", encoding="utf-8") as file:
+            for case in cases:
+                file.write('{"case": ' + dump_json(case) + "}\n")
+        result = subprocess.run([bareme, "eval", rulebook, "--batch", path],
+                                capture_output=True, text=True, encoding="utf-8")
+    if result.returncode != 0:
+        print(f"bareme exited {result.returncode}: {result.stderr[-2000:]}", file=sys.stderr)
+    return [json.loads(line) for line in result.stdout.split("\n") if line.strip()]
+
+
+def run_tasks(path: str, rulebook_id: str, evaluate, ensure_ascii: bool = True,
+              bareme: str | None = None, rulebook: str | None = None) -> int:
+    """Reads a task file (`bareme generate`'s JSON Lines), answers each task's
+    `case` with this script's `evaluate(raw case)` and compares it with the
+    task's `expected` (the engine's reference, as `agrees` compares); prints the
+    first mismatches and the tally; the exit code.
+
+    With `bareme` (and its `rulebook` folder), each `expected` must also be
+    exactly what `bareme eval RULEBOOK --batch` prints for the task's case.
+    A task written for another rule set than `rulebook_id` is a failure: the
+    script would be reading a spec that is not its own."""
+    passed = failed = 0
+    with open(path, encoding="utf-8") as file:
+        lines = [(number, line) for number, line in enumerate(file, 1) if line.strip()]
+    tasks = [(number, parse_case(line), json.loads(line)) for number, line in lines]
+    engine = engine_answers(bareme, rulebook, [t["case"] for _, t, _ in tasks]) if bareme else None
+    if engine is not None and len(engine) != len(tasks):
+        print(f"bareme answered {len(engine)} of {len(tasks)} cases", file=sys.stderr)
+        return 1
+    for at, (number, task, plain) in enumerate(tasks):
+        name = plain.get("id", f"line {number}")
+        if engine is not None and engine[at] != plain["expected"]:
+            failed += 1
+            print(f"--- task {name}: `expected` is not what bareme eval gives: {json.dumps(engine[at])}")
+            continue
+        written_for = str(plain.get("rulebook", "")).partition("@")[0]
+        if written_for != rulebook_id:
+            failed += 1
+            print(f"--- task {name}: written for {plain.get('rulebook')!r}, not for {rulebook_id}")
+            continue
+        try:
+            answer = evaluate(task["case"])
+        except Exception as error:  # noqa: BLE001  (a crash of the reading is a mismatch too)
+            answer = {"error": {"path": "<python>", "message": f"{type(error).__name__}: {error}"}}
+        if agrees(answer, json.dumps(plain["expected"], ensure_ascii=False)):
+            passed += 1
+            continue
+        failed += 1
+        if failed <= 20:
+            print(f"--- mismatch #{failed} (task {name}, {plain.get('branch', '')})")
+            print(f"case:     {dump_json(task['case'])}")
+            print(f"python:   {json.dumps(answer, ensure_ascii=ensure_ascii)}")
+            print(f"expected: {json.dumps(plain['expected'], ensure_ascii=ensure_ascii)}")
+    print(f"differential ({path}): {passed} passed, {failed} failed")
+    if passed + failed == 0:
+        print(f"no task in {path}", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
 def cli_parser(doc: str, rulebook: str) -> argparse.ArgumentParser:
     """The options every script takes; a script adds its own after these."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
@@ -244,6 +309,8 @@ def cli_parser(doc: str, rulebook: str) -> argparse.ArgumentParser:
     parser.add_argument("--keep-cases", metavar="FILE", help="also keep the batch input in FILE")
     parser.add_argument("--stats", action="store_true", help="print the distribution of the generated cases")
     parser.add_argument("--self-test", action="store_true", help="run the hand-computed examples")
+    parser.add_argument("--tasks", metavar="FILE",
+                        help="answer the cases of a task file (`bareme generate`) and compare with their `expected`")
     return parser
 
 

@@ -1157,6 +1157,9 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
+    if args.tasks:
+        return harness.run_tasks(args.tasks, "luma-payroll", evaluate, ensure_ascii=False,
+                                 bareme=args.bareme, rulebook=args.rulebook)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, evaluate)
     return harness.dump_or_run(parser, args, cases, print_distribution)
 

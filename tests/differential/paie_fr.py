@@ -1852,6 +1852,11 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
+    if args.tasks:
+        if args.ablate:
+            parser.error("--tasks compares with the tasks' reference answers: without --ablate")
+        return harness.run_tasks(args.tasks, "paie-fr", lambda raw: ablated(raw, None), ensure_ascii=False,
+                                 bareme=args.bareme, rulebook=args.rulebook)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: ablated(raw, args.ablate))
     return harness.dump_or_run(parser, args, cases, print_distribution, ablation=args.ablate)
 

@@ -1391,6 +1391,11 @@ def main(argv=None) -> int:
     if args.self_test:
         self_test()
         return 0
+    if args.tasks:
+        if args.ablate:
+            parser.error("--tasks compares with the tasks' reference answers: without --ablate")
+        return harness.run_tasks(args.tasks, "sales-tax", evaluate, ensure_ascii=False,
+                                 bareme=args.bareme, rulebook=args.rulebook)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, lambda raw: evaluate(raw, args.ablate))
     ablation = ",".join(sorted(args.ablate)) or None
     return harness.dump_or_run(parser, args, cases, print_distribution, ablation=ablation, ensure_ascii=False)

@@ -2493,6 +2493,9 @@ def main(argv=None) -> int:
         for example in worked_examples():
             print(json.dumps(example, ensure_ascii=False))
         return 0
+    if args.tasks:
+        return harness.run_tasks(args.tasks, "succession-fr", evaluate, ensure_ascii=False,
+                                 bareme=args.bareme, rulebook=args.rulebook)
     cases = harness.generate_cases(args.n, args.seed, generate_tagged, evaluate)
     return harness.dump_or_run(parser, args, cases, print_distribution, ensure_ascii=False,
                                instead_of_bareme="--dump, --self-test or --worked-examples")

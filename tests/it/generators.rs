@@ -1,35 +1,55 @@
-//! The bundled generators, run through the library: 40 tasks of a fixed seed
-//! from each, checked against properties their specs require (every level
-//! in the mix, ids, the reference answer of each case, no computed amount in
-//! any prompt, the level-specific redraw rules).
+//! The bundled generators, run through the library: 40 to 80 tasks of a fixed
+//! seed from each, checked against properties their specs require (every
+//! level in the mix, ids, the reference answer of each case, no computed
+//! amount in any prompt, the level-specific redraw rules, the features each
+//! task must exercise), and the same lines from a run split into shards.
+//! (`.ci/run` checks 400 of each, against the Python readings too.)
 
-use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::coverage::{Coverage, Task as CoverageTask};
+use bareme::generate::{load_generator, run, Engine, Generator, Manifest, RunOptions};
 use bareme::{evaluate_json, Outcome, Rulebook};
 use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
 use super::root;
 
-/// `n` tasks of a generator with a seed, as JSON, and its rulebook.
-fn generate(rel: &str, n: u64, seed: u64) -> (Vec<Json>, Rulebook) {
-    let (generator, rb) = match load_generator(&root().join(rel), None) {
+/// A bundled generator and its rulebook.
+fn load(rel: &str) -> (Generator, Rulebook) {
+    match load_generator(&root().join(rel), None) {
         Ok(pair) => pair,
         Err(bareme::generate::GeneratorError::Invalid(d)) => panic!("{}", d.render(100, false)),
         Err(e) => panic!("{e}"),
-    };
-    let engine = Engine::new(&generator, &rb).expect("engine");
+    }
+}
+
+/// The lines of indices `start..start + count` of a run, and its manifest.
+fn lines(
+    g: &Generator,
+    rb: &Rulebook,
+    seed: u64,
+    start: u64,
+    count: u64,
+    jobs: usize,
+) -> (String, Manifest) {
+    let engine = Engine::new(g, rb).expect("engine");
     let options = RunOptions {
         seed,
-        start: 0,
-        count: n,
+        start,
+        count,
         level: None,
-        jobs: 2,
+        jobs,
     };
     let mut out = Vec::new();
     let manifest = run(&engine, options, &mut out, &|_| {}).expect("run");
+    (String::from_utf8(out).expect("UTF-8"), manifest)
+}
+
+/// `n` tasks of a generator with a seed, as JSON, and its rulebook.
+fn generate(rel: &str, n: u64, seed: u64) -> (Vec<Json>, Rulebook) {
+    let (generator, rb) = load(rel);
+    let (out, manifest) = lines(&generator, &rb, seed, 0, n, 2);
     assert_eq!(manifest.tasks, n, "every index gives a task");
-    let tasks = String::from_utf8(out)
-        .expect("UTF-8")
+    let tasks = out
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
@@ -121,13 +141,17 @@ fn spellings(d: Decimal) -> Vec<String> {
     out
 }
 
-/// Whether `needle` stands in `text` as a whole number.
+/// Whether `needle` stands in `text` as a whole number (not a part of a
+/// longer number, `131.76` holding no `76`, nor of a name such as `L12`).
 fn stands_in(text: &str, needle: &str) -> bool {
     text.match_indices(needle).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
+        let mut prior = text[..at].chars().rev();
+        let (before, before2) = (prior.next(), prior.next());
         let mut after = text[at + needle.len()..].chars();
         let (next, next2) = (after.next(), after.next());
-        let digit_before = before.is_some_and(|c| c.is_ascii_digit());
+        let digit_before = before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            || (matches!(before, Some('.' | ',' | ' ' | '\u{a0}' | '\u{202f}'))
+                && before2.is_some_and(|c| c.is_ascii_digit()));
         let digit_after = next.is_some_and(|c| c.is_ascii_digit())
             || (matches!(next, Some('.' | ',' | ' ' | '\u{a0}' | '\u{202f}'))
                 && next2.is_some_and(|c| c.is_ascii_digit()));
@@ -135,16 +159,30 @@ fn stands_in(text: &str, needle: &str) -> bool {
     })
 }
 
-/// Checks what every generated set shares: the mix, the ids, the answers,
-/// no computed amount in its prompt (`copyable` fields excepted when the
-/// case holds their value).
-fn common(tasks: &[Json], rb: &Rulebook, prefix: &str, amounts: &[&str], copyable: &[&str]) {
-    let mix = [1, 4, 2, 3];
+/// Checks what every generated set shares: the mix, the ids (`prefix-level-i`,
+/// or `prefix-i` with a single level), the answers, no computed amount in
+/// its prompt (`copyable` fields excepted when the case holds their value).
+fn common(
+    tasks: &[Json],
+    rb: &Rulebook,
+    (prefix, mix): (&str, &[i64]),
+    amounts: &[&str],
+    copyable: &[&str],
+) {
     for (i, t) in tasks.iter().enumerate() {
         let level = t["level"].as_i64().expect("level");
-        assert_eq!(level, mix[i % 4], "task {i} follows the mix 1, 4, 2, 3");
+        assert_eq!(
+            level,
+            mix[i % mix.len()],
+            "task {i} follows the mix {mix:?}"
+        );
         assert_eq!(t["index"].as_u64(), Some(i as u64));
-        assert_eq!(t["id"], format!("{prefix}-{level}-{i}"), "the id scheme");
+        let id = if mix.len() > 1 {
+            format!("{prefix}-{level}-{i}")
+        } else {
+            format!("{prefix}-{i}")
+        };
+        assert_eq!(t["id"], id, "the id scheme");
         assert_eq!(
             t["expected"],
             answer(rb, &t["case"]),
@@ -161,7 +199,14 @@ fn common(tasks: &[Json], rb: &Rulebook, prefix: &str, amounts: &[&str], copyabl
                 if d.is_zero() || (copyable.contains(field) && held.contains(&d)) {
                     continue;
                 }
+                // A whole amount that the case holds as a number (a quantity
+                // of 76 beside a tax of 76.00) is there in its own right:
+                // only its spellings with decimals would be the answer's.
+                let whole_in_case = d.fract().is_zero() && held.contains(&d);
                 for s in spellings(d) {
+                    if whole_in_case && !s.contains(['.', ',']) {
+                        continue;
+                    }
                     assert!(
                         !stands_in(prompt, &s),
                         "{}: {field} {d} appears in the prompt as `{s}`",
@@ -171,9 +216,9 @@ fn common(tasks: &[Json], rb: &Rulebook, prefix: &str, amounts: &[&str], copyabl
             }
         }
     }
-    for level in 1..=4 {
+    for level in mix {
         assert!(
-            tasks.iter().any(|t| t["level"] == level),
+            tasks.iter().any(|t| t["level"] == *level),
             "level {level} is present"
         );
     }
@@ -198,7 +243,7 @@ fn paie_fr_generator_1() {
         "net_a_payer",
         "cout_employeur",
     ];
-    common(&tasks, &rb, "paie", &six, &["brut"]);
+    common(&tasks, &rb, ("paie", &[1, 4, 2, 3]), &six, &["brut"]);
     let dec = |v: &Json| decimal(v).unwrap_or_default();
     for t in &tasks {
         let (case, id) = (&t["case"], &t["id"]);
@@ -267,7 +312,7 @@ fn succession_fr_generator_1() {
     common(
         &tasks,
         &rb,
-        "succession",
+        ("succession", &[1, 4, 2, 3]),
         &["part_taxable", "droits", "total_droits"],
         &[],
     );
@@ -369,4 +414,184 @@ fn bareme_sum(shares: &Json) -> (i64, i64) {
         (n, d) = (n / g, d / g);
     }
     (n, d)
+}
+
+/// The feature each one-feature profile of sales-tax generator 1 aims at,
+/// and the wrong reading of it that must change the answer.
+const SALES_FEATURES: [(&str, &str); 4] = [
+    ("billing_differs", "billing_jurisdiction"),
+    ("half_cent_tie", "half_even"),
+    ("exempt_line", "exemption_ignored"),
+    ("repeated_product", "repeated_products_merged"),
+];
+
+#[test]
+fn sales_tax_generator_1() {
+    let (tasks, rb) = generate("rulebooks/sales-tax/generator-1.toml", 80, 2026);
+    common(
+        &tasks,
+        &rb,
+        ("sales", &[1]),
+        &["net", "tax", "total", "subtotal"],
+        &["net", "subtotal", "total"],
+    );
+    let dec = |v: &Json| decimal(v).unwrap_or_default();
+    let mut branches = std::collections::BTreeMap::new();
+    let mut tags = std::collections::BTreeSet::new();
+    for t in &tasks {
+        let (case, expected, id) = (&t["case"], &t["expected"], &t["id"]);
+        let branch = t["branch"].as_str().unwrap_or("");
+        *branches.entry(branch.to_string()).or_insert(0) += 1;
+        let task_tags: Vec<&str> = t["tags"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .collect();
+        tags.extend(task_tags.iter().map(|s| s.to_string()));
+        let prompt = t["prompt"].as_str().unwrap_or("");
+        assert!(
+            prompt.contains("R5. Each line's tax is rounded once, to the cent, half-up."),
+            "{id}: the clauses"
+        );
+        assert!(
+            prompt.contains(
+                "- STATE_B: rate 0.0525; taxable: STANDARD; exempt: DIGITAL, GROCERY, MEDICAL"
+            ),
+            "{id}: the default table"
+        );
+        // The spec's ranges.
+        let lines = case["cart"]["lines"].as_array().expect("lines");
+        assert!((1..=24).contains(&lines.len()), "{id}: 1 to 24 lines");
+        for line in lines {
+            let q = line["quantity"].as_i64().expect("an integer quantity");
+            assert!((1..=1000).contains(&q), "{id}: quantity {q}");
+        }
+        for (pid, p) in case["products"].as_object().expect("products") {
+            let price = p["unit_price"].as_str().expect("a price string");
+            let d = dec(&p["unit_price"]);
+            assert!(
+                d > Decimal::ZERO && d <= Decimal::from(1_000_000),
+                "{id}: {pid} {price}"
+            );
+            assert!(
+                price.split_once('.').is_none_or(|(_, f)| f.len() <= 2),
+                "{id}: {price}"
+            );
+        }
+        if let Some(rules) = case.get("rules").and_then(Json::as_object) {
+            for (j, row) in rules {
+                let rate = row["rate"].as_str().expect("a rate string");
+                assert!(
+                    rate.split_once('.').is_none_or(|(_, f)| f.len() <= 6),
+                    "{id}: {j} {rate}"
+                );
+                assert!(dec(&row["rate"]) <= Decimal::ONE, "{id}: {j} {rate}");
+            }
+        }
+        // Every task exercises a feature; a one-feature profile its own, and
+        // the wrong reading of it changes the answer.
+        assert!(
+            SALES_FEATURES
+                .iter()
+                .any(|(f, _)| task_tags.contains(&format!("feature:{f}").as_str())),
+            "{id}: no feature of the spec: {task_tags:?}"
+        );
+        assert!(
+            SALES_FEATURES
+                .iter()
+                .any(|(_, a)| changes(&rb, a, case, expected)),
+            "{id}: no feature's wrong reading changes the answer"
+        );
+        if let Some((feature, ablation)) = SALES_FEATURES.iter().find(|(f, _)| *f == branch) {
+            assert!(changes(&rb, ablation, case, expected), "{id}: {ablation}");
+            assert!(
+                task_tags.contains(&format!("feature:{feature}").as_str()),
+                "{id}: {task_tags:?}"
+            );
+        }
+        // The watched readings are tagged exactly when they change the answer.
+        for name in rb.ablation_names() {
+            assert_eq!(
+                task_tags.contains(&format!("ablation:{name}").as_str()),
+                changes(&rb, name, case, expected),
+                "{id}: {name}"
+            );
+        }
+        if branch.contains("supplied") {
+            assert!(case["rules"].is_object(), "{id}: a supplied table");
+        }
+        if branch == "half_cent_tie_supplied" {
+            assert!(changes(&rb, "half_even", case, expected), "{id}: a tie");
+            let rate = case["rules"]["STATE_A"]["rate"].as_str().unwrap_or("");
+            assert_eq!(rate.len(), 8, "{id}: a six-decimal rate, {rate}");
+        }
+    }
+    for branch in [
+        "billing_differs",
+        "half_cent_tie",
+        "half_cent_tie_supplied",
+        "exempt_line",
+        "repeated_product",
+        "supplied_rules",
+        "full_cart",
+    ] {
+        assert!(
+            branches.contains_key(branch),
+            "branch {branch}: {branches:?}"
+        );
+    }
+    for tag in [
+        "feature:billing_differs",
+        "feature:half_cent_tie",
+        "feature:exempt_line",
+        "feature:repeated_product",
+        "rules:supplied",
+        "zero_rate_line",
+        "lines:24",
+    ] {
+        assert!(tags.contains(tag), "tag {tag}: {tags:?}");
+    }
+
+    // The set catches every wrong reading and every pair of them; without its
+    // tasks that half-even changes, it misses that reading alone.
+    let coverage = |keep: &dyn Fn(&Json) -> bool| {
+        let mut c = Coverage::new(&rb, Some(2)).expect("ablations");
+        for t in tasks.iter().filter(|t| keep(t)) {
+            let task = CoverageTask::from_json(&t.to_string()).expect("a task line");
+            c.add(&task).expect("its expected is the reference");
+        }
+        c.undetected()
+            .map(|r| r.ablations.join(","))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(coverage(&|_| true), Vec::<String>::new());
+    let tagged = |t: &Json| {
+        t["tags"]
+            .as_array()
+            .is_some_and(|a| a.contains(&Json::from("ablation:half_even")))
+    };
+    assert_eq!(coverage(&|t| !tagged(t)), ["half_even"]);
+}
+
+/// Two runs give the same bytes, whatever their threads, and a run split into
+/// shards the full run's lines (Luma's generator has its own test).
+#[test]
+fn every_bundled_generator_repeats_its_lines_in_shards() {
+    for (rel, n, cut) in [
+        ("rulebooks/sales-tax/generator-1.toml", 40, 15),
+        ("rulebooks/paie-fr/generator-1.toml", 24, 10),
+        ("rulebooks/succession-fr/generator-1.toml", 24, 13),
+    ] {
+        let (g, rb) = load(rel);
+        let (full, manifest) = lines(&g, &rb, 11, 0, n, 2);
+        assert_eq!(full.lines().count() as u64, manifest.tasks, "{rel}");
+        let (a, _) = lines(&g, &rb, 11, 0, cut, 1);
+        let (b, _) = lines(&g, &rb, 11, cut, n - cut, 2);
+        assert_eq!(
+            full,
+            format!("{a}{b}"),
+            "{rel}: two shards write the full run's lines"
+        );
+    }
 }
