@@ -36,6 +36,7 @@ pub mod generate;
 mod model;
 pub mod num;
 mod pipeline;
+pub mod reply;
 pub mod rulebook;
 pub mod span;
 pub mod trace;
