@@ -38,6 +38,7 @@ pub mod num;
 mod pipeline;
 pub mod reply;
 pub mod rulebook;
+pub mod score;
 pub mod span;
 pub mod trace;
 pub mod value;

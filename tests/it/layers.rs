@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["compiled"],
     &["conformance", "coverage"],
     &["generate"],
+    &["score"],
     &[""],
 ];
 
