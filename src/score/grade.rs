@@ -30,7 +30,7 @@ pub struct Component {
     pub part: &'static str,
     /// The field, for a field or gate: `net_pay`, `lines[0].tax`, `beneficiaires.B2.droits`.
     pub path: Option<String>,
-    /// Whether it is right (or passed, or applied).
+    /// Whether it is right (or passed, or applied; for the explanation, graded).
     pub right: Option<bool>,
     /// What it adds or sets, when it is a term of the score.
     pub points: Option<Decimal>,
@@ -63,7 +63,12 @@ impl Component {
             m.insert("path".into(), json!(p));
         }
         if let Some(r) = self.right {
-            m.insert("right".into(), json!(r));
+            let key = if self.part == "explanation" {
+                "graded"
+            } else {
+                "right"
+            };
+            m.insert(key.into(), json!(r));
         }
         if let Some(p) = self.points {
             m.insert("points".into(), number(p));
@@ -153,19 +158,7 @@ pub fn grade(
     });
     let (decision, got) = match read {
         Ok(x) => x,
-        Err(m) => {
-            let mut format = Component::new("format", &want.format_clauses);
-            format.right = Some(false);
-            format.points = Some(rubric.score.malformed);
-            format.reason = Some(m.clone());
-            return Ok(Graded {
-                score: rubric.score.malformed,
-                max,
-                malformed: Some(m),
-                explanation_graded: None,
-                components: vec![format],
-            });
-        }
+        Err(m) => return Ok(floor(rubric, want, m)),
     };
     let mut parts = Vec::new();
     let mut format = Component::new("format", &decision.format_clauses);
@@ -186,7 +179,12 @@ pub fn grade(
         });
     }
     parts.push(dc);
-    let units = units(want, &got, expected)?;
+    let mut units = units(want, &got, expected)?;
+    for u in &mut units {
+        if u.format == Format::Clauses && u.clauses.is_empty() {
+            u.clauses = expected_clauses.clone();
+        }
+    }
     for u in &units {
         let mut c = Component::new("field", &u.clauses);
         c.path = Some(u.path.clone());
@@ -256,6 +254,31 @@ pub fn grade(
         explanation_graded,
         components: parts,
     })
+}
+
+/// The score of a malformed reply: the rubric's floor, with the reason.
+fn floor(rubric: &Rubric, want: &DecisionRubric, m: Malformed) -> Graded {
+    let mut format = Component::new("format", &want.format_clauses);
+    format.right = Some(false);
+    format.points = Some(rubric.score.malformed);
+    format.reason = Some(m.clone());
+    Graded {
+        score: rubric.score.malformed,
+        max: rubric.max(),
+        malformed: Some(m),
+        explanation_graded: None,
+        components: vec![format],
+    }
+}
+
+/// Grades a reply that is no text at all (absent, or not a string): the floor.
+pub fn grade_malformed(
+    rubric: &Rubric,
+    expected: &Value,
+    m: Malformed,
+) -> Result<Graded, ExpectedError> {
+    let want = expected_decision(rubric, expected)?;
+    Ok(floor(rubric, want, m))
 }
 
 /// The reference's decision.

@@ -23,7 +23,7 @@ mod schema;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-pub use grade::{grade, number, Component, ExpectedError, Graded};
+pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
 pub use load::{load_rubric, parse_rubric, RubricError};
 pub use model::{
     DecisionRubric, Explanation, Field, FieldKind, FieldPath, Format, JsonKind, Partial, Rubric,
@@ -31,6 +31,15 @@ pub use model::{
 };
 
 use crate::coverage::Task;
+use crate::model::Rulebook;
+use crate::pipeline::{evaluate_json, outcome_json};
+
+/// What the rulebook gives for a case, as a task's `expected` holds it: the
+/// answer, or `{"error": {"path", "message"}}`.
+pub fn reference_outcome(rb: &Rulebook, case: &Value) -> Value {
+    let result = evaluate_json(rb, case, false);
+    outcome_json(result.as_ref().map(|(o, _)| o))
+}
 
 /// Grades replies to tasks under one rubric.
 #[derive(Clone, Debug)]
@@ -53,10 +62,7 @@ impl Scorer {
     /// Refuses a task written for another rulebook, version or hash than the rubric's.
     pub fn check_task(&self, task: &Task) -> Result<(), String> {
         let r = &self.rubric;
-        if task.rulebook_id != r.rulebook_id
-            || task.version != r.rulebook_version
-            || task.hash != r.rulebook_hash
-        {
+        if !self.same_version(task) || task.hash != r.rulebook_hash {
             return Err(format!(
                 "task {} was written for {}, but {} grades {}#{}",
                 task.id,
@@ -67,6 +73,11 @@ impl Scorer {
             ));
         }
         Ok(())
+    }
+
+    /// Whether a task names the rubric's rulebook id and version (its hash aside).
+    pub fn same_version(&self, task: &Task) -> bool {
+        task.rulebook_id == self.rubric.rulebook_id && task.version == self.rubric.rulebook_version
     }
 
     /// Grades a reply to a task (checked first) with an optional explanation grade in [0, 1].
@@ -86,6 +97,14 @@ impl Scorer {
             }
         }
         grade(&self.rubric, &task.expected, reply, explanation_grade)
+            .map_err(|e| format!("task {}: {e}", task.id))
+    }
+
+    /// Grades a reply line that holds no reply text (absent, or not a string): the floor.
+    pub fn score_missing(&self, task: &Task) -> Result<Graded, String> {
+        self.check_task(task)?;
+        let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
+        grade_malformed(&self.rubric, &task.expected, m)
             .map_err(|e| format!("task {}: {e}", task.id))
     }
 
