@@ -265,8 +265,9 @@ fn a_component_breakdown() {
     insta::assert_snapshot!("luma_partial_payslip", pretty);
 }
 
-fn envelope_cases() -> Vec<(Rubric, Value)> {
-    vec![
+fn envelope_cases() -> &'static [(Rubric, Value)] {
+    static CASES: std::sync::OnceLock<Vec<(Rubric, Value)>> = std::sync::OnceLock::new();
+    CASES.get_or_init(|| vec![
         (
             rubric(RUBRICS[0].0),
             json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]}),
@@ -283,7 +284,7 @@ fn envelope_cases() -> Vec<(Rubric, Value)> {
             rubric(RUBRICS[3].0),
             json!({"cart_id": "C1", "lines": [], "subtotal": "0.00", "tax": "0.00", "total": "0.00"}),
         ),
-    ]
+    ])
 }
 
 proptest! {
@@ -293,7 +294,7 @@ proptest! {
     fn arbitrary_bytes_never_panic_the_grader(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
         let text = String::from_utf8_lossy(&bytes);
         for (r, expected) in envelope_cases() {
-            let g = grade(&r, &expected, &text, None).unwrap();
+            let g = grade(r, expected, &text, None).unwrap();
             prop_assert!(g.score <= r.max());
         }
     }
@@ -426,4 +427,54 @@ fn cli_scores_replies_in_order_with_a_summary() {
     assert_eq!(code, 2);
     assert!(err.contains("paie-fr@2026"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn luma_rubric_history_prices_the_seeds_incentives() {
+    let expected = json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+        "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+        "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]});
+    // Copied inputs and the usual clauses, no arithmetic.
+    let mut copied = expected.clone();
+    for k in [
+        "employee_contribution",
+        "taxable_pay",
+        "income_tax",
+        "net_pay",
+    ] {
+        copied[k] = json!("0.00");
+    }
+    let refusal = json!({"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"]});
+    let trap =
+        json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]});
+    let wrong_reason = json!({"decision": "clarify", "reason_code": "CONFLICTING_GROSS_PAY", "clauses": ["R7", "R9"]});
+    let score = |n: u32, expected: &Value, reply: &Value| {
+        let r = rubric(&format!("rulebooks/luma-payroll/rubric-{n}.toml"));
+        grade(&r, expected, &reply.to_string(), None)
+            .unwrap()
+            .score
+            .normalize()
+            .to_string()
+    };
+    // 3: copying inputs pays (0.25 × 4/8).
+    assert_eq!(score(3, &expected, &copied), "0.125");
+    // 4: only computed fields: copying pays nothing, as does a refusal.
+    assert_eq!(score(4, &expected, &copied), "0");
+    assert_eq!(score(4, &expected, &refusal), "0");
+    // 5: the right decision pays 0.05, on payslips and traps alike; calculating through a trap 0.
+    assert_eq!(score(5, &expected, &copied), "0.05");
+    assert_eq!(score(5, &trap, &wrong_reason), "0.05");
+    assert_eq!(score(5, &trap, &copied), "0");
+    // 6: a refusal and a wrong payslip both 0.
+    assert_eq!(score(6, &expected, &refusal), "0");
+    assert_eq!(score(6, &expected, &copied), "0");
+    // 7: a refusal (-0.5) below a wrong payslip (0).
+    assert_eq!(score(7, &expected, &refusal), "-0.5");
+    assert_eq!(score(7, &expected, &copied), "0");
+    // 8: parity: a refusal and a payslip with every computed field wrong, both -0.5.
+    assert_eq!(score(8, &expected, &refusal), "-0.5");
+    assert_eq!(score(8, &expected, &copied), "-0.5");
+    for n in 3..=8 {
+        assert_eq!(score(n, &expected, &expected), "1", "rubric {n}");
+    }
 }
