@@ -63,10 +63,11 @@ impl Component {
             m.insert("path".into(), json!(p));
         }
         if let Some(r) = self.right {
-            let key = if self.part == "explanation" {
-                "graded"
-            } else {
-                "right"
+            let key = match self.part {
+                "explanation" => "graded",
+                "cap" => "applied",
+                "gate" => "passed",
+                _ => "right",
             };
             m.insert(key.into(), json!(r));
         }
