@@ -199,7 +199,7 @@ impl AmountRules {
                 self.max_exponent_digits
             ));
         }
-        // At most max_exponent_digits (a rubric caps it well below 18) digits.
+        // At most max_exponent_digits digits, which a rubric caps at 18: an i64.
         let exp: i64 = exp_digits.parse().unwrap_or(0);
         let exp = if exp_neg { -exp } else { exp };
         // value = digits × 10^shift, digits without leading or trailing zeros.

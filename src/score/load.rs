@@ -291,7 +291,7 @@ impl Cx<'_> {
             rules.max_integer_digits = Some(self.count(m, "`max_integer_digits`"));
         }
         if let Some(m) = &raw.max_exponent_digits {
-            rules.max_exponent_digits = self.count(m, "`max_exponent_digits`").min(9);
+            rules.max_exponent_digits = self.count(m, "`max_exponent_digits`").min(18);
         }
         rules
     }
