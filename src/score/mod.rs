@@ -18,6 +18,7 @@
 mod grade;
 mod load;
 mod model;
+mod read;
 mod schema;
 
 use rust_decimal::Decimal;
