@@ -5,9 +5,9 @@
 //! part is a [`Component`] with the clauses that govern it, so a mark can
 //! be traced to its rule.
 //!
-//! Invariant: no IO; arithmetic is exact decimal (a Jaccard quotient is the
-//! one division, to 28 digits); nothing in a component repeats an expected
-//! value, only whether the reply's is right.
+//! Invariant: no IO; arithmetic is exact decimal (a weighted share and a
+//! Jaccard similarity are the only divisions, to 28 digits); nothing in a
+//! component repeats an expected value, only whether the reply's is right.
 
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
