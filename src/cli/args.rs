@@ -43,6 +43,37 @@ pub enum Command {
     },
     /// Generate seeded, graded tasks (JSON Lines) from a generator file.
     Generate(GenerateArgs),
+    /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
+    Score(ScoreArgs),
+}
+
+/// Arguments of `bareme score`.
+#[derive(Debug, clap::Args)]
+pub struct ScoreArgs {
+    /// A rubric file (`rulebooks/<id>/rubric-<n>.toml`).
+    pub rubric: PathBuf,
+    /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
+    #[arg(long, value_name = "TASKS.jsonl")]
+    pub tasks: PathBuf,
+    /// The replies (JSON Lines: `id`, `reply`, optional `explanation_grade` in [0, 1]).
+    #[arg(long, value_name = "REPLIES.jsonl")]
+    pub replies: PathBuf,
+    /// Only exact answers score above the rubric's `wrong`.
+    #[arg(long)]
+    pub all_or_nothing: bool,
+    /// Re-derive every task's expected answer under the rulebook loaded (its id and version
+    /// must still match), and report on stderr which tasks changed.
+    #[arg(long)]
+    pub recompute_expected: bool,
+    /// Also write the summary as JSON to this file.
+    #[arg(long, value_name = "FILE.json")]
+    pub summary: Option<PathBuf>,
+    /// The rulebook folder; `v<version>` beside the rubric by default.
+    #[arg(long)]
+    pub rulebook: Option<PathBuf>,
+    /// Worker threads; all cores by default.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }
 
 /// Arguments of `bareme generate`.

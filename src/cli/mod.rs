@@ -38,6 +38,7 @@ mod eval;
 mod generate;
 mod input;
 mod output;
+mod score;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -64,6 +65,7 @@ pub fn run() -> ExitCode {
             out,
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
+        Command::Score(args) => score::run(&args),
     }
 }
 

@@ -54,6 +54,10 @@ pub struct Task {
     pub case: Value,
     /// `expected`: the reference outcome, as `bareme eval --batch` prints it.
     pub expected: Value,
+    /// `level`, when the task has one.
+    pub level: Option<i64>,
+    /// `tier`, when the task has one.
+    pub tier: Option<String>,
 }
 
 impl Task {
@@ -79,6 +83,8 @@ impl Task {
             .ok_or_else(|| {
                 format!("task {id}: `rulebook` must be ID@VERSION, as `sales-tax@1`, found {rulebook:?}")
             })?;
+        let level = task.get("level").and_then(Value::as_i64);
+        let tier = task.get("tier").and_then(Value::as_str).map(str::to_string);
         let mut take = |key: &str| {
             task.remove(key)
                 .ok_or_else(|| format!("task {id} has no `{key}`"))
@@ -90,6 +96,8 @@ impl Task {
             case: take("case")?,
             expected: take("expected")?,
             id,
+            level,
+            tier,
         })
     }
 
@@ -102,7 +110,7 @@ impl Task {
     }
 
     /// `id@version#hash`, the hash in full.
-    fn written_for(&self) -> String {
+    pub fn written_for(&self) -> String {
         format!("{}@{}#{}", self.rulebook_id, self.version, self.hash)
     }
 }

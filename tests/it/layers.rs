@@ -10,6 +10,7 @@ use crate::root;
 /// longest listed prefix; a file may use its own layer and any below it.
 const LAYERS: &[&[&str]] = &[
     &["span"],
+    &["reply"],
     &["diag", "expr"],
     &["num"],
     &["value"],
@@ -24,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["compiled"],
     &["conformance", "coverage"],
     &["generate"],
+    &["score"],
     &[""],
 ];
 

@@ -16,6 +16,7 @@ mod invalid;
 mod layers;
 mod properties;
 mod roads;
+mod score;
 mod traces;
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! A fuzz harness on stable Rust for the four outside inputs: rulebook TOML,
-//! expression text, case JSON and batch lines.
+//! A fuzz harness on stable Rust for the five outside inputs: rulebook TOML,
+//! expression text, case JSON, batch lines and replies graded by a rubric.
 //!
 //! Each target derives input `i` from `(seed, target, i)` alone (a ChaCha8
 //! generator keyed by the three), so any failure is reproduced by its index:
@@ -24,6 +24,7 @@ mod batch;
 mod case_json;
 mod corpus;
 mod expr_text;
+mod reply_text;
 mod rulebook_toml;
 
 use rand::SeedableRng;
@@ -624,6 +625,11 @@ fn case_json() {
 }
 
 #[test]
+fn reply_text() {
+    run(&reply_text::ReplyText::new(Config::from_env()));
+}
+
+#[test]
 fn batch_lines() {
     run(&batch::BatchLines::new(Config::from_env()));
 }
@@ -662,5 +668,6 @@ fn fuzz_inputs_are_reproducible_by_index() {
     same(&rulebook_toml::RulebookToml::new(cfg.clone()));
     same(&expr_text::ExprText::new(cfg.clone()));
     same(&case_json::CaseJson::new(cfg.clone()));
+    same(&reply_text::ReplyText::new(cfg.clone()));
     same(&batch::BatchLines::new(cfg));
 }

@@ -1,0 +1,717 @@
+//! Loading a rubric and checking it against the rulebook version it names:
+//! every decision and answer field it grades must be the rulebook's, every
+//! answer field of the rulebook must be graded, formats must suit the
+//! rulebook's, and every clause cited must exist. A disagreement is a
+//! located diagnostic in the rubric file that names the rulebook's side too,
+//! so schema drift fails when the rubric loads, not in a score later.
+
+use indexmap::IndexMap;
+use rust_decimal::Decimal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use toml::Spanned;
+
+use super::model::*;
+use super::schema::*;
+use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::model::{self as rbm, NodeKind, OutputValue, Rulebook};
+use crate::reply::{Amount, AmountRules, Closing, Envelope, Tag};
+use crate::rulebook::check::parse_plain_decimal;
+use crate::rulebook::load::{content_hash, read_capped, MAX_RULEBOOK_BYTES};
+use crate::rulebook::{load_rulebook, LoadError};
+use crate::span::Span;
+
+/// Why a rubric could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum RubricError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The path tried.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// The rulebook it names could not be loaded.
+    #[error("the rulebook of {rubric}: {source}")]
+    Rulebook {
+        /// The rubric file.
+        rubric: String,
+        /// Why.
+        source: LoadError,
+    },
+    /// The file has problems, or disagrees with its rulebook.
+    #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
+    Invalid(Diagnostics),
+}
+
+/// Loads a rubric file and the rulebook it names: `rulebook` when given,
+/// else `v<version>` beside the rubric file.
+pub fn load_rubric(
+    path: &Path,
+    rulebook: Option<&Path>,
+) -> Result<(Rubric, Rulebook), RubricError> {
+    let name = path.display().to_string();
+    let io = |message: String| RubricError::Io {
+        path: name.clone(),
+        message,
+    };
+    let bytes = std::fs::File::open(path)
+        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
+        .map_err(|e| io(e.to_string()))?
+        .ok_or_else(|| {
+            io(format!(
+                "a rubric file is at most {MAX_RULEBOOK_BYTES} bytes"
+            ))
+        })?;
+    let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
+    let rb_path = match rulebook {
+        Some(p) => p.to_path_buf(),
+        None => beside(path, &text),
+    };
+    let rb = load_rulebook(&rb_path).map_err(|source| RubricError::Rulebook {
+        rubric: name.clone(),
+        source,
+    })?;
+    let rubric = parse_rubric(&name, &text, &rb).map_err(RubricError::Invalid)?;
+    Ok((rubric, rb))
+}
+
+/// `v<version>` beside the rubric file, read loosely from its text.
+fn beside(path: &Path, text: &str) -> PathBuf {
+    let version = toml::from_str::<toml::Table>(text)
+        .ok()
+        .and_then(|t| {
+            let r = t.get("rubric")?.get("rulebook")?.as_str()?.to_string();
+            Some(r.split_once('@')?.1.to_string())
+        })
+        .unwrap_or_default();
+    path.parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("v{version}"))
+}
+
+/// Parses and checks rubric text against a rulebook.
+pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Diagnostics> {
+    let source = SourceFile {
+        name: name.to_string(),
+        text: Arc::from(text),
+    };
+    let mut diags = Diagnostics::new(source);
+    let raw: RawRubric = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let span = e.span().map(Span::from).unwrap_or_default();
+            diags.push(Problem::new("score::toml", e.message().to_string()).at(span, "here"));
+            return Err(diags);
+        }
+    };
+    let mut cx = Cx {
+        rb,
+        diags: &mut diags,
+    };
+    let rubric = cx.rubric(raw, name, content_hash(text));
+    match rubric {
+        Some(r) if diags.problems.is_empty() => Ok(r),
+        _ => Err(diags),
+    }
+}
+
+fn span_of<T>(s: &Spanned<T>) -> Span {
+    Span::from(s.span())
+}
+
+struct Cx<'a> {
+    rb: &'a Rulebook,
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn problem(&mut self, code: &'static str, span: Span, message: String) {
+        self.diags
+            .push(Problem::new(code, message).at(span, "here"));
+    }
+
+    fn side(&self) -> String {
+        format!("{}@{}", self.rb.id(), self.rb.version())
+    }
+
+    fn decimal(&mut self, s: &Spanned<String>) -> Decimal {
+        match parse_plain_decimal(s.get_ref()) {
+            Some(d) => d,
+            None => {
+                let message = format!("`{}` is not a plain decimal", s.get_ref());
+                self.problem("score::decimal", span_of(s), message);
+                Decimal::ZERO
+            }
+        }
+    }
+
+    fn count(&mut self, s: &Spanned<i64>, what: &str) -> usize {
+        match usize::try_from(*s.get_ref()) {
+            Ok(n) if n > 0 => n,
+            _ => {
+                let message = format!("{what} must be a whole number of at least 1");
+                self.problem("score::number", span_of(s), message);
+                1
+            }
+        }
+    }
+
+    fn clauses(&mut self, list: &[Spanned<String>]) -> Vec<Arc<str>> {
+        let mut out = Vec::new();
+        for c in list {
+            match self.rb.clauses().get_key_value(c.get_ref().as_str()) {
+                Some((k, _)) => out.push(k.clone()),
+                None => {
+                    let message = format!("{} has no clause `{}`", self.side(), c.get_ref());
+                    self.problem("score::unknown_clause", span_of(c), message);
+                }
+            }
+        }
+        out
+    }
+
+    fn rubric(&mut self, raw: RawRubric, file: &str, hash: String) -> Option<Rubric> {
+        let h = &raw.rubric;
+        let rulebook = h.rulebook.get_ref();
+        match rulebook.split_once('@') {
+            Some((id, v)) if id == self.rb.id() && v == self.rb.version().to_string() => {}
+            Some(_) => {
+                let message = format!(
+                    "this rubric grades {rulebook}, but the rulebook loaded is {}",
+                    self.side()
+                );
+                self.problem("score::rulebook_version", span_of(&h.rulebook), message);
+            }
+            None => {
+                let message = "`rulebook` is `<id>@<version>`, e.g. `luma-payroll@3`".to_string();
+                self.problem("score::rulebook", span_of(&h.rulebook), message);
+            }
+        }
+        let envelope = self.envelope(&raw.reply);
+        let amounts = self.amounts(&raw.amounts);
+        let decisions = self.decisions(&raw.decisions);
+        let decision_key = self.decision_key(&raw.reply, &raw.decisions, &decisions);
+        let mut optional = Vec::new();
+        for (key, kind) in &raw.reply.optional {
+            match kind.get_ref().as_str() {
+                "string" => optional.push((key.clone(), JsonKind::String)),
+                other => {
+                    let message = format!("an optional key is a `string`, not `{other}`");
+                    self.problem("score::optional", span_of(kind), message);
+                }
+            }
+        }
+        let score = self.score(&raw.score, &decisions);
+        let number = *h.number.get_ref();
+        let stem = Path::new(file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("rubric")
+            .to_string();
+        Some(Rubric {
+            name: format!("{}/{stem}", self.rb.id()),
+            number,
+            title: h.title.clone(),
+            hash,
+            rulebook_id: self.rb.id().to_string(),
+            rulebook_version: self.rb.version(),
+            rulebook_hash: self.rb.hash().to_string(),
+            clause_ids: self.rb.clauses().keys().cloned().collect(),
+            envelope,
+            decision_key,
+            optional,
+            amounts,
+            score,
+            decisions,
+        })
+    }
+
+    fn envelope(&mut self, raw: &RawReply) -> Envelope {
+        let max_chars = raw.max_chars.as_ref().map(|m| self.count(m, "`max_chars`"));
+        let tag = raw.tag.as_ref().map(|t| {
+            let name = t.name.get_ref();
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
+                let message =
+                    format!("a tag name is ASCII letters, digits, `_` and `-`, not {name:?}");
+                self.problem("score::tag", span_of(&t.name), message);
+            }
+            let closing = match t.closing.as_ref().map(|c| c.get_ref().as_str()) {
+                None | Some("exactly_one") => Closing::ExactlyOne,
+                Some("first_after") => Closing::FirstAfter,
+                Some(other) => {
+                    let message =
+                        format!("`closing` is `exactly_one` or `first_after`, not `{other}`");
+                    let span = t.closing.as_ref().map(span_of).unwrap_or_default();
+                    self.problem("score::tag", span, message);
+                    Closing::ExactlyOne
+                }
+            };
+            Tag {
+                name: name.clone(),
+                case_insensitive: t.case_insensitive,
+                closing,
+            }
+        });
+        Envelope {
+            max_chars,
+            tag,
+            fences: raw.fences,
+        }
+    }
+
+    fn amounts(&mut self, raw: &RawAmounts) -> AmountRules {
+        let mut rules = AmountRules {
+            strings: raw.strings,
+            padding: raw.padding,
+            ..AmountRules::default()
+        };
+        if let Some(p) = &raw.places {
+            rules.places = match usize::try_from(*p.get_ref()) {
+                Ok(n) if n <= 28 => n,
+                _ => {
+                    self.problem("score::number", span_of(p), "`places` is 0 to 28".into());
+                    2
+                }
+            };
+        }
+        if let Some(m) = &raw.max_abs {
+            rules.max_abs = Amount::plain(m.get_ref());
+            if rules.max_abs.is_none() {
+                let message = format!("`{}` is not a plain decimal", m.get_ref());
+                self.problem("score::decimal", span_of(m), message);
+            }
+        }
+        if let Some(m) = &raw.max_integer_digits {
+            rules.max_integer_digits = Some(self.count(m, "`max_integer_digits`"));
+        }
+        if let Some(m) = &raw.max_exponent_digits {
+            rules.max_exponent_digits = self.count(m, "`max_exponent_digits`").min(18);
+        }
+        rules
+    }
+
+    fn decisions(&mut self, raw: &IndexMap<String, Spanned<RawDecision>>) -> Vec<DecisionRubric> {
+        for (name, d) in raw {
+            if !self.rb.decisions.iter().any(|x| &*x.name == name) {
+                let known: Vec<&str> = self.rb.decisions.iter().map(|x| &*x.name).collect();
+                let message = format!(
+                    "{} has no decision `{name}` (its decisions: {})",
+                    self.side(),
+                    known.join(", ")
+                );
+                self.problem("score::unknown_decision", span_of(d), message);
+            }
+        }
+        let mut out = Vec::new();
+        for decision in &self.rb.decisions {
+            let Some(raw_d) = raw.get(&*decision.name) else {
+                let message = format!(
+                    "{} has the decision `{}`, which this rubric does not grade",
+                    self.side(),
+                    decision.name
+                );
+                let span = raw.values().next().map(span_of).unwrap_or_default();
+                self.problem("score::ungraded_decision", span, message);
+                continue;
+            };
+            let d = raw_d.get_ref();
+            let fields = self.fields(
+                &d.fields,
+                &decision.answer,
+                None,
+                &decision.clauses,
+                &decision.name,
+                span_of(raw_d),
+            );
+            let partial = d
+                .partial
+                .as_ref()
+                .map(|p| self.partial(p, &fields, &decision.name));
+            out.push(DecisionRubric {
+                name: decision.name.to_string(),
+                clauses: decision.clauses.clone(),
+                format_clauses: self.clauses(&d.format_clauses),
+                fields,
+                partial,
+            });
+        }
+        out
+    }
+
+    /// The graded fields of one answer (or of each item of a list), checked
+    /// both ways against the rulebook's.
+    fn fields(
+        &mut self,
+        raw: &IndexMap<String, Spanned<RawField>>,
+        answer: &[rbm::Output],
+        group: Option<usize>,
+        default: &[Arc<str>],
+        decision: &str,
+        at: Span,
+    ) -> Vec<Field> {
+        for (key, f) in raw {
+            if !answer.iter().any(|o| &*o.key == key) {
+                let known: Vec<&str> = answer.iter().map(|o| &*o.key).collect();
+                let message = format!(
+                    "the answer of `{decision}` in {} has no field `{key}` (its fields: {})",
+                    self.side(),
+                    known.join(", ")
+                );
+                self.problem("score::unknown_field", span_of(f), message);
+            }
+        }
+        let mut out = Vec::new();
+        for output in answer {
+            let Some(f) = raw.get(&*output.key) else {
+                let message = format!(
+                    "the answer of `{decision}` in {} has the field `{}`, which this rubric does not grade",
+                    self.side(),
+                    output.key
+                );
+                self.problem("score::ungraded_field", at, message);
+                continue;
+            };
+            let span = span_of(f);
+            let f = f.get_ref();
+            let clauses = match &f.clauses {
+                Some(list) => self.clauses(list),
+                None => self.governing(output, group, default),
+            };
+            let kind = match (&output.value, &f.each, &f.format) {
+                (OutputValue::Each { group, key, fields }, Some(each), None) => {
+                    let items = self.fields(each, fields, Some(*group), default, decision, span);
+                    if key.is_some() {
+                        FieldKind::Keyed(items)
+                    } else {
+                        FieldKind::List(items)
+                    }
+                }
+                (OutputValue::Value { expr, format }, None, Some(name)) => {
+                    let fmt = self.format(name);
+                    if let Some(fmt) = fmt {
+                        self.suits(fmt, expr, *format, &output.key, decision, span_of(name));
+                    }
+                    FieldKind::Value(fmt.unwrap_or(Format::Any))
+                }
+                (OutputValue::Each { .. }, _, _) => {
+                    let message = format!(
+                        "`{}` of `{decision}` in {} is a list of items: grade it with `each = {{ … }}` alone",
+                        output.key,
+                        self.side()
+                    );
+                    self.problem("score::field_kind", span, message);
+                    FieldKind::Value(Format::Any)
+                }
+                (OutputValue::Value { .. }, _, _) => {
+                    let message = format!(
+                        "`{}` of `{decision}` in {} is one value: grade it with `format = …` alone",
+                        output.key,
+                        self.side()
+                    );
+                    self.problem("score::field_kind", span, message);
+                    FieldKind::Value(Format::Any)
+                }
+            };
+            out.push(Field {
+                key: output.key.to_string(),
+                kind,
+                clauses,
+            });
+        }
+        out
+    }
+
+    /// The clauses of the step an answer field reads, else the decision's.
+    fn governing(
+        &self,
+        output: &rbm::Output,
+        group: Option<usize>,
+        default: &[Arc<str>],
+    ) -> Vec<Arc<str>> {
+        if let OutputValue::Value { expr, .. } = &output.value {
+            match (&expr.node.kind, group) {
+                (NodeKind::Step(i), _) => {
+                    if let Some(s) = self.rb.steps.get(*i) {
+                        if !s.clauses.is_empty() {
+                            return s.clauses.clone();
+                        }
+                    }
+                }
+                (NodeKind::ItemStep(i), Some(g)) => {
+                    if let Some(s) = self.rb.groups.get(g).and_then(|g| g.steps.get(*i)) {
+                        if !s.clauses.is_empty() {
+                            return s.clauses.clone();
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        default.to_vec()
+    }
+
+    fn format(&mut self, name: &Spanned<String>) -> Option<Format> {
+        let found = Format::ALL.into_iter().find(|f| f.name() == name.get_ref());
+        if found.is_none() {
+            let all: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            let message = format!(
+                "unknown format `{}`: one of {}",
+                name.get_ref(),
+                all.join(", ")
+            );
+            self.problem("score::format", span_of(name), message);
+        }
+        found
+    }
+
+    /// Whether a rubric format can read what the rulebook writes.
+    fn suits(
+        &mut self,
+        fmt: Format,
+        expr: &rbm::Formula,
+        written: rbm::Format,
+        key: &str,
+        decision: &str,
+        span: Span,
+    ) {
+        let numeric = matches!(
+            written,
+            rbm::Format::Fixed(_)
+                | rbm::Format::Decimal
+                | rbm::Format::Integer
+                | rbm::Format::Number
+        );
+        let ok = match fmt {
+            Format::Decision => matches!(expr.node.kind, NodeKind::Decision),
+            Format::Money | Format::SignedMoney => matches!(written, rbm::Format::Fixed(2)),
+            Format::Amount | Format::Decimal => numeric,
+            Format::Clauses => written == rbm::Format::Clauses,
+            Format::String => matches!(written, rbm::Format::Text | rbm::Format::Calendar),
+            Format::Any => true,
+        };
+        if !ok {
+            let message = format!(
+                "`{key}` of `{decision}` in {} is written as {}, which the format `{}` cannot read",
+                self.side(),
+                written_word(written),
+                fmt.name()
+            );
+            self.problem("score::format", span, message);
+        }
+    }
+
+    fn decision_key(
+        &mut self,
+        raw: &RawReply,
+        raw_decisions: &IndexMap<String, Spanned<RawDecision>>,
+        decisions: &[DecisionRubric],
+    ) -> Option<String> {
+        let Some(key) = &raw.decision_key else {
+            if self.rb.decisions.len() > 1 {
+                let span = raw_decisions
+                    .values()
+                    .next()
+                    .map(span_of)
+                    .unwrap_or_default();
+                let message = format!(
+                    "{} has {} decisions: name the reply's decision key with `[reply] decision_key`",
+                    self.side(),
+                    self.rb.decisions.len()
+                );
+                self.problem("score::decision_key", span, message);
+            }
+            return None;
+        };
+        for d in decisions {
+            let ok = d.fields.iter().any(|f| {
+                &f.key == key.get_ref() && matches!(f.kind, FieldKind::Value(Format::Decision))
+            });
+            if !ok {
+                let message = format!(
+                    "`{}` is not a field of format `decision` in the answer of `{}`",
+                    key.get_ref(),
+                    d.name
+                );
+                self.problem("score::decision_key", span_of(key), message);
+            }
+        }
+        Some(key.get_ref().clone())
+    }
+
+    fn path(
+        &mut self,
+        text: &Spanned<String>,
+        fields: &[Field],
+        decision: &str,
+    ) -> Option<FieldPath> {
+        self.path_str(text.get_ref(), span_of(text), fields, decision)
+    }
+
+    fn path_str(
+        &mut self,
+        text: &str,
+        span: Span,
+        fields: &[Field],
+        decision: &str,
+    ) -> Option<FieldPath> {
+        let (root, item) = match text.split_once('.') {
+            Some((r, i)) => (r, Some(i)),
+            None => (text, None),
+        };
+        let found =
+            fields
+                .iter()
+                .position(|f| f.key == root)
+                .and_then(|r| match (&fields[r].kind, item) {
+                    (FieldKind::Value(fmt), None) if *fmt != Format::Decision => Some(FieldPath {
+                        text: text.to_string(),
+                        root: r,
+                        item: None,
+                    }),
+                    (FieldKind::List(items) | FieldKind::Keyed(items), Some(i)) => items
+                        .iter()
+                        .position(|f| f.key == i && matches!(f.kind, FieldKind::Value(_)))
+                        .map(|i| FieldPath {
+                            text: text.to_string(),
+                            root: r,
+                            item: Some(i),
+                        }),
+                    _ => None,
+                });
+        if found.is_none() {
+            let message = format!(
+                "the answer of `{decision}` in {} has no graded value `{text}` (a field, or `list.field` for each item)",
+                self.side()
+            );
+            self.problem("score::unknown_field", span, message);
+        }
+        found
+    }
+
+    fn partial(&mut self, raw: &RawPartial, fields: &[Field], decision: &str) -> Partial {
+        let gates = raw
+            .gates
+            .iter()
+            .filter_map(|g| self.path(g, fields, decision))
+            .collect();
+        let mut weights = Vec::new();
+        for (path, w) in &raw.weights {
+            let weight = self.decimal(w);
+            if weight < Decimal::ZERO {
+                self.problem(
+                    "score::decimal",
+                    span_of(w),
+                    "a weight is not negative".into(),
+                );
+            }
+            if let Some(p) = self.path_str(path, span_of(w), fields, decision) {
+                weights.push((p, weight));
+            }
+        }
+        let mut requires = Vec::new();
+        for (path, list) in &raw.requires {
+            let span = span_of(list);
+            let Some(p) = self.path_str(path, span, fields, decision) else {
+                continue;
+            };
+            let mut needs = Vec::new();
+            for q in list.get_ref() {
+                if let Some(q) = self.path_str(q, span, fields, decision) {
+                    if q.item.is_some() && q.root != p.root {
+                        let message = format!(
+                            "`{}` and `{}` are fields of different lists",
+                            p.text, q.text
+                        );
+                        self.problem("score::requires", span, message);
+                    }
+                    needs.push(q);
+                }
+            }
+            requires.push((p, needs));
+        }
+        let or_zero = |cx: &mut Self, s: &Option<Spanned<String>>| {
+            s.as_ref().map_or(Decimal::ZERO, |s| cx.decimal(s))
+        };
+        Partial {
+            gates,
+            otherwise: or_zero(self, &raw.otherwise),
+            zero_if_expected_zero: raw.zero_if_expected_zero,
+            nonzero_expected_only: raw.nonzero_expected_only,
+            base: or_zero(self, &raw.base),
+            scale: or_zero(self, &raw.scale),
+            cap: raw.cap.as_ref().map(|c| self.decimal(c)),
+            weights,
+            requires,
+        }
+    }
+
+    fn score(&mut self, raw: &RawScore, decisions: &[DecisionRubric]) -> ScoreRules {
+        let explanation = raw.explanation.as_ref().map(|e| {
+            let weight = self.decimal(&e.weight);
+            if weight < Decimal::ZERO || weight > Decimal::ONE {
+                self.problem(
+                    "score::decimal",
+                    span_of(&e.weight),
+                    "the weight is between 0 and 1".into(),
+                );
+            }
+            for d in &e.decisions {
+                if !decisions.iter().any(|x| &x.name == d.get_ref()) {
+                    let message = format!("{} has no decision `{}`", self.side(), d.get_ref());
+                    self.problem("score::unknown_decision", span_of(d), message);
+                }
+            }
+            Explanation {
+                weight,
+                decisions: e.decisions.iter().map(|d| d.get_ref().clone()).collect(),
+                clauses: self.clauses(&e.clauses),
+            }
+        });
+        let citations = raw.citations.as_ref().map(|c| self.decimal(c));
+        if let Some(c) = &raw.citations {
+            for d in decisions {
+                if !d
+                    .fields
+                    .iter()
+                    .any(|f| matches!(f.kind, FieldKind::Value(Format::Clauses)))
+                {
+                    let message = format!(
+                        "citations are scored, but the answer of `{}` in {} has no field of format `clauses`",
+                        d.name,
+                        self.side()
+                    );
+                    self.problem("score::citations", span_of(c), message);
+                }
+            }
+        }
+        ScoreRules {
+            malformed: self.decimal(&raw.malformed),
+            wrong_decision: self.decimal(&raw.wrong_decision),
+            wrong: self.decimal(&raw.wrong),
+            exact: self.decimal(&raw.exact),
+            citations,
+            all_or_nothing: raw.all_or_nothing,
+            explanation,
+        }
+    }
+}
+
+fn written_word(f: rbm::Format) -> &'static str {
+    match f {
+        rbm::Format::Fixed(2) => "money (`money`)",
+        rbm::Format::Fixed(_) => "a fixed-point decimal string",
+        rbm::Format::Decimal => "a decimal string",
+        rbm::Format::Integer => "a JSON integer",
+        rbm::Format::Number => "a JSON number",
+        rbm::Format::Text => "text",
+        rbm::Format::Bool => "a boolean",
+        rbm::Format::Calendar => "a date or month",
+        rbm::Format::Clauses => "a clause list",
+    }
+}

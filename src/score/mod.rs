@@ -1,0 +1,124 @@
+//! Rubrics and scores: a model's reply to a task, graded against the task's
+//! reference answer under a declarative, versioned rubric.
+//!
+//! A rubric file (`rulebooks/<id>/rubric-<n>.toml`) names the rulebook
+//! `id@version` it grades and is checked against it at load (`load`): the
+//! answer contract (where the JSON stands, its exact keys per decision, each
+//! value's format, size limits) and the score (floors, the exact score,
+//! citations, gates, weights, caps, an all-or-nothing option, an external
+//! explanation grade). [`Scorer`] refuses a task written for another
+//! rulebook version or hash, then grades a reply string (`grade`): the
+//! reply is read by the strict parser of `crate::reply`, and every score
+//! returns its components with the clauses that govern them.
+//!
+//! Invariant: nothing is scored against a rulebook version it was not
+//! written for; no IO outside `load_rubric`; nothing in the rubric format
+//! knows a rule set (payroll, tax, succession live in the rubric files).
+
+mod grade;
+mod load;
+mod model;
+mod read;
+mod schema;
+
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
+pub use load::{load_rubric, parse_rubric, RubricError};
+pub use model::{
+    DecisionRubric, Explanation, Field, FieldKind, FieldPath, Format, JsonKind, Partial, Rubric,
+    ScoreRules,
+};
+
+use crate::coverage::Task;
+use crate::model::Rulebook;
+use crate::pipeline::{evaluate_json, outcome_json};
+
+/// What the rulebook gives for a case, as a task's `expected` holds it: the
+/// answer, or `{"error": {"path", "message"}}`.
+pub fn reference_outcome(rb: &Rulebook, case: &Value) -> Value {
+    let result = evaluate_json(rb, case, false);
+    outcome_json(result.as_ref().map(|(o, _)| o))
+}
+
+/// Grades replies to tasks under one rubric.
+#[derive(Clone, Debug)]
+pub struct Scorer {
+    rubric: Rubric,
+}
+
+impl Scorer {
+    /// A scorer for a checked rubric; `all_or_nothing` forces the option on.
+    pub fn new(mut rubric: Rubric, all_or_nothing: bool) -> Scorer {
+        rubric.score.all_or_nothing |= all_or_nothing;
+        Scorer { rubric }
+    }
+
+    /// The rubric.
+    pub fn rubric(&self) -> &Rubric {
+        &self.rubric
+    }
+
+    /// Refuses a task written for another rulebook, version or hash than the rubric's.
+    pub fn check_task(&self, task: &Task) -> Result<(), String> {
+        let r = &self.rubric;
+        if !self.same_version(task) || task.hash != r.rulebook_hash {
+            return Err(format!(
+                "task {} was written for {}, but {} grades {}#{}",
+                task.id,
+                task.written_for(),
+                r.name,
+                r.rulebook(),
+                r.rulebook_hash
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a task names the rubric's rulebook id and version (its hash aside).
+    pub fn same_version(&self, task: &Task) -> bool {
+        task.rulebook_id == self.rubric.rulebook_id && task.version == self.rubric.rulebook_version
+    }
+
+    /// Grades a reply to a task (checked first) with an optional explanation grade in [0, 1].
+    pub fn score(
+        &self,
+        task: &Task,
+        reply: &str,
+        explanation_grade: Option<Decimal>,
+    ) -> Result<Graded, String> {
+        self.check_task(task)?;
+        if let Some(g) = explanation_grade {
+            if g < Decimal::ZERO || g > Decimal::ONE {
+                return Err(format!(
+                    "task {}: an explanation grade is between 0 and 1, not {g}",
+                    task.id
+                ));
+            }
+        }
+        grade(&self.rubric, &task.expected, reply, explanation_grade)
+            .map_err(|e| format!("task {}: {e}", task.id))
+    }
+
+    /// Grades a reply line that holds no reply text (absent, or not a string): the floor.
+    pub fn score_missing(&self, task: &Task) -> Result<Graded, String> {
+        self.check_task(task)?;
+        let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
+        grade_malformed(&self.rubric, &task.expected, m)
+            .map_err(|e| format!("task {}: {e}", task.id))
+    }
+
+    /// The reply a perfect answerer writes: the reference answer as JSON,
+    /// inside the rubric's tag when it has one. It scores the maximum.
+    pub fn reference_reply(&self, expected: &Value) -> String {
+        let json = expected.to_string();
+        match &self.rubric.envelope.tag {
+            Some(tag) => format!("<{0}>\n{json}\n</{0}>", tag.name),
+            None => json,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

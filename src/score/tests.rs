@@ -1,0 +1,475 @@
+//! Unit tests of rubric loading and grading: hand-computed scores of
+//! specific replies under each bundled rubric.
+
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::str::FromStr;
+
+use super::*;
+
+fn rubric(rel: &str) -> Rubric {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    match load_rubric(&path, None) {
+        Ok((r, _)) => r,
+        Err(RubricError::Invalid(d)) => panic!("{}", d.render(100, false)),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn d(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap()
+}
+
+/// The score, or the malformed reason's code when it is malformed.
+fn check(r: &Rubric, expected: &Value, reply: &str, want: &str) {
+    let g = grade(r, expected, reply, None).unwrap();
+    let got = match &g.malformed {
+        Some(m) => format!("{} {}", g.score.normalize(), m.code),
+        None => g.score.normalize().to_string(),
+    };
+    assert_eq!(got, want, "reply: {reply}");
+}
+
+fn with(expected: &Value, changes: &[(&str, Value)]) -> String {
+    let mut v = expected.clone();
+    for (k, x) in changes {
+        v[*k] = x.clone();
+    }
+    v.to_string()
+}
+
+fn luma_payslip() -> Value {
+    json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+        "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+        "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]})
+}
+
+#[test]
+fn luma_rubric_8_payslips() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let e = luma_payslip();
+    check(&r, &e, &e.to_string(), "1");
+    check(&r, &e, &format!("\n  {e}\r\n"), "1");
+    // J = 5/6: 0.95 + 0.05 × 5/6.
+    let five = with(&e, &[("clauses", json!(["R1", "R2", "R3", "R4", "R5"]))]);
+    let g = grade(&r, &e, &five, None).unwrap();
+    assert!((g.score - d("0.9916666666666666666666666667")).abs() < d("0.000000001"));
+    check(&r, &e, &with(&e, &[("clauses", json!([]))]), "0.95");
+    check(
+        &r,
+        &e,
+        &with(
+            &e,
+            &[("clauses", json!(["R1", "R2", "R3", "R4", "R5", "R6", "R9"]))],
+        ),
+        "0.9928571428571428571428571429",
+    );
+    // Two of four derived fields right: -0.5 + 0.2 × 1/2.
+    check(
+        &r,
+        &e,
+        &with(
+            &e,
+            &[
+                ("income_tax", json!("138.33")),
+                ("net_pay", json!("2690.65")),
+            ],
+        ),
+        "-0.4",
+    );
+    // Copied inputs only: -0.5.
+    let copied = with(
+        &e,
+        &[
+            ("employee_contribution", json!("0.00")),
+            ("taxable_pay", json!("0.00")),
+            ("income_tax", json!("0.00")),
+            ("net_pay", json!("0.00")),
+        ],
+    );
+    check(&r, &e, &copied, "-0.5");
+    // All derived right, currency wrong (a number is a wrong field, not a format failure): capped at -0.3.
+    check(&r, &e, &with(&e, &[("currency", json!(5))]), "-0.3");
+    check(
+        &r,
+        &e,
+        &with(&e, &[("gross_pay", json!("3084.05"))]),
+        "-0.3",
+    );
+    // Explanations: a string is allowed, null is not.
+    check(
+        &r,
+        &e,
+        &with(&e, &[("explanation", json!("R3 then R5."))]),
+        "1",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("explanation", json!(null))]),
+        "-0.5 reply::bad_value",
+    );
+    // Format failures.
+    check(&r, &e, &format!("```json\n{e}\n```"), "-0.5 reply::fence");
+    check(&r, &e, &format!("Payslip: {e}"), "-0.5 reply::invalid_json");
+    check(
+        &r,
+        &e,
+        &with(&e, &[("score", json!(1))]),
+        "-0.5 reply::extra_key",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("gross_pay", json!("3084.0"))]),
+        "-0.5 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("gross_pay", json!(3084.04))]),
+        "-0.5 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("gross_pay", json!("-3084.04"))]),
+        "-0.5 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("clauses", json!(["R1", "R1"]))]),
+        "-0.5 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("clauses", json!(["R10"]))]),
+        "-0.5 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("decision", json!("refuse"))]),
+        "-0.5 reply::decision",
+    );
+    check(
+        &r,
+        &e,
+        r#"{"decision": "calculate", "decision": "calculate"}"#,
+        "-0.5 reply::duplicate_key",
+    );
+    check(
+        &r,
+        &e,
+        &e.to_string().replace("\"123.36\"", "NaN"),
+        "-0.5 reply::non_standard_constant",
+    );
+    let long = with(&e, &[("explanation", json!("x".repeat(16_000)))]);
+    check(&r, &e, &long, "-0.5 reply::too_long");
+    // A refusal of a determinable payslip costs as much as a payslip with every computed field wrong.
+    let refusal =
+        r#"{"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]}"#;
+    check(&r, &e, refusal, "-0.5");
+    check(
+        &r,
+        &e,
+        r#"{"decision": "retrieve", "field": "x", "value": "1", "clauses": []}"#,
+        "-0.5",
+    );
+}
+
+#[test]
+fn luma_rubric_8_clarifications_and_the_judge() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let e = json!({"decision": "clarify", "reason_code": "CONFLICTING_GROSS_PAY", "clauses": ["R7", "R9"]});
+    let g = grade(&r, &e, &e.to_string(), None).unwrap();
+    assert_eq!((g.score, g.explanation_graded), (d("1"), Some(false)));
+    let g = grade(&r, &e, &e.to_string(), Some(d("0.5"))).unwrap();
+    assert_eq!(
+        (g.score.normalize(), g.explanation_graded),
+        (d("0.95"), Some(true))
+    );
+    let g = grade(
+        &r,
+        &e,
+        &with(&e, &[("clauses", json!(["R7"]))]),
+        Some(d("1")),
+    )
+    .unwrap();
+    assert_eq!(g.score.normalize(), d("0.9775"));
+    // A wrong reason: no partial credit, no judge.
+    let wrong = with(&e, &[("reason_code", json!("MISSING_GROSS_PAY"))]);
+    let g = grade(&r, &e, &wrong, Some(d("1"))).unwrap();
+    assert_eq!((g.score, g.explanation_graded), (d("-0.5"), None));
+    // Calculating through a trap.
+    check(&r, &e, &luma_payslip().to_string(), "-0.5");
+}
+
+#[test]
+fn luma_rubric_8_retrievals_compare_decimal_strings() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let e = json!({"decision": "retrieve", "field": "contribution_rate", "value": "0.040", "clauses": ["R1", "R3"]});
+    check(&r, &e, &e.to_string(), "1");
+    check(&r, &e, &with(&e, &[("value", json!("0.04"))]), "1");
+    check(&r, &e, &with(&e, &[("value", json!(0.04))]), "-0.5");
+    check(&r, &e, &with(&e, &[("value", json!("4%"))]), "-0.5");
+    check(
+        &r,
+        &e,
+        &with(&e, &[("field", json!("contribution_cap"))]),
+        "-0.5",
+    );
+    let cap = json!({"decision": "retrieve", "field": "contribution_cap", "value": "5000.00", "clauses": ["R1", "R3"]});
+    check(&r, &cap, &with(&cap, &[("value", json!("5000"))]), "1");
+}
+
+fn paie() -> Value {
+    json!({"brut": "3834.91", "total_cotisations_salariales": "799.21", "net_imposable": "3144.97",
+        "prelevement_source": "91.20", "net_a_payer": "2944.50", "cout_employeur": "5345.70"})
+}
+
+fn bulletin(body: &str) -> String {
+    format!("Voici le bulletin.\n<bulletin>\n{body}\n</bulletin>")
+}
+
+#[test]
+fn paie_rubric_1() {
+    let r = rubric("rulebooks/paie-fr/rubric-1.toml");
+    let e = paie();
+    check(&r, &e, &bulletin(&e.to_string()), "1");
+    let french = r#"{"brut": "3 834,91 €", "total_cotisations_salariales": 799.21, "net_imposable": "3 144,97", "prelevement_source": "91,2", "net_a_payer": 294450e-2, "cout_employeur": " 5345.70 "}"#;
+    check(&r, &e, &bulletin(&format!("```json\n{french}\n```")), "1");
+    // brut right; net à payer and total cotisations right; net imposable wrong, so the withholding does not count:
+    // 0.5 × (0.35 + 0.15) = 0.25.
+    let partial = with(
+        &e,
+        &[
+            ("net_imposable", json!("3144.98")),
+            ("cout_employeur", json!("5345.71")),
+        ],
+    );
+    check(&r, &e, &bulletin(&partial), "0.25");
+    // Everything but the withholding: 0.5 × 0.9.
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("prelevement_source", json!("91.21"))])),
+        "0.45",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("brut", json!("3834.90"))])),
+        "0",
+    );
+    // Format failures zero the reply.
+    check(
+        &r,
+        &e,
+        &bulletin(&e.to_string().replace("\"3834.91\"", "3834.910")),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("brut", json!("3,834.91"))])),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("brut", json!(null))])),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("brut", json!(["3834.91"]))])),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("brut", json!("3834.91 + 0"))])),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&with(&e, &[("extra", json!("1"))])),
+        "0 reply::extra_key",
+    );
+    check(&r, &e, &e.to_string(), "0 reply::no_tag");
+    check(
+        &r,
+        &e,
+        &format!("{0}{0}", bulletin(&e.to_string())),
+        "0 reply::several_tags",
+    );
+    check(
+        &r,
+        &e,
+        &bulletin(&e.to_string().replace("5345.70", "1e1000000")),
+        "0 reply::bad_value",
+    );
+    // All or nothing.
+    let aon = Scorer::new(r.clone(), true);
+    let g = grade(
+        aon.rubric(),
+        &e,
+        &bulletin(&with(&e, &[("prelevement_source", json!("91.21"))])),
+        None,
+    )
+    .unwrap();
+    assert_eq!(g.score, d("0"));
+}
+
+fn succession() -> Value {
+    json!({"beneficiaires": {"B1": {"part_taxable": 0, "droits": 0}, "B2": {"part_taxable": 6076, "droits": 304},
+        "B3": {"part_taxable": 6076, "droits": 304}, "B4": {"part_taxable": 48749, "droits": 26812},
+        "B5": {"part_taxable": 18150, "droits": 9983}}, "total_droits": 37403})
+}
+
+fn droits(body: &str) -> String {
+    format!("Calcul fait.\n<droits>\n{body}\n</droits>")
+}
+
+#[test]
+fn succession_rubric_1() {
+    let r = rubric("rulebooks/succession-fr/rubric-1.toml");
+    let e = succession();
+    check(&r, &e, &droits(&e.to_string()), "1");
+    let strings = e
+        .to_string()
+        .replace("48749", "\"48 749 €\"")
+        .replace("37403", "37403.00");
+    check(&r, &e, &droits(&strings), "1");
+    // Only the total wrong: 0.45.
+    check(
+        &r,
+        &e,
+        &droits(&with(&e, &[("total_droits", json!(37404))])),
+        "0.45",
+    );
+    // B4's tax wrong: 0.45 × (4.0 − 0.6) / 4.0.
+    let mut b4 = e.clone();
+    b4["beneficiaires"]["B4"]["droits"] = json!(26812.35);
+    check(&r, &e, &droits(&b4.to_string()), "0.3825");
+    // A field expected 0 answered non-zero: 0.
+    let mut b1 = e.clone();
+    b1["beneficiaires"]["B1"]["droits"] = json!(1);
+    check(&r, &e, &droits(&b1.to_string()), "0");
+    // Ids must be exactly the case's.
+    let mut missing = e.clone();
+    missing["beneficiaires"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("B5");
+    check(
+        &r,
+        &e,
+        &droits(&missing.to_string()),
+        "0 reply::missing_key",
+    );
+    let mut extra = e.clone();
+    extra["beneficiaires"]["B6"] = json!({"part_taxable": 0, "droits": 0});
+    check(&r, &e, &droits(&extra.to_string()), "0 reply::extra_key");
+    check(
+        &r,
+        &e,
+        &droits(&e.to_string().replace("37403", "\"41,169\"")),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &droits(&e.to_string().replace("37403", "1234567890123")),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &droits(&e.to_string().replace("37403", "true")),
+        "0 reply::bad_value",
+    );
+    check(&r, &e, &format!("<DROITS>{e}</DROITS>"), "0 reply::no_tag");
+    check(
+        &r,
+        &e,
+        &droits(&format!("```json\n{e}\n```")),
+        "0 reply::fence",
+    );
+}
+
+fn invoice() -> Value {
+    json!({"cart_id": "C1", "lines": [
+        {"id": "L1", "jurisdiction": "STATE_B", "net": "59.97", "tax": "3.15", "total": "63.12"},
+        {"id": "L2", "jurisdiction": "STATE_A", "net": "10.00", "tax": "0.00", "total": "10.00"}],
+        "subtotal": "69.97", "tax": "3.15", "total": "73.12"})
+}
+
+#[test]
+fn sales_tax_rubric_1() {
+    let r = rubric("rulebooks/sales-tax/rubric-1.toml");
+    let e = invoice();
+    check(&r, &e, &e.to_string(), "1");
+    // A wrong jurisdiction label with all money right: 0.45 (reading 11).
+    let mut label = e.clone();
+    label["lines"][0]["jurisdiction"] = json!("STATE_A");
+    check(&r, &e, &label.to_string(), "0.45");
+    // One line's tax wrong, so its total, the tax and the total: 0.45 × 5/9.
+    let mut tax = e.clone();
+    tax["lines"][0]["tax"] = json!("3.14");
+    tax["lines"][0]["total"] = json!("63.11");
+    tax["tax"] = json!("3.14");
+    tax["total"] = json!("73.11");
+    check(&r, &e, &tax.to_string(), "0.25");
+    // Lines in another order, or one missing: 0.
+    let mut swapped = e.clone();
+    swapped["lines"] = json!([e["lines"][1], e["lines"][0]]);
+    check(&r, &e, &swapped.to_string(), "0");
+    let mut short = e.clone();
+    short["lines"] = json!([e["lines"][0]]);
+    check(&r, &e, &short.to_string(), "0");
+    check(
+        &r,
+        &e,
+        &with(&e, &[("cart_id", json!(1))]),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &with(&e, &[("total", json!("73.1"))]),
+        "0 reply::bad_value",
+    );
+    check(
+        &r,
+        &e,
+        &e.to_string()
+            .replace("\"net\":\"10.00\"", "\"net\":\"10.00\",\"net\":\"10.00\""),
+        "0 reply::duplicate_key",
+    );
+}
+
+#[test]
+fn components_name_their_clauses() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let e = luma_payslip();
+    let g = grade(&r, &e, &with(&e, &[("income_tax", json!("0.00"))]), None).unwrap();
+    let tax = g
+        .components
+        .iter()
+        .find(|c| c.path.as_deref() == Some("income_tax"))
+        .unwrap();
+    assert_eq!(tax.right, Some(false));
+    assert_eq!(
+        tax.clauses.iter().map(|c| &**c).collect::<Vec<_>>(),
+        ["R2", "R5"]
+    );
+    let format = &g.components[0];
+    assert_eq!((format.part, format.clauses[0].as_ref()), ("format", "R6"));
+}

@@ -1,0 +1,480 @@
+//! Rubrics against their rulebooks: every bundled rubric loads; a rubric
+//! that disagrees with its rulebook fails to load, located, naming both
+//! sides; reference replies score the maximum on generated tasks and
+//! conformance cases; arbitrary text never panics the grader; the CLI.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bareme::coverage::Task;
+use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::score::{grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::{root, rulebook};
+
+const RUBRICS: &[(&str, &str)] = &[
+    (
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "rulebooks/luma-payroll/v3",
+    ),
+    ("rulebooks/paie-fr/rubric-1.toml", "rulebooks/paie-fr/v2026"),
+    (
+        "rulebooks/succession-fr/rubric-1.toml",
+        "rulebooks/succession-fr/v2026",
+    ),
+    (
+        "rulebooks/sales-tax/rubric-1.toml",
+        "rulebooks/sales-tax/v1",
+    ),
+];
+
+fn rubric(rel: &str) -> Rubric {
+    match load_rubric(&root().join(rel), None) {
+        Ok((r, _)) => r,
+        Err(bareme::score::RubricError::Invalid(d)) => panic!("{}", d.render(100, false)),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every `rubric-*.toml` under `rulebooks/`.
+fn rubric_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for set in std::fs::read_dir(root().join("rulebooks"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        for f in std::fs::read_dir(set.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = f.file_name().to_string_lossy().to_string();
+            if name.starts_with("rubric-") && name.ends_with(".toml") {
+                out.push(f.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_bundled_rubric_loads() {
+    let files = rubric_files();
+    assert!(files.len() >= 4, "{files:?}");
+    for f in files {
+        if let Err(e) = load_rubric(&f, None) {
+            match e {
+                bareme::score::RubricError::Invalid(d) => panic!("{}", d.render(100, false)),
+                e => panic!("{}: {e}", f.display()),
+            }
+        }
+    }
+}
+
+/// The luma rubric's text with one replacement, checked against luma-payroll@3.
+fn luma_with(from: &str, to: &str) -> Result<Rubric, bareme::diag::Diagnostics> {
+    let path = root().join("rulebooks/luma-payroll/rubric-8.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from}");
+    let text = text.replace(from, to);
+    parse_rubric(
+        "rubric-8.toml",
+        &text,
+        &rulebook("rulebooks/luma-payroll/v3"),
+    )
+}
+
+#[test]
+fn a_field_the_rulebook_lacks_fails_naming_both() {
+    let d = luma_with(
+        "net_pay = { format = \"money\", clauses = [\"R6\"] }",
+        "net_pay = { format = \"money\", clauses = [\"R6\"] }\nbonus = { format = \"money\" }",
+    )
+    .unwrap_err();
+    assert_eq!(d.locations(), ["score::unknown_field 42:9-42:29"]);
+    let message = &d.problems[0].message;
+    assert!(
+        message.contains("luma-payroll@3") && message.contains("`bonus`"),
+        "{message}"
+    );
+    insta::assert_snapshot!("rubric_unknown_field", d.render(80, false));
+}
+
+#[test]
+fn rubric_drift_is_located() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "net_pay = { format = \"money\", clauses = [\"R6\"] }\n",
+            "",
+            "score::ungraded_field",
+        ),
+        (
+            "[decisions.retrieve",
+            "[decisions.refund",
+            "score::unknown_decision",
+        ),
+        (
+            "reason_code = { format = \"any\"",
+            "reason_code = { format = \"money\"",
+            "score::format",
+        ),
+        (
+            "rulebook = \"luma-payroll@3\"",
+            "rulebook = \"luma-payroll@2\"",
+            "score::rulebook_version",
+        ),
+        (
+            "clauses = [\"R1\", \"R7\", \"R9\"]",
+            "clauses = [\"R1\", \"R77\"]",
+            "score::unknown_clause",
+        ),
+        (
+            "weights = { employee_contribution",
+            "weights = { employer_contribution",
+            "score::unknown_field",
+        ),
+        (
+            "decision_key = \"decision\"",
+            "decision_key = \"currency\"",
+            "score::decision_key",
+        ),
+        (
+            "format = \"decimal\"",
+            "format = \"percent\"",
+            "score::format",
+        ),
+    ];
+    for (from, to, code) in cases {
+        let d = luma_with(from, to).unwrap_err();
+        let codes: Vec<&str> = d.problems.iter().map(|p| p.code).collect();
+        assert!(codes.contains(code), "{from} → {to}: {codes:?}");
+        assert!(
+            d.problems.iter().all(|p| p.span.is_some()),
+            "{:?}",
+            d.locations()
+        );
+    }
+}
+
+/// `n` tasks of a generator with a seed, as task lines.
+fn generated(rel: &str, n: u64) -> Vec<Task> {
+    let (generator, rb) = load_generator(&root().join(rel), None).expect("generator");
+    let engine = Engine::new(&generator, &rb).expect("engine");
+    let options = RunOptions {
+        seed: 11,
+        start: 0,
+        count: n,
+        level: None,
+        jobs: 2,
+    };
+    let mut out = Vec::new();
+    run(&engine, options, &mut out, &|_| {}).expect("run");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| Task::from_json(l).expect("task"))
+        .collect()
+}
+
+/// Tasks made from a rulebook's conformance cases whose outcome is an answer.
+fn conformance_tasks(dir: &str) -> Vec<Task> {
+    let rb = rulebook(dir);
+    bareme::conformance::cases(&root().join(dir))
+        .expect("cases")
+        .into_iter()
+        .filter_map(|(name, case)| {
+            let expected = reference_outcome(&rb, &case);
+            expected.get("error").is_none().then(|| {
+                let line = json!({"id": name, "rulebook": format!("{}@{}", rb.id(), rb.version()),
+                    "rulebook_hash": rb.hash(), "case": case, "expected": expected});
+                Task::from_json(&line.to_string()).expect("task")
+            })
+        })
+        .collect()
+}
+
+fn all_score_the_maximum(scorer: &Scorer, tasks: &[Task]) {
+    assert!(!tasks.is_empty());
+    for t in tasks {
+        let reply = scorer.reference_reply(&t.expected);
+        let g = scorer.score(t, &reply, None).expect("scored");
+        assert_eq!(
+            g.score,
+            scorer.rubric().max(),
+            "{}: {:?}",
+            t.id,
+            g.components
+        );
+        assert_eq!(g.malformed, None);
+    }
+}
+
+#[test]
+fn reference_replies_score_the_maximum() {
+    for (rubric_rel, dir) in RUBRICS {
+        let scorer = Scorer::new(rubric(rubric_rel), false);
+        all_score_the_maximum(&scorer, &conformance_tasks(dir));
+    }
+    let luma = Scorer::new(rubric("rulebooks/luma-payroll/rubric-8.toml"), false);
+    all_score_the_maximum(
+        &luma,
+        &generated("rulebooks/luma-payroll/generator-4.toml", 120),
+    );
+    let paie = Scorer::new(rubric("rulebooks/paie-fr/rubric-1.toml"), false);
+    all_score_the_maximum(&paie, &generated("rulebooks/paie-fr/generator-1.toml", 24));
+    let succ = Scorer::new(rubric("rulebooks/succession-fr/rubric-1.toml"), false);
+    all_score_the_maximum(
+        &succ,
+        &generated("rulebooks/succession-fr/generator-1.toml", 24),
+    );
+}
+
+#[test]
+fn a_task_for_another_rulebook_version_is_refused() {
+    let scorer = Scorer::new(rubric("rulebooks/luma-payroll/rubric-8.toml"), false);
+    let mut task = conformance_tasks("rulebooks/luma-payroll/v3").remove(0);
+    task.hash = "0".repeat(64);
+    let err = scorer.score(&task, "{}", None).unwrap_err();
+    assert!(
+        err.contains(&"0".repeat(64)) && err.contains(scorer.rubric().rulebook_hash.as_str()),
+        "{err}"
+    );
+    let paie = Scorer::new(rubric("rulebooks/paie-fr/rubric-1.toml"), false);
+    let task = conformance_tasks("rulebooks/luma-payroll/v3").remove(0);
+    assert!(paie
+        .score(&task, "{}", None)
+        .unwrap_err()
+        .contains("paie-fr@2026"));
+}
+
+#[test]
+fn a_component_breakdown() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let expected = json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+        "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+        "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]});
+    let mut reply = expected.clone();
+    reply["income_tax"] = json!("138.33");
+    reply["net_pay"] = json!("2690.65");
+    let g = grade(&r, &expected, &reply.to_string(), None).unwrap();
+    let pretty = serde_json::to_string_pretty(&g.to_json()).unwrap();
+    insta::assert_snapshot!("luma_partial_payslip", pretty);
+}
+
+fn envelope_cases() -> &'static [(Rubric, Value)] {
+    static CASES: std::sync::OnceLock<Vec<(Rubric, Value)>> = std::sync::OnceLock::new();
+    CASES.get_or_init(|| vec![
+        (
+            rubric(RUBRICS[0].0),
+            json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]}),
+        ),
+        (
+            rubric(RUBRICS[1].0),
+            json!({"brut": "1.00", "total_cotisations_salariales": "0.00", "net_imposable": "1.00", "prelevement_source": "0.00", "net_a_payer": "1.00", "cout_employeur": "1.00"}),
+        ),
+        (
+            rubric(RUBRICS[2].0),
+            json!({"beneficiaires": {"B1": {"part_taxable": 0, "droits": 0}}, "total_droits": 0}),
+        ),
+        (
+            rubric(RUBRICS[3].0),
+            json!({"cart_id": "C1", "lines": [], "subtotal": "0.00", "tax": "0.00", "total": "0.00"}),
+        ),
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic_the_grader(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        for (r, expected) in envelope_cases() {
+            let g = grade(r, expected, &text, None).unwrap();
+            prop_assert!(g.score <= r.max());
+        }
+    }
+}
+
+fn bareme(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run bareme");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn write(dir: &Path, name: &str, lines: &[Value]) -> String {
+    let path = dir.join(name);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn cli_scores_replies_in_order_with_a_summary() {
+    let dir = std::env::temp_dir().join(format!("bareme-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rb = rulebook("rulebooks/luma-payroll/v3");
+    let task = |id: &str, case: Value| {
+        let expected = reference_outcome(&rb, &case);
+        json!({"id": id, "level": 1, "tier": "payslip", "rulebook": "luma-payroll@3", "rulebook_hash": rb.hash(), "case": case, "expected": expected})
+    };
+    let pay = task(
+        "p1",
+        json!({"task": "payslip", "gross_pay": "1205.12", "payroll_month": "2026-07", "allowed_deduction": "74.70"}),
+    );
+    let mut trap = task("t1", json!({"task": "payslip", "payroll_month": "2026-07"}));
+    trap["tier"] = json!("trap");
+    let tasks = write(&dir, "tasks.jsonl", &[pay.clone(), trap.clone()]);
+    let replies = write(
+        &dir,
+        "replies.jsonl",
+        &[
+            json!({"id": "p1", "reply": pay["expected"].to_string()}),
+            json!({"id": "t1", "reply": trap["expected"].to_string(), "explanation_grade": 0.5}),
+            json!({"id": "p1", "reply": format!("```json\n{}\n```", pay["expected"])}),
+            json!({"id": "t1"}),
+        ],
+    );
+    let (code, out, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &replies,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let scores: Vec<(String, String, Option<&str>)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["id"].as_str().unwrap().to_string(),
+                l["score"].to_string(),
+                l["malformed"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            ("p1".to_string(), "1".to_string(), None),
+            ("t1".to_string(), "0.95".to_string(), None),
+            ("p1".to_string(), "-0.5".to_string(), Some("reply::fence")),
+            (
+                "t1".to_string(),
+                "-0.5".to_string(),
+                Some("reply::not_text")
+            ),
+        ]
+    );
+    assert!(err.contains("4 replies, mean 0.2375, 2 malformed"), "{err}");
+    assert!(err.contains("tier payslip: 2 replies, mean 0.25"), "{err}");
+    assert!(err.contains("tier trap: 2 replies, mean 0.225"), "{err}");
+
+    // A task written for another hash of the rulebook is refused, naming both.
+    let mut drifted = pay.clone();
+    drifted["rulebook_hash"] = json!("f".repeat(64));
+    let tasks2 = write(&dir, "drifted.jsonl", &[drifted]);
+    let (code, _, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks2,
+        "--replies",
+        &replies,
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&"f".repeat(64)) && err.contains(rb.hash()),
+        "{err}"
+    );
+    // A reply to an unknown task is an error.
+    let unknown = write(&dir, "unknown.jsonl", &[json!({"id": "zz", "reply": "{}"})]);
+    let (code, _, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &unknown,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no task has this id"), "{err}");
+    // A rubric of another rulebook refuses the tasks.
+    let (code, _, err) = bareme(&[
+        "score",
+        "rulebooks/paie-fr/rubric-1.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &replies,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("paie-fr@2026"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn luma_rubric_history_prices_the_seeds_incentives() {
+    let expected = json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+        "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+        "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]});
+    // Copied inputs and the usual clauses, no arithmetic.
+    let mut copied = expected.clone();
+    for k in [
+        "employee_contribution",
+        "taxable_pay",
+        "income_tax",
+        "net_pay",
+    ] {
+        copied[k] = json!("0.00");
+    }
+    let refusal = json!({"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"]});
+    let trap =
+        json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]});
+    let wrong_reason = json!({"decision": "clarify", "reason_code": "CONFLICTING_GROSS_PAY", "clauses": ["R7", "R9"]});
+    let score = |n: u32, expected: &Value, reply: &Value| {
+        let r = rubric(&format!("rulebooks/luma-payroll/rubric-{n}.toml"));
+        grade(&r, expected, &reply.to_string(), None)
+            .unwrap()
+            .score
+            .normalize()
+            .to_string()
+    };
+    // 3: copying inputs pays (0.25 × 4/8).
+    assert_eq!(score(3, &expected, &copied), "0.125");
+    // 4: only computed fields: copying pays nothing, as does a refusal.
+    assert_eq!(score(4, &expected, &copied), "0");
+    assert_eq!(score(4, &expected, &refusal), "0");
+    // 5: the right decision pays 0.05, on payslips and traps alike; calculating through a trap 0.
+    assert_eq!(score(5, &expected, &copied), "0.05");
+    assert_eq!(score(5, &trap, &wrong_reason), "0.05");
+    assert_eq!(score(5, &trap, &copied), "0");
+    // 6: a refusal and a wrong payslip both 0.
+    assert_eq!(score(6, &expected, &refusal), "0");
+    assert_eq!(score(6, &expected, &copied), "0");
+    // 7: a refusal (-0.5) below a wrong payslip (0).
+    assert_eq!(score(7, &expected, &refusal), "-0.5");
+    assert_eq!(score(7, &expected, &copied), "0");
+    // 8: parity: a refusal and a payslip with every computed field wrong, both -0.5.
+    assert_eq!(score(8, &expected, &refusal), "-0.5");
+    assert_eq!(score(8, &expected, &copied), "-0.5");
+    for n in 3..=8 {
+        assert_eq!(score(n, &expected, &expected), "1", "rubric {n}");
+    }
+}
