@@ -118,7 +118,7 @@ pub mod rt {
 
     use crate::eval::{answer_clauses, cite_clauses, format_value, rows_in_force};
     use crate::model::ops;
-    use crate::model::{CheckOutcome, ParamValue, Row, TableKind};
+    use crate::model::{CheckOutcome, ParamValue, Row, TableId, TableKind};
     use crate::value::compare;
     use crate::value::Record;
 
@@ -383,7 +383,7 @@ pub mod rt {
             return None;
         };
         Some(row_value(ops::key_row(
-            rows_in_force(rb, facts, t),
+            rows_in_force(rb, facts, TableId::new(t)),
             columns,
             keys,
         )))
@@ -394,13 +394,16 @@ pub mod rt {
         if key.is_missing() {
             return Some(Value::Absent);
         }
-        Some(row_value(ops::period_row(rows_in_force(rb, facts, t), key)))
+        Some(row_value(ops::period_row(
+            rows_in_force(rb, facts, TableId::new(t)),
+            key,
+        )))
     }
 
     /// `range_row(table, x)`.
     pub fn range_row(rb: &Rulebook, facts: &Facts, t: usize, x: Num) -> Option<Value> {
         Some(row_value(
-            ops::range_row(rows_in_force(rb, facts, t), x).ok()?,
+            ops::range_row(rows_in_force(rb, facts, TableId::new(t)), x).ok()?,
         ))
     }
 
@@ -412,7 +415,7 @@ pub mod rt {
         x: Num,
         round_each: Option<u32>,
     ) -> Option<Num> {
-        let bands = ops::scale_bands(rows_in_force(rb, facts, t));
+        let bands = ops::scale_bands(rows_in_force(rb, facts, TableId::new(t)));
         ops::scale(&bands, x, round_each)
             .ok()
             .map(|(total, _)| total)
@@ -421,7 +424,7 @@ pub mod rt {
     /// `rows(table)`.
     pub fn table_rows(rb: &Rulebook, facts: &Facts, t: usize) -> Option<Value> {
         Some(Value::List(
-            rows_in_force(rb, facts, t)
+            rows_in_force(rb, facts, TableId::new(t))
                 .iter()
                 .map(|r| Value::Record(r.record.clone()))
                 .collect(),

@@ -87,7 +87,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                     None | Some(serde_json::Value::Null) => None,
                     Some(v) => Some(validate_rows(
                         input,
-                        &rb.tables[*table],
+                        &rb.tables[table.index()],
                         v,
                         &input.name,
                         rb.limits.max_list_items,
@@ -98,7 +98,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                 } else {
                     Given::Absent
                 };
-                facts.tables[*table] = rows;
+                facts.tables[table.index()] = rows;
                 (Value::Absent, given)
             }
             _ => {

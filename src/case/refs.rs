@@ -35,16 +35,16 @@ impl Refs<'_> {
     ) -> Result<(), CaseError> {
         match target {
             RefTarget::Input(i) => {
-                let name = &self.rb.inputs[i].name;
-                match self.facts.values.get(i) {
+                let name = &self.rb.inputs[i.index()].name;
+                match self.facts.values.get(i.index()) {
                     Some(Value::Map(entries)) if entries.contains_key(key) => Ok(()),
                     _ => fail(input, path, format!("{key:?} is not a key of {name}")),
                 }
             }
             RefTarget::ListField(i, f) => {
-                let input_decl = &self.rb.inputs[i];
+                let input_decl = &self.rb.inputs[i.index()];
                 let wanted = Value::Text(key.clone());
-                let found = match self.facts.values.get(i) {
+                let found = match self.facts.values.get(i.index()) {
                     Some(Value::List(items)) => items.iter().any(|it| match it {
                         Value::Record(r) => r.fields.get(f) == Some(&wanted),
                         _ => false,
@@ -71,11 +71,11 @@ impl Refs<'_> {
                 )
             }
             RefTarget::Table(t) => {
-                let table = &self.rb.tables[t];
+                let table = &self.rb.tables[t.index()];
                 let rows = self
                     .facts
                     .tables
-                    .get(t)
+                    .get(t.index())
                     .and_then(Option::as_ref)
                     .map_or(&table.rows[..], |r| &r[..]);
                 let TableKind::Keyed { keys } = &table.kind else {
@@ -97,7 +97,13 @@ impl Refs<'_> {
                     .iter()
                     .find(|i| matches!(i.kind, InputKind::Table { table } if table == t))
                 {
-                    Some(i) if self.facts.tables.get(t).is_some_and(Option::is_some) => {
+                    Some(i)
+                        if self
+                            .facts
+                            .tables
+                            .get(t.index())
+                            .is_some_and(Option::is_some) =>
+                    {
                         format!(" (as supplied at {})", i.name)
                     }
                     _ => String::new(),

@@ -65,7 +65,7 @@ pub(super) fn code_deps(code: &Code, out: &mut Vec<Dep>) {
     if is_call_like(code) {
         // All it reads, on any branch (see `is_call_like`).
         visit_written(code, &mut |c| match c.kind {
-            CodeKind::Step(i) => out.push(Dep::Step(i)),
+            CodeKind::Step(i) => out.push(Dep::Step(i.index())),
             CodeKind::Param(i) | CodeKind::Fixed(i, _) => out.push(Dep::Param(i)),
             CodeKind::Group(g) => out.push(Dep::Group(g)),
             _ => {}
@@ -73,7 +73,7 @@ pub(super) fn code_deps(code: &Code, out: &mut Vec<Dep>) {
         return;
     }
     match &code.kind {
-        CodeKind::Step(i) => out.push(Dep::Step(*i)),
+        CodeKind::Step(i) => out.push(Dep::Step(i.index())),
         CodeKind::Param(i) => out.push(Dep::Param(*i)),
         CodeKind::SumColumn { group: g, .. } | CodeKind::SumRows { group: g, .. } => {
             out.push(Dep::Group(*g))

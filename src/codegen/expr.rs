@@ -34,17 +34,23 @@ impl<'r> Gen<'r> {
             CodeKind::Const(v) | CodeKind::Fixed(_, v) | CodeKind::Folded { value: v, .. } => {
                 self.constant(v)?
             }
-            CodeKind::Input(i) => Ex {
-                ty: value_ty(self.rb.inputs.get(*i).map(|input| &input.kind)),
-                ..Ex::place(format!("x[{i}]"))
-            },
-            CodeKind::Step(i) => match self.step_ty[*i].unwrap_or(Ty::Val) {
-                ty if ty.is_value() => Ex {
-                    ty,
-                    ..Ex::place(format!("(*s{i}.as_ref()?)"))
-                },
-                ty => Ex::new(format!("s{i}?"), ty),
-            },
+            CodeKind::Input(id) => {
+                let i = id.index();
+                Ex {
+                    ty: value_ty(self.rb.inputs.get(i).map(|input| &input.kind)),
+                    ..Ex::place(format!("x[{i}]"))
+                }
+            }
+            CodeKind::Step(id) => {
+                let i = id.index();
+                match self.step_ty[i].unwrap_or(Ty::Val) {
+                    ty if ty.is_value() => Ex {
+                        ty,
+                        ..Ex::place(format!("(*s{i}.as_ref()?)"))
+                    },
+                    ty => Ex::new(format!("s{i}?"), ty),
+                }
+            }
             CodeKind::Param(i) => Ex::place(format!("(*p{i}.as_ref()?)")),
             CodeKind::Item => match sc.item {
                 Some((item, _)) => Ex::place(item.to_string()),
@@ -337,7 +343,7 @@ impl<'r> Gen<'r> {
     fn input_kind(&self, code: &Code, sc: Scope<'_>) -> Option<&'r InputKind> {
         let rb: &'r Rulebook = self.rb;
         match &code.kind {
-            CodeKind::Input(i) => rb.inputs.get(*i).map(|input| &input.kind),
+            CodeKind::Input(i) => rb.inputs.get(i.index()).map(|input| &input.kind),
             CodeKind::Field(base, index, _) => match self.input_kind(base, sc)? {
                 InputKind::Record { fields, .. } => fields.get(*index).map(|f| &f.kind),
                 _ => None,

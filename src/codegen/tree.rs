@@ -256,7 +256,7 @@ fn fill(template: &str, args: &[String]) -> String {
 /// The table a function's first argument names.
 fn table_of(func: Func, args: &[Code]) -> Gened<usize> {
     match args.first().map(|a| &a.kind) {
-        Some(CodeKind::Table(t)) => Ok(*t),
+        Some(CodeKind::Table(t)) => Ok(t.index()),
         _ => Err(Unsupported(format!("`{func:?}` of something not a table"))),
     }
 }

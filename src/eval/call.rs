@@ -50,7 +50,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 if T::ON {
                     let lookup = Lookup {
                         kind: "range",
-                        table: self.rb.tables[t].name.clone(),
+                        table: self.rb.tables[t.index()].name.clone(),
                         source: self.source(t),
                         key: x.to_string(),
                         row: found
@@ -93,7 +93,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
-                let table = &self.rb.tables[t];
+                let table = &self.rb.tables[t.index()];
                 let bands = ops::scale_bands(self.rows(t));
                 let round_each = match args.get(2).map(|a| &a.kind) {
                     Some(CodeKind::Const(Value::Number(p))) => {
@@ -150,7 +150,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     };
                     let lookup = Lookup {
                         kind: "period",
-                        table: self.rb.tables[t].name.clone(),
+                        table: self.rb.tables[t.index()].name.clone(),
                         source: self.source(t),
                         key: key.to_string(),
                         row: found.and_then(|r| r.name.as_ref().map(|n| n.to_string())),
@@ -170,7 +170,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     }
                     keys.push(k);
                 }
-                let TableKind::Keyed { keys: key_cols } = &self.rb.tables[t].kind else {
+                let TableKind::Keyed { keys: key_cols } = &self.rb.tables[t.index()].kind else {
                     return Err(fault("not a keyed table".into()));
                 };
                 let found = ops::key_row(self.rows(t), key_cols, &keys);
@@ -179,7 +179,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     let key: Vec<String> = keys.iter().map(plain).collect();
                     let lookup = Lookup {
                         kind: "key",
-                        table: self.rb.tables[t].name.clone(),
+                        table: self.rb.tables[t.index()].name.clone(),
                         source: self.source(t),
                         key: key.join(", "),
                         row: found.map(|_| key.join(", ")),
@@ -214,7 +214,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
     /// Where a table's rows come from, as a lookup names it.
     fn source(&self, t: TableId) -> String {
-        if self.facts.tables.get(t).is_some_and(Option::is_some) {
+        if self
+            .facts
+            .tables
+            .get(t.index())
+            .is_some_and(Option::is_some)
+        {
             let input = self
                 .rb
                 .inputs

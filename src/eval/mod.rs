@@ -257,7 +257,7 @@ pub(crate) fn evaluate_condition(
 #[derive(Clone, Copy)]
 enum Ctx {
     Check(usize),
-    Step(usize),
+    Step(StepId),
     Param(usize),
     Answer(usize, usize),
     Cite(usize),
@@ -272,7 +272,7 @@ impl Ctx {
     fn describe(self, rb: &Rulebook) -> String {
         match self {
             Ctx::Check(i) => format!("check {}", i + 1),
-            Ctx::Step(i) => format!("step {}", rb.steps[i].name),
+            Ctx::Step(i) => format!("step {}", rb.steps[i.index()].name),
             Ctx::Param(i) => format!("parameter {}", rb.params[i].name),
             Ctx::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
             Ctx::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),

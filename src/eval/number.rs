@@ -90,7 +90,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         }
         let v = match &c.kind {
             CodeKind::Const(v) | CodeKind::Fixed(_, v) => v,
-            CodeKind::Step(i) => match self.steps.get(*i) {
+            CodeKind::Step(i) => match self.steps.get(i.index()) {
                 Some(Slot::Done(v)) => v,
                 _ => return None,
             },
@@ -98,7 +98,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 Some(Slot::Done(v)) => v,
                 _ => return None,
             },
-            CodeKind::Input(i) => self.facts.values.get(*i)?,
+            CodeKind::Input(i) => self.facts.values.get(i.index())?,
             _ => return None,
         };
         match v {

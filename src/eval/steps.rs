@@ -20,7 +20,8 @@ use super::{Ctx, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
 use crate::model::ops;
 
 impl<'a, T: Tracer> Machine<'a, T> {
-    pub(super) fn step(&mut self, i: usize, span: Span) -> Res<Value> {
+    pub(super) fn step(&mut self, id: StepId, span: Span) -> Res<Value> {
+        let i = id.index();
         match self.steps.get(i) {
             None => {
                 return Err(Fault::at(
@@ -44,7 +45,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         // checker refuses; meeting one here is a fault, never a loop.
         self.steps[i] = Slot::Busy;
         let rb = self.rb;
-        let value = super::nested(|| self.run_step(&rb.steps[i], Ctx::Step(i), None))?;
+        let value = super::nested(|| self.run_step(&rb.steps[i], Ctx::Step(id), None))?;
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
@@ -369,20 +370,23 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
 /// The rows of table `t` for this case: the case's, if it supplies them.
 pub(crate) fn rows_in_force<'a>(rb: &'a Rulebook, facts: &'a Facts, t: TableId) -> &'a [Row] {
-    match facts.tables.get(t).and_then(Option::as_ref) {
+    match facts.tables.get(t.index()).and_then(Option::as_ref) {
         Some(rows) => rows,
-        None => rb.tables.get(t).map_or(&[][..], |table| &table.rows),
+        None => rb
+            .tables
+            .get(t.index())
+            .map_or(&[][..], |table| &table.rows),
     }
 }
 
 /// `rows first-half, second-half of table schedule` when the case supplied them.
 pub(super) fn supplied_rows(rb: &Rulebook, facts: &Facts, table: TableId) -> Option<Value> {
-    let rows = facts.tables.get(table)?.as_ref()?;
+    let rows = facts.tables.get(table.index())?.as_ref()?;
     let names: Vec<&str> = rows.iter().filter_map(|r| r.name.as_deref()).collect();
     let text = format!(
         "rows {} of table {}",
         names.join(", "),
-        rb.tables[table].name
+        rb.tables[table.index()].name
     );
     Some(Value::Text(Arc::from(text)))
 }

@@ -85,19 +85,24 @@ impl<'a, T: Tracer> Machine<'a, T> {
         match &c.kind {
             CodeKind::Const(v) => Ok(v.clone()),
             CodeKind::Input(i) => {
-                let v = self.facts.values.get(*i).cloned().unwrap_or(Value::Absent);
+                let v = self
+                    .facts
+                    .values
+                    .get(i.index())
+                    .cloned()
+                    .unwrap_or(Value::Absent);
                 if T::ON && record {
-                    self.tracer.read(&rb.inputs[*i].name, &v);
+                    self.tracer.read(&rb.inputs[i.index()].name, &v);
                 }
                 Ok(v)
             }
             CodeKind::Step(i) => {
-                let v = match self.steps.get(*i) {
+                let v = match self.steps.get(i.index()) {
                     Some(Slot::Done(v)) => v.clone(),
                     _ => self.step(*i, c.span)?,
                 };
                 if T::ON && record {
-                    self.tracer.read(&rb.steps[*i].name, &v);
+                    self.tracer.read(&rb.steps[i.index()].name, &v);
                 }
                 Ok(v)
             }
@@ -231,7 +236,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         if !(T::ON && record) {
             let direct = match &base.kind {
                 CodeKind::Item => self.current.as_ref().map(|c| &c.item),
-                CodeKind::Input(i) => self.facts.values.get(*i),
+                CodeKind::Input(i) => self.facts.values.get(i.index()),
                 CodeKind::Local(i) => self.locals.get(*i),
                 _ => None,
             };
@@ -314,8 +319,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn missing(&self, c: &Code, v: &Value) -> Fault {
         let rb = self.rb;
         let what = match &c.kind {
-            CodeKind::Input(i) => Some(format!("input `{}`", rb.inputs[*i].name)),
-            CodeKind::Step(i) => Some(format!("step `{}`", rb.steps[*i].name)),
+            CodeKind::Input(i) => Some(format!("input `{}`", rb.inputs[i.index()].name)),
+            CodeKind::Step(i) => Some(format!("step `{}`", rb.steps[i.index()].name)),
             CodeKind::Param(i) | CodeKind::Fixed(i, _) => {
                 Some(format!("parameter `{}`", rb.params[*i].name))
             }

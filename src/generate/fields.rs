@@ -69,7 +69,7 @@ impl<'a> Cx<'a> {
                     }
                 },
                 Some(Slot::Row(t)) => {
-                    let table = &self.rb.tables[t];
+                    let table = &self.rb.tables[t.index()];
                     Slot::Input(table.columns.iter().find(|c| &*c.name == *seg).ok_or_else(
                         || {
                             format!(

@@ -151,7 +151,7 @@ pub(super) enum Slot<'r> {
     /// An input, a record field or a table column.
     Input(&'r crate::model::Input),
     /// A row of a table input (by any name).
-    Row(usize),
+    Row(crate::model::TableId),
 }
 
 impl<'a> Cx<'a> {

@@ -15,11 +15,13 @@ use rust_decimal::Decimal;
 use std::sync::Arc;
 
 pub mod func;
+mod ids;
 mod node;
 pub(crate) mod ops;
 pub mod plan;
 
 pub use func::Func;
+pub use ids::{InputId, StepId, TableId};
 pub use node::{Formula, Node, NodeKind, Type};
 
 use crate::diag::SourceFile;
@@ -28,8 +30,6 @@ use crate::value::{Month, Record, Value};
 
 /// Index of a record layout in [`Rulebook::shapes`].
 pub type ShapeId = usize;
-/// Index of a table in [`Rulebook::tables`].
-pub type TableId = usize;
 
 /// A checked, compiled rulebook.
 #[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
@@ -111,7 +111,7 @@ pub struct Ablation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepRef {
     /// `steps[i]`.
-    Top(usize),
+    Top(StepId),
     /// `groups[g].steps[j]`.
     Item(usize, usize),
 }
@@ -328,9 +328,9 @@ pub struct FieldRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefTarget {
     /// A key of this (earlier) top-level map input.
-    Input(usize),
+    Input(InputId),
     /// The value of this field in some record of this (earlier) top-level list input.
-    ListField(usize, usize),
+    ListField(InputId, usize),
     /// A key of this single-key keyed table, as in force for the case.
     Table(TableId),
 }

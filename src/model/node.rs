@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::plan::Code;
-use super::{Func, ShapeId, TableId};
+use super::{Func, InputId, ShapeId, StepId, TableId};
 use crate::expr::BinOp;
 use crate::num::RoundingMode;
 use crate::span::Span;
@@ -69,9 +69,9 @@ pub enum NodeKind {
     /// A literal.
     Const(Value),
     /// A top-level input.
-    Input(usize),
+    Input(InputId),
     /// A step (evaluated on first use).
-    Step(usize),
+    Step(StepId),
     /// The current item of the group being evaluated.
     Item,
     /// A step of the current item's group.

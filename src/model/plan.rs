@@ -22,7 +22,7 @@
 use std::sync::Arc;
 
 use crate::expr::BinOp;
-use crate::model::{Func, Node, TableId};
+use crate::model::{Func, InputId, Node, StepId, TableId};
 use crate::num::RoundingMode;
 use crate::span::Span;
 use crate::value::Value;
@@ -42,9 +42,9 @@ pub(crate) enum CodeKind {
     /// A literal.
     Const(Value),
     /// A top-level input.
-    Input(usize),
+    Input(InputId),
     /// A step, computed on first use.
-    Step(usize),
+    Step(StepId),
     /// A parameter with one value, which it carries.
     Fixed(usize, Value),
     /// A parameter with dated values, chosen on first use.

@@ -55,7 +55,7 @@ impl Rulebook {
         let new = &chosen[self.applied_ablations.len()..];
         for (target, formula) in new.iter().flat_map(|a| &a.replacements) {
             let step = match *target {
-                StepRef::Top(i) => copy.steps.get_mut(i),
+                StepRef::Top(i) => copy.steps.get_mut(i.index()),
                 StepRef::Item(g, j) => copy.groups.get_mut(g).and_then(|g| g.steps.get_mut(j)),
             };
             if let Some(step) = step {
@@ -105,7 +105,7 @@ impl Rulebook {
     /// A step as an ablation names it: `step` or `group.step`.
     fn step_label(&self, target: StepRef) -> String {
         match target {
-            StepRef::Top(i) => self.steps.get(i).map(|s| s.name.to_string()),
+            StepRef::Top(i) => self.steps.get(i.index()).map(|s| s.name.to_string()),
             StepRef::Item(g, j) => self.groups.get(g).and_then(|group| {
                 let step = group.steps.get(j)?;
                 Some(format!("{}.{}", group.name, step.name))
@@ -170,7 +170,7 @@ fn step_reads(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match &node.kind {
-            NodeKind::Step(i) => top.push(*i),
+            NodeKind::Step(i) => top.push(i.index()),
             NodeKind::Group(g) => top.push(n_steps + g),
             NodeKind::ItemStep(j) => local.push(*j),
             _ => {}

@@ -76,7 +76,7 @@ impl<'r> Depths<'r> {
     /// listed in `pending`.
     fn node(&self, node: &Node, group: Option<usize>, pending: &mut Vec<Unit>) -> usize {
         let read = match node.kind {
-            NodeKind::Step(i) => Some(Unit::Step(i)),
+            NodeKind::Step(i) => Some(Unit::Step(i.index())),
             NodeKind::Group(g) => Some(Unit::Group(g)),
             NodeKind::ItemStep(j) => group.map(|g| Unit::Item(g, j)),
             _ => None,

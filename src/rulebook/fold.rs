@@ -39,7 +39,7 @@ pub fn specialize(rb: &mut Rulebook) {
         if replaceable {
             continue;
         }
-        let rows: Vec<Value> = rb.tables[table]
+        let rows: Vec<Value> = rb.tables[table.index()]
             .rows
             .iter()
             .map(|r| Value::Record(r.record.clone()))

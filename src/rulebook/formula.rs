@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::expr::parse_expr;
-use crate::model::{Formula, Rulebook, Type};
+use crate::model::{Formula, InputId, Rulebook, StepId, TableId, Type};
 use crate::rulebook::resolve::{resolve_with_locals, Binding, ExprProblem, Scope};
 
 impl Rulebook {
@@ -54,17 +54,17 @@ impl Rulebook {
         for (i, input) in self.inputs.iter().enumerate() {
             names.insert(
                 input.name.clone(),
-                Binding::Input(i, input.kind.value_type()),
+                Binding::Input(InputId::new(i), input.kind.value_type()),
             );
         }
         for (i, table) in self.tables.iter().enumerate() {
-            names.insert(table.name.clone(), Binding::Table(i));
+            names.insert(table.name.clone(), Binding::Table(TableId::new(i)));
         }
         for (i, param) in self.params.iter().enumerate() {
             names.insert(param.name.clone(), Binding::Param(i, Type::Number));
         }
         for (i, step) in self.steps.iter().enumerate() {
-            names.insert(step.name.clone(), Binding::Step(i));
+            names.insert(step.name.clone(), Binding::Step(StepId::new(i)));
         }
         for (g, group) in self.groups.iter().enumerate() {
             names.insert(group.name.clone(), Binding::Group(g));

@@ -46,7 +46,7 @@ impl Checker<'_> {
                     None => steps
                         .iter()
                         .position(|s| &*s.name == target)
-                        .map(|i| (StepRef::Top(i), &steps[i], None)),
+                        .map(|i| (StepRef::Top(StepId::new(i)), &steps[i], None)),
                     Some((g, st)) => groups.iter().position(|x| &*x.name == g).and_then(|gi| {
                         let j = groups[gi].steps.iter().position(|s| &*s.name == st)?;
                         Some((
@@ -112,7 +112,7 @@ impl Checker<'_> {
         let mut deps: Vec<Vec<usize>> = Vec::with_capacity(n + groups.len());
         for (i, step) in steps.iter().enumerate() {
             let mut d = Vec::new();
-            for f in step_formulas(step, StepRef::Top(i)) {
+            for f in step_formulas(step, StepRef::Top(StepId::new(i))) {
                 node_refs(&f.node, n, &mut d, &mut Vec::new());
             }
             deps.push(d);
@@ -155,7 +155,7 @@ fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match &node.kind {
-            NodeKind::Step(i) => top.push(*i),
+            NodeKind::Step(i) => top.push(i.index()),
             NodeKind::Group(g) => top.push(n_steps + g),
             NodeKind::ItemStep(j) => local.push(*j),
             _ => {}

@@ -82,16 +82,16 @@ impl Checker<'_> {
             let ty = built_inputs
                 .get(i)
                 .map_or(Type::Any, |input| input.kind.value_type());
-            declare(self, name, Binding::Input(i, ty), sp(raw));
+            declare(self, name, Binding::Input(InputId::new(i), ty), sp(raw));
         }
         for (i, (name, raw)) in tables.iter().enumerate() {
-            declare(self, name, Binding::Table(i), sp(raw));
+            declare(self, name, Binding::Table(TableId::new(i)), sp(raw));
         }
         for (i, (name, raw)) in parameters.iter().enumerate() {
             declare(self, name, Binding::Param(i, Type::Number), sp(raw));
         }
         for (i, (name, raw)) in steps.iter().enumerate() {
-            declare(self, name, Binding::Step(i), sp(raw));
+            declare(self, name, Binding::Step(StepId::new(i)), sp(raw));
         }
         for (g, (name, raw)) in groups.iter().enumerate() {
             declare(self, name, Binding::Group(g), sp(raw));

@@ -380,7 +380,7 @@ impl Checker<'_> {
     fn table_input_kind(&mut self, raw: &RawInput, cx: &InputCx<'_>) -> InputKind {
         let table = match &raw.table {
             Some(t) => match cx.tables.get(t.get_ref().as_str()) {
-                Some(i) if replaceable(&cx.built_tables[*i].kind) => *i,
+                Some(i) if replaceable(&cx.built_tables[*i].kind) => TableId::new(*i),
                 Some(_) => {
                     self.problem(
                         "check::bad_input",
@@ -388,7 +388,7 @@ impl Checker<'_> {
                         "a case can replace the rows of a period table or of a keyed table with one key",
                         "here",
                     );
-                    0
+                    TableId::new(0)
                 }
                 None => {
                     self.problem(
@@ -397,7 +397,7 @@ impl Checker<'_> {
                         format!("unknown table `{}`", t.get_ref()),
                         "here",
                     );
-                    0
+                    TableId::new(0)
                 }
             },
             None => {
@@ -407,7 +407,7 @@ impl Checker<'_> {
                     "a `table` input names the table it replaces: `table = \"...\"`",
                     "here",
                 );
-                0
+                TableId::new(0)
             }
         };
         InputKind::Table { table }
@@ -571,12 +571,12 @@ impl Checker<'_> {
     fn ref_target(&mut self, target: &Spanned<String>, cx: &InputCx<'_>) -> Option<RefTarget> {
         let name = target.get_ref().as_str();
         if let Some(i) = cx.maps.get(name) {
-            return Some(RefTarget::Input(*i));
+            return Some(RefTarget::Input(InputId::new(*i)));
         }
         if let Some((list, field)) = name.split_once('.') {
             if let Some((i, fields)) = cx.lists.get(list) {
                 if let Some(f) = fields.iter().position(|n| &**n == field) {
-                    return Some(RefTarget::ListField(*i, f));
+                    return Some(RefTarget::ListField(InputId::new(*i), f));
                 }
             }
         }
@@ -589,7 +589,7 @@ impl Checker<'_> {
                         .get(keys[0])
                         .is_some_and(|c| c.kind.value_type() == Type::Text);
                 if text_key {
-                    return Some(RefTarget::Table(*t));
+                    return Some(RefTarget::Table(TableId::new(*t)));
                 }
             }
         }

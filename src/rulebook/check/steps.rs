@@ -123,7 +123,7 @@ impl Checker<'_> {
     ) -> Vec<usize> {
         let n_steps = steps.len();
         let node_of = |name: &str| match names.get(name) {
-            Some(Binding::Step(i)) => Some(*i),
+            Some(Binding::Step(i)) => Some(i.index()),
             Some(Binding::Group(g)) => Some(n_steps + g),
             _ => None,
         };

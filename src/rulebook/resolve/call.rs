@@ -189,7 +189,7 @@ impl Resolver<'_, '_> {
                     "a keyed table",
                 );
                 if let (Some(t), Some(_)) = (table, shape) {
-                    let table = &self.scope.tables[t];
+                    let table = &self.scope.tables[t.index()];
                     if let TableKind::Keyed { keys } = &table.kind {
                         if keys.len() != args.len() - 1 {
                             let message = format!(
@@ -299,7 +299,9 @@ impl Resolver<'_, '_> {
         what: &str,
     ) -> Option<usize> {
         match ty {
-            Type::Table(t) if ok(&self.scope.tables[*t].kind) => Some(self.scope.tables[*t].shape),
+            Type::Table(t) if ok(&self.scope.tables[t.index()].kind) => {
+                Some(self.scope.tables[t.index()].shape)
+            }
             Type::Any => None,
             other => {
                 let message = format!(

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::expr::{BinOp, Expr, ExprKind, Ident, UnOp};
-use crate::model::{Node, NodeKind, Shape, Table, Type};
+use crate::model::{InputId, Node, NodeKind, Shape, StepId, Table, TableId, Type};
 use crate::span::Span;
 use crate::value::Value;
 
@@ -20,13 +20,13 @@ use crate::value::Value;
 #[derive(Clone, Debug)]
 pub enum Binding {
     /// A top-level input of this type.
-    Input(usize, Type),
+    Input(InputId, Type),
     /// A step.
-    Step(usize),
+    Step(StepId),
     /// A parameter of this type.
     Param(usize, Type),
     /// A table.
-    Table(usize),
+    Table(TableId),
     /// A per-item group: at the top level, the list of its items' results.
     Group(usize),
 }
@@ -349,7 +349,7 @@ impl Resolver<'_, '_> {
                 self.scope.group_types.get(*g).cloned().unwrap_or(Type::Any),
             ),
             Some(Binding::Input(_, Type::Table(t))) => {
-                let table = &self.scope.tables[*t].name;
+                let table = &self.scope.tables[t.index()].name;
                 let message = format!(
                     "`{name}` holds rows supplied for table `{table}`: read the table `{table}` instead"
                 );
@@ -358,7 +358,7 @@ impl Resolver<'_, '_> {
             }
             Some(Binding::Input(i, ty)) => {
                 if let Some(limit) = self.scope.inputs_before {
-                    if *i >= limit {
+                    if i.index() >= limit {
                         let message =
                             format!("`{name}` is validated later, so it cannot be read here");
                         self.problem("check::input_order", id.span, message);
@@ -368,7 +368,11 @@ impl Resolver<'_, '_> {
             }
             Some(Binding::Step(i)) => (
                 NodeKind::Step(*i),
-                self.scope.step_types.get(*i).cloned().unwrap_or(Type::Any),
+                self.scope
+                    .step_types
+                    .get(i.index())
+                    .cloned()
+                    .unwrap_or(Type::Any),
             ),
             Some(Binding::Param(i, ty)) => (NodeKind::Param(*i), ty.clone()),
             Some(Binding::Table(t)) => (NodeKind::Table(*t), Type::Table(*t)),
