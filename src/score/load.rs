@@ -437,7 +437,7 @@ impl Cx<'_> {
         if let OutputValue::Value { expr, .. } = &output.value {
             match (&expr.node.kind, group) {
                 (NodeKind::Step(i), _) => {
-                    if let Some(s) = self.rb.steps.get(*i) {
+                    if let Some(s) = self.rb.steps.get(i.index()) {
                         if !s.clauses.is_empty() {
                             return s.clauses.clone();
                         }
