@@ -6,7 +6,7 @@
 //! schema drift is caught when the generator loads, not in a scorer later.
 
 use rust_decimal::Decimal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -16,8 +16,8 @@ use super::schema::*;
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::{CheckOutcome, Formula, Rulebook, Type};
 use crate::rulebook::check::parse_plain_decimal;
-use crate::rulebook::load::{content_hash, read_capped, MAX_RULEBOOK_BYTES};
-use crate::rulebook::{load_rulebook, LoadError};
+use crate::rulebook::load::{content_hash, read_beside, BesideError};
+use crate::rulebook::LoadError;
 use crate::span::Span;
 use crate::value::{parse_date, Month};
 
@@ -57,53 +57,18 @@ pub fn load_generator(
     rulebook: Option<&Path>,
 ) -> Result<(Generator, Rulebook), GeneratorError> {
     let name = path.display().to_string();
-    let io = |message: String| GeneratorError::Io {
-        path: name.clone(),
-        message,
-    };
-    let bytes = std::fs::File::open(path)
-        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
-        .map_err(|e| io(e.to_string()))?
-        .ok_or_else(|| {
-            io(format!(
-                "a generator file is at most {MAX_RULEBOOK_BYTES} bytes"
-            ))
-        })?;
-    let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
-    let raw_ref = rulebook_ref(&text);
-    let rb_path = match rulebook {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            let version = raw_ref.as_ref().map_or("", |(_, v)| v.as_str());
-            dir.join(format!("v{version}"))
-        }
-    };
-    let rb = load_rulebook(&rb_path).map_err(|source| GeneratorError::Rulebook {
-        generator: name.clone(),
-        source,
+    let (text, rb) = read_beside(path, "generator", rulebook).map_err(|e| match e {
+        BesideError::Io(message) => GeneratorError::Io {
+            path: name.clone(),
+            message,
+        },
+        BesideError::Rulebook(source) => GeneratorError::Rulebook {
+            generator: name.clone(),
+            source,
+        },
     })?;
     let generator = parse_generator(&name, &text, &rb).map_err(GeneratorError::Invalid)?;
     Ok((generator, rb))
-}
-
-/// The `id@version` a generator text names, read loosely (to find the rulebook).
-fn rulebook_ref(text: &str) -> Option<(String, String)> {
-    let raw: toml::Table = toml::from_str(text).ok()?;
-    let r = raw.get("generator")?.get("rulebook")?.as_str()?;
-    let (id, v) = r.split_once('@')?;
-    Some((id.to_string(), v.to_string()))
-}
-
-/// The rulebook folder a generator file names, beside it.
-pub fn rulebook_dir_of(path: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let (_, v) = rulebook_ref(&text)?;
-    Some(
-        path.parent()
-            .unwrap_or(Path::new("."))
-            .join(format!("v{v}")),
-    )
 }
 
 /// Parses and checks generator text against a rulebook.

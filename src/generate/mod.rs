@@ -20,7 +20,7 @@ mod run;
 mod schema;
 mod task;
 
-pub use load::{load_generator, parse_generator, rulebook_dir_of, GeneratorError};
+pub use load::{load_generator, parse_generator, GeneratorError};
 pub use model::{Generator, Language};
 pub use run::{run, Manifest, RunError, RunOptions};
 pub use task::{Drawn, Engine, GenerateError, Task};

@@ -7,7 +7,7 @@
 
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -17,8 +17,8 @@ use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::{self as rbm, NodeKind, OutputValue, Rulebook};
 use crate::reply::{Amount, AmountRules, Closing, Envelope, Tag};
 use crate::rulebook::check::parse_plain_decimal;
-use crate::rulebook::load::{content_hash, read_capped, MAX_RULEBOOK_BYTES};
-use crate::rulebook::{load_rulebook, LoadError};
+use crate::rulebook::load::{content_hash, read_beside, BesideError};
+use crate::rulebook::LoadError;
 use crate::span::Span;
 
 /// Why a rubric could not be loaded.
@@ -52,43 +52,18 @@ pub fn load_rubric(
     rulebook: Option<&Path>,
 ) -> Result<(Rubric, Rulebook), RubricError> {
     let name = path.display().to_string();
-    let io = |message: String| RubricError::Io {
-        path: name.clone(),
-        message,
-    };
-    let bytes = std::fs::File::open(path)
-        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
-        .map_err(|e| io(e.to_string()))?
-        .ok_or_else(|| {
-            io(format!(
-                "a rubric file is at most {MAX_RULEBOOK_BYTES} bytes"
-            ))
-        })?;
-    let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
-    let rb_path = match rulebook {
-        Some(p) => p.to_path_buf(),
-        None => beside(path, &text),
-    };
-    let rb = load_rulebook(&rb_path).map_err(|source| RubricError::Rulebook {
-        rubric: name.clone(),
-        source,
+    let (text, rb) = read_beside(path, "rubric", rulebook).map_err(|e| match e {
+        BesideError::Io(message) => RubricError::Io {
+            path: name.clone(),
+            message,
+        },
+        BesideError::Rulebook(source) => RubricError::Rulebook {
+            rubric: name.clone(),
+            source,
+        },
     })?;
     let rubric = parse_rubric(&name, &text, &rb).map_err(RubricError::Invalid)?;
     Ok((rubric, rb))
-}
-
-/// `v<version>` beside the rubric file, read loosely from its text.
-fn beside(path: &Path, text: &str) -> PathBuf {
-    let version = toml::from_str::<toml::Table>(text)
-        .ok()
-        .and_then(|t| {
-            let r = t.get("rubric")?.get("rulebook")?.as_str()?.to_string();
-            Some(r.split_once('@')?.1.to_string())
-        })
-        .unwrap_or_default();
-    path.parent()
-        .unwrap_or(Path::new("."))
-        .join(format!("v{version}"))
 }
 
 /// Parses and checks rubric text against a rulebook.
