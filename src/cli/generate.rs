@@ -16,26 +16,11 @@ use super::output::Stdout;
 pub fn run(args: &GenerateArgs) -> ExitCode {
     let (generator, rb) = match load_generator(&args.generator, args.rulebook.as_deref()) {
         Ok(pair) => pair,
-        Err(GeneratorError::Invalid(diags)) => {
-            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            warn!(
-                "error: {} problem(s) in {}",
-                diags.problems.len(),
-                diags.source.name
-            );
-            return ExitCode::from(3);
-        }
+        Err(GeneratorError::Invalid(diags)) => return super::invalid(&diags, None),
         Err(GeneratorError::Rulebook {
             source: bareme::LoadError::Invalid(diags),
             generator,
-        }) => {
-            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            warn!(
-                "error: the rulebook of {generator} has {} problem(s)",
-                diags.problems.len()
-            );
-            return ExitCode::from(3);
-        }
+        }) => return super::invalid(&diags, Some(&generator)),
         Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(2);

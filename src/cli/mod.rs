@@ -76,16 +76,26 @@ pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
             warn!("error: {e}");
             ExitCode::from(2)
         }
-        LoadError::Invalid(diags) => {
-            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            warn!(
-                "error: {} problem(s) in {}",
-                diags.problems.len(),
-                diags.source.name
-            );
-            ExitCode::from(3)
-        }
+        LoadError::Invalid(diags) => invalid(&diags, None),
     })
+}
+
+/// Prints a file's diagnostics and a closing line, and gives exit code 3;
+/// `of` names the file that names this one (a generator's rulebook).
+pub fn invalid(diags: &bareme::diag::Diagnostics, of: Option<&str>) -> ExitCode {
+    warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
+    match of {
+        None => warn!(
+            "error: {} problem(s) in {}",
+            diags.problems.len(),
+            diags.source.name
+        ),
+        Some(file) => warn!(
+            "error: the rulebook of {file} has {} problem(s)",
+            diags.problems.len()
+        ),
+    }
+    ExitCode::from(3)
 }
 
 /// The rulebook under the ablations of `--ablate a,b`, or exit code 2 and why not.

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, IsTerminal};
+use std::io::BufRead;
 use std::path::Path;
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -33,26 +33,11 @@ const CHUNK: usize = 512;
 pub fn run(args: &ScoreArgs) -> ExitCode {
     let (rubric, rb) = match load_rubric(&args.rubric, args.rulebook.as_deref()) {
         Ok(pair) => pair,
-        Err(RubricError::Invalid(diags)) => {
-            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            warn!(
-                "error: {} problem(s) in {}",
-                diags.problems.len(),
-                diags.source.name
-            );
-            return ExitCode::from(3);
-        }
+        Err(RubricError::Invalid(diags)) => return super::invalid(&diags, None),
         Err(RubricError::Rulebook {
             source: bareme::LoadError::Invalid(diags),
             rubric,
-        }) => {
-            warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
-            warn!(
-                "error: the rulebook of {rubric} has {} problem(s)",
-                diags.problems.len()
-            );
-            return ExitCode::from(3);
-        }
+        }) => return super::invalid(&diags, Some(&rubric)),
         Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(2);
