@@ -24,11 +24,26 @@ pub(crate) mod toml;
 use std::cell::Cell;
 
 use crate::facts::{CaseError, Facts, Given};
-use crate::model::{Input, InputKind, Rulebook};
+use crate::model::{Formula, Input, InputKind, Rulebook};
 use crate::value::Value;
 use refs::Refs;
 use rows::validate_rows;
 use shape::validate_shape;
+
+/// An input's `when` or `required_when` over the inputs so far; a fault of
+/// the formula is reported at the input.
+fn condition(
+    rb: &Rulebook,
+    facts: &Facts,
+    spent: &Cell<u64>,
+    input: &Input,
+    cond: &Formula,
+) -> Result<bool, CaseError> {
+    crate::eval::evaluate_condition(rb, facts, spent, cond).map_err(|e| CaseError {
+        path: input.name.to_string(),
+        message: e.to_string(),
+    })
+}
 
 /// Validates a case, reporting the first fault in declaration order.
 pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
@@ -49,13 +64,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
     let spent = Cell::new(0);
     for input in &rb.inputs {
         if let Some(cond) = &input.when {
-            let applies =
-                crate::eval::evaluate_condition(rb, &facts, &spent, cond).map_err(|e| {
-                    CaseError {
-                        path: input.name.to_string(),
-                        message: e.to_string(),
-                    }
-                })?;
+            let applies = condition(rb, &facts, &spent, input, cond)?;
             if !applies {
                 facts.values.push(Value::Absent);
                 facts.given.push(Given::Ignored);
@@ -66,13 +75,7 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         let missing = raw.is_none_or(serde_json::Value::is_null);
         let null_kept = input.nullable && raw.is_some_and(serde_json::Value::is_null);
         if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
-            let required =
-                crate::eval::evaluate_condition(rb, &facts, &spent, cond).map_err(|e| {
-                    CaseError {
-                        path: input.name.to_string(),
-                        message: e.to_string(),
-                    }
-                })?;
+            let required = condition(rb, &facts, &spent, input, cond)?;
             if required {
                 let message = format!("is required when {}{}", cond.text, clause_note(input));
                 return Err(CaseError {
