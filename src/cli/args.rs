@@ -45,6 +45,55 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// Grade the same replies under several rubric versions side by side.
+    Rescore(RescoreArgs),
+    /// Scripted strategies' mean scores under a rubric: what cheap policies earn.
+    Baselines(BaselinesArgs),
+}
+
+/// Arguments of `bareme rescore`.
+#[derive(Debug, clap::Args)]
+pub struct RescoreArgs {
+    /// A rubric file; repeat for each version to compare (all must grade the tasks' rulebook).
+    #[arg(long, value_name = "RUBRIC.toml", required = true)]
+    pub rubric: Vec<PathBuf>,
+    /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
+    #[arg(long, value_name = "TASKS.jsonl")]
+    pub tasks: PathBuf,
+    /// The replies (JSON Lines: `id`, `reply`, optional `explanation_grade`, optional `strategy`).
+    #[arg(long, value_name = "REPLIES.jsonl")]
+    pub replies: PathBuf,
+    /// The rulebook folder; `v<version>` beside each rubric by default.
+    #[arg(long)]
+    pub rulebook: Option<PathBuf>,
+    /// Tables for people, or one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+    /// Worker threads; all cores by default.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Arguments of `bareme baselines`.
+#[derive(Debug, clap::Args)]
+pub struct BaselinesArgs {
+    /// A rubric file (`rulebooks/<id>/rubric-<n>.toml`).
+    pub rubric: PathBuf,
+    /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
+    #[arg(long, value_name = "TASKS.jsonl")]
+    pub tasks: PathBuf,
+    /// Also write every strategy's replies (JSON Lines with `strategy`), for `bareme rescore`.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub replies_out: Option<PathBuf>,
+    /// The rulebook folder; `v<version>` beside the rubric by default.
+    #[arg(long)]
+    pub rulebook: Option<PathBuf>,
+    /// A table for people, or one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+    /// Worker threads; all cores by default.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }
 
 /// Arguments of `bareme score`.
@@ -144,12 +193,12 @@ pub struct AblationsArgs {
     pub format: ReportFormat,
 }
 
-/// How to print a coverage report.
+/// How to print a report.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ReportFormat {
-    /// A summary line, then one line per undetected combination.
+    /// For people: a summary and tables.
     Text,
-    /// Every combination with the number of tasks that detect it, on one line.
+    /// One JSON object on one line.
     Json,
 }
 

@@ -33,12 +33,16 @@ macro_rules! warn_raw {
 
 mod ablations;
 mod args;
+mod baselines;
 mod batch;
 mod eval;
 mod generate;
 mod input;
 mod output;
+mod rescore;
 mod score;
+mod table;
+mod taskfile;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -66,6 +70,8 @@ pub fn run() -> ExitCode {
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Rescore(args) => rescore::run(&args),
+        Command::Baselines(args) => baselines::run(&args),
     }
 }
 

@@ -9,267 +9,65 @@
 //! a task written for another rulebook (or an unwritable standard output),
 //! 3 an invalid rubric or rulebook.
 
+use indexmap::IndexMap;
 use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap};
-use std::io::BufRead;
-use std::path::Path;
 use std::process::ExitCode;
-use std::str::FromStr;
 
-use bareme::coverage::{Task, MAX_TASK_BYTES};
-use bareme::score::{load_rubric, number, reference_outcome, RubricError, Scorer};
-use bareme::Rulebook;
+use bareme::coverage::Task;
+use bareme::score::{Means, Scorer};
 
 use super::args::ScoreArgs;
-use super::input::{next_line, BatchLine};
 use super::output::Stdout;
+use super::taskfile::{each_line, load_scorer, parse_reply_line, read_tasks, set_jobs, ReplyLine};
 
 /// Replies graded together before their lines are written.
 const CHUNK: usize = 512;
 
 /// Runs `bareme score`.
 pub fn run(args: &ScoreArgs) -> ExitCode {
-    let (rubric, rb) = match load_rubric(&args.rubric, args.rulebook.as_deref()) {
-        Ok(pair) => pair,
-        Err(RubricError::Invalid(diags)) => return super::invalid(&diags, None),
-        Err(RubricError::Rulebook {
-            source: bareme::LoadError::Invalid(diags),
-            rubric,
-        }) => return super::invalid(&diags, Some(&rubric)),
-        Err(e) => {
-            warn!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let scorer = Scorer::new(rubric, args.all_or_nothing);
+    let (scorer, rb) =
+        match load_scorer(&args.rubric, args.rulebook.as_deref(), args.all_or_nothing) {
+            Ok(pair) => pair,
+            Err(code) => return code,
+        };
     let tasks = match read_tasks(&args.tasks, &scorer, &rb, args.recompute_expected) {
         Ok(t) => t,
         Err(code) => return code,
     };
-    if let Some(jobs) = args.jobs {
-        // A pool already built (never, in this binary) keeps its size.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs.max(1))
-            .build_global();
-    }
+    set_jobs(args.jobs);
     grade_replies(args, &scorer, &tasks)
 }
 
-/// Every line of a file, or of standard input for `-`, with its number;
-/// `f` gets each non-blank line's text.
-fn each_line(
-    path: &Path,
-    mut f: impl FnMut(usize, &str) -> Result<(), String>,
-) -> Result<(), ExitCode> {
-    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        match std::fs::File::open(path) {
-            Ok(file) => Box::new(std::io::BufReader::new(file)),
-            Err(e) => {
-                warn!("error: cannot read {}: {e}", path.display());
-                return Err(ExitCode::from(2));
-            }
-        }
-    };
-    let mut buf = Vec::new();
-    let mut number = 0usize;
-    loop {
-        number += 1;
-        let fail = |message: &str| {
-            warn!("error: {}, line {number}: {message}", path.display());
-            ExitCode::from(2)
-        };
-        let line = match next_line(&mut *reader, MAX_TASK_BYTES, &mut buf) {
-            Ok(None) => return Ok(()),
-            Ok(Some(BatchLine::TooLong)) => {
-                return Err(fail(&format!(
-                    "the line is longer than the limit of {MAX_TASK_BYTES} bytes"
-                )))
-            }
-            Ok(Some(BatchLine::Fits(line))) => line,
-            Err(e) => {
-                warn!("error: reading {}: {e}", path.display());
-                return Err(ExitCode::from(2));
-            }
-        };
-        let text = std::str::from_utf8(line).map_err(|e| {
-            fail(&format!(
-                "the line is not UTF-8 text: invalid byte at offset {}",
-                e.valid_up_to()
-            ))
-        })?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        f(number, text).map_err(|e| fail(&e))?;
-    }
-}
-
-/// The tasks by id, each checked against the rubric's rulebook.
-fn read_tasks(
-    path: &Path,
-    scorer: &Scorer,
-    rb: &Rulebook,
-    recompute: bool,
-) -> Result<HashMap<String, Task>, ExitCode> {
-    let mut tasks = HashMap::new();
-    let mut changed = Vec::new();
-    each_line(path, |_, text| {
-        let mut task = Task::from_json(text)?;
-        if recompute && scorer.same_version(&task) {
-            let now = reference_outcome(rb, &task.case);
-            if now != task.expected {
-                changed.push(task.id.clone());
-                task.expected = now;
-            }
-            task.hash = rb.hash().to_string();
-        }
-        scorer.check_task(&task)?;
-        if !recompute {
-            let actual = reference_outcome(rb, &task.case);
-            if actual != task.expected {
-                return Err(format!(
-                    "task {}: `expected` is not what {} gives for its case (--recompute-expected re-derives it)",
-                    task.id,
-                    rb.reference()
-                ));
-            }
-        }
-        if tasks.contains_key(&task.id) {
-            return Err(format!("task {} appears twice", task.id));
-        }
-        tasks.insert(task.id.clone(), task);
-        Ok(())
-    })?;
-    if recompute {
-        warn!(
-            "{} task(s) whose expected answer changed under {}{}",
-            changed.len(),
-            rb.reference(),
-            if changed.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", changed.join(", "))
-            }
-        );
-    }
-    if tasks.is_empty() {
-        warn!("error: {} holds no task", path.display());
-        return Err(ExitCode::from(2));
-    }
-    Ok(tasks)
-}
-
-/// One line of the replies file, read.
-struct ReplyLine {
-    id: String,
-    reply: Option<String>,
-    grade: Option<Decimal>,
-}
-
-fn parse_reply_line(text: &str) -> Result<ReplyLine, String> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("the line is not JSON: {e}"))?;
-    let Value::Object(o) = value else {
-        return Err(
-            "a reply line is a JSON object {\"id\", \"reply\", \"explanation_grade\"?}".into(),
-        );
-    };
-    let id = match o.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        _ => return Err("the line has no string `id`".into()),
-    };
-    let reply = match o.get("reply") {
-        Some(Value::String(s)) => Some(s.clone()),
-        _ => None,
-    };
-    let grade = match o.get("explanation_grade") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) => Some(
-            Decimal::from_str(&n.to_string())
-                .or_else(|_| Decimal::from_scientific(&n.to_string()))
-                .map_err(|_| format!("reply {id}: `explanation_grade` {n} is not a grade"))?,
-        ),
-        Some(_) => {
-            return Err(format!(
-                "reply {id}: `explanation_grade` is a number in [0, 1]"
-            ))
-        }
-    };
-    Ok(ReplyLine { id, reply, grade })
-}
-
-/// Means per tier, per level and overall.
+/// Means per tier, per level and overall, and the malformed replies.
 #[derive(Default)]
 struct Summary {
-    all: (Decimal, usize),
+    means: Means,
     malformed: usize,
-    tiers: BTreeMap<String, (Decimal, usize)>,
-    levels: BTreeMap<i64, (Decimal, usize)>,
 }
 
 impl Summary {
     fn add(&mut self, task: &Task, score: Decimal, malformed: bool) {
-        let bump = |e: &mut (Decimal, usize)| {
-            e.0 += score;
-            e.1 += 1;
-        };
-        bump(&mut self.all);
+        self.means.add(task, score);
         self.malformed += usize::from(malformed);
-        if let Some(t) = &task.tier {
-            bump(self.tiers.entry(t.clone()).or_default());
-        }
-        if let Some(l) = task.level {
-            bump(self.levels.entry(l).or_default());
-        }
-    }
-
-    fn mean((sum, n): (Decimal, usize)) -> Decimal {
-        if n == 0 {
-            Decimal::ZERO
-        } else {
-            (sum / Decimal::from(n as u64)).round_dp(6)
-        }
     }
 
     fn to_json(&self, scorer: &Scorer) -> Value {
-        let group = |m: Map<String, Value>| Value::Object(m);
-        let tiers = self
-            .tiers
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    json!({"replies": v.1, "mean": number(Self::mean(*v))}),
-                )
-            })
-            .collect();
-        let levels = self
-            .levels
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.to_string(),
-                    json!({"replies": v.1, "mean": number(Self::mean(*v))}),
-                )
-            })
-            .collect();
+        let means = self.means.to_json();
         json!({
             "rubric": scorer.rubric().name,
             "rulebook": scorer.rubric().rulebook(),
-            "replies": self.all.1,
+            "replies": self.means.all.n,
             "malformed": self.malformed,
-            "mean": number(Self::mean(self.all)),
-            "tiers": group(tiers),
-            "levels": group(levels),
+            "mean": means["mean"],
+            "tiers": means["tiers"],
+            "levels": means["levels"],
         })
     }
 }
 
-fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &HashMap<String, Task>) -> ExitCode {
+fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Task>) -> ExitCode {
     let mut out = Stdout::new();
     let mut summary = Summary::default();
     let mut chunk: Vec<ReplyLine> = Vec::with_capacity(CHUNK);

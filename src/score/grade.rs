@@ -273,7 +273,7 @@ pub fn grade_malformed(
 }
 
 /// The reference's decision.
-fn expected_decision<'r>(
+pub(super) fn expected_decision<'r>(
     rubric: &'r Rubric,
     expected: &Value,
 ) -> Result<&'r DecisionRubric, ExpectedError> {

@@ -15,8 +15,10 @@
 //! written for; no IO outside `load_rubric`; nothing in the rubric format
 //! knows a rule set (payroll, tax, succession live in the rubric files).
 
+mod baselines;
 mod grade;
 mod load;
+mod means;
 mod model;
 mod read;
 mod schema;
@@ -24,8 +26,10 @@ mod schema;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
+pub use baselines::{Baselines, Strategy};
 pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
 pub use load::{load_rubric, parse_rubric, RubricError};
+pub use means::{Means, Tally};
 pub use model::{
     DecisionRubric, Explanation, Field, FieldKind, FieldPath, Format, JsonKind, Partial, Rubric,
     ScoreRules,

@@ -161,7 +161,7 @@ fn rubric_drift_is_located() {
 }
 
 /// `n` tasks of a generator with a seed, as task lines.
-fn generated(rel: &str, n: u64) -> Vec<Task> {
+pub(super) fn generated(rel: &str, n: u64) -> Vec<Task> {
     let (generator, rb) = load_generator(&root().join(rel), None).expect("generator");
     let engine = Engine::new(&generator, &rb).expect("engine");
     let options = RunOptions {

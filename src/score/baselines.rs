@@ -1,0 +1,491 @@
+//! Exploit baselines: scripted strategies that write a reply to every task
+//! without reading its rules, so a rubric designer sees what each cheap
+//! policy earns before trusting the rubric.
+//!
+//! A strategy sees what a policy under training sees or can learn cheaply:
+//! the task's case, the answer contract, and what is usual among the task
+//! set's reference answers (the most common value of each field per
+//! decision: what a prompt's worked examples show). Some strategies are
+//! oracles on purpose (the reference, or the reference on every task but
+//! one kind) so that a rubric's incentives can be read as differences.
+//!
+//! A field is a *copied input* when the case holds the reference's value
+//! under a key of the same name (`gross_pay`), and *given* when it is a
+//! copied input or the same in every reference of its decision (a currency):
+//! what a policy writes without arithmetic.
+//!
+//! Invariant: nothing here knows a rule set; every strategy is derived from
+//! the rubric's decisions and formats and the task set's references.
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use rayon::prelude::*;
+
+use super::grade::expected_decision;
+use super::means::Means;
+use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
+use super::Scorer;
+use crate::coverage::Task;
+
+/// Most distinct values a text field may take for one constant strategy per value.
+const MAX_FIXED_VALUES: usize = 16;
+
+/// The text of the `refuse` strategy.
+const REFUSAL: &str = "I cannot answer this from the information given.";
+
+/// One scripted strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    /// A stable name: `reference`, `always clarify`, `calculate tasks answered wrongly`.
+    pub name: String,
+    /// Whether it writes the same reply to every task of a set (the case aside).
+    pub constant: bool,
+    play: Play,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Play {
+    Reference,
+    Fenced,
+    Truncated,
+    Refuse,
+    /// The first decision, every amount zero, given text values.
+    Zeros,
+    /// The first decision, top-level inputs of the field's name copied.
+    CopyInputs,
+    /// The reference's decision, inputs copied, no arithmetic.
+    RightDecision,
+    /// The usual answer of a decision (with one field fixed).
+    Usual {
+        decision: usize,
+        fixed: Option<(String, Value)>,
+    },
+    /// The reference on tasks of this decision, else its usual answer.
+    Always(usize),
+    /// The reference, except on tasks of decision `from`: the usual answer of `to`.
+    Instead {
+        from: usize,
+        to: usize,
+    },
+    /// The reference, except on tasks of this decision: every field not given, wrong.
+    Wrong(usize),
+}
+
+/// The strategies of a rubric over one task set, and what they learned from it.
+#[derive(Clone, Debug)]
+pub struct Baselines {
+    strategies: Vec<Strategy>,
+    /// Per decision: each root value field's values among the references,
+    /// counted, in order of first appearance.
+    seen: Vec<BTreeMap<String, Vec<(Value, usize)>>>,
+}
+
+impl Baselines {
+    /// The strategies for a rubric, learning usual values from the tasks'
+    /// references. A task whose reference names no decision is skipped.
+    pub fn new<'t>(rubric: &Rubric, tasks: impl IntoIterator<Item = &'t Task>) -> Baselines {
+        let mut seen: Vec<BTreeMap<String, Vec<(Value, usize)>>> =
+            vec![BTreeMap::new(); rubric.decisions.len()];
+        for task in tasks {
+            let Some(d) = decision_index(rubric, &task.expected) else {
+                continue;
+            };
+            for field in &rubric.decisions[d].fields {
+                if !matches!(field.kind, FieldKind::Value(_)) {
+                    continue;
+                }
+                let Some(v) = task.expected.get(&field.key) else {
+                    continue;
+                };
+                let counts = seen[d].entry(field.key.clone()).or_default();
+                match counts.iter_mut().find(|(w, _)| w == v) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((v.clone(), 1)),
+                }
+            }
+        }
+        let mut b = Baselines {
+            strategies: Vec::new(),
+            seen,
+        };
+        b.strategies = b.list(rubric);
+        b
+    }
+
+    /// Every strategy, in a fixed order.
+    pub fn strategies(&self) -> &[Strategy] {
+        &self.strategies
+    }
+
+    fn list(&self, rubric: &Rubric) -> Vec<Strategy> {
+        let named = |name: &str, constant, play| Strategy {
+            name: name.to_string(),
+            constant,
+            play,
+        };
+        let mut out = vec![
+            named("reference", false, Play::Reference),
+            named("fenced reference", false, Play::Fenced),
+            named("malformed (reference cut short)", false, Play::Truncated),
+            named("refuse in prose", true, Play::Refuse),
+            named("all zeros", true, Play::Zeros),
+            named("copy the inputs", true, Play::CopyInputs),
+            named("right decision, no arithmetic", false, Play::RightDecision),
+        ];
+        let first = &rubric.decisions[0].name;
+        out.push(named(
+            &format!("usual {first} answer (the prompt's example)"),
+            true,
+            Play::Usual {
+                decision: 0,
+                fixed: None,
+            },
+        ));
+        for (d, decision) in rubric.decisions.iter().enumerate() {
+            for field in &decision.fields {
+                let FieldKind::Value(Format::String | Format::Any) = field.kind else {
+                    continue;
+                };
+                let values = self.seen[d].get(&field.key).map_or(&[][..], |v| &v[..]);
+                if values.len() < 2 || values.len() > MAX_FIXED_VALUES {
+                    continue;
+                }
+                let mut sorted: Vec<&Value> = values.iter().map(|(v, _)| v).collect();
+                sorted.sort_by_key(|v| v.to_string());
+                for v in sorted {
+                    out.push(named(
+                        &format!("always {} with {} = {}", decision.name, field.key, text(v)),
+                        true,
+                        Play::Usual {
+                            decision: d,
+                            fixed: Some((field.key.clone(), v.clone())),
+                        },
+                    ));
+                }
+            }
+        }
+        if rubric.decisions.len() > 1 {
+            for (d, decision) in rubric.decisions.iter().enumerate() {
+                out.push(named(
+                    &format!("always {}", decision.name),
+                    false,
+                    Play::Always(d),
+                ));
+            }
+            for (to, other) in rubric.decisions.iter().enumerate().skip(1) {
+                out.push(named(
+                    &format!("{first} tasks answered {}", other.name),
+                    false,
+                    Play::Instead { from: 0, to },
+                ));
+            }
+        }
+        out.push(named(
+            &format!("{first} tasks answered wrongly"),
+            false,
+            Play::Wrong(0),
+        ));
+        out
+    }
+
+    /// The strategy's reply to a task. `None` when the task's reference
+    /// names no decision (a rejection): no reply is graded against it.
+    pub fn reply(&self, rubric: &Rubric, strategy: &Strategy, task: &Task) -> Option<String> {
+        let want = decision_index(rubric, &task.expected)?;
+        let expected = &task.expected;
+        let answer = match &strategy.play {
+            Play::Reference => expected.clone(),
+            Play::Fenced => {
+                return Some(wrap(rubric, &format!("```json\n{expected}\n```")));
+            }
+            Play::Truncated => {
+                let text = expected.to_string();
+                let cut = text.char_indices().last().map_or(0, |(i, _)| i);
+                return Some(wrap(rubric, &text[..cut]));
+            }
+            Play::Refuse => return Some(REFUSAL.to_string()),
+            Play::Zeros => self.fill(rubric, 0, task, Fill::Zeros, None),
+            Play::CopyInputs => self.fill(rubric, 0, task, Fill::Copy, None),
+            Play::RightDecision => self.fill(rubric, want, task, Fill::Copy, None),
+            Play::Usual { decision, fixed } => {
+                self.fill(rubric, *decision, task, Fill::Usual, fixed.as_ref())
+            }
+            Play::Always(d) if *d == want => expected.clone(),
+            Play::Always(d) => self.fill(rubric, *d, task, Fill::Usual, None),
+            Play::Instead { from, to } if *from == want => {
+                self.fill(rubric, *to, task, Fill::Usual, None)
+            }
+            Play::Wrong(d) if *d == want => self.fill(rubric, *d, task, Fill::Wrong, None),
+            Play::Instead { .. } | Play::Wrong(_) => expected.clone(),
+        };
+        Some(wrap(rubric, &answer.to_string()))
+    }
+
+    /// Each strategy's replies to every task, graded: its means, in the
+    /// order of [`Baselines::strategies`]. Strategies are graded in parallel.
+    pub fn measure(&self, scorer: &Scorer, tasks: &[Task]) -> Result<Vec<Means>, String> {
+        let rubric = scorer.rubric();
+        self.strategies
+            .par_iter()
+            .map(|strategy| {
+                let mut means = Means::default();
+                for task in tasks {
+                    let reply = self.reply(rubric, strategy, task).ok_or_else(|| {
+                        format!(
+                            "task {}: the reference is a rejection of the case, which no reply is graded against",
+                            task.id
+                        )
+                    })?;
+                    means.add(task, scorer.score(task, &reply, None)?.score);
+                }
+                Ok(means)
+            })
+            .collect()
+    }
+
+    /// The most common value of a root field among the references of a
+    /// decision (the first seen among equals), given another field's value.
+    fn usual(&self, d: usize, key: &str, fixed: Option<&(String, Value)>) -> Option<Value> {
+        if let Some((k, v)) = fixed {
+            if k == key {
+                return Some(v.clone());
+            }
+        }
+        let values = self.seen[d].get(key)?;
+        let mut best: Option<&(Value, usize)> = None;
+        for entry in values {
+            if best.is_none_or(|b| entry.1 > b.1) {
+                best = Some(entry);
+            }
+        }
+        best.map(|(v, _)| v.clone())
+    }
+
+    /// Whether a root field holds one value in every reference of its decision.
+    fn constant(&self, d: usize, key: &str) -> bool {
+        self.seen[d].get(key).is_some_and(|v| v.len() == 1)
+    }
+
+    /// An answer of decision `d` to a task, each field as `how` says.
+    fn fill(
+        &self,
+        rubric: &Rubric,
+        d: usize,
+        task: &Task,
+        how: Fill,
+        fixed: Option<&(String, Value)>,
+    ) -> Value {
+        let decision = &rubric.decisions[d];
+        let same = decision_index(rubric, &task.expected) == Some(d);
+        let reference = same.then_some(&task.expected);
+        let mut answer = Map::new();
+        for field in &decision.fields {
+            let expected = reference.and_then(|r| r.get(&field.key));
+            let value = match &field.kind {
+                FieldKind::Value(format) => {
+                    self.root_value(decision, d, field, *format, expected, task, how, fixed)
+                }
+                FieldKind::List(items) => {
+                    let list = expected.and_then(Value::as_array);
+                    Value::Array(list.map_or_else(Vec::new, |list| {
+                        list.iter()
+                            .map(|item| item_answer(items, item, &task.case, how))
+                            .collect()
+                    }))
+                }
+                FieldKind::Keyed(items) => {
+                    let keyed = expected.and_then(Value::as_object);
+                    Value::Object(keyed.map_or_else(Map::new, |keyed| {
+                        keyed
+                            .iter()
+                            .map(|(k, item)| (k.clone(), item_answer(items, item, &task.case, how)))
+                            .collect()
+                    }))
+                }
+            };
+            answer.insert(field.key.clone(), value);
+        }
+        Value::Object(answer)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn root_value(
+        &self,
+        decision: &DecisionRubric,
+        d: usize,
+        field: &Field,
+        format: Format,
+        expected: Option<&Value>,
+        task: &Task,
+        how: Fill,
+        fixed: Option<&(String, Value)>,
+    ) -> Value {
+        let usual = || self.usual(d, &field.key, fixed);
+        match format {
+            Format::Decision => Value::String(decision.name.clone()),
+            Format::Clauses => match how {
+                Fill::Zeros => Value::Array(Vec::new()),
+                Fill::Wrong => expected.cloned().unwrap_or(Value::Array(Vec::new())),
+                Fill::Copy | Fill::Usual => usual().unwrap_or(Value::Array(Vec::new())),
+            },
+            _ => match how {
+                Fill::Usual => usual().unwrap_or_else(|| zero(format)),
+                Fill::Wrong => match expected {
+                    Some(v)
+                        if self.constant(d, &field.key) || copied(&task.case, &field.key, v) =>
+                    {
+                        v.clone()
+                    }
+                    Some(v) => wrong(format, v),
+                    None => zero(format),
+                },
+                Fill::Copy => task
+                    .case
+                    .get(&field.key)
+                    .and_then(|v| fit(format, v))
+                    .or_else(|| (!format.is_amount()).then(usual).flatten())
+                    .unwrap_or_else(|| zero(format)),
+                Fill::Zeros => {
+                    if format.is_amount() {
+                        zero(format)
+                    } else {
+                        usual().unwrap_or_else(|| zero(format))
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// How a strategy fills an answer's fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fill {
+    /// Amounts zero; text fields their usual value; no clauses.
+    Zeros,
+    /// Inputs of the field's name copied; usual text and clauses; other amounts zero.
+    Copy,
+    /// Every field its usual value.
+    Usual,
+    /// The reference, every field not given made wrong.
+    Wrong,
+}
+
+/// An item of a list or keyed field: the reference item's copied inputs
+/// kept (and, for `Wrong`, every other value made wrong), amounts zero.
+fn item_answer(fields: &[Field], item: &Value, case: &Value, how: Fill) -> Value {
+    let mut out = Map::new();
+    for field in fields {
+        let FieldKind::Value(format) = field.kind else {
+            continue;
+        };
+        let expected = item.get(&field.key);
+        let value = match expected {
+            Some(v) if copied(case, &field.key, v) => v.clone(),
+            Some(v) if how == Fill::Wrong => wrong(format, v),
+            _ => zero(format),
+        };
+        out.insert(field.key.clone(), value);
+    }
+    Value::Object(out)
+}
+
+/// The reference decision's index in the rubric.
+fn decision_index(rubric: &Rubric, expected: &Value) -> Option<usize> {
+    let d = expected_decision(rubric, expected).ok()?;
+    rubric.decisions.iter().position(|x| x.name == d.name)
+}
+
+/// The reply text holding `json`: inside the rubric's tag when it has one.
+fn wrap(rubric: &Rubric, json: &str) -> String {
+    match &rubric.envelope.tag {
+        Some(tag) => format!("<{0}>\n{json}\n</{0}>", tag.name),
+        None => json.to_string(),
+    }
+}
+
+/// Whether the case holds `value` under a key named `key`, at any depth.
+fn copied(case: &Value, key: &str, value: &Value) -> bool {
+    let mut stack = vec![case];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                if m.get(key) == Some(value) {
+                    return true;
+                }
+                stack.extend(m.values());
+            }
+            Value::Array(list) => stack.extend(list),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A zero, or an empty text, in a format.
+fn zero(format: Format) -> Value {
+    match format {
+        Format::Money | Format::SignedMoney => Value::String("0.00".into()),
+        Format::Amount => Value::from(0),
+        Format::Decimal => Value::String("0".into()),
+        Format::Clauses => Value::Array(Vec::new()),
+        Format::Decision | Format::String | Format::Any => Value::String(String::new()),
+    }
+}
+
+/// A decimal held by a JSON number or string.
+fn decimal(v: &Value) -> Option<Decimal> {
+    let text = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    Decimal::from_str(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()
+}
+
+/// A case value written in a format, when it can be without changing it.
+fn fit(format: Format, v: &Value) -> Option<Value> {
+    match format {
+        Format::Money | Format::SignedMoney => {
+            let d = decimal(v)?;
+            let negative_ok = format == Format::SignedMoney;
+            (d.scale() <= 2 && (negative_ok || !d.is_sign_negative()))
+                .then(|| Value::String(format!("{:.2}", d)))
+        }
+        Format::Amount => {
+            let d = decimal(v)?.normalize();
+            serde_json::from_str(&d.to_string()).ok()
+        }
+        Format::Decimal => decimal(v).map(|d| Value::String(d.normalize().to_string())),
+        Format::String => v.is_string().then(|| v.clone()),
+        Format::Any => Some(v.clone()),
+        Format::Decision | Format::Clauses => None,
+    }
+}
+
+/// A value of the format that differs from `v`: one more for an amount.
+fn wrong(format: Format, v: &Value) -> Value {
+    match (format, decimal(v)) {
+        (Format::Money | Format::SignedMoney, Some(d)) => {
+            Value::String(format!("{:.2}", d + Decimal::ONE))
+        }
+        (Format::Amount, Some(d)) => {
+            serde_json::from_str(&(d + Decimal::ONE).normalize().to_string()).unwrap_or(Value::Null)
+        }
+        (Format::Decimal, Some(d)) => Value::String((d + Decimal::ONE).normalize().to_string()),
+        (Format::Clauses, _) => v.clone(),
+        _ => Value::String(format!("not {}", text(v))),
+    }
+}
+
+/// A value as a person reads it in a strategy's name: a string unquoted.
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,415 @@
+//! Exploit baselines and rescoring: the scripted strategies' replies, read
+//! field by field on a hand-made task; Luma rubric 8's prices on generated
+//! tasks (parity of a refusal and a wrong payslip, every constant strategy
+//! negative); the incentives the seed reports for rubrics 3 to 8; the CLI.
+
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+use bareme::coverage::Task;
+use bareme::score::{load_rubric, Baselines, Means, Rubric, Scorer};
+
+use super::cli::{bareme, tempdir};
+use super::root;
+use super::score::generated;
+
+const LUMA_GENERATOR: &str = "rulebooks/luma-payroll/generator-4.toml";
+
+fn rubric(n: u32) -> Rubric {
+    let path = root().join(format!("rulebooks/luma-payroll/rubric-{n}.toml"));
+    load_rubric(&path, None).expect("rubric").0
+}
+
+fn task(id: &str, case: Value, expected: Value, tier: &str) -> Task {
+    let line = json!({"id": id, "rulebook": "luma-payroll@3", "rulebook_hash": "h",
+        "case": case, "expected": expected, "tier": tier, "level": 1});
+    Task::from_json(&line.to_string()).expect("task")
+}
+
+/// Two payslips, traps of two reasons, a retrieval.
+fn hand_made() -> Vec<Task> {
+    vec![
+        task(
+            "p",
+            json!({"task": "payslip", "gross_pay": "3084.04", "payroll_month": "2026-12", "allowed_deduction": "131.70"}),
+            json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+                "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+                "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]}),
+            "payslip",
+        ),
+        task(
+            "t1",
+            json!({"task": "payslip", "payroll_month": "2026-12"}),
+            json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]}),
+            "trap",
+        ),
+        task(
+            "t2",
+            json!({"task": "payslip", "gross_pay": "100.00"}),
+            json!({"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"]}),
+            "trap",
+        ),
+        task(
+            "t3",
+            json!({"task": "payslip", "gross_pay": "200.00"}),
+            json!({"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"]}),
+            "trap",
+        ),
+        task(
+            "r",
+            json!({"task": "retrieve", "field": "deduction_cap", "payroll_month": "2026-03"}),
+            json!({"decision": "retrieve", "field": "deduction_cap", "value": "300.00", "clauses": ["R1", "R4"]}),
+            "retrieval",
+        ),
+        task(
+            "p2",
+            json!({"task": "payslip", "gross_pay": "1000.00", "payroll_month": "2026-03"}),
+            json!({"decision": "calculate", "currency": "LCR", "gross_pay": "1000.00",
+                "employee_contribution": "50.00", "allowed_deduction": "0.00", "taxable_pay": "950.00",
+                "income_tax": "0.00", "net_pay": "950.00", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]}),
+            "payslip",
+        ),
+    ]
+}
+
+fn replies(rubric: &Rubric, b: &Baselines, task: &Task) -> HashMap<String, String> {
+    b.strategies()
+        .iter()
+        .map(|s| (s.name.clone(), b.reply(rubric, s, task).expect("a reply")))
+        .collect()
+}
+
+#[test]
+fn each_strategy_writes_what_its_name_says() {
+    let r = rubric(8);
+    let tasks = hand_made();
+    let b = Baselines::new(&r, &tasks);
+    let names: Vec<&str> = b.strategies().iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "reference",
+            "fenced reference",
+            "malformed (reference cut short)",
+            "refuse in prose",
+            "all zeros",
+            "copy the inputs",
+            "right decision, no arithmetic",
+            "usual calculate answer (the prompt's example)",
+            "always clarify with reason_code = MISSING_GROSS_PAY",
+            "always clarify with reason_code = MISSING_PAYROLL_MONTH",
+            "always calculate",
+            "always clarify",
+            "always retrieve",
+            "calculate tasks answered clarify",
+            "calculate tasks answered retrieve",
+            "calculate tasks answered wrongly",
+        ]
+    );
+    let payslip = replies(&r, &b, &tasks[0]);
+    assert_eq!(payslip["reference"], tasks[0].expected.to_string());
+    assert!(payslip["fenced reference"].starts_with("```json\n{\"decision\""));
+    assert_eq!(
+        payslip["malformed (reference cut short)"],
+        tasks[0].expected.to_string().trim_end_matches('}')
+    );
+    // Amounts zero; the currency is the same in every payslip, so it is given.
+    assert_eq!(
+        payslip["all zeros"],
+        r#"{"decision":"calculate","currency":"LCR","gross_pay":"0.00","employee_contribution":"0.00","allowed_deduction":"0.00","taxable_pay":"0.00","income_tax":"0.00","net_pay":"0.00","clauses":[]}"#
+    );
+    // Inputs of the field's name copied, the usual clauses, no arithmetic.
+    assert_eq!(
+        payslip["copy the inputs"],
+        r#"{"decision":"calculate","currency":"LCR","gross_pay":"3084.04","employee_contribution":"0.00","allowed_deduction":"131.70","taxable_pay":"0.00","income_tax":"0.00","net_pay":"0.00","clauses":["R1","R2","R3","R4","R5","R6"]}"#
+    );
+    // Every computed field one unit off; copied and constant fields kept.
+    assert_eq!(
+        payslip["calculate tasks answered wrongly"],
+        r#"{"decision":"calculate","currency":"LCR","gross_pay":"3084.04","employee_contribution":"124.36","allowed_deduction":"131.70","taxable_pay":"2829.98","income_tax":"139.32","net_pay":"2691.66","clauses":["R1","R2","R3","R4","R5","R6"]}"#
+    );
+    // The refusal of a payslip: the most common clarification.
+    assert_eq!(
+        payslip["calculate tasks answered clarify"],
+        r#"{"decision":"clarify","reason_code":"MISSING_PAYROLL_MONTH","clauses":["R1","R7"]}"#
+    );
+    let trap = replies(&r, &b, &tasks[1]);
+    assert_eq!(trap["always clarify"], tasks[1].expected.to_string());
+    assert_eq!(
+        trap["calculate tasks answered wrongly"],
+        tasks[1].expected.to_string()
+    );
+    // Calculating through a trap: no gross pay in the case, so nothing to copy.
+    assert_eq!(
+        trap["copy the inputs"],
+        r#"{"decision":"calculate","currency":"LCR","gross_pay":"0.00","employee_contribution":"0.00","allowed_deduction":"0.00","taxable_pay":"0.00","income_tax":"0.00","net_pay":"0.00","clauses":["R1","R2","R3","R4","R5","R6"]}"#
+    );
+    assert_eq!(
+        trap["always clarify with reason_code = MISSING_GROSS_PAY"],
+        r#"{"decision":"clarify","reason_code":"MISSING_GROSS_PAY","clauses":["R1","R7"]}"#
+    );
+    assert_eq!(
+        trap["refuse in prose"],
+        "I cannot answer this from the information given."
+    );
+    let retrieval = replies(&r, &b, &tasks[4]);
+    assert_eq!(
+        retrieval["right decision, no arithmetic"],
+        r#"{"decision":"retrieve","field":"deduction_cap","value":"0","clauses":["R1","R4"]}"#
+    );
+}
+
+#[test]
+fn a_tagged_rubric_gets_its_tag_around_every_json_reply() {
+    let path = root().join("rulebooks/paie-fr/rubric-1.toml");
+    let (r, _) = load_rubric(&path, None).expect("rubric");
+    let tasks = generated("rulebooks/paie-fr/generator-1.toml", 8);
+    let b = Baselines::new(&r, &tasks);
+    for s in b.strategies() {
+        let reply = b.reply(&r, s, &tasks[0]).expect("reply");
+        if s.name == "refuse in prose" {
+            assert!(!reply.contains("<bulletin>"));
+        } else {
+            assert!(
+                reply.starts_with("<bulletin>\n") && reply.ends_with("\n</bulletin>"),
+                "{}: {reply}",
+                s.name
+            );
+        }
+    }
+    // One decision only: no `always` strategies.
+    assert!(b.strategies().iter().all(|s| !s.name.starts_with("always")));
+}
+
+/// Each strategy's mean under a rubric, by name.
+fn measured(n: u32, tasks: &[Task]) -> HashMap<String, Means> {
+    let r = rubric(n);
+    let scorer = Scorer::new(r.clone(), false);
+    // Generated tasks carry the real rulebook hash; the scorer checks it.
+    let b = Baselines::new(&r, tasks);
+    let means = b.measure(&scorer, tasks).expect("measured");
+    b.strategies()
+        .iter()
+        .map(|s| s.name.clone())
+        .zip(means)
+        .collect()
+}
+
+fn mean(m: &HashMap<String, Means>, name: &str) -> Decimal {
+    m.get(name)
+        .unwrap_or_else(|| panic!("no strategy {name}"))
+        .all
+        .mean()
+}
+
+#[test]
+fn luma_rubric_8_prices_refusal_and_a_wrong_payslip_alike_and_every_constant_below_zero() {
+    let tasks = generated(LUMA_GENERATOR, 240);
+    let r = rubric(8);
+    let m = measured(8, &tasks);
+    assert_eq!(mean(&m, "reference"), r.max());
+    let refusal = mean(&m, "calculate tasks answered clarify");
+    let wrong = mean(&m, "calculate tasks answered wrongly");
+    assert!(
+        (refusal - wrong).abs() <= Decimal::new(1, 2),
+        "{refusal} vs {wrong}"
+    );
+    let b = Baselines::new(&r, &tasks);
+    let constants: Vec<&str> = b
+        .strategies()
+        .iter()
+        .filter(|s| s.constant)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert!(constants.len() >= 8, "{constants:?}");
+    for name in constants {
+        assert!(mean(&m, name) < Decimal::ZERO, "{name}: {}", mean(&m, name));
+    }
+    // Traps are balanced over the four reasons: four single-reason strategies.
+    let reasons = b
+        .strategies()
+        .iter()
+        .filter(|s| s.name.starts_with("always clarify with reason_code"))
+        .count();
+    assert_eq!(reasons, 4);
+}
+
+#[test]
+fn rescoring_under_rubrics_3_to_8_shows_the_incentives_the_seed_reports() {
+    let tasks = generated(LUMA_GENERATOR, 240);
+    let m: HashMap<u32, HashMap<String, Means>> =
+        (3..=8).map(|n| (n, measured(n, &tasks))).collect();
+    for n in 3..=8 {
+        assert_eq!(mean(&m[&n], "reference"), rubric(n).max(), "rubric {n}");
+    }
+    // 3: copying inputs pays; 4: almost nothing (an income tax of 0.00 is copied right).
+    assert!(mean(&m[&3], "copy the inputs") > Decimal::new(3, 2));
+    assert!(mean(&m[&4], "copy the inputs") < mean(&m[&3], "copy the inputs") / Decimal::from(4));
+    // 5: always calculating beats always clarifying.
+    assert!(mean(&m[&5], "always calculate") > mean(&m[&5], "always clarify"));
+    // 6: a refused payslip and a wrong one both score 0.
+    let payslip = |n: u32, name: &str| m[&n][name].tiers["payslip"].mean();
+    assert_eq!(
+        payslip(6, "calculate tasks answered clarify"),
+        Decimal::ZERO
+    );
+    assert_eq!(
+        payslip(6, "calculate tasks answered wrongly"),
+        Decimal::ZERO
+    );
+    // 7: a refusal below a wrong payslip; 8: parity at -0.5.
+    assert_eq!(
+        payslip(7, "calculate tasks answered clarify"),
+        Decimal::new(-5, 1)
+    );
+    assert_eq!(
+        payslip(7, "calculate tasks answered wrongly"),
+        Decimal::ZERO
+    );
+    assert_eq!(
+        payslip(8, "calculate tasks answered clarify"),
+        Decimal::new(-5, 1)
+    );
+    assert_eq!(
+        payslip(8, "calculate tasks answered wrongly"),
+        Decimal::new(-5, 1)
+    );
+}
+
+fn write_tasks(dir: &std::path::Path, tasks_from: &str, n: u64) -> std::path::PathBuf {
+    let path = dir.join("tasks.jsonl");
+    let out = bareme(
+        &[
+            "generate",
+            tasks_from,
+            "-n",
+            &n.to_string(),
+            "--seed",
+            "11",
+            "--out",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+#[test]
+fn baselines_and_rescore_on_the_command_line() {
+    let dir = tempdir("baselines-cli");
+    let tasks = write_tasks(&dir, LUMA_GENERATOR, 60);
+    let replies = dir.join("replies.jsonl");
+    let out = bareme(
+        &[
+            "baselines",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--replies-out",
+            replies.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["rubric"], "luma-payroll/rubric-8");
+    let strategies = report["strategies"].as_array().expect("strategies");
+    assert_eq!(strategies[0]["name"], "reference");
+    assert_eq!(strategies[0]["mean"], json!(1));
+    let lines = std::fs::read_to_string(&replies).expect("replies written");
+    let tasks_n = report["tasks"].as_u64().expect("tasks") as usize;
+    assert_eq!(lines.lines().count(), tasks_n * strategies.len());
+
+    let out = bareme(
+        &[
+            "rescore",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-7.toml",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--replies",
+            replies.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rescored: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    // Rescoring under rubric 8 gives what `baselines` measured under it.
+    for s in strategies {
+        let name = s["name"].as_str().unwrap();
+        assert_eq!(
+            rescored["strategies"][name]["luma-payroll/rubric-8"]["mean"], s["mean"],
+            "{name}"
+        );
+    }
+    assert_eq!(
+        rescored["strategies"]["refuse in prose"]["luma-payroll/rubric-7"]["mean"],
+        json!(-0.5)
+    );
+    let text = bareme(
+        &[
+            "rescore",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-3.toml",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--replies",
+            replies.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .eq(["replies", "rubric-3", "rubric-8"]),
+        "{text}"
+    );
+
+    // A rubric of another rulebook refuses the tasks.
+    let out = bareme(
+        &[
+            "rescore",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--rubric",
+            "rulebooks/paie-fr/rubric-1.toml",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--replies",
+            replies.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("paie-fr/rubric-1 grades paie-fr@2026"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
