@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
-use super::task::{task_json, Drawn, Engine, GenerateError};
+use super::task::{Drawn, Engine, GenerateError, TaskLine};
 
 /// Tasks drawn at once between two writes: bounds memory, keeps order.
 const CHUNK: u64 = 512;
@@ -124,6 +124,7 @@ pub fn run(
         ..Manifest::default()
     };
     let mut hash = Sha256::new();
+    let mut line = Vec::new();
     let end = options.start.saturating_add(options.count);
     let mut first = options.start;
     while first < end {
@@ -139,10 +140,12 @@ pub fn run(
                 manifest.duplicates += 1;
                 continue;
             }
-            let mut line = task_json(&task, g).to_string();
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
-            hash.update(line.as_bytes());
+            line.clear();
+            serde_json::to_writer(&mut line, &TaskLine::new(&task, g))
+                .map_err(std::io::Error::from)?;
+            line.push(b'\n');
+            out.write_all(&line)?;
+            hash.update(&line);
             manifest.tasks += 1;
             *manifest.levels.entry(task.level).or_default() += 1;
             *manifest.tiers.entry(task.tier.to_string()).or_default() += 1;

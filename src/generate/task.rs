@@ -5,7 +5,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rust_decimal::Decimal;
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -408,6 +408,9 @@ impl<'g> Engine<'g> {
         if !checks.may_copy.is_empty() {
             amounts(case, &mut copied);
         }
+        // Every digit run of a number found in the prompt is a whole digit
+        // run of the prompt: most amounts are ruled out without a search.
+        let runs = DigitRuns::of(prompt);
         for field in checks.no_leak.iter().filter(|f| !shown.contains(f)) {
             let mut values = Vec::new();
             collect(expected, field, &mut values);
@@ -416,7 +419,10 @@ impl<'g> Engine<'g> {
                 if d.is_zero() || (may_copy && copied.contains(&d)) {
                     continue;
                 }
-                if renderings(&d).iter().any(|r| appears(prompt, r)) {
+                if renderings(&d)
+                    .iter()
+                    .any(|r| runs.may_hold_all(r) && appears(prompt, r))
+                {
                     return Err(Redraw(format!("{field} appears in the prompt")));
                 }
             }
@@ -508,6 +514,48 @@ fn renderings(d: &Decimal) -> Vec<String> {
     out
 }
 
+/// The maximal runs of ASCII digits of a text, as a 4,096-bit filter:
+/// a number one of whose runs is not in it does not appear in the text,
+/// so one pass over a prompt spares most searches for an amount.
+struct DigitRuns([u64; 64]);
+
+impl DigitRuns {
+    fn of(text: &str) -> DigitRuns {
+        let mut bits = [0u64; 64];
+        Self::each_run(text, |h| bits[(h >> 6) as usize & 63] |= 1 << (h & 63));
+        DigitRuns(bits)
+    }
+
+    /// Whether every digit run of `number` may be a run of the text.
+    fn may_hold_all(&self, number: &str) -> bool {
+        let mut all = true;
+        Self::each_run(number, |h| {
+            all &= self.0[(h >> 6) as usize & 63] & (1 << (h & 63)) != 0
+        });
+        all
+    }
+
+    /// Calls `f` with a hash of each maximal digit run (FNV-1a).
+    fn each_run(text: &str, mut f: impl FnMut(u64)) {
+        const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut h = BASIS;
+        let mut in_run = false;
+        for &b in text.as_bytes() {
+            if b.is_ascii_digit() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                in_run = true;
+            } else if in_run {
+                f(h);
+                h = BASIS;
+                in_run = false;
+            }
+        }
+        if in_run {
+            f(h);
+        }
+    }
+}
+
 /// Whether `needle` appears in `text` as a whole number (no digit, or
 /// separator and digit, on either side).
 fn appears(text: &str, needle: &str) -> bool {
@@ -545,27 +593,43 @@ fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
 }
 
 /// The JSON line of a task: its fields in a fixed order.
-pub(crate) fn task_json(task: &Task, g: &Generator) -> Json {
-    let mut m = Map::new();
-    m.insert("id".into(), Json::String(task.id.clone()));
-    m.insert("index".into(), Json::from(task.index));
-    m.insert("level".into(), Json::from(task.level));
-    m.insert("tier".into(), Json::String(task.tier.to_string()));
-    m.insert("branch".into(), Json::String(task.branch.to_string()));
-    m.insert("rulebook".into(), Json::String(g.rulebook.clone()));
-    m.insert(
-        "rulebook_hash".into(),
-        Json::String(g.rulebook_hash.clone()),
-    );
-    m.insert("generator".into(), Json::String(g.name.clone()));
-    m.insert("generator_hash".into(), Json::String(g.hash.clone()));
-    m.insert("rubric".into(), Json::from(g.rubric));
-    m.insert("case".into(), task.case.clone());
-    m.insert("prompt".into(), Json::String(task.prompt.clone()));
-    m.insert("expected".into(), task.expected.clone());
-    m.insert(
-        "tags".into(),
-        Json::Array(task.tags.iter().map(|t| Json::String(t.clone())).collect()),
-    );
-    Json::Object(m)
+/// A task as its line of a task file, borrowed: written without copying
+/// its case, prompt or answer.
+#[derive(serde::Serialize)]
+pub(crate) struct TaskLine<'a> {
+    id: &'a str,
+    index: u64,
+    level: i64,
+    tier: &'a str,
+    branch: &'a str,
+    rulebook: &'a str,
+    rulebook_hash: &'a str,
+    generator: &'a str,
+    generator_hash: &'a str,
+    rubric: i64,
+    case: &'a Json,
+    prompt: &'a str,
+    expected: &'a Json,
+    tags: &'a [String],
+}
+
+impl<'a> TaskLine<'a> {
+    pub(crate) fn new(task: &'a Task, g: &'a Generator) -> TaskLine<'a> {
+        TaskLine {
+            id: &task.id,
+            index: task.index,
+            level: task.level,
+            tier: &task.tier,
+            branch: &task.branch,
+            rulebook: &g.rulebook,
+            rulebook_hash: &g.rulebook_hash,
+            generator: &g.name,
+            generator_hash: &g.hash,
+            rubric: g.rubric,
+            case: &task.case,
+            prompt: &task.prompt,
+            expected: &task.expected,
+            tags: &task.tags,
+        }
+    }
 }
