@@ -22,6 +22,7 @@ mod means;
 mod model;
 mod read;
 mod schema;
+mod settings;
 
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -34,6 +35,7 @@ pub use model::{
     DecisionRubric, Explanation, Field, FieldKind, FieldPath, Format, JsonKind, Partial, Rubric,
     ScoreRules,
 };
+pub use settings::{setting_changes, settings, Setting, SettingChange};
 
 use crate::coverage::Task;
 use crate::model::Rulebook;

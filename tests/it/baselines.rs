@@ -413,3 +413,16 @@ fn baselines_and_rescore_on_the_command_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rubric_7_to_8_changes_exactly_the_settings_the_seed_describes() {
+    use bareme::score::{setting_changes, settings};
+    let changes = setting_changes(&settings(&rubric(7)), &settings(&rubric(8)));
+    let lines: Vec<String> = changes
+        .iter()
+        .map(|c| format!("{}: {:?} -> {:?}", c.key, c.old, c.new))
+        .collect();
+    insta::assert_snapshot!("rubric_7_to_8_settings", lines.join("\n"));
+    // A rubric against itself: nothing.
+    assert!(setting_changes(&settings(&rubric(8)), &settings(&rubric(8))).is_empty());
+}
