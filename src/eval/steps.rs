@@ -246,6 +246,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             item,
             label: step.label.clone(),
             clauses: step.clauses.clone(),
+            detail: step.detail,
             formula: step.expr.text.clone(),
             condition,
             reads: frame.reads,

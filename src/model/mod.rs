@@ -543,6 +543,8 @@ pub struct Step {
     pub round: Option<(u32, RoundingMode)>,
     /// Static type.
     pub ty: Type,
+    /// A helper step, shown on one line in a text trace.
+    pub detail: bool,
 }
 
 /// Steps computed once per item of a list.

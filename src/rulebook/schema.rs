@@ -245,6 +245,10 @@ pub struct RawStep {
     /// Clauses the step applies.
     #[serde(default)]
     pub clauses: Vec<Spanned<String>>,
+    /// A helper step: the text trace shows it on one line, beneath the
+    /// steps that apply the rules.
+    #[serde(default)]
+    pub detail: bool,
 }
 
 /// A group of steps computed once per item of a list.

@@ -105,6 +105,9 @@ pub struct StepTrace {
     pub label: Option<String>,
     /// Clauses it applies.
     pub clauses: Vec<Arc<str>>,
+    /// A helper step (`detail = true`): shown on one line in text.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub detail: bool,
     /// The formula as written.
     pub formula: Arc<str>,
     /// Its applicability condition, and whether it held.

@@ -9,6 +9,13 @@ use std::fmt::{self, Write};
 
 use super::{Event, OutcomeTrace, StepTrace, Trace};
 use crate::facts::Given;
+use crate::value::Value;
+
+/// Items of a list or map shown before `… N more`.
+const SHOWN_ITEMS: usize = 8;
+
+/// Characters of one value shown before `…`.
+const SHOWN_CHARS: usize = 400;
 
 /// Renders a trace as indented text, one block per check and step.
 pub fn render_text(trace: &Trace) -> String {
@@ -28,17 +35,20 @@ pub fn render_text(trace: &Trace) -> String {
     for input in &trace.inputs {
         let (name, value) = (&input.name, &input.value);
         match input.given {
-            Given::Value => line(out, format_args!("  {name} = {value}")),
+            Given::Value => line(out, format_args!("  {name} = {}", shown(value))),
             Given::Absent => line(out, format_args!("  {name} absent")),
             Given::Null => line(out, format_args!("  {name} = null")),
-            Given::Default => line(out, format_args!("  {name} = {value} (default)")),
+            Given::Default => line(out, format_args!("  {name} = {} (default)", shown(value))),
             Given::Invalid if value.is_missing() => line(
                 out,
                 format_args!("  {name} absent (the value given is not valid)"),
             ),
             Given::Invalid => line(
                 out,
-                format_args!("  {name} = {value} (default: the value given is not valid)"),
+                format_args!(
+                    "  {name} = {} (default: the value given is not valid)",
+                    shown(value)
+                ),
             ),
             Given::Ignored => line(
                 out,
@@ -47,7 +57,16 @@ pub fn render_text(trace: &Trace) -> String {
         }
     }
     out.push_str("\nevaluation\n");
-    for event in &trace.events {
+    let mut folded_until = 0;
+    for (at, event) in trace.events.iter().enumerate() {
+        if at < folded_until {
+            continue;
+        }
+        if let Some(end) = zero_item(&trace.events, at) {
+            write_folded(out, &trace.events[at..end]);
+            folded_until = end;
+            continue;
+        }
         match event {
             Event::Check(c) => {
                 let when = c.when.as_deref().unwrap_or("always");
@@ -222,13 +241,21 @@ fn write_reads(out: &mut String, reads: &[super::Read]) {
     if !reads.is_empty() {
         let list: Vec<String> = reads
             .iter()
-            .map(|r| format!("{} = {}", r.name, r.value))
+            .map(|r| format!("{} = {}", r.name, shown(&r.value)))
             .collect();
         line(out, format_args!("    with {}", list.join(", ")));
     }
 }
 
 fn write_step(out: &mut String, s: &StepTrace) {
+    let name = match &s.item {
+        Some(item) => format!("{item}.{}", s.step),
+        None => s.step.to_string(),
+    };
+    if s.detail && s.roundings.is_empty() && s.lookups.is_empty() {
+        line(out, format_args!("  · {name} = {}", shown(&s.value)));
+        return;
+    }
     let label = s
         .label
         .as_ref()
@@ -260,7 +287,7 @@ fn write_step(out: &mut String, s: &StepTrace) {
             ),
         );
     }
-    line(out, format_args!("    = {}", s.formula));
+    write_formula(out, &s.formula);
     write_reads(out, &s.reads);
     for l in &s.lookups {
         if l.kind == "scale" {
@@ -288,7 +315,7 @@ fn write_step(out: &mut String, s: &StepTrace) {
     }
     let exact = s.exact.to_string();
     if s.roundings.iter().all(|r| r.at != "step") {
-        line(out, format_args!("    → {}", s.value));
+        line(out, format_args!("    → {}", shown(&s.value)));
     } else {
         line(out, format_args!("    exact {exact}"));
     }
@@ -309,5 +336,168 @@ fn write_step(out: &mut String, s: &StepTrace) {
                 r.rounded.margin
             ),
         );
+    }
+}
+
+/// A formula as written, each of its lines on a line of its own, its
+/// indentation kept (a multi-line formula of a rulebook reads as it does
+/// there); blank lines are left out.
+fn write_formula(out: &mut String, formula: &str) {
+    let mut lines = formula.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("").trim();
+    line(out, format_args!("    = {first}"));
+    let rest: Vec<&str> = lines.collect();
+    let indent = rest
+        .iter()
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    for l in rest {
+        let l = l.get(indent..).unwrap_or(l.trim_start());
+        line(out, format_args!("      {}", l.trim_end()));
+    }
+}
+
+/// Where the run of per-item steps starting at `at` ends, when they are
+/// all the steps of one item there (a whole block, not its tail), there
+/// are several, and every value is nothing: zero,
+/// false or absent, with no rounding point met. Such an item (a payslip
+/// line that does not apply) is shown on one line.
+fn zero_item(events: &[Event], at: usize) -> Option<usize> {
+    let Event::Step(first) = &events[at] else {
+        return None;
+    };
+    let item = first.item.as_ref()?;
+    if at > 0 && matches!(&events[at - 1], Event::Step(p) if p.item.as_ref() == Some(item)) {
+        return None;
+    }
+    let mut end = at;
+    while let Some(Event::Step(s)) = events.get(end) {
+        if s.item.as_ref() != Some(item) {
+            break;
+        }
+        if nothing(&s.value).is_none() || !s.roundings.is_empty() {
+            return None;
+        }
+        end += 1;
+    }
+    (end - at >= 2).then_some(end)
+}
+
+/// How a value that is nothing is written: `0`, `false`, `absent`.
+fn nothing(v: &Value) -> Option<&'static str> {
+    match v {
+        Value::Number(d) if d.is_zero() => Some("0"),
+        Value::Bool(false) => Some("false"),
+        Value::Absent => Some("absent"),
+        _ => None,
+    }
+}
+
+/// One line for an item whose steps are all nothing, grouped by value:
+/// `lines[5]: applies false; employee, employer 0; employee_part absent (folded)`.
+fn write_folded(out: &mut String, steps: &[Event]) {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut item = "";
+    for e in steps {
+        let Event::Step(s) = e else { continue };
+        item = s.item.as_deref().unwrap_or("");
+        let Some(v) = nothing(&s.value) else { continue };
+        match groups.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, names)) => names.push(&s.step),
+            None => groups.push((v, vec![&s.step])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(v, names)| format!("{} {v}", names.join(", ")))
+        .collect();
+    line(out, format_args!("  {item}: {} (folded)", parts.join("; ")));
+}
+
+/// A value as a trace line shows it: a list or map by its first items and
+/// how many more, the whole at most `SHOWN_CHARS` characters.
+fn shown(value: &Value) -> String {
+    let mut text = Capped {
+        text: String::new(),
+        left: SHOWN_CHARS,
+        cut: false,
+    };
+    // The writer stops at its cap: the error only says so.
+    let _ = write!(text, "{}", Shown(value));
+    if text.cut {
+        text.text.push('…');
+    }
+    text.text
+}
+
+struct Shown<'v>(&'v Value);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, v) in items.iter().take(SHOWN_ITEMS).enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", Shown(v))?;
+                }
+                more(f, items.len())?;
+                f.write_str("]")
+            }
+            Value::Map(entries) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in entries.iter().take(SHOWN_ITEMS).enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {}", Shown(v))?;
+                }
+                more(f, entries.len())?;
+                f.write_str("}")
+            }
+            Value::Record(r) if r.name.is_none() => {
+                f.write_str("{")?;
+                for (i, (name, v)) in r.names.iter().zip(r.fields.iter()).enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{name}: {}", Shown(v))?;
+                }
+                f.write_str("}")
+            }
+            other => write!(f, "{other}"),
+        }
+    }
+}
+
+fn more(f: &mut fmt::Formatter<'_>, len: usize) -> fmt::Result {
+    if len > SHOWN_ITEMS {
+        let sep = if SHOWN_ITEMS > 0 { ", " } else { "" };
+        write!(f, "{sep}… {} more", len - SHOWN_ITEMS)?;
+    }
+    Ok(())
+}
+
+/// A string that takes at most `left` more characters, then refuses.
+struct Capped {
+    text: String,
+    left: usize,
+    cut: bool,
+}
+
+impl fmt::Write for Capped {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            if self.left == 0 {
+                self.cut = true;
+                return Err(fmt::Error);
+            }
+            self.text.push(c);
+            self.left -= 1;
+        }
+        Ok(())
     }
 }

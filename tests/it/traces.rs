@@ -116,3 +116,78 @@ fn succession_gift_with_recall_json() {
     );
     insta::assert_json_snapshot!(trace.expect("trace requested"), { ".rulebook" => "[reference]" });
 }
+
+/// What an auditor reads, made to show each help the text gives: a list
+/// input of twelve values shown by its first eight, a formula written on
+/// several lines kept as written, a helper step on one line, and an item
+/// whose steps are all nothing folded to one line.
+const AUDIT: &str = r#"[rulebook]
+id = "audit-demo"
+version = 1
+schema = 1
+
+[clauses]
+A1 = "Each hour is paid at its rate when it is worked."
+
+[inputs.hours]
+type = "list"
+items = { type = "decimal" }
+required = true
+
+[steps.rate]
+label = "Hourly rate"
+detail = true
+expr = "12.50"
+
+[steps.worked]
+label = "Hours worked"
+clauses = ["A1"]
+expr = """
+sum(
+    [h for h in hours if h > 0]
+)"""
+
+[per_item.paid]
+over = "hours"
+item = "h"
+
+[per_item.paid.steps.counted]
+expr = "h > 0"
+
+[per_item.paid.steps.pay]
+clauses = ["A1"]
+expr = "if counted then h * rate else 0"
+
+[steps.total]
+clauses = ["A1"]
+expr = "sum(paid.pay)"
+
+[[checks]]
+decision = "pay"
+
+[decisions.pay.answer]
+total = { expr = "total", format = "decimal" }
+worked = { expr = "worked", format = "decimal" }
+"#;
+
+#[test]
+fn audit_helps_text() {
+    let rb = bareme::parse_rulebook("audit-demo.toml", AUDIT).expect("valid");
+    let case = serde_json::json!({"hours": ["1", "0", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]});
+    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let text = render_text(&trace.expect("trace requested"));
+    assert!(
+        text.contains("hours = [1, 0, 2, 3, 4, 5, 6, 7, … 4 more]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("paid[1]: counted false; pay 0 (folded)"),
+        "{text}"
+    );
+    assert!(text.contains("\n  · rate = 12.50\n"), "{text}");
+    assert!(
+        text.contains("    = sum(\n          [h for h in hours if h > 0]\n      )\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -390,6 +390,7 @@ impl Checker<'_> {
             otherwise,
             round: raw.round.as_ref().and_then(|r| self.round(r)),
             ty,
+            detail: raw.detail,
         })
     }
 
