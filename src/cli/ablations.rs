@@ -6,14 +6,12 @@
 //! rulebook or whose `expected` is not the rulebook's (or an unwritable
 //! standard output), 3 an invalid rulebook.
 
-use std::io::BufRead;
-use std::path::Path;
 use std::process::ExitCode;
 
 use super::args::{AblationsArgs, ReportFormat};
-use super::input::{next_line, BatchLine};
 use super::output::Stdout;
-use bareme::coverage::{Coverage, Task, MAX_TASK_BYTES};
+use super::taskfile::{each_line, Stop};
+use bareme::coverage::{Coverage, Task};
 
 /// Runs `bareme ablations`.
 pub fn run(args: &AblationsArgs) -> ExitCode {
@@ -36,62 +34,22 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
         Some(dir) => Some(start(&super::load(dir)?)?),
         None => None,
     };
-    let mut reader = open(&args.tasks)?;
-    let mut buf = Vec::new();
-    let mut number = 0usize;
-    loop {
-        number += 1;
-        let fail = |message: &str| {
-            warn!("error: {}, line {number}: {message}", args.tasks.display());
-            ExitCode::from(2)
-        };
-        let line = match next_line(&mut *reader, MAX_TASK_BYTES, &mut buf) {
-            Ok(None) => break,
-            Ok(Some(BatchLine::TooLong)) => {
-                return Err(fail(&format!(
-                    "the line is longer than the limit of {MAX_TASK_BYTES} bytes"
-                )))
-            }
-            Ok(Some(BatchLine::Fits(line))) => line,
-            Err(e) => {
-                warn!("error: reading {}: {e}", args.tasks.display());
-                return Err(ExitCode::from(2));
-            }
-        };
-        let text = std::str::from_utf8(line).map_err(|e| {
-            fail(&format!(
-                "the line is not UTF-8 text: invalid byte at offset {}",
-                e.valid_up_to()
-            ))
-        })?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        let task = Task::from_json(text).map_err(|e| fail(&e))?;
+    each_line(&args.tasks, |_, text| {
+        let task = Task::from_json(text)?;
         let coverage = match &mut coverage {
             Some(c) => c,
-            None => coverage.insert(start(&super::load(&task.rulebook_dir())?)?),
+            None => coverage.insert(
+                super::load(&task.rulebook_dir())
+                    .and_then(|rb| start(&rb))
+                    .map_err(Stop::Exit)?,
+            ),
         };
-        coverage.add(&task).map_err(|e| fail(&e))?;
-    }
+        Ok(coverage.add(&task)?)
+    })?;
     match coverage {
         Some(c) if c.tasks() > 0 => Ok(c),
         _ => {
             warn!("error: {} holds no task", args.tasks.display());
-            Err(ExitCode::from(2))
-        }
-    }
-}
-
-/// The task file, or standard input for `-`.
-fn open(path: &Path) -> Result<Box<dyn BufRead>, ExitCode> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(std::io::stdin().lock()));
-    }
-    match std::fs::File::open(path) {
-        Ok(f) => Ok(Box::new(std::io::BufReader::new(f))),
-        Err(e) => {
-            warn!("error: cannot read {}: {e}", path.display());
             Err(ExitCode::from(2))
         }
     }

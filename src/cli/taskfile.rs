@@ -46,11 +46,25 @@ pub(super) fn set_jobs(jobs: Option<usize>) {
     }
 }
 
+/// Why reading a file of lines stops early.
+pub(super) enum Stop {
+    /// A bad line: printed with the file and line number, exit 2.
+    Line(String),
+    /// Already reported (a rulebook's diagnostics): this exit code.
+    Exit(ExitCode),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Stop {
+        Stop::Line(message)
+    }
+}
+
 /// Every line of a file, or of standard input for `-`, with its number;
 /// `f` gets each non-blank line's text.
 pub(super) fn each_line(
     path: &Path,
-    mut f: impl FnMut(usize, &str) -> Result<(), String>,
+    mut f: impl FnMut(usize, &str) -> Result<(), Stop>,
 ) -> Result<(), ExitCode> {
     let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
@@ -93,7 +107,10 @@ pub(super) fn each_line(
         if text.trim().is_empty() {
             continue;
         }
-        f(number, text).map_err(|e| fail(&e))?;
+        f(number, text).map_err(|e| match e {
+            Stop::Line(message) => fail(&message),
+            Stop::Exit(code) => code,
+        })?;
     }
 }
 
@@ -124,11 +141,12 @@ pub(super) fn read_tasks(
                     "task {}: `expected` is not what {} gives for its case (--recompute-expected re-derives it)",
                     task.id,
                     rb.reference()
-                ));
+                )
+                .into());
             }
         }
         if tasks.contains_key(&task.id) {
-            return Err(format!("task {} appears twice", task.id));
+            return Err(format!("task {} appears twice", task.id).into());
         }
         tasks.insert(task.id.clone(), task);
         Ok(())
