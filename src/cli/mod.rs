@@ -34,6 +34,7 @@ macro_rules! warn_raw {
 mod ablations;
 mod args;
 mod batch;
+mod diff;
 mod eval;
 mod generate;
 mod input;
@@ -66,6 +67,7 @@ pub fn run() -> ExitCode {
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Diff(args) => diff::run(&args),
     }
 }
 

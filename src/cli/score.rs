@@ -59,7 +59,7 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
 
 /// Every line of a file, or of standard input for `-`, with its number;
 /// `f` gets each non-blank line's text.
-fn each_line(
+pub(super) fn each_line(
     path: &Path,
     mut f: impl FnMut(usize, &str) -> Result<(), String>,
 ) -> Result<(), ExitCode> {

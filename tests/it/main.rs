@@ -7,6 +7,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod diff;
 mod fuzz;
 mod generate;
 mod generators;
