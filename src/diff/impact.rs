@@ -49,8 +49,26 @@ pub struct Divergence {
     pub old_formula: Option<String>,
     /// Its formula in the new version.
     pub new_formula: Option<String>,
+    /// The names the step read in both versions whose values differ (a
+    /// parameter, an input, an earlier step): why the same formula moved.
+    pub reads: Vec<ReadChange>,
+    /// The table rows it looked up in either version (`rates row south`):
+    /// a trace names a row, not its cells, so a changed cell shows in the
+    /// structural diff under that row.
+    pub lookups: Vec<String>,
     /// The clauses the step applies, in either version.
     pub clauses: Vec<String>,
+}
+
+/// A name a step read in both versions, with another value in each.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReadChange {
+    /// The name read (`smic`, `row.rate`).
+    pub name: String,
+    /// Its value under the old version.
+    pub old: Json,
+    /// Its value under the new version.
+    pub new: Json,
 }
 
 /// A task whose answer moved.
@@ -215,7 +233,32 @@ fn divergence(old: &Rulebook, new: &Rulebook, case: &Json) -> Option<Divergence>
             clauses.push(c.to_string());
         }
     }
+    let mut reads = Vec::new();
+    if let (Some(x), Some(y)) = (x, y) {
+        for r in &x.reads {
+            let Some(n) = y.reads.iter().find(|n| n.name == r.name) else {
+                continue;
+            };
+            let (old, new) = (json(&r.value), json(&n.value));
+            if old != new && !reads.iter().any(|c: &ReadChange| *c.name == *r.name) {
+                reads.push(ReadChange {
+                    name: r.name.to_string(),
+                    old,
+                    new,
+                });
+            }
+        }
+    }
+    let mut lookups: Vec<String> = Vec::new();
+    for l in x.into_iter().chain(y).flat_map(|s| s.lookups.iter()) {
+        let row = format!("{} row {}", l.table, l.row.as_deref().unwrap_or("(none)"));
+        if !lookups.contains(&row) {
+            lookups.push(row);
+        }
+    }
     Some(Divergence {
+        reads,
+        lookups,
         step: key.0.to_string(),
         item: key.1.as_ref().map(ToString::to_string),
         old_value: x.map(|s| json(&s.value)),

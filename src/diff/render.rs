@@ -212,10 +212,12 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                     .map_or_else(String::new, |i| format!(" of {}", clean(i)));
                 let value = |v: &Option<serde_json::Value>| {
                     v.as_ref()
-                        .map_or_else(|| "(no such step)".to_string(), json_text)
+                        .map_or_else(|| "(not computed)".to_string(), json_text)
                 };
-                let formula =
-                    |f: &Option<String>| f.as_deref().map_or_else(|| "(none)".to_string(), clean);
+                let formula = |f: &Option<String>| {
+                    f.as_deref()
+                        .map_or_else(|| "(not computed)".to_string(), clean)
+                };
                 let _ = writeln!(
                     out,
                     "      first divergence: step {}{item}: {} → {}",
@@ -223,8 +225,24 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                     style.old(&value(&d.old_value)),
                     style.new(&value(&d.new_value))
                 );
-                let _ = writeln!(out, "        old: {}", formula(&d.old_formula));
-                let _ = writeln!(out, "        new: {}", formula(&d.new_formula));
+                if d.old_formula == d.new_formula {
+                    let _ = writeln!(out, "        formula (both): {}", formula(&d.old_formula));
+                } else {
+                    let _ = writeln!(out, "        old: {}", formula(&d.old_formula));
+                    let _ = writeln!(out, "        new: {}", formula(&d.new_formula));
+                }
+                for r in &d.reads {
+                    let _ = writeln!(
+                        out,
+                        "        read {}: {} → {}",
+                        clean(&r.name),
+                        style.old(&json_text(&r.old)),
+                        style.new(&json_text(&r.new))
+                    );
+                }
+                if !d.lookups.is_empty() {
+                    let _ = writeln!(out, "        looked up: {}", clean(&d.lookups.join(", ")));
+                }
                 let _ = writeln!(out, "        clauses: {}", clean(&d.clauses.join(", ")));
             }
         }
@@ -348,10 +366,11 @@ pub fn render_markdown(r: &Report) -> String {
                 if let Some(dv) = &e.divergence {
                     let v = |x: &Option<serde_json::Value>| {
                         x.as_ref()
-                            .map_or_else(|| "(no such step)".to_string(), json_text)
+                            .map_or_else(|| "(not computed)".to_string(), json_text)
                     };
                     let f = |x: &Option<String>| {
-                        x.as_deref().map_or_else(|| "(none)".to_string(), clean)
+                        x.as_deref()
+                            .map_or_else(|| "(not computed)".to_string(), clean)
                     };
                     let _ = writeln!(
                         out,
@@ -366,6 +385,13 @@ pub fn render_markdown(r: &Report) -> String {
                         f(&dv.new_formula),
                         cell(&dv.clauses.join(", "))
                     );
+                    if !dv.lookups.is_empty() {
+                        let _ = writeln!(out, "  looked up: {}", cell(&dv.lookups.join(", ")));
+                    }
+                    for r in &dv.reads {
+                        let (old, new) = (json_text(&r.old), json_text(&r.new));
+                        let _ = writeln!(out, "  read `{}`: {old} → {new}", cell(&r.name));
+                    }
                 }
             }
         }

@@ -450,5 +450,66 @@ fn impact_counts_moved_answers_and_explains_them_by_the_first_diverging_step() {
         (json!("20.00"), json!("25.00"))
     );
     assert_eq!(d["clauses"], json!(["R1"]));
+    assert_eq!(d["lookups"], json!(["rates row south"]));
     insta::assert_snapshot!("diff_impact", pretty(&v));
+}
+
+#[test]
+fn a_changed_parameter_is_named_among_the_reads_of_the_diverging_step() {
+    let new = MINI.replace(r#"value = "1.50""#, r#"value = "2.00""#);
+    let (old_rb, new_rb) = (
+        bareme::parse_rulebook("old.toml", MINI).unwrap(),
+        bareme::parse_rulebook("new.toml", &new).unwrap(),
+    );
+    let tasks = [ImpactTask {
+        id: "a".into(),
+        level: None,
+        tier: None,
+        case: json!({"amount": "100.00", "region": "north"}),
+    }];
+    let v = serde_json::to_value(impact(&old_rb, &new_rb, &tasks, 3)).unwrap();
+    // tax 10.00 is the same; total 100 + 10 + 1.50 = 111.50 → 112.00.
+    assert_eq!(
+        v["fields"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["total"]
+    );
+    let e = &v["fields"]["total"]["examples"][0];
+    assert_eq!(
+        (e["old"].clone(), e["new"].clone()),
+        (json!("111.50"), json!("112.00"))
+    );
+    assert_eq!(e["divergence"]["step"], json!("total"));
+    assert_eq!(
+        e["divergence"]["reads"],
+        json!([{"name": "fee", "old": "1.50", "new": "2.00"}])
+    );
+    assert_eq!(v["fields"]["total"]["by_level"], json!({"none": 1}));
+}
+
+#[test]
+fn the_impact_of_a_sample_is_in_the_text_report() {
+    let set = root().join("rulebooks/paie-fr");
+    let v2026 = set.join("v2026");
+    let out = bareme(
+        &[
+            "diff",
+            v2026.to_str().unwrap(),
+            v2026.to_str().unwrap(),
+            "--sample",
+            "8",
+            "--seed",
+            "1",
+            "--generator",
+            set.join("generator-1.toml").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\nimpact: 0 of 8 tasks change\n"), "{text}");
+    // rubric-1 and generator-1 name paie-fr@2026: both load against itself.
+    assert!(
+        text.contains("  loads ") && !text.contains("BREAKS"),
+        "{text}"
+    );
 }
