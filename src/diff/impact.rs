@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value as Json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use crate::model::Rulebook;
@@ -171,6 +171,7 @@ pub fn impact(old: &Rulebook, new: &Rulebook, tasks: &[ImpactTask], examples: us
             report.changed += 1;
         }
         for (field, x, y) in fields {
+            let field_name = field.clone();
             let f = report.fields.entry(field).or_default();
             f.changed += 1;
             *f.by_level.entry(level.clone()).or_default() += 1;
@@ -180,7 +181,7 @@ pub fn impact(old: &Rulebook, new: &Rulebook, tasks: &[ImpactTask], examples: us
                     task: t.id.clone(),
                     old: x,
                     new: y,
-                    divergence: divergence(old, new, &t.case),
+                    divergence: divergence(old, new, &t.case, &field_name),
                 });
             }
         }
@@ -208,24 +209,143 @@ fn json(v: &impl Serialize) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
-/// The first step, in the old trace's order and then the new one's, that
-/// one trace has and the other lacks or computes to another value.
-fn divergence(old: &Rulebook, new: &Rulebook, case: &Json) -> Option<Divergence> {
+/// The group of a per-item step's item (`lines` of `lines[3]`).
+fn group_of(item: &str) -> &str {
+    item.split('[').next().unwrap_or(item)
+}
+
+/// Whether a step is in one trace only, or has another value in each.
+fn differs(a: &IndexMap<Key, StepTrace>, b: &IndexMap<Key, StepTrace>, key: &Key) -> bool {
+    match (a.get(key), b.get(key)) {
+        (Some(x), Some(y)) => json(&x.value) != json(&y.value),
+        (None, None) => false,
+        _ => true,
+    }
+}
+
+/// How many items of group `g` a trace computed steps for.
+fn items(t: &IndexMap<Key, StepTrace>, g: &str) -> usize {
+    let set: HashSet<&str> = t
+        .keys()
+        .filter_map(|k| k.1.as_deref())
+        .filter(|i| group_of(i) == g)
+        .collect();
+    set.len()
+}
+
+/// The steps a name read inside step `at` stands for, in trace order: the
+/// same item's step, a top-level step, or the steps of a group (`g.s`,
+/// `g`). Items are matched by position, so a group with another number of
+/// items in each version (a row added or removed) stands instead for the
+/// top-level steps its items read.
+/// `own` is the trace whose items are scanned for what they read.
+fn read_keys(
+    name: &str,
+    at: &Key,
+    traces: [&IndexMap<Key, StepTrace>; 2],
+    own: &IndexMap<Key, StepTrace>,
+) -> Vec<Key> {
+    let mut out: Vec<Key> = Vec::new();
+    let group = |item: &str| -> Option<bool> {
+        let g = group_of(item);
+        let named = match name.split_once('.') {
+            Some((head, _)) => head == g,
+            None => name == g,
+        };
+        named.then(|| items(traces[0], g) == items(traces[1], g))
+    };
+    for t in traces {
+        for (k, s) in t.iter() {
+            let hit = match (&k.1, &at.1) {
+                (Some(item), Some(here)) => item == here && *k.0 == *name,
+                (None, _) => *k.0 == *name,
+                (Some(item), None) => match (group(item), name.split_once('.')) {
+                    (Some(true), Some((_, step))) => *k.0 == *step,
+                    (Some(true), None) => true,
+                    (Some(false), _) if std::ptr::eq(t, own) => {
+                        for r in &s.reads {
+                            let top: Key = (r.name.clone(), None);
+                            if traces.iter().any(|t| t.contains_key(&top)) && !out.contains(&top) {
+                                out.push(top);
+                            }
+                        }
+                        false
+                    }
+                    _ => false,
+                },
+            };
+            if hit && !out.contains(k) {
+                out.push(k.clone());
+            }
+        }
+    }
+    out
+}
+
+/// From the step of the field's name, up the chain of what it read: while
+/// a step read (in either version) diverges, follow it: first a step both
+/// versions read here and compute to other values, then one both compute,
+/// then one computed in one version only.
+/// The step reached is where the divergence starts: what it reads that is
+/// no step (an input, a parameter, a table row) is the same, or named in
+/// its reads.
+fn upstream(
+    a: &IndexMap<Key, StepTrace>,
+    b: &IndexMap<Key, StepTrace>,
+    field: &str,
+) -> Option<Key> {
+    let mut at: Key = (Arc::from(field), None);
+    if !differs(a, b, &at) {
+        return None;
+    }
+    let mut seen: HashSet<Key> = HashSet::new();
+    while seen.insert(at.clone()) {
+        // What each version's step reads, through that version's items.
+        let mut sides: [Vec<Key>; 2] = [Vec::new(), Vec::new()];
+        for (side, own) in sides.iter_mut().zip([a, b]) {
+            for r in own.get(&at).into_iter().flat_map(|s| s.reads.iter()) {
+                for k in read_keys(&r.name, &at, [a, b], own) {
+                    if !seen.contains(&k) && differs(a, b, &k) && !side.contains(&k) {
+                        side.push(k);
+                    }
+                }
+            }
+        }
+        let candidates: Vec<Key> = sides[0]
+            .iter()
+            .chain(sides[1].iter().filter(|k| !sides[0].contains(k)))
+            .cloned()
+            .collect();
+        let computed = |k: &&Key| a.contains_key(*k) && b.contains_key(*k);
+        let read_by_both = |k: &&Key| computed(k) && sides[0].contains(k) && sides[1].contains(k);
+        let best = candidates
+            .iter()
+            .find(read_by_both)
+            .or(candidates.iter().find(computed));
+        match best.or(candidates.first()) {
+            Some(next) => at = next.clone(),
+            None => break,
+        }
+    }
+    Some(at)
+}
+
+/// Where the two traces part for `field`: up the chain of steps it read
+/// (`upstream`), or, for a field no step is named after, the first step in
+/// the old trace's order and then the new one's that one trace lacks or
+/// computes to another value.
+fn divergence(old: &Rulebook, new: &Rulebook, case: &Json, field: &str) -> Option<Divergence> {
     let (a, b) = (steps(old, case), steps(new, case));
     if a.is_empty() || b.is_empty() {
         // One version refused the case before any step: its rejection is the reason.
         return None;
     }
-    let differs = |x: &StepTrace, other: &IndexMap<Key, StepTrace>, key: &Key| {
-        other
-            .get(key)
-            .is_none_or(|y| json(&x.value) != json(&y.value))
-    };
-    let key = a
-        .iter()
-        .find(|(k, x)| differs(x, &b, k))
-        .or_else(|| b.iter().find(|(k, y)| differs(y, &a, k)))
-        .map(|(k, _)| k.clone())?;
+    let key = upstream(&a, &b, field).or_else(|| {
+        a.keys()
+            .chain(b.keys())
+            .find(|k| differs(&a, &b, k))
+            .cloned()
+    })?;
     let (x, y) = (a.get(&key), b.get(&key));
     let mut clauses: Vec<String> = Vec::new();
     for c in x.into_iter().chain(y).flat_map(|s| s.clauses.iter()) {

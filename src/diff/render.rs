@@ -23,10 +23,10 @@ impl Style {
             text.to_string()
         }
     }
-    fn old(self, text: &str) -> String {
+    fn removed(self, text: &str) -> String {
         self.paint("31", text)
     }
-    fn new(self, text: &str) -> String {
+    fn added(self, text: &str) -> String {
         self.paint("32", text)
     }
     fn head(self, text: &str) -> String {
@@ -89,12 +89,12 @@ pub fn render_text(r: &Report, style: Style) -> String {
         for c in changes {
             let (mark, body) = match c.kind {
                 ChangeKind::Added => (
-                    style.new("+"),
-                    style.new(&clean(c.new.as_deref().unwrap_or(""))),
+                    style.added("+"),
+                    style.added(&clean(c.new.as_deref().unwrap_or(""))),
                 ),
                 ChangeKind::Removed => (
-                    style.old("-"),
-                    style.old(&clean(c.old.as_deref().unwrap_or(""))),
+                    style.removed("-"),
+                    style.removed(&clean(c.old.as_deref().unwrap_or(""))),
                 ),
                 ChangeKind::Changed if !c.words.is_empty() => {
                     ("~".to_string(), words_text(c, style))
@@ -103,10 +103,10 @@ pub fn render_text(r: &Report, style: Style) -> String {
                     "~".to_string(),
                     match (&c.old, &c.new) {
                         (Some(o), Some(n)) => {
-                            format!("{} → {}", style.old(&clean(o)), style.new(&clean(n)))
+                            format!("{} → {}", style.removed(&clean(o)), style.added(&clean(n)))
                         }
-                        (Some(o), None) => format!("{} → (none)", style.old(&clean(o))),
-                        (None, Some(n)) => format!("(none) → {}", style.new(&clean(n))),
+                        (Some(o), None) => format!("{} → (none)", style.removed(&clean(o))),
+                        (None, Some(n)) => format!("(none) → {}", style.added(&clean(n))),
                         (None, None) => String::new(),
                     },
                 ),
@@ -128,8 +128,8 @@ fn words_text(c: &Change, style: Style) -> String {
         .words
         .iter()
         .map(|w| match w.op {
-            "removed" => style.old(&format!("[-{}-]", clean(&w.text))),
-            "added" => style.new(&format!("{{+{}+}}", clean(&w.text))),
+            "removed" => style.removed(&format!("[-{}-]", clean(&w.text))),
+            "added" => style.added(&format!("{{+{}+}}", clean(&w.text))),
             _ => clean(&w.text),
         })
         .collect();
@@ -150,10 +150,10 @@ fn compat_text(out: &mut String, verdicts: &[Verdict], new: &str, style: Style) 
     }
     for v in verdicts {
         if v.loads {
-            let _ = writeln!(out, "  {} {}", style.new("loads"), clean(&v.file));
+            let _ = writeln!(out, "  {} {}", style.added("loads"), clean(&v.file));
             continue;
         }
-        let _ = writeln!(out, "  {} {}", style.old("BREAKS"), clean(&v.file));
+        let _ = writeln!(out, "  {} {}", style.removed("BREAKS"), clean(&v.file));
         for b in &v.breaks {
             let here = b.line.map_or_else(String::new, |l| format!("line {l}"));
             let there = match (&b.old_entity, b.old_line) {
@@ -202,8 +202,8 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                 out,
                 "    {}: {} → {}",
                 clean(&e.task),
-                style.old(&json_text(&e.old)),
-                style.new(&json_text(&e.new))
+                style.removed(&json_text(&e.old)),
+                style.added(&json_text(&e.new))
             );
             if let Some(d) = &e.divergence {
                 let item = d
@@ -222,8 +222,8 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                     out,
                     "      first divergence: step {}{item}: {} → {}",
                     clean(&d.step),
-                    style.old(&value(&d.old_value)),
-                    style.new(&value(&d.new_value))
+                    style.removed(&value(&d.old_value)),
+                    style.added(&value(&d.new_value))
                 );
                 if d.old_formula == d.new_formula {
                     let _ = writeln!(out, "        formula (both): {}", formula(&d.old_formula));
@@ -236,8 +236,8 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                         out,
                         "        read {}: {} → {}",
                         clean(&r.name),
-                        style.old(&json_text(&r.old)),
-                        style.new(&json_text(&r.new))
+                        style.removed(&json_text(&r.old)),
+                        style.added(&json_text(&r.new))
                     );
                 }
                 if !d.lookups.is_empty() {
