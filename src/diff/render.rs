@@ -115,7 +115,7 @@ pub fn render_text(r: &Report, style: Style) -> String {
         }
     }
     if let Some(verdicts) = &r.compatibility {
-        compat_text(&mut out, verdicts, &d.new.rulebook, style);
+        compat_text(&mut out, verdicts, d, style);
     }
     if let Some(impact) = &r.impact {
         impact_text(&mut out, impact, style);
@@ -136,7 +136,8 @@ fn words_text(c: &Change, style: Style) -> String {
     parts.join(" ")
 }
 
-fn compat_text(out: &mut String, verdicts: &[Verdict], new: &str, style: Style) {
+fn compat_text(out: &mut String, verdicts: &[Verdict], d: &super::RulebookDiff, style: Style) {
+    let new = &d.new.rulebook;
     let _ = writeln!(
         out,
         "\n{}",
@@ -155,12 +156,17 @@ fn compat_text(out: &mut String, verdicts: &[Verdict], new: &str, style: Style) 
         }
         let _ = writeln!(out, "  {} {}", style.removed("BREAKS"), clean(&v.file));
         for b in &v.breaks {
-            let here = b.line.map_or_else(String::new, |l| format!("line {l}"));
-            let there = match (&b.old_entity, b.old_line) {
-                (Some(e), Some(l)) => format!("; old rulebook line {l} ({})", clean(e)),
-                _ => String::new(),
-            };
-            let _ = writeln!(out, "    {here}{there}: [{}] {}", b.code, clean(&b.message));
+            let here = b.line.map_or_else(String::new, |l| format!(":{l}"));
+            let _ = writeln!(
+                out,
+                "    {}{here} [{}] {}",
+                clean(&v.file),
+                b.code,
+                clean(&b.message)
+            );
+            if let (Some(e), Some(l)) = (&b.old_entity, b.old_line) {
+                let _ = writeln!(out, "      was {} at {}:{l}", clean(e), clean(&d.old.file));
+            }
         }
     }
 }

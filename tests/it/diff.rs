@@ -518,3 +518,26 @@ fn the_impact_of_a_sample_is_in_the_text_report() {
         "{text}"
     );
 }
+
+#[test]
+fn markdown_and_text_show_a_changed_cell_with_both_values() {
+    let dir = tempdir("diff-markdown");
+    let new = MINI.replace(
+        r#"{ region = "south", rate = "0.20" }"#,
+        r#"{ region = "south", rate = "0.25" }"#,
+    );
+    let (a, b) = (write(&dir, "old.toml", MINI), write(&dir, "new.toml", &new));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let md = stdout(&bareme(&["diff", a, b, "--format", "markdown"], None));
+    assert!(
+        md.contains("\n## tables\n\n| | what | old | new | lines |\n|---|---|---|---|---|\n| changed | `tables.rates[region=south].rate` | 0.20 | 0.25 | lines 34 → 34 |\n"),
+        "{md}"
+    );
+    let text = stdout(&bareme(&["diff", a, b], None));
+    assert!(
+        text.contains(
+            "\ntables\n  ~ tables.rates[region=south].rate (lines 34 → 34): 0.20 → 0.25\n"
+        ),
+        "{text}"
+    );
+}
