@@ -340,10 +340,18 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
     let mut check_order = Vec::new();
     for (n, c) in raw.checks.iter().enumerate() {
         let check = c.get_ref();
-        let name = match &check.label {
+        let mut name = match &check.label {
             Some(label) => format!("checks[{label}]"),
             None => format!("checks[#{}]", n + 1),
         };
+        if b.entities.contains_key(&name) {
+            // Two checks with one label: the second is told apart by its position.
+            name = format!(
+                "checks[{} #{}]",
+                check.label.as_deref().unwrap_or(""),
+                n + 1
+            );
+        }
         let mut f = Facts::new(start(c));
         f.check("", check);
         check_order.push(name.clone());

@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 /// Texts longer than this many words are shown as one removal and one
-/// addition: the table of the common subsequence grows as the product.
-const MAX_WORDS: usize = 4000;
+/// addition: the table of the common subsequence grows as the product
+/// (here at most 4 MB).
+const MAX_WORDS: usize = 1000;
 
 /// One run of words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -541,3 +541,66 @@ fn markdown_and_text_show_a_changed_cell_with_both_values() {
         "{text}"
     );
 }
+
+#[test]
+fn checks_with_one_label_are_told_apart_by_position() {
+    let twice = MINI.replace(
+        "[[checks]]\ndecision = \"ok\"",
+        "[[checks]]\nlabel = \"too large\"\nwhen = \"amount > 5000000\"\nreject = \"amount\"\nmessage = \"is far too large\"\n\n[[checks]]\ndecision = \"ok\"",
+    );
+    let changed = twice.replace("5000000", "6000000");
+    bareme::parse_rulebook("twice.toml", &changed).expect("valid");
+    let all = changes(&diff_json(&twice, &changed));
+    let named: Vec<(&str, &str)> = all
+        .iter()
+        .map(|c| (c["entity"].as_str().unwrap(), c["attr"].as_str().unwrap()))
+        .collect();
+    assert_eq!(named, [("checks[too large #2]", "when")]);
+}
+
+#[test]
+fn named_rubrics_and_generators_replace_the_ones_found_beside_old() {
+    let set = root().join("rulebooks/paie-fr");
+    let path = |p: &str| set.join(p).to_str().unwrap().to_string();
+    let (old, new, rubric, generator) = (
+        path("v2025"),
+        path("v2026"),
+        path("rubric-1.toml"),
+        path("generator-1.toml"),
+    );
+    let out = bareme(
+        &[
+            "diff",
+            &old,
+            &new,
+            "--format",
+            "json",
+            "--rubrics",
+            &rubric,
+            "--generators",
+            &generator,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let verdicts: Vec<(String, bool)> = v["compatibility"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["kind"].as_str().unwrap().to_string(),
+                x["loads"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    // Both are written for paie-fr@2026, which is NEW here: they load.
+    assert_eq!(
+        verdicts,
+        [
+            ("generator".to_string(), true),
+            ("rubric".to_string(), true)
+        ]
+    );
+}
