@@ -3,11 +3,12 @@
 //! A thing in one version only is one change (its rows or answer fields are
 //! not listed again); a thing in both gives one change per option added,
 //! removed or changed. Numbers written differently but equal (`7.0`, `7.00`)
-//! are the same value, as the evaluator reads them.
+//! are the same value where the option is a number, as the evaluator reads
+//! it; a text is compared as written.
 
 use indexmap::IndexMap;
 
-use super::flatten::{Entity, Flat};
+use super::flatten::{Entity, Fact, Flat};
 use super::words::word_diff;
 use super::{Change, ChangeKind, Section};
 use crate::rulebook::check::parse_plain_decimal;
@@ -30,12 +31,16 @@ impl Lines {
     }
 }
 
-fn same_value(a: &str, b: &str) -> bool {
-    a == b
-        || matches!(
-            (parse_plain_decimal(a), parse_plain_decimal(b)),
-            (Some(x), Some(y)) if x == y
-        )
+/// Whether two options hold the same value: the same text, or the same
+/// number written otherwise (`7.0`, `7.00`) where the option is a number.
+fn same_value(a: &Fact, b: &Fact) -> bool {
+    a.value == b.value
+        || (a.numeric
+            && b.numeric
+            && matches!(
+                (parse_plain_decimal(&a.value), parse_plain_decimal(&b.value)),
+                (Some(x), Some(y)) if x == y
+            ))
 }
 
 /// A value long enough that its words changed say more than both values whole.
@@ -119,7 +124,7 @@ pub(super) fn compare(
                     );
                     push(&mut out, a.section, c);
                 }
-                Some(fb) if !same_value(&fa.value, &fb.value) => {
+                Some(fb) if !same_value(fa, fb) => {
                     let nl = Some(lb.line(fb.offset));
                     let c = change(
                         &fa.attr,

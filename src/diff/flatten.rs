@@ -26,6 +26,14 @@ pub(super) struct Fact {
     pub value: String,
     /// Byte offset in the file.
     pub offset: usize,
+    /// A number as the evaluator reads it (a money, decimal or integer
+    /// value): `7.0` and `7.00` are then the same value.
+    pub numeric: bool,
+}
+
+/// Input types whose values are numbers.
+fn numeric_type(ty: &str) -> bool {
+    matches!(ty, "money" | "decimal" | "integer")
 }
 
 /// A thing of the rulebook and its options.
@@ -109,7 +117,15 @@ impl Facts {
             attr: attr.into(),
             value: value.into(),
             offset: offset.unwrap_or(self.at),
+            numeric: false,
         });
+    }
+
+    /// Marks the fact just put as a number.
+    fn numeric(&mut self) {
+        if let Some(f) = self.facts.last_mut() {
+            f.numeric = true;
+        }
     }
 
     fn text(&mut self, attr: &str, value: &Option<String>) {
@@ -171,12 +187,20 @@ impl Facts {
             self.check(&p(&format!("after[{}].", n + 1)), c);
         }
         self.flag(&p("nullable"), i.nullable);
+        let number = numeric_type(i.ty.get_ref());
         if let Some(d) = &i.default {
             self.put(p("default"), toml_text(d.get_ref()), Some(start(d)));
+            if number {
+                self.numeric();
+            }
         }
         self.number(&p("places"), &i.places);
-        self.spanned(&p("min"), &i.min);
-        self.spanned(&p("max"), &i.max);
+        for (attr, bound) in [("min", &i.min), ("max", &i.max)] {
+            self.spanned(&p(attr), bound);
+            if number && bound.is_some() {
+                self.numeric();
+            }
+        }
         self.spanned(&p("numbers"), &i.numbers);
         if let Some(values) = &i.values {
             self.put(p("values"), values.join(", "), None);
@@ -419,11 +443,15 @@ fn parameter(b: &mut Builder, name: &str, p: &RawParameter) {
     f.text("label", &p.label);
     f.spanned("clause", &p.clause);
     f.spanned("value", &p.value);
+    if p.value.is_some() {
+        f.numeric();
+    }
     f.expr("at", &p.at);
     for period in p.periods.iter().flatten() {
         let v = period.get_ref();
         let key = format!("periods[from={}]", v.from);
         f.put(format!("{key}.value"), v.value.clone(), Some(start(period)));
+        f.numeric();
         if let Some(to) = &v.to {
             f.put(format!("{key}.to"), to.clone(), Some(start(period)));
         }
@@ -467,6 +495,14 @@ fn table(b: &mut Builder, name: &str, t: &RawTable) {
         let mut f = Facts::new(start(row));
         for (k, v) in cells {
             f.put(k.clone(), toml_text(v), None);
+            // Scales and ranges have no typed columns: their cells are bounds and rates.
+            let number = match t.columns.get(k) {
+                Some(c) => numeric_type(c.ty.get_ref()),
+                None => t.columns.is_empty(),
+            };
+            if number {
+                f.numeric();
+            }
         }
         b.add(Section::Tables, name, Some(&entity), f);
     }

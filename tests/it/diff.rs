@@ -604,3 +604,29 @@ fn named_rubrics_and_generators_replace_the_ones_found_beside_old() {
         ]
     );
 }
+
+#[test]
+fn a_number_written_otherwise_is_no_change_but_a_text_is() {
+    let with_note = |note: &str, rate: &str| {
+        MINI.replace(
+            "rate = { type = \"decimal\" } }",
+            "rate = { type = \"decimal\" }, note = { type = \"text\" } }",
+        )
+        .replace(
+            r#"{ region = "north", rate = "0.10" }"#,
+            &format!(r#"{{ region = "north", rate = "{rate}", note = "{note}" }}"#),
+        )
+        .replace(
+            r#"{ region = "south", rate = "0.20" }"#,
+            r#"{ region = "south", rate = "0.20", note = "-" }"#,
+        )
+    };
+    let (old, new) = (with_note("1.0", "0.10"), with_note("1.00", "0.100"));
+    bareme::parse_rulebook("new.toml", &new).expect("valid");
+    let all = changes(&diff_json(&old, &new));
+    let named: Vec<(&str, &str)> = all
+        .iter()
+        .map(|c| (c["entity"].as_str().unwrap(), c["attr"].as_str().unwrap()))
+        .collect();
+    assert_eq!(named, [("tables.rates[region=north]", "note")]);
+}
