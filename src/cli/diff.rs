@@ -217,6 +217,10 @@ fn tasks(args: &DiffArgs) -> Result<Option<Vec<ImpactTask>>, ExitCode> {
     let (generator, rb) = match load_generator(path, None) {
         Ok(pair) => pair,
         Err(GeneratorError::Invalid(diags)) => return Err(super::invalid(&diags, None)),
+        Err(GeneratorError::Rulebook {
+            source: bareme::LoadError::Invalid(diags),
+            generator,
+        }) => return Err(super::invalid(&diags, Some(&generator))),
         Err(e) => {
             warn!("error: {e}");
             return Err(ExitCode::from(2));
