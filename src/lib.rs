@@ -29,6 +29,7 @@ pub mod compiled;
 pub mod conformance;
 pub mod coverage;
 pub mod diag;
+pub mod diff;
 mod eval;
 pub mod expr;
 mod facts;

@@ -49,6 +49,10 @@ pub enum Command {
     Rescore(RescoreArgs),
     /// Scripted strategies' mean scores under a rubric: what cheap policies earn.
     Baselines(BaselinesArgs),
+    /// What a new rulebook version changes: its structural diff, whether the generators and
+    /// rubrics of the old version load against it (exit 1 when one breaks), and with
+    /// `--impact` or `--sample` which answers of a task set move and why.
+    Diff(DiffArgs),
 }
 
 /// Arguments of `bareme rescore`.
@@ -94,6 +98,63 @@ pub struct BaselinesArgs {
     /// Worker threads; all cores by default.
     #[arg(long)]
     pub jobs: Option<usize>,
+}
+
+/// Arguments of `bareme diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The old version: a rulebook folder or its TOML file.
+    pub old: PathBuf,
+    /// The new version.
+    pub new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DiffFormat,
+    /// Generators to load against NEW; default: every `generator-*.toml` beside OLD's
+    /// version folder that names OLD's `id@version`.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub generators: Option<Vec<PathBuf>>,
+    /// Rubrics to load against NEW; default: every `rubric-*.toml` beside OLD's version
+    /// folder that names OLD's `id@version`.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub rubrics: Option<Vec<PathBuf>>,
+    /// Evaluate the cases of this task file (as `bareme generate` writes it) under both versions.
+    #[arg(long, value_name = "TASKS.jsonl", conflicts_with = "sample")]
+    pub impact: Option<PathBuf>,
+    /// Instead of a task file: draw this many tasks from `--generator` with `--seed`.
+    #[arg(long, value_name = "N", requires = "generator")]
+    pub sample: Option<u64>,
+    /// The seed of `--sample`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The generator of `--sample`.
+    #[arg(long, value_name = "FILE", requires = "sample")]
+    pub generator: Option<PathBuf>,
+    /// Examples shown per changed answer field.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub examples: usize,
+    /// Two rubrics: grade these tasks' replies under both (the scripted strategies' replies
+    /// without `--replies`).
+    #[arg(long, value_name = "TASKS.jsonl")]
+    pub tasks: Option<PathBuf>,
+    /// Two rubrics: the replies (JSON Lines: `id`, `reply`, optional `explanation_grade`,
+    /// `strategy`).
+    #[arg(long, value_name = "REPLIES.jsonl", requires = "tasks")]
+    pub replies: Option<PathBuf>,
+    /// Two rubrics: the rulebook folder; `v<version>` beside each rubric by default.
+    #[arg(long, value_name = "DIR")]
+    pub rulebook: Option<PathBuf>,
+}
+
+/// How to print a diff.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum DiffFormat {
+    /// Readable text, coloured on a terminal.
+    Text,
+    /// Markdown tables.
+    Markdown,
+    /// One JSON object (schema in docs/diffing.md).
+    Json,
 }
 
 /// Arguments of `bareme score`.

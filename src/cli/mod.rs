@@ -35,11 +35,13 @@ mod ablations;
 mod args;
 mod baselines;
 mod batch;
+mod diff;
 mod eval;
 mod generate;
 mod input;
 mod output;
 mod rescore;
+mod rubric_diff;
 mod score;
 mod table;
 mod taskfile;
@@ -72,6 +74,7 @@ pub fn run() -> ExitCode {
         Command::Score(args) => score::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Baselines(args) => baselines::run(&args),
+        Command::Diff(args) => diff::run(&args),
     }
 }
 

@@ -37,3 +37,19 @@ pub(super) fn render(header: &[String], rows: &[Vec<String>]) -> String {
 pub(super) fn mean(d: rust_decimal::Decimal) -> String {
     d.round_dp(4).normalize().to_string()
 }
+
+/// The table as Markdown, cells with `|` escaped.
+pub(super) fn markdown(header: &[String], rows: &[Vec<String>]) -> String {
+    let row = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+        format!("| {} |", cells.join(" | "))
+    };
+    let mut out = row(header);
+    out.push('\n');
+    out.push_str(&format!("|{}", "---|".repeat(header.len())));
+    for r in rows {
+        out.push('\n');
+        out.push_str(&row(r));
+    }
+    out
+}

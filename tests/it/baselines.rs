@@ -426,3 +426,101 @@ fn rubric_7_to_8_changes_exactly_the_settings_the_seed_describes() {
     // A rubric against itself: nothing.
     assert!(setting_changes(&settings(&rubric(8)), &settings(&rubric(8))).is_empty());
 }
+
+#[test]
+fn diff_of_two_rubrics_names_the_settings_and_the_strategies_that_lose() {
+    let dir = tempdir("rubric-diff");
+    let tasks = write_tasks(&dir, LUMA_GENERATOR, 60);
+    let tasks = tasks.to_str().unwrap();
+    let (r7, r8) = (
+        "rulebooks/luma-payroll/rubric-7.toml",
+        "rulebooks/luma-payroll/rubric-8.toml",
+    );
+    // Settings alone.
+    let out = bareme(&["diff", r7, r8], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  ~ score.wrong: 0 → -0.5\n"), "{text}");
+    assert!(
+        text.contains("  + decisions.calculate.partial.cap: -0.3\n"),
+        "{text}"
+    );
+    // With tasks: the strategies' replies under both.
+    let out = bareme(
+        &["diff", r7, r8, "--tasks", tasks, "--format", "json"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["settings"].as_array().map(Vec::len), Some(13));
+    let by_name = |name: &str| {
+        report["scores"]["strategies"]
+            .as_array()
+            .and_then(|s| s.iter().find(|x| x["name"] == name))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    // Rubric 8 restores the parity of a refused and a wrong payslip.
+    let refused = by_name("calculate tasks answered clarify");
+    let wrong = by_name("calculate tasks answered wrongly");
+    assert_eq!(refused["change"], json!(0));
+    assert!(wrong["change"].as_f64().unwrap() < 0.0, "{wrong}");
+    assert_eq!(refused["new"], wrong["new"]);
+    assert_eq!(by_name("reference")["new"], json!(1));
+    // With replies: each reply's move, counted.
+    let replies = dir.join("one.jsonl");
+    let task_id = std::fs::read_to_string(tasks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|t| t["tier"] == "payslip")
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .expect("a payslip task");
+    let reply =
+        json!({"decision": "clarify", "reason_code": "MISSING_GROSS_PAY", "clauses": ["R1", "R7"]});
+    std::fs::write(
+        &replies,
+        format!("{}\n", json!({"id": task_id, "reply": reply.to_string()})),
+    )
+    .unwrap();
+    let out = bareme(
+        &[
+            "diff",
+            r7,
+            r8,
+            "--tasks",
+            tasks,
+            "--replies",
+            replies.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    // A refused payslip scores -0.5 under both: nothing moves.
+    assert_eq!(report["scores"]["replies"], json!(1));
+    assert_eq!(report["scores"]["lower"], json!(0));
+    assert_eq!(report["scores"]["new"]["mean"], json!(-0.5));
+    // Rubric options on rulebooks are a usage error.
+    let out = bareme(
+        &[
+            "diff",
+            "rulebooks/luma-payroll/v3",
+            "rulebooks/luma-payroll/v3",
+            "--tasks",
+            tasks,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

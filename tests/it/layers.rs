@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["conformance", "coverage"],
     &["generate"],
     &["score"],
+    &["diff"],
     &[""],
 ];
 

@@ -8,6 +8,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod diff;
 mod fuzz;
 mod generate;
 mod generators;

@@ -1,0 +1,203 @@
+//! Two flattened rulebooks compared entity by entity and option by option.
+//!
+//! A thing in one version only is one change (its rows or answer fields are
+//! not listed again); a thing in both gives one change per option added,
+//! removed or changed. Numbers written differently but equal (`7.0`, `7.00`)
+//! are the same value where the option is a number, as the evaluator reads
+//! it; a text is compared as written.
+
+use indexmap::IndexMap;
+
+use super::flatten::{Entity, Fact, Flat};
+use super::words::word_diff;
+use super::{Change, ChangeKind, Section};
+use crate::rulebook::check::parse_plain_decimal;
+
+/// Line numbers of byte offsets in one text.
+pub(super) struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    pub(super) fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { starts }
+    }
+
+    /// 1-based line of a byte offset.
+    pub(super) fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset).max(1)
+    }
+}
+
+/// Whether two options hold the same value: the same text, or the same
+/// number written otherwise (`7.0`, `7.00`) where the option is a number.
+fn same_value(a: &Fact, b: &Fact) -> bool {
+    a.value == b.value
+        || (a.numeric
+            && b.numeric
+            && matches!(
+                (parse_plain_decimal(&a.value), parse_plain_decimal(&b.value)),
+                (Some(x), Some(y)) if x == y
+            ))
+}
+
+/// A value long enough that its words changed say more than both values whole.
+fn long(text: &str) -> bool {
+    text.split_whitespace().nth(WORDY).is_some()
+}
+
+/// Words beyond which a changed value is shown word by word.
+const WORDY: usize = 12;
+
+fn summary(e: &Entity) -> String {
+    let parts: Vec<String> = e
+        .facts
+        .iter()
+        .map(|f| format!("{} = {}", f.attr, f.value))
+        .collect();
+    parts.join("; ")
+}
+
+/// Every change from `old` to `new`, by section (each section present).
+pub(super) fn compare(
+    old: &Flat,
+    old_text: &str,
+    new: &Flat,
+    new_text: &str,
+) -> IndexMap<Section, Vec<Change>> {
+    let (la, lb) = (Lines::new(old_text), Lines::new(new_text));
+    let mut out: IndexMap<Section, Vec<Change>> =
+        Section::ALL.iter().map(|s| (*s, Vec::new())).collect();
+    let only = |side: &Flat, name: &Option<String>| {
+        name.as_ref()
+            .is_some_and(|p| !side.entities.contains_key(p))
+    };
+    for (name, a) in &old.entities {
+        let Some(b) = new.entities.get(name) else {
+            if !only(new, &a.parent) {
+                push(
+                    &mut out,
+                    a.section,
+                    Change {
+                        kind: ChangeKind::Removed,
+                        entity: name.clone(),
+                        attr: None,
+                        old: Some(summary(a)),
+                        new: None,
+                        old_line: Some(la.line(a.offset)),
+                        new_line: None,
+                        words: Vec::new(),
+                    },
+                );
+            }
+            continue;
+        };
+        let change = |attr: &str, old: Option<String>, new: Option<String>, ol, nl| Change {
+            kind: ChangeKind::Changed,
+            entity: name.clone(),
+            attr: Some(attr.to_string()),
+            words: match (&old, &new) {
+                (Some(o), Some(n)) if a.section == Section::Clauses || long(o) || long(n) => {
+                    word_diff(o, n)
+                }
+                _ => Vec::new(),
+            },
+            old,
+            new,
+            old_line: ol,
+            new_line: nl,
+        };
+        let bf: IndexMap<&str, _> = b.facts.iter().map(|f| (f.attr.as_str(), f)).collect();
+        let af: IndexMap<&str, _> = a.facts.iter().map(|f| (f.attr.as_str(), f)).collect();
+        for fa in &a.facts {
+            let ol = Some(la.line(fa.offset));
+            match bf.get(fa.attr.as_str()) {
+                None => {
+                    let c = change(
+                        &fa.attr,
+                        Some(fa.value.clone()),
+                        None,
+                        ol,
+                        Some(lb.line(b.offset)),
+                    );
+                    push(&mut out, a.section, c);
+                }
+                Some(fb) if !same_value(fa, fb) => {
+                    let nl = Some(lb.line(fb.offset));
+                    let c = change(
+                        &fa.attr,
+                        Some(fa.value.clone()),
+                        Some(fb.value.clone()),
+                        ol,
+                        nl,
+                    );
+                    push(&mut out, a.section, c);
+                }
+                Some(_) => {}
+            }
+        }
+        for fb in &b.facts {
+            if !af.contains_key(fb.attr.as_str()) {
+                let nl = Some(lb.line(fb.offset));
+                let c = change(
+                    &fb.attr,
+                    None,
+                    Some(fb.value.clone()),
+                    Some(la.line(a.offset)),
+                    nl,
+                );
+                push(&mut out, a.section, c);
+            }
+        }
+    }
+    for (name, b) in &new.entities {
+        if !old.entities.contains_key(name) && !only(old, &b.parent) {
+            push(
+                &mut out,
+                b.section,
+                Change {
+                    kind: ChangeKind::Added,
+                    entity: name.clone(),
+                    attr: None,
+                    old: None,
+                    new: Some(summary(b)),
+                    old_line: None,
+                    new_line: Some(lb.line(b.offset)),
+                    words: Vec::new(),
+                },
+            );
+        }
+    }
+    if let Some(c) = check_order(old, new) {
+        push(&mut out, Section::Checks, c);
+    }
+    out
+}
+
+fn push(out: &mut IndexMap<Section, Vec<Change>>, section: Section, change: Change) {
+    out.entry(section).or_default().push(change);
+}
+
+/// The checks both versions have, when they are tested in another order.
+fn check_order(old: &Flat, new: &Flat) -> Option<Change> {
+    let common = |side: &Flat, other: &Flat| -> Vec<String> {
+        side.check_order
+            .iter()
+            .filter(|c| other.check_order.contains(c))
+            .cloned()
+            .collect()
+    };
+    let (a, b) = (common(old, new), common(new, old));
+    (a != b).then(|| Change {
+        kind: ChangeKind::Changed,
+        entity: "checks".into(),
+        attr: Some("order".into()),
+        old: Some(a.join(" → ")),
+        new: Some(b.join(" → ")),
+        old_line: None,
+        new_line: None,
+        words: Vec::new(),
+    })
+}

@@ -1,0 +1,541 @@
+//! A rulebook's TOML mirror flattened to named facts, so that two versions
+//! compare by meaning: each thing of the rulebook (a clause, an input, a
+//! parameter, a table row, a step…) is an entity with a stable name, and each
+//! of its options a (attribute, value) pair in a canonical text.
+//!
+//! What is lost on purpose is what has no meaning: the order of keys, the
+//! layout of expressions (each is printed in canonical form), comments, and
+//! options left at their default. Table rows are named by their key columns
+//! (keyed tables), their first period (`from`) or their bracket number
+//! (scales and ranges), so a row moved in the file is no change.
+
+use indexmap::IndexMap;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+use super::Section;
+use crate::expr::{parse_expr, print::print};
+use crate::rulebook::schema::*;
+
+/// One option of one entity, with where it is written.
+#[derive(Clone, Debug)]
+pub(super) struct Fact {
+    /// Option within the entity: `expr`, `columns.rate.min`, `periods[from=2026-01].value`.
+    pub attr: String,
+    /// Canonical text of its value.
+    pub value: String,
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// A number as the evaluator reads it (a money, decimal or integer
+    /// value): `7.0` and `7.00` are then the same value.
+    pub numeric: bool,
+}
+
+/// Input types whose values are numbers.
+fn numeric_type(ty: &str) -> bool {
+    matches!(ty, "money" | "decimal" | "integer")
+}
+
+/// A thing of the rulebook and its options.
+#[derive(Clone, Debug)]
+pub(super) struct Entity {
+    /// Which part of the rulebook it belongs to.
+    pub section: Section,
+    /// The entity this one is part of (a table for its rows), if any: a
+    /// removed table is reported once, not once per row.
+    pub parent: Option<String>,
+    /// Byte offset of the entity in the file.
+    pub offset: usize,
+    /// Its options, in file order.
+    pub facts: Vec<Fact>,
+}
+
+/// Every entity of a rulebook by its name (`steps.rgdu`, `tables.schedule[code=x]`).
+pub(super) type Entities = IndexMap<String, Entity>;
+
+/// The flattened rulebook, and the order of its checks (their names), which
+/// has a meaning of its own: the first check that holds decides.
+pub(super) struct Flat {
+    pub entities: Entities,
+    pub check_order: Vec<String>,
+}
+
+/// An expression's canonical form; text that does not parse (the checker
+/// would have refused it) is compared with its whitespace collapsed.
+pub(super) fn canonical(text: &str) -> String {
+    match parse_expr(text) {
+        Ok(expr) => print(&expr),
+        Err(_) => text.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// A TOML value as text, tables with their keys sorted.
+pub(super) fn toml_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(toml_text).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        toml::Value::Table(t) => {
+            let sorted: BTreeMap<&String, String> =
+                t.iter().map(|(k, v)| (k, toml_text(v))).collect();
+            let parts: Vec<String> = sorted.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn start<T>(s: &Spanned<T>) -> usize {
+    s.span().start
+}
+
+fn names(list: &[Spanned<String>]) -> String {
+    list.iter()
+        .map(|s| s.get_ref().as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Collects the facts of one entity.
+struct Facts {
+    at: usize,
+    facts: Vec<Fact>,
+}
+
+impl Facts {
+    fn new(at: usize) -> Self {
+        Facts {
+            at,
+            facts: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, attr: impl Into<String>, value: impl Into<String>, offset: Option<usize>) {
+        self.facts.push(Fact {
+            attr: attr.into(),
+            value: value.into(),
+            offset: offset.unwrap_or(self.at),
+            numeric: false,
+        });
+    }
+
+    /// Marks the fact just put as a number.
+    fn numeric(&mut self) {
+        if let Some(f) = self.facts.last_mut() {
+            f.numeric = true;
+        }
+    }
+
+    fn text(&mut self, attr: &str, value: &Option<String>) {
+        if let Some(v) = value {
+            self.put(attr, v.clone(), None);
+        }
+    }
+
+    fn spanned(&mut self, attr: &str, value: &Option<Spanned<String>>) {
+        if let Some(v) = value {
+            self.put(attr, v.get_ref().clone(), Some(start(v)));
+        }
+    }
+
+    fn expr(&mut self, attr: &str, value: &Option<Spanned<String>>) {
+        if let Some(v) = value {
+            self.put(attr, canonical(v.get_ref()), Some(start(v)));
+        }
+    }
+
+    fn flag(&mut self, attr: &str, on: bool) {
+        if on {
+            self.put(attr, "true", None);
+        }
+    }
+
+    fn number<T: ToString>(&mut self, attr: &str, value: &Option<T>) {
+        if let Some(v) = value {
+            self.put(attr, v.to_string(), None);
+        }
+    }
+
+    fn list(&mut self, attr: &str, value: &[Spanned<String>]) {
+        if let Some(first) = value.first() {
+            self.put(attr, names(value), Some(start(first)));
+        }
+    }
+
+    fn check(&mut self, prefix: &str, c: &RawCheck) {
+        self.text(&format!("{prefix}label"), &c.label);
+        self.expr(&format!("{prefix}when"), &c.when);
+        self.spanned(&format!("{prefix}decision"), &c.decision);
+        self.text(&format!("{prefix}reason"), &c.reason);
+        self.list(&format!("{prefix}clauses"), &c.clauses);
+        self.spanned(&format!("{prefix}reject"), &c.reject);
+        self.spanned(&format!("{prefix}message"), &c.message);
+    }
+
+    /// Every option of an input (or column, or field), nested ones under `prefix`.
+    fn input(&mut self, prefix: &str, i: &RawInput) {
+        let p = |a: &str| format!("{prefix}{a}");
+        self.put(p("type"), i.ty.get_ref().clone(), Some(start(&i.ty)));
+        self.text(&p("label"), &i.label);
+        self.spanned(&p("clause"), &i.clause);
+        self.flag(&p("required"), i.required);
+        self.expr(&p("when"), &i.when);
+        self.expr(&p("required_when"), &i.required_when);
+        for (n, c) in i.after.iter().enumerate() {
+            self.check(&p(&format!("after[{}].", n + 1)), c);
+        }
+        self.flag(&p("nullable"), i.nullable);
+        let number = numeric_type(i.ty.get_ref());
+        if let Some(d) = &i.default {
+            self.put(p("default"), toml_text(d.get_ref()), Some(start(d)));
+            if number {
+                self.numeric();
+            }
+        }
+        self.number(&p("places"), &i.places);
+        for (attr, bound) in [("min", &i.min), ("max", &i.max)] {
+            self.spanned(&p(attr), bound);
+            if number && bound.is_some() {
+                self.numeric();
+            }
+        }
+        self.spanned(&p("numbers"), &i.numbers);
+        if let Some(values) = &i.values {
+            self.put(p("values"), values.join(", "), None);
+        }
+        if let Some(fields) = &i.fields {
+            for (name, f) in fields {
+                self.input(&p(&format!("fields.{name}.")), f);
+            }
+        }
+        if let Some(items) = &i.items {
+            self.input(&p("items."), items);
+        }
+        self.number(&p("max_items"), &i.max_items);
+        self.number(&p("max_length"), &i.max_length);
+        self.number(&p("min_items"), &i.min_items);
+        if let Some(keys) = &i.keys {
+            self.put(p("keys"), keys.join(", "), None);
+        }
+        self.spanned(&p("ref"), &i.refers);
+        self.flag(&p("unique"), i.unique);
+        self.spanned(&p("key_ref"), &i.key_ref);
+        for (n, r) in i.reject.iter().enumerate() {
+            let at = format!("reject[{}].", n + 1);
+            self.put(
+                p(&format!("{at}when")),
+                canonical(r.when.get_ref()),
+                Some(start(&r.when)),
+            );
+            self.put(
+                p(&format!("{at}message")),
+                r.message.get_ref().clone(),
+                Some(start(&r.message)),
+            );
+        }
+        self.spanned(&p("table"), &i.table);
+        self.spanned(&p("invalid"), &i.invalid);
+    }
+
+    fn step(&mut self, s: &RawStep) {
+        self.text("label", &s.label);
+        self.put("expr", canonical(s.expr.get_ref()), Some(start(&s.expr)));
+        self.expr("when", &s.when);
+        self.expr("otherwise", &s.otherwise);
+        if let Some(r) = &s.round {
+            self.put(
+                "round",
+                format!("{} places, {}", r.places, r.mode.get_ref()),
+                Some(start(&r.mode)),
+            );
+        }
+        self.list("clauses", &s.clauses);
+    }
+
+    fn output(&mut self, prefix: &str, o: &RawOutput) {
+        self.expr(&format!("{prefix}expr"), &o.expr);
+        self.spanned(&format!("{prefix}format"), &o.format);
+        self.expr(&format!("{prefix}each"), &o.each);
+        self.expr(&format!("{prefix}key"), &o.key);
+        for (name, f) in o.fields.iter().flatten() {
+            self.output(&format!("{prefix}fields.{name}."), f);
+        }
+    }
+}
+
+struct Builder {
+    entities: Entities,
+}
+
+impl Builder {
+    fn add(&mut self, section: Section, name: String, parent: Option<&str>, facts: Facts) {
+        self.entities.insert(
+            name,
+            Entity {
+                section,
+                parent: parent.map(str::to_string),
+                offset: facts.at,
+                facts: facts.facts,
+            },
+        );
+    }
+}
+
+/// Where clause `key` is written: the line that starts with it after the
+/// `[clauses]` header (clause texts carry no span in the mirror).
+fn clause_offset(text: &str, key: &str) -> usize {
+    let Some(header) = text.find("\n[clauses]") else {
+        return 0;
+    };
+    let mut offset = header + 1;
+    for line in text[header + 1..].split_inclusive('\n') {
+        let t = line.trim_start();
+        let bare = t.strip_prefix(key);
+        let quoted = t.strip_prefix(&format!("\"{key}\"")[..]);
+        if bare
+            .or(quoted)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            return offset;
+        }
+        offset += line.len();
+    }
+    header + 1
+}
+
+/// Flattens a rulebook's mirror; `text` is the file it was read from.
+pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
+    let mut b = Builder {
+        entities: IndexMap::new(),
+    };
+    let id = &raw.rulebook;
+    let mut f = Facts::new(start(&id.id));
+    f.put("id", id.id.get_ref().clone(), Some(start(&id.id)));
+    f.put(
+        "version",
+        id.version.get_ref().to_string(),
+        Some(start(&id.version)),
+    );
+    f.put(
+        "schema",
+        id.schema.get_ref().to_string(),
+        Some(start(&id.schema)),
+    );
+    f.text("title", &id.title);
+    f.text("description", &id.description);
+    b.add(Section::Identity, "rulebook".into(), None, f);
+
+    for (name, clause) in &raw.clauses {
+        let mut f = Facts::new(clause_offset(text, name));
+        f.put("text", clause.clone(), None);
+        b.add(Section::Clauses, format!("clauses.{name}"), None, f);
+    }
+    for (name, input) in &raw.inputs {
+        let mut f = Facts::new(start(&input.ty));
+        f.input("", input);
+        b.add(Section::Inputs, format!("inputs.{name}"), None, f);
+    }
+    for (name, p) in &raw.parameters {
+        parameter(&mut b, name, p);
+    }
+    for (name, t) in &raw.tables {
+        table(&mut b, name, t);
+    }
+    for (name, s) in &raw.steps {
+        let mut f = Facts::new(start(&s.expr));
+        f.step(s);
+        b.add(Section::Steps, format!("steps.{name}"), None, f);
+    }
+    for (group, g) in &raw.per_item {
+        let entity = format!("per_item.{group}");
+        let mut f = Facts::new(start(&g.over));
+        f.text("label", &g.label);
+        f.put("over", canonical(g.over.get_ref()), Some(start(&g.over)));
+        f.put("item", g.item.get_ref().clone(), Some(start(&g.item)));
+        b.add(Section::Steps, entity.clone(), None, f);
+        for (name, s) in &g.steps {
+            let mut f = Facts::new(start(&s.expr));
+            f.step(s);
+            b.add(Section::Steps, format!("{entity}.{name}"), Some(&entity), f);
+        }
+    }
+    let mut check_order = Vec::new();
+    for (n, c) in raw.checks.iter().enumerate() {
+        let check = c.get_ref();
+        let mut name = match &check.label {
+            Some(label) => format!("checks[{label}]"),
+            None => format!("checks[#{}]", n + 1),
+        };
+        if b.entities.contains_key(&name) {
+            // Two checks with one label: the second is told apart by its position.
+            name = format!(
+                "checks[{} #{}]",
+                check.label.as_deref().unwrap_or(""),
+                n + 1
+            );
+        }
+        let mut f = Facts::new(start(c));
+        f.check("", check);
+        check_order.push(name.clone());
+        b.add(Section::Checks, name, None, f);
+    }
+    for (name, d) in &raw.decisions {
+        decision(&mut b, name, d);
+    }
+    for (name, a) in &raw.ablations {
+        let mut f = Facts::new(a.steps.values().next().map_or(0, start));
+        f.text("label", &a.label);
+        f.text("description", &a.description);
+        for (step, e) in &a.steps {
+            f.put(
+                format!("steps.{step}"),
+                canonical(e.get_ref()),
+                Some(start(e)),
+            );
+        }
+        b.add(Section::Ablations, format!("ablations.{name}"), None, f);
+    }
+    for (name, r) in &raw.reports {
+        let mut f = Facts::new(start(&r.each));
+        f.text("title", &r.title);
+        f.put("each", r.each.get_ref().clone(), Some(start(&r.each)));
+        f.expr("when", &r.when);
+        for (col, o) in &r.columns {
+            f.output(&format!("columns.{col}."), o);
+        }
+        for (label, o) in &r.totals {
+            f.output(&format!("totals.{label}."), o);
+        }
+        b.add(Section::Reports, format!("reports.{name}"), None, f);
+    }
+    let l = &raw.limits;
+    let mut f = Facts::new(0);
+    if let Some(v) = &l.max_case_bytes {
+        f.put("max_case_bytes", v.get_ref().to_string(), Some(start(v)));
+    }
+    if let Some(v) = &l.max_list_items {
+        f.put("max_list_items", v.get_ref().to_string(), Some(start(v)));
+    }
+    if let Some(v) = &l.max_eval_steps {
+        f.put("max_eval_steps", v.get_ref().to_string(), Some(start(v)));
+    }
+    if let Some(first) = f.facts.first() {
+        f.at = first.offset;
+    }
+    b.add(Section::Limits, "limits".into(), None, f);
+    Flat {
+        entities: b.entities,
+        check_order,
+    }
+}
+
+fn parameter(b: &mut Builder, name: &str, p: &RawParameter) {
+    let at = p
+        .value
+        .as_ref()
+        .map(start)
+        .or(p.at.as_ref().map(start))
+        .or(p.periods.as_ref().and_then(|v| v.first()).map(start))
+        .unwrap_or(0);
+    let mut f = Facts::new(at);
+    f.text("label", &p.label);
+    f.spanned("clause", &p.clause);
+    f.spanned("value", &p.value);
+    if p.value.is_some() {
+        f.numeric();
+    }
+    f.expr("at", &p.at);
+    for period in p.periods.iter().flatten() {
+        let v = period.get_ref();
+        let key = format!("periods[from={}]", v.from);
+        f.put(format!("{key}.value"), v.value.clone(), Some(start(period)));
+        f.numeric();
+        if let Some(to) = &v.to {
+            f.put(format!("{key}.to"), to.clone(), Some(start(period)));
+        }
+    }
+    b.add(Section::Parameters, format!("parameters.{name}"), None, f);
+}
+
+fn table(b: &mut Builder, name: &str, t: &RawTable) {
+    let entity = format!("tables.{name}");
+    let mut f = Facts::new(start(&t.kind));
+    f.put("kind", t.kind.get_ref().clone(), Some(start(&t.kind)));
+    f.text("label", &t.label);
+    f.spanned("clause", &t.clause);
+    if !t.keys.is_empty() {
+        f.put("keys", t.keys.join(", "), None);
+    }
+    for (col, c) in &t.columns {
+        f.input(&format!("columns.{col}."), c);
+    }
+    b.add(Section::Tables, entity.clone(), None, f);
+    for (n, row) in t.rows.iter().enumerate() {
+        let cells = row.get_ref();
+        let cell = |k: &str| cells.get(k).map(toml_text);
+        let id = match t.kind.get_ref().as_str() {
+            "keyed" if !t.keys.is_empty() => {
+                let parts: Option<Vec<String>> = t
+                    .keys
+                    .iter()
+                    .map(|k| cell(k).map(|v| format!("{k}={v}")))
+                    .collect();
+                parts.map(|p| p.join(", "))
+            }
+            "periods" => cell("from").map(|v| format!("from={v}")),
+            _ => None,
+        };
+        let id = id.unwrap_or_else(|| format!("#{}", n + 1));
+        let mut name = format!("{entity}[{id}]");
+        if b.entities.contains_key(&name) {
+            name = format!("{entity}[{id} #{}]", n + 1);
+        }
+        let mut f = Facts::new(start(row));
+        for (k, v) in cells {
+            f.put(k.clone(), toml_text(v), None);
+            // Scales and ranges have no typed columns: their cells are bounds and rates.
+            let number = match t.columns.get(k) {
+                Some(c) => numeric_type(c.ty.get_ref()),
+                None => t.columns.is_empty(),
+            };
+            if number {
+                f.numeric();
+            }
+        }
+        b.add(Section::Tables, name, Some(&entity), f);
+    }
+}
+
+fn decision(b: &mut Builder, name: &str, d: &RawDecision) {
+    let entity = format!("decisions.{name}");
+    let at = d
+        .answer
+        .values()
+        .next()
+        .map_or(0, |o| o.anchor().start as usize);
+    let mut f = Facts::new(at);
+    f.text("label", &d.label);
+    f.list("clauses", &d.clauses);
+    for (n, c) in d.cite.iter().enumerate() {
+        let key = format!("cite[{}]", n + 1);
+        f.put(
+            format!("{key}.when"),
+            canonical(c.when.get_ref()),
+            Some(start(&c.when)),
+        );
+        f.list(&format!("{key}.clauses"), &c.clauses);
+    }
+    b.add(Section::Decisions, entity.clone(), None, f);
+    for (field, o) in &d.answer {
+        let mut f = Facts::new(o.anchor().start as usize);
+        f.output("", o);
+        b.add(
+            Section::Answers,
+            format!("{entity}.answer.{field}"),
+            Some(&entity),
+            f,
+        );
+    }
+}

@@ -1,0 +1,406 @@
+//! A diff report as a person reads it: text (coloured on a terminal) or
+//! Markdown. JSON is the report's serde form. Every piece of rulebook or
+//! case text goes through `escape_text` (one line each, no terminal codes)
+//! before any colour is added.
+
+use std::fmt::Write as _;
+
+use super::{Change, ChangeKind, Impact, Report, Section, Verdict};
+use crate::trace::escape_text;
+
+/// How text output looks.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// ANSI colours (a terminal).
+    pub color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\u{1b}[{code}m{text}\u{1b}[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn removed(self, text: &str) -> String {
+        self.paint("31", text)
+    }
+    fn added(self, text: &str) -> String {
+        self.paint("32", text)
+    }
+    fn head(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+}
+
+/// One line of outside text: whitespace runs collapsed, controls escaped.
+fn clean(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    escape_text(&joined).into_owned()
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => clean(s),
+        other => clean(&other.to_string()),
+    }
+}
+
+fn lines(c: &Change) -> String {
+    match (c.old_line, c.new_line) {
+        (Some(a), Some(b)) => format!("lines {a} → {b}"),
+        (Some(a), None) => format!("old line {a}"),
+        (None, Some(b)) => format!("new line {b}"),
+        (None, None) => String::new(),
+    }
+}
+
+fn thing(c: &Change) -> String {
+    match &c.attr {
+        Some(a) => clean(&format!("{}.{a}", c.entity)),
+        None => clean(&c.entity),
+    }
+}
+
+/// The report as text.
+pub fn render_text(r: &Report, style: Style) -> String {
+    let d = &r.diff;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}) → {} ({}): {}",
+        clean(&d.old.rulebook),
+        clean(&d.old.file),
+        clean(&d.new.rulebook),
+        clean(&d.new.file),
+        match d.len() {
+            0 => "no change".to_string(),
+            1 => "1 change".to_string(),
+            n => format!("{n} changes"),
+        }
+    );
+    for section in Section::ALL {
+        let changes = &d.sections[&section];
+        if changes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{}", style.head(section.name()));
+        for c in changes {
+            let (mark, body) = match c.kind {
+                ChangeKind::Added => (
+                    style.added("+"),
+                    style.added(&clean(c.new.as_deref().unwrap_or(""))),
+                ),
+                ChangeKind::Removed => (
+                    style.removed("-"),
+                    style.removed(&clean(c.old.as_deref().unwrap_or(""))),
+                ),
+                ChangeKind::Changed if !c.words.is_empty() => {
+                    ("~".to_string(), words_text(c, style))
+                }
+                ChangeKind::Changed => (
+                    "~".to_string(),
+                    match (&c.old, &c.new) {
+                        (Some(o), Some(n)) => {
+                            format!("{} → {}", style.removed(&clean(o)), style.added(&clean(n)))
+                        }
+                        (Some(o), None) => format!("{} → (none)", style.removed(&clean(o))),
+                        (None, Some(n)) => format!("(none) → {}", style.added(&clean(n))),
+                        (None, None) => String::new(),
+                    },
+                ),
+            };
+            let _ = writeln!(out, "  {mark} {} ({}): {body}", thing(c), lines(c));
+        }
+    }
+    if let Some(verdicts) = &r.compatibility {
+        compat_text(&mut out, verdicts, d, style);
+    }
+    if let Some(impact) = &r.impact {
+        impact_text(&mut out, impact, style);
+    }
+    out
+}
+
+fn words_text(c: &Change, style: Style) -> String {
+    let parts: Vec<String> = c
+        .words
+        .iter()
+        .map(|w| match w.op {
+            "removed" => style.removed(&format!("[-{}-]", clean(&w.text))),
+            "added" => style.added(&format!("{{+{}+}}", clean(&w.text))),
+            _ => clean(&w.text),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn compat_text(out: &mut String, verdicts: &[Verdict], d: &super::RulebookDiff, style: Style) {
+    let new = &d.new.rulebook;
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.head(&format!("compatibility with {}", clean(new)))
+    );
+    if verdicts.is_empty() {
+        let _ = writeln!(
+            out,
+            "  no generator or rubric written against the old version"
+        );
+    }
+    for v in verdicts {
+        if v.loads {
+            let _ = writeln!(out, "  {} {}", style.added("loads"), clean(&v.file));
+            continue;
+        }
+        let _ = writeln!(out, "  {} {}", style.removed("BREAKS"), clean(&v.file));
+        for b in &v.breaks {
+            let here = b.line.map_or_else(String::new, |l| format!(":{l}"));
+            let _ = writeln!(
+                out,
+                "    {}{here} [{}] {}",
+                clean(&v.file),
+                b.code,
+                clean(&b.message)
+            );
+            if let (Some(e), Some(l)) = (&b.old_entity, b.old_line) {
+                let _ = writeln!(out, "      was {} at {}:{l}", clean(e), clean(&d.old.file));
+            }
+        }
+    }
+}
+
+fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
+    let parts: Vec<String> = map
+        .iter()
+        .map(|(k, n)| format!("{} {n}", clean(k)))
+        .collect();
+    parts.join(", ")
+}
+
+fn impact_text(out: &mut String, i: &Impact, style: Style) {
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.head(&format!(
+            "impact: {} of {} tasks change",
+            i.changed, i.tasks
+        ))
+    );
+    let _ = writeln!(
+        out,
+        "  tasks by level: {}; by tier: {}",
+        counts(&i.levels),
+        counts(&i.tiers)
+    );
+    for (field, f) in &i.fields {
+        let _ = writeln!(
+            out,
+            "\n  {}: {} changed (by level: {}; by tier: {})",
+            clean(field),
+            f.changed,
+            counts(&f.by_level),
+            counts(&f.by_tier)
+        );
+        for e in &f.examples {
+            let _ = writeln!(
+                out,
+                "    {}: {} → {}",
+                clean(&e.task),
+                style.removed(&json_text(&e.old)),
+                style.added(&json_text(&e.new))
+            );
+            if let Some(d) = &e.divergence {
+                let item = d
+                    .item
+                    .as_deref()
+                    .map_or_else(String::new, |i| format!(" of {}", clean(i)));
+                let value = |v: &Option<serde_json::Value>| {
+                    v.as_ref()
+                        .map_or_else(|| "(not computed)".to_string(), json_text)
+                };
+                let formula = |f: &Option<String>| {
+                    f.as_deref()
+                        .map_or_else(|| "(not computed)".to_string(), clean)
+                };
+                let _ = writeln!(
+                    out,
+                    "      first divergence: step {}{item}: {} → {}",
+                    clean(&d.step),
+                    style.removed(&value(&d.old_value)),
+                    style.added(&value(&d.new_value))
+                );
+                if d.old_formula == d.new_formula {
+                    let _ = writeln!(out, "        formula (both): {}", formula(&d.old_formula));
+                } else {
+                    let _ = writeln!(out, "        old: {}", formula(&d.old_formula));
+                    let _ = writeln!(out, "        new: {}", formula(&d.new_formula));
+                }
+                for r in &d.reads {
+                    let _ = writeln!(
+                        out,
+                        "        read {}: {} → {}",
+                        clean(&r.name),
+                        style.removed(&json_text(&r.old)),
+                        style.added(&json_text(&r.new))
+                    );
+                }
+                if !d.lookups.is_empty() {
+                    let _ = writeln!(out, "        looked up: {}", clean(&d.lookups.join(", ")));
+                }
+                let _ = writeln!(out, "        clauses: {}", clean(&d.clauses.join(", ")));
+            }
+        }
+    }
+}
+
+/// Text for a Markdown table cell: one line, `|` escaped.
+fn cell(text: &str) -> String {
+    clean(text).replace('|', "\\|")
+}
+
+/// The report as Markdown: a table per section.
+pub fn render_markdown(r: &Report) -> String {
+    let d = &r.diff;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {} → {}\n\n`{}` → `{}`: {} change(s).",
+        cell(&d.old.rulebook),
+        cell(&d.new.rulebook),
+        cell(&d.old.file),
+        cell(&d.new.file),
+        d.len()
+    );
+    for section in Section::ALL {
+        let changes = &d.sections[&section];
+        if changes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n## {}\n\n| | what | old | new | lines |\n|---|---|---|---|---|",
+            section.name()
+        );
+        for c in changes {
+            let mark = match c.kind {
+                ChangeKind::Added => "added",
+                ChangeKind::Removed => "removed",
+                ChangeKind::Changed => "changed",
+            };
+            let (old, new) = if c.words.is_empty() {
+                (
+                    cell(c.old.as_deref().unwrap_or("")),
+                    cell(c.new.as_deref().unwrap_or("")),
+                )
+            } else {
+                let w: Vec<String> = c
+                    .words
+                    .iter()
+                    .map(|w| match w.op {
+                        "removed" => format!("~~{}~~", cell(&w.text)),
+                        "added" => format!("**{}**", cell(&w.text)),
+                        _ => cell(&w.text),
+                    })
+                    .collect();
+                (String::new(), w.join(" "))
+            };
+            let _ = writeln!(
+                out,
+                "| {mark} | `{}` | {old} | {new} | {} |",
+                thing(c),
+                lines(c)
+            );
+        }
+    }
+    if let Some(verdicts) = &r.compatibility {
+        let _ = writeln!(out, "\n## compatibility with {}\n", cell(&d.new.rulebook));
+        if verdicts.is_empty() {
+            let _ = writeln!(
+                out,
+                "No generator or rubric written against the old version."
+            );
+        }
+        for v in verdicts {
+            let _ = writeln!(
+                out,
+                "- `{}`: {}",
+                cell(&v.file),
+                if v.loads { "loads" } else { "**breaks**" }
+            );
+            for b in &v.breaks {
+                let here = b.line.map_or_else(String::new, |l| format!("line {l}"));
+                let there = match (&b.old_entity, b.old_line) {
+                    (Some(e), Some(l)) => format!(", old rulebook line {l} (`{}`)", cell(e)),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "  - {here}{there}: `{}` {}", b.code, cell(&b.message));
+            }
+        }
+    }
+    if let Some(i) = &r.impact {
+        let _ = writeln!(
+            out,
+            "\n## impact: {} of {} tasks change\n",
+            i.changed, i.tasks
+        );
+        let _ = writeln!(
+            out,
+            "| field | changed | by level | by tier |\n|---|---|---|---|"
+        );
+        for (field, f) in &i.fields {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} |",
+                cell(field),
+                f.changed,
+                cell(&counts(&f.by_level)),
+                cell(&counts(&f.by_tier))
+            );
+        }
+        for (field, f) in &i.fields {
+            for e in &f.examples {
+                let _ = writeln!(
+                    out,
+                    "\n- `{}` of `{}`: {} → {}",
+                    cell(field),
+                    cell(&e.task),
+                    cell(&json_text(&e.old)),
+                    cell(&json_text(&e.new))
+                );
+                if let Some(dv) = &e.divergence {
+                    let v = |x: &Option<serde_json::Value>| {
+                        x.as_ref()
+                            .map_or_else(|| "(not computed)".to_string(), json_text)
+                    };
+                    let f = |x: &Option<String>| {
+                        x.as_deref()
+                            .map_or_else(|| "(not computed)".to_string(), clean)
+                    };
+                    let _ = writeln!(
+                        out,
+                        "  first divergence: step `{}`{}: {} → {}; old `{}`, new `{}`; clauses {}",
+                        cell(&dv.step),
+                        dv.item
+                            .as_deref()
+                            .map_or_else(String::new, |i| format!(" of `{}`", cell(i))),
+                        cell(&v(&dv.old_value)),
+                        cell(&v(&dv.new_value)),
+                        f(&dv.old_formula),
+                        f(&dv.new_formula),
+                        cell(&dv.clauses.join(", "))
+                    );
+                    if !dv.lookups.is_empty() {
+                        let _ = writeln!(out, "  looked up: {}", cell(&dv.lookups.join(", ")));
+                    }
+                    for r in &dv.reads {
+                        let (old, new) = (json_text(&r.old), json_text(&r.new));
+                        let _ = writeln!(out, "  read `{}`: {old} → {new}", cell(&r.name));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

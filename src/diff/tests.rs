@@ -1,0 +1,38 @@
+//! Unit tests of the word diff and of the canonical forms the diff compares.
+
+use super::flatten::{canonical, toml_text};
+use super::words::word_diff;
+
+#[test]
+fn words_kept_removed_and_added_come_in_runs() {
+    let runs = word_diff("a b c d", "a x c d e");
+    let ops: Vec<(&str, &str)> = runs.iter().map(|r| (r.op, r.text.as_str())).collect();
+    assert_eq!(
+        ops,
+        [
+            ("same", "a"),
+            ("removed", "b"),
+            ("added", "x"),
+            ("same", "c d"),
+            ("added", "e")
+        ]
+    );
+    assert!(word_diff("", "").is_empty());
+    let whole: Vec<&str> = word_diff("", "new words").iter().map(|r| r.op).collect();
+    assert_eq!(whole, ["added"]);
+}
+
+#[test]
+fn layout_and_brackets_that_change_nothing_print_the_same() {
+    assert_eq!(canonical("a+b *c"), canonical("a + (b * c)"));
+    assert_ne!(canonical("(a + b) * c"), canonical("a + b * c"));
+    // Text that is no expression is compared with its whitespace collapsed.
+    assert_eq!(canonical("a +\n  "), "a +");
+}
+
+#[test]
+fn toml_tables_print_with_sorted_keys() {
+    let a: toml::Value =
+        toml::from_str::<toml::Table>("v = { b = 1, a = [\"x\", true] }").unwrap()["v"].clone();
+    assert_eq!(toml_text(&a), "{a = [x, true], b = 1}");
+}

@@ -1,0 +1,632 @@
+//! `bareme diff`: the structural diff of two rulebook versions by meaning,
+//! the compatibility verdict on generators and rubrics, and the impact on a
+//! task set, with JSON snapshots of each section.
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+use super::cli::{bareme, stderr, stdout, tempdir};
+use super::root;
+use bareme::diff::{diff_rulebooks, impact, ImpactTask, Version};
+
+/// A small rulebook with something in every section a diff compares.
+const MINI: &str = r#"# A small rulebook that has something in every section a diff compares.
+[rulebook]
+id = "mini"
+version = 1
+schema = 1
+title = "Mini"
+
+[clauses]
+R1 = "Tax is the rate of the region times the amount, rounded half up to the cent."
+R2 = "A negative amount is refused."
+
+[inputs.amount]
+type = "money"
+required = true
+clause = "R1"
+
+[inputs.region]
+type = "enum"
+values = ["north", "south"]
+required = true
+
+[parameters.fee]
+label = "Flat fee"
+value = "1.50"
+clause = "R1"
+
+[tables.rates]
+kind = "keyed"
+keys = ["region"]
+clause = "R1"
+columns = { region = { type = "text" }, rate = { type = "decimal" } }
+rows = [
+  { region = "north", rate = "0.10" },
+  { region = "south", rate = "0.20" },
+]
+
+[steps.tax]
+label = "Tax"
+expr = "amount * lookup(rates, region).rate"
+round = { places = 2, mode = "half_up" }
+clauses = ["R1"]
+
+[steps.total]
+expr = "amount + tax + fee"
+
+[[checks]]
+label = "too large"
+when = "amount > 1000000"
+reject = "amount"
+message = "is too large"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok]
+clauses = ["R1"]
+
+[decisions.ok.answer]
+tax = { expr = "tax", format = "money" }
+total = { expr = "total", format = "money" }
+
+[ablations.no_fee]
+label = "No fee"
+steps = { total = "amount + tax" }
+
+[limits]
+max_eval_steps = 100000
+"#;
+
+/// MINI with the same meaning: comments, whitespace, key order, tables
+/// reordered, expressions laid out otherwise, `0.10` written `0.1`.
+const MINI_SAME: &str = r#"[rulebook]
+schema = 1
+version = 1
+id = "mini"
+title = "Mini"
+
+[limits]
+max_eval_steps = 100000
+
+[clauses]
+R2 = "A negative amount is refused."
+R1 = "Tax is the rate of the region times the amount, rounded half up to the cent."
+
+[steps.total]
+# the tax is rounded already
+expr = """amount + tax
+  + fee"""   # layout is no change
+
+[steps.tax]
+clauses = ["R1"]
+round = { mode = "half_up", places = 2 }
+expr = "(amount * lookup(rates, region).rate)"
+label = "Tax"
+
+[inputs.amount]
+clause = "R1"
+required = true
+type = "money"
+
+[inputs.region]
+required = true
+type = "enum"
+values = ["north", "south"]
+
+[tables.rates]
+clause = "R1"
+keys = ["region"]
+kind = "keyed"
+columns = { rate = { type = "decimal" }, region = { type = "text" } }
+rows = [
+  { rate = "0.20", region = "south" },
+  { region = "north", rate = "0.1" },
+]
+
+[parameters.fee]
+clause = "R1"
+value = "1.50"
+label = "Flat fee"
+
+[ablations.no_fee]
+steps = { total = "amount+tax" }
+label = "No fee"
+
+[[checks]]
+label = "too large"
+message = "is too large"
+when = "amount>1000000"
+reject = "amount"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+tax = { format = "money", expr = "tax" }
+total = { expr = "total", format = "money" }
+
+[decisions.ok]
+clauses = ["R1"]
+"#;
+
+fn diff_json(old: &str, new: &str) -> Value {
+    let d = diff_rulebooks(
+        &Version {
+            file: "old.toml",
+            text: old,
+        },
+        &Version {
+            file: "new.toml",
+            text: new,
+        },
+    )
+    .expect("both parse");
+    serde_json::to_value(&d).expect("serialises")
+}
+
+/// JSON as the CLI prints it (insta's own JSON writer does not know
+/// `arbitrary_precision` numbers).
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).expect("serialises")
+}
+
+fn changes(v: &Value) -> Vec<Value> {
+    v["sections"]
+        .as_object()
+        .expect("sections")
+        .values()
+        .flat_map(|s| s.as_array().expect("list").clone())
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("dir");
+    }
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+#[test]
+fn a_rulebook_against_itself_or_a_reformatted_copy_reports_no_change() {
+    bareme::parse_rulebook("same.toml", MINI_SAME).expect("the copy is a valid rulebook");
+    assert_eq!(changes(&diff_json(MINI, MINI)), Vec::<Value>::new());
+    assert_eq!(changes(&diff_json(MINI, MINI_SAME)), Vec::<Value>::new());
+    let dir = tempdir("diff-same");
+    let (a, b) = (
+        write(&dir, "old.toml", MINI),
+        write(&dir, "new.toml", MINI_SAME),
+    );
+    let out = bareme(&["diff", a.to_str().unwrap(), b.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(": no change"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn one_changed_rate_cell_is_reported_with_both_values_and_lines() {
+    let new = MINI.replace(
+        r#"{ region = "south", rate = "0.20" }"#,
+        r#"{ region = "south", rate = "0.25" }"#,
+    );
+    let all = changes(&diff_json(MINI, &new));
+    assert_eq!(
+        all,
+        vec![json!({
+            "kind": "changed",
+            "entity": "tables.rates[region=south]",
+            "attr": "rate",
+            "old": "0.20",
+            "new": "0.25",
+            "old_line": 34,
+            "new_line": 34
+        })]
+    );
+}
+
+#[test]
+fn a_reworded_clause_is_diffed_word_by_word() {
+    let new = MINI.replace("rounded half up to the cent", "rounded down to the cent");
+    let all = changes(&diff_json(MINI, &new));
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(
+        all[0]["words"],
+        json!([
+            {"op": "same", "text": "Tax is the rate of the region times the amount, rounded"},
+            {"op": "removed", "text": "half up"},
+            {"op": "added", "text": "down"},
+            {"op": "same", "text": "to the cent."}
+        ])
+    );
+    assert_eq!(all[0]["old_line"], json!(9));
+}
+
+/// MINI changed in every section, one snapshot per section.
+fn mini_changed() -> String {
+    MINI.replace("version = 1", "version = 2")
+        .replace("R2 = \"A negative amount is refused.\"", "R3 = \"Amounts are in euros.\"")
+        .replace("type = \"money\"\nrequired = true", "type = \"money\"\nmin = \"1\"\nrequired = true")
+        .replace("values = [\"north\", \"south\"]", "values = [\"north\", \"south\", \"east\"]")
+        .replace("value = \"1.50\"", "value = \"2.00\"")
+        .replace("  { region = \"south\", rate = \"0.20\" },", "  { region = \"south\", rate = \"0.20\" },\n  { region = \"east\", rate = \"0.30\" },")
+        .replace("expr = \"amount + tax + fee\"", "expr = \"amount + tax + fee * 2\"")
+        .replace("when = \"amount > 1000000\"", "when = \"amount > 2000000\"")
+        .replace("[decisions.ok]\nclauses = [\"R1\"]", "[decisions.ok]\nlabel = \"Computed\"\nclauses = [\"R1\"]")
+        .replace("total = { expr = \"total\", format = \"money\" }", "total = { expr = \"total\", format = \"decimal\" }\nfee = { expr = \"fee\", format = \"money\" }")
+        .replace("steps = { total = \"amount + tax\" }", "steps = { total = \"amount\" }")
+        .replace("max_eval_steps = 100000", "max_eval_steps = 50000")
+}
+
+#[test]
+fn every_section_of_the_json_diff_is_snapshot() {
+    let new = mini_changed();
+    bareme::parse_rulebook("new.toml", &new).expect("the changed copy is a valid rulebook");
+    let v = diff_json(MINI, &new);
+    for (section, list) in v["sections"].as_object().expect("sections") {
+        if section == "reports" {
+            continue; // MINI has no report: the paie-fr diff below snapshots one
+        }
+        assert!(
+            !list.as_array().unwrap().is_empty(),
+            "no change in {section}"
+        );
+        insta::assert_snapshot!(format!("diff_mini_{section}"), pretty(list));
+    }
+}
+
+#[test]
+fn paie_fr_2025_to_2026_lists_every_change_of_the_law_and_nothing_else() {
+    let dir = root().join("rulebooks/paie-fr");
+    let out = bareme(
+        &[
+            "diff",
+            dir.join("v2025").to_str().unwrap(),
+            dir.join("v2026").to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    for (section, list) in v["sections"].as_object().expect("sections") {
+        insta::assert_snapshot!(format!("diff_paie_fr_{section}"), pretty(list));
+    }
+    // Read against both files by hand: the entities changed, and no other.
+    let mut entities: Vec<String> = changes(&v)
+        .iter()
+        .map(|c| c["entity"].as_str().unwrap().to_string())
+        .collect();
+    entities.dedup();
+    assert_eq!(
+        entities,
+        [
+            "rulebook",
+            "clauses.ceiling",
+            "clauses.schedule",
+            "clauses.rgdu",
+            "inputs.month",
+            "parameters.pmss",
+            "parameters.smic",
+            "parameters.reduction_t_below_50",
+            "parameters.reduction_t_from_50",
+            "parameters.reduction_smic_multiple",
+            "parameters.reduction_divisor",
+            "parameters.sickness_smic_multiple",
+            "parameters.family_smic_multiple",
+            "parameters.rgdu_tmin",
+            "parameters.rgdu_tdelta_below_50",
+            "parameters.rgdu_tdelta_from_50",
+            "parameters.rgdu_exponent",
+            "parameters.rgdu_smic_multiple",
+            "tables.schedule",
+            "tables.schedule[code=maladie_reduit]",
+            "tables.schedule[code=maladie]",
+            "tables.schedule[code=vieillesse_deplafonnee]",
+            "tables.schedule[code=allocations_familiales_reduit]",
+            "tables.schedule[code=allocations_familiales]",
+            "steps.reduction_t",
+            "steps.rgdu_rate",
+            "steps.rgdu",
+            "per_item.lines.applies",
+            "steps.rgdu_tdelta",
+            "reports.bulletin",
+        ]
+    );
+    assert_eq!(
+        v["compatibility"],
+        json!([]),
+        "nothing beside v2025 names paie-fr@2025"
+    );
+}
+
+#[test]
+fn removing_a_scored_answer_field_breaks_the_rubric_with_both_locations() {
+    let dir = tempdir("diff-compat");
+    let set = root().join("rulebooks/paie-fr");
+    let old_text = std::fs::read_to_string(set.join("v2026/rulebook.toml")).expect("read");
+    let rubric = std::fs::read_to_string(set.join("rubric-1.toml")).expect("read");
+    let field = "net_a_payer = { expr = \"net_a_payer\", format = \"money\" }\n";
+    assert!(old_text.contains(field));
+    let old = write(&dir, "paie-fr/v2026/rulebook.toml", &old_text);
+    write(&dir, "paie-fr/rubric-1.toml", &rubric);
+    let new = write(&dir, "next/rulebook.toml", &old_text.replace(field, ""));
+    let out = bareme(
+        &[
+            "diff",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let verdicts = v["compatibility"].as_array().expect("verdicts");
+    assert_eq!(verdicts.len(), 1, "{verdicts:?}");
+    assert!(verdicts[0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("paie-fr/rubric-1.toml"));
+    assert_eq!(verdicts[0]["loads"], json!(false));
+    let line_of =
+        |text: &str, needle: &str| text.lines().position(|l| l.starts_with(needle)).unwrap() + 1;
+    let first = &verdicts[0]["breaks"][0];
+    assert_eq!(first["code"], json!("score::unknown_field"), "{first}");
+    assert!(
+        first["message"].as_str().unwrap().contains("`net_a_payer`"),
+        "{first}"
+    );
+    assert_eq!(first["line"], json!(line_of(&rubric, "net_a_payer = ")));
+    assert_eq!(
+        first["old_entity"],
+        json!("decisions.payslip.answer.net_a_payer")
+    );
+    assert_eq!(
+        first["old_line"],
+        json!(line_of(&old_text, "net_a_payer = "))
+    );
+    let mut redacted = v["compatibility"].clone();
+    redacted[0]["file"] = json!("[dir]/paie-fr/rubric-1.toml");
+    for b in redacted[0]["breaks"].as_array_mut().unwrap() {
+        let m = b["message"]
+            .as_str()
+            .unwrap()
+            .replace(dir.to_str().unwrap(), "[dir]");
+        b["message"] = json!(m);
+    }
+    insta::assert_snapshot!("diff_compatibility", pretty(&redacted));
+    // The text report names the rubric, the field and both lines too.
+    let text = stdout(&bareme(
+        &["diff", old.to_str().unwrap(), new.to_str().unwrap()],
+        None,
+    ));
+    assert!(text.contains("BREAKS"), "{text}");
+}
+
+#[test]
+fn impact_counts_moved_answers_and_explains_them_by_the_first_diverging_step() {
+    let new = MINI.replace(
+        r#"{ region = "south", rate = "0.20" }"#,
+        r#"{ region = "south", rate = "0.25" }"#,
+    );
+    let (old_rb, new_rb) = (
+        bareme::parse_rulebook("old.toml", MINI).unwrap(),
+        bareme::parse_rulebook("new.toml", &new).unwrap(),
+    );
+    let task = |id: &str, level: i64, case: Value| ImpactTask {
+        id: id.into(),
+        level: Some(level),
+        tier: Some("t".into()),
+        case,
+    };
+    let tasks = [
+        task("a", 1, json!({"amount": "100.00", "region": "north"})),
+        task("b", 1, json!({"amount": "100.00", "region": "south"})),
+        task("c", 2, json!({"amount": "10.00", "region": "south"})),
+        task("d", 2, json!({"amount": "-1", "region": "south"})),
+    ];
+    let report = impact(&old_rb, &new_rb, &tasks, 1);
+    let v = serde_json::to_value(&report).unwrap();
+    // south: tax 100 × 0.20 = 20.00 → 25.00, total 121.50 → 126.50; 10 × 0.20 = 2.00 → 2.50.
+    assert_eq!(v["changed"], json!(2));
+    assert_eq!(v["fields"]["tax"]["changed"], json!(2));
+    assert_eq!(v["fields"]["tax"]["by_level"], json!({"1": 1, "2": 1}));
+    let d = &v["fields"]["tax"]["examples"][0]["divergence"];
+    assert_eq!(d["step"], json!("tax"));
+    assert_eq!(
+        (d["old_value"].clone(), d["new_value"].clone()),
+        (json!("20.00"), json!("25.00"))
+    );
+    assert_eq!(d["clauses"], json!(["R1"]));
+    assert_eq!(d["lookups"], json!(["rates row south"]));
+    // `total` moved because `tax`, which it reads, did: the chain is followed up.
+    assert_eq!(
+        v["fields"]["total"]["examples"][0]["divergence"]["step"],
+        json!("tax")
+    );
+    insta::assert_snapshot!("diff_impact", pretty(&v));
+}
+
+#[test]
+fn a_changed_parameter_is_named_among_the_reads_of_the_diverging_step() {
+    let new = MINI.replace(r#"value = "1.50""#, r#"value = "2.00""#);
+    let (old_rb, new_rb) = (
+        bareme::parse_rulebook("old.toml", MINI).unwrap(),
+        bareme::parse_rulebook("new.toml", &new).unwrap(),
+    );
+    let tasks = [ImpactTask {
+        id: "a".into(),
+        level: None,
+        tier: None,
+        case: json!({"amount": "100.00", "region": "north"}),
+    }];
+    let v = serde_json::to_value(impact(&old_rb, &new_rb, &tasks, 3)).unwrap();
+    // tax 10.00 is the same; total 100 + 10 + 1.50 = 111.50 → 112.00.
+    assert_eq!(
+        v["fields"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["total"]
+    );
+    let e = &v["fields"]["total"]["examples"][0];
+    assert_eq!(
+        (e["old"].clone(), e["new"].clone()),
+        (json!("111.50"), json!("112.00"))
+    );
+    assert_eq!(e["divergence"]["step"], json!("total"));
+    assert_eq!(
+        e["divergence"]["reads"],
+        json!([{"name": "fee", "old": "1.50", "new": "2.00"}])
+    );
+    assert_eq!(v["fields"]["total"]["by_level"], json!({"none": 1}));
+}
+
+#[test]
+fn the_impact_of_a_sample_is_in_the_text_report() {
+    let set = root().join("rulebooks/paie-fr");
+    let v2026 = set.join("v2026");
+    let out = bareme(
+        &[
+            "diff",
+            v2026.to_str().unwrap(),
+            v2026.to_str().unwrap(),
+            "--sample",
+            "8",
+            "--seed",
+            "1",
+            "--generator",
+            set.join("generator-1.toml").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\nimpact: 0 of 8 tasks change\n"), "{text}");
+    // rubric-1 and generator-1 name paie-fr@2026: both load against itself.
+    assert!(
+        text.contains("  loads ") && !text.contains("BREAKS"),
+        "{text}"
+    );
+}
+
+#[test]
+fn markdown_and_text_show_a_changed_cell_with_both_values() {
+    let dir = tempdir("diff-markdown");
+    let new = MINI.replace(
+        r#"{ region = "south", rate = "0.20" }"#,
+        r#"{ region = "south", rate = "0.25" }"#,
+    );
+    let (a, b) = (write(&dir, "old.toml", MINI), write(&dir, "new.toml", &new));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let md = stdout(&bareme(&["diff", a, b, "--format", "markdown"], None));
+    assert!(
+        md.contains("\n## tables\n\n| | what | old | new | lines |\n|---|---|---|---|---|\n| changed | `tables.rates[region=south].rate` | 0.20 | 0.25 | lines 34 → 34 |\n"),
+        "{md}"
+    );
+    let text = stdout(&bareme(&["diff", a, b], None));
+    assert!(
+        text.contains(
+            "\ntables\n  ~ tables.rates[region=south].rate (lines 34 → 34): 0.20 → 0.25\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn checks_with_one_label_are_told_apart_by_position() {
+    let twice = MINI.replace(
+        "[[checks]]\ndecision = \"ok\"",
+        "[[checks]]\nlabel = \"too large\"\nwhen = \"amount > 5000000\"\nreject = \"amount\"\nmessage = \"is far too large\"\n\n[[checks]]\ndecision = \"ok\"",
+    );
+    let changed = twice.replace("5000000", "6000000");
+    bareme::parse_rulebook("twice.toml", &changed).expect("valid");
+    let all = changes(&diff_json(&twice, &changed));
+    let named: Vec<(&str, &str)> = all
+        .iter()
+        .map(|c| (c["entity"].as_str().unwrap(), c["attr"].as_str().unwrap()))
+        .collect();
+    assert_eq!(named, [("checks[too large #2]", "when")]);
+}
+
+#[test]
+fn named_rubrics_and_generators_replace_the_ones_found_beside_old() {
+    let set = root().join("rulebooks/paie-fr");
+    let path = |p: &str| set.join(p).to_str().unwrap().to_string();
+    let (old, new, rubric, generator) = (
+        path("v2025"),
+        path("v2026"),
+        path("rubric-1.toml"),
+        path("generator-1.toml"),
+    );
+    let out = bareme(
+        &[
+            "diff",
+            &old,
+            &new,
+            "--format",
+            "json",
+            "--rubrics",
+            &rubric,
+            "--generators",
+            &generator,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let verdicts: Vec<(String, bool)> = v["compatibility"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["kind"].as_str().unwrap().to_string(),
+                x["loads"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    // Both are written for paie-fr@2026, which is NEW here: they load.
+    assert_eq!(
+        verdicts,
+        [
+            ("generator".to_string(), true),
+            ("rubric".to_string(), true)
+        ]
+    );
+}
+
+#[test]
+fn a_number_written_otherwise_is_no_change_but_a_text_is() {
+    let with_note = |note: &str, rate: &str| {
+        MINI.replace(
+            "rate = { type = \"decimal\" } }",
+            "rate = { type = \"decimal\" }, note = { type = \"text\" } }",
+        )
+        .replace(
+            r#"{ region = "north", rate = "0.10" }"#,
+            &format!(r#"{{ region = "north", rate = "{rate}", note = "{note}" }}"#),
+        )
+        .replace(
+            r#"{ region = "south", rate = "0.20" }"#,
+            r#"{ region = "south", rate = "0.20", note = "-" }"#,
+        )
+    };
+    let (old, new) = (with_note("1.0", "0.10"), with_note("1.00", "0.100"));
+    bareme::parse_rulebook("new.toml", &new).expect("valid");
+    let all = changes(&diff_json(&old, &new));
+    let named: Vec<(&str, &str)> = all
+        .iter()
+        .map(|c| (c["entity"].as_str().unwrap(), c["attr"].as_str().unwrap()))
+        .collect();
+    assert_eq!(named, [("tables.rates[region=north]", "note")]);
+}
