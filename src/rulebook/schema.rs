@@ -267,7 +267,7 @@ pub struct RawGroup {
 pub struct RawRound {
     /// Decimal places kept.
     pub places: u32,
-    /// `half_up`, `half_even`, `down`, `up`, `floor`, `ceiling`.
+    /// One of `RoundingMode::NAMES` (`half_up`, `half_down`, `down`, …).
     pub mode: Spanned<String>,
 }
 

@@ -13,6 +13,7 @@ mod generators;
 mod hardening;
 mod hostile;
 mod invalid;
+mod lang;
 mod layers;
 mod properties;
 mod roads;

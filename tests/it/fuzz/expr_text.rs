@@ -570,7 +570,7 @@ impl Gen<'_> {
                 13 => {
                     let places = self.places();
                     let mode =
-                        self.pick(&["half_up", "half_even", "down", "up", "floor", "ceiling"]);
+                        self.pick(&bareme::num::RoundingMode::NAMES);
                     if self.rng.random_bool(0.5) {
                         format!("round({}, {places}, {mode})", self.sub(Ty::Num, d))
                     } else {

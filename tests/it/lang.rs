@@ -1,0 +1,47 @@
+//! The language constructs of issue 16 (`tests/lang`): the test rulebook's
+//! conformance cases pass on both interpreter roads, and its compiled module
+//! (`tests/compiled/lang.rs`) is what the generator writes now and gives the
+//! interpreter's outcome on every case, answering them itself.
+
+use bareme::Outcome;
+
+#[rustfmt::skip]
+#[path = "../compiled/lang.rs"]
+mod lang_compiled;
+
+const DIR: &str = "tests/lang";
+
+#[test]
+fn the_language_rulebook_passes_its_cases() {
+    let rb = super::rulebook(DIR);
+    let report =
+        bareme::conformance::run_conformance(&rb, &super::root().join(DIR)).expect("cases");
+    assert!(report.results.len() >= 3);
+    let failures: Vec<String> = report
+        .results
+        .iter()
+        .filter(|r| !r.failures.is_empty())
+        .map(|r| format!("{}: {}", r.name, r.failures.join("; ")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
+    let rb = super::rulebook(DIR);
+    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
+    let generated = bareme::codegen::generate(&rb);
+    let text = std::fs::read_to_string(super::root().join("tests/compiled/lang.rs"))
+        .expect("the checked-in module");
+    assert!(text == generated.source, "tests/compiled/lang.rs was edited");
+    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
+    let cases = bareme::conformance::cases(&super::root().join(DIR)).expect("cases");
+    for (name, case) in &cases {
+        let expected = super::compiled::interpreted(&rb, case);
+        let (got, by_code) = super::compiled::compiled(&bound, &rb, case);
+        assert_eq!(got, expected, "{name}");
+        if matches!(expected, Ok(Outcome::Answer(_))) {
+            assert!(by_code, "{name} was handed back to the interpreter");
+        }
+    }
+}
