@@ -186,8 +186,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 let v = self.present(scrutinee)?;
-                for (literal, value) in arms {
-                    if compare(&v, literal).is_some_and(|o| o.is_eq()) {
+                for (literals, value) in arms {
+                    if literals
+                        .iter()
+                        .any(|literal| compare(&v, literal).is_some_and(|o| o.is_eq()))
+                    {
                         return self.value(value);
                     }
                 }

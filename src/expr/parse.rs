@@ -45,6 +45,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::le, Assoc::Left)
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::postfix(Rule::membership))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left))
         .op(Op::prefix(Rule::neg))
@@ -179,6 +180,12 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
         Rule::and | Rule::or => "an operator",
         Rule::field => "`.field`",
+        Rule::literal => "a literal (number, text or boolean)",
+        Rule::arrow => "`=>`",
+        Rule::bar => "`|`",
+        Rule::arm => "a match arm (`literal => value` or `else => value`)",
+        Rule::list_sep => "`,`",
+        Rule::list_end => "`]`",
         Rule::kw_then => "`then`",
         Rule::kw_for => "`for`",
         Rule::kw_in => "`in`",
@@ -222,6 +229,9 @@ fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
         })
         .map_postfix(|lhs, op| {
             let lhs = lhs?;
+            if op.as_rule() == Rule::membership {
+                return membership(lhs, op);
+            }
             let name = op
                 .into_inner()
                 .find(|p| p.as_rule() == Rule::ident)
@@ -263,6 +273,40 @@ fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
             })
         })
         .parse(pairs)
+}
+
+/// `value in [lit, …]` or `value not in […]`.
+fn membership(value: Expr, op: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = value.span.join(span_of(&op));
+    let mut negated = false;
+    let mut set = Vec::new();
+    for part in op.into_inner() {
+        match part.as_rule() {
+            Rule::kw_not_in => negated = true,
+            Rule::literal => set.push(literal(part)?),
+            _ => {}
+        }
+    }
+    Ok(Expr {
+        span,
+        kind: ExprKind::In {
+            value: Box::new(value),
+            set,
+            negated,
+        },
+    })
+}
+
+/// The number, text or boolean of a `literal` pair.
+fn literal(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&pair);
+    pair.into_inner()
+        .next()
+        .ok_or_else(|| ParseError {
+            message: "expected a literal".into(),
+            span,
+        })
+        .and_then(lower_primary)
 }
 
 fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
@@ -330,10 +374,16 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             let mut otherwise = None;
             for arm in parts {
                 let arm_span = span_of(&arm);
-                let mut inner = arm.into_inner();
-                let head = inner.next();
-                let value = inner
-                    .find(|p| p.as_rule() == Rule::expr)
+                let mut literals = Vec::new();
+                let mut value = None;
+                for part in arm.into_inner() {
+                    match part.as_rule() {
+                        Rule::literal => literals.push(literal(part)?),
+                        Rule::expr => value = Some(part),
+                        _ => {}
+                    }
+                }
+                let value = value
                     .ok_or_else(|| ParseError {
                         message: "an arm needs `=> value`".into(),
                         span: arm_span,
@@ -345,19 +395,10 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
                         span: arm_span,
                     });
                 }
-                match head {
-                    Some(lit) if lit.as_rule() == Rule::literal => {
-                        let lit = lit
-                            .into_inner()
-                            .next()
-                            .ok_or_else(|| ParseError {
-                                message: "an arm needs a literal".into(),
-                                span: arm_span,
-                            })
-                            .and_then(lower_primary)?;
-                        arms.push((lit, value));
-                    }
-                    _ => otherwise = Some(Box::new(value)),
+                if literals.is_empty() {
+                    otherwise = Some(Box::new(value));
+                } else {
+                    arms.push((literals, value));
                 }
             }
             let otherwise = otherwise.ok_or_else(|| ParseError {

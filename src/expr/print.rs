@@ -64,8 +64,13 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str("match ");
             write(scrutinee, 0, out);
             out.push_str(" { ");
-            for (lit, value) in arms {
-                write(lit, 0, out);
+            for (lits, value) in arms {
+                for (i, lit) in lits.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(" | ");
+                    }
+                    write(lit, 0, out);
+                }
                 out.push_str(" => ");
                 write(value, 0, out);
                 out.push_str(", ");
@@ -73,6 +78,22 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str("else => ");
             write(otherwise, 0, out);
             out.push_str(" }");
+        }),
+        // A postfix at the comparisons' precedence: its value binds tighter.
+        ExprKind::In {
+            value,
+            set,
+            negated,
+        } => paren(outer > 4, out, |out| {
+            write(value, 5, out);
+            out.push_str(if *negated { " not in [" } else { " in [" });
+            for (i, lit) in set.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(lit, 0, out);
+            }
+            out.push(']');
         }),
         ExprKind::Comprehension {
             body,

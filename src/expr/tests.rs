@@ -44,6 +44,37 @@ fn precedence_and_printing() {
 }
 
 #[test]
+fn arms_of_several_literals_and_membership() {
+    assert_eq!(
+        round_trip("match b { 'a' | 'b' => 1, 2 | true => 2, else => 0 }"),
+        "match b { \"a\" | \"b\" => 1, 2 | true => 2, else => 0 }"
+    );
+    assert_eq!(round_trip("x in ['A', 'B',]"), "x in [\"A\", \"B\"]");
+    assert_eq!(round_trip("x  not   in [1]"), "x not in [1]");
+    // Membership binds tighter than comparisons, looser than arithmetic.
+    assert_eq!(round_trip("a + 1 in [2, 3]"), "a + 1 in [2, 3]");
+    assert_eq!(round_trip("a == (b in [true])"), "a == (b in [true])");
+    assert_eq!(round_trip("a == b in [true]"), "a == (b in [true])");
+    assert_eq!(round_trip("(a == b) in [true]"), "(a == b) in [true]");
+    assert_eq!(round_trip("not x in [1] and y"), "not x in [1] and y");
+    assert_eq!(round_trip("index in [1]"), "index in [1]");
+    assert_eq!(round_trip("notin in [1]"), "notin in [1]");
+    // A syntax error names what may come next, where it is missing.
+    assert_eq!(
+        round_trip("match k { 'a', 'b' => 1, else => 0 }"),
+        "error 13..14: expected `=>`, `|`"
+    );
+    assert_eq!(
+        round_trip("k in ['a' 'b']"),
+        "error 10..11: expected `,`, `]`"
+    );
+    assert_eq!(
+        round_trip("k in [x]"),
+        "error 6..7: expected a literal (number, text or boolean)"
+    );
+}
+
+#[test]
 fn spans_point_at_the_text() {
     let e = parse_expr("min(gross_pay, row.cap)").expect("parses");
     let ExprKind::Call(f, args) = &e.kind else {

@@ -112,12 +112,12 @@ pub enum NodeKind {
     /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
     /// the index on the evaluator's stack of locals.
     Local(usize),
-    /// `match x { lit => value, …, else => value }`.
+    /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
     Match {
         /// The value matched.
         scrutinee: Box<Node>,
-        /// Each arm's literal and value, in order.
-        arms: Vec<(Value, Node)>,
+        /// Each arm's literals and value, in order.
+        arms: Vec<(Vec<Value>, Node)>,
         /// The `else` arm.
         otherwise: Box<Node>,
     },

@@ -85,8 +85,8 @@ pub(crate) enum CodeKind {
     Or(Box<Code>, Box<Code>),
     /// `if c then a else b`.
     If(Box<(Code, Code, Code)>),
-    /// `match x { lit => value, …, else => value }`.
-    Match(Box<Code>, Vec<(Value, Code)>, Box<Code>),
+    /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
+    Match(Box<Code>, Vec<(Vec<Value>, Code)>, Box<Code>),
     /// `round`, `floor` or `ceil` with literal places: a rounding point.
     Round(Box<Code>, u32, RoundingMode),
     /// `min`/`max` of two or more arguments.

@@ -210,7 +210,10 @@ impl Fold<'_> {
                 if let Some(v) = as_const(&s).filter(|v| !v.is_missing()) {
                     let arm = arms
                         .iter()
-                        .find(|(lit, _)| compare(v, lit).is_some_and(|o| o.is_eq()));
+                        .find(|(lits, _)| {
+                            lits.iter()
+                                .any(|lit| compare(v, lit).is_some_and(|o| o.is_eq()))
+                        });
                     return self.fold(arm.map_or(&**otherwise, |(_, value)| value));
                 }
                 NodeKind::Match {

@@ -1,4 +1,4 @@
-//! The rulebook lang@1#4092fc0357d2, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#8bb894c400ea, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,12 +8,25 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#4092fc0357d2",
-    fingerprint: "009b8f02503274bea3a623898b737ea4a9310dff7ac251a41c4fef52b1d453bb",
+    reference: "lang@1#8bb894c400ea",
+    fingerprint: "22e8ee91f5cb56cfd46652a1c785e31d0e2ceb46c3e9c0ef698eff52d349caa8",
     run,
 };
 
 const K0: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
+static K1: LazyLock<Value> = LazyLock::new(|| text("A"));
+static K2: LazyLock<Value> = LazyLock::new(|| text("B"));
+const K3: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
+static K4: LazyLock<Value> = LazyLock::new(|| text("C"));
+const K5: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+static K6: LazyLock<Value> = LazyLock::new(|| text("D"));
+static K7: LazyLock<Value> = LazyLock::new(|| text("E"));
+static K8: LazyLock<Value> = LazyLock::new(|| text("F"));
+const K9: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
+const K10: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
+const K11: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+const K12: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+const K13: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if !fits(rb, facts) {
@@ -26,6 +39,10 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s1: Option<Decimal> = None; // ties_up
     let mut s2: Option<Decimal> = None; // ties_down
     let mut s3: Option<Decimal> = None; // third_half_down
+    let mut s4: Option<Decimal> = None; // category_rate
+    let mut s5: Option<bool> = None; // reduced
+    let mut s6: Option<bool> = None; // standard
+    let mut s7: Option<bool> = None; // small_x
     // check 1
     if s0.is_none() { // ties_to_zero
         spent += 2;
@@ -43,12 +60,32 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s3 = Some(round(div_dec(number(&x[0])?, K0)?, 2, RoundingMode::HalfDown)?);
     }
+    if s4.is_none() { // category_rate
+        spent += 12;
+        s4 = Some({ let m = &x[1]; if matches(m, &(*K1))? || matches(m, &(*K2))? { K3 } else if matches(m, &(*K4))? { K5 } else if matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { K9 } else { K10 } });
+    }
+    if s5.is_none() { // reduced
+        spent += 8;
+        s5 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? { true } else { false } });
+    }
+    if s6.is_none() { // standard
+        spent += 8;
+        s6 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { false } else { true } });
+    }
+    if s7.is_none() { // small_x
+        spent += 12;
+        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K11)?)); if matches(m, &(Value::Number(K12)))? || matches(m, &(Value::Number(K13)))? || matches(m, &(Value::Number(K0)))? { true } else { false } });
+    }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(4);
+        let mut object = serde_json::Map::with_capacity(8);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
         object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
         object.insert("third_half_down".to_string(), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? });
+        object.insert("category_rate".to_string(), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? });
+        object.insert("reduced".to_string(), { spent += 2; answer(&(Value::Bool(s5?)), Format::Bool, &clauses)? });
+        object.insert("standard".to_string(), { spent += 2; answer(&(Value::Bool(s6?)), Format::Bool, &clauses)? });
+        object.insert("small_x".to_string(), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

@@ -151,6 +151,25 @@ fn syntax_errors_point_inside_the_expression() {
     );
 }
 
+/// Several values of one `match` arm are separated by `|`; a comma there
+/// is located at the comma, not at the arm's first literal.
+#[test]
+fn a_comma_between_the_literals_of_an_arm_is_located() {
+    let text = BASE.replace(
+        "expr = \"x * 2\"",
+        "expr = \"match x { 1, 2 => 1, else => 0 }\"",
+    );
+    let found = problems(&text);
+    let pos = at(&text, ", 2 =>", 0);
+    let start = pos.split('-').next().unwrap_or("");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(&format!("check::syntax {start}")),
+        "{found:?} vs {pos}"
+    );
+    assert_eq!(messages(&text), ["syntax error: expected `=>`, `|`"]);
+}
+
 #[test]
 fn types_of_answers_and_conditions_are_checked() {
     let text = BASE

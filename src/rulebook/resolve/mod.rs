@@ -209,22 +209,11 @@ impl Resolver<'_, '_> {
                 let (scrutinee_node, scrutinee_ty) = self.expr(scrutinee);
                 let mut compiled = Vec::with_capacity(arms.len());
                 let mut ty = Type::Any;
-                for (lit, value) in arms {
-                    let literal = match &lit.kind {
-                        ExprKind::Number(n) => Value::Number(*n),
-                        ExprKind::Text(t) => Value::Text(t.clone()),
-                        ExprKind::Bool(b) => Value::Bool(*b),
-                        _ => Value::Absent,
-                    };
-                    let lit_ty = match &literal {
-                        Value::Number(_) => Type::Number,
-                        Value::Text(_) => Type::Text,
-                        _ => Type::Bool,
-                    };
-                    self.unify(&scrutinee_ty, &lit_ty, lit.span, "an arm of `match`");
+                for (lits, value) in arms {
+                    let literals = self.literals(lits, &scrutinee_ty, "an arm of `match`");
                     let (node, value_ty) = self.expr(value);
                     ty = self.unify(&ty, &value_ty, value.span, "the value of an arm");
-                    compiled.push((literal, node));
+                    compiled.push((literals, node));
                 }
                 let (otherwise_node, otherwise_ty) = self.expr(otherwise);
                 let ty = self.unify(&ty, &otherwise_ty, otherwise.span, "the `else` arm");
@@ -234,6 +223,25 @@ impl Resolver<'_, '_> {
                     otherwise: Box::new(otherwise_node),
                 };
                 (kind, ty)
+            }
+            // A `match` of one arm: the value is read once, as `match` reads it.
+            ExprKind::In {
+                value,
+                set,
+                negated,
+            } => {
+                let (value_node, value_ty) = self.expr(value);
+                let literals = self.literals(set, &value_ty, "a literal of `in`");
+                let answer = |b: bool| Node {
+                    span: e.span,
+                    kind: NodeKind::Const(Value::Bool(b)),
+                };
+                let kind = NodeKind::Match {
+                    scrutinee: Box::new(value_node),
+                    arms: vec![(literals, answer(!negated))],
+                    otherwise: Box::new(answer(*negated)),
+                };
+                (kind, Type::Bool)
             }
             ExprKind::Comprehension {
                 body,
@@ -276,6 +284,23 @@ impl Resolver<'_, '_> {
             }
         };
         (Node { span: e.span, kind }, ty)
+    }
+
+    /// The values of literals compared with a value of type `ty` (a
+    /// `match` arm's, `in`'s), each of that type.
+    fn literals(&mut self, lits: &[Expr], ty: &Type, what: &str) -> Vec<Value> {
+        let mut values = Vec::with_capacity(lits.len());
+        for lit in lits {
+            let (value, lit_ty) = match &lit.kind {
+                ExprKind::Number(n) => (Value::Number(*n), Type::Number),
+                ExprKind::Text(t) => (Value::Text(t.clone()), Type::Text),
+                ExprKind::Bool(b) => (Value::Bool(*b), Type::Bool),
+                _ => (Value::Absent, Type::Any),
+            };
+            self.unify(ty, &lit_ty, lit.span, what);
+            values.push(value);
+        }
+        values
     }
 
     fn unify(&mut self, a: &Type, b: &Type, span: Span, what: &str) -> Type {

@@ -652,7 +652,7 @@ impl Gen<'_> {
                     self.sub(Ty::Num, d)
                 ),
                 27 => format!(
-                    "match {} {{ 'a' => {}, 'b' => {}, else => {} }}",
+                    "match {} {{ 'a' => {}, 'b' | 'c' => {}, else => {} }}",
                     self.sub(Ty::Text, d),
                     self.sub(Ty::Num, d),
                     self.sub(Ty::Num, d),
@@ -669,7 +669,7 @@ impl Gen<'_> {
                 30 => "count(prices)".to_string(),
                 _ => self.leaf(Ty::Num),
             },
-            Ty::Bool => match self.rng.random_range(0..14) {
+            Ty::Bool => match self.rng.random_range(0..16) {
                 0 => format!("not {}", self.sub(Ty::Bool, d)),
                 1 | 2 => {
                     let op = self.pick(&["and", "or"]);
@@ -712,6 +712,14 @@ impl Gen<'_> {
                     self.sub(Ty::Bool, d),
                     self.sub(Ty::Bool, d)
                 ),
+                12 => {
+                    let op = self.pick(&["in", "not in"]);
+                    format!("{} {op} ['a', 'b']", self.sub(Ty::Text, d))
+                }
+                13 => {
+                    let op = self.pick(&["in", "not in"]);
+                    format!("{} {op} [1, 2.5, 0]", self.sub(Ty::Num, d))
+                }
                 _ => self.leaf(Ty::Bool),
             },
             Ty::Text => match self.rng.random_range(0..6) {
