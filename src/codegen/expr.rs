@@ -93,6 +93,18 @@ impl<'r> Gen<'r> {
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 self.match_arms(scrutinee, arms, otherwise, sc)?
             }
+            // The value is the local `l{depth}`, as a comprehension's item is.
+            CodeKind::Let(value, body) => {
+                let value = self.expr(value, sc)?.as_value();
+                let d = sc.depth;
+                let body = self.expr(body, Scope { depth: d + 1, ..sc })?;
+                let text = format!(
+                    "{{ let l{d}: &Value = {}; {} }}",
+                    value.borrow(),
+                    body.to(body.ty)
+                );
+                Ex::new(text, body.ty)
+            }
             CodeKind::Coalesce(args) => self.coalesce(args, sc)?,
             CodeKind::IsMissing(a) => {
                 let e = self.expr(a, sc)?;

@@ -184,6 +184,13 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     self.value(&parts.2)
                 }
             }
+            CodeKind::Let(value, body) => {
+                let v = self.value(value)?;
+                self.locals.push(v);
+                let res = self.value(body);
+                self.locals.pop();
+                res
+            }
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 let v = self.present(scrutinee)?;
                 for (literals, value) in arms {

@@ -67,6 +67,15 @@ pub enum ExprKind {
         /// `not in`.
         negated: bool,
     },
+    /// `let var = value; body`: `value` computed once and named in `body`.
+    Let {
+        /// The name bound.
+        var: Ident,
+        /// Its value.
+        value: Box<Expr>,
+        /// Where the name may be read; the value of the whole.
+        body: Box<Expr>,
+    },
     /// `[body for var in list if filter]`: a list built from another.
     Comprehension {
         /// The value of each kept item.
@@ -177,6 +186,7 @@ impl Expr {
             | ExprKind::In { value: base, .. } => vec![base],
             ExprKind::Binary(_, a, b) => vec![a, b],
             ExprKind::If(c, a, b) => vec![c, a, b],
+            ExprKind::Let { value, body, .. } => vec![value, body],
             ExprKind::Call(_, args) => args.iter().collect(),
             ExprKind::Match {
                 scrutinee,

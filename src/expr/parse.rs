@@ -119,6 +119,15 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
                     recursions += 1;
                 }
             }
+            b'l' => {
+                let word_start = i == 0 || !is_ident_byte(bytes[i - 1]);
+                let rest = &text[i..];
+                let is_let = rest.starts_with("let")
+                    && rest.as_bytes().get(3).is_none_or(|&c| !is_ident_byte(c));
+                if word_start && is_let {
+                    recursions += 1;
+                }
+            }
             _ => {}
         }
         if max_depth + recursions > MAX_NESTING * 4 || max_depth > MAX_NESTING {
@@ -187,6 +196,8 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::list_sep => "`,`",
         Rule::list_end => "`]`",
         Rule::kw_then => "`then`",
+        Rule::assign => "`=`",
+        Rule::semicolon => "`;`",
         Rule::kw_for => "`for`",
         Rule::kw_in => "`in`",
         Rule::kw_else => "`else`",
@@ -409,6 +420,30 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
                 scrutinee: Box::new(scrutinee),
                 arms,
                 otherwise,
+            }
+        }
+        Rule::binding => {
+            let mut var = None;
+            let mut parts = Vec::with_capacity(2);
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::ident => var = Some(ident(&part)),
+                    Rule::expr => parts.push(lower_expr(part)?),
+                    _ => {}
+                }
+            }
+            let missing = |what: &str| ParseError {
+                message: format!("`let` without {what}"),
+                span,
+            };
+            let var = var.ok_or_else(|| missing("a name"))?;
+            let mut parts = parts.into_iter();
+            let value = parts.next().ok_or_else(|| missing("a value"))?;
+            let body = parts.next().ok_or_else(|| missing("a body after `;`"))?;
+            ExprKind::Let {
+                var,
+                value: Box::new(value),
+                body: Box::new(body),
             }
         }
         Rule::comprehension => {

@@ -56,6 +56,14 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str(" else ");
             write(b, 0, out);
         }),
+        ExprKind::Let { var, value, body } => paren(outer > 0, out, |out| {
+            out.push_str("let ");
+            out.push_str(&var.name);
+            out.push_str(" = ");
+            write(value, 0, out);
+            out.push_str("; ");
+            write(body, 0, out);
+        }),
         ExprKind::Match {
             scrutinee,
             arms,

@@ -44,6 +44,26 @@ fn precedence_and_printing() {
 }
 
 #[test]
+fn let_reaches_as_far_right_as_if() {
+    assert_eq!(
+        round_trip("let base = min(a, b);base * 2 + base"),
+        "let base = min(a, b); base * 2 + base"
+    );
+    assert_eq!(round_trip("(let a = 1; a) * 2"), "(let a = 1; a) * 2");
+    assert_eq!(
+        round_trip("let a = 1; let b = a == 1; if b then a else 0"),
+        "let a = 1; let b = a == 1; if b then a else 0"
+    );
+    assert_eq!(round_trip("letter + let_rate"), "letter + let_rate");
+    assert_eq!(
+        round_trip("let a = 1 a"),
+        "error 10..11: expected `.field`, `;`, an operator"
+    );
+    assert_eq!(round_trip("let a == 1; a"), "error 6..7: expected `=`");
+    assert!(round_trip("let = 1; 2").starts_with("error 4..5"));
+}
+
+#[test]
 fn arms_of_several_literals_and_membership() {
     assert_eq!(
         round_trip("match b { 'a' | 'b' => 1, 2 | true => 2, else => 0 }"),

@@ -41,7 +41,7 @@ impl Node {
     pub fn children(&self) -> Vec<&Node> {
         match &self.kind {
             NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => vec![base],
-            NodeKind::Binary(_, a, b) => vec![a, b],
+            NodeKind::Binary(_, a, b) | NodeKind::Let { value: a, body: b } => vec![a, b],
             NodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
             NodeKind::Call(_, args) => args.iter().collect(),
             NodeKind::Match {
@@ -120,6 +120,13 @@ pub enum NodeKind {
         arms: Vec<(Vec<Value>, Node)>,
         /// The `else` arm.
         otherwise: Box<Node>,
+    },
+    /// `let x = value; body`; `x` is the next local.
+    Let {
+        /// Computed once, before the body.
+        value: Box<Node>,
+        /// The value of the whole.
+        body: Box<Node>,
     },
     /// `[body for x in list if filter]`; `x` is the next local.
     Comprehension {

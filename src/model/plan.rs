@@ -87,6 +87,8 @@ pub(crate) enum CodeKind {
     If(Box<(Code, Code, Code)>),
     /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
     Match(Box<Code>, Vec<(Vec<Value>, Code)>, Box<Code>),
+    /// `let x = value; body`: the value is the next local while the body runs.
+    Let(Box<Code>, Box<Code>),
     /// `round`, `floor` or `ceil` with literal places: a rounding point.
     Round(Box<Code>, u32, RoundingMode),
     /// `min`/`max` of two or more arguments.

@@ -208,12 +208,10 @@ impl Fold<'_> {
             } => {
                 let s = self.fold(scrutinee);
                 if let Some(v) = as_const(&s).filter(|v| !v.is_missing()) {
-                    let arm = arms
-                        .iter()
-                        .find(|(lits, _)| {
-                            lits.iter()
-                                .any(|lit| compare(v, lit).is_some_and(|o| o.is_eq()))
-                        });
+                    let arm = arms.iter().find(|(lits, _)| {
+                        lits.iter()
+                            .any(|lit| compare(v, lit).is_some_and(|o| o.is_eq()))
+                    });
                     return self.fold(arm.map_or(&**otherwise, |(_, value)| value));
                 }
                 NodeKind::Match {
@@ -259,6 +257,10 @@ impl Fold<'_> {
                     _ => NodeKind::Call(*func, args),
                 }
             }
+            NodeKind::Let { value, body } => NodeKind::Let {
+                value: Box::new(self.fold(value)),
+                body: Box::new(self.fold(body)),
+            },
             NodeKind::Comprehension { body, list, filter } => NodeKind::Comprehension {
                 body: Box::new(self.fold(body)),
                 list: Box::new(self.fold(list)),

@@ -243,6 +243,13 @@ impl Lower<'_> {
                 self.boxed(otherwise),
             ),
             NodeKind::Call(func, args) => self.call(node, *func, args),
+            NodeKind::Let { value, body } => {
+                let inner = Lower {
+                    depth: self.depth + 1,
+                    ..*self
+                };
+                CodeKind::Let(self.boxed(value), inner.boxed(body))
+            }
             NodeKind::Comprehension { body, list, filter } => {
                 let inner = Lower {
                     depth: self.depth + 1,

@@ -1,4 +1,4 @@
-//! The rulebook lang@1#8bb894c400ea, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#9ead10c288c4, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#8bb894c400ea",
-    fingerprint: "22e8ee91f5cb56cfd46652a1c785e31d0e2ceb46c3e9c0ef698eff52d349caa8",
+    reference: "lang@1#9ead10c288c4",
+    fingerprint: "8d50040334b4a39a4158eb0519e4b3924ad9590c0b85642227ae3f574cf3f187",
     run,
 };
 
@@ -27,6 +27,7 @@ const K10: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
 const K11: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
 const K12: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
 const K13: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
+const K14: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if !fits(rb, facts) {
@@ -43,6 +44,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s5: Option<bool> = None; // reduced
     let mut s6: Option<bool> = None; // standard
     let mut s7: Option<bool> = None; // small_x
+    let mut s8: Option<Num> = None; // capped
+    let mut s9: Option<Num> = None; // doubled_excess
     // check 1
     if s0.is_none() { // ties_to_zero
         spent += 2;
@@ -76,8 +79,16 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K11)?)); if matches(m, &(Value::Number(K12)))? || matches(m, &(Value::Number(K13)))? || matches(m, &(Value::Number(K0)))? { true } else { false } });
     }
+    if s8.is_none() { // capped
+        spent += 26;
+        s8 = Some({ let l0: &Value = &(Value::Number(better_dec(number(&x[0])?, K14, false))); { let l1: &Value = &(Value::Number(s4?)); sub(mul(num(&(*l0))?, num(&(*l1))?)?, div(num(&(*l0))?, Num::Dec(K14))?)? } });
+    }
+    if s9.is_none() { // doubled_excess
+        spent += 30;
+        s9 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K12))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K9))?) { mul(num(&(*l1))?, Num::Dec(K13))? } else { Num::Dec(K9) } })); } } Value::List(out.into()) }))?);
+    }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(8);
+        let mut object = serde_json::Map::with_capacity(10);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
         object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
@@ -86,6 +97,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("reduced".to_string(), { spent += 2; answer(&(Value::Bool(s5?)), Format::Bool, &clauses)? });
         object.insert("standard".to_string(), { spent += 2; answer(&(Value::Bool(s6?)), Format::Bool, &clauses)? });
         object.insert("small_x".to_string(), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? });
+        object.insert("capped".to_string(), { spent += 2; answer_num(s8?, Format::Decimal, &clauses)? });
+        object.insert("doubled_excess".to_string(), { spent += 2; answer_num(s9?, Format::Decimal, &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

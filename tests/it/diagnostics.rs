@@ -170,6 +170,23 @@ fn a_comma_between_the_literals_of_an_arm_is_located() {
     assert_eq!(messages(&text), ["syntax error: expected `=>`, `|`"]);
 }
 
+/// A `let` name may not hide another name: the step's reader would not
+/// know which one a later read means.
+#[test]
+fn a_let_name_may_not_hide_another_name() {
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"let x = 2; x * 2\"");
+    assert_eq!(
+        messages(&text),
+        ["`x` is already a name here; choose another name to bind"]
+    );
+    // The name has its value's type.
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"let d = x * 2; d + 'a'\"");
+    assert_eq!(
+        messages(&text),
+        ["the right operand of `+` must be a number, found a text"]
+    );
+}
+
 #[test]
 fn types_of_answers_and_conditions_are_checked() {
     let text = BASE

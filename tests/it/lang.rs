@@ -33,7 +33,10 @@ fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
     let generated = bareme::codegen::generate(&rb);
     let text = std::fs::read_to_string(super::root().join("tests/compiled/lang.rs"))
         .expect("the checked-in module");
-    assert!(text == generated.source, "tests/compiled/lang.rs was edited");
+    assert!(
+        text == generated.source,
+        "tests/compiled/lang.rs was edited"
+    );
     assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
     let cases = bareme::conformance::cases(&super::root().join(DIR)).expect("cases");
     for (name, case) in &cases {

@@ -66,18 +66,44 @@ fn tie_rules_differ_only_at_the_midpoint() {
         ("-2.345", RoundingMode::HalfFloor, "-2.35"),
         ("2.3451", RoundingMode::HalfFloor, "2.35"),
         // A mantissa past a machine word takes rust_decimal's road.
-        ("123456789012345678901.005", RoundingMode::HalfDown, "123456789012345678901.00"),
-        ("-123456789012345678901.005", RoundingMode::HalfCeiling, "-123456789012345678901.00"),
-        ("123456789012345678901.005", RoundingMode::HalfFloor, "123456789012345678901.00"),
-        ("-123456789012345678901.005", RoundingMode::HalfFloor, "-123456789012345678901.01"),
+        (
+            "123456789012345678901.005",
+            RoundingMode::HalfDown,
+            "123456789012345678901.00",
+        ),
+        (
+            "-123456789012345678901.005",
+            RoundingMode::HalfCeiling,
+            "-123456789012345678901.00",
+        ),
+        (
+            "123456789012345678901.005",
+            RoundingMode::HalfFloor,
+            "123456789012345678901.00",
+        ),
+        (
+            "-123456789012345678901.005",
+            RoundingMode::HalfFloor,
+            "-123456789012345678901.01",
+        ),
     ];
     for (value, mode, want) in cases {
         let r = round(d(value), 2, mode);
         assert_eq!(r.after.to_string(), want, "{value} {mode:?}");
     }
     // The margin of a nearest mode is the distance to the midpoint.
-    assert_eq!(round(d("50.005"), 2, RoundingMode::HalfDown).margin.to_string(), "0");
-    assert_eq!(round(d("50.0071"), 2, RoundingMode::HalfFloor).margin.to_string(), "0.0021");
+    assert_eq!(
+        round(d("50.005"), 2, RoundingMode::HalfDown)
+            .margin
+            .to_string(),
+        "0"
+    );
+    assert_eq!(
+        round(d("50.0071"), 2, RoundingMode::HalfFloor)
+            .margin
+            .to_string(),
+        "0.0021"
+    );
 }
 
 #[test]

@@ -449,7 +449,7 @@ impl Checker<'_> {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         let reserved = [
-            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match",
+            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match", "let",
             "decision", "reason", "clauses",
         ];
         if !ok || reserved.contains(&name) {

@@ -243,6 +243,24 @@ impl Resolver<'_, '_> {
                 };
                 (kind, Type::Bool)
             }
+            ExprKind::Let { var, value, body } => {
+                let (value_node, value_ty) = self.expr(value);
+                if self.is_bound(&var.name) {
+                    let message = format!(
+                        "`{}` is already a name here; choose another name to bind",
+                        var.name
+                    );
+                    self.problem("check::duplicate_name", var.span, message);
+                }
+                self.locals.push((var.name.clone(), value_ty));
+                let (body_node, body_ty) = self.expr(body);
+                self.locals.pop();
+                let kind = NodeKind::Let {
+                    value: Box::new(value_node),
+                    body: Box::new(body_node),
+                };
+                (kind, body_ty)
+            }
             ExprKind::Comprehension {
                 body,
                 var,

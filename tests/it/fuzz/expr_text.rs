@@ -532,7 +532,7 @@ impl Gen<'_> {
         self.fuel -= 1;
         let d = depth;
         match ty {
-            Ty::Num => match self.rng.random_range(0..32) {
+            Ty::Num => match self.rng.random_range(0..33) {
                 0..=5 => {
                     let op = self.pick(&["+", "-", "*", "/", "+", "*"]);
                     format!("{} {op} {}", self.sub(Ty::Num, d), self.sub(Ty::Num, d))
@@ -569,8 +569,7 @@ impl Gen<'_> {
                 ),
                 13 => {
                     let places = self.places();
-                    let mode =
-                        self.pick(&bareme::num::RoundingMode::NAMES);
+                    let mode = self.pick(&bareme::num::RoundingMode::NAMES);
                     if self.rng.random_bool(0.5) {
                         format!("round({}, {places}, {mode})", self.sub(Ty::Num, d))
                     } else {
@@ -667,6 +666,12 @@ impl Gen<'_> {
                 ),
                 29 => format!("{}.amount", self.sub(Ty::Person, d)),
                 30 => "count(prices)".to_string(),
+                // A name per depth, so nested bindings never hide each other.
+                31 => format!(
+                    "let lv{d} = {}; lv{d} * 2 - {}",
+                    self.sub(Ty::Num, d),
+                    self.sub(Ty::Num, d)
+                ),
                 _ => self.leaf(Ty::Num),
             },
             Ty::Bool => match self.rng.random_range(0..16) {
