@@ -73,6 +73,8 @@ pub struct Rulebook {
     pub(crate) applied_ablations: Vec<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub(crate) reports: Vec<Report>,
+    /// What `bareme check` warns of (names nothing reads); evaluation ignores them.
+    pub(crate) warnings: Vec<crate::diag::Problem>,
 }
 
 /// A table of a per-item group shown in traces.
@@ -156,6 +158,15 @@ impl Rulebook {
     /// with `,` as `--ablate` takes them; `None` for the rulebook as written.
     pub fn ablation_label(&self) -> Option<String> {
         (!self.applied_ablations.is_empty()).then(|| self.applied_ablations.join(","))
+    }
+
+    /// The warnings `bareme check` prints, located in the rulebook's file.
+    pub fn warnings(&self) -> crate::diag::Diagnostics {
+        let mut diags = crate::diag::Diagnostics::new(self.source.clone());
+        for w in &self.warnings {
+            diags.push(w.clone());
+        }
+        diags
     }
 
     /// What the rulebook declares, counted, as `bareme check` reports it.

@@ -51,7 +51,7 @@ pub(crate) fn lower_all(rb: &mut Rulebook) {
 }
 
 /// Calls `f` on every formula of the rulebook.
-fn each_formula(rb: &mut Rulebook, f: &mut dyn FnMut(&mut Formula)) {
+pub(crate) fn each_formula(rb: &mut Rulebook, f: &mut dyn FnMut(&mut Formula)) {
     for input in &mut rb.inputs {
         input_formulas(input, f);
     }

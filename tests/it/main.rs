@@ -19,6 +19,7 @@ mod properties;
 mod roads;
 mod score;
 mod traces;
+mod warnings;
 
 use std::path::{Path, PathBuf};
 

@@ -55,6 +55,7 @@ pub fn check_rulebook(
     };
     // INVARIANT: every section runs whatever the others found, so a
     // rulebook's problems are reported all at once.
+    let declared = super::usage::Declarations::of(&raw);
     let built = cx.rulebook(raw, hash);
     match built {
         Some(mut rb) if diags.is_empty() => match super::depth::too_deep(&rb) {
@@ -63,6 +64,7 @@ pub fn check_rulebook(
                 Err(diags)
             }
             None => {
+                rb.warnings = super::usage::unused(&mut rb, &declared);
                 super::prepare(&mut rb);
                 Ok(rb)
             }
@@ -210,6 +212,7 @@ impl Checker<'_> {
             checks: built_checks,
             decisions: built_decisions,
             limits,
+            warnings: Vec::new(),
         })
     }
 }
