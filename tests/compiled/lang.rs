@@ -1,4 +1,4 @@
-//! The rulebook lang@1#9ead10c288c4, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#b500b0bac49c, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#9ead10c288c4",
-    fingerprint: "8d50040334b4a39a4158eb0519e4b3924ad9590c0b85642227ae3f574cf3f187",
+    reference: "lang@1#b500b0bac49c",
+    fingerprint: "0b1c94462a7d127c96b1990d6a6efa33cd814182b5d7152013c72bad882baf52",
     run,
 };
 
@@ -28,6 +28,10 @@ const K11: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
 const K12: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
 const K13: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
 const K14: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
+static K15: LazyLock<Value> = LazyLock::new(|| text("S"));
+static K16: LazyLock<Value> = LazyLock::new(|| text("none"));
+static K17: LazyLock<Value> = LazyLock::new(|| text("K"));
+static K18: LazyLock<Value> = LazyLock::new(|| text("T"));
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if !fits(rb, facts) {
@@ -46,6 +50,10 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s7: Option<bool> = None; // small_x
     let mut s8: Option<Num> = None; // capped
     let mut s9: Option<Num> = None; // doubled_excess
+    let mut s10: Option<Value> = None; // code_region
+    let mut s11: Option<Value> = None; // code_amount
+    let mut s12: Option<Value> = None; // code_suffix
+    let mut s13: Option<bool> = None; // code_flag
     // check 1
     if s0.is_none() { // ties_to_zero
         spent += 2;
@@ -87,8 +95,24 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 30;
         s9 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K12))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K9))?) { mul(num(&(*l1))?, Num::Dec(K13))? } else { Num::Dec(K9) } })); } } Value::List(out.into()) }))?);
     }
+    if s10.is_none() { // code_region
+        spent += 26;
+        s10 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K15).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K4).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K9), Value::Number(K12)])? } else { (*K16).clone() });
+    }
+    if s11.is_none() { // code_amount
+        spent += 30;
+        s11 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s10.as_ref()?), &(*K16))?) { K9 } else { K12 }), value(sub(num(&(*l0))?, Num::Dec(K12))?)])?])? });
+    }
+    if s12.is_none() { // code_suffix
+        spent += 18;
+        s12 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K12))?), call(Func::Len, [x[3].clone()])?])?])?);
+    }
+    if s13.is_none() { // code_flag
+        spent += 16;
+        s13 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K17).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K18).clone()])?))?));
+    }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(10);
+        let mut object = serde_json::Map::with_capacity(14);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
         object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
@@ -99,6 +123,10 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("small_x".to_string(), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? });
         object.insert("capped".to_string(), { spent += 2; answer_num(s8?, Format::Decimal, &clauses)? });
         object.insert("doubled_excess".to_string(), { spent += 2; answer_num(s9?, Format::Decimal, &clauses)? });
+        object.insert("code_region".to_string(), { spent += 2; answer(&(*s10.as_ref()?), Format::Text, &clauses)? });
+        object.insert("code_amount".to_string(), { spent += 2; answer(&(*s11.as_ref()?), Format::Decimal, &clauses)? });
+        object.insert("code_suffix".to_string(), { spent += 2; answer(&(*s12.as_ref()?), Format::Text, &clauses)? });
+        object.insert("code_flag".to_string(), { spent += 2; answer(&(Value::Bool(s13?)), Format::Bool, &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

@@ -48,3 +48,25 @@ fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
         }
     }
 }
+
+/// A text that is not a decimal is a fault located at the call, the same on
+/// both interpreter roads; the compiled module hands the case back and so
+/// gives the same fault.
+#[test]
+fn a_malformed_code_is_a_located_fault_on_every_road() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "1", "code": "S12X4L"});
+    let facts = bareme::validate_case(&rb, &case).expect("a valid case");
+    let want = "`to_decimal`: \"12X4\" is not a decimal number (in step code_amount: \
+                `to_decimal(slice(code, if code_region == 'none' then 0 else 1, n - 1))`)";
+    for traced in [false, true] {
+        let err = bareme::evaluate(&rb, &facts, traced)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains(want)), "{err:?}");
+    }
+    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
+    let (got, by_code) = super::compiled::compiled(&bound, &rb, &case);
+    assert_eq!(got, super::compiled::interpreted(&rb, &case));
+    assert!(!by_code);
+}
