@@ -68,6 +68,28 @@ pub(super) fn validate_shape(
             *max,
         )
         .map(Value::Month),
+        InputKind::Record {
+            fields,
+            names,
+            pattern: Some(pattern),
+            ..
+        } => {
+            let serde_json::Value::String(text) = raw else {
+                return fail(
+                    input,
+                    path,
+                    format!("must be a text, found {}", json_kind(raw)),
+                );
+            };
+            let Some(object) = super::pattern::record_of(pattern, fields, text) else {
+                return fail(
+                    input,
+                    path,
+                    format!("{} does not match the pattern {}", shown(raw), pattern.text),
+                );
+            };
+            record(fields, names, &object, path, refs, None)
+        }
         InputKind::Record { fields, names, .. } => {
             let Some(object) = raw.as_object() else {
                 return fail(

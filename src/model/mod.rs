@@ -346,6 +346,16 @@ pub enum RefTarget {
     Table(TableId),
 }
 
+/// A `pattern` of a text input: a linear-time regular expression whose
+/// named groups are the fields of the record the text is read as.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// Compiled, with its size capped at load (rulebooks are untrusted).
+    pub regex: regex::Regex,
+    /// As written, for messages.
+    pub text: Arc<str>,
+}
+
 /// The type of an input with its constraints.
 #[derive(Clone, Debug)]
 pub enum InputKind {
@@ -394,6 +404,9 @@ pub enum InputKind {
         fields: Vec<Input>,
         /// Its field names, shared by the records it validates.
         names: Arc<[Arc<str>]>,
+        /// A text input read through a pattern: the case gives a text, and
+        /// the record is made of the pattern's named groups.
+        pattern: Option<Pattern>,
     },
     /// A list.
     List {

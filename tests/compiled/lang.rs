@@ -1,4 +1,4 @@
-//! The rulebook lang@1#b500b0bac49c, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#b5cd32f663e2, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#b500b0bac49c",
-    fingerprint: "0b1c94462a7d127c96b1990d6a6efa33cd814182b5d7152013c72bad882baf52",
+    reference: "lang@1#b5cd32f663e2",
+    fingerprint: "aebf6d14c8b0190a054fc983f857236cd50a61af9b93d399fe3692778e52b849",
     run,
 };
 
@@ -32,6 +32,8 @@ static K15: LazyLock<Value> = LazyLock::new(|| text("S"));
 static K16: LazyLock<Value> = LazyLock::new(|| text("none"));
 static K17: LazyLock<Value> = LazyLock::new(|| text("K"));
 static K18: LazyLock<Value> = LazyLock::new(|| text("T"));
+const K19: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
+const K20: Decimal = Decimal::from_parts(9, 0, 0, false, 0);
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if !fits(rb, facts) {
@@ -54,6 +56,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s11: Option<Value> = None; // code_amount
     let mut s12: Option<Value> = None; // code_suffix
     let mut s13: Option<bool> = None; // code_flag
+    let mut s14: Option<Decimal> = None; // tax_allowance
+    let mut s15: Option<Value> = None; // tax_region
     // check 1
     if s0.is_none() { // ties_to_zero
         spent += 2;
@@ -111,8 +115,16 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 16;
         s13 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K17).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K18).clone()])?))?));
     }
+    if s14.is_none() { // tax_allowance
+        spent += 24;
+        s14 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K19)?, if BinOp::Eq.holds(cmp_value(&(field(&x[4], 2)?), &(*K18))?) { K9 } else { K20 })?);
+    }
+    if s15.is_none() { // tax_region
+        spent += 8;
+        s15 = Some({ let c = field(&x[4], 0)?; if !c.is_missing() { c } else { let c = (*K16).clone(); if !c.is_missing() { c } else { Value::Absent }}});
+    }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(14);
+        let mut object = serde_json::Map::with_capacity(16);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
         object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
@@ -127,6 +139,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("code_amount".to_string(), { spent += 2; answer(&(*s11.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("code_suffix".to_string(), { spent += 2; answer(&(*s12.as_ref()?), Format::Text, &clauses)? });
         object.insert("code_flag".to_string(), { spent += 2; answer(&(Value::Bool(s13?)), Format::Bool, &clauses)? });
+        object.insert("tax_allowance".to_string(), { spent += 2; answer_dec(s14?, Format::Decimal, &clauses)? });
+        object.insert("tax_region".to_string(), { spent += 2; answer(&(*s15.as_ref()?), Format::Text, &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

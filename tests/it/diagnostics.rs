@@ -187,6 +187,55 @@ fn a_let_name_may_not_hide_another_name() {
     );
 }
 
+/// A `pattern` is compiled at load with its size capped, and its named
+/// groups and the declared fields must be the same names.
+#[test]
+fn a_pattern_and_its_fields_are_checked_at_load() {
+    let with = |pattern: &str, fields: &str| {
+        BASE.replace(
+            "[steps.y]",
+            &format!(
+                "[inputs.code]\ntype = \"text\"\npattern = '{pattern}'\nfields = {{ {fields} }}\n\n[steps.y]"
+            ),
+        )
+    };
+    let ok = with("^(?P<n>[0-9]+)$", "n = { type = \"integer\" }");
+    assert_eq!(messages(&ok), Vec::<String>::new());
+    assert_eq!(
+        messages(&with("^(?P<n>[0-9]+$", "n = { type = \"integer\" }")),
+        ["the pattern is not a regular expression this engine reads: error: unclosed group"]
+    );
+    assert_eq!(
+        messages(&with(
+            "^(?P<n>[0-9]+)(?P<s>[A-Z])$",
+            "n = { type = \"integer\" }, t = { type = \"text\" }"
+        )),
+        [
+            "field `t` names no group of the pattern: write `(?P<t>…)` in it",
+            "group `s` of the pattern has no field: declare its type in `fields`",
+        ]
+    );
+    assert_eq!(
+        messages(&with("^(?P<n>.)$", "n = { type = \"list\", items = { type = \"text\" } }")),
+        ["field `n` of a pattern holds the text of a group: a number, text, enum, bool, date or month"]
+    );
+    // A pattern that would compile to more than the cap is refused, located.
+    let huge = with("^(?P<n>\\w{1000}){1000}$", "n = { type = \"text\" }");
+    let found = problems(&huge);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let pos = at(&huge, "'^(?P<n>", 0);
+    let start = pos.split('-').next().unwrap_or("");
+    assert!(
+        found[0].starts_with(&format!("check::bad_input {start}")),
+        "{found:?} vs {pos}"
+    );
+    assert!(
+        messages(&huge)[0].contains("exceeds size limit"),
+        "{:?}",
+        messages(&huge)
+    );
+}
+
 #[test]
 fn types_of_answers_and_conditions_are_checked() {
     let text = BASE

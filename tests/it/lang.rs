@@ -70,3 +70,21 @@ fn a_malformed_code_is_a_located_fault_on_every_road() {
     assert_eq!(got, super::compiled::interpreted(&rb, &case));
     assert!(!by_code);
 }
+
+/// A pattern input holds a text: anything else is refused at its path,
+/// before the pattern is tried.
+#[test]
+fn a_pattern_input_must_be_a_text() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "1", "tax_code": 1250});
+    let err = bareme::validate_case(&rb, &case)
+        .err()
+        .map(|e| (e.path, e.message));
+    assert_eq!(
+        err,
+        Some((
+            "tax_code".to_string(),
+            "must be a text, found a number".to_string()
+        ))
+    );
+}

@@ -24,6 +24,7 @@ mod input_rules;
 mod inputs;
 mod outputs;
 mod parameters;
+mod pattern;
 mod periods;
 mod steps;
 mod tables;
