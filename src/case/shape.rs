@@ -256,6 +256,24 @@ fn list(
                 )?);
             }
         }
+        _ if item.unique => {
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            let mut paths = PartPaths::new(path);
+            for (i, it) in items.iter().enumerate() {
+                let item_path = paths.index(i);
+                let value = entry(item, it, item_path, refs)?;
+                if !value.is_missing() {
+                    if let Some(first) = seen.insert(unique_key(&value), i) {
+                        return fail(
+                            item,
+                            item_path,
+                            format!("repeats {value} of {path}[{first}]"),
+                        );
+                    }
+                }
+                values.push(value);
+            }
+        }
         _ => {
             let mut paths = PartPaths::new(path);
             for (i, it) in items.iter().enumerate() {
@@ -398,12 +416,7 @@ fn record(
         if let (true, Some((seen, list_path, index))) =
             (field.unique && !value.is_missing(), unique.as_mut())
         {
-            // Compared by value: "1.0" and "1.00" are the same amount.
-            let key = match &value {
-                Value::Number(n) => n.normalize().to_string(),
-                other => other.to_string(),
-            };
-            if let Some(first) = seen[j].insert(key, *index) {
+            if let Some(first) = seen[j].insert(unique_key(&value), *index) {
                 return fail(
                     field,
                     field_path,
@@ -418,6 +431,14 @@ fn record(
         names: names.clone(),
         fields: values.into(),
     })))
+}
+
+/// What `unique` compares: values, so "1.0" and "1.00" are the same amount.
+fn unique_key(value: &Value) -> String {
+    match value {
+        Value::Number(n) => n.normalize().to_string(),
+        other => other.to_string(),
+    }
 }
 
 pub(super) fn count_bounds(

@@ -80,6 +80,8 @@ pub enum ExprKind {
     Comprehension {
         /// The value of each kept item.
         body: Box<Expr>,
+        /// The name of the item's index (from 0), in `for i, x in …`.
+        index: Option<Ident>,
         /// The name each item is bound to.
         var: Ident,
         /// The list gone through.

@@ -448,12 +448,14 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
         }
         Rule::comprehension => {
             let mut body = None;
+            let mut index = None;
             let mut var = None;
             let mut list = None;
             let mut filter = None;
             for part in pair.into_inner() {
                 match part.as_rule() {
-                    Rule::ident => var = Some(ident(&part)),
+                    // With two names, the first is the index.
+                    Rule::ident => index = var.replace(ident(&part)),
                     Rule::expr if body.is_none() => body = Some(lower_expr(part)?),
                     Rule::expr if list.is_none() => list = Some(lower_expr(part)?),
                     Rule::expr => filter = Some(Box::new(lower_expr(part)?)),
@@ -466,6 +468,7 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             };
             ExprKind::Comprehension {
                 body: Box::new(body.ok_or_else(|| missing("a value"))?),
+                index,
                 var: var.ok_or_else(|| missing("a name"))?,
                 list: Box::new(list.ok_or_else(|| missing("a list"))?),
                 filter,

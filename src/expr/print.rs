@@ -105,6 +105,7 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
         }),
         ExprKind::Comprehension {
             body,
+            index,
             var,
             list,
             filter,
@@ -112,6 +113,10 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push('[');
             write(body, 0, out);
             out.push_str(" for ");
+            if let Some(i) = index {
+                out.push_str(&i.name);
+                out.push_str(", ");
+            }
             out.push_str(&var.name);
             out.push_str(" in ");
             write(list, 0, out);

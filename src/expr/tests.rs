@@ -35,6 +35,14 @@ fn precedence_and_printing() {
         "sum([g.v * 2 for g in gifts if g.b == h.id])"
     );
     assert_eq!(round_trip("[x for x in xs]"), "[x for x in xs]");
+    assert_eq!(
+        round_trip("[i for i ,x in xs if x]"),
+        "[i for i, x in xs if x]"
+    );
+    assert_eq!(
+        round_trip("[i for i, x, y in xs]"),
+        "error 11..12: expected `in`"
+    );
     assert_eq!(round_trip("income + index"), "income + index");
     assert_eq!(
         round_trip("match b { 'brut' => x + 1, 't1' => y, else => 0 } * 2"),

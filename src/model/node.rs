@@ -53,7 +53,9 @@ impl Node {
                 out.extend(arms.iter().map(|(_, v)| v));
                 out
             }
-            NodeKind::Comprehension { body, list, filter } => {
+            NodeKind::Comprehension {
+                body, list, filter, ..
+            } => {
                 let mut out: Vec<&Node> = vec![body, list];
                 out.extend(filter.as_deref());
                 out
@@ -128,8 +130,11 @@ pub enum NodeKind {
         /// The value of the whole.
         body: Box<Node>,
     },
-    /// `[body for x in list if filter]`; `x` is the next local.
+    /// `[body for x in list if filter]`; `x` is the next local, or, in
+    /// `for i, x in`, the index `i` is and `x` the one after.
     Comprehension {
+        /// Whether the item's index is bound before the item.
+        indexed: bool,
         /// The value of each kept item.
         body: Box<Node>,
         /// The list gone through.

@@ -99,8 +99,10 @@ pub(crate) enum CodeKind {
     IsMissing(Box<Code>),
     /// Any other call of a built-in function.
     Call(Func, Vec<Code>),
-    /// `[body for x in list if filter]`; `x` is the next local.
+    /// `[body for x in list if filter]`; `x` is the next local (after the
+    /// index, when `indexed`).
     Comprehension {
+        indexed: bool,
         body: Box<Code>,
         list: Box<Code>,
         filter: Option<Box<Code>>,

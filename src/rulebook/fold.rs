@@ -261,7 +261,13 @@ impl Fold<'_> {
                 value: Box::new(self.fold(value)),
                 body: Box::new(self.fold(body)),
             },
-            NodeKind::Comprehension { body, list, filter } => NodeKind::Comprehension {
+            NodeKind::Comprehension {
+                indexed,
+                body,
+                list,
+                filter,
+            } => NodeKind::Comprehension {
+                indexed: *indexed,
                 body: Box::new(self.fold(body)),
                 list: Box::new(self.fold(list)),
                 filter: filter.as_ref().map(|f| Box::new(self.fold(f))),

@@ -250,12 +250,18 @@ impl Lower<'_> {
                 };
                 CodeKind::Let(self.boxed(value), inner.boxed(body))
             }
-            NodeKind::Comprehension { body, list, filter } => {
+            NodeKind::Comprehension {
+                indexed,
+                body,
+                list,
+                filter,
+            } => {
                 let inner = Lower {
-                    depth: self.depth + 1,
+                    depth: self.depth + 1 + usize::from(*indexed),
                     ..*self
                 };
                 CodeKind::Comprehension {
+                    indexed: *indexed,
                     body: inner.boxed(body),
                     list: self.boxed(list),
                     filter: filter.as_deref().map(|f| inner.boxed(f)),
@@ -351,6 +357,7 @@ impl Lower<'_> {
                 _ => None,
             },
             NodeKind::Comprehension {
+                indexed: false,
                 body,
                 list: over,
                 filter,

@@ -236,6 +236,58 @@ fn a_pattern_and_its_fields_are_checked_at_load() {
     );
 }
 
+/// `unique` stands on the plain items of a list, not on items that are
+/// themselves lists (nor on a top-level input).
+#[test]
+fn unique_applies_to_plain_items_of_a_list() {
+    let with = |items: &str| {
+        BASE.replace(
+            "[steps.y]",
+            &format!("[inputs.codes]\ntype = \"list\"\nitems = {items}\n\n[steps.y]"),
+        )
+    };
+    assert_eq!(
+        messages(&with("{ type = \"text\", unique = true }")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        messages(&with(
+            "{ type = \"list\", unique = true, items = { type = \"text\" } }"
+        )),
+        ["`unique` applies to a field of the records of a list, or to the plain items of a list"]
+    );
+}
+
+/// The index of `for i, x in` is a number, and neither name may hide
+/// another, nor the two be the same.
+#[test]
+fn the_names_of_an_indexed_comprehension_are_checked() {
+    let with = |expr: &str| {
+        BASE.replace(
+            "[steps.y]\nexpr = \"x * 2\"",
+            &format!(
+                "[inputs.xs]\ntype = \"list\"\nitems = {{ type = \"decimal\" }}\n\n[steps.y]\nexpr = \"{expr}\""
+            ),
+        )
+    };
+    assert_eq!(
+        messages(&with("x + sum([i * v for i, v in xs])")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        messages(&with("x + sum([i * 2 for i, i in xs])")),
+        ["`i` is already a name here; choose another name for the item"]
+    );
+    assert_eq!(
+        messages(&with("x + sum([v for x, v in xs])")),
+        ["`x` is already a name here; choose another name for the index"]
+    );
+    assert_eq!(
+        messages(&with("x + count([i for i, v in xs if i == 'a'])")),
+        ["the right operand of `==` must be a number like the first, found a text"]
+    );
+}
+
 #[test]
 fn types_of_answers_and_conditions_are_checked() {
     let text = BASE

@@ -263,6 +263,7 @@ impl Resolver<'_, '_> {
             }
             ExprKind::Comprehension {
                 body,
+                index,
                 var,
                 list,
                 filter,
@@ -278,12 +279,19 @@ impl Resolver<'_, '_> {
                         Type::Any
                     }
                 };
-                if self.is_bound(&var.name) {
-                    let message = format!(
-                        "`{}` is already a name here; choose another name for the item",
-                        var.name
-                    );
-                    self.problem("check::duplicate_name", var.span, message);
+                let same_as_index = index.as_ref().is_some_and(|i| i.name == var.name);
+                let names = index.iter().map(|i| (i, "the index", false));
+                for (name, what, repeated) in names.chain([(var, "the item", same_as_index)]) {
+                    if repeated || self.is_bound(&name.name) {
+                        let message = format!(
+                            "`{}` is already a name here; choose another name for {what}",
+                            name.name
+                        );
+                        self.problem("check::duplicate_name", name.span, message);
+                    }
+                }
+                if let Some(i) = index {
+                    self.locals.push((i.name.clone(), Type::Number));
                 }
                 self.locals.push((var.name.clone(), item_ty));
                 let (body_node, body_ty) = self.expr(body);
@@ -293,7 +301,11 @@ impl Resolver<'_, '_> {
                     Box::new(n)
                 });
                 self.locals.pop();
+                if index.is_some() {
+                    self.locals.pop();
+                }
                 let kind = NodeKind::Comprehension {
+                    indexed: index.is_some(),
                     body: Box::new(body_node),
                     list: Box::new(list_node),
                     filter: filter_node,

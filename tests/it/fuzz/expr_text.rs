@@ -508,6 +508,14 @@ impl Gen<'_> {
     fn comprehension(&mut self, list: Ty, item: Ty, out: Ty, depth: u32) -> String {
         let var = format!("v{}", self.locals.len());
         let source = self.sub(list, depth);
+        // A quarter of them bind the item's index (a number) too.
+        let index = self
+            .rng
+            .random_bool(0.25)
+            .then(|| format!("i{}", self.locals.len()));
+        if let Some(i) = &index {
+            self.locals.push((i.clone(), Ty::Num));
+        }
         self.locals.push((var.clone(), item));
         let body = self.sub(out, depth);
         let cond = if self.rng.random_bool(0.5) {
@@ -516,7 +524,14 @@ impl Gen<'_> {
             String::new()
         };
         self.locals.pop();
-        format!("[{body} for {var} in {source}{cond}]")
+        let names = match index {
+            Some(i) => {
+                self.locals.pop();
+                format!("{i}, {var}")
+            }
+            None => var,
+        };
+        format!("[{body} for {names} in {source}{cond}]")
     }
 
     fn expr(&mut self, want: Ty, depth: u32) -> String {
