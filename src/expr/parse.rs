@@ -52,8 +52,15 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::postfix(Rule::field))
 });
 
-/// Parses one expression.
+/// Parses one expression. pest's descent and the lowering below recurse once
+/// per nesting level (bounded by [`MAX_NESTING`]) with frames that are large
+/// in a debug build: the stack is grown first when less than 1 MiB is left,
+/// whatever depth the caller parses at.
 pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, || parse_now(text))
+}
+
+fn parse_now(text: &str) -> Result<Expr, ParseError> {
     if text.len() > MAX_EXPR_BYTES {
         return Err(ParseError {
             message: format!(
@@ -220,7 +227,9 @@ fn ident(pair: &Pair<'_, Rule>) -> Ident {
 }
 
 fn lower_expr(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
-    lower_pairs(pair.into_inner())
+    stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
+        lower_pairs(pair.into_inner())
+    })
 }
 
 fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {

@@ -135,3 +135,23 @@ fn hostile_input_is_refused_without_recursion() {
     assert_eq!(round_trip(&ok), "1");
     assert!(round_trip("99999999999999999999999999999999").contains("too many digits"));
 }
+
+/// The deepest nesting accepted parses whatever stack the caller has left:
+/// the parser grows its own (the fuzzer found a load that overflowed after
+/// the lowering's frames grew).
+#[test]
+fn deep_nesting_parses_on_a_small_stack() {
+    let depth = 60;
+    let text = format!(
+        "{}1{}",
+        "if true then (".repeat(depth),
+        ") else 0".repeat(depth)
+    );
+    let parsed = std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(move || parse_expr(&text).map(|e| e.depth()))
+        .expect("a thread")
+        .join()
+        .expect("no overflow");
+    assert_eq!(parsed, Ok(depth + 1));
+}

@@ -147,7 +147,13 @@ fn as_const(node: &Node) -> Option<&Value> {
 
 /// The node with the item's fields replaced by their values, simplified where certain.
 impl Fold<'_> {
+    /// Grows the stack rather than overflow it on a formula nested to the
+    /// parser's bound.
     fn fold(&self, node: &Node) -> Node {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.fold_now(node))
+    }
+
+    fn fold_now(&self, node: &Node) -> Node {
         let span = node.span;
         let kind = match &node.kind {
             NodeKind::Item => return constant(span, self.item.clone()),

@@ -199,7 +199,13 @@ impl Lower<'_> {
         nodes.iter().map(|n| self.code(n)).collect()
     }
 
+    /// Grows the stack rather than overflow it on a formula nested to the
+    /// parser's bound.
     fn code(&self, node: &Node) -> Code {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.code_now(node))
+    }
+
+    fn code_now(&self, node: &Node) -> Code {
         let kind = match &node.kind {
             NodeKind::Const(v) => CodeKind::Const(v.clone()),
             NodeKind::Input(i) => CodeKind::Input(*i),

@@ -171,7 +171,13 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// A formula nests up to the parser's bound, and a debug build's frames
+    /// here are large: grow the stack rather than overflow it.
     fn expr(&mut self, e: &Expr) -> (Node, Type) {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.expr_now(e))
+    }
+
+    fn expr_now(&mut self, e: &Expr) -> (Node, Type) {
         let (kind, ty) = match &e.kind {
             ExprKind::Number(n) => (NodeKind::Const(Value::Number(*n)), Type::Number),
             ExprKind::Text(t) => (NodeKind::Const(Value::Text(t.clone())), Type::Text),
