@@ -52,6 +52,9 @@ pub struct Problem {
     pub label: Option<String>,
     /// How to fix it.
     pub help: Option<String>,
+    /// A warning (the rulebook works, but something in it is likely a
+    /// mistake) rather than an error.
+    pub warning: bool,
     source: Option<SourceFile>,
 }
 
@@ -64,8 +67,15 @@ impl Problem {
             span: None,
             label: None,
             help: None,
+            warning: false,
             source: None,
         }
+    }
+
+    /// The same problem, as a warning.
+    pub fn as_warning(mut self) -> Self {
+        self.warning = true;
+        self
     }
 
     /// Located at `span` in the file, with a label.
@@ -105,6 +115,14 @@ impl std::error::Error for Problem {}
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.warning {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -205,6 +223,9 @@ impl std::error::Error for NamedProblem<'_> {}
 impl Diagnostic for NamedProblem<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.problem.code()
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        self.problem.severity()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.problem.help()

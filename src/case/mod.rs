@@ -16,6 +16,7 @@
 //! form and size is checked here, and nothing here panics.
 
 mod number;
+mod pattern;
 mod refs;
 mod rows;
 mod shape;

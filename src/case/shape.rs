@@ -68,6 +68,28 @@ pub(super) fn validate_shape(
             *max,
         )
         .map(Value::Month),
+        InputKind::Record {
+            fields,
+            names,
+            pattern: Some(pattern),
+            ..
+        } => {
+            let serde_json::Value::String(text) = raw else {
+                return fail(
+                    input,
+                    path,
+                    format!("must be a text, found {}", json_kind(raw)),
+                );
+            };
+            let Some(object) = super::pattern::record_of(pattern, fields, text) else {
+                return fail(
+                    input,
+                    path,
+                    format!("{} does not match the pattern {}", shown(raw), pattern.text),
+                );
+            };
+            record(fields, names, &object, path, refs, None)
+        }
         InputKind::Record { fields, names, .. } => {
             let Some(object) = raw.as_object() else {
                 return fail(
@@ -234,6 +256,24 @@ fn list(
                 )?);
             }
         }
+        _ if item.unique => {
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            let mut paths = PartPaths::new(path);
+            for (i, it) in items.iter().enumerate() {
+                let item_path = paths.index(i);
+                let value = entry(item, it, item_path, refs)?;
+                if !value.is_missing() {
+                    if let Some(first) = seen.insert(unique_key(&value), i) {
+                        return fail(
+                            item,
+                            item_path,
+                            format!("repeats {value} of {path}[{first}]"),
+                        );
+                    }
+                }
+                values.push(value);
+            }
+        }
         _ => {
             let mut paths = PartPaths::new(path);
             for (i, it) in items.iter().enumerate() {
@@ -376,12 +416,7 @@ fn record(
         if let (true, Some((seen, list_path, index))) =
             (field.unique && !value.is_missing(), unique.as_mut())
         {
-            // Compared by value: "1.0" and "1.00" are the same amount.
-            let key = match &value {
-                Value::Number(n) => n.normalize().to_string(),
-                other => other.to_string(),
-            };
-            if let Some(first) = seen[j].insert(key, *index) {
+            if let Some(first) = seen[j].insert(unique_key(&value), *index) {
                 return fail(
                     field,
                     field_path,
@@ -396,6 +431,14 @@ fn record(
         names: names.clone(),
         fields: values.into(),
     })))
+}
+
+/// What `unique` compares: values, so "1.0" and "1.00" are the same amount.
+fn unique_key(value: &Value) -> String {
+    match value {
+        Value::Number(n) => n.normalize().to_string(),
+        other => other.to_string(),
+    }
 }
 
 pub(super) fn count_bounds(

@@ -15,10 +15,14 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check a rulebook: exit 0 when clean, 3 with diagnostics, 2 when unreadable.
+    /// Check a rulebook: exit 0 when clean (warnings printed), 3 with diagnostics (or
+    /// warnings under `--deny warnings`), 2 when unreadable.
     Check {
         /// A rulebook folder (holding rulebook.toml) or its TOML file.
         rulebook: PathBuf,
+        /// Fail (exit 3) on warnings too.
+        #[arg(long, value_enum, value_name = "WHAT")]
+        deny: Option<Deny>,
     },
     /// Evaluate one case (or a JSON Lines batch) and print the answer.
     Eval(EvalArgs),
@@ -270,4 +274,11 @@ pub enum TraceFormat {
     Text,
     /// `{"answer": …, "trace": …}` on one line.
     Json,
+}
+
+/// What `check --deny` turns into failures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Every warning (unused inputs, parameters, tables, steps).
+    Warnings,
 }

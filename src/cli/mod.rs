@@ -61,7 +61,7 @@ pub use args::{Cli, Command};
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulebook } => check(&rulebook),
+        Command::Check { rulebook, deny } => check(&rulebook, deny == Some(args::Deny::Warnings)),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
         Command::Ablations(args) => ablations::run(&args),
@@ -119,9 +119,22 @@ pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
     })
 }
 
-fn check(path: &Path) -> ExitCode {
+/// Checks a rulebook and prints its warnings; with `deny_warnings` a
+/// warning fails as a problem does.
+fn check(path: &Path, deny_warnings: bool) -> ExitCode {
     match load(path) {
         Ok(rb) => {
+            let warnings = rb.warnings();
+            if !warnings.is_empty() {
+                warn_raw!("{}", warnings.render(100, std::io::stderr().is_terminal()));
+                let n = warnings.problems.len();
+                let name = &warnings.source.name;
+                if deny_warnings {
+                    warn!("error: {n} warning(s) in {name}, denied by --deny warnings");
+                    return ExitCode::from(3);
+                }
+                warn!("warning: {n} warning(s) in {name}");
+            }
             let mut out = Stdout::new();
             out.say(&format!("ok: {} — {}", rb.reference(), rb.summary()));
             out.finish(ExitCode::SUCCESS)

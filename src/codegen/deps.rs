@@ -164,7 +164,8 @@ fn visit_written(code: &Code, f: &mut dyn FnMut(&Code)) {
         CodeKind::Arith(_, a, b)
         | CodeKind::Compare(_, a, b)
         | CodeKind::And(a, b)
-        | CodeKind::Or(a, b) => vec![a, b],
+        | CodeKind::Or(a, b)
+        | CodeKind::Let(a, b) => vec![a, b],
         CodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
         CodeKind::Match(s, arms, o) => std::iter::once(&**s)
             .chain(std::iter::once(&**o))
@@ -200,7 +201,8 @@ fn children(code: &Code, strict: bool) -> Vec<&Code> {
         CodeKind::Arith(_, a, b)
         | CodeKind::Compare(_, a, b)
         | CodeKind::And(a, b)
-        | CodeKind::Or(a, b) => vec![a, b],
+        | CodeKind::Or(a, b)
+        | CodeKind::Let(a, b) => vec![a, b],
         CodeKind::If(parts) if strict => vec![&parts.0],
         CodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
         CodeKind::Match(s, _, _) if strict => vec![s],

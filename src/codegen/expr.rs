@@ -93,6 +93,18 @@ impl<'r> Gen<'r> {
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 self.match_arms(scrutinee, arms, otherwise, sc)?
             }
+            // The value is the local `l{depth}`, as a comprehension's item is.
+            CodeKind::Let(value, body) => {
+                let value = self.expr(value, sc)?.as_value();
+                let d = sc.depth;
+                let body = self.expr(body, Scope { depth: d + 1, ..sc })?;
+                let text = format!(
+                    "{{ let l{d}: &Value = {}; {} }}",
+                    value.borrow(),
+                    body.to(body.ty)
+                );
+                Ex::new(text, body.ty)
+            }
             CodeKind::Coalesce(args) => self.coalesce(args, sc)?,
             CodeKind::IsMissing(a) => {
                 let e = self.expr(a, sc)?;
@@ -209,7 +221,7 @@ impl<'r> Gen<'r> {
     fn match_arms(
         &mut self,
         scrutinee: &Code,
-        arms: &[(Value, Code)],
+        arms: &[(Vec<Value>, Code)],
         otherwise: &Code,
         sc: Scope,
     ) -> Gened<Ex> {
@@ -217,8 +229,13 @@ impl<'r> Gen<'r> {
         let mut text = format!("{{ let m = {};", s.borrow());
         let mut values = Vec::with_capacity(arms.len() + 1);
         let mut literals = Vec::with_capacity(arms.len());
-        for (literal, value) in arms {
-            literals.push(self.constant(literal)?.as_value());
+        for (lits, value) in arms {
+            let mut tests = Vec::with_capacity(lits.len());
+            for literal in lits {
+                let literal = self.constant(literal)?.as_value();
+                tests.push(format!("matches(m, {})?", literal.borrow()));
+            }
+            literals.push(tests.join(" || "));
             values.push(self.lazy(value, sc)?);
         }
         values.push(self.lazy(otherwise, sc)?);
@@ -226,13 +243,8 @@ impl<'r> Gen<'r> {
         if arms.is_empty() {
             text.push_str(" if m.is_missing() { return None; }");
         }
-        for (literal, value) in literals.iter().zip(&values) {
-            let _ = write!(
-                text,
-                " if matches(m, {})? {{ {} }} else",
-                literal.borrow(),
-                value.to(ty)
-            );
+        for (tests, value) in literals.iter().zip(&values) {
+            let _ = write!(text, " if {tests} {{ {} }} else", value.to(ty));
         }
         let _ = write!(text, " {{ {} }} }}", values[values.len() - 1].to(ty));
         Ok(Ex::new(text, ty))

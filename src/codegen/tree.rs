@@ -33,11 +33,12 @@ impl Gen<'_> {
             CodeKind::Call(func, args) => self.call(*func, args, sc),
             CodeKind::Local(i) if *i < sc.depth => Ok(Ex::place(format!("(*l{i})"))),
             CodeKind::Comprehension {
+                indexed,
                 body,
                 list,
                 filter,
                 nodes,
-            } => self.comprehension(body, list, filter.as_deref(), *nodes, sc),
+            } => self.comprehension(*indexed, body, list, filter.as_deref(), *nodes, sc),
             CodeKind::Decision => {
                 let (_, d) = sc
                     .decided
@@ -61,9 +62,11 @@ impl Gen<'_> {
         }
     }
 
-    /// `[body for x in list if filter]` as a loop; `x` is the local `l{depth}`.
+    /// `[body for x in list if filter]` as a loop; `x` is the local `l{depth}`,
+    /// or with an index `i`, `i` is `l{depth}` and `x` the next.
     fn comprehension(
         &mut self,
+        indexed: bool,
         body: &Code,
         list: &Code,
         filter: Option<&Code>,
@@ -72,7 +75,19 @@ impl Gen<'_> {
     ) -> Gened<Ex> {
         let list = self.expr(list, sc)?.as_value();
         let d = sc.depth;
-        let inner = Scope { depth: d + 1, ..sc };
+        let (item, index) = if indexed {
+            (
+                format!("(i{d}, l{})", d + 1),
+                format!("let l{d}: &Value = &Value::Number(Decimal::from(i{d})); "),
+            )
+        } else {
+            (format!("l{d}"), String::new())
+        };
+        let iter = if indexed { ".enumerate()" } else { "" };
+        let inner = Scope {
+            depth: d + 1 + usize::from(indexed),
+            ..sc
+        };
         let keep = match filter {
             Some(f) => format!("if {} ", self.expr(f, inner)?.to(Ty::Bool)),
             None => String::new(),
@@ -81,8 +96,8 @@ impl Gen<'_> {
         let per_item = 2 * nodes;
         Ok(Ex::new(
             format!(
-                "{{ let mut out: Vec<Value> = Vec::new(); for l{d} in items({})?.iter() {{ \
-                 spent += {per_item}; {keep}{{ out.push({body_text}); }} }} Value::List(out.into()) }}",
+                "{{ let mut out: Vec<Value> = Vec::new(); for {item} in items({})?.iter(){iter} {{ \
+                 spent += {per_item}; {index}{keep}{{ out.push({body_text}); }} }} Value::List(out.into()) }}",
                 list.borrow()
             ),
             Ty::Val,

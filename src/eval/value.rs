@@ -184,10 +184,20 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     self.value(&parts.2)
                 }
             }
+            CodeKind::Let(value, body) => {
+                let v = self.value(value)?;
+                self.locals.push(v);
+                let res = self.value(body);
+                self.locals.pop();
+                res
+            }
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 let v = self.present(scrutinee)?;
-                for (literal, value) in arms {
-                    if compare(&v, literal).is_some_and(|o| o.is_eq()) {
+                for (literals, value) in arms {
+                    if literals
+                        .iter()
+                        .any(|literal| compare(&v, literal).is_some_and(|o| o.is_eq()))
+                    {
                         return self.value(value);
                     }
                 }
@@ -205,8 +215,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             CodeKind::Call(func, args) => self.call(*func, args, c.span),
             CodeKind::Comprehension {
-                body, list, filter, ..
-            } => self.comprehension(body, list, filter.as_deref()),
+                indexed,
+                body,
+                list,
+                filter,
+                ..
+            } => self.comprehension(*indexed, body, list, filter.as_deref()),
             // Computed above, before a unit is spent.
             CodeKind::Arith(..)
             | CodeKind::Neg(_)
@@ -280,13 +294,17 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// `[body for x in list if filter]`.
     fn comprehension(
         &mut self,
+        indexed: bool,
         body: &'a Code,
         list: &'a Code,
         filter: Option<&'a Code>,
     ) -> Res<Value> {
         let items = self.list(list)?;
         let mut out = Vec::with_capacity(items.len());
-        for item in items.iter() {
+        for (i, item) in items.iter().enumerate() {
+            if indexed {
+                self.locals.push(Value::Number(i.into()));
+            }
             self.locals.push(item.clone());
             let kept = match filter {
                 Some(f) => self.truth(f),
@@ -298,6 +316,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 Err(e) => Err(e),
             };
             self.locals.pop();
+            if indexed {
+                self.locals.pop();
+            }
             if let Some(v) = res? {
                 out.push(v);
             }

@@ -47,19 +47,41 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `f(a, b, …)`.
     Call(Ident, Vec<Expr>),
-    /// `match x { 'a' => e1, 'b' => e2, else => e3 }`: the arm whose literal equals x.
+    /// `match x { 'a' => e1, 'b' | 'c' => e2, else => e3 }`: the arm one of
+    /// whose literals equals x.
     Match {
         /// The value matched.
         scrutinee: Box<Expr>,
-        /// Literal (a number, text or boolean) and value of each arm, in order.
-        arms: Vec<(Expr, Expr)>,
+        /// Literals (numbers, texts or booleans) and value of each arm, in order.
+        arms: Vec<(Vec<Expr>, Expr)>,
         /// The `else` arm.
         otherwise: Box<Expr>,
+    },
+    /// `x in ['a', 'b']`, `x not in […]`: whether x equals one of the
+    /// literals (a `match` whose arms are `true` and `false`).
+    In {
+        /// The value tested, read once.
+        value: Box<Expr>,
+        /// The literals, in order.
+        set: Vec<Expr>,
+        /// `not in`.
+        negated: bool,
+    },
+    /// `let var = value; body`: `value` computed once and named in `body`.
+    Let {
+        /// The name bound.
+        var: Ident,
+        /// Its value.
+        value: Box<Expr>,
+        /// Where the name may be read; the value of the whole.
+        body: Box<Expr>,
     },
     /// `[body for var in list if filter]`: a list built from another.
     Comprehension {
         /// The value of each kept item.
         body: Box<Expr>,
+        /// The name of the item's index (from 0), in `for i, x in …`.
+        index: Option<Ident>,
         /// The name each item is bound to.
         var: Ident,
         /// The list gone through.
@@ -155,15 +177,18 @@ impl BinOp {
 }
 
 impl Expr {
-    /// The direct subexpressions (the literals of `match` arms excluded).
+    /// The direct subexpressions (the literals of `match` arms and of `in` excluded).
     pub fn children(&self) -> Vec<&Expr> {
         match &self.kind {
             ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {
                 Vec::new()
             }
-            ExprKind::Field(base, _) | ExprKind::Unary(_, base) => vec![base],
+            ExprKind::Field(base, _)
+            | ExprKind::Unary(_, base)
+            | ExprKind::In { value: base, .. } => vec![base],
             ExprKind::Binary(_, a, b) => vec![a, b],
             ExprKind::If(c, a, b) => vec![c, a, b],
+            ExprKind::Let { value, body, .. } => vec![value, body],
             ExprKind::Call(_, args) => args.iter().collect(),
             ExprKind::Match {
                 scrutinee,

@@ -45,14 +45,22 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::le, Assoc::Left)
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::postfix(Rule::membership))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left))
         .op(Op::prefix(Rule::neg))
         .op(Op::postfix(Rule::field))
 });
 
-/// Parses one expression.
+/// Parses one expression. pest's descent and the lowering below recurse once
+/// per nesting level (bounded by [`MAX_NESTING`]) with frames that are large
+/// in a debug build: the stack is grown first when less than 1 MiB is left,
+/// whatever depth the caller parses at.
 pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, || parse_now(text))
+}
+
+fn parse_now(text: &str) -> Result<Expr, ParseError> {
     if text.len() > MAX_EXPR_BYTES {
         return Err(ParseError {
             message: format!(
@@ -118,6 +126,15 @@ fn check_nesting(text: &str) -> Result<(), ParseError> {
                     recursions += 1;
                 }
             }
+            b'l' => {
+                let word_start = i == 0 || !is_ident_byte(bytes[i - 1]);
+                let rest = &text[i..];
+                let is_let = rest.starts_with("let")
+                    && rest.as_bytes().get(3).is_none_or(|&c| !is_ident_byte(c));
+                if word_start && is_let {
+                    recursions += 1;
+                }
+            }
             _ => {}
         }
         if max_depth + recursions > MAX_NESTING * 4 || max_depth > MAX_NESTING {
@@ -179,7 +196,15 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
         Rule::and | Rule::or => "an operator",
         Rule::field => "`.field`",
+        Rule::literal => "a literal (number, text or boolean)",
+        Rule::arrow => "`=>`",
+        Rule::bar => "`|`",
+        Rule::arm => "a match arm (`literal => value` or `else => value`)",
+        Rule::list_sep => "`,`",
+        Rule::list_end => "`]`",
         Rule::kw_then => "`then`",
+        Rule::assign => "`=`",
+        Rule::semicolon => "`;`",
         Rule::kw_for => "`for`",
         Rule::kw_in => "`in`",
         Rule::kw_else => "`else`",
@@ -202,7 +227,9 @@ fn ident(pair: &Pair<'_, Rule>) -> Ident {
 }
 
 fn lower_expr(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
-    lower_pairs(pair.into_inner())
+    stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || {
+        lower_pairs(pair.into_inner())
+    })
 }
 
 fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
@@ -222,6 +249,9 @@ fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
         })
         .map_postfix(|lhs, op| {
             let lhs = lhs?;
+            if op.as_rule() == Rule::membership {
+                return membership(lhs, op);
+            }
             let name = op
                 .into_inner()
                 .find(|p| p.as_rule() == Rule::ident)
@@ -263,6 +293,40 @@ fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
             })
         })
         .parse(pairs)
+}
+
+/// `value in [lit, …]` or `value not in […]`.
+fn membership(value: Expr, op: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = value.span.join(span_of(&op));
+    let mut negated = false;
+    let mut set = Vec::new();
+    for part in op.into_inner() {
+        match part.as_rule() {
+            Rule::kw_not_in => negated = true,
+            Rule::literal => set.push(literal(part)?),
+            _ => {}
+        }
+    }
+    Ok(Expr {
+        span,
+        kind: ExprKind::In {
+            value: Box::new(value),
+            set,
+            negated,
+        },
+    })
+}
+
+/// The number, text or boolean of a `literal` pair.
+fn literal(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&pair);
+    pair.into_inner()
+        .next()
+        .ok_or_else(|| ParseError {
+            message: "expected a literal".into(),
+            span,
+        })
+        .and_then(lower_primary)
 }
 
 fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
@@ -330,10 +394,16 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             let mut otherwise = None;
             for arm in parts {
                 let arm_span = span_of(&arm);
-                let mut inner = arm.into_inner();
-                let head = inner.next();
-                let value = inner
-                    .find(|p| p.as_rule() == Rule::expr)
+                let mut literals = Vec::new();
+                let mut value = None;
+                for part in arm.into_inner() {
+                    match part.as_rule() {
+                        Rule::literal => literals.push(literal(part)?),
+                        Rule::expr => value = Some(part),
+                        _ => {}
+                    }
+                }
+                let value = value
                     .ok_or_else(|| ParseError {
                         message: "an arm needs `=> value`".into(),
                         span: arm_span,
@@ -345,19 +415,10 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
                         span: arm_span,
                     });
                 }
-                match head {
-                    Some(lit) if lit.as_rule() == Rule::literal => {
-                        let lit = lit
-                            .into_inner()
-                            .next()
-                            .ok_or_else(|| ParseError {
-                                message: "an arm needs a literal".into(),
-                                span: arm_span,
-                            })
-                            .and_then(lower_primary)?;
-                        arms.push((lit, value));
-                    }
-                    _ => otherwise = Some(Box::new(value)),
+                if literals.is_empty() {
+                    otherwise = Some(Box::new(value));
+                } else {
+                    arms.push((literals, value));
                 }
             }
             let otherwise = otherwise.ok_or_else(|| ParseError {
@@ -370,14 +431,40 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
                 otherwise,
             }
         }
+        Rule::binding => {
+            let mut var = None;
+            let mut parts = Vec::with_capacity(2);
+            for part in pair.into_inner() {
+                match part.as_rule() {
+                    Rule::ident => var = Some(ident(&part)),
+                    Rule::expr => parts.push(lower_expr(part)?),
+                    _ => {}
+                }
+            }
+            let missing = |what: &str| ParseError {
+                message: format!("`let` without {what}"),
+                span,
+            };
+            let var = var.ok_or_else(|| missing("a name"))?;
+            let mut parts = parts.into_iter();
+            let value = parts.next().ok_or_else(|| missing("a value"))?;
+            let body = parts.next().ok_or_else(|| missing("a body after `;`"))?;
+            ExprKind::Let {
+                var,
+                value: Box::new(value),
+                body: Box::new(body),
+            }
+        }
         Rule::comprehension => {
             let mut body = None;
+            let mut index = None;
             let mut var = None;
             let mut list = None;
             let mut filter = None;
             for part in pair.into_inner() {
                 match part.as_rule() {
-                    Rule::ident => var = Some(ident(&part)),
+                    // With two names, the first is the index.
+                    Rule::ident => index = var.replace(ident(&part)),
                     Rule::expr if body.is_none() => body = Some(lower_expr(part)?),
                     Rule::expr if list.is_none() => list = Some(lower_expr(part)?),
                     Rule::expr => filter = Some(Box::new(lower_expr(part)?)),
@@ -390,6 +477,7 @@ fn lower_primary(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             };
             ExprKind::Comprehension {
                 body: Box::new(body.ok_or_else(|| missing("a value"))?),
+                index,
                 var: var.ok_or_else(|| missing("a name"))?,
                 list: Box::new(list.ok_or_else(|| missing("a list"))?),
                 filter,

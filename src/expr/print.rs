@@ -56,6 +56,14 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str(" else ");
             write(b, 0, out);
         }),
+        ExprKind::Let { var, value, body } => paren(outer > 0, out, |out| {
+            out.push_str("let ");
+            out.push_str(&var.name);
+            out.push_str(" = ");
+            write(value, 0, out);
+            out.push_str("; ");
+            write(body, 0, out);
+        }),
         ExprKind::Match {
             scrutinee,
             arms,
@@ -64,8 +72,13 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push_str("match ");
             write(scrutinee, 0, out);
             out.push_str(" { ");
-            for (lit, value) in arms {
-                write(lit, 0, out);
+            for (lits, value) in arms {
+                for (i, lit) in lits.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(" | ");
+                    }
+                    write(lit, 0, out);
+                }
                 out.push_str(" => ");
                 write(value, 0, out);
                 out.push_str(", ");
@@ -74,8 +87,25 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             write(otherwise, 0, out);
             out.push_str(" }");
         }),
+        // A postfix at the comparisons' precedence: its value binds tighter.
+        ExprKind::In {
+            value,
+            set,
+            negated,
+        } => paren(outer > 4, out, |out| {
+            write(value, 5, out);
+            out.push_str(if *negated { " not in [" } else { " in [" });
+            for (i, lit) in set.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write(lit, 0, out);
+            }
+            out.push(']');
+        }),
         ExprKind::Comprehension {
             body,
+            index,
             var,
             list,
             filter,
@@ -83,6 +113,10 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             out.push('[');
             write(body, 0, out);
             out.push_str(" for ");
+            if let Some(i) = index {
+                out.push_str(&i.name);
+                out.push_str(", ");
+            }
             out.push_str(&var.name);
             out.push_str(" in ");
             write(list, 0, out);

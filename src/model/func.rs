@@ -22,6 +22,8 @@ use chrono::Datelike;
 use super::ops;
 use crate::value::{Month, Value};
 
+mod text;
+
 /// Built-in functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Func {
@@ -93,6 +95,22 @@ pub enum Func {
     Rows,
     /// `range_row(table, x)`: the row of a ranges table whose range holds x.
     RangeRow,
+    /// `len(text)`: its number of characters (code points).
+    Len,
+    /// `starts_with(text, prefix)`.
+    StartsWith,
+    /// `ends_with(text, suffix)`.
+    EndsWith,
+    /// `contains(text, part)`.
+    Contains,
+    /// `upper(text)`.
+    Upper,
+    /// `lower(text)`.
+    Lower,
+    /// `slice(text, from, to)`: characters `from` (counted from 0) up to `to`, excluded.
+    Slice,
+    /// `to_decimal(text)`: the decimal number a text writes, a fault if none.
+    ToDecimal,
 }
 
 /// One built-in function, whole.
@@ -143,6 +161,8 @@ pub enum Param {
     Numbers,
     /// A list of booleans.
     Booleans,
+    /// A text.
+    Text,
 }
 
 /// The type of a call's result.
@@ -156,6 +176,8 @@ pub enum Returns {
     Date,
     /// A month.
     Month,
+    /// A text.
+    Text,
     /// The type of the first argument.
     First,
     /// The list of the keys (texts) of the map that is the first argument.
@@ -281,7 +303,7 @@ pub const MAX_OP_ARGS: usize = 3;
 const ONE_VALUE: &[Carrier] = &[Carrier::Value];
 
 /// Every built-in function, in the order of [`Func`].
-pub const FUNCS: [FuncSpec; 34] = [
+pub const FUNCS: [FuncSpec; 42] = [
     FuncSpec {
         func: Func::Min,
         name: "min",
@@ -684,7 +706,87 @@ pub const FUNCS: [FuncSpec; 34] = [
         signature: Signature::ByHand,
         op: None,
     },
+    text_fn(Func::Len, "len", &[Param::Text], Returns::Number, text::len),
+    text_fn(
+        Func::StartsWith,
+        "starts_with",
+        TWO_TEXTS,
+        Returns::Bool,
+        text::starts_with,
+    ),
+    text_fn(
+        Func::EndsWith,
+        "ends_with",
+        TWO_TEXTS,
+        Returns::Bool,
+        text::ends_with,
+    ),
+    text_fn(
+        Func::Contains,
+        "contains",
+        TWO_TEXTS,
+        Returns::Bool,
+        text::contains,
+    ),
+    text_fn(
+        Func::Upper,
+        "upper",
+        &[Param::Text],
+        Returns::Text,
+        text::upper,
+    ),
+    text_fn(
+        Func::Lower,
+        "lower",
+        &[Param::Text],
+        Returns::Text,
+        text::lower,
+    ),
+    text_fn(
+        Func::Slice,
+        "slice",
+        &[Param::Text, Param::Number, Param::Number],
+        Returns::Text,
+        text::slice,
+    ),
+    text_fn(
+        Func::ToDecimal,
+        "to_decimal",
+        &[Param::Text],
+        Returns::Number,
+        text::to_decimal,
+    ),
 ];
+
+const TWO_TEXTS: &[Param] = &[Param::Text, Param::Text];
+
+/// A function on texts (and whole numbers): every argument read present,
+/// run through `compiled::rt::call` in generated code.
+const fn text_fn(
+    func: Func,
+    name: &'static str,
+    params: &'static [Param],
+    returns: Returns,
+    run: fn(&[Value]) -> Result<Value, String>,
+) -> FuncSpec {
+    const PRESENT: [Read; MAX_OP_ARGS] = [Read::Present; MAX_OP_ARGS];
+    let reads: &'static [Read] = match params.len() {
+        1 => &[Read::Present],
+        2 => &[Read::Present, Read::Present],
+        _ => &PRESENT,
+    };
+    FuncSpec {
+        func,
+        name,
+        arity: (params.len(), params.len()),
+        signature: Signature::Fixed(params, returns),
+        op: Some(Op {
+            reads,
+            run,
+            emit: Emit::Call,
+        }),
+    }
+}
 
 // INVARIANT: each entry sits at the index of its variant, so `Func::spec`
 // is an index; a misplaced entry does not compile.

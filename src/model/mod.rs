@@ -73,6 +73,8 @@ pub struct Rulebook {
     pub(crate) applied_ablations: Vec<Arc<str>>,
     /// Tables shown at the top of a text trace.
     pub(crate) reports: Vec<Report>,
+    /// What `bareme check` warns of (names nothing reads); evaluation ignores them.
+    pub(crate) warnings: Vec<crate::diag::Problem>,
 }
 
 /// A table of a per-item group shown in traces.
@@ -156,6 +158,15 @@ impl Rulebook {
     /// with `,` as `--ablate` takes them; `None` for the rulebook as written.
     pub fn ablation_label(&self) -> Option<String> {
         (!self.applied_ablations.is_empty()).then(|| self.applied_ablations.join(","))
+    }
+
+    /// The warnings `bareme check` prints, located in the rulebook's file.
+    pub fn warnings(&self) -> crate::diag::Diagnostics {
+        let mut diags = crate::diag::Diagnostics::new(self.source.clone());
+        for w in &self.warnings {
+            diags.push(w.clone());
+        }
+        diags
     }
 
     /// What the rulebook declares, counted, as `bareme check` reports it.
@@ -335,6 +346,16 @@ pub enum RefTarget {
     Table(TableId),
 }
 
+/// A `pattern` of a text input: a linear-time regular expression whose
+/// named groups are the fields of the record the text is read as.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// Compiled, with its size capped at load (rulebooks are untrusted).
+    pub regex: regex::Regex,
+    /// As written, for messages.
+    pub text: Arc<str>,
+}
+
 /// The type of an input with its constraints.
 #[derive(Clone, Debug)]
 pub enum InputKind {
@@ -383,6 +404,9 @@ pub enum InputKind {
         fields: Vec<Input>,
         /// Its field names, shared by the records it validates.
         names: Arc<[Arc<str>]>,
+        /// A text input read through a pattern: the case gives a text, and
+        /// the record is made of the pattern's named groups.
+        pattern: Option<Pattern>,
     },
     /// A list.
     List {

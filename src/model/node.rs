@@ -41,7 +41,7 @@ impl Node {
     pub fn children(&self) -> Vec<&Node> {
         match &self.kind {
             NodeKind::Field { base, .. } | NodeKind::Neg(base) | NodeKind::Not(base) => vec![base],
-            NodeKind::Binary(_, a, b) => vec![a, b],
+            NodeKind::Binary(_, a, b) | NodeKind::Let { value: a, body: b } => vec![a, b],
             NodeKind::If(parts) => vec![&parts.0, &parts.1, &parts.2],
             NodeKind::Call(_, args) => args.iter().collect(),
             NodeKind::Match {
@@ -53,7 +53,9 @@ impl Node {
                 out.extend(arms.iter().map(|(_, v)| v));
                 out
             }
-            NodeKind::Comprehension { body, list, filter } => {
+            NodeKind::Comprehension {
+                body, list, filter, ..
+            } => {
                 let mut out: Vec<&Node> = vec![body, list];
                 out.extend(filter.as_deref());
                 out
@@ -112,17 +114,27 @@ pub enum NodeKind {
     /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
     /// the index on the evaluator's stack of locals.
     Local(usize),
-    /// `match x { lit => value, …, else => value }`.
+    /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
     Match {
         /// The value matched.
         scrutinee: Box<Node>,
-        /// Each arm's literal and value, in order.
-        arms: Vec<(Value, Node)>,
+        /// Each arm's literals and value, in order.
+        arms: Vec<(Vec<Value>, Node)>,
         /// The `else` arm.
         otherwise: Box<Node>,
     },
-    /// `[body for x in list if filter]`; `x` is the next local.
+    /// `let x = value; body`; `x` is the next local.
+    Let {
+        /// Computed once, before the body.
+        value: Box<Node>,
+        /// The value of the whole.
+        body: Box<Node>,
+    },
+    /// `[body for x in list if filter]`; `x` is the next local, or, in
+    /// `for i, x in`, the index `i` is and `x` the one after.
     Comprehension {
+        /// Whether the item's index is bound before the item.
+        indexed: bool,
         /// The value of each kept item.
         body: Box<Node>,
         /// The list gone through.

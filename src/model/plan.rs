@@ -85,8 +85,10 @@ pub(crate) enum CodeKind {
     Or(Box<Code>, Box<Code>),
     /// `if c then a else b`.
     If(Box<(Code, Code, Code)>),
-    /// `match x { lit => value, …, else => value }`.
-    Match(Box<Code>, Vec<(Value, Code)>, Box<Code>),
+    /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
+    Match(Box<Code>, Vec<(Vec<Value>, Code)>, Box<Code>),
+    /// `let x = value; body`: the value is the next local while the body runs.
+    Let(Box<Code>, Box<Code>),
     /// `round`, `floor` or `ceil` with literal places: a rounding point.
     Round(Box<Code>, u32, RoundingMode),
     /// `min`/`max` of two or more arguments.
@@ -97,8 +99,10 @@ pub(crate) enum CodeKind {
     IsMissing(Box<Code>),
     /// Any other call of a built-in function.
     Call(Func, Vec<Code>),
-    /// `[body for x in list if filter]`; `x` is the next local.
+    /// `[body for x in list if filter]`; `x` is the next local (after the
+    /// index, when `indexed`).
     Comprehension {
+        indexed: bool,
         body: Box<Code>,
         list: Box<Code>,
         filter: Option<Box<Code>>,

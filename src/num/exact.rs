@@ -365,9 +365,14 @@ pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, 
         RoundingMode::HalfUp => {
             half != Ordering::Less && q >= 0 || half == Ordering::Greater && q < 0
         }
+        RoundingMode::HalfDown => {
+            half == Ordering::Greater && q >= 0 || half != Ordering::Less && q < 0
+        }
         RoundingMode::HalfEven => {
             half == Ordering::Greater || half == Ordering::Equal && q % 2 != 0
         }
+        RoundingMode::HalfCeiling => half != Ordering::Less,
+        RoundingMode::HalfFloor => half == Ordering::Greater,
         RoundingMode::Down => q < 0,
         RoundingMode::Up => q >= 0,
         RoundingMode::Floor => false,
@@ -376,8 +381,7 @@ pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, 
     let result = if up { q + 1 } else { q };
     let after = Decimal::try_from_i128_with_scale(result, places).map_err(|_| RANGE.to_string())?;
     // Margin, in units of the last place: |r/den − 1/2| for nearest modes, min(r, den − r)/den otherwise.
-    let nearest = matches!(mode, RoundingMode::HalfUp | RoundingMode::HalfEven);
-    let (mnum, mden) = if nearest {
+    let (mnum, mden) = if mode.is_nearest() {
         ((twice - x.den).abs(), x.den.checked_mul(2).ok_or(RANGE)?)
     } else {
         (r.min(x.den - r), x.den)

@@ -20,8 +20,14 @@ pub use rounding::{round, Rounded};
 pub enum RoundingMode {
     /// Nearest, ties away from zero (commercial rounding).
     HalfUp,
+    /// Nearest, ties toward zero ("half a penny down").
+    HalfDown,
     /// Nearest, ties to even (banker's rounding).
     HalfEven,
+    /// Nearest, ties toward positive infinity.
+    HalfCeiling,
+    /// Nearest, ties toward negative infinity.
+    HalfFloor,
     /// Toward zero (truncation).
     Down,
     /// Away from zero.
@@ -34,13 +40,26 @@ pub enum RoundingMode {
 
 impl RoundingMode {
     /// Every mode, as written in rulebooks.
-    pub const NAMES: [&'static str; 6] = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+    pub const NAMES: [&'static str; 9] = [
+        "half_up",
+        "half_down",
+        "half_even",
+        "half_ceiling",
+        "half_floor",
+        "down",
+        "up",
+        "floor",
+        "ceiling",
+    ];
 
     /// Parses a mode as written in rulebooks.
     pub fn parse(name: &str) -> Option<Self> {
         Some(match name {
             "half_up" => Self::HalfUp,
+            "half_down" => Self::HalfDown,
             "half_even" => Self::HalfEven,
+            "half_ceiling" => Self::HalfCeiling,
+            "half_floor" => Self::HalfFloor,
             "down" => Self::Down,
             "up" => Self::Up,
             "floor" => Self::Floor,
@@ -53,7 +72,10 @@ impl RoundingMode {
     pub fn name(self) -> &'static str {
         match self {
             Self::HalfUp => "half_up",
+            Self::HalfDown => "half_down",
             Self::HalfEven => "half_even",
+            Self::HalfCeiling => "half_ceiling",
+            Self::HalfFloor => "half_floor",
             Self::Down => "down",
             Self::Up => "up",
             Self::Floor => "floor",
@@ -61,10 +83,17 @@ impl RoundingMode {
         }
     }
 
-    pub(crate) fn strategy(self) -> RoundingStrategy {
+    /// rust_decimal's strategy for a value of this sign: ties toward an
+    /// infinity are ties away from or toward zero depending on the sign.
+    pub(crate) fn strategy(self, negative: bool) -> RoundingStrategy {
         match self {
             Self::HalfUp => RoundingStrategy::MidpointAwayFromZero,
+            Self::HalfDown => RoundingStrategy::MidpointTowardZero,
             Self::HalfEven => RoundingStrategy::MidpointNearestEven,
+            Self::HalfCeiling if negative => RoundingStrategy::MidpointTowardZero,
+            Self::HalfCeiling => RoundingStrategy::MidpointAwayFromZero,
+            Self::HalfFloor if negative => RoundingStrategy::MidpointAwayFromZero,
+            Self::HalfFloor => RoundingStrategy::MidpointTowardZero,
             Self::Down => RoundingStrategy::ToZero,
             Self::Up => RoundingStrategy::AwayFromZero,
             Self::Floor => RoundingStrategy::ToNegativeInfinity,
@@ -74,7 +103,10 @@ impl RoundingMode {
 
     /// Whether the mode rounds to the nearest step (its boundaries are the midpoints).
     pub(crate) fn is_nearest(self) -> bool {
-        matches!(self, Self::HalfUp | Self::HalfEven)
+        matches!(
+            self,
+            Self::HalfUp | Self::HalfDown | Self::HalfEven | Self::HalfCeiling | Self::HalfFloor
+        )
     }
 }
 

@@ -59,7 +59,8 @@ pub(crate) fn round_decimal(value: Decimal, places: u32, mode: RoundingMode) -> 
     if let Some(after) = round_in_word(value, places, mode) {
         return after;
     }
-    let mut after = value.round_dp_with_strategy(places, mode.strategy());
+    let strategy = mode.strategy(value.is_sign_negative());
+    let mut after = value.round_dp_with_strategy(places, strategy);
     after.rescale(places);
     after
 }
@@ -93,7 +94,10 @@ fn round_mantissa(
     let rest = unit - r;
     let away = match mode {
         RoundingMode::HalfUp => r >= rest,
+        RoundingMode::HalfDown => r > rest,
         RoundingMode::HalfEven => r > rest || (r == rest && q % 2 == 1),
+        RoundingMode::HalfCeiling => r > rest || (r == rest && !negative),
+        RoundingMode::HalfFloor => r > rest || (r == rest && negative),
         RoundingMode::Down => false,
         RoundingMode::Up => r != 0,
         RoundingMode::Floor => negative && r != 0,

@@ -147,7 +147,13 @@ fn as_const(node: &Node) -> Option<&Value> {
 
 /// The node with the item's fields replaced by their values, simplified where certain.
 impl Fold<'_> {
+    /// Grows the stack rather than overflow it on a formula nested to the
+    /// parser's bound.
     fn fold(&self, node: &Node) -> Node {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.fold_now(node))
+    }
+
+    fn fold_now(&self, node: &Node) -> Node {
         let span = node.span;
         let kind = match &node.kind {
             NodeKind::Item => return constant(span, self.item.clone()),
@@ -208,9 +214,10 @@ impl Fold<'_> {
             } => {
                 let s = self.fold(scrutinee);
                 if let Some(v) = as_const(&s).filter(|v| !v.is_missing()) {
-                    let arm = arms
-                        .iter()
-                        .find(|(lit, _)| compare(v, lit).is_some_and(|o| o.is_eq()));
+                    let arm = arms.iter().find(|(lits, _)| {
+                        lits.iter()
+                            .any(|lit| compare(v, lit).is_some_and(|o| o.is_eq()))
+                    });
                     return self.fold(arm.map_or(&**otherwise, |(_, value)| value));
                 }
                 NodeKind::Match {
@@ -256,7 +263,17 @@ impl Fold<'_> {
                     _ => NodeKind::Call(*func, args),
                 }
             }
-            NodeKind::Comprehension { body, list, filter } => NodeKind::Comprehension {
+            NodeKind::Let { value, body } => NodeKind::Let {
+                value: Box::new(self.fold(value)),
+                body: Box::new(self.fold(body)),
+            },
+            NodeKind::Comprehension {
+                indexed,
+                body,
+                list,
+                filter,
+            } => NodeKind::Comprehension {
+                indexed: *indexed,
                 body: Box::new(self.fold(body)),
                 list: Box::new(self.fold(list)),
                 filter: filter.as_ref().map(|f| Box::new(self.fold(f))),

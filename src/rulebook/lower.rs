@@ -51,7 +51,7 @@ pub(crate) fn lower_all(rb: &mut Rulebook) {
 }
 
 /// Calls `f` on every formula of the rulebook.
-fn each_formula(rb: &mut Rulebook, f: &mut dyn FnMut(&mut Formula)) {
+pub(crate) fn each_formula(rb: &mut Rulebook, f: &mut dyn FnMut(&mut Formula)) {
     for input in &mut rb.inputs {
         input_formulas(input, f);
     }
@@ -199,7 +199,13 @@ impl Lower<'_> {
         nodes.iter().map(|n| self.code(n)).collect()
     }
 
+    /// Grows the stack rather than overflow it on a formula nested to the
+    /// parser's bound.
     fn code(&self, node: &Node) -> Code {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.code_now(node))
+    }
+
+    fn code_now(&self, node: &Node) -> Code {
         let kind = match &node.kind {
             NodeKind::Const(v) => CodeKind::Const(v.clone()),
             NodeKind::Input(i) => CodeKind::Input(*i),
@@ -243,12 +249,25 @@ impl Lower<'_> {
                 self.boxed(otherwise),
             ),
             NodeKind::Call(func, args) => self.call(node, *func, args),
-            NodeKind::Comprehension { body, list, filter } => {
+            NodeKind::Let { value, body } => {
                 let inner = Lower {
                     depth: self.depth + 1,
                     ..*self
                 };
+                CodeKind::Let(self.boxed(value), inner.boxed(body))
+            }
+            NodeKind::Comprehension {
+                indexed,
+                body,
+                list,
+                filter,
+            } => {
+                let inner = Lower {
+                    depth: self.depth + 1 + usize::from(*indexed),
+                    ..*self
+                };
                 CodeKind::Comprehension {
+                    indexed: *indexed,
                     body: inner.boxed(body),
                     list: self.boxed(list),
                     filter: filter.as_deref().map(|f| inner.boxed(f)),
@@ -344,6 +363,7 @@ impl Lower<'_> {
                 _ => None,
             },
             NodeKind::Comprehension {
+                indexed: false,
                 body,
                 list: over,
                 filter,

@@ -3,7 +3,8 @@
 //! `load` reads a file (the only IO here) and `schema` mirrors its shape;
 //! `check` validates it and `resolve` turns each formula's names into slots;
 //! `fold` and `lower` ready the checked model for evaluation; `ablate` makes
-//! the copy that evaluates under a declared alternative reading.
+//! the copy that evaluates under a declared alternative reading; `usage`
+//! finds what `bareme check` warns of.
 
 pub(crate) mod ablate;
 pub(crate) mod check;
@@ -14,6 +15,7 @@ pub mod load;
 pub(crate) mod lower;
 pub(crate) mod resolve;
 pub mod schema;
+pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
 pub use load::{load_rulebook, parse_rulebook, LoadError};

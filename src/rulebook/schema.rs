@@ -146,6 +146,9 @@ pub struct RawInput {
     pub max_items: Option<usize>,
     /// Longest text, in characters.
     pub max_length: Option<usize>,
+    /// A text read through a regular expression whose named groups become
+    /// the fields (declared in `fields`) of the record the input holds.
+    pub pattern: Option<Spanned<String>>,
     /// Fewest items a list or map may have.
     pub min_items: Option<usize>,
     /// Keys a map must have (others are ignored).
@@ -271,7 +274,7 @@ pub struct RawGroup {
 pub struct RawRound {
     /// Decimal places kept.
     pub places: u32,
-    /// `half_up`, `half_even`, `down`, `up`, `floor`, `ceiling`.
+    /// One of `RoundingMode::NAMES` (`half_up`, `half_down`, `down`, …).
     pub mode: Spanned<String>,
 }
 

@@ -36,7 +36,7 @@ const MODULES: [(&Compiled, &str, &str); 5] = [
     (&succession_fr_v2026::COMPILED, "rulebooks/succession-fr/v2026", "succession_fr_v2026"),
 ];
 
-fn bind<'r>(compiled: &Compiled, rb: &'r Rulebook, file: &str) -> Bound<'r> {
+pub(super) fn bind<'r>(compiled: &Compiled, rb: &'r Rulebook, file: &str) -> Bound<'r> {
     compiled.bind(rb).unwrap_or_else(|e| {
         panic!(
             "{e}: cargo run -- compile {} -o tests/compiled/{file}.rs",
@@ -46,7 +46,7 @@ fn bind<'r>(compiled: &Compiled, rb: &'r Rulebook, file: &str) -> Bound<'r> {
 }
 
 /// The interpreter's outcome, untraced.
-fn interpreted(rb: &Rulebook, case: &serde_json::Value) -> Result<Outcome, String> {
+pub(super) fn interpreted(rb: &Rulebook, case: &serde_json::Value) -> Result<Outcome, String> {
     match validate_case(rb, case) {
         Ok(facts) => evaluate(rb, &facts, false)
             .map(|(o, _)| o)
@@ -56,7 +56,7 @@ fn interpreted(rb: &Rulebook, case: &serde_json::Value) -> Result<Outcome, Strin
 }
 
 /// The compiled module's outcome, and whether its own code gave it.
-fn compiled(
+pub(super) fn compiled(
     bound: &Bound,
     rb: &Rulebook,
     case: &serde_json::Value,

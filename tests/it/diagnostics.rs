@@ -151,6 +151,143 @@ fn syntax_errors_point_inside_the_expression() {
     );
 }
 
+/// Several values of one `match` arm are separated by `|`; a comma there
+/// is located at the comma, not at the arm's first literal.
+#[test]
+fn a_comma_between_the_literals_of_an_arm_is_located() {
+    let text = BASE.replace(
+        "expr = \"x * 2\"",
+        "expr = \"match x { 1, 2 => 1, else => 0 }\"",
+    );
+    let found = problems(&text);
+    let pos = at(&text, ", 2 =>", 0);
+    let start = pos.split('-').next().unwrap_or("");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(&format!("check::syntax {start}")),
+        "{found:?} vs {pos}"
+    );
+    assert_eq!(messages(&text), ["syntax error: expected `=>`, `|`"]);
+}
+
+/// A `let` name may not hide another name: the step's reader would not
+/// know which one a later read means.
+#[test]
+fn a_let_name_may_not_hide_another_name() {
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"let x = 2; x * 2\"");
+    assert_eq!(
+        messages(&text),
+        ["`x` is already a name here; choose another name to bind"]
+    );
+    // The name has its value's type.
+    let text = BASE.replace("expr = \"x * 2\"", "expr = \"let d = x * 2; d + 'a'\"");
+    assert_eq!(
+        messages(&text),
+        ["the right operand of `+` must be a number, found a text"]
+    );
+}
+
+/// A `pattern` is compiled at load with its size capped, and its named
+/// groups and the declared fields must be the same names.
+#[test]
+fn a_pattern_and_its_fields_are_checked_at_load() {
+    let with = |pattern: &str, fields: &str| {
+        BASE.replace(
+            "[steps.y]",
+            &format!(
+                "[inputs.code]\ntype = \"text\"\npattern = '{pattern}'\nfields = {{ {fields} }}\n\n[steps.y]"
+            ),
+        )
+    };
+    let ok = with("^(?P<n>[0-9]+)$", "n = { type = \"integer\" }");
+    assert_eq!(messages(&ok), Vec::<String>::new());
+    assert_eq!(
+        messages(&with("^(?P<n>[0-9]+$", "n = { type = \"integer\" }")),
+        ["the pattern is not a regular expression this engine reads: error: unclosed group"]
+    );
+    assert_eq!(
+        messages(&with(
+            "^(?P<n>[0-9]+)(?P<s>[A-Z])$",
+            "n = { type = \"integer\" }, t = { type = \"text\" }"
+        )),
+        [
+            "field `t` names no group of the pattern: write `(?P<t>…)` in it",
+            "group `s` of the pattern has no field: declare its type in `fields`",
+        ]
+    );
+    assert_eq!(
+        messages(&with("^(?P<n>.)$", "n = { type = \"list\", items = { type = \"text\" } }")),
+        ["field `n` of a pattern holds the text of a group: a number, text, enum, bool, date or month"]
+    );
+    // A pattern that would compile to more than the cap is refused, located.
+    let huge = with("^(?P<n>\\w{1000}){1000}$", "n = { type = \"text\" }");
+    let found = problems(&huge);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let pos = at(&huge, "'^(?P<n>", 0);
+    let start = pos.split('-').next().unwrap_or("");
+    assert!(
+        found[0].starts_with(&format!("check::bad_input {start}")),
+        "{found:?} vs {pos}"
+    );
+    assert!(
+        messages(&huge)[0].contains("exceeds size limit"),
+        "{:?}",
+        messages(&huge)
+    );
+}
+
+/// `unique` stands on the plain items of a list, not on items that are
+/// themselves lists (nor on a top-level input).
+#[test]
+fn unique_applies_to_plain_items_of_a_list() {
+    let with = |items: &str| {
+        BASE.replace(
+            "[steps.y]",
+            &format!("[inputs.codes]\ntype = \"list\"\nitems = {items}\n\n[steps.y]"),
+        )
+    };
+    assert_eq!(
+        messages(&with("{ type = \"text\", unique = true }")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        messages(&with(
+            "{ type = \"list\", unique = true, items = { type = \"text\" } }"
+        )),
+        ["`unique` applies to a field of the records of a list, or to the plain items of a list"]
+    );
+}
+
+/// The index of `for i, x in` is a number, and neither name may hide
+/// another, nor the two be the same.
+#[test]
+fn the_names_of_an_indexed_comprehension_are_checked() {
+    let with = |expr: &str| {
+        BASE.replace(
+            "[steps.y]\nexpr = \"x * 2\"",
+            &format!(
+                "[inputs.xs]\ntype = \"list\"\nitems = {{ type = \"decimal\" }}\n\n[steps.y]\nexpr = \"{expr}\""
+            ),
+        )
+    };
+    assert_eq!(
+        messages(&with("x + sum([i * v for i, v in xs])")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        messages(&with("x + sum([i * 2 for i, i in xs])")),
+        ["`i` is already a name here; choose another name for the item"]
+    );
+    assert_eq!(
+        messages(&with("x + sum([v for x, v in xs])")),
+        ["`x` is already a name here; choose another name for the index"]
+    );
+    assert_eq!(
+        messages(&with("x + count([i for i, v in xs if i == 'a'])")),
+        ["the right operand of `==` must be a number like the first, found a text"]
+    );
+}
+
 #[test]
 fn types_of_answers_and_conditions_are_checked() {
     let text = BASE

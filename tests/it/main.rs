@@ -15,11 +15,13 @@ mod generators;
 mod hardening;
 mod hostile;
 mod invalid;
+mod lang;
 mod layers;
 mod properties;
 mod roads;
 mod score;
 mod traces;
+mod warnings;
 
 use std::path::{Path, PathBuf};
 

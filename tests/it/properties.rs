@@ -13,7 +13,10 @@ fn decimal() -> impl Strategy<Value = Decimal> {
 fn mode() -> impl Strategy<Value = RoundingMode> {
     prop_oneof![
         Just(RoundingMode::HalfUp),
+        Just(RoundingMode::HalfDown),
         Just(RoundingMode::HalfEven),
+        Just(RoundingMode::HalfCeiling),
+        Just(RoundingMode::HalfFloor),
         Just(RoundingMode::Down),
         Just(RoundingMode::Up),
         Just(RoundingMode::Floor),

@@ -4,7 +4,7 @@ use super::*;
 
 /// Every function, written out; the exhaustive `match` below stops the
 /// build until a new variant is listed here too.
-const ALL: [Func; 34] = [
+const ALL: [Func; 42] = [
     Func::Min,
     Func::Max,
     Func::Abs,
@@ -39,6 +39,14 @@ const ALL: [Func; 34] = [
     Func::FindIndex,
     Func::Rows,
     Func::RangeRow,
+    Func::Len,
+    Func::StartsWith,
+    Func::EndsWith,
+    Func::Contains,
+    Func::Upper,
+    Func::Lower,
+    Func::Slice,
+    Func::ToDecimal,
 ];
 
 fn listed(f: Func) -> bool {
@@ -76,7 +84,15 @@ fn listed(f: Func) -> bool {
         | Func::Values
         | Func::FindIndex
         | Func::Rows
-        | Func::RangeRow => ALL.contains(&f),
+        | Func::RangeRow
+        | Func::Len
+        | Func::StartsWith
+        | Func::EndsWith
+        | Func::Contains
+        | Func::Upper
+        | Func::Lower
+        | Func::Slice
+        | Func::ToDecimal => ALL.contains(&f),
     }
 }
 
@@ -157,5 +173,70 @@ fn admit_refuses_what_the_walker_faults_on() {
     assert_eq!(
         Read::Decimal.admit(Value::Number(2.into())),
         Some(Value::Number(2.into()))
+    );
+}
+
+#[test]
+fn text_functions_count_characters_not_bytes() {
+    let run = |f: Func, args: &[Value]| (f.spec().op.as_ref().expect("an op").run)(args);
+    let t = |s: &str| Value::Text(s.into());
+    let n = |s: &str| Value::Number(rust_decimal::Decimal::from_str_exact(s).expect("test number"));
+    assert_eq!(run(Func::Len, &[t("Zoë")]), Ok(n("3")));
+    assert_eq!(run(Func::Len, &[t("")]), Ok(n("0")));
+    assert_eq!(run(Func::Slice, &[t("Zoë!"), n("1"), n("3")]), Ok(t("oë")));
+    // A `to` past the end stops there; an empty range is an empty text.
+    assert_eq!(run(Func::Slice, &[t("ab"), n("1"), n("99")]), Ok(t("b")));
+    assert_eq!(run(Func::Slice, &[t("ab"), n("2.0"), n("2")]), Ok(t("")));
+    assert_eq!(
+        run(Func::Slice, &[t("ab"), n("2"), n("1")]),
+        Err("`slice` from 2 to 1: the start is after the end".into())
+    );
+    assert_eq!(
+        run(Func::Slice, &[t("ab"), n("0.5"), n("1")]),
+        Err("`slice` takes positions that are whole numbers from 0, found 0.5".into())
+    );
+    assert_eq!(
+        run(Func::StartsWith, &[t("S1250L"), t("S")]),
+        Ok(Value::Bool(true))
+    );
+    assert_eq!(
+        run(Func::EndsWith, &[t("S1250L"), t("0L")]),
+        Ok(Value::Bool(true))
+    );
+    assert_eq!(
+        run(Func::Contains, &[t("S1250L"), t("25")]),
+        Ok(Value::Bool(true))
+    );
+    assert_eq!(
+        run(Func::Contains, &[t("S1250L"), t("52")]),
+        Ok(Value::Bool(false))
+    );
+    assert_eq!(run(Func::Upper, &[t("straße")]), Ok(t("STRASSE")));
+    assert_eq!(run(Func::Lower, &[t("ÉTÉ")]), Ok(t("été")));
+}
+
+#[test]
+fn to_decimal_reads_the_plain_notation_exactly() {
+    let run = |args: &[Value]| (Func::ToDecimal.spec().op.as_ref().expect("an op").run)(args);
+    let t = |s: &str| Value::Text(s.into());
+    let shown = |v: Result<Value, String>| match v {
+        Ok(Value::Number(d)) => d.to_string(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(shown(run(&[t("0012.50")])), "12.50");
+    assert_eq!(shown(run(&[t("-3")])), "-3");
+    for bad in ["", "-", "1.", ".5", "+1", "1e3", " 1", "1,5", "١٢"] {
+        assert_eq!(
+            run(&[t(bad)]),
+            Err(format!("`to_decimal`: {bad:?} is not a decimal number")),
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        run(&[t("123456789012345678901234567890")]),
+        Err(
+            "`to_decimal`: \"123456789012345678901234567890\" has more digits than a decimal holds"
+                .into()
+        )
     );
 }

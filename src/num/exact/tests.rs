@@ -148,3 +148,32 @@ proptest::proptest! {
         proptest::prop_assert_eq!(gcd(a, b), x as i128);
     }
 }
+
+#[test]
+fn fractions_round_by_each_tie_rule_on_their_side_of_the_midpoint() {
+    // 2/3 = 0.666…: above the midpoint 0.5, so every nearest mode gives 1
+    // and -2/3 gives -1; 1/3 gives 0 under every nearest mode.
+    for mode in [
+        RoundingMode::HalfDown,
+        RoundingMode::HalfCeiling,
+        RoundingMode::HalfFloor,
+    ] {
+        let at = |num| {
+            round_frac(Frac { num, den: 3 }, 0, mode)
+                .expect("rounds")
+                .0
+                .to_string()
+        };
+        assert_eq!(
+            (at(2), at(-2), at(1), at(-1)),
+            ("1".into(), "-1".into(), "0".into(), "0".into()),
+            "{mode:?}"
+        );
+        // Margin: |2/3 − 1/2| = 1/6, written to the nearest decimal.
+        let (_, margin) = round_frac(Frac { num: 2, den: 3 }, 0, mode).expect("rounds");
+        assert!(
+            margin.to_string().starts_with("0.16666"),
+            "{mode:?} {margin}"
+        );
+    }
+}

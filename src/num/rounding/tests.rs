@@ -4,9 +4,12 @@ use super::*;
 use std::str::FromStr;
 
 /// Every rounding mode.
-const MODES: [RoundingMode; 6] = [
+const MODES: [RoundingMode; 9] = [
     RoundingMode::HalfUp,
+    RoundingMode::HalfDown,
     RoundingMode::HalfEven,
+    RoundingMode::HalfCeiling,
+    RoundingMode::HalfFloor,
     RoundingMode::Down,
     RoundingMode::Up,
     RoundingMode::Floor,
@@ -49,6 +52,61 @@ fn half_up_ties_go_away_from_zero() {
 }
 
 #[test]
+fn tie_rules_differ_only_at_the_midpoint() {
+    // (value, mode, rounded to cents): the tie 0.005 and just past it.
+    let cases = [
+        ("50.005", RoundingMode::HalfDown, "50.00"),
+        ("-50.005", RoundingMode::HalfDown, "-50.00"),
+        ("50.0051", RoundingMode::HalfDown, "50.01"),
+        ("-50.0051", RoundingMode::HalfDown, "-50.01"),
+        ("2.345", RoundingMode::HalfCeiling, "2.35"),
+        ("-2.345", RoundingMode::HalfCeiling, "-2.34"),
+        ("-2.3451", RoundingMode::HalfCeiling, "-2.35"),
+        ("2.345", RoundingMode::HalfFloor, "2.34"),
+        ("-2.345", RoundingMode::HalfFloor, "-2.35"),
+        ("2.3451", RoundingMode::HalfFloor, "2.35"),
+        // A mantissa past a machine word takes rust_decimal's road.
+        (
+            "123456789012345678901.005",
+            RoundingMode::HalfDown,
+            "123456789012345678901.00",
+        ),
+        (
+            "-123456789012345678901.005",
+            RoundingMode::HalfCeiling,
+            "-123456789012345678901.00",
+        ),
+        (
+            "123456789012345678901.005",
+            RoundingMode::HalfFloor,
+            "123456789012345678901.00",
+        ),
+        (
+            "-123456789012345678901.005",
+            RoundingMode::HalfFloor,
+            "-123456789012345678901.01",
+        ),
+    ];
+    for (value, mode, want) in cases {
+        let r = round(d(value), 2, mode);
+        assert_eq!(r.after.to_string(), want, "{value} {mode:?}");
+    }
+    // The margin of a nearest mode is the distance to the midpoint.
+    assert_eq!(
+        round(d("50.005"), 2, RoundingMode::HalfDown)
+            .margin
+            .to_string(),
+        "0"
+    );
+    assert_eq!(
+        round(d("50.0071"), 2, RoundingMode::HalfFloor)
+            .margin
+            .to_string(),
+        "0.0021"
+    );
+}
+
+#[test]
 fn other_modes_and_their_margins() {
     assert_eq!(
         round(d("0.125"), 2, RoundingMode::HalfEven)
@@ -87,7 +145,7 @@ fn other_modes_and_their_margins() {
 
 /// rust_decimal's general road, which `round_in_word` must reproduce.
 fn round_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
-    let mut after = value.round_dp_with_strategy(places, mode.strategy());
+    let mut after = value.round_dp_with_strategy(places, mode.strategy(value.is_sign_negative()));
     after.rescale(places);
     after
 }

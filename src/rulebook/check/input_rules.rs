@@ -149,13 +149,14 @@ impl Checker<'_> {
         }
     }
 
-    /// `unique` is meaningful only on a field of the records of a list.
+    /// `unique` is meaningful only on a field of the records of a list, or
+    /// on the items of a list of plain values.
     fn unique_positions(&mut self, input: &Input, raw: &RawInput, in_list_record: bool) {
         if input.unique && !in_list_record {
             self.problem(
                 "check::bad_input",
                 raw.anchor(),
-                "`unique` applies to a field of the records of a list",
+                "`unique` applies to a field of the records of a list, or to the plain items of a list",
                 "here",
             );
         }
@@ -176,7 +177,12 @@ impl Checker<'_> {
                         self.unique_positions(f, rf, true);
                     }
                 } else {
-                    self.unique_positions(item, raw_item, false);
+                    // A plain item (a text, a number, …): no two may be equal.
+                    let plain = !matches!(
+                        item.kind,
+                        InputKind::Record { .. } | InputKind::List { .. } | InputKind::Map { .. }
+                    );
+                    self.unique_positions(item, raw_item, plain);
                 }
             }
             (InputKind::Map { item, .. }, _, Some(raw_item)) => {

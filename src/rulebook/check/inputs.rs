@@ -194,6 +194,10 @@ impl Checker<'_> {
                 }
             }
             "bool" => InputKind::Bool,
+            "text" if raw.pattern.is_some() && depth < 8 => {
+                allowed.extend(["pattern", "fields"]);
+                self.pattern_kind(name, raw, cx, depth)
+            }
             "text" => {
                 allowed.push("max_length");
                 InputKind::Text {
@@ -298,7 +302,7 @@ impl Checker<'_> {
     }
 
     /// A record: its fields, each declared as an input one level deeper.
-    fn record_kind(
+    pub(super) fn record_kind(
         &mut self,
         name: &str,
         raw: &RawInput,
@@ -320,6 +324,7 @@ impl Checker<'_> {
             shape,
             fields,
             names,
+            pattern: None,
         }
     }
 
@@ -415,7 +420,7 @@ impl Checker<'_> {
 
     /// Each key given that the input's type does not take.
     fn keys_apply(&mut self, raw: &RawInput, ty: &str, allowed: &[&str]) {
-        let given: [(&str, bool); 13] = [
+        let given: [(&str, bool); 14] = [
             ("places", raw.places.is_some()),
             ("min", raw.min.is_some()),
             ("max", raw.max.is_some()),
@@ -429,6 +434,7 @@ impl Checker<'_> {
             ("max_length", raw.max_length.is_some()),
             ("min_items", raw.min_items.is_some()),
             ("keys", raw.keys.is_some()),
+            ("pattern", raw.pattern.is_some()),
         ];
         for (key, present) in given {
             if present && !allowed.contains(&key) {

@@ -24,6 +24,7 @@ mod input_rules;
 mod inputs;
 mod outputs;
 mod parameters;
+mod pattern;
 mod periods;
 mod steps;
 mod tables;
@@ -55,6 +56,7 @@ pub fn check_rulebook(
     };
     // INVARIANT: every section runs whatever the others found, so a
     // rulebook's problems are reported all at once.
+    let declared = super::usage::Declarations::of(&raw);
     let built = cx.rulebook(raw, hash);
     match built {
         Some(mut rb) if diags.is_empty() => match super::depth::too_deep(&rb) {
@@ -63,6 +65,7 @@ pub fn check_rulebook(
                 Err(diags)
             }
             None => {
+                rb.warnings = super::usage::unused(&mut rb, &declared);
                 super::prepare(&mut rb);
                 Ok(rb)
             }
@@ -210,6 +213,7 @@ impl Checker<'_> {
             checks: built_checks,
             decisions: built_decisions,
             limits,
+            warnings: Vec::new(),
         })
     }
 }
@@ -449,7 +453,7 @@ impl Checker<'_> {
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         let reserved = [
-            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match",
+            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match", "let",
             "decision", "reason", "clauses",
         ];
         if !ok || reserved.contains(&name) {

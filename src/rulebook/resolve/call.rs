@@ -242,6 +242,7 @@ impl Resolver<'_, '_> {
                 Param::Any => (true, ""),
                 Param::Number => (Type::Number.accepts(ty), "a number"),
                 Param::Date => (Type::Date.accepts(ty), "a date"),
+                Param::Text => (Type::Text.accepts(ty), "a text"),
                 Param::MonthOrDate => (
                     matches!(ty, Type::Month | Type::Date | Type::Any),
                     "a month or a date",
@@ -278,6 +279,7 @@ impl Resolver<'_, '_> {
             Returns::Bool => Type::Bool,
             Returns::Date => Type::Date,
             Returns::Month => Type::Month,
+            Returns::Text => Type::Text,
             Returns::First => first.clone(),
             Returns::Keys => match first {
                 Type::Map(_) => Type::List(Box::new(Type::Text)),

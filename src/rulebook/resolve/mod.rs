@@ -171,7 +171,13 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// A formula nests up to the parser's bound, and a debug build's frames
+    /// here are large: grow the stack rather than overflow it.
     fn expr(&mut self, e: &Expr) -> (Node, Type) {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.expr_now(e))
+    }
+
+    fn expr_now(&mut self, e: &Expr) -> (Node, Type) {
         let (kind, ty) = match &e.kind {
             ExprKind::Number(n) => (NodeKind::Const(Value::Number(*n)), Type::Number),
             ExprKind::Text(t) => (NodeKind::Const(Value::Text(t.clone())), Type::Text),
@@ -209,22 +215,11 @@ impl Resolver<'_, '_> {
                 let (scrutinee_node, scrutinee_ty) = self.expr(scrutinee);
                 let mut compiled = Vec::with_capacity(arms.len());
                 let mut ty = Type::Any;
-                for (lit, value) in arms {
-                    let literal = match &lit.kind {
-                        ExprKind::Number(n) => Value::Number(*n),
-                        ExprKind::Text(t) => Value::Text(t.clone()),
-                        ExprKind::Bool(b) => Value::Bool(*b),
-                        _ => Value::Absent,
-                    };
-                    let lit_ty = match &literal {
-                        Value::Number(_) => Type::Number,
-                        Value::Text(_) => Type::Text,
-                        _ => Type::Bool,
-                    };
-                    self.unify(&scrutinee_ty, &lit_ty, lit.span, "an arm of `match`");
+                for (lits, value) in arms {
+                    let literals = self.literals(lits, &scrutinee_ty, "an arm of `match`");
                     let (node, value_ty) = self.expr(value);
                     ty = self.unify(&ty, &value_ty, value.span, "the value of an arm");
-                    compiled.push((literal, node));
+                    compiled.push((literals, node));
                 }
                 let (otherwise_node, otherwise_ty) = self.expr(otherwise);
                 let ty = self.unify(&ty, &otherwise_ty, otherwise.span, "the `else` arm");
@@ -235,8 +230,46 @@ impl Resolver<'_, '_> {
                 };
                 (kind, ty)
             }
+            // A `match` of one arm: the value is read once, as `match` reads it.
+            ExprKind::In {
+                value,
+                set,
+                negated,
+            } => {
+                let (value_node, value_ty) = self.expr(value);
+                let literals = self.literals(set, &value_ty, "a literal of `in`");
+                let answer = |b: bool| Node {
+                    span: e.span,
+                    kind: NodeKind::Const(Value::Bool(b)),
+                };
+                let kind = NodeKind::Match {
+                    scrutinee: Box::new(value_node),
+                    arms: vec![(literals, answer(!negated))],
+                    otherwise: Box::new(answer(*negated)),
+                };
+                (kind, Type::Bool)
+            }
+            ExprKind::Let { var, value, body } => {
+                let (value_node, value_ty) = self.expr(value);
+                if self.is_bound(&var.name) {
+                    let message = format!(
+                        "`{}` is already a name here; choose another name to bind",
+                        var.name
+                    );
+                    self.problem("check::duplicate_name", var.span, message);
+                }
+                self.locals.push((var.name.clone(), value_ty));
+                let (body_node, body_ty) = self.expr(body);
+                self.locals.pop();
+                let kind = NodeKind::Let {
+                    value: Box::new(value_node),
+                    body: Box::new(body_node),
+                };
+                (kind, body_ty)
+            }
             ExprKind::Comprehension {
                 body,
+                index,
                 var,
                 list,
                 filter,
@@ -252,12 +285,19 @@ impl Resolver<'_, '_> {
                         Type::Any
                     }
                 };
-                if self.is_bound(&var.name) {
-                    let message = format!(
-                        "`{}` is already a name here; choose another name for the item",
-                        var.name
-                    );
-                    self.problem("check::duplicate_name", var.span, message);
+                let same_as_index = index.as_ref().is_some_and(|i| i.name == var.name);
+                let names = index.iter().map(|i| (i, "the index", false));
+                for (name, what, repeated) in names.chain([(var, "the item", same_as_index)]) {
+                    if repeated || self.is_bound(&name.name) {
+                        let message = format!(
+                            "`{}` is already a name here; choose another name for {what}",
+                            name.name
+                        );
+                        self.problem("check::duplicate_name", name.span, message);
+                    }
+                }
+                if let Some(i) = index {
+                    self.locals.push((i.name.clone(), Type::Number));
                 }
                 self.locals.push((var.name.clone(), item_ty));
                 let (body_node, body_ty) = self.expr(body);
@@ -267,7 +307,11 @@ impl Resolver<'_, '_> {
                     Box::new(n)
                 });
                 self.locals.pop();
+                if index.is_some() {
+                    self.locals.pop();
+                }
                 let kind = NodeKind::Comprehension {
+                    indexed: index.is_some(),
                     body: Box::new(body_node),
                     list: Box::new(list_node),
                     filter: filter_node,
@@ -276,6 +320,23 @@ impl Resolver<'_, '_> {
             }
         };
         (Node { span: e.span, kind }, ty)
+    }
+
+    /// The values of literals compared with a value of type `ty` (a
+    /// `match` arm's, `in`'s), each of that type.
+    fn literals(&mut self, lits: &[Expr], ty: &Type, what: &str) -> Vec<Value> {
+        let mut values = Vec::with_capacity(lits.len());
+        for lit in lits {
+            let (value, lit_ty) = match &lit.kind {
+                ExprKind::Number(n) => (Value::Number(*n), Type::Number),
+                ExprKind::Text(t) => (Value::Text(t.clone()), Type::Text),
+                ExprKind::Bool(b) => (Value::Bool(*b), Type::Bool),
+                _ => (Value::Absent, Type::Any),
+            };
+            self.unify(ty, &lit_ty, lit.span, what);
+            values.push(value);
+        }
+        values
     }
 
     fn unify(&mut self, a: &Type, b: &Type, span: Span, what: &str) -> Type {

@@ -508,6 +508,14 @@ impl Gen<'_> {
     fn comprehension(&mut self, list: Ty, item: Ty, out: Ty, depth: u32) -> String {
         let var = format!("v{}", self.locals.len());
         let source = self.sub(list, depth);
+        // A quarter of them bind the item's index (a number) too.
+        let index = self
+            .rng
+            .random_bool(0.25)
+            .then(|| format!("i{}", self.locals.len()));
+        if let Some(i) = &index {
+            self.locals.push((i.clone(), Ty::Num));
+        }
         self.locals.push((var.clone(), item));
         let body = self.sub(out, depth);
         let cond = if self.rng.random_bool(0.5) {
@@ -516,7 +524,14 @@ impl Gen<'_> {
             String::new()
         };
         self.locals.pop();
-        format!("[{body} for {var} in {source}{cond}]")
+        let names = match index {
+            Some(i) => {
+                self.locals.pop();
+                format!("{i}, {var}")
+            }
+            None => var,
+        };
+        format!("[{body} for {names} in {source}{cond}]")
     }
 
     fn expr(&mut self, want: Ty, depth: u32) -> String {
@@ -532,7 +547,7 @@ impl Gen<'_> {
         self.fuel -= 1;
         let d = depth;
         match ty {
-            Ty::Num => match self.rng.random_range(0..32) {
+            Ty::Num => match self.rng.random_range(0..33) {
                 0..=5 => {
                     let op = self.pick(&["+", "-", "*", "/", "+", "*"]);
                     format!("{} {op} {}", self.sub(Ty::Num, d), self.sub(Ty::Num, d))
@@ -569,8 +584,7 @@ impl Gen<'_> {
                 ),
                 13 => {
                     let places = self.places();
-                    let mode =
-                        self.pick(&["half_up", "half_even", "down", "up", "floor", "ceiling"]);
+                    let mode = self.pick(&bareme::num::RoundingMode::NAMES);
                     if self.rng.random_bool(0.5) {
                         format!("round({}, {places}, {mode})", self.sub(Ty::Num, d))
                     } else {
@@ -652,7 +666,7 @@ impl Gen<'_> {
                     self.sub(Ty::Num, d)
                 ),
                 27 => format!(
-                    "match {} {{ 'a' => {}, 'b' => {}, else => {} }}",
+                    "match {} {{ 'a' => {}, 'b' | 'c' => {}, else => {} }}",
                     self.sub(Ty::Text, d),
                     self.sub(Ty::Num, d),
                     self.sub(Ty::Num, d),
@@ -667,9 +681,15 @@ impl Gen<'_> {
                 ),
                 29 => format!("{}.amount", self.sub(Ty::Person, d)),
                 30 => "count(prices)".to_string(),
+                // A name per depth, so nested bindings never hide each other.
+                31 => format!(
+                    "let lv{d} = {}; lv{d} * 2 - {}",
+                    self.sub(Ty::Num, d),
+                    self.sub(Ty::Num, d)
+                ),
                 _ => self.leaf(Ty::Num),
             },
-            Ty::Bool => match self.rng.random_range(0..14) {
+            Ty::Bool => match self.rng.random_range(0..16) {
                 0 => format!("not {}", self.sub(Ty::Bool, d)),
                 1 | 2 => {
                     let op = self.pick(&["and", "or"]);
@@ -712,6 +732,14 @@ impl Gen<'_> {
                     self.sub(Ty::Bool, d),
                     self.sub(Ty::Bool, d)
                 ),
+                12 => {
+                    let op = self.pick(&["in", "not in"]);
+                    format!("{} {op} ['a', 'b']", self.sub(Ty::Text, d))
+                }
+                13 => {
+                    let op = self.pick(&["in", "not in"]);
+                    format!("{} {op} [1, 2.5, 0]", self.sub(Ty::Num, d))
+                }
                 _ => self.leaf(Ty::Bool),
             },
             Ty::Text => match self.rng.random_range(0..6) {

@@ -1,0 +1,161 @@
+//! The rulebook lang@1#77ad8f1a0171, compiled by `bareme compile`. Generated: do not edit.
+//!
+//! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
+//! or after a change of bareme that would generate other code.
+#![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]
+
+use bareme::compiled::rt::*;
+use bareme::compiled::Compiled;
+
+pub static COMPILED: Compiled = Compiled {
+    reference: "lang@1#77ad8f1a0171",
+    fingerprint: "1936daf69aa79d29e8ae8efd5e23738efabafdd4b4b6fd87f046f940594e212e",
+    run,
+};
+
+const K0: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
+static K1: LazyLock<Value> = LazyLock::new(|| text("A"));
+static K2: LazyLock<Value> = LazyLock::new(|| text("B"));
+const K3: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
+static K4: LazyLock<Value> = LazyLock::new(|| text("C"));
+const K5: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+static K6: LazyLock<Value> = LazyLock::new(|| text("D"));
+static K7: LazyLock<Value> = LazyLock::new(|| text("E"));
+static K8: LazyLock<Value> = LazyLock::new(|| text("F"));
+const K9: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
+const K10: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
+const K11: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+const K12: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+const K13: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
+const K14: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
+static K15: LazyLock<Value> = LazyLock::new(|| text("S"));
+static K16: LazyLock<Value> = LazyLock::new(|| text("none"));
+static K17: LazyLock<Value> = LazyLock::new(|| text("K"));
+static K18: LazyLock<Value> = LazyLock::new(|| text("T"));
+const K19: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
+const K20: Decimal = Decimal::from_parts(9, 0, 0, false, 0);
+
+fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
+    if !fits(rb, facts) {
+        return None;
+    }
+    let x = &facts.values;
+    // Budget units the walker could spend on what this code computes.
+    let mut spent: u64 = 0;
+    let mut s0: Option<Value> = None; // ties_to_zero
+    let mut s1: Option<Decimal> = None; // ties_up
+    let mut s2: Option<Decimal> = None; // ties_down
+    let mut s3: Option<Decimal> = None; // third_half_down
+    let mut s4: Option<Decimal> = None; // category_rate
+    let mut s5: Option<bool> = None; // reduced
+    let mut s6: Option<bool> = None; // standard
+    let mut s7: Option<bool> = None; // small_x
+    let mut s8: Option<Num> = None; // capped
+    let mut s9: Option<Num> = None; // weighted
+    let mut s10: Option<Value> = None; // first_big
+    let mut s11: Option<Num> = None; // doubled_excess
+    let mut s12: Option<Value> = None; // code_region
+    let mut s13: Option<Value> = None; // code_amount
+    let mut s14: Option<Value> = None; // code_suffix
+    let mut s15: Option<bool> = None; // code_flag
+    let mut s16: Option<Decimal> = None; // tax_allowance
+    let mut s17: Option<Value> = None; // tax_region
+    // check 1
+    if s0.is_none() { // ties_to_zero
+        spent += 2;
+        s0 = Some(round_value(x[0].clone(), 2, RoundingMode::HalfDown)?);
+    }
+    if s1.is_none() { // ties_up
+        spent += 8;
+        s1 = Some(round(Num::Dec(number(&x[0])?), 2, RoundingMode::HalfCeiling)?);
+    }
+    if s2.is_none() { // ties_down
+        spent += 8;
+        s2 = Some(round(Num::Dec(number(&x[0])?), 2, RoundingMode::HalfFloor)?);
+    }
+    if s3.is_none() { // third_half_down
+        spent += 12;
+        s3 = Some(round(div_dec(number(&x[0])?, K0)?, 2, RoundingMode::HalfDown)?);
+    }
+    if s4.is_none() { // category_rate
+        spent += 12;
+        s4 = Some({ let m = &x[1]; if matches(m, &(*K1))? || matches(m, &(*K2))? { K3 } else if matches(m, &(*K4))? { K5 } else if matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { K9 } else { K10 } });
+    }
+    if s5.is_none() { // reduced
+        spent += 8;
+        s5 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? { true } else { false } });
+    }
+    if s6.is_none() { // standard
+        spent += 8;
+        s6 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { false } else { true } });
+    }
+    if s7.is_none() { // small_x
+        spent += 12;
+        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K11)?)); if matches(m, &(Value::Number(K12)))? || matches(m, &(Value::Number(K13)))? || matches(m, &(Value::Number(K0)))? { true } else { false } });
+    }
+    if s8.is_none() { // capped
+        spent += 26;
+        s8 = Some({ let l0: &Value = &(Value::Number(better_dec(number(&x[0])?, K14, false))); { let l1: &Value = &(Value::Number(s4?)); sub(mul(num(&(*l0))?, num(&(*l1))?)?, div(num(&(*l0))?, Num::Dec(K14))?)? } });
+    }
+    if s11.is_none() { // doubled_excess
+        spent += 30;
+        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K12))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K9))?) { mul(num(&(*l1))?, Num::Dec(K13))? } else { Num::Dec(K9) } })); } } Value::List(out.into()) }))?);
+    }
+    if s12.is_none() { // code_region
+        spent += 26;
+        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K15).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K4).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K9), Value::Number(K12)])? } else { (*K16).clone() });
+    }
+    if s13.is_none() { // code_amount
+        spent += 30;
+        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K16))?) { K9 } else { K12 }), value(sub(num(&(*l0))?, Num::Dec(K12))?)])?])? });
+    }
+    if s14.is_none() { // code_suffix
+        spent += 18;
+        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K12))?), call(Func::Len, [x[3].clone()])?])?])?);
+    }
+    if s15.is_none() { // code_flag
+        spent += 16;
+        s15 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K17).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K18).clone()])?))?));
+    }
+    if s16.is_none() { // tax_allowance
+        spent += 24;
+        s16 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K19)?, if BinOp::Eq.holds(cmp_value(&(field(&x[4], 2)?), &(*K18))?) { K9 } else { K20 })?);
+    }
+    if s17.is_none() { // tax_region
+        spent += 8;
+        s17 = Some({ let c = field(&x[4], 0)?; if !c.is_missing() { c } else { let c = (*K16).clone(); if !c.is_missing() { c } else { Value::Absent }}});
+    }
+    if s9.is_none() { // weighted
+        spent += 12;
+        s9 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 6; let l0: &Value = &Value::Number(Decimal::from(i0)); { out.push(value(mul(num(&(*l0))?, num(&(*l1))?)?)); } } Value::List(out.into()) }))?);
+    }
+    if s10.is_none() { // first_big
+        spent += 20;
+        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K13))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K12)) }});
+    }
+        let mut clauses = clauses(rb, 0)?;
+        let mut object = serde_json::Map::with_capacity(18);
+        object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
+        object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
+        object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
+        object.insert("third_half_down".to_string(), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? });
+        object.insert("category_rate".to_string(), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? });
+        object.insert("reduced".to_string(), { spent += 2; answer(&(Value::Bool(s5?)), Format::Bool, &clauses)? });
+        object.insert("standard".to_string(), { spent += 2; answer(&(Value::Bool(s6?)), Format::Bool, &clauses)? });
+        object.insert("small_x".to_string(), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? });
+        object.insert("capped".to_string(), { spent += 2; answer_num(s8?, Format::Decimal, &clauses)? });
+        object.insert("doubled_excess".to_string(), { spent += 2; answer_num(s11?, Format::Decimal, &clauses)? });
+        object.insert("code_region".to_string(), { spent += 2; answer(&(*s12.as_ref()?), Format::Text, &clauses)? });
+        object.insert("code_amount".to_string(), { spent += 2; answer(&(*s13.as_ref()?), Format::Decimal, &clauses)? });
+        object.insert("code_suffix".to_string(), { spent += 2; answer(&(*s14.as_ref()?), Format::Text, &clauses)? });
+        object.insert("code_flag".to_string(), { spent += 2; answer(&(Value::Bool(s15?)), Format::Bool, &clauses)? });
+        object.insert("tax_allowance".to_string(), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? });
+        object.insert("tax_region".to_string(), { spent += 2; answer(&(*s17.as_ref()?), Format::Text, &clauses)? });
+        object.insert("weighted".to_string(), { spent += 2; answer_num(s9?, Format::Decimal, &clauses)? });
+        object.insert("first_big".to_string(), { spent += 2; answer(&(*s10.as_ref()?), Format::Decimal, &clauses)? });
+        if spent > budget(rb, facts) {
+            return None;
+        }
+        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+    None
+}

@@ -1,0 +1,90 @@
+//! The language constructs of issue 16 (`tests/lang`): the test rulebook's
+//! conformance cases pass on both interpreter roads, and its compiled module
+//! (`tests/compiled/lang.rs`) is what the generator writes now and gives the
+//! interpreter's outcome on every case, answering them itself.
+
+use bareme::Outcome;
+
+#[rustfmt::skip]
+#[path = "../compiled/lang.rs"]
+mod lang_compiled;
+
+const DIR: &str = "tests/lang";
+
+#[test]
+fn the_language_rulebook_passes_its_cases() {
+    let rb = super::rulebook(DIR);
+    let report =
+        bareme::conformance::run_conformance(&rb, &super::root().join(DIR)).expect("cases");
+    assert!(report.results.len() >= 3);
+    let failures: Vec<String> = report
+        .results
+        .iter()
+        .filter(|r| !r.failures.is_empty())
+        .map(|r| format!("{}: {}", r.name, r.failures.join("; ")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
+    let rb = super::rulebook(DIR);
+    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
+    let generated = bareme::codegen::generate(&rb);
+    let text = std::fs::read_to_string(super::root().join("tests/compiled/lang.rs"))
+        .expect("the checked-in module");
+    assert!(
+        text == generated.source,
+        "tests/compiled/lang.rs was edited"
+    );
+    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
+    let cases = bareme::conformance::cases(&super::root().join(DIR)).expect("cases");
+    for (name, case) in &cases {
+        let expected = super::compiled::interpreted(&rb, case);
+        let (got, by_code) = super::compiled::compiled(&bound, &rb, case);
+        assert_eq!(got, expected, "{name}");
+        if matches!(expected, Ok(Outcome::Answer(_))) {
+            assert!(by_code, "{name} was handed back to the interpreter");
+        }
+    }
+}
+
+/// A text that is not a decimal is a fault located at the call, the same on
+/// both interpreter roads; the compiled module hands the case back and so
+/// gives the same fault.
+#[test]
+fn a_malformed_code_is_a_located_fault_on_every_road() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "1", "code": "S12X4L"});
+    let facts = bareme::validate_case(&rb, &case).expect("a valid case");
+    let want = "`to_decimal`: \"12X4\" is not a decimal number (in step code_amount: \
+                `to_decimal(slice(code, if code_region == 'none' then 0 else 1, n - 1))`)";
+    for traced in [false, true] {
+        let err = bareme::evaluate(&rb, &facts, traced)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains(want)), "{err:?}");
+    }
+    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
+    let (got, by_code) = super::compiled::compiled(&bound, &rb, &case);
+    assert_eq!(got, super::compiled::interpreted(&rb, &case));
+    assert!(!by_code);
+}
+
+/// A pattern input holds a text: anything else is refused at its path,
+/// before the pattern is tried.
+#[test]
+fn a_pattern_input_must_be_a_text() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "1", "tax_code": 1250});
+    let err = bareme::validate_case(&rb, &case)
+        .err()
+        .map(|e| (e.path, e.message));
+    assert_eq!(
+        err,
+        Some((
+            "tax_code".to_string(),
+            "must be a text, found a number".to_string()
+        ))
+    );
+}
