@@ -19,6 +19,9 @@ pub enum Command {
     Check {
         /// A rulebook folder (holding rulebook.toml) or its TOML file.
         rulebook: PathBuf,
+        /// Print the effective rulebook as TOML (the versions it extends merged in).
+        #[arg(long)]
+        effective: bool,
     },
     /// Evaluate one case (or a JSON Lines batch) and print the answer.
     Eval(EvalArgs),

@@ -55,7 +55,10 @@ pub use args::{Cli, Command};
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulebook } => check(&rulebook),
+        Command::Check {
+            rulebook,
+            effective,
+        } => check(&rulebook, effective),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
         Command::Ablations(args) => ablations::run(&args),
@@ -110,7 +113,21 @@ pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
     })
 }
 
-fn check(path: &Path) -> ExitCode {
+fn check(path: &Path, effective: bool) -> ExitCode {
+    if effective {
+        return match bareme::rulebook::effective_toml(path) {
+            Ok(text) => {
+                let mut out = Stdout::new();
+                out.text(&text);
+                out.finish(ExitCode::SUCCESS)
+            }
+            Err(LoadError::Invalid(diags)) => invalid(&diags, None),
+            Err(e) => {
+                warn!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match load(path) {
         Ok(rb) => {
             let mut out = Stdout::new();

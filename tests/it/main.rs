@@ -7,6 +7,7 @@ mod cli;
 mod compiled;
 mod conformance;
 mod diagnostics;
+mod extends;
 mod fuzz;
 mod generate;
 mod generators;
