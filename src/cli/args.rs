@@ -48,6 +48,14 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
+    New {
+        /// The rulebook id: lowercase letters, digits, `-` and `_`.
+        id: String,
+        /// The folder to create it in.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
 }
 
 /// Arguments of `bareme score`.

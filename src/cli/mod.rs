@@ -37,6 +37,7 @@ mod batch;
 mod eval;
 mod generate;
 mod input;
+mod new;
 mod output;
 mod score;
 
@@ -69,6 +70,7 @@ pub fn run() -> ExitCode {
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::New { id, dir } => new::run(&id, &dir),
     }
 }
 

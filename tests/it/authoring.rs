@@ -1,0 +1,45 @@
+//! Authoring tools: `bareme new` scaffolds a rulebook that checks and
+//! passes its case; the tutorial's rulebooks (`examples/authoring/`) check
+//! and pass theirs.
+
+use super::cli::{bareme, stderr, stdout, tempdir};
+
+#[test]
+fn new_scaffolds_a_rulebook_whose_check_and_test_pass_and_never_overwrites() {
+    let dir = tempdir("new");
+    let _ = std::fs::remove_dir_all(dir.join("regional-pay"));
+    let dir_arg = dir.display().to_string();
+    let o = bareme(&["new", "regional-pay", "--dir", &dir_arg], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let version = dir.join("regional-pay/v1");
+    let v = version.display().to_string();
+    let check = bareme(&["check", &v], None);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stdout(&check).starts_with("ok: regional-pay@1#"));
+    let test = bareme(&["test", &v], None);
+    assert_eq!(test.status.code(), Some(0), "{}", stdout(&test));
+    assert!(
+        stdout(&test).ends_with(": 1 passed, 0 failed\n"),
+        "{}",
+        stdout(&test)
+    );
+    // A second run refuses, and leaves the rulebook as it was.
+    let before = std::fs::read_to_string(version.join("rulebook.toml")).expect("written");
+    std::fs::write(version.join("rulebook.toml"), "edited").expect("edit");
+    let again = bareme(&["new", "regional-pay", "--dir", &dir_arg], None);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        stderr(&again).contains("never overwrites"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(
+        std::fs::read_to_string(version.join("rulebook.toml")).expect("kept"),
+        "edited"
+    );
+    assert!(before.contains("id = \"regional-pay\""));
+    // An id the format refuses is refused before anything is written.
+    let bad = bareme(&["new", "Regional Pay", "--dir", &dir_arg], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!dir.join("Regional Pay").exists());
+}
