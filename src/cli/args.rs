@@ -48,6 +48,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors.
+    Schema,
     /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
     New {
         /// The rulebook id: lowercase letters, digits, `-` and `_`.

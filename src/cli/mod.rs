@@ -71,6 +71,11 @@ pub fn run() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
         Command::New { id, dir } => new::run(&id, &dir),
+        Command::Schema => {
+            let mut out = Stdout::new();
+            out.text(&bareme::rulebook::schema::json_schema());
+            out.finish(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -43,3 +43,26 @@ fn new_scaffolds_a_rulebook_whose_check_and_test_pass_and_never_overwrites() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(!dir.join("Regional Pay").exists());
 }
+
+#[test]
+fn the_checked_in_json_schema_is_the_generated_one() {
+    let generated = bareme::rulebook::schema::json_schema();
+    let path = super::root().join("docs/rulebook.schema.json");
+    let file = std::fs::read_to_string(&path).expect("docs/rulebook.schema.json");
+    assert!(
+        file == generated,
+        "docs/rulebook.schema.json is stale: run `bareme schema > docs/rulebook.schema.json`"
+    );
+    let o = bareme(&["schema"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), generated);
+    // Misspelt keys are what an editor should flag: every table refuses
+    // keys it does not name, as the loader does.
+    let schema: serde_json::Value = serde_json::from_str(&generated).expect("JSON");
+    let step = &schema["definitions"]["RawStep"];
+    assert_eq!(step["additionalProperties"], serde_json::json!(false));
+    assert_eq!(step["required"], serde_json::json!(["expr"]));
+    assert_eq!(schema["required"], serde_json::json!(["rulebook"]));
+    let identity = &schema["definitions"]["RawIdentity"]["properties"];
+    assert!(identity.get("extends").is_some() && identity.get("remove").is_some());
+}
