@@ -48,6 +48,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// A case's answers across a range of one field: CSV on stdout, optionally an SVG plot.
+    Sweep(SweepArgs),
     /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors.
     Schema,
     /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
@@ -58,6 +60,22 @@ pub enum Command {
         #[arg(long, default_value = ".")]
         dir: PathBuf,
     },
+}
+
+/// Arguments of `bareme sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// A rulebook folder or its TOML file.
+    pub rulebook: PathBuf,
+    /// The case (JSON file) whose one field varies.
+    pub case: PathBuf,
+    /// FIELD=FROM..TO:STEP: the field (a dotted path in the case) and its values, exact
+    /// decimals, both ends included; at most 100,000 values.
+    #[arg(long, value_name = "FIELD=FROM..TO:STEP")]
+    pub vary: bareme::sweep::Vary,
+    /// Also draw each numeric answer field and its marginal rate to this SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Arguments of `bareme score`.

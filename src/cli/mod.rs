@@ -40,6 +40,7 @@ mod input;
 mod new;
 mod output;
 mod score;
+mod sweep;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -71,6 +72,7 @@ pub fn run() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
         Command::New { id, dir } => new::run(&id, &dir),
+        Command::Sweep(args) => sweep::run(&args),
         Command::Schema => {
             let mut out = Stdout::new();
             out.text(&bareme::rulebook::schema::json_schema());

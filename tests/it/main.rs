@@ -19,6 +19,7 @@ mod layers;
 mod properties;
 mod roads;
 mod score;
+mod sweep;
 mod traces;
 
 use std::path::{Path, PathBuf};
