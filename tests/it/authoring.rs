@@ -66,3 +66,69 @@ fn the_checked_in_json_schema_is_the_generated_one() {
     let identity = &schema["definitions"]["RawIdentity"]["properties"];
     assert!(identity.get("extends").is_some() && identity.get("remove").is_some());
 }
+
+/// Every rulebook folder under `examples/authoring/`.
+fn tutorial_versions() -> Vec<std::path::PathBuf> {
+    let root = super::root().join("examples/authoring");
+    let mut out = Vec::new();
+    for set in std::fs::read_dir(&root)
+        .expect("examples/authoring")
+        .flatten()
+    {
+        for v in std::fs::read_dir(set.path()).expect("a rule set").flatten() {
+            if v.path().join("rulebook.toml").exists() {
+                out.push(v.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_tutorial_rulebooks_check_and_pass_their_cases() {
+    let versions = tutorial_versions();
+    assert_eq!(versions.len(), 2, "{versions:?}");
+    for v in versions {
+        let v = v.display().to_string();
+        let check = bareme(&["check", &v], None);
+        assert_eq!(check.status.code(), Some(0), "{v}: {}", stderr(&check));
+        let test = bareme(&["test", &v], None);
+        assert_eq!(test.status.code(), Some(0), "{v}: {}", stdout(&test));
+    }
+    // v2027 runs its own case and the 2026 case that names it.
+    let test = bareme(&["test", "examples/authoring/fjord-pay/v2027"], None);
+    assert!(
+        stdout(&test).ends_with(": 2 passed, 0 failed\n"),
+        "{}",
+        stdout(&test)
+    );
+}
+
+#[test]
+fn every_toml_snippet_of_the_tutorial_is_in_its_rulebooks() {
+    let mut files = String::new();
+    let mut stack = vec![super::root().join("examples/authoring")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                files.push_str(&std::fs::read_to_string(&path).expect("text"));
+                files.push('\n');
+            }
+        }
+    }
+    let doc = std::fs::read_to_string(super::root().join("docs/authoring.md")).expect("doc");
+    let mut snippets = 0;
+    for block in doc.split("```toml\n").skip(1) {
+        let snippet = block.split("```").next().unwrap_or_default();
+        assert!(
+            files.contains(snippet),
+            "this snippet of docs/authoring.md is in no file of examples/authoring:\n{snippet}"
+        );
+        snippets += 1;
+    }
+    assert!(snippets >= 15, "{snippets} snippets");
+}
