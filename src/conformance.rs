@@ -4,6 +4,11 @@
 //! (as text, so it can hold `null` and numbers as written) and the expected
 //! answer or rejection path. `bareme test` and the test suite run them.
 //!
+//! A case may hold expectations per rulebook version (`[versions.2025.answer]`
+//! beside or instead of `[expect.answer]`): a version that extends another
+//! also runs the extended versions' cases that name it, so one case pins
+//! what changes, or does not, from one version to the next.
+//!
 //! Invariant: a case is run twice, with and without the trace, and both
 //! runs must agree: tracing never changes an answer.
 
@@ -23,7 +28,21 @@ struct RawCase {
     /// Evaluate under this ablation of the rulebook (`a,b`: these together).
     ablation: Option<String>,
     case: String,
-    expect: RawExpect,
+    /// What the rulebook of the folder holding the file gives.
+    expect: Option<RawExpect>,
+    /// What each named version gives (this folder's, or one extending it).
+    #[serde(default)]
+    versions: indexmap::IndexMap<String, RawExpect>,
+}
+
+impl RawCase {
+    /// The expectation for `version`: its own, else `expect` when the case
+    /// is in the rulebook's own folder.
+    fn expectation(&self, version: i64, own: bool) -> Option<&RawExpect> {
+        self.versions
+            .get(&version.to_string())
+            .or(if own { self.expect.as_ref() } else { None })
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -127,13 +146,53 @@ pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Runs every case of `dir/cases` against a rulebook.
+/// Runs every case of `dir/cases` against a rulebook, then the cases of
+/// each version it extends that name its version.
 pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
     let mut results = Vec::new();
-    for file in case_files(dir)? {
+    run_folder(rb, dir, None, &mut results)?;
+    for file in rb.files().iter().skip(1) {
+        let base = Path::new(file).parent().unwrap_or(Path::new("."));
+        let label = base
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        run_folder(rb, base, Some(&label), &mut results)?;
+    }
+    Ok(Report { results })
+}
+
+/// The cases of one folder; `inherited` names an extended version's folder,
+/// whose cases run only where they name this rulebook's version.
+fn run_folder(
+    rb: &Rulebook,
+    dir: &Path,
+    inherited: Option<&str>,
+    results: &mut Vec<CaseResult>,
+) -> Result<(), String> {
+    let files = match (case_files(dir), inherited) {
+        (Ok(f), _) => f,
+        (Err(_), Some(_)) => return Ok(()),
+        (Err(e), None) => return Err(e),
+    };
+    for file in files {
         let (name, parsed) = read_case(&file);
+        let name = match inherited {
+            Some(folder) => format!("{folder}/{name}"),
+            None => name,
+        };
         let (description, failures) = match parsed {
-            Ok(raw) => (raw.description.clone(), run_case(rb, &raw)),
+            Ok(raw) => match raw.expectation(rb.version(), inherited.is_none()) {
+                Some(expect) => (raw.description.clone(), run_case(rb, &raw, expect)),
+                None if inherited.is_some() => continue,
+                None => (
+                    raw.description.clone(),
+                    vec![format!(
+                        "no `expect`, and no `versions.{}` for this version",
+                        rb.version()
+                    )],
+                ),
+            },
             Err(e) => (None, vec![e]),
         };
         results.push(CaseResult {
@@ -142,10 +201,10 @@ pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
             failures,
         });
     }
-    Ok(Report { results })
+    Ok(())
 }
 
-fn run_case(rb: &Rulebook, raw: &RawCase) -> Vec<String> {
+fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
     let case: serde_json::Value = match serde_json::from_str(&raw.case) {
         Ok(v) => v,
         Err(e) => return vec![format!("`case` is not JSON: {e}")],
@@ -169,7 +228,7 @@ fn run_case(rb: &Rulebook, raw: &RawCase) -> Vec<String> {
         (Err(e), _) | (_, Err(e)) => return vec![format!("evaluation failed: {e}")],
     };
     let mut failures = Vec::new();
-    match (&raw.expect.answer, &raw.expect.error, outcome) {
+    match (&expect.answer, &expect.error, outcome) {
         (Some(expected), None, Outcome::Answer(actual)) => match toml_to_json(expected) {
             Ok(expected) => diff_json("", &expected, &actual, &mut failures),
             Err(e) => failures.push(e),

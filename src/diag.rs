@@ -91,6 +91,11 @@ impl Problem {
         self
     }
 
+    /// The name of the file the problem is in, once pushed.
+    pub fn file(&self) -> Option<&str> {
+        self.source.as_ref().map(|s| s.name.as_str())
+    }
+
     /// `code line:col-line:col`, the compact form tests compare.
     pub fn location(&self) -> String {
         match (&self.source, self.span) {
@@ -144,13 +149,17 @@ impl Diagnostic for Problem {
     }
 }
 
-/// All problems found in one file.
+/// All problems found in one file, or in the files of one `extends` chain.
 #[derive(Clone, Debug)]
 pub struct Diagnostics {
-    /// The file they are in.
+    /// The file they are in (for a chain: its files one after the other,
+    /// the named file first, which is what spans index).
     pub source: SourceFile,
     /// The problems, in the order found.
     pub problems: Vec<Problem>,
+    /// For a chain: where each file starts in `source`, and the file itself,
+    /// so that a problem is shown in the file that wrote the item.
+    parts: Vec<(usize, SourceFile)>,
 }
 
 impl Diagnostics {
@@ -159,12 +168,36 @@ impl Diagnostics {
         Diagnostics {
             source,
             problems: Vec::new(),
+            parts: Vec::new(),
         }
     }
 
-    /// Adds a problem.
+    /// An empty list for files laid one after the other in `source`, each
+    /// starting at its offset (in increasing order).
+    pub fn of_parts(source: SourceFile, parts: Vec<(usize, SourceFile)>) -> Self {
+        Diagnostics {
+            source,
+            problems: Vec::new(),
+            parts,
+        }
+    }
+
+    /// Adds a problem; in a chain, its span is moved into the file it falls in.
     pub fn push(&mut self, mut problem: Problem) {
-        problem.source = Some(self.source.clone());
+        let part = problem.span.and_then(|span| {
+            self.parts
+                .iter()
+                .rev()
+                .find(|(start, _)| *start <= span.start as usize)
+        });
+        match (part, problem.span) {
+            (Some((start, file)), Some(span)) => {
+                let back = |n: u32| (n as usize).saturating_sub(*start);
+                problem.span = Some(Span::new(back(span.start), back(span.end)));
+                problem.source = Some(file.clone());
+            }
+            _ => problem.source = Some(self.source.clone()),
+        }
         self.problems.push(problem);
     }
 
@@ -183,9 +216,10 @@ impl Diagnostics {
         let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
         let mut out = String::new();
         for problem in &self.problems {
+            let file = problem.source.as_ref().unwrap_or(&self.source);
             let named = NamedProblem {
                 problem,
-                source: NamedSource::new(&self.source.name, self.source.text.clone()),
+                source: NamedSource::new(&file.name, file.text.clone()),
             };
             if handler.render_report(&mut out, &named).is_err() {
                 out.push_str(&format!("error[{}]: {}\n", problem.code, problem.message));

@@ -41,6 +41,7 @@ pub mod reply;
 pub mod rulebook;
 pub mod score;
 pub mod span;
+pub mod sweep;
 pub mod trace;
 pub mod value;
 

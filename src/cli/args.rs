@@ -23,6 +23,9 @@ pub enum Command {
         /// Fail (exit 3) on warnings too.
         #[arg(long, value_enum, value_name = "WHAT")]
         deny: Option<Deny>,
+        /// Print the effective rulebook as TOML (the versions it extends merged in).
+        #[arg(long)]
+        effective: bool,
     },
     /// Evaluate one case (or a JSON Lines batch) and print the answer.
     Eval(EvalArgs),
@@ -57,6 +60,18 @@ pub enum Command {
     /// rubrics of the old version load against it (exit 1 when one breaks), and with
     /// `--impact` or `--sample` which answers of a task set move and why.
     Diff(DiffArgs),
+    /// A case's answers across a range of one field: CSV on stdout, optionally an SVG plot.
+    Sweep(SweepArgs),
+    /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors.
+    Schema,
+    /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
+    New {
+        /// The rulebook id: lowercase letters, digits, `-` and `_`.
+        id: String,
+        /// The folder to create it in.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
 }
 
 /// Arguments of `bareme rescore`.
@@ -159,6 +174,22 @@ pub enum DiffFormat {
     Markdown,
     /// One JSON object (schema in docs/diffing.md).
     Json,
+}
+
+/// Arguments of `bareme sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// A rulebook folder or its TOML file.
+    pub rulebook: PathBuf,
+    /// The case (JSON file) whose one field varies.
+    pub case: PathBuf,
+    /// FIELD=FROM..TO:STEP: the field (a dotted path in the case) and its values, exact
+    /// decimals, both ends included; at most 100,000 values.
+    #[arg(long, value_name = "FIELD=FROM..TO:STEP")]
+    pub vary: bareme::sweep::Vary,
+    /// Also draw each numeric answer field and its marginal rate to this SVG file.
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Arguments of `bareme score`.

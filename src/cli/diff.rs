@@ -21,6 +21,7 @@ use bareme::diff::{
 };
 use bareme::generate::{load_generator, run as run_generator, Engine, GeneratorError, RunOptions};
 use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
+use bareme::rulebook::effective_toml;
 use bareme::{parse_rulebook, Rulebook};
 
 use super::args::{DiffArgs, DiffFormat};
@@ -89,9 +90,27 @@ impl Loaded {
     }
 }
 
+/// A version as the diff reads it. A version that `extends` another is
+/// compared as its effective rulebook (the chain merged, printed as TOML),
+/// so its lines are those of `bareme check --effective`.
 fn load(path: &Path) -> Result<Loaded, ExitCode> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
+    let rulebook = super::load(&file)?;
+    if rulebook.files().len() > 1 {
+        let text = effective_toml(&file).map_err(|e| match e {
+            bareme::LoadError::Invalid(d) => super::invalid(&d, None),
+            other => {
+                warn!("error: {other}");
+                ExitCode::from(2)
+            }
+        })?;
+        return Ok(Loaded {
+            file: format!("{name} (effective)"),
+            text,
+            rulebook,
+        });
+    }
     let text = read_text(&file)?;
     let rulebook = parse_rulebook(&name, &text).map_err(|d| super::invalid(&d, None))?;
     Ok(Loaded {

@@ -39,10 +39,12 @@ mod diff;
 mod eval;
 mod generate;
 mod input;
+mod new;
 mod output;
 mod rescore;
 mod rubric_diff;
 mod score;
+mod sweep;
 mod table;
 mod taskfile;
 
@@ -61,7 +63,11 @@ pub use args::{Cli, Command};
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { rulebook, deny } => check(&rulebook, deny == Some(args::Deny::Warnings)),
+        Command::Check {
+            rulebook,
+            deny,
+            effective,
+        } => check(&rulebook, deny == Some(args::Deny::Warnings), effective),
         Command::Eval(args) => eval::run(&args),
         Command::Test { rulebook } => test(&rulebook),
         Command::Ablations(args) => ablations::run(&args),
@@ -75,6 +81,13 @@ pub fn run() -> ExitCode {
         Command::Rescore(args) => rescore::run(&args),
         Command::Baselines(args) => baselines::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::New { id, dir } => new::run(&id, &dir),
+        Command::Sweep(args) => sweep::run(&args),
+        Command::Schema => {
+            let mut out = Stdout::new();
+            out.text(&bareme::rulebook::schema::json_schema());
+            out.finish(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -120,8 +133,23 @@ pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
 }
 
 /// Checks a rulebook and prints its warnings; with `deny_warnings` a
-/// warning fails as a problem does.
-fn check(path: &Path, deny_warnings: bool) -> ExitCode {
+/// warning fails as a problem does; with `effective`, prints the rulebook a
+/// chain of `extends` stands for instead.
+fn check(path: &Path, deny_warnings: bool, effective: bool) -> ExitCode {
+    if effective {
+        return match bareme::rulebook::effective_toml(path) {
+            Ok(text) => {
+                let mut out = Stdout::new();
+                out.text(&text);
+                out.finish(ExitCode::SUCCESS)
+            }
+            Err(LoadError::Invalid(diags)) => invalid(&diags, None),
+            Err(e) => {
+                warn!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match load(path) {
         Ok(rb) => {
             let warnings = rb.warnings();

@@ -350,10 +350,16 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
     }
     for (group, g) in &raw.per_item {
         let entity = format!("per_item.{group}");
-        let mut f = Facts::new(start(&g.over));
+        // An effective rulebook's groups have both (a base's are merged in).
+        let at = g.over.as_ref().map_or(0, start);
+        let mut f = Facts::new(at);
         f.text("label", &g.label);
-        f.put("over", canonical(g.over.get_ref()), Some(start(&g.over)));
-        f.put("item", g.item.get_ref().clone(), Some(start(&g.item)));
+        if let Some(over) = &g.over {
+            f.put("over", canonical(over.get_ref()), Some(start(over)));
+        }
+        if let Some(item) = &g.item {
+            f.put("item", item.get_ref().clone(), Some(start(item)));
+        }
         b.add(Section::Steps, entity.clone(), None, f);
         for (name, s) in &g.steps {
             let mut f = Facts::new(start(&s.expr));

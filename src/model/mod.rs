@@ -45,8 +45,12 @@ pub struct Rulebook {
     pub(crate) title: Option<String>,
     /// SHA-256 of the file text (line endings normalised), hex.
     pub(crate) hash: String,
-    /// The file it came from.
+    /// The file it came from (for a chain of versions, their texts one after the other).
     pub(crate) source: SourceFile,
+    /// The files it was read from, the named one first, then each version
+    /// it extends (empty for text read from no file), so that the
+    /// conformance cases of an extended version can run on this one.
+    pub(crate) files: Vec<String>,
     /// Clause texts by id.
     pub(crate) clauses: IndexMap<Arc<str>, String>,
     /// Top-level inputs in validation order.
@@ -129,9 +133,16 @@ impl Rulebook {
         self.version
     }
 
-    /// SHA-256 of the file text (line endings normalised), hex.
+    /// SHA-256 of the file text (line endings normalised), hex; for a
+    /// chain of versions, of every file's hash, so a change to any file of
+    /// the chain changes it.
     pub fn hash(&self) -> &str {
         &self.hash
+    }
+
+    /// The files read, the named one first, then each version it extends.
+    pub fn files(&self) -> &[String] {
+        &self.files
     }
 
     /// Human title, when the rulebook gives one.

@@ -1,7 +1,8 @@
 //! Loading a rulebook from disk or from text.
 //!
 //! A rulebook path is a folder holding `rulebook.toml`, or the TOML file
-//! itself. TOML syntax and unknown keys are reported as located
+//! itself; a file may extend another version (`extends`), read here too
+//! and merged by `extends`. TOML syntax and unknown keys are reported as located
 //! diagnostics, like every later check.
 //!
 //! Invariant: the only file IO of the rulebook layer is here, and every
@@ -13,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::check::check_rulebook;
+use super::extends::{incomplete, merge, MAX_EXTENDS_DEPTH};
 use super::schema::RawRulebook;
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::{Limits, Rulebook};
@@ -72,53 +74,256 @@ pub fn rulebook_file(path: &Path) -> PathBuf {
     }
 }
 
-/// Reads, parses and checks a rulebook.
+/// Reads, parses and checks a rulebook, and the versions it extends.
 pub fn load_rulebook(path: &Path) -> Result<Rulebook, LoadError> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
+    let text = read_text(&file, &name)?;
+    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let eff = effective(&name, &text, Some((dir, &file))).map_err(LoadError::Invalid)?;
+    checked(eff)
+}
+
+/// Parses and checks rulebook text; `name` is shown in diagnostics. Text
+/// read from no file cannot extend another version.
+pub fn parse_rulebook(name: &str, text: &str) -> Result<Rulebook, Diagnostics> {
+    let eff = effective(name, text, None)?;
+    checked(eff).map_err(|e| match e {
+        LoadError::Invalid(d) => d,
+        other => {
+            let mut d = Diagnostics::new(SourceFile {
+                name: name.to_string(),
+                text: Arc::from(text),
+            });
+            d.push(Problem::new("load::io", other.to_string()));
+            d
+        }
+    })
+}
+
+/// The effective rulebook of a path as TOML (its `extends` chain merged),
+/// once it checks: what `bareme check --effective` prints.
+pub fn effective_toml(path: &Path) -> Result<String, LoadError> {
+    let file = rulebook_file(path);
+    let name = file.display().to_string();
+    let text = read_text(&file, &name)?;
+    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut eff = effective(&name, &text, Some((dir, &file))).map_err(LoadError::Invalid)?;
+    eff.raw.rulebook.extends = None;
+    eff.raw.rulebook.remove.clear();
+    let printed = toml::to_string_pretty(&eff.raw);
+    let mut diags = eff.diags.clone();
+    checked(eff)?;
+    printed.map_err(|e| {
+        diags.push(Problem::new(
+            "load::effective",
+            format!("cannot print the effective rulebook: {e}"),
+        ));
+        LoadError::Invalid(diags)
+    })
+}
+
+/// A chain merged into one raw rulebook, with the diagnostics of its files.
+struct Effective {
+    raw: RawRulebook,
+    diags: Diagnostics,
+    hash: String,
+    files: Vec<String>,
+}
+
+fn checked(eff: Effective) -> Result<Rulebook, LoadError> {
+    let mut rb = check_rulebook(eff.raw, eff.diags, eff.hash).map_err(LoadError::Invalid)?;
+    rb.files = eff.files;
+    Ok(rb)
+}
+
+/// The text of one rulebook file, read under the cap.
+fn read_text(file: &Path, name: &str) -> Result<String, LoadError> {
     let io = |source| LoadError::Io {
-        path: name.clone(),
+        path: name.to_string(),
         source,
     };
-    let bytes = std::fs::File::open(&file)
+    let bytes = std::fs::File::open(file)
         .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
         .map_err(io)?
         .ok_or_else(|| LoadError::TooLarge {
-            path: name.clone(),
+            path: name.to_string(),
             cap: MAX_RULEBOOK_BYTES,
         })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("not UTF-8 text: invalid byte at offset {offset}"),
         ))
-    })?;
-    parse_rulebook(&name, &text).map_err(LoadError::Invalid)
+    })
 }
 
-/// Parses and checks rulebook text; `name` is shown in diagnostics.
-pub fn parse_rulebook(name: &str, text: &str) -> Result<Rulebook, Diagnostics> {
-    let source = SourceFile {
-        name: name.to_string(),
-        text: Arc::from(text),
-    };
-    let mut diags = Diagnostics::new(source);
-    let raw: RawRulebook = match toml::from_str(text) {
-        Ok(raw) => raw,
-        Err(e) => {
-            let span = e.span().map(Span::from).unwrap_or_default();
-            let message = e.message().to_string();
-            let code = if message.contains("unknown field") {
-                "load::unknown_key"
-            } else {
-                "load::toml"
-            };
-            diags.push(Problem::new(code, message).at(span, "here"));
-            return Err(diags);
+/// Parses the first file and every version it extends (`from`: its folder
+/// and path, `None` for text read from no file), then merges them.
+///
+/// The files are laid one after the other in one text, the first file at
+/// offset 0, and each is parsed at its offset (behind blanks), so every
+/// span of the merged rulebook indexes that text and the diagnostics show
+/// each problem in the file that wrote it.
+fn effective(
+    name: &str,
+    text: &str,
+    from: Option<(PathBuf, &Path)>,
+) -> Result<Effective, Diagnostics> {
+    let mut all = String::new();
+    let mut parts: Vec<(usize, SourceFile)> = Vec::new();
+    let mut raws: Vec<RawRulebook> = Vec::new();
+    let mut problems: Vec<Problem> = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut current = Some((
+        name.to_string(),
+        text.to_string(),
+        from.clone().map(|(d, _)| d),
+    ));
+    if let Some((_, file)) = &from {
+        seen.push(std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf()));
+    }
+    let diags_of = |all: &str, parts: &[(usize, SourceFile)], problems: Vec<Problem>| {
+        let source = SourceFile {
+            name: name.to_string(),
+            text: Arc::from(all),
+        };
+        let mut d = Diagnostics::of_parts(source, parts.to_vec());
+        for p in problems {
+            d.push(p);
         }
+        d
     };
-    check_rulebook(raw, diags, content_hash(text))
+    while let Some((file_name, file_text, dir)) = current.take() {
+        let start = if all.is_empty() { 0 } else { all.len() + 1 };
+        if start > 0 {
+            all.push('\n');
+        }
+        all.push_str(&file_text);
+        parts.push((
+            start,
+            SourceFile {
+                name: file_name,
+                text: Arc::from(file_text.as_str()),
+            },
+        ));
+        let raw = match parse_at(start, &file_text) {
+            Ok(raw) => raw,
+            Err(problem) => return Err(diags_of(&all, &parts, vec![*problem])),
+        };
+        match (&raw.rulebook.extends, &dir) {
+            (Some(ext), Some(dir)) => {
+                let span = Span::from(ext.span());
+                let target = rulebook_file(&dir.join(ext.get_ref()));
+                let canon = std::fs::canonicalize(&target).unwrap_or_else(|_| target.clone());
+                let target_name = target.display().to_string();
+                if seen.contains(&canon) {
+                    problems.push(
+                        Problem::new(
+                            "load::extends_cycle",
+                            format!("`{target_name}` is already in this chain of versions"),
+                        )
+                        .at(span, "extended again here")
+                        .help("a version cannot extend itself or a version that extends it"),
+                    );
+                } else if seen.len() >= MAX_EXTENDS_DEPTH {
+                    problems.push(
+                        Problem::new(
+                            "load::extends_depth",
+                            format!("a chain of versions has at most {MAX_EXTENDS_DEPTH} files"),
+                        )
+                        .at(span, "one too many"),
+                    );
+                } else {
+                    match read_text(&target, &target_name) {
+                        Ok(t) => {
+                            seen.push(canon);
+                            let next_dir =
+                                target.parent().map(Path::to_path_buf).unwrap_or_default();
+                            current = Some((target_name, t, Some(next_dir)));
+                        }
+                        Err(e) => problems.push(
+                            Problem::new("load::extends", e.to_string()).at(span, "extended here"),
+                        ),
+                    }
+                }
+            }
+            (Some(ext), None) => problems.push(
+                Problem::new(
+                    "load::extends",
+                    "text read from no file cannot extend another version",
+                )
+                .at(Span::from(ext.span()), "here"),
+            ),
+            (None, _) => {
+                if let Some(first) = raw.rulebook.remove.first() {
+                    problems.push(
+                        Problem::new(
+                            "load::remove_unknown",
+                            "`remove` needs `extends`: there is nothing to remove from",
+                        )
+                        .at(Span::from(first.span()), "here"),
+                    );
+                }
+            }
+        }
+        raws.push(raw);
+    }
+    if !problems.is_empty() {
+        return Err(diags_of(&all, &parts, problems));
+    }
+    let hash = match parts.as_slice() {
+        [(_, only)] => content_hash(&only.text),
+        many => content_hash(
+            &many
+                .iter()
+                .map(|(_, f)| content_hash(&f.text) + "\n")
+                .collect::<String>(),
+        ),
+    };
+    let files = parts.iter().map(|(_, f)| f.name.clone()).collect();
+    let mut merged = raws.pop();
+    while let Some(child) = raws.pop() {
+        merged = merged.map(|base| merge(base, child, &mut problems));
+    }
+    let Some(raw) = merged else {
+        return Err(diags_of(&all, &parts, problems));
+    };
+    problems.extend(incomplete(&raw));
+    let diags = diags_of(&all, &parts, problems);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(Effective {
+        raw,
+        diags,
+        hash,
+        files,
+    })
+}
+
+/// One file's TOML parsed as if it began at byte `start` of the chain's
+/// text, so that its spans index that text; syntax and unknown keys are
+/// reported alone, as serde stops at the first.
+fn parse_at(start: usize, text: &str) -> Result<RawRulebook, Box<Problem>> {
+    let padded;
+    let source = if start == 0 {
+        text
+    } else {
+        padded = " ".repeat(start) + text;
+        padded.as_str()
+    };
+    toml::from_str(source).map_err(|e| {
+        let span = e.span().map(Span::from).unwrap_or(Span::new(start, start));
+        let message = e.message().to_string();
+        let code = if message.contains("unknown field") {
+            "load::unknown_key"
+        } else {
+            "load::toml"
+        };
+        Box::new(Problem::new(code, message).at(span, "here"))
+    })
 }
 
 /// Why a file written against a rulebook (a generator, a rubric) could not be read.
@@ -165,6 +370,7 @@ pub fn read_beside(
 }
 
 /// SHA-256 of the text with line endings normalised, so a checkout on any OS hashes the same.
+/// A chain of versions hashes the hashes of its files, the named file first.
 pub fn content_hash(text: &str) -> String {
     let normalised = text.replace("\r\n", "\n");
     let digest = Sha256::digest(normalised.as_bytes());

@@ -1,6 +1,7 @@
 //! The rulebook front end: from TOML text to a checked, lowered [`Rulebook`].
 //!
 //! `load` reads a file (the only IO here) and `schema` mirrors its shape;
+//! `extends` merges a version with the versions it extends;
 //! `check` validates it and `resolve` turns each formula's names into slots;
 //! `fold` and `lower` ready the checked model for evaluation; `ablate` makes
 //! the copy that evaluates under a declared alternative reading; `usage`
@@ -9,6 +10,7 @@
 pub(crate) mod ablate;
 pub(crate) mod check;
 pub(crate) mod depth;
+pub(crate) mod extends;
 pub(crate) mod fold;
 pub(crate) mod formula;
 pub mod load;
@@ -18,7 +20,7 @@ pub mod schema;
 pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
-pub use load::{load_rulebook, parse_rulebook, LoadError};
+pub use load::{effective_toml, load_rulebook, parse_rulebook, LoadError};
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises the
 /// groups over constant rows (`fold`), then lowers every formula with what

@@ -1,4 +1,4 @@
-//! The rulebook paie-fr@2025#265f8743aa45, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook paie-fr@2025#5d87f176eb70, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "paie-fr@2025#265f8743aa45",
-    fingerprint: "38685a1a6dbf09f60007fe075689d0e5d60ceb8de7fcfb66daf868e3af3b47ef",
+    reference: "paie-fr@2025#5d87f176eb70",
+    fingerprint: "0b1dc5432a4467310731bd97453243205296f20965f27264d260560e4988f7c9",
     run,
 };
 
@@ -117,11 +117,11 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s34: Option<Decimal> = None; // employee_meal_vouchers
     let mut s35: Option<Decimal> = None; // net_a_payer
     let mut s36: Option<Decimal> = None; // smic_ref
-    let mut s37: Option<Decimal> = None; // reduction_t
-    let mut s38: Option<Value> = None; // rgdu_rate
-    let mut s39: Option<Decimal> = None; // rgdu
-    let mut s40: Option<Decimal> = None; // employer_lines
-    let mut s41: Option<Decimal> = None; // cout_employeur
+    let mut s37: Option<Value> = None; // rgdu_rate
+    let mut s38: Option<Decimal> = None; // rgdu
+    let mut s39: Option<Decimal> = None; // employer_lines
+    let mut s40: Option<Decimal> = None; // cout_employeur
+    let mut s41: Option<Decimal> = None; // reduction_t
     // check 1
     spent += 6;
     if s1.is_none() { // enters
@@ -611,30 +611,30 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 18;
         s35 = Some(sub_dec(sub_dec(sub_dec(s29?, s32?)?, number(&({ let c = x[11].clone(); if !c.is_missing() { c } else { Value::Number(K2) }}))?)?, s34?)?);
     }
-    if s40.is_none() { // employer_lines
+    if s39.is_none() { // employer_lines
         spent += 6;
-        s40 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t = add_dec(t, g0r27s5)?; t = add_dec(t, g0r28s5)?; t });
+        s39 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t = add_dec(t, g0r27s5)?; t = add_dec(t, g0r28s5)?; t });
     }
     if s33.is_none() { // employer_meal_vouchers
         spent += 30;
         s33 = Some(if (x[13]).is_missing() { K2 } else { round_dec(mul_dec(mul_dec(number(&(field(&x[13], 0)?))?, number(&(field(&x[13], 1)?))?)?, number(&(field(&x[13], 2)?))?)?, 2, RoundingMode::HalfUp) });
     }
-    if s38.is_none() { // rgdu_rate
+    if s37.is_none() { // rgdu_rate
         spent += 66;
-        s38 = Some(if (number(&x[0])? <= K54) { x[17].clone() } else { Value::Number(if (s13? >= mul_dec(K55, s36?)?) { K2 } else { {
-    if s37.is_none() { // reduction_t
+        s37 = Some(if (number(&x[0])? <= K54) { x[17].clone() } else { Value::Number(if (s13? >= mul_dec(K55, s36?)?) { K2 } else { {
+    if s41.is_none() { // reduction_t
         spent += 12;
-        s37 = Some(if (number(&x[3])? < K26) { K56 } else { K57 });
+        s41 = Some(if (number(&x[3])? < K26) { K56 } else { K57 });
     }
-    if (s13? == K2) { s37? } else { round(better_num(mul(div_dec(s37?, K58)?, sub(div_dec(mul_dec(K55, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(s37?), false)?, 4, RoundingMode::HalfUp)? } } }) });
+    if (s13? == K2) { s41? } else { round(better_num(mul(div_dec(s41?, K58)?, sub(div_dec(mul_dec(K55, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(s41?), false)?, 4, RoundingMode::HalfUp)? } } }) });
     }
-    if s39.is_none() { // rgdu
+    if s38.is_none() { // rgdu
         spent += 6;
-        s39 = Some(round_dec(mul_dec(s13?, number(&(*s38.as_ref()?))?)?, 2, RoundingMode::HalfUp));
+        s38 = Some(round_dec(mul_dec(s13?, number(&(*s37.as_ref()?))?)?, 2, RoundingMode::HalfUp));
     }
-    if s41.is_none() { // cout_employeur
+    if s40.is_none() { // cout_employeur
         spent += 14;
-        s41 = Some(sub_dec(add_dec(add_dec(s13?, s40?)?, s33?)?, s39?)?);
+        s40 = Some(sub_dec(add_dec(add_dec(s13?, s39?)?, s33?)?, s38?)?);
     }
         let mut clauses = clauses(rb, 1)?;
         let mut object = serde_json::Map::with_capacity(6);
@@ -643,7 +643,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         object.insert("net_imposable".to_string(), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? });
         object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
         object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
-        object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? });
+        object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s40?, Format::Fixed(2), &clauses)? });
         if spent > budget(rb, facts) {
             return None;
         }

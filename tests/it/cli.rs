@@ -476,6 +476,18 @@ fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
         vec!["test", LUMA],
         vec!["compile", LUMA],
         vec!["compile", LUMA, "-o", "/dev/full"],
+        vec!["check", "--effective", "rulebooks/paie-fr/v2025"],
+        vec!["schema"],
+        vec!["sweep", LUMA, payslip, "--vary", "gross_pay=1..3:1"],
+        vec![
+            "sweep",
+            LUMA,
+            payslip,
+            "--vary",
+            "gross_pay=1..3:1",
+            "--plot",
+            "/dev/full",
+        ],
     ] {
         let o = bareme_into_a_full_disk(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -666,6 +678,10 @@ fn exit_codes_are_those_the_readme_lists() {
         no_cases.to_string_lossy().to_string(),
         fault.to_string_lossy().to_string(),
     );
+    // A rulebook folder `bareme new x` would write: it is never overwritten.
+    let taken = tempdir("exit-new");
+    std::fs::create_dir_all(taken.join("x/v1")).expect("mkdir");
+    let taken = taken.to_string_lossy().to_string();
     let payslip = "examples/luma-payroll/payslip.json";
     let batch = "examples/luma-payroll/batch.jsonl";
     let zero = r#"{"x": "0"}"#;
@@ -694,6 +710,48 @@ fn exit_codes_are_those_the_readme_lists() {
         (vec!["compile", LUMA, "-o", "nowhere/module.rs"], None, 2),
         (vec!["compile", LUMA, "--ablate", "nope"], None, 2),
         (vec!["compile", &broken], None, 3),
+        (
+            vec!["check", "--effective", "rulebooks/paie-fr/v2025"],
+            None,
+            0,
+        ),
+        (vec!["check", "--effective", &broken], None, 3),
+        (
+            vec!["sweep", LUMA, payslip, "--vary", "gross_pay=1..2:1"],
+            None,
+            0,
+        ),
+        (
+            vec!["sweep", LUMA, payslip, "--vary", "gross_pay=2..1:1"],
+            None,
+            2,
+        ),
+        (
+            vec!["sweep", LUMA, "nowhere.json", "--vary", "gross_pay=1..2:1"],
+            None,
+            2,
+        ),
+        (
+            vec![
+                "sweep",
+                LUMA,
+                payslip,
+                "--vary",
+                "gross_pay=1..2:1",
+                "--plot",
+                "nowhere/p.svg",
+            ],
+            None,
+            2,
+        ),
+        (
+            vec!["sweep", &broken, payslip, "--vary", "gross_pay=1..2:1"],
+            None,
+            3,
+        ),
+        (vec!["schema"], None, 0),
+        (vec!["new", "x", "--dir", &taken], None, 2),
+        (vec!["new", "Not An Id"], None, 2),
     ];
     for (args, stdin, code) in runs {
         let o = bareme(&args, stdin);

@@ -335,9 +335,10 @@ fn paie_fr_2025_to_2026_lists_every_change_of_the_law_and_nothing_else() {
             "tables.schedule[code=vieillesse_deplafonnee]",
             "tables.schedule[code=allocations_familiales_reduit]",
             "tables.schedule[code=allocations_familiales]",
-            "steps.reduction_t",
+            // v2025 extends v2026: its own steps come after the ones it inherits.
             "steps.rgdu_rate",
             "steps.rgdu",
+            "steps.reduction_t",
             "per_item.lines.applies",
             "steps.rgdu_tdelta",
             "reports.bulletin",

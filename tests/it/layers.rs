@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["rulebook"],
     &["codegen"],
     &["compiled"],
-    &["conformance", "coverage"],
+    &["conformance", "coverage", "sweep"],
     &["generate"],
     &["score"],
     &["diff"],

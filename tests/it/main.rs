@@ -2,6 +2,7 @@
 //! CLI contract, located diagnostics, trace snapshots and hostile input.
 
 mod ablations;
+mod authoring;
 mod baselines;
 mod caps;
 mod cli;
@@ -9,6 +10,7 @@ mod compiled;
 mod conformance;
 mod diagnostics;
 mod diff;
+mod extends;
 mod fuzz;
 mod generate;
 mod generators;
@@ -20,6 +22,7 @@ mod layers;
 mod properties;
 mod roads;
 mod score;
+mod sweep;
 mod traces;
 mod warnings;
 

@@ -203,6 +203,7 @@ impl Checker<'_> {
             title: ident.title.clone(),
             hash,
             source: self.diags.source.clone(),
+            files: Vec::new(),
             clauses,
             inputs: built_inputs,
             shapes: self.shapes.clone(),

@@ -47,7 +47,16 @@ impl Checker<'_> {
         let parsed_groups: Vec<ParsedGroup> = groups
             .values()
             .map(|g| ParsedGroup {
-                over: self.parse(&g.over),
+                // A group without `over` was refused at load, before checking.
+                over: match &g.over {
+                    Some(over) => self.parse(over),
+                    None => Pending {
+                        text: Arc::from(""),
+                        ast: None,
+                        offset: None,
+                        span: g.anchor(),
+                    },
+                },
                 steps: g.steps.values().map(|s| self.parse_step(s)).collect(),
             })
             .collect();
@@ -168,7 +177,7 @@ impl Checker<'_> {
         let mut node_spans: Vec<Span> = steps.values().map(|s| s.anchor()).collect();
         for ((gname, g), parsed) in groups.iter().zip(parsed_groups) {
             let mut shadow: Vec<&str> = g.steps.keys().map(String::as_str).collect();
-            shadow.push(g.item.get_ref());
+            shadow.push(g.item_name());
             let exprs: Vec<&Pending> = parsed
                 .steps
                 .iter()
@@ -206,7 +215,7 @@ impl Checker<'_> {
                 Type::Any
             }
         };
-        let item: &str = raw.item.get_ref();
+        let item: &str = raw.item_name();
         self.group_names(raw, scope.names);
         let local: HashMap<Arc<str>, usize> = raw
             .steps
@@ -271,13 +280,13 @@ impl Checker<'_> {
     /// The item and the group's steps need names of their own: none may be
     /// a top-level name, and the item no step of the group.
     fn group_names(&mut self, raw: &RawGroup, names: &HashMap<Arc<str>, Binding>) {
-        let item: &str = raw.item.get_ref();
-        self.check_ident(item, raw.item.anchor());
+        let item: &str = raw.item_name();
+        self.check_ident(item, raw.item_anchor());
         if raw.steps.contains_key(item) || names.contains_key(item) {
             let message = format!(
                 "the item name `{item}` is already the name of a step, input, parameter or table"
             );
-            self.problem("check::duplicate_name", raw.item.anchor(), message, "here");
+            self.problem("check::duplicate_name", raw.item_anchor(), message, "here");
         }
         for (k, s) in &raw.steps {
             self.check_ident(k, s.anchor());
@@ -300,7 +309,7 @@ impl Checker<'_> {
         local: &HashMap<Arc<str>, usize>,
         names: &HashMap<Arc<str>, Binding>,
     ) -> Vec<usize> {
-        let item: &str = raw.item.get_ref();
+        let item: &str = raw.item_name();
         let local_deps: Vec<Vec<usize>> = parsed
             .iter()
             .map(|p| {

@@ -1,0 +1,71 @@
+//! `bareme new ID`: a rulebook folder to start from, whose `check` and
+//! `test` pass as written, so an author edits a working rulebook instead of
+//! facing an empty file.
+//!
+//! Invariant: nothing that exists is overwritten; the version folder is
+//! created with `create_dir` (which fails when it exists) before any file.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::cli::output::Stdout;
+
+/// The rulebook, `{id}` standing for the id.
+const RULEBOOK: &str = include_str!("templates/rulebook.toml");
+/// Its one conformance case.
+const CASE: &str = include_str!("templates/case.toml");
+
+/// Writes `dir/ID/v1/rulebook.toml` and `dir/ID/v1/cases/01-bonus.toml`.
+pub fn run(id: &str, dir: &Path) -> ExitCode {
+    let valid = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !valid {
+        warn!("error: the id {id:?} must be lowercase letters, digits, `-` and `_`");
+        return ExitCode::from(2);
+    }
+    let set = dir.join(id);
+    let version = set.join("v1");
+    let written = std::fs::create_dir_all(&set)
+        .and_then(|()| std::fs::create_dir(&version))
+        .and_then(|()| std::fs::create_dir(version.join("cases")))
+        .and_then(|()| {
+            write_new(
+                &version.join("rulebook.toml"),
+                &RULEBOOK.replace("{id}", id),
+            )
+        })
+        .and_then(|()| write_new(&version.join("cases/01-bonus.toml"), CASE));
+    match written {
+        Ok(()) => {
+            let mut out = Stdout::new();
+            out.say(&format!(
+                "wrote {}: try `bareme check {0}` and `bareme test {0}`",
+                version.display()
+            ));
+            out.finish(ExitCode::SUCCESS)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            warn!(
+                "error: {} exists; `bareme new` never overwrites",
+                version.display()
+            );
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            warn!("error: cannot write {}: {e}", version.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes a file that must not exist yet.
+fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(text.as_bytes())
+}

@@ -1,0 +1,37 @@
+//! `bareme sweep`: one case's answers across a range of one field, as CSV,
+//! and optionally as an SVG plot (`bareme::sweep`).
+
+use std::process::ExitCode;
+
+use super::args::SweepArgs;
+use super::input::{case_limit, parse_case, read_case};
+use super::output::Stdout;
+
+/// Runs `bareme sweep`.
+pub fn run(args: &SweepArgs) -> ExitCode {
+    let rb = match super::load(&args.rulebook) {
+        Ok(rb) => rb,
+        Err(code) => return code,
+    };
+    let case = read_case(Some(&args.case), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
+    let swept = case.and_then(|case| bareme::sweep::sweep(&rb, &case, &args.vary));
+    let swept = match swept {
+        Ok(s) => s,
+        Err(e) => {
+            warn!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(file) = &args.plot {
+        let title = format!("{} — {}", rb.reference(), args.case.display());
+        let written = bareme::sweep::plot::svg(&swept, &title)
+            .and_then(|svg| std::fs::write(file, svg).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            warn!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    }
+    let mut out = Stdout::new();
+    out.text(&swept.csv());
+    out.finish(ExitCode::SUCCESS)
+}

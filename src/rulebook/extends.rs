@@ -1,0 +1,140 @@
+//! `extends`: one rulebook version written as changes to another.
+//!
+//! A new tax year changes a few parameters, rows and clause texts of the
+//! last one; copying the whole file means every formula fix must be made in
+//! every copy. A version that names the one it extends (`[rulebook] extends`)
+//! holds only what differs, and the loader merges the chain into one
+//! effective rulebook before checking it as usual.
+//!
+//! The merge is by name and whole items, so that what a version says is
+//! read exactly as written: an item of the extending file replaces the
+//! extended file's item of the same name in place (keeping its position,
+//! which orders inputs and answers), a new name is added at the end, and
+//! `remove = ["section.name", …]` leaves an item out. A per-item group is
+//! merged step by step (its `over`, `item` and `label` replaced when
+//! given), and a non-empty `[[checks]]` list replaces the whole list, as
+//! checks are ordered. Spans are kept, so a problem in the effective
+//! rulebook points into the file that wrote the item.
+
+use indexmap::IndexMap;
+
+use super::schema::RawRulebook;
+use crate::diag::Problem;
+use crate::span::Span;
+
+/// Most files in one chain (the named file and the versions it extends).
+pub const MAX_EXTENDS_DEPTH: usize = 8;
+
+/// `base` with `child`'s removals, then its items, applied; a removal that
+/// names nothing is a problem located at its entry.
+pub fn merge(
+    mut base: RawRulebook,
+    child: RawRulebook,
+    problems: &mut Vec<Problem>,
+) -> RawRulebook {
+    for entry in &child.rulebook.remove {
+        if !remove(&mut base, entry.get_ref()) {
+            let message = format!(
+                "`{}` names no item of the extended version",
+                entry.get_ref()
+            );
+            problems.push(
+                Problem::new("load::remove_unknown", message)
+                    .at(Span::from(entry.span()), "here")
+                    .help("write `section.name` (e.g. `parameters.rate`) or `per_item.group.steps.name`"),
+            );
+        }
+    }
+    let RawRulebook {
+        rulebook,
+        clauses,
+        inputs,
+        parameters,
+        tables,
+        steps,
+        per_item,
+        checks,
+        decisions,
+        limits,
+        ablations,
+        reports,
+    } = child;
+    base.rulebook = rulebook;
+    overlay(&mut base.clauses, clauses);
+    overlay(&mut base.inputs, inputs);
+    overlay(&mut base.parameters, parameters);
+    overlay(&mut base.tables, tables);
+    overlay(&mut base.steps, steps);
+    for (name, group) in per_item {
+        match base.per_item.get_mut(&name) {
+            Some(old) => {
+                old.label = group.label.or(old.label.take());
+                old.over = group.over.or(old.over.take());
+                old.item = group.item.or(old.item.take());
+                overlay(&mut old.steps, group.steps);
+            }
+            None => {
+                base.per_item.insert(name, group);
+            }
+        }
+    }
+    if !checks.is_empty() {
+        base.checks = checks;
+    }
+    overlay(&mut base.decisions, decisions);
+    base.limits.max_case_bytes = limits.max_case_bytes.or(base.limits.max_case_bytes);
+    base.limits.max_list_items = limits.max_list_items.or(base.limits.max_list_items);
+    base.limits.max_eval_steps = limits.max_eval_steps.or(base.limits.max_eval_steps);
+    overlay(&mut base.ablations, ablations);
+    overlay(&mut base.reports, reports);
+    base
+}
+
+/// Each of `new`'s items replaces the item of that name in place, or is added last.
+fn overlay<T>(old: &mut IndexMap<String, T>, new: IndexMap<String, T>) {
+    for (name, item) in new {
+        old.insert(name, item);
+    }
+}
+
+/// Leaves out the item a dotted name names; whether there was one.
+fn remove(rb: &mut RawRulebook, dotted: &str) -> bool {
+    let parts: Vec<&str> = dotted.split('.').collect();
+    match parts.as_slice() {
+        ["clauses", n] => rb.clauses.shift_remove(*n).is_some(),
+        ["inputs", n] => rb.inputs.shift_remove(*n).is_some(),
+        ["parameters", n] => rb.parameters.shift_remove(*n).is_some(),
+        ["tables", n] => rb.tables.shift_remove(*n).is_some(),
+        ["steps", n] => rb.steps.shift_remove(*n).is_some(),
+        ["per_item", n] => rb.per_item.shift_remove(*n).is_some(),
+        ["per_item", g, "steps", n] => rb
+            .per_item
+            .get_mut(*g)
+            .is_some_and(|group| group.steps.shift_remove(*n).is_some()),
+        ["decisions", n] => rb.decisions.shift_remove(*n).is_some(),
+        ["ablations", n] => rb.ablations.shift_remove(*n).is_some(),
+        ["reports", n] => rb.reports.shift_remove(*n).is_some(),
+        _ => false,
+    }
+}
+
+/// Problems of a merged rulebook that serde would have reported in one
+/// file: a per-item group must end with its `over` and `item`.
+pub fn incomplete(rb: &RawRulebook) -> Vec<Problem> {
+    use super::schema::Anchor;
+    let mut out = Vec::new();
+    for (name, group) in &rb.per_item {
+        for (key, missing) in [
+            ("over", group.over.is_none()),
+            ("item", group.item.is_none()),
+        ] {
+            if missing {
+                let message = format!("the per-item group `{name}` has no `{key}`");
+                out.push(
+                    Problem::new("load::missing_key", message).at(group.anchor(), "in this group"),
+                );
+            }
+        }
+    }
+    out
+}

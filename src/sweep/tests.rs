@@ -1,0 +1,128 @@
+//! A sweep over a rulebook with a cap and a rejection, computed by hand.
+
+use super::*;
+use serde_json::json;
+
+/// 20 % of the pay above 1,000, capped at 100; pay over 2,000 is refused.
+const CAPPED: &str = r#"
+[rulebook]
+id = "capped"
+version = 1
+schema = 1
+
+[inputs.pay]
+type = "money"
+required = true
+max = "2000"
+
+[steps.levy]
+expr = "min(max(pay - 1000, 0) * 20 / 100, 100)"
+round = { places = 2, mode = "half_up" }
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+levy = { expr = "levy", format = "money" }
+note = { expr = "'fixed'", format = "text" }
+"#;
+
+fn vary(text: &str) -> Result<Vary, String> {
+    text.parse()
+}
+
+#[test]
+fn a_range_is_read_exactly_and_refused_when_it_cannot_be_swept() {
+    let v = vary("pay=0.10..0.35:0.10").expect("reads");
+    assert_eq!(
+        v.values()
+            .iter()
+            .map(Decimal::to_string)
+            .collect::<Vec<_>>(),
+        ["0.10", "0.20", "0.30"]
+    );
+    assert_eq!(vary("a.b=1..1:1").expect("reads").values().len(), 1);
+    assert!(vary("pay=1..5")
+        .unwrap_err()
+        .contains("FIELD=FROM..TO:STEP"));
+    assert_eq!(
+        vary("pay=1..5:0").unwrap_err(),
+        "the step must be positive, found 0"
+    );
+    assert_eq!(vary("pay=5..1:1").unwrap_err(), "the range 5..1 is empty");
+    assert_eq!(
+        vary("pay=1.5e3..2:1").unwrap_err(),
+        "`1.5e3` is not a decimal"
+    );
+    assert!(vary("pay=0..100000:1")
+        .unwrap_err()
+        .starts_with("100001 values: a sweep evaluates at most 100000"));
+    assert_eq!(
+        vary("pay=0..99999:1").expect("the cap").values().len(),
+        100_000
+    );
+}
+
+#[test]
+fn answers_across_a_cap_with_a_rejection_as_csv() {
+    let rb = crate::rulebook::parse_rulebook("capped.toml", CAPPED).expect("checks");
+    let swept = sweep(
+        &rb,
+        &json!({"pay": "0"}),
+        &vary("pay=1000.00..2500.00:500.00").expect("reads"),
+    )
+    .expect("sweeps");
+    // 0.2 × (1500 − 1000) = 100; the cap holds from there; 2500 is over `max`.
+    assert_eq!(
+        swept.csv(),
+        "pay,levy,error\n\
+         1000.00,0.00,\n\
+         1500.00,100.00,\n\
+         2000.00,100.00,\n\
+         2500.00,,pay: 2500.00 is above the maximum 2000\n"
+    );
+}
+
+#[test]
+fn a_number_stays_a_number_and_a_path_reaches_into_records() {
+    let mut case = json!({"pay": 1});
+    set(&mut case, "pay", json!(2)).expect("sets");
+    set(&mut case, "a.b", json!("3")).expect("sets");
+    assert_eq!(case, json!({"pay": 2, "a": {"b": "3"}}));
+    assert!(set(&mut json!({"a": 1}), "a.b", json!(1))
+        .unwrap_err()
+        .contains("no object at `b`"));
+    assert_eq!(quote("a,\"b\""), "\"a,\"\"b\"\"\"");
+}
+
+#[test]
+fn the_plot_draws_each_field_and_its_rate() {
+    let rb = crate::rulebook::parse_rulebook("capped.toml", CAPPED).expect("checks");
+    let swept = sweep(
+        &rb,
+        &json!({"pay": "0"}),
+        &vary("pay=0..2000:250").expect("reads"),
+    )
+    .expect("sweeps");
+    let svg = plot::svg(&swept, "capped").expect("draws");
+    assert!(svg.contains("\nlevy\n") && svg.contains("marginal rate"));
+    // In the first colour: the answer, the rate, and their legend samples.
+    let lines: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("stroke=\"#1F77B4\""))
+        .collect();
+    assert_eq!(lines.len(), 4, "{svg}");
+    // The levy is flat to pay 1,000 (x = 534 px), rises to 100 at 1,500
+    // (x = 760 px) and stays capped; its rate steps from 0 to 0.2 and back
+    // at exactly those two x.
+    assert!(
+        lines[0].contains("421,448 534,448 647,253 760,58 873,58"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[2].contains("534,834 534,572 647,572 647,572 760,572 760,834"),
+        "{}",
+        lines[2]
+    );
+}

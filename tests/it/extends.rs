@@ -1,0 +1,326 @@
+//! `extends`: a version written as changes to another. The merge by name,
+//! removals, problems located in the file that wrote the item, cycles and
+//! depth refused, the hash over every file, the effective rulebook printed,
+//! and cases run against several versions.
+
+use super::cli::{bareme, stderr, stdout, tempdir};
+use bareme::conformance::run_conformance;
+use bareme::{load_rulebook, LoadError};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+const BASE: &str = r#"[rulebook]
+id = "toy"
+version = 1
+schema = 1
+
+[clauses]
+R1 = "Tax is 10 % of the pay."
+
+[inputs.pay]
+type = "money"
+required = true
+
+[inputs.counts]
+type = "list"
+items = { type = "integer" }
+
+[parameters.rate]
+value = "10"
+clause = "R1"
+
+[parameters.unused]
+value = "1"
+
+[steps.tax]
+expr = "pay * rate / 100"
+round = { places = 2, mode = "half_up" }
+clauses = ["R1"]
+
+[per_item.lines]
+over = "counts"
+item = "n"
+
+[per_item.lines.steps.double]
+expr = "n * 2"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+tax = { expr = "tax", format = "money" }
+lines = { expr = "sum(lines.double)", format = "decimal" }
+"#;
+
+/// A folder `dir/name` holding `text` as its rulebook.toml.
+fn version(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).expect("folder");
+    std::fs::write(folder.join("rulebook.toml"), text).expect("write");
+    folder
+}
+
+fn child(body: &str) -> String {
+    format!("[rulebook]\nid = \"toy\"\nversion = 2\nschema = 1\nextends = \"../v1\"\n{body}")
+}
+
+fn answer(path: &Path, case: serde_json::Value) -> serde_json::Value {
+    let rb = super::rulebook(&path.display().to_string());
+    let (outcome, _) = bareme::evaluate_json(&rb, &case, false).expect("evaluates");
+    match outcome {
+        bareme::Outcome::Answer(a) => a,
+        other => panic!("not an answer: {other:?}"),
+    }
+}
+
+fn problems(path: &Path) -> Vec<(String, String)> {
+    match load_rulebook(path) {
+        Err(LoadError::Invalid(d)) => d
+            .problems
+            .iter()
+            .map(|p| {
+                let file = p.file().unwrap_or("");
+                let file = Path::new(file).parent().and_then(Path::file_name);
+                let file = file
+                    .map(|f| f.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                (file, p.location())
+            })
+            .collect(),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("loads"),
+    }
+}
+
+#[test]
+fn a_version_overrides_parameters_steps_and_per_item_steps_and_keeps_the_rest() {
+    let dir = tempdir("extends-merge");
+    version(&dir, "v1", BASE);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "remove = [\"parameters.unused\"]\n\n[clauses]\nR1 = \"Tax is 12 % of the pay.\"\n\n\
+             [parameters.rate]\nvalue = \"12\"\nclause = \"R1\"\n\n\
+             [per_item.lines.steps.double]\nexpr = \"n * 3\"\n",
+        ),
+    );
+    // 12 % of 100.05 is 12.006, rounded half up: 12.01; the items 1 and 2 tripled sum to 9.
+    assert_eq!(
+        answer(&v2, json!({"pay": "100.05", "counts": [1, 2]})),
+        json!({"tax": "12.01", "lines": "9"})
+    );
+    // The base is unchanged: 10.005 rounds half up to 10.01; doubled, 6.
+    assert_eq!(
+        answer(&dir.join("v1"), json!({"pay": "100.05", "counts": [1, 2]})),
+        json!({"tax": "10.01", "lines": "6"})
+    );
+    let rb = super::rulebook(&v2.display().to_string());
+    assert_eq!(rb.files().len(), 2);
+    assert!(
+        rb.summary().starts_with("2 inputs, 0 tables, 1 steps"),
+        "{}",
+        rb.summary()
+    );
+}
+
+#[test]
+fn problems_point_into_the_file_that_wrote_the_item() {
+    let dir = tempdir("extends-located");
+    // The base's own step reads a parameter the child removes: reported in v1, at `rate`.
+    version(&dir, "v1", BASE);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child("remove = [\"parameters.rate\", \"steps.nothing\"]\n\n[steps.extra]\nexpr = \"pay * missing\"\n"),
+    );
+    let found = problems(&v2);
+    assert_eq!(
+        found,
+        vec![(
+            "v2".to_string(),
+            "load::remove_unknown 6:30-6:45".to_string()
+        )]
+    );
+    // With the removal fixed, the checker's problems: `rate` unknown in
+    // v1's step (line 25), `missing` unknown in v2's step (line 9).
+    let v2 = version(
+        &dir,
+        "v2",
+        &child("remove = [\"parameters.rate\"]\n\n[steps.extra]\nexpr = \"pay * missing\"\n"),
+    );
+    let found = problems(&v2);
+    assert!(
+        found.contains(&(
+            "v1".to_string(),
+            "check::unknown_name 25:15-25:19".to_string()
+        )),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            "v2".to_string(),
+            "check::unknown_name 9:15-9:22".to_string()
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_cycle_and_a_missing_base_are_refused_where_extends_is_written() {
+    let dir = tempdir("extends-cycle");
+    let a = version(
+        &dir,
+        "v1",
+        &BASE.replace("schema = 1\n", "schema = 1\nextends = \"../v2\"\n"),
+    );
+    version(&dir, "v2", &child(""));
+    assert_eq!(
+        problems(&a),
+        vec![(
+            "v2".to_string(),
+            "load::extends_cycle 5:11-5:18".to_string()
+        )]
+    );
+    let lone = version(&dir, "v3", &child("").replace("../v1", "../nowhere"));
+    assert_eq!(
+        problems(&lone),
+        vec![("v3".to_string(), "load::extends 5:11-5:23".to_string())]
+    );
+    // A version extending itself.
+    let own = version(&dir, "v4", &child("").replace("../v1", "."));
+    assert_eq!(
+        problems(&own),
+        vec![(
+            "v4".to_string(),
+            "load::extends_cycle 5:11-5:14".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_chain_longer_than_the_bound_is_refused() {
+    let dir = tempdir("extends-depth");
+    version(&dir, "v1", BASE);
+    for n in 2..=9 {
+        let text = child("")
+            .replace("version = 2", &format!("version = {n}"))
+            .replace("../v1", &format!("../v{}", n - 1));
+        version(&dir, &format!("v{n}"), &text);
+    }
+    assert!(load_rulebook(&dir.join("v8")).is_ok(), "8 files load");
+    assert_eq!(
+        problems(&dir.join("v9")),
+        vec![(
+            "v2".to_string(),
+            "load::extends_depth 5:11-5:18".to_string()
+        )]
+    );
+}
+
+#[test]
+fn the_hash_covers_every_file_of_the_chain() {
+    let dir = tempdir("extends-hash");
+    version(&dir, "v1", BASE);
+    let v2 = version(&dir, "v2", &child(""));
+    let before = super::rulebook(&v2.display().to_string())
+        .hash()
+        .to_string();
+    version(&dir, "v1", &format!("{BASE}# a comment in the base\n"));
+    let after = super::rulebook(&v2.display().to_string())
+        .hash()
+        .to_string();
+    assert_ne!(before, after);
+    // One file alone keeps the hash of its text.
+    let one = super::rulebook(&dir.join("v1").display().to_string());
+    assert_eq!(
+        one.hash(),
+        bareme::rulebook::load::content_hash(&format!("{BASE}# a comment in the base\n"))
+    );
+}
+
+#[test]
+fn text_read_from_no_file_cannot_extend() {
+    let Err(err) = bareme::parse_rulebook("inline.toml", &child("")) else {
+        panic!("loads")
+    };
+    assert_eq!(err.locations(), vec!["load::extends 5:11-5:18"]);
+}
+
+#[test]
+fn a_group_without_over_is_refused_at_load() {
+    let text = BASE.replace("over = \"counts\"\n", "");
+    let Err(err) = bareme::parse_rulebook("inline.toml", &text) else {
+        panic!("loads")
+    };
+    assert_eq!(err.locations(), vec!["load::missing_key 33:8-33:15"]);
+}
+
+#[test]
+fn check_effective_prints_a_rulebook_that_answers_as_the_chain_does() {
+    let o = bareme(&["check", "--effective", "rulebooks/paie-fr/v2025"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("[rulebook]\nid = \"paie-fr\"\nversion = 2025\n"));
+    assert!(!text.contains("extends") && !text.contains("rgdu_tdelta"));
+    let file = tempdir("extends-effective").join("rulebook.toml");
+    std::fs::write(&file, &text).expect("write");
+    let flat = super::rulebook(&file.display().to_string());
+    let chain = super::rulebook("rulebooks/paie-fr/v2025");
+    assert_eq!(flat.summary(), chain.summary());
+    for (name, case) in
+        bareme::conformance::cases(&super::root().join("rulebooks/paie-fr/v2025")).expect("cases")
+    {
+        let a = bareme::evaluate_json(&flat, &case, false).expect("flat").0;
+        let b = bareme::evaluate_json(&chain, &case, false)
+            .expect("chain")
+            .0;
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+    }
+}
+
+#[test]
+fn a_case_runs_against_each_version_it_names() {
+    let dir = tempdir("extends-cases");
+    let v1 = version(&dir, "v1", BASE);
+    let v2 = version(&dir, "v2", &child("\n[parameters.rate]\nvalue = \"12\"\n"));
+    std::fs::create_dir_all(v1.join("cases")).expect("cases");
+    std::fs::create_dir_all(v2.join("cases")).expect("cases");
+    std::fs::write(
+        v1.join("cases/both.toml"),
+        "case = '{\"pay\": \"100.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"10.00\"\nlines = \"6\"\n\
+         [versions.2.answer]\ntax = \"12.00\"\nlines = \"6\"\n",
+    )
+    .expect("write");
+    std::fs::write(
+        v1.join("cases/only-v1.toml"),
+        "case = '{\"pay\": \"1.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"0.10\"\nlines = \"6\"\n",
+    )
+    .expect("write");
+    std::fs::write(
+        v2.join("cases/own.toml"),
+        "case = '{\"pay\": \"1.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"0.12\"\nlines = \"6\"\n",
+    )
+    .expect("write");
+    let rb2 = load_rulebook(&v2).expect("loads");
+    let report = run_conformance(&rb2, &v2).expect("runs");
+    let names: Vec<(&str, usize)> = report
+        .results
+        .iter()
+        .map(|r| (r.name.as_str(), r.failures.len()))
+        .collect();
+    assert_eq!(names, vec![("own", 0), ("v1/both", 0)]);
+    // A wrong per-version expectation fails.
+    std::fs::write(
+        v1.join("cases/both.toml"),
+        "case = '{\"pay\": \"100.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"10.00\"\nlines = \"6\"\n\
+         [versions.2.answer]\ntax = \"10.00\"\nlines = \"6\"\n",
+    )
+    .expect("write");
+    let report = run_conformance(&rb2, &v2).expect("runs");
+    assert_eq!(report.failed(), 1);
+    assert_eq!(
+        report.results[1].failures,
+        vec!["tax: expected \"10.00\", got \"12.00\"".to_string()]
+    );
+}
