@@ -20,8 +20,8 @@ use bareme::diff::{
     ImpactTask, Report, RulebookDiff, Style, Verdict, Version,
 };
 use bareme::generate::{load_generator, run as run_generator, Engine, GeneratorError, RunOptions};
-use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use bareme::rulebook::effective_toml;
+use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use bareme::{parse_rulebook, Rulebook};
 
 use super::args::{DiffArgs, DiffFormat};

@@ -132,3 +132,25 @@ fn every_toml_snippet_of_the_tutorial_is_in_its_rulebooks() {
     }
     assert!(snippets >= 15, "{snippets} snippets");
 }
+
+/// The regional payroll written from the docs alone, with no change to
+/// `src/` (a tax code read by a pattern, cumulative bands pro-rated to the
+/// month, a second version that extends the first): both versions check
+/// without a warning and pass their hand-computed cases, v2027 also the
+/// four v2026 cases that name it.
+#[test]
+fn the_regional_payroll_written_from_the_docs_checks_and_passes() {
+    for v in ["v2026", "v2027"] {
+        let dir = format!("examples/regional-payroll/{v}");
+        let check = bareme(&["check", "--deny", "warnings", &dir], None);
+        assert_eq!(check.status.code(), Some(0), "{dir}: {}", stderr(&check));
+        let test = bareme(&["test", &dir], None);
+        assert_eq!(test.status.code(), Some(0), "{dir}: {}", stdout(&test));
+    }
+    let test = bareme(&["test", "examples/regional-payroll/v2027"], None);
+    assert!(
+        stdout(&test).ends_with(": 13 passed, 0 failed\n"),
+        "{}",
+        stdout(&test)
+    );
+}
