@@ -18,7 +18,20 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Err(code) => return code,
     };
     if let Some(batch) = &args.batch {
-        return super::batch::run(&rb, batch);
+        let trace = match args.trace {
+            None => false,
+            Some(TraceFormat::Json) => true,
+            Some(TraceFormat::Text) => {
+                warn!("error: --trace text cannot be combined with --batch: a batch writes one JSON line per case, so use --trace json");
+                return ExitCode::from(2);
+            }
+        };
+        let jobs = args.jobs.unwrap_or_else(bareme::chunks::all_cores);
+        return super::batch::run(&rb, batch, jobs, trace);
+    }
+    if args.jobs.is_some() {
+        warn!("error: --jobs applies to a batch: add --batch FILE");
+        return ExitCode::from(2);
     }
     let case =
         read_case(args.case.as_deref(), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));

@@ -2,6 +2,7 @@
 //! CLI contract, located diagnostics, trace snapshots and hostile input.
 
 mod ablations;
+mod batch;
 mod caps;
 mod cli;
 mod compiled;
