@@ -11,6 +11,7 @@ mod diagnostics;
 mod fuzz;
 mod generate;
 mod generators;
+mod handwritten;
 mod hardening;
 mod hostile;
 mod invalid;
