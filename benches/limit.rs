@@ -18,7 +18,9 @@ use std::time::Instant;
 
 use bareme::chunks::{all_cores, in_order, pool};
 use bareme::generate::{load_generator, run, Engine, RunOptions};
-use bareme::{evaluate, evaluate_json, load_rulebook, outcome_json, validate_case, Rulebook};
+use bareme::{
+    evaluate, evaluate_json, load_rulebook, outcome_json, validate_case, Outcome, Rulebook,
+};
 
 const GENERATORS: [&str; 4] = [
     "rulebooks/luma-payroll/generator-4.toml",
@@ -81,8 +83,14 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
             let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
             let result = evaluate_json(rb, &case, trace);
             match result {
+                // As `eval --batch --trace json` writes it: straight to text.
                 Ok((o, Some(t))) => {
-                    serde_json::json!({"answer": outcome_json(Ok(&o)), "trace": t}).to_string()
+                    let (key, value) = match &o {
+                        Outcome::Answer(answer) => ("answer", answer.to_string()),
+                        Outcome::Rejected(e) => ("error", serde_json::to_string(e).expect("JSON")),
+                    };
+                    let trace = serde_json::to_string(&t).expect("a trace serialises");
+                    format!("{{\"{key}\":{value},\"trace\":{trace}}}")
                 }
                 _ => outcome_json(result.as_ref().map(|(o, _)| o)).to_string(),
             }

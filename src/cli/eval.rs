@@ -54,7 +54,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Outcome::Answer(answer) => {
             let text = match (args.trace, trace) {
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    serde_json::json!({"answer": answer, "trace": trace}).to_string()
+                    super::batch::traced_line("answer", &answer, &trace)
                 }
                 (Some(TraceFormat::Text), Some(trace)) => {
                     format!("{answer}\n\n{}", render_text(&trace))
@@ -68,7 +68,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             match (args.trace, trace) {
                 (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    out.line(&serde_json::json!({"error": err, "trace": trace}).to_string());
+                    out.line(&super::batch::traced_line("error", &err, &trace));
                 }
                 _ => {}
             }
