@@ -24,6 +24,7 @@
 // every import pointing down; ARCHITECTURE.md draws them. Modules not `pub`
 // are reached through the re-exports below.
 mod case;
+pub mod chunks;
 pub mod codegen;
 pub mod compiled;
 pub mod conformance;

@@ -260,12 +260,16 @@ pub struct EvalArgs {
     /// The case as a JSON file, or `-` for standard input.
     #[arg(conflicts_with = "batch")]
     pub case: Option<PathBuf>,
-    /// Also print the explanation trace.
-    #[arg(long, value_enum, conflicts_with = "batch")]
+    /// Also print the explanation trace (with --batch, `json` only: one
+    /// `{"answer", "trace"}` line per case).
+    #[arg(long, value_enum)]
     pub trace: Option<TraceFormat>,
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
+    /// Worker threads of a batch; all cores by default. The output is the same for any number.
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// Evaluate under alternative readings declared by the rulebook (`a,b` for several, applied together).
     #[arg(long, value_name = "NAME[,NAME…]")]
     pub ablate: Option<String>,

@@ -2,19 +2,53 @@
 //!
 //! A bad line (too long, not UTF-8, not JSON, rejected, or a fault of the
 //! rulebook) gets an `{"error": {"path", "message"}}` line and the batch goes
-//! on, so output line N always answers input line N.
+//! on, so output line N always answers input line N. With `--trace json` an
+//! evaluated line is `{"answer", "trace"}` (or `{"error", "trace"}` for a
+//! rejection), as `eval --trace json` writes one case.
+//!
+//! Lines are read a chunk at a time, evaluated in parallel and written in
+//! input order (`bareme::chunks`), so the output is the same bytes for any
+//! number of workers and memory holds one chunk, whatever the input's length.
 
-use std::io::BufRead;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::input::{case_limit, next_line, parse_case, too_large, BatchLine};
 use super::output::Stdout;
-use bareme::{error_json, outcome_json};
+use bareme::chunks::{in_order, pool};
+use bareme::{error_json, outcome_json, Outcome, Trace};
 use bareme::{evaluate_json, Rulebook};
 
-/// Runs a batch from a file or, for `-`, standard input.
-pub fn run(rb: &Rulebook, path: &Path) -> ExitCode {
+/// Lines evaluated together between two writes.
+const CHUNK_LINES: usize = 512;
+
+/// Bytes of input a chunk stops growing at (it holds at least one line), so
+/// that a chunk of long lines stays small.
+const CHUNK_BYTES: usize = 8 << 20;
+
+/// One line read, ready to be evaluated on any worker.
+enum Line {
+    /// The line's bytes, without its ending.
+    Fits(Vec<u8>),
+    /// A line longer than the limit, skipped unread.
+    TooLong,
+}
+
+/// Why a batch stopped early.
+enum Stop {
+    /// The input could not be read.
+    Read(std::io::Error),
+    /// Standard output failed; `Stdout::finish` says why.
+    Write,
+}
+
+/// Runs a batch from a file or, for `-`, standard input, on `jobs` workers,
+/// each answer with its trace when `trace` is set.
+pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
     let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -26,35 +60,94 @@ pub fn run(rb: &Rulebook, path: &Path) -> ExitCode {
             }
         }
     };
+    let Ok(pool) = pool(jobs) else {
+        warn!("error: cannot start {jobs} worker threads");
+        return ExitCode::from(2);
+    };
     let mut out = Stdout::new();
+    let bar = progress_bar();
     let limit = case_limit(rb);
     let mut buf = Vec::new();
-    loop {
-        let answer = match next_line(&mut reader, limit, &mut buf) {
-            Ok(None) => break,
-            Ok(Some(BatchLine::TooLong)) => error_line("$", &too_large(limit)),
-            Ok(Some(BatchLine::Fits(line))) => answer_line(rb, line),
-            Err(e) => {
-                warn!("error: reading the batch: {e}");
-                return out.finish(ExitCode::from(2));
+    let fill = |chunk: &mut Vec<Line>| -> Result<(), Stop> {
+        let mut bytes = 0;
+        while chunk.len() < CHUNK_LINES && bytes < CHUNK_BYTES {
+            match next_line(&mut reader, limit, &mut buf).map_err(Stop::Read)? {
+                None => break,
+                Some(BatchLine::TooLong) => chunk.push(Line::TooLong),
+                Some(BatchLine::Fits(line)) => {
+                    bytes += line.len();
+                    chunk.push(Line::Fits(line.to_vec()));
+                }
             }
-        };
-        out.line(&answer);
-        if out.failed() {
-            break;
         }
+        Ok(())
+    };
+    let work = |line: Line| match line {
+        Line::TooLong => error_line("$", &too_large(limit)),
+        Line::Fits(bytes) => answer_line(rb, &bytes, trace),
+    };
+    let sink = |answer: String| {
+        out.line(&answer);
+        bar.inc(1);
+        if out.failed() {
+            Err(Stop::Write)
+        } else {
+            Ok(())
+        }
+    };
+    let done = in_order(&pool, fill, work, sink);
+    bar.finish_and_clear();
+    match done {
+        Err(Stop::Read(e)) => {
+            warn!("error: reading the batch: {e}");
+            out.finish(ExitCode::from(2))
+        }
+        Ok(()) | Err(Stop::Write) => out.finish(ExitCode::SUCCESS),
     }
-    out.finish(ExitCode::SUCCESS)
+}
+
+/// A count of the cases answered on stderr, only when a person watches it.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {pos} cases, {per_sec}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The output line for one input line (at most the size limit); never fails.
-fn answer_line(rb: &Rulebook, line: &[u8]) -> String {
+fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
     let case = match parse_case(line) {
         Ok(case) => case,
         Err(message) => return error_line("$", &message),
     };
-    let result = evaluate_json(rb, &case, false);
-    outcome_json(result.as_ref().map(|(outcome, _)| outcome)).to_string()
+    let result = evaluate_json(rb, &case, trace);
+    match result {
+        Ok((Outcome::Answer(answer), Some(trace))) => traced_line("answer", &answer, &trace),
+        Ok((Outcome::Rejected(error), Some(trace))) => traced_line("error", &error, &trace),
+        _ => outcome_json(result.as_ref().map(|(outcome, _)| outcome)).to_string(),
+    }
+}
+
+/// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
+/// a case, serialised straight to text: building it as a `serde_json::Value`
+/// first took most of a traced line's time (a map per trace event).
+pub fn traced_line(key: &str, value: &impl Serialize, trace: &Trace) -> String {
+    let mut text = Vec::new();
+    let mut json = serde_json::Serializer::new(&mut text);
+    let written = json.serialize_map(Some(2)).and_then(|mut map| {
+        map.serialize_entry(key, value)?;
+        map.serialize_entry("trace", trace)?;
+        map.end()
+    });
+    match (written, String::from_utf8(text)) {
+        (Ok(()), Ok(text)) => text,
+        // Only a map with keys that are no strings fails; a trace has none.
+        _ => serde_json::json!({key: value, "trace": trace}).to_string(),
+    }
 }
 
 fn error_line(path: &str, message: &str) -> String {

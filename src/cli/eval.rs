@@ -18,7 +18,20 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Err(code) => return code,
     };
     if let Some(batch) = &args.batch {
-        return super::batch::run(&rb, batch);
+        let trace = match args.trace {
+            None => false,
+            Some(TraceFormat::Json) => true,
+            Some(TraceFormat::Text) => {
+                warn!("error: --trace text cannot be combined with --batch: a batch writes one JSON line per case, so use --trace json");
+                return ExitCode::from(2);
+            }
+        };
+        let jobs = args.jobs.unwrap_or_else(bareme::chunks::all_cores);
+        return super::batch::run(&rb, batch, jobs, trace);
+    }
+    if args.jobs.is_some() {
+        warn!("error: --jobs applies to a batch: add --batch FILE");
+        return ExitCode::from(2);
     }
     let case =
         read_case(args.case.as_deref(), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
@@ -41,7 +54,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Outcome::Answer(answer) => {
             let text = match (args.trace, trace) {
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    serde_json::json!({"answer": answer, "trace": trace}).to_string()
+                    super::batch::traced_line("answer", &answer, &trace)
                 }
                 (Some(TraceFormat::Text), Some(trace)) => {
                     format!("{answer}\n\n{}", render_text(&trace))
@@ -55,7 +68,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             match (args.trace, trace) {
                 (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    out.line(&serde_json::json!({"error": err, "trace": trace}).to_string());
+                    out.line(&super::batch::traced_line("error", &err, &trace));
                 }
                 _ => {}
             }

@@ -7,13 +7,13 @@
 //! a run starting at `start` first computes those, so a shard writes
 //! exactly the lines a full run writes for its indices.
 
-use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use super::task::{Drawn, Engine, GenerateError, TaskLine};
+use crate::chunks::in_order;
 
 /// Tasks drawn at once between two writes: bounds memory, keeps order.
 const CHUNK: u64 = 512;
@@ -87,6 +87,16 @@ pub enum RunError {
     Pool(usize),
 }
 
+/// Fills a chunk with the indices that follow `*next`, up to `end`.
+fn indices(next: &mut u64, end: u64) -> impl FnMut(&mut Vec<u64>) -> Result<(), RunError> + '_ {
+    move |chunk| {
+        let last = next.saturating_add(CHUNK).min(end);
+        chunk.extend(*next..last);
+        *next = last;
+        Ok(())
+    }
+}
+
 /// Draws the tasks of `options` and writes them to `out`, one JSON line each.
 pub fn run(
     engine: &Engine<'_>,
@@ -94,22 +104,16 @@ pub fn run(
     out: &mut dyn Write,
     progress: &dyn Fn(u64),
 ) -> Result<Manifest, RunError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()
-        .map_err(|_| RunError::Pool(options.jobs))?;
+    let pool = crate::chunks::pool(options.jobs).map_err(|_| RunError::Pool(options.jobs))?;
     let g = engine.generator;
     let draw = |i: u64| engine.task(options.seed, i, options.level);
     let mut seen: HashSet<String> = HashSet::new();
     if !g.checks.signature.is_empty() {
-        for first in (0..options.start).step_by(CHUNK as usize) {
-            let last = (first + CHUNK).min(options.start);
-            let drawn: Vec<Result<Drawn, GenerateError>> =
-                pool.install(|| (first..last).into_par_iter().map(draw).collect());
-            for d in drawn {
-                seen.insert(d?.task.signature);
-            }
-        }
+        let mut next = 0;
+        in_order(&pool, indices(&mut next, options.start), draw, |d| {
+            seen.insert(d?.task.signature);
+            Ok(())
+        })?;
     }
     let mut manifest = Manifest {
         generator: g.name.clone(),
@@ -126,40 +130,34 @@ pub fn run(
     let mut hash = Sha256::new();
     let mut line = Vec::new();
     let end = options.start.saturating_add(options.count);
-    let mut first = options.start;
-    while first < end {
-        let last = first.saturating_add(CHUNK).min(end);
-        let drawn: Vec<Result<Drawn, GenerateError>> =
-            pool.install(|| (first..last).into_par_iter().map(draw).collect());
-        for d in drawn {
-            let Drawn { task, redraws } = d?;
-            for (reason, n) in redraws {
-                *manifest.redraws.entry(reason).or_default() += n;
-            }
-            if !task.signature.is_empty() && !seen.insert(task.signature.clone()) {
-                manifest.duplicates += 1;
-                continue;
-            }
-            line.clear();
-            serde_json::to_writer(&mut line, &TaskLine::new(&task, g))
-                .map_err(std::io::Error::from)?;
-            line.push(b'\n');
-            out.write_all(&line)?;
-            hash.update(&line);
-            manifest.tasks += 1;
-            *manifest.levels.entry(task.level).or_default() += 1;
-            *manifest.tiers.entry(task.tier.to_string()).or_default() += 1;
-            *manifest
-                .branches
-                .entry(task.branch.to_string())
-                .or_default() += 1;
-            for tag in &task.tags {
-                *manifest.tags.entry(tag.clone()).or_default() += 1;
-            }
+    let mut next = options.start;
+    in_order(&pool, indices(&mut next, end), draw, |d| {
+        let Drawn { task, redraws } = d?;
+        for (reason, n) in redraws {
+            *manifest.redraws.entry(reason).or_default() += n;
         }
-        progress(last - first);
-        first = last;
-    }
+        progress(1);
+        if !task.signature.is_empty() && !seen.insert(task.signature.clone()) {
+            manifest.duplicates += 1;
+            return Ok(());
+        }
+        line.clear();
+        serde_json::to_writer(&mut line, &TaskLine::new(&task, g)).map_err(std::io::Error::from)?;
+        line.push(b'\n');
+        out.write_all(&line)?;
+        hash.update(&line);
+        manifest.tasks += 1;
+        *manifest.levels.entry(task.level).or_default() += 1;
+        *manifest.tiers.entry(task.tier.to_string()).or_default() += 1;
+        *manifest
+            .branches
+            .entry(task.branch.to_string())
+            .or_default() += 1;
+        for tag in &task.tags {
+            *manifest.tags.entry(tag.clone()).or_default() += 1;
+        }
+        Ok(())
+    })?;
     out.flush()?;
     manifest.sha256 = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
     Ok(manifest)

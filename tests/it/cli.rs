@@ -18,15 +18,21 @@ fn bareme_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("bareme runs");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text)
-            .expect("write stdin");
+    // Fed from another thread: a batch writes answers while it reads, so a
+    // large input would fill both pipes if it were written before reading.
+    let feeder = stdin.map(|text| {
+        let mut pipe = child.stdin.take().expect("stdin");
+        let text = text.to_vec();
+        std::thread::spawn(move || {
+            // A child that stops reading early (a refused option) closes the pipe.
+            let _ = pipe.write_all(&text);
+        })
+    });
+    let output = child.wait_with_output().expect("bareme finishes");
+    if let Some(feeder) = feeder {
+        feeder.join().expect("the feeder thread");
     }
-    child.wait_with_output().expect("bareme finishes")
+    output
 }
 
 pub(crate) fn stdout(o: &Output) -> String {

@@ -4,6 +4,7 @@
 mod ablations;
 mod authoring;
 mod baselines;
+mod batch;
 mod caps;
 mod cli;
 mod compiled;
@@ -14,6 +15,7 @@ mod extends;
 mod fuzz;
 mod generate;
 mod generators;
+mod handwritten;
 mod hardening;
 mod hostile;
 mod invalid;

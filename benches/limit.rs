@@ -1,0 +1,254 @@
+//! bareme against the limit: every bundled rulebook on thousands of varied
+//! cases drawn by its generator (never one case repeated), per phase and
+//! end to end, untraced and traced, on one core and on all cores, each
+//! figure with its ratio to the hand-written Luma program
+//! (`tests/handwritten/luma.rs`) measured in the same run; and the load and
+//! check time of each rulebook. BENCHMARKS.md records a run.
+//!
+//! `cargo bench --bench limit`; `BAREME_BENCH_CASES` (default 20000) sets
+//! the cases per rulebook, `BAREME_BENCH_ONLY` narrows to rulebooks whose
+//! generator path holds it. Each figure is the best of three passes.
+
+#[path = "../tests/handwritten/luma.rs"]
+mod luma;
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+use bareme::chunks::{all_cores, in_order, pool};
+use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::{
+    evaluate, evaluate_json, load_rulebook, outcome_json, validate_case, Outcome, Rulebook,
+};
+
+const GENERATORS: [&str; 4] = [
+    "rulebooks/luma-payroll/generator-4.toml",
+    "rulebooks/sales-tax/generator-1.toml",
+    "rulebooks/paie-fr/generator-1.toml",
+    "rulebooks/succession-fr/generator-1.toml",
+];
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Microseconds per case of `f` over `n` cases, best of three passes.
+fn per_case(n: usize, mut f: impl FnMut()) -> f64 {
+    (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            f();
+            started.elapsed().as_secs_f64() * 1e6 / n.max(1) as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The case lines a generator draws (its tasks' cases, as one JSON line each).
+fn cases(path: &Path, n: u64) -> (Rulebook, Vec<String>) {
+    let (generator, rb) = load_generator(path, None).expect("a bundled generator loads");
+    let engine = Engine::new(&generator, &rb).expect("engine");
+    let options = RunOptions {
+        seed: 1,
+        start: 0,
+        count: n,
+        level: None,
+        jobs: all_cores(),
+    };
+    let mut out = Vec::new();
+    run(&engine, options, &mut out, &|_| {}).expect("tasks");
+    let lines = String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON")["case"].to_string())
+        .collect();
+    (rb, lines)
+}
+
+/// The whole batch road on `jobs` workers, as `eval --batch` runs it.
+fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
+    let pool = pool(jobs).expect("pool");
+    let mut next = lines.iter();
+    let mut bytes = 0;
+    let done: Result<(), ()> = in_order(
+        &pool,
+        |chunk| {
+            chunk.extend(next.by_ref().take(512));
+            Ok(())
+        },
+        |line: &String| {
+            let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let result = evaluate_json(rb, &case, trace);
+            match result {
+                // As `eval --batch --trace json` writes it: straight to text.
+                Ok((o, Some(t))) => {
+                    let (key, value) = match &o {
+                        Outcome::Answer(answer) => ("answer", answer.to_string()),
+                        Outcome::Rejected(e) => ("error", serde_json::to_string(e).expect("JSON")),
+                    };
+                    let trace = serde_json::to_string(&t).expect("a trace serialises");
+                    format!("{{\"{key}\":{value},\"trace\":{trace}}}")
+                }
+                _ => outcome_json(result.as_ref().map(|(o, _)| o)).to_string(),
+            }
+        },
+        |out| {
+            bytes += out.len() + 1;
+            Ok(())
+        },
+    );
+    done.expect("batch");
+    bytes
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let n = env_or("BAREME_BENCH_CASES", 20000);
+    let only = std::env::var("BAREME_BENCH_ONLY").unwrap_or_default();
+    let cores = all_cores();
+    println!(
+        "{cores} cores; µs per case, best of 3; ratio to the hand-written Luma program end to end"
+    );
+
+    // The limit, on Luma's cases.
+    let (_, luma_lines) = cases(&root.join(GENERATORS[0]), n);
+    let mut out = String::new();
+    let limit = per_case(luma_lines.len(), || {
+        for line in &luma_lines {
+            out.clear();
+            luma::evaluate_line(line, &mut out);
+            black_box(&out);
+        }
+    });
+    let limit_parse = per_case(luma_lines.len(), || {
+        for line in &luma_lines {
+            black_box(serde_json::from_str::<luma::RawCase>(line).ok());
+        }
+    });
+    println!(
+        "hand-written Luma: end to end {limit:.2}, parse {limit_parse:.2} ({} cases)",
+        luma_lines.len()
+    );
+    println!(
+        "{:<16} {:<26} {:>9} {:>8}",
+        "rulebook", "phase", "µs/case", "ratio"
+    );
+    let show = |set: &str, phase: &str, us: f64| {
+        println!("{set:<16} {phase:<26} {us:>9.2} {:>7.2}×", us / limit);
+    };
+
+    for file in GENERATORS {
+        if !file.contains(only.as_str()) {
+            continue;
+        }
+        let set = file.split('/').nth(1).unwrap_or(file);
+        let (rb, lines) = cases(&root.join(file), n);
+        let k = lines.len();
+        let dir = root.join("rulebooks").join(set).join(format!(
+            "v{}",
+            rb.reference().split(['@', '#']).nth(1).unwrap_or("")
+        ));
+        let load = (0..3)
+            .map(|_| {
+                let started = Instant::now();
+                black_box(load_rulebook(&dir).expect("loads"));
+                started.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::INFINITY, f64::min);
+        println!(
+            "{set:<16} {:<26} {load:>9.2} ms ({k} cases)",
+            "load + check"
+        );
+
+        let parsed: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        show(
+            set,
+            "parse (serde_json Value)",
+            per_case(k, || {
+                for line in &lines {
+                    black_box(serde_json::from_str::<serde_json::Value>(line).ok());
+                }
+            }),
+        );
+        let facts: Vec<_> = parsed.iter().map(|c| validate_case(&rb, c)).collect();
+        show(
+            set,
+            "validate",
+            per_case(k, || {
+                for case in &parsed {
+                    black_box(validate_case(&rb, case).ok());
+                }
+            }),
+        );
+        let outcomes: Vec<_> = facts
+            .iter()
+            .flatten()
+            .map(|f| evaluate(&rb, f, false))
+            .collect();
+        let valid = outcomes.len();
+        show(
+            set,
+            "evaluate (valid cases)",
+            per_case(k, || {
+                for f in facts.iter().flatten() {
+                    black_box(evaluate(&rb, f, false).ok());
+                }
+            }) * k as f64
+                / valid.max(1) as f64,
+        );
+        show(
+            set,
+            "evaluate traced",
+            per_case(k, || {
+                for f in facts.iter().flatten() {
+                    black_box(evaluate(&rb, f, true).ok());
+                }
+            }) * k as f64
+                / valid.max(1) as f64,
+        );
+        show(
+            set,
+            "write answer",
+            per_case(valid, || {
+                for o in &outcomes {
+                    black_box(outcome_json(o.as_ref().map(|(o, _)| o)).to_string());
+                }
+            }),
+        );
+        let one = per_case(k, || {
+            black_box(batch(&rb, &lines, 1, false));
+        });
+        show(set, "end to end, 1 core", one);
+        let all = per_case(k, || {
+            black_box(batch(&rb, &lines, cores, false));
+        });
+        show(set, &format!("end to end, {cores} cores"), all);
+        println!(
+            "{set:<16} {:<26} {:>9.2}×",
+            "  all cores / 1 core",
+            one / all
+        );
+        let traced = per_case(k, || {
+            black_box(batch(&rb, &lines, 1, true));
+        });
+        show(set, "end to end traced, 1 core", traced);
+        println!(
+            "{set:<16} {:<26} {:>9.2}×",
+            "  traced / untraced",
+            traced / one
+        );
+        show(
+            set,
+            &format!("end to end traced, {cores} cores"),
+            per_case(k, || {
+                black_box(batch(&rb, &lines, cores, true));
+            }),
+        );
+    }
+}
