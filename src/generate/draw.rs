@@ -182,14 +182,15 @@ impl<'a> Drawer<'a> {
                 let v = self.eval(f)?;
                 value_json(&v, field.number)
             }
-            Draw::Target {
-                step,
-                side,
-                goal,
-                lo,
-                hi,
-                step_size,
-            } => {
+            Draw::Target(target) => {
+                let Target {
+                    step,
+                    side,
+                    goal,
+                    lo,
+                    hi,
+                    step_size,
+                } = &**target;
                 let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
                 let grid = Grid::new(lo, hi, *step_size)?;
                 let x = self.target(&field.path, field.number, &grid, step, *side, goal)?;

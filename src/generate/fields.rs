@@ -306,14 +306,14 @@ impl<'a> Cx<'a> {
                 return None;
             };
             let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
-            return Some(Draw::Target {
+            return Some(Draw::Target(Box::new(Target {
                 step: step_f,
                 side,
                 goal,
                 lo,
                 hi,
                 step_size: grid,
-            });
+            })));
         }
         if let Some([min, max]) = raw.list {
             let Some(crate::model::InputKind::List {

@@ -175,14 +175,8 @@ pub(crate) enum Draw {
     Month(Moment, Moment),
     Date(Moment, Moment),
     Expr(Formula),
-    Target {
-        step: Formula,
-        side: Side,
-        goal: Formula,
-        lo: Bound,
-        hi: Bound,
-        step_size: Decimal,
-    },
+    /// Boxed: two formulas and two bounds would make every draw this large.
+    Target(Box<Target>),
     List {
         min: u32,
         max: u32,
@@ -199,6 +193,17 @@ pub(crate) enum Draw {
     Record(Vec<FieldDraw>),
     Text(String),
     KeyOf(Vec<String>),
+}
+
+/// A field chosen on its grid so that a step lands on, below or above a goal.
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    pub(crate) step: Formula,
+    pub(crate) side: Side,
+    pub(crate) goal: Formula,
+    pub(crate) lo: Bound,
+    pub(crate) hi: Bound,
+    pub(crate) step_size: Decimal,
 }
 
 /// The prompt's templates.
