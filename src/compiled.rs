@@ -421,6 +421,21 @@ pub mod rt {
             .map(|(total, _)| total)
     }
 
+    /// `scale_by(table, x, factor, places, mode)`: band limits scaled and rounded.
+    pub fn scale_by(
+        rb: &Rulebook,
+        facts: &Facts,
+        t: usize,
+        x: Num,
+        factor: Num,
+        places: u32,
+        mode: RoundingMode,
+    ) -> Option<Num> {
+        let mut bands = ops::scale_bands(rows_in_force(rb, facts, TableId::new(t)));
+        ops::scale_limits(&mut bands, factor, places, mode).ok()?;
+        ops::scale(&bands, x, None).ok().map(|(total, _)| total)
+    }
+
     /// `rows(table)`.
     pub fn table_rows(rb: &Rulebook, facts: &Facts, t: usize) -> Option<Value> {
         Some(Value::List(

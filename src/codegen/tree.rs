@@ -110,9 +110,15 @@ impl Gen<'_> {
         let called = match (&func.spec().op, func) {
             (Some(op), _) => self.op_call(func, op, args, sc)?,
             (None, Func::Date | Func::Month) if args.len() == 1 => return self.expr(&args[0], sc),
-            (None, Func::Lookup | Func::PeriodRow | Func::RangeRow | Func::Scale | Func::Rows) => {
-                self.table_call(func, args, sc)?
-            }
+            (
+                None,
+                Func::Lookup
+                | Func::PeriodRow
+                | Func::RangeRow
+                | Func::Scale
+                | Func::ScaleBy
+                | Func::Rows,
+            ) => self.table_call(func, args, sc)?,
             (None, Func::Min | Func::Max) => self.extremum_call(func, args, sc)?,
             _ => None,
         };
@@ -209,6 +215,27 @@ impl Gen<'_> {
                 };
                 (
                     format!("scale(rb, facts, {t}, {x}, {round_each:?})?"),
+                    Ty::Num,
+                )
+            }
+            (Func::ScaleBy, 5) => {
+                let t = table_of(func, args)?;
+                let x = self.arg(args, 1, Ty::Num, sc)?;
+                let factor = self.arg(args, 2, Ty::Num, sc)?;
+                let (places, mode) = match (&args[3].kind, &args[4].kind) {
+                    (CodeKind::Const(Value::Number(p)), CodeKind::Mode(m)) => {
+                        let p = crate::model::ops::whole(*p, "places")
+                            .map_err(|e| Unsupported(format!("`scale_by`: {e}")))?;
+                        (p, *m)
+                    }
+                    _ => {
+                        return Err(Unsupported(
+                            "`scale_by` without literal places and mode".into(),
+                        ))
+                    }
+                };
+                (
+                    format!("scale_by(rb, facts, {t}, {x}, {factor}, {places}, RoundingMode::{mode:?})?"),
                     Ty::Num,
                 )
             }

@@ -12,7 +12,7 @@ use crate::model::plan::{Code, CodeKind};
 use crate::model::*;
 use crate::num::RoundingMode;
 use crate::span::Span;
-use crate::trace::Lookup;
+use crate::trace::{Lookup, RoundingTrace};
 use crate::value::{plain, Value};
 
 use super::tracer::Tracer;
@@ -119,6 +119,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 }
                 Ok(Value::from_num(total))
             }
+            Func::ScaleBy => self.scale_by(args, span),
             Func::PeriodRow => {
                 let t = self.table_arg(&args[0])?;
                 let key = self.value(&args[1])?;
@@ -199,6 +200,57 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 func.name()
             ))),
         }
+    }
+
+    /// `scale_by(table, x, factor, places, mode)`: each band limit times
+    /// `factor`, rounded (each rounding recorded, at the limit it makes),
+    /// then the scale applied to `x` as `scale` does.
+    fn scale_by(&mut self, args: &'a [Code], span: Span) -> Res<Value> {
+        let fault = |m: String| Fault::at(span, m);
+        let t = self.table_arg(&args[0])?;
+        let x = self.numeric(&args[1])?;
+        let factor = self.numeric(&args[2])?;
+        let places = match &args[3].kind {
+            CodeKind::Const(Value::Number(p)) => {
+                u32::try_from(ops::whole(*p, "places").map_err(&fault)?)
+                    .map_err(|_| fault("bad places".into()))?
+            }
+            _ => return Err(fault("places must be a literal".into())),
+        };
+        let mode = match args.get(4).map(|a| &a.kind) {
+            Some(CodeKind::Mode(m)) => *m,
+            _ => RoundingMode::HalfUp,
+        };
+        let table = &self.rb.tables[t.index()];
+        let mut bands = ops::scale_bands(self.rows(t));
+        let roundings = ops::scale_limits(&mut bands, factor, places, mode).map_err(&fault)?;
+        if T::ON {
+            for (n, limit, rounded) in roundings {
+                let at = format!(
+                    "limit of band {} of {}: {limit} × {factor}",
+                    n + 1,
+                    table.name
+                );
+                self.tracer.rounding(RoundingTrace { at, rounded });
+            }
+        }
+        let (total, lines) = ops::scale(&bands, x, None).map_err(&fault)?;
+        if T::ON {
+            let source = self.source(t);
+            self.tracer.lookup(Lookup {
+                kind: "scale",
+                table: table.name.clone(),
+                source,
+                key: x.to_string(),
+                row: None,
+                why: if lines.is_empty() {
+                    "nothing above zero".into()
+                } else {
+                    lines.join(" + ")
+                },
+            });
+        }
+        Ok(Value::from_num(total))
     }
 
     fn table_arg(&mut self, c: &Code) -> Res<TableId> {

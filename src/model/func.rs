@@ -45,6 +45,9 @@ pub enum Func {
     Pow,
     /// `scale(table, x)`: a progressive scale applied band by band.
     Scale,
+    /// `scale_by(table, x, factor, places[, mode])`: a scale whose band
+    /// limits are multiplied by `factor` and rounded (pro-rated bands).
+    ScaleBy,
     /// `lookup(table, key, …)`: the row of a keyed table.
     Lookup,
     /// `period_row(table, month_or_date)`: the row whose period covers it.
@@ -303,7 +306,7 @@ pub const MAX_OP_ARGS: usize = 3;
 const ONE_VALUE: &[Carrier] = &[Carrier::Value];
 
 /// Every built-in function, in the order of [`Func`].
-pub const FUNCS: [FuncSpec; 42] = [
+pub const FUNCS: [FuncSpec; 43] = [
     FuncSpec {
         func: Func::Min,
         name: "min",
@@ -391,6 +394,13 @@ pub const FUNCS: [FuncSpec; 42] = [
         func: Func::Scale,
         name: "scale",
         arity: (2, 3),
+        signature: Signature::ByHand,
+        op: None,
+    },
+    FuncSpec {
+        func: Func::ScaleBy,
+        name: "scale_by",
+        arity: (4, 5),
         signature: Signature::ByHand,
         op: None,
     },

@@ -276,6 +276,32 @@ pub fn range_row(rows: &[Row], x: Num) -> Result<Option<&Row>, String> {
 }
 
 /// A progressive scale's bands from its table: `(upto, rate)` per row.
+/// `scale_by`'s band limits: each `upto` times `factor`, rounded to
+/// `places` by `mode`, in place; gives each rounding with its band's index
+/// (from 0) and the limit as written. A negative factor is refused.
+pub fn scale_limits(
+    bands: &mut [(Option<Decimal>, Decimal)],
+    factor: Num,
+    places: u32,
+    mode: crate::num::RoundingMode,
+) -> Result<Vec<(usize, Decimal, crate::num::rounding::Rounded)>, String> {
+    if factor.cmp_exact(Num::Dec(Decimal::ZERO))?.is_lt() {
+        return Err(format!(
+            "the factor of `scale_by` is {factor}; band limits cannot be scaled by a negative number"
+        ));
+    }
+    let mut out = Vec::new();
+    for (n, (upto, _)) in bands.iter_mut().enumerate() {
+        let Some(limit) = *upto else { continue };
+        let scaled = Num::Dec(limit).arith(crate::expr::BinOp::Mul, factor)?;
+        let r = crate::num::rounding::round_num(scaled, places, mode)?;
+        *upto = Some(r.after);
+        out.push((n, limit, r));
+    }
+    Ok(out)
+}
+
+/// The bands of a scale table: `(upto, rate)`, the last `upto` absent.
 pub fn scale_bands(rows: &[Row]) -> Vec<(Option<Decimal>, Decimal)> {
     rows.iter()
         .map(|r| {

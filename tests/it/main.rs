@@ -3,6 +3,7 @@
 
 mod ablations;
 mod authoring;
+mod bands;
 mod baselines;
 mod batch;
 mod caps;

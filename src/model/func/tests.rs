@@ -4,7 +4,7 @@ use super::*;
 
 /// Every function, written out; the exhaustive `match` below stops the
 /// build until a new variant is listed here too.
-const ALL: [Func; 42] = [
+const ALL: [Func; 43] = [
     Func::Min,
     Func::Max,
     Func::Abs,
@@ -14,6 +14,7 @@ const ALL: [Func; 42] = [
     Func::Ceil,
     Func::Pow,
     Func::Scale,
+    Func::ScaleBy,
     Func::Lookup,
     Func::PeriodRow,
     Func::IsMissing,
@@ -60,6 +61,7 @@ fn listed(f: Func) -> bool {
         | Func::Ceil
         | Func::Pow
         | Func::Scale
+        | Func::ScaleBy
         | Func::Lookup
         | Func::PeriodRow
         | Func::IsMissing

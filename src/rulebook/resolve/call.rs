@@ -68,6 +68,7 @@ impl Resolver<'_, '_> {
         }
         match func {
             Func::Round | Func::Floor | Func::Ceil => return self.rounding_call(func, f, args),
+            Func::ScaleBy => return self.scale_by_call(f, args),
             Func::Date | Func::Month => return self.calendar_literal(func, &args[0]),
             _ => {}
         }
@@ -370,6 +371,61 @@ impl Resolver<'_, '_> {
             NodeKind::Call(Func::Round, vec![value, places_node, mode_node]),
             Type::Number,
         )
+    }
+
+    /// `scale_by(table, x, factor, places[, mode])`: places and mode are
+    /// written as in `round`, so each band limit's rounding is known at load.
+    fn scale_by_call(&mut self, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
+        let (table, table_ty) = self.expr(&args[0]);
+        self.table_arg(
+            &table_ty,
+            args[0].span,
+            &f.name,
+            |k| *k == TableKind::Scale,
+            "a scale table",
+        );
+        let mut nodes = vec![table];
+        for (i, what) in [
+            (1, "argument 2 of `scale_by`"),
+            (2, "the factor of `scale_by`"),
+        ] {
+            let (node, ty) = self.expr(&args[i]);
+            self.require(&ty, &Type::Number, args[i].span, what);
+            nodes.push(node);
+        }
+        let places = match &args[3].kind {
+            ExprKind::Number(n) if n.scale() == 0 && *n >= 0.into() && *n <= MAX_PLACES.into() => {
+                *n
+            }
+            _ => {
+                let message = format!("the places of `scale_by` (each band limit rounded) must be a whole number from 0 to {MAX_PLACES}, written as is");
+                self.problem("check::rounding", args[3].span, message);
+                0.into()
+            }
+        };
+        let mode = match args.get(4).map(|a| &a.kind) {
+            None => RoundingMode::HalfUp,
+            Some(ExprKind::Name(id)) if RoundingMode::parse(&id.name).is_some() => {
+                RoundingMode::parse(&id.name).unwrap_or(RoundingMode::HalfUp)
+            }
+            Some(_) => {
+                let message = format!(
+                    "the mode of `scale_by` must be one of {}",
+                    RoundingMode::NAMES.join(", ")
+                );
+                self.problem("check::rounding", args[4].span, message);
+                RoundingMode::HalfUp
+            }
+        };
+        nodes.push(Node {
+            span: args[3].span,
+            kind: NodeKind::Const(Value::Number(places)),
+        });
+        nodes.push(Node {
+            span: args.get(4).map_or(args[3].span, |a| a.span),
+            kind: NodeKind::Mode(mode),
+        });
+        (NodeKind::Call(Func::ScaleBy, nodes), Type::Number)
     }
 
     pub(super) fn calendar_literal(&mut self, func: Func, arg: &Expr) -> (NodeKind, Type) {

@@ -1,0 +1,47 @@
+//! The rulebook bands@1#d9905948d6ee, compiled by `bareme compile`. Generated: do not edit.
+//!
+//! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
+//! or after a change of bareme that would generate other code.
+#![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]
+
+use bareme::compiled::rt::*;
+use bareme::compiled::Compiled;
+
+pub static COMPILED: Compiled = Compiled {
+    reference: "bands@1#d9905948d6ee",
+    fingerprint: "2e8b99c8f3a15e6873cbfb0c0c6cebf213a15ff61ed171e65332de8a9177d407",
+    run,
+};
+
+static K0: LazyLock<Value> = LazyLock::new(|| text("up"));
+const K1: Decimal = Decimal::from_parts(12, 0, 0, false, 0);
+const K2: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+
+fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
+    if !fits(rb, facts) {
+        return None;
+    }
+    let x = &facts.values;
+    // Budget units the walker could spend on what this code computes.
+    let mut spent: u64 = 0;
+    let mut s0: Option<Decimal> = None; // tax_to_date
+    let mut s1: Option<Num> = None; // whole_year
+    // check 1
+    if s0.is_none() { // tax_to_date
+        spent += 40;
+        s0 = Some(round(if BinOp::Eq.holds(cmp_value(&x[2], &(*K0))?) { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::Up)? } else { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::HalfEven)? }, 2, RoundingMode::Down)?);
+    }
+    if s1.is_none() { // whole_year
+        spent += 12;
+        s1 = Some(scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), Num::Dec(K2), 0, RoundingMode::HalfUp)?);
+    }
+        let mut clauses = clauses(rb, 0)?;
+        let mut object = serde_json::Map::with_capacity(2);
+        object.insert("tax_to_date".to_string(), { spent += 2; answer_dec(s0?, Format::Fixed(2), &clauses)? });
+        object.insert("whole_year".to_string(), { spent += 2; answer_num(s1?, Format::Decimal, &clauses)? });
+        if spent > budget(rb, facts) {
+            return None;
+        }
+        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+    None
+}
