@@ -93,7 +93,6 @@ impl<'a, T: Tracer> Machine<'a, T> {
             Func::Scale => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
-                let table = &self.rb.tables[t.index()];
                 let bands = ops::scale_bands(self.rows(t));
                 let round_each = match args.get(2).map(|a| &a.kind) {
                     Some(CodeKind::Const(Value::Number(p))) => {
@@ -101,23 +100,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     }
                     _ => None,
                 };
-                let (total, lines) = ops::scale(&bands, x, round_each).map_err(&fault)?;
-                if T::ON {
-                    let source = self.source(t);
-                    self.tracer.lookup(Lookup {
-                        kind: "scale",
-                        table: table.name.clone(),
-                        source,
-                        key: x.to_string(),
-                        row: None,
-                        why: if lines.is_empty() {
-                            "nothing above zero".into()
-                        } else {
-                            lines.join(" + ")
-                        },
-                    });
-                }
-                Ok(Value::from_num(total))
+                self.apply_scale(t, &bands, x, round_each).map_err(&fault)
             }
             Func::ScaleBy => self.scale_by(args, span),
             Func::PeriodRow => {
@@ -234,12 +217,23 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 self.tracer.rounding(RoundingTrace { at, rounded });
             }
         }
-        let (total, lines) = ops::scale(&bands, x, None).map_err(&fault)?;
+        self.apply_scale(t, &bands, x, None).map_err(&fault)
+    }
+
+    /// A scale's bands applied to `x`, the band-by-band sum traced as a lookup.
+    fn apply_scale(
+        &mut self,
+        t: TableId,
+        bands: &[(Option<rust_decimal::Decimal>, rust_decimal::Decimal)],
+        x: crate::num::Num,
+        round_each: Option<u32>,
+    ) -> Result<Value, String> {
+        let (total, lines) = ops::scale(bands, x, round_each)?;
         if T::ON {
             let source = self.source(t);
             self.tracer.lookup(Lookup {
                 kind: "scale",
-                table: table.name.clone(),
+                table: self.rb.tables[t.index()].name.clone(),
                 source,
                 key: x.to_string(),
                 row: None,

@@ -5,7 +5,6 @@
 //! negative factor is a located fault and a mode that is not one is refused
 //! at load.
 
-use bareme::Outcome;
 
 #[rustfmt::skip]
 #[path = "../compiled/bands.rs"]
@@ -30,25 +29,7 @@ fn the_bands_rulebook_passes_its_cases() {
 
 #[test]
 fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
-    let rb = super::rulebook(DIR);
-    let bound = super::compiled::bind(&bands_compiled::COMPILED, &rb, "bands");
-    let generated = bareme::codegen::generate(&rb);
-    let text = std::fs::read_to_string(super::root().join("tests/compiled/bands.rs"))
-        .expect("the checked-in module");
-    assert!(
-        text == generated.source,
-        "tests/compiled/bands.rs was edited"
-    );
-    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
-    let cases = bareme::conformance::cases(&super::root().join(DIR)).expect("cases");
-    for (name, case) in &cases {
-        let expected = super::compiled::interpreted(&rb, case);
-        let (got, by_code) = super::compiled::compiled(&bound, &rb, case);
-        assert_eq!(got, expected, "{name}");
-        if matches!(expected, Ok(Outcome::Answer(_))) {
-            assert!(by_code, "{name} was handed back to the interpreter");
-        }
-    }
+    super::compiled::agrees_on_its_cases(&bands_compiled::COMPILED, DIR, "bands");
 }
 
 #[test]

@@ -70,6 +70,28 @@ pub(super) fn compiled(
     }
 }
 
+/// A test rulebook's checked-in module (`tests/compiled/<file>.rs`) is what
+/// the generator writes now, with no fallback, and on every conformance
+/// case of `dir` gives the interpreter's outcome, answering by its own code.
+pub(super) fn agrees_on_its_cases(module: &Compiled, dir: &str, file: &str) {
+    let rb = super::rulebook(dir);
+    let bound = bind(module, &rb, file);
+    let generated = bareme::codegen::generate(&rb);
+    let path = format!("tests/compiled/{file}.rs");
+    let text = std::fs::read_to_string(super::root().join(&path)).expect("the checked-in module");
+    assert!(text == generated.source, "{path} was edited");
+    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
+    let cases = bareme::conformance::cases(&super::root().join(dir)).expect("cases");
+    for (name, case) in &cases {
+        let expected = interpreted(&rb, case);
+        let (got, by_code) = compiled(&bound, &rb, case);
+        assert_eq!(got, expected, "{name}");
+        if matches!(expected, Ok(Outcome::Answer(_))) {
+            assert!(by_code, "{name} was handed back to the interpreter");
+        }
+    }
+}
+
 #[test]
 fn checked_in_modules_are_what_the_generator_writes_now() {
     for (module, dir, file) in MODULES {

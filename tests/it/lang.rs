@@ -3,7 +3,6 @@
 //! (`tests/compiled/lang.rs`) is what the generator writes now and gives the
 //! interpreter's outcome on every case, answering them itself.
 
-use bareme::Outcome;
 
 #[rustfmt::skip]
 #[path = "../compiled/lang.rs"]
@@ -28,25 +27,7 @@ fn the_language_rulebook_passes_its_cases() {
 
 #[test]
 fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
-    let rb = super::rulebook(DIR);
-    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
-    let generated = bareme::codegen::generate(&rb);
-    let text = std::fs::read_to_string(super::root().join("tests/compiled/lang.rs"))
-        .expect("the checked-in module");
-    assert!(
-        text == generated.source,
-        "tests/compiled/lang.rs was edited"
-    );
-    assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
-    let cases = bareme::conformance::cases(&super::root().join(DIR)).expect("cases");
-    for (name, case) in &cases {
-        let expected = super::compiled::interpreted(&rb, case);
-        let (got, by_code) = super::compiled::compiled(&bound, &rb, case);
-        assert_eq!(got, expected, "{name}");
-        if matches!(expected, Ok(Outcome::Answer(_))) {
-            assert!(by_code, "{name} was handed back to the interpreter");
-        }
-    }
+    super::compiled::agrees_on_its_cases(&lang_compiled::COMPILED, DIR, "lang");
 }
 
 /// A text that is not a decimal is a fault located at the call, the same on
