@@ -324,3 +324,34 @@ fn a_case_runs_against_each_version_it_names() {
         vec!["tax: expected \"10.00\", got \"12.00\"".to_string()]
     );
 }
+
+#[test]
+fn a_version_expectation_may_state_only_the_fields_it_changes() {
+    let dir = tempdir("extends-changes");
+    let v1 = version(&dir, "v1", BASE);
+    let v2 = version(&dir, "v2", &child("\n[parameters.rate]\nvalue = \"12\"\n"));
+    std::fs::create_dir_all(v1.join("cases")).expect("cases");
+    std::fs::create_dir_all(v2.join("cases")).expect("cases");
+    let case = "case = '{\"pay\": \"100.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"10.00\"\nlines = \"6\"\n";
+    let run = |versions: &str| {
+        std::fs::write(v1.join("cases/both.toml"), format!("{case}{versions}")).expect("write");
+        let rb2 = load_rulebook(&v2).expect("loads");
+        let report = run_conformance(&rb2, &v2).expect("runs");
+        assert_eq!(report.results.len(), 1);
+        report.results[0].failures.clone()
+    };
+    // 100.00 × 12 % = 12.00; `lines` is kept from `expect.answer`.
+    assert!(run("[versions.2.changes]\ntax = \"12.00\"\n").is_empty());
+    assert_eq!(
+        run("[versions.2.changes]\ntax = \"10.00\"\n"),
+        ["tax: expected \"10.00\", got \"12.00\""]
+    );
+    assert_eq!(
+        run("[versions.2.changes]\ntaxes = \"12.00\"\n"),
+        ["`changes.taxes`: `expect.answer` has no field `taxes` to change"]
+    );
+    assert_eq!(
+        run("[versions.2.changes]\ntax = \"12.00\"\n[versions.2.error]\npath = \"pay\"\n"),
+        ["an expectation needs exactly one of `answer`, `changes` and `error`"]
+    );
+}
