@@ -44,11 +44,13 @@ impl<'a> Cx<'a> {
                 Some(Slot::Input(input)) => match &input.kind {
                     InputKind::Record {
                         pattern: Some(_), ..
-                    } => return Err(format!(
+                    } => {
+                        return Err(format!(
                         "input `{}` of {} is a text read through its pattern: draw the text whole",
                         input.name,
                         self.side()
-                    )),
+                    ))
+                    }
                     InputKind::Record { fields, .. } => {
                         Slot::Input(fields.iter().find(|f| &*f.name == *seg).ok_or_else(|| {
                             format!(
