@@ -520,3 +520,45 @@ fn problems_about_bare_tables_point_at_their_headers() {
     );
     assert_eq!(problems(&text), vec![format!("check::cycle {expected}")]);
 }
+
+#[test]
+fn a_steps_citations_are_checked_like_a_decisions() {
+    // The condition must be a boolean, its names known, its clauses declared.
+    let text = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"x\", clauses = [\"A\"] }, { when = \"xx > 0\", clauses = [\"B\"] }]",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![
+            format!("check::type_mismatch {}", at(&text, "\"x\"", 0)),
+            format!("check::unknown_name {}", at(&text, "xx", 0)),
+            format!("check::unknown_clause {}", at(&text, "\"B\"", 0)),
+        ]
+    );
+    let msgs = messages(&text);
+    assert!(
+        msgs[0].contains("a citation's `when` must be a boolean, found a number"),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn a_steps_citations_count_in_its_cycles() {
+    // A citation reads what it names: `y`'s reads `z`, which reads `y`.
+    let text = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"z > 0\", clauses = [\"A\"] }]\n\n[steps.z]\nexpr = \"y + 1\"",
+    );
+    let msgs = messages(&text);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains("y → z → y"), "{}", msgs[0]);
+    // A citation may not read its own step (its value is being computed).
+    let own = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"y > 0\", clauses = [\"A\"] }]",
+    );
+    let msgs = messages(&own);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains("y → y"), "{}", msgs[0]);
+}
