@@ -562,3 +562,24 @@ fn a_steps_citations_count_in_its_cycles() {
     assert_eq!(msgs.len(), 1, "{msgs:?}");
     assert!(msgs[0].contains("y → y"), "{}", msgs[0]);
 }
+
+#[test]
+fn an_ablation_may_not_make_a_cycle_through_a_citation() {
+    // `y` cites a clause when `a` is positive; replacing `a` by `y` closes
+    // the loop through the citation alone. Without it, the ablation applies.
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"\nclauses = [\"A\"]",
+        "[steps.a]\nexpr = \"x\"\n\n[steps.y]\nexpr = \"x * 2\"\nclauses = [\"A\"]\ncite = [{ when = \"a > 0\", clauses = [\"A\"] }]",
+    );
+    assert_eq!(problems(&text), Vec::<String>::new());
+    let looped = text.clone() + "\n[ablations.loop]\nsteps = { a = \"y\" }\n";
+    let msgs = messages(&looped);
+    assert_eq!(msgs, vec!["steps depend on each other in a cycle: a (ablation loop) → y (ablation loop) → a (ablation loop)"]);
+    let fine = text + "\n[ablations.zero]\nsteps = { a = \"x - x\" }\n";
+    let rb = parse_rulebook("demo.toml", &fine).expect("valid");
+    let ablated = rb.ablated("zero").expect("applies");
+    let case = serde_json::json!({"x": "5"});
+    let (_, trace) = bareme::evaluate_json(&ablated, &case, true).expect("evaluates");
+    let text = bareme::render_text(&trace.expect("traced"));
+    assert!(text.contains("citation: a > 0 → does not cite A"), "{text}");
+}
