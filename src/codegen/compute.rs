@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use super::deps::{code_deps, Dep};
 use super::ty::{Ex, Ty};
 use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
-use crate::model::plan::Code;
+use crate::model::plan::{Code, CodeKind};
 use crate::model::{ParamValue, Step};
+use crate::value::Value;
 
 impl Gen<'_> {
     /// Generates, into `out`, whatever `code` reads that is not computed yet.
@@ -100,6 +101,10 @@ impl Gen<'_> {
     pub(super) fn cite_checks(&mut self, step: &Step, sc: Scope, indent: &str) -> Gened<String> {
         let mut text = String::new();
         for (when, _) in &step.cite {
+            // A condition folded to a constant (`rulebook::fold`) cannot fault.
+            if matches!(when.code.kind, CodeKind::Const(Value::Bool(_))) {
+                continue;
+            }
             let cond = self.expr(&when.code, sc)?.to(Ty::Bool);
             let _ = writeln!(text, "{indent}let _ = {cond};");
         }
