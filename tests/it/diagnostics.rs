@@ -583,3 +583,36 @@ fn an_ablation_may_not_make_a_cycle_through_a_citation() {
     let text = bareme::render_text(&trace.expect("traced"));
     assert!(text.contains("citation: a > 0 → does not cite A"), "{text}");
 }
+
+#[test]
+fn a_per_item_steps_citations_are_checked_and_count_in_its_cycles() {
+    let group = "[inputs.items]\ntype = \"list\"\nitems = { type = \"record\", fields = { q = { type = \"integer\" } } }\n\n[per_item.rows]\nover = \"items\"\nitem = \"it\"\n\n[per_item.rows.steps.a]\nexpr = \"it.q\"\ncite = [{ when = \"b > 0\", clauses = [\"A\"] }]\n\n[per_item.rows.steps.b]\nexpr = \"a * 2\"\n\n[steps.y]\nexpr = \"x * sum(rows.a)\"";
+    // `a` cites when `b` is positive, and `b` reads `a`: a cycle through the citation.
+    let text = BASE.replace("[steps.y]\nexpr = \"x * 2\"", group);
+    assert_eq!(
+        messages(&text),
+        vec!["per-item steps depend on each other in a cycle: rows.a → rows.b → rows.a"]
+    );
+    // Reading the item is fine; an unknown field and an unknown clause are located.
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        &group.replace(
+            "\"b > 0\", clauses = [\"A\"]",
+            "\"it.qq > 0\", clauses = [\"Z\"]",
+        ),
+    );
+    let found = problems(&text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("check::unknown_field"), "{found:?}");
+    assert_eq!(
+        found[1],
+        format!("check::unknown_clause {}", at(&text, "\"Z\"", 0))
+    );
+    assert_eq!(
+        problems(&BASE.replace(
+            "[steps.y]\nexpr = \"x * 2\"",
+            &group.replace("\"b > 0\"", "\"it.q > 0\"")
+        )),
+        Vec::<String>::new()
+    );
+}
