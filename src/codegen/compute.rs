@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use super::deps::{code_deps, Dep};
 use super::ty::{Ex, Ty};
 use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
-use crate::model::plan::Code;
+use crate::model::plan::{Code, CodeKind};
 use crate::model::{ParamValue, Step};
+use crate::value::Value;
 
 impl Gen<'_> {
     /// Generates, into `out`, whatever `code` reads that is not computed yet.
@@ -71,9 +72,12 @@ impl Gen<'_> {
             return Err(Unsupported(format!("step `{name}` is typed two ways")));
         }
         self.step_ty[i] = Some(e.ty);
+        let cites = self
+            .cite_checks(step, Scope::default(), "        ")
+            .map_err(|Unsupported(why)| Unsupported(format!("step `{name}`: {why}")))?;
         let _ = writeln!(
             out,
-            "    if s{i}.is_none() {{ // {name}\n        spent += {};\n        s{i} = Some({});\n    }}",
+            "    if s{i}.is_none() {{ // {name}\n        spent += {};\n        s{i} = Some({});\n{cites}    }}",
             step_spend(&self.rb.steps[i]),
             e.to(e.ty),
         );
@@ -81,9 +85,30 @@ impl Gen<'_> {
     }
 
     /// What a step reads whenever it is computed: its condition, or its
-    /// formula when it has none.
+    /// formula when it has none, and its `cite` conditions.
     pub(super) fn step_needs(&mut self, step: &Step, out: &mut String) -> Gened<()> {
-        self.needs(&step.when.as_ref().unwrap_or(&step.expr).code, out)
+        self.needs(&step.when.as_ref().unwrap_or(&step.expr).code, out)?;
+        for (when, _) in &step.cite {
+            self.needs(&when.code, out)?;
+        }
+        Ok(())
+    }
+
+    /// A statement per `cite` condition of a step, evaluated for its faults
+    /// alone: the interpreter evaluates each after the step's value on both
+    /// roads, so a condition that faults gives the case back. Which clauses
+    /// they add is seen only in a trace, which compiled code never makes.
+    pub(super) fn cite_checks(&mut self, step: &Step, sc: Scope, indent: &str) -> Gened<String> {
+        let mut text = String::new();
+        for (when, _) in &step.cite {
+            // A condition folded to a constant (`rulebook::fold`) cannot fault.
+            if matches!(when.code.kind, CodeKind::Const(Value::Bool(_))) {
+                continue;
+            }
+            let cond = self.expr(&when.code, sc)?.to(Ty::Bool);
+            let _ = writeln!(text, "{indent}let _ = {cond};");
+        }
+        Ok(text)
     }
 
     /// `code` on a branch: what it reads is computed on the branch too, in

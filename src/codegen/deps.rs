@@ -50,12 +50,14 @@ pub(super) fn item_order(steps: &[Step]) -> Gened<Vec<usize>> {
     Ok(order)
 }
 
-/// A step's codes in the order they run: condition, formula, otherwise.
+/// A step's codes in the order they run: condition, formula, otherwise,
+/// citations.
 fn step_codes(step: &Step) -> impl Iterator<Item = &Code> {
     step.when
         .iter()
         .chain(std::iter::once(&step.expr))
         .chain(step.otherwise.iter())
+        .chain(step.cite.iter().map(|(when, _)| when))
         .map(|f| &f.code)
 }
 

@@ -74,18 +74,21 @@ impl Gen<'_> {
             for j in item_order(steps)? {
                 let local = format!("g{g}r{r}s{j}");
                 let fixed = row.known.get(j).and_then(Option::as_ref);
-                let e = match fixed {
-                    Some(v) => self.constant(v)?,
-                    None => {
-                        let scope = Scope {
-                            item: Some((&item, &locals)),
-                            group: Some(g),
-                            ..Scope::default()
-                        };
-                        self.item_step(g, j, &steps[j], scope)?
-                    }
+                let scope = Scope {
+                    item: Some((&item, &locals)),
+                    group: Some(g),
+                    ..Scope::default()
+                };
+                // A known step's citations are constant (`rulebook::fold`).
+                let (e, cites) = match fixed {
+                    Some(v) => (self.constant(v)?, String::new()),
+                    None => (
+                        self.item_step(g, j, &steps[j], scope)?,
+                        self.item_cites(g, j, &steps[j], scope, "    ")?,
+                    ),
                 };
                 let _ = writeln!(out, "    let {local}: {} = {};", e.ty.rust(), e.to(e.ty));
+                out.push_str(&cites);
                 locals[j] = Some((local, e.ty));
             }
             // Every item step has a local: `item_order` lists them all.
@@ -122,7 +125,9 @@ impl Gen<'_> {
                 ..Scope::default()
             };
             let e = self.item_step(g, j, &steps[j], scope)?;
+            let cites = self.item_cites(g, j, &steps[j], scope, "        ")?;
             let _ = writeln!(body, "        let i{j}: {} = {};", e.ty.rust(), e.to(e.ty));
+            body.push_str(&cites);
             locals[j] = Some((format!("i{j}"), e.ty));
         }
         let tys: Vec<Ty> = locals
@@ -163,6 +168,25 @@ impl Gen<'_> {
                 group.name, group.steps[j].name
             ))
         })
+    }
+
+    /// The `cite` conditions of step `j` of an item of group `g`.
+    fn item_cites(
+        &mut self,
+        g: usize,
+        j: usize,
+        step: &Step,
+        sc: Scope,
+        indent: &str,
+    ) -> Gened<String> {
+        let group = &self.rb.groups[g];
+        self.cite_checks(step, sc, indent)
+            .map_err(|Unsupported(why)| {
+                Unsupported(format!(
+                    "group `{}` step `{}` citation: {why}",
+                    group.name, group.steps[j].name
+                ))
+            })
     }
 
     pub(super) fn group_form(&self, g: usize) -> Gened<GroupForm> {

@@ -246,7 +246,14 @@ fn spend(formula: Option<&Formula>) -> u64 {
 }
 
 fn step_spend(step: &Step) -> u64 {
-    spend(step.when.as_ref()) + spend(Some(&step.expr)) + spend(step.otherwise.as_ref())
+    spend(step.when.as_ref())
+        + spend(Some(&step.expr))
+        + spend(step.otherwise.as_ref())
+        + step
+            .cite
+            .iter()
+            .map(|(when, _)| spend(Some(when)))
+            .sum::<u64>()
 }
 
 #[cfg(test)]

@@ -252,6 +252,21 @@ impl Facts {
             );
         }
         self.list("clauses", &s.clauses);
+        self.cites(&s.cite);
+    }
+
+    /// `cite[1].when`, `cite[1].clauses`, …: a decision's or a step's
+    /// conditional citations, by position.
+    fn cites(&mut self, cites: &[RawCite]) {
+        for (n, c) in cites.iter().enumerate() {
+            let key = format!("cite[{}]", n + 1);
+            self.put(
+                format!("{key}.when"),
+                canonical(c.when.get_ref()),
+                Some(start(&c.when)),
+            );
+            self.list(&format!("{key}.clauses"), &c.clauses);
+        }
     }
 
     fn output(&mut self, prefix: &str, o: &RawOutput) {
@@ -525,15 +540,7 @@ fn decision(b: &mut Builder, name: &str, d: &RawDecision) {
     let mut f = Facts::new(at);
     f.text("label", &d.label);
     f.list("clauses", &d.clauses);
-    for (n, c) in d.cite.iter().enumerate() {
-        let key = format!("cite[{}]", n + 1);
-        f.put(
-            format!("{key}.when"),
-            canonical(c.when.get_ref()),
-            Some(start(&c.when)),
-        );
-        f.list(&format!("{key}.clauses"), &c.clauses);
-    }
+    f.cites(&d.cite);
     b.add(Section::Decisions, entity.clone(), None, f);
     for (field, o) in &d.answer {
         let mut f = Facts::new(o.anchor().start as usize);

@@ -266,6 +266,10 @@ enum Ctx {
     GroupOver(usize),
     ItemStep(usize, usize, usize),
     ItemAnswer(usize, usize),
+    /// A `cite` condition of a top-level step.
+    StepCite(StepId),
+    /// A `cite` condition of step `.1` of group `.0`, for item `.2`.
+    ItemStepCite(usize, usize, usize),
 }
 
 impl Ctx {
@@ -286,6 +290,20 @@ impl Ctx {
             Ctx::ItemAnswer(g, i) => {
                 format!("the answer of item {i} of group {}", rb.groups[g].name)
             }
+            Ctx::StepCite(i) => format!("citation of step {}", rb.steps[i.index()].name),
+            Ctx::ItemStepCite(g, j, i) => format!(
+                "citation of step {}.{} of item {i}",
+                rb.groups[g].name, rb.groups[g].steps[j].name
+            ),
+        }
+    }
+
+    /// The context of a `cite` condition of the step in this context.
+    fn cite(self) -> Ctx {
+        match self {
+            Ctx::Step(i) => Ctx::StepCite(i),
+            Ctx::ItemStep(g, j, i) => Ctx::ItemStepCite(g, j, i),
+            other => other,
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::model::*;
 use crate::num::exact::Num;
 use crate::num::{rounding, RoundingMode};
 use crate::span::Span;
-use crate::trace::{ConditionTrace, Event, RoundingTrace, StepTrace};
+use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
 
 use super::tracer::Tracer;
@@ -214,7 +214,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
         Ok(())
     }
 
-    /// Computes a step; with a trace, in a frame of its own, and records it.
+    /// Computes a step and then its `cite` conditions (a condition can
+    /// fault, so both roads evaluate them); with a trace, in a frame of its
+    /// own, and records it.
     #[inline]
     pub(super) fn run_step(
         &mut self,
@@ -225,8 +227,36 @@ impl<'a, T: Tracer> Machine<'a, T> {
         if T::ON {
             self.run_step_traced(step, context, item)
         } else {
-            self.compute_step(step, context, &mut None, &mut None)
+            let value = self.compute_step(step, context, &mut None, &mut None)?;
+            for (when, _) in &step.cite {
+                self.bool_formula(when, context.cite())?;
+            }
+            Ok(value)
         }
+    }
+
+    /// The step's `cite` conditions, in order, each with whether it held;
+    /// and its clauses: its own, then those of each condition that held,
+    /// each once.
+    fn traced_cites(
+        &mut self,
+        step: &'a Step,
+        context: Ctx,
+    ) -> Res<(Vec<CiteTrace>, Vec<Arc<str>>)> {
+        let mut clauses = step.clauses.clone();
+        let mut cites = Vec::with_capacity(step.cite.len());
+        for (when, extra) in &step.cite {
+            let held = self.bool_formula(when, context.cite())?;
+            if held {
+                super::cite_clauses(&mut clauses, extra);
+            }
+            cites.push(CiteTrace {
+                when: when.text.clone(),
+                held,
+                clauses: extra.clone(),
+            });
+        }
+        Ok((cites, clauses))
     }
 
     #[inline(never)]
@@ -238,14 +268,17 @@ impl<'a, T: Tracer> Machine<'a, T> {
     ) -> Res<Value> {
         self.tracer.push_frame();
         let (mut exact, mut condition) = (None, None);
-        let res = self.compute_step(step, context, &mut exact, &mut condition);
+        let res = self
+            .compute_step(step, context, &mut exact, &mut condition)
+            .and_then(|value| Ok((value, self.traced_cites(step, context)?)));
         let frame = self.tracer.pop_frame();
-        let value = res?;
+        let (value, (cites, clauses)) = res?;
         self.tracer.event(Event::Step(Box::new(StepTrace {
             step: step.name.clone(),
             item,
             label: step.label.clone(),
-            clauses: step.clauses.clone(),
+            clauses,
+            cites,
             detail: step.detail,
             formula: step.expr.text.clone(),
             condition,

@@ -568,6 +568,9 @@ pub struct Step {
     pub label: Option<String>,
     /// Clauses it applies.
     pub clauses: Vec<Arc<str>>,
+    /// Clauses it applies in addition when a condition holds, in order;
+    /// the conditions are evaluated after the step's value, on both roads.
+    pub cite: Vec<(Formula, Vec<Arc<str>>)>,
     /// The formula.
     pub expr: Formula,
     /// Applicability condition.
@@ -580,6 +583,18 @@ pub struct Step {
     pub ty: Type,
     /// A helper step, shown on one line in a text trace.
     pub detail: bool,
+}
+
+impl Step {
+    /// Every formula of the step: its `expr`, `when`, `otherwise` and the
+    /// conditions of its `cite`, so that what reads a step's dependencies
+    /// (cycles, depth, usage, ablations) misses none of them.
+    pub fn formulas(&self) -> impl Iterator<Item = &Formula> {
+        std::iter::once(&self.expr)
+            .chain(&self.when)
+            .chain(&self.otherwise)
+            .chain(self.cite.iter().map(|(when, _)| when))
+    }
 }
 
 /// Steps computed once per item of a list.

@@ -157,11 +157,9 @@ fn step_cycle(rb: &Rulebook) -> Option<Vec<Arc<str>>> {
     first_cycle(&deps).map(|cycle| cycle.into_iter().map(|i| names[i].clone()).collect())
 }
 
-/// The formulas of a step: its `expr`, `when` and `otherwise`.
+/// The formulas of a step: its `expr`, `when`, `otherwise` and citations.
 fn formulas(step: &Step) -> impl Iterator<Item = &Node> {
-    std::iter::once(&step.expr.node)
-        .chain(step.when.iter().map(|f| &f.node))
-        .chain(step.otherwise.iter().map(|f| &f.node))
+    step.formulas().map(|f| &f.node)
 }
 
 /// Steps a formula reads: top-level steps and groups (as `n_steps + g`) into

@@ -97,16 +97,10 @@ impl<'r> Depths<'r> {
     }
 
     fn step(&self, step: &Step, group: Option<usize>, pending: &mut Vec<Unit>) -> usize {
-        [
-            Some(&step.expr),
-            step.when.as_ref(),
-            step.otherwise.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|f| self.node(&f.node, group, pending))
-        .max()
-        .unwrap_or(0)
+        step.formulas()
+            .map(|f| self.node(&f.node, group, pending))
+            .max()
+            .unwrap_or(0)
     }
 
     /// The unit's depth from what is measured so far, and what it still waits for.

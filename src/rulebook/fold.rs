@@ -55,8 +55,9 @@ pub fn specialize(rb: &mut Rulebook) {
 }
 
 /// A group's steps for one row. A step that folds to a constant (no condition
-/// left, no rounding) is itself folded into the steps that read it, until
-/// nothing changes.
+/// left, no rounding, each citation's condition a constant boolean, so that
+/// not running it skips no fault) is itself folded into the steps that read
+/// it, until nothing changes.
 fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
     let mut known: Vec<Option<Value>> = vec![None; steps.len()];
     let mut folded: Vec<Step> = Vec::new();
@@ -69,7 +70,7 @@ fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
         let next: Vec<Option<Value>> = folded
             .iter()
             .map(|s| match (&s.expr.node.kind, &s.when, s.round) {
-                (NodeKind::Const(v), None, None) => Some(v.clone()),
+                (NodeKind::Const(v), None, None) if cites_settled(s) => Some(v.clone()),
                 _ => None,
             })
             .collect();
@@ -95,6 +96,14 @@ impl Fold<'_> {
     /// is settled here: when it holds the step is its formula; when it fails
     /// the step is its `otherwise` (never rounded), or absent.
     fn step(&self, s: &Step) -> Step {
+        let s = &Step {
+            cite: s
+                .cite
+                .iter()
+                .map(|(w, clauses)| (self.formula(w), clauses.clone()))
+                .collect(),
+            ..s.clone()
+        };
         let when = s.when.as_ref().map(|w| self.formula(w));
         match when.as_ref().map(|w| as_const(&w.node)) {
             Some(Some(Value::Bool(true))) => Step {
@@ -129,6 +138,13 @@ impl Fold<'_> {
     fn formula(&self, f: &Formula) -> Formula {
         super::lower::formula(f.text.clone(), self.fold(&f.node), f.offset)
     }
+}
+
+/// Whether every citation of a folded step has a constant boolean condition.
+fn cites_settled(s: &Step) -> bool {
+    s.cite
+        .iter()
+        .all(|(w, _)| matches!(as_const(&w.node), Some(Value::Bool(_))))
 }
 
 fn constant(span: crate::span::Span, v: Value) -> Node {

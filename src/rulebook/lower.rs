@@ -142,6 +142,9 @@ fn step_formulas(step: &mut Step, f: &mut dyn FnMut(&mut Formula)) {
     for w in step.when.iter_mut().chain(&mut step.otherwise) {
         f(w);
     }
+    for (when, _) in &mut step.cite {
+        f(when);
+    }
 }
 
 fn parts_formulas(parts: &mut [MessagePart], f: &mut dyn FnMut(&mut Formula)) {

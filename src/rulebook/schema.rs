@@ -356,6 +356,11 @@ pub struct RawStep {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<String>")]
     pub clauses: Vec<Spanned<String>>,
+    /// Clauses the step applies in addition when a condition holds, for a
+    /// step whose branches apply different clauses.
+    #[serde(default)]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cite: Vec<RawCite>,
     /// A helper step: the text trace shows it on one line, beneath the
     /// steps that apply the rules.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -115,10 +115,7 @@ pub(crate) fn unused(rb: &mut Rulebook, declared: &Declarations) -> Vec<Problem>
             continue;
         };
         let mut inner = Reads::default();
-        for f in std::iter::once(&step.expr)
-            .chain(&step.when)
-            .chain(&step.otherwise)
-        {
+        for f in step.formulas() {
             inner.node(&f.node);
         }
         for t in inner.steps {

@@ -103,8 +103,12 @@ pub struct StepTrace {
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// Clauses it applies.
+    /// Clauses it applies: its own, then those its `cite` conditions that
+    /// held add.
     pub clauses: Vec<Arc<str>>,
+    /// Its `cite` conditions, in order, and whether each held.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cites: Vec<CiteTrace>,
     /// A helper step (`detail = true`): shown on one line in text.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub detail: bool,
@@ -170,7 +174,7 @@ pub struct RoundingTrace {
     pub rounded: Rounded,
 }
 
-/// A conditional citation.
+/// A conditional citation, of a decision or of a step.
 #[derive(Clone, Debug, Serialize)]
 pub struct CiteTrace {
     /// The condition.

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-use super::{Event, OutcomeTrace, StepTrace, Trace};
+use super::{CiteTrace, Event, OutcomeTrace, StepTrace, Trace};
 use crate::facts::Given;
 use crate::value::Value;
 
@@ -252,7 +252,7 @@ fn write_step(out: &mut String, s: &StepTrace) {
         Some(item) => format!("{item}.{}", s.step),
         None => s.step.to_string(),
     };
-    if s.detail && s.roundings.is_empty() && s.lookups.is_empty() {
+    if s.detail && s.roundings.is_empty() && s.lookups.is_empty() && s.cites.is_empty() {
         line(out, format_args!("  · {name} = {}", shown(&s.value)));
         return;
     }
@@ -337,6 +337,22 @@ fn write_step(out: &mut String, s: &StepTrace) {
             ),
         );
     }
+    for c in &s.cites {
+        write_citation(out, c);
+    }
+}
+
+/// `citation: COND → cites R4`: a decision's or a step's `cite` entry.
+fn write_citation(out: &mut String, c: &CiteTrace) {
+    let verdict = if c.held { "cites" } else { "does not cite" };
+    line(
+        out,
+        format_args!(
+            "    citation: {} → {verdict} {}",
+            c.when,
+            c.clauses.join(", ")
+        ),
+    );
 }
 
 /// A formula as written, each of its lines on a line of its own, its
@@ -376,7 +392,9 @@ fn zero_item(events: &[Event], at: usize) -> Option<usize> {
         if s.item.as_ref() != Some(item) {
             break;
         }
-        if nothing(&s.value).is_none() || !s.roundings.is_empty() {
+        // A clause a branch cited is shown, never folded away.
+        if nothing(&s.value).is_none() || !s.roundings.is_empty() || s.cites.iter().any(|c| c.held)
+        {
             return None;
         }
         end += 1;

@@ -1,4 +1,4 @@
-//! The rulebook lang@1#77ad8f1a0171, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#c0085b4ade97, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,32 +8,39 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#77ad8f1a0171",
-    fingerprint: "1936daf69aa79d29e8ae8efd5e23738efabafdd4b4b6fd87f046f940594e212e",
+    reference: "lang@1#c0085b4ade97",
+    fingerprint: "23e2c867671c7ec899d92e9a8c1132b8e1b6a439078c9d5ed6a4e77004ba0170",
     run,
 };
 
-const K0: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
-static K1: LazyLock<Value> = LazyLock::new(|| text("A"));
-static K2: LazyLock<Value> = LazyLock::new(|| text("B"));
-const K3: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
-static K4: LazyLock<Value> = LazyLock::new(|| text("C"));
-const K5: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
-static K6: LazyLock<Value> = LazyLock::new(|| text("D"));
-static K7: LazyLock<Value> = LazyLock::new(|| text("E"));
-static K8: LazyLock<Value> = LazyLock::new(|| text("F"));
-const K9: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
-const K10: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
-const K11: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
-const K12: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
-const K13: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
-const K14: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
-static K15: LazyLock<Value> = LazyLock::new(|| text("S"));
-static K16: LazyLock<Value> = LazyLock::new(|| text("none"));
-static K17: LazyLock<Value> = LazyLock::new(|| text("K"));
-static K18: LazyLock<Value> = LazyLock::new(|| text("T"));
-const K19: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
-const K20: Decimal = Decimal::from_parts(9, 0, 0, false, 0);
+const K0: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
+const K1: Decimal = Decimal::from_parts(10, 0, 0, false, 0);
+const K2: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
+const K3: Decimal = Decimal::from_parts(20, 0, 0, false, 0);
+const K4: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
+const K5: Decimal = Decimal::from_parts(1, 0, 0, false, 1);
+const K6: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
+static K7: LazyLock<Value> = LazyLock::new(|| text("A"));
+static K8: LazyLock<Value> = LazyLock::new(|| text("B"));
+const K9: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
+static K10: LazyLock<Value> = LazyLock::new(|| text("C"));
+const K11: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+static K12: LazyLock<Value> = LazyLock::new(|| text("D"));
+static K13: LazyLock<Value> = LazyLock::new(|| text("E"));
+static K14: LazyLock<Value> = LazyLock::new(|| text("F"));
+const K15: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
+const K16: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+const K17: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+static K18: LazyLock<Value> = LazyLock::new(|| text("S"));
+static K19: LazyLock<Value> = LazyLock::new(|| text("none"));
+static K20: LazyLock<Value> = LazyLock::new(|| text("K"));
+static K21: LazyLock<Value> = LazyLock::new(|| text("T"));
+const K22: Decimal = Decimal::from_parts(9, 0, 0, false, 0);
+
+/// The steps of one item of group `parts`.
+struct G0 {
+    s0: Value,
+}
 
 fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if !fits(rb, facts) {
@@ -60,7 +67,50 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s15: Option<bool> = None; // code_flag
     let mut s16: Option<Decimal> = None; // tax_allowance
     let mut s17: Option<Value> = None; // tax_region
+    let mut s18: Option<Decimal> = None; // relief
     // check 1
+    spent += 2;
+    if truth(&x[6])? {
+    if s18.is_none() { // relief
+        spent += 44;
+        s18 = Some(round(if (number(&x[0])? <= K0) { div_dec(number(&x[0])?, K1)? } else { better_num(Num::Dec(K2), sub(Num::Dec(K3), div_dec(number(&x[0])?, K1)?)?, true)? }, 2, RoundingMode::HalfUp)?);
+        let _ = (number(&x[0])? <= K0);
+        let _ = BinOp::Gt.holds(cmp_num(div_dec(number(&x[0])?, number(&x[5])?)?, Num::Dec(K0))?);
+    }
+    spent += 2;
+    // group parts
+    let go0: Value = x[2].clone();
+    let gl0 = items(&go0)?;
+    let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
+    for it in gl0.iter() {
+        spent += 18;
+        let i0: Value = if BinOp::Gt.holds(cmp_num(num(&(*it))?, Num::Dec(K4))?) { (*it).clone() } else { Value::Number(K2) };
+        let _ = BinOp::Gt.holds(cmp_num(num(&(*it))?, Num::Dec(K4))?);
+        g0.push(G0 { s0: i0 });
+    }
+    spent += 4;
+    spent += 88;
+    // group band_lines, unrolled
+    let gi1 = constant_items(rb, 1)?;
+    if gi1.len() != 2 {
+        return None;
+    }
+    let g1r0s0: bool = true;
+    let g1r0s1: Decimal = mul_dec(number(&x[0])?, K5)?;
+    let _ = (true && BinOp::Gt.holds(cmp_num(div_dec(number(&x[0])?, number(&x[5])?)?, Num::Dec(K2))?));
+    let g1r1s0: bool = false;
+    let g1r1s1: Decimal = K2;
+        let mut clauses = clauses(rb, 0)?;
+        let mut object = serde_json::Map::with_capacity(3);
+        object.insert("relief".to_string(), { spent += 2; answer_dec(s18?, Format::Decimal, &clauses)? });
+        object.insert("kept".to_string(), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, number(&r.s0)?)?; } t }, Format::Decimal, &clauses)? });
+        object.insert("band_tax".to_string(), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; t = add_dec(t, g1r0s1)?; t = add_dec(t, g1r1s1)?; t }, Format::Decimal, &clauses)? });
+        if spent > budget(rb, facts) {
+            return None;
+        }
+        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+    }
+    // check 2
     if s0.is_none() { // ties_to_zero
         spent += 2;
         s0 = Some(round_value(x[0].clone(), 2, RoundingMode::HalfDown)?);
@@ -75,55 +125,55 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s3.is_none() { // third_half_down
         spent += 12;
-        s3 = Some(round(div_dec(number(&x[0])?, K0)?, 2, RoundingMode::HalfDown)?);
+        s3 = Some(round(div_dec(number(&x[0])?, K6)?, 2, RoundingMode::HalfDown)?);
     }
     if s4.is_none() { // category_rate
         spent += 12;
-        s4 = Some({ let m = &x[1]; if matches(m, &(*K1))? || matches(m, &(*K2))? { K3 } else if matches(m, &(*K4))? { K5 } else if matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { K9 } else { K10 } });
+        s4 = Some({ let m = &x[1]; if matches(m, &(*K7))? || matches(m, &(*K8))? { K9 } else if matches(m, &(*K10))? { K11 } else if matches(m, &(*K12))? || matches(m, &(*K13))? || matches(m, &(*K14))? { K2 } else { K15 } });
     }
     if s5.is_none() { // reduced
         spent += 8;
-        s5 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? { true } else { false } });
+        s5 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K12))? { true } else { false } });
     }
     if s6.is_none() { // standard
         spent += 8;
-        s6 = Some({ let m = &x[1]; if matches(m, &(*K4))? || matches(m, &(*K6))? || matches(m, &(*K7))? || matches(m, &(*K8))? { false } else { true } });
+        s6 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K12))? || matches(m, &(*K13))? || matches(m, &(*K14))? { false } else { true } });
     }
     if s7.is_none() { // small_x
         spent += 12;
-        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K11)?)); if matches(m, &(Value::Number(K12)))? || matches(m, &(Value::Number(K13)))? || matches(m, &(Value::Number(K0)))? { true } else { false } });
+        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K16)?)); if matches(m, &(Value::Number(K17)))? || matches(m, &(Value::Number(K4)))? || matches(m, &(Value::Number(K6)))? { true } else { false } });
     }
     if s8.is_none() { // capped
         spent += 26;
-        s8 = Some({ let l0: &Value = &(Value::Number(better_dec(number(&x[0])?, K14, false))); { let l1: &Value = &(Value::Number(s4?)); sub(mul(num(&(*l0))?, num(&(*l1))?)?, div(num(&(*l0))?, Num::Dec(K14))?)? } });
+        s8 = Some({ let l0: &Value = &(Value::Number(better_dec(number(&x[0])?, K0, false))); { let l1: &Value = &(Value::Number(s4?)); sub(mul(num(&(*l0))?, num(&(*l1))?)?, div(num(&(*l0))?, Num::Dec(K0))?)? } });
     }
     if s11.is_none() { // doubled_excess
         spent += 30;
-        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K12))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K9))?) { mul(num(&(*l1))?, Num::Dec(K13))? } else { Num::Dec(K9) } })); } } Value::List(out.into()) }))?);
+        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K17))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K2))?) { mul(num(&(*l1))?, Num::Dec(K4))? } else { Num::Dec(K2) } })); } } Value::List(out.into()) }))?);
     }
     if s12.is_none() { // code_region
         spent += 26;
-        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K15).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K4).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K9), Value::Number(K12)])? } else { (*K16).clone() });
+        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K10).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K17)])? } else { (*K19).clone() });
     }
     if s13.is_none() { // code_amount
         spent += 30;
-        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K16))?) { K9 } else { K12 }), value(sub(num(&(*l0))?, Num::Dec(K12))?)])?])? });
+        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K17 }), value(sub(num(&(*l0))?, Num::Dec(K17))?)])?])? });
     }
     if s14.is_none() { // code_suffix
         spent += 18;
-        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K12))?), call(Func::Len, [x[3].clone()])?])?])?);
+        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K17))?), call(Func::Len, [x[3].clone()])?])?])?);
     }
     if s15.is_none() { // code_flag
         spent += 16;
-        s15 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K17).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K18).clone()])?))?));
+        s15 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K20).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K21).clone()])?))?));
     }
     if s16.is_none() { // tax_allowance
         spent += 24;
-        s16 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K19)?, if BinOp::Eq.holds(cmp_value(&(field(&x[4], 2)?), &(*K18))?) { K9 } else { K20 })?);
+        s16 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K1)?, if BinOp::Eq.holds(cmp_value(&(field(&x[4], 2)?), &(*K21))?) { K2 } else { K22 })?);
     }
     if s17.is_none() { // tax_region
         spent += 8;
-        s17 = Some({ let c = field(&x[4], 0)?; if !c.is_missing() { c } else { let c = (*K16).clone(); if !c.is_missing() { c } else { Value::Absent }}});
+        s17 = Some({ let c = field(&x[4], 0)?; if !c.is_missing() { c } else { let c = (*K19).clone(); if !c.is_missing() { c } else { Value::Absent }}});
     }
     if s9.is_none() { // weighted
         spent += 12;
@@ -131,9 +181,9 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s10.is_none() { // first_big
         spent += 20;
-        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K13))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K12)) }});
+        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K17)) }});
     }
-        let mut clauses = clauses(rb, 0)?;
+        let mut clauses = clauses(rb, 1)?;
         let mut object = serde_json::Map::with_capacity(18);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });

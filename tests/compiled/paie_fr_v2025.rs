@@ -1,4 +1,4 @@
-//! The rulebook paie-fr@2025#5d87f176eb70, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook paie-fr@2025#6bd9f109a2db, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "paie-fr@2025#5d87f176eb70",
-    fingerprint: "0b1dc5432a4467310731bd97453243205296f20965f27264d260560e4988f7c9",
+    reference: "paie-fr@2025#6bd9f109a2db",
+    fingerprint: "c9e4dc9940a5f29735f7cb25823ed19dd63975b5967eb12c8e74d277070a3ba7",
     run,
 };
 
@@ -298,7 +298,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s19 = Some(if (x[12]).is_missing() { Value::Number(K2) } else { field(&x[12], 0)? });
     }
     spent += 4;
-    spent += 8410;
+    spent += 8990;
     // group lines, unrolled
     let gi0 = constant_items(rb, 0)?;
     if gi0.len() != 29 {

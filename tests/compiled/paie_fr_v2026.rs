@@ -1,4 +1,4 @@
-//! The rulebook paie-fr@2026#9d579852e12e, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook paie-fr@2026#7fac0952ad61, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "paie-fr@2026#9d579852e12e",
-    fingerprint: "1fa0c283b3f4ebd50a73d7d68e711704cc237f2497a658292a74e45ea8b6c13f",
+    reference: "paie-fr@2026#7fac0952ad61",
+    fingerprint: "c8b69601604aec59fdf8967f4530d65dc3941048244885554b32fb3e31a69e85",
     run,
 };
 
@@ -267,7 +267,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s19 = Some(if (x[12]).is_missing() { Value::Number(K2) } else { field(&x[12], 0)? });
     }
     spent += 4;
-    spent += 6750;
+    spent += 7290;
     // group lines, unrolled
     let gi0 = constant_items(rb, 0)?;
     if gi0.len() != 27 {

@@ -1,4 +1,4 @@
-//! The rulebook succession-fr@2026#e01780394647, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook succession-fr@2026#36560e584ddf, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "succession-fr@2026#e01780394647",
-    fingerprint: "f654b0dc292e888a06ec3306e67f2637fee0c30ec131bc4d094e666e8d7b6dd1",
+    reference: "succession-fr@2026#36560e584ddf",
+    fingerprint: "faa2f3f1d4f1a16faf5acee59223bcebb10008c16c2125878ca31d90e92b766b",
     run,
 };
 
@@ -28,10 +28,11 @@ const K11: Decimal = Decimal::from_parts(80, 0, 0, false, 0);
 const K12: Decimal = Decimal::from_parts(18, 0, 0, false, 0);
 const K13: Decimal = Decimal::from_parts(31865, 0, 0, false, 0);
 const K14: Decimal = Decimal::from_parts(100000, 0, 0, false, 0);
-const K15: Decimal = Decimal::from_parts(159325, 0, 0, false, 0);
-static K16: LazyLock<Value> = LazyLock::new(|| text("sibling"));
-static K17: LazyLock<Value> = LazyLock::new(|| text("nephew_niece"));
+static K15: LazyLock<Value> = LazyLock::new(|| text("sibling"));
+static K16: LazyLock<Value> = LazyLock::new(|| text("nephew_niece"));
+static K17: LazyLock<Value> = LazyLock::new(|| text("great_grandchild"));
 static K18: LazyLock<Value> = LazyLock::new(|| text("unrelated"));
+const K19: Decimal = Decimal::from_parts(159325, 0, 0, false, 0);
 
 /// The steps of one item of group `heirs`.
 struct G0 {
@@ -125,7 +126,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let gl0 = items(&go0)?;
     let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
     for it in gl0.iter() {
-        spent += 562;
+        spent += 640;
         let i0: Value = { let c = get(&x[8], &(field(&(*it), 0)?))?; if !c.is_missing() { c } else { Value::Number(K1) }};
         let i1: Num = if BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?) { {
     if s0.is_none() { // funeral_deduction
@@ -175,13 +176,17 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     better_num(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[10])?.iter() { spent += 38; if (BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && truth(&(field(&(*l0), 4)?))?) { out.push(value(mul(mul(num(&(field(&(*l0), 2)?))?, num(&(field(&(*l0), 3)?))?)?, if truth(&(field(&(*l0), 5)?))? { s5? } else { Num::Dec(K3) })?)); } } Value::List(out.into()) }))?, i5, false)? } } else { Num::Dec(K1) };
         let i7: Num = if (field(&(*it), 5)?).is_missing() { Num::Dec(K1) } else { sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 26; if BinOp::Eq.holds(cmp_value(&({ let c = field(&(*l0), 5)?; if !c.is_missing() { c } else { let c = (*K4).clone(); if !c.is_missing() { c } else { Value::Absent }}}), &(field(&(*it), 5)?))?) { out.push({ let c = get(&x[8], &(field(&(*l0), 0)?))?; if !c.is_missing() { c } else { Value::Number(K1) }}); } } Value::List(out.into()) }))? };
         let i8: Value = if !(field(&(*it), 5)?).is_missing() { value(div(mul(Num::Dec(K14), num(&i0)?)?, i7)?) } else { field(&(lookup(rb, facts, 0, &[field(&(*it), 2)?, x[0].clone()])?), 2)? };
-        let i9: Num = add(num(&i8)?, Num::Dec(if truth(&(field(&(*it), 4)?))? { K15 } else { K1 }))?;
+        let _ = (!(field(&(*it), 5)?).is_missing() || { let m = &(field(&(*it), 2)?); if matches(m, &(*K9))? || matches(m, &(*K15))? || matches(m, &(*K16))? { true } else { false } });
+        let _ = (((field(&(*it), 5)?).is_missing() && BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?)) && { let m = &(field(&(*it), 2)?); if matches(m, &(*K10))? || matches(m, &(*K17))? || matches(m, &(*K18))? { true } else { false } });
+        let _ = (BinOp::Eq.holds(cmp_value(&x[0], &(*K0))?) && BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K10))?));
+        let _ = (BinOp::Eq.holds(cmp_value(&x[0], &(*K0))?) && BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K17))?));
+        let i9: Num = add(num(&i8)?, Num::Dec(if truth(&(field(&(*it), 4)?))? { K19 } else { K1 }))?;
         let i10: Num = sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[11])?.iter() { spent += 32; if ((BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && !truth(&(field(&(*l0), 3)?))?) && BinOp::Gt.holds(cmp_value(&(field(&(*l0), 1)?), &(*s3.as_ref()?))?)) { out.push(field(&(*l0), 2)?); } } Value::List(out.into()) }))?;
         let i11: Num = better_num(i9, i10, false)?;
         let i12: Num = sub(i10, i11)?;
         let i13: Decimal = round(if i2 { Num::Dec(K1) } else { better_num(Num::Dec(K1), sub(sub(i1, i6)?, sub(i9, i11)?)?, true)? }, 0, RoundingMode::HalfUp)?;
-        let i14: Num = if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K16))?) { scale(rb, facts, 3, i12, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K17))?) { scale(rb, facts, 4, i12, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K18))?) { scale(rb, facts, 5, i12, None)? } else { scale(rb, facts, 2, i12, None)? } } };
-        let i15: Num = if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K16))?) { scale(rb, facts, 3, add(i12, Num::Dec(i13))?, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K17))?) { scale(rb, facts, 4, add(i12, Num::Dec(i13))?, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K18))?) { scale(rb, facts, 5, add(i12, Num::Dec(i13))?, None)? } else { scale(rb, facts, 2, add(i12, Num::Dec(i13))?, None)? } } };
+        let i14: Num = if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K15))?) { scale(rb, facts, 3, i12, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K16))?) { scale(rb, facts, 4, i12, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K18))?) { scale(rb, facts, 5, i12, None)? } else { scale(rb, facts, 2, i12, None)? } } };
+        let i15: Num = if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K15))?) { scale(rb, facts, 3, add(i12, Num::Dec(i13))?, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K16))?) { scale(rb, facts, 4, add(i12, Num::Dec(i13))?, None)? } else { if BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K18))?) { scale(rb, facts, 5, add(i12, Num::Dec(i13))?, None)? } else { scale(rb, facts, 2, add(i12, Num::Dec(i13))?, None)? } } };
         let i16: Decimal = round(if i2 { Num::Dec(K1) } else { sub(i15, i14)? }, 0, RoundingMode::HalfUp)?;
         g0.push(G0 { s0: i0, s1: i1, s2: i2, s3: i3, s4: i4, s5: i5, s6: i6, s7: i7, s8: i8, s9: i9, s10: i10, s11: i11, s12: i12, s13: i13, s14: i14, s15: i15, s16: i16 });
     }

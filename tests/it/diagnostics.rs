@@ -520,3 +520,99 @@ fn problems_about_bare_tables_point_at_their_headers() {
     );
     assert_eq!(problems(&text), vec![format!("check::cycle {expected}")]);
 }
+
+#[test]
+fn a_steps_citations_are_checked_like_a_decisions() {
+    // The condition must be a boolean, its names known, its clauses declared.
+    let text = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"x\", clauses = [\"A\"] }, { when = \"xx > 0\", clauses = [\"B\"] }]",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![
+            format!("check::type_mismatch {}", at(&text, "\"x\"", 0)),
+            format!("check::unknown_name {}", at(&text, "xx", 0)),
+            format!("check::unknown_clause {}", at(&text, "\"B\"", 0)),
+        ]
+    );
+    let msgs = messages(&text);
+    assert!(
+        msgs[0].contains("a citation's `when` must be a boolean, found a number"),
+        "{msgs:?}"
+    );
+}
+
+#[test]
+fn a_steps_citations_count_in_its_cycles() {
+    // A citation reads what it names: `y`'s reads `z`, which reads `y`.
+    let text = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"z > 0\", clauses = [\"A\"] }]\n\n[steps.z]\nexpr = \"y + 1\"",
+    );
+    let msgs = messages(&text);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains("y → z → y"), "{}", msgs[0]);
+    // A citation may not read its own step (its value is being computed).
+    let own = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"y > 0\", clauses = [\"A\"] }]",
+    );
+    let msgs = messages(&own);
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains("y → y"), "{}", msgs[0]);
+}
+
+#[test]
+fn an_ablation_may_not_make_a_cycle_through_a_citation() {
+    // `y` cites a clause when `a` is positive; replacing `a` by `y` closes
+    // the loop through the citation alone. Without it, the ablation applies.
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"\nclauses = [\"A\"]",
+        "[steps.a]\nexpr = \"x\"\n\n[steps.y]\nexpr = \"x * 2\"\nclauses = [\"A\"]\ncite = [{ when = \"a > 0\", clauses = [\"A\"] }]",
+    );
+    assert_eq!(problems(&text), Vec::<String>::new());
+    let looped = text.clone() + "\n[ablations.loop]\nsteps = { a = \"y\" }\n";
+    let msgs = messages(&looped);
+    assert_eq!(msgs, vec!["steps depend on each other in a cycle: a (ablation loop) → y (ablation loop) → a (ablation loop)"]);
+    let fine = text + "\n[ablations.zero]\nsteps = { a = \"x - x\" }\n";
+    let rb = parse_rulebook("demo.toml", &fine).expect("valid");
+    let ablated = rb.ablated("zero").expect("applies");
+    let case = serde_json::json!({"x": "5"});
+    let (_, trace) = bareme::evaluate_json(&ablated, &case, true).expect("evaluates");
+    let text = bareme::render_text(&trace.expect("traced"));
+    assert!(text.contains("citation: a > 0 → does not cite A"), "{text}");
+}
+
+#[test]
+fn a_per_item_steps_citations_are_checked_and_count_in_its_cycles() {
+    let group = "[inputs.items]\ntype = \"list\"\nitems = { type = \"record\", fields = { q = { type = \"integer\" } } }\n\n[per_item.rows]\nover = \"items\"\nitem = \"it\"\n\n[per_item.rows.steps.a]\nexpr = \"it.q\"\ncite = [{ when = \"b > 0\", clauses = [\"A\"] }]\n\n[per_item.rows.steps.b]\nexpr = \"a * 2\"\n\n[steps.y]\nexpr = \"x * sum(rows.a)\"";
+    // `a` cites when `b` is positive, and `b` reads `a`: a cycle through the citation.
+    let text = BASE.replace("[steps.y]\nexpr = \"x * 2\"", group);
+    assert_eq!(
+        messages(&text),
+        vec!["per-item steps depend on each other in a cycle: rows.a → rows.b → rows.a"]
+    );
+    // Reading the item is fine; an unknown field and an unknown clause are located.
+    let text = BASE.replace(
+        "[steps.y]\nexpr = \"x * 2\"",
+        &group.replace(
+            "\"b > 0\", clauses = [\"A\"]",
+            "\"it.qq > 0\", clauses = [\"Z\"]",
+        ),
+    );
+    let found = problems(&text);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("check::unknown_field"), "{found:?}");
+    assert_eq!(
+        found[1],
+        format!("check::unknown_clause {}", at(&text, "\"Z\"", 0))
+    );
+    assert_eq!(
+        problems(&BASE.replace(
+            "[steps.y]\nexpr = \"x * 2\"",
+            &group.replace("\"b > 0\"", "\"it.q > 0\"")
+        )),
+        Vec::<String>::new()
+    );
+}

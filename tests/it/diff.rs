@@ -631,3 +631,44 @@ fn a_number_written_otherwise_is_no_change_but_a_text_is() {
         .collect();
     assert_eq!(named, [("tables.rates[region=north]", "note")]);
 }
+
+#[test]
+fn a_steps_citation_added_or_changed_is_reported() {
+    let cited = MINI.replace(
+        "clauses = [\"R1\"]\n\n[steps.total]",
+        "clauses = [\"R1\"]\ncite = [{ when = \"region == 'south'\", clauses = [\"R2\"] }]\n\n[steps.total]",
+    );
+    let attrs = |v: &Value| -> Vec<(String, String, String)> {
+        changes(v)
+            .iter()
+            .map(|c| {
+                let s = |k: &str| c[k].as_str().unwrap_or("").to_string();
+                (s("kind"), s("entity"), s("attr"))
+            })
+            .collect()
+    };
+    let added = diff_json(MINI, &cited);
+    assert_eq!(
+        attrs(&added),
+        [
+            ("changed".into(), "steps.tax".into(), "cite[1].when".into()),
+            (
+                "changed".into(),
+                "steps.tax".into(),
+                "cite[1].clauses".into()
+            ),
+        ],
+        "{}",
+        pretty(&added)
+    );
+    // The condition is compared in canonical form: only a change of meaning shows.
+    let respaced = cited.replace("region == 'south'", "region=='south'");
+    assert_eq!(changes(&diff_json(&cited, &respaced)), Vec::<Value>::new());
+    let changed = cited.replace("region == 'south'", "region == 'north'");
+    let d = diff_json(&cited, &changed);
+    assert_eq!(
+        attrs(&d),
+        [("changed".into(), "steps.tax".into(), "cite[1].when".into())]
+    );
+    assert_eq!(changes(&d)[0]["new"], "region == \"north\"");
+}

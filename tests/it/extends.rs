@@ -325,6 +325,47 @@ fn a_case_runs_against_each_version_it_names() {
     );
 }
 
+/// A version overriding a step carries its `cite`: the extending version's
+/// trace names the clause of the branch taken, the base's does not.
+#[test]
+fn a_version_overriding_a_step_carries_its_citations() {
+    let dir = tempdir("extends-cite");
+    version(&dir, "v1", BASE);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "[clauses]\nR2 = \"Pay above 1000 is taxed at 12 %.\"\n\n\
+             [steps.tax]\nexpr = \"pay * (if pay > 1000 then 12 else rate) / 100\"\n\
+             round = { places = 2, mode = \"half_up\" }\nclauses = [\"R1\"]\n\
+             cite = [{ when = \"pay > 1000\", clauses = [\"R2\"] }]\n",
+        ),
+    );
+    let clauses_of_tax = |path: &Path| -> Vec<String> {
+        let rb = super::rulebook(&path.display().to_string());
+        let case = json!({"pay": "2000", "counts": []});
+        let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+        trace
+            .expect("traced")
+            .events
+            .iter()
+            .find_map(|e| match e {
+                bareme::trace::Event::Step(s) if &*s.step == "tax" => {
+                    Some(s.clauses.iter().map(|c| c.to_string()).collect())
+                }
+                _ => None,
+            })
+            .expect("the tax step")
+    };
+    assert_eq!(clauses_of_tax(&v2), ["R1", "R2"]);
+    assert_eq!(clauses_of_tax(&dir.join("v1")), ["R1"]);
+    // 12 % of 2000 is 240.
+    assert_eq!(
+        answer(&v2, json!({"pay": "2000", "counts": []})),
+        json!({"tax": "240.00", "lines": "0"})
+    );
+}
+
 #[test]
 fn a_version_expectation_may_state_only_the_fields_it_changes() {
     let dir = tempdir("extends-changes");

@@ -429,3 +429,31 @@ fn a_rejection_always_names_a_path() {
         (other, _) => panic!("not rejected: {other:?}"),
     }
 }
+
+/// A chain whose links are `cite` conditions alone nests as deep as any
+/// other (each condition reads the step before), so it is refused at load
+/// too.
+#[test]
+fn a_chain_through_citations_is_measured_too() {
+    let mut text = String::from(
+        "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nnumbers = \"plain\"\n\n",
+    );
+    for i in 1..=2_000 {
+        let prev = if i == 1 {
+            "x".to_string()
+        } else {
+            format!("s{}", i - 1)
+        };
+        text.push_str(&format!(
+            "[steps.s{i}]\nexpr = \"1\"\ncite = [{{ when = \"{prev} > 0\", clauses = [] }}]\n\n"
+        ));
+    }
+    text.push_str(
+        "[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"s2000\" }\n",
+    );
+    let d = match parse_rulebook("h.toml", &text) {
+        Ok(_) => panic!("a 2,000-step chain of citations was accepted"),
+        Err(d) => d.render(100, false),
+    };
+    assert!(d.contains("check::too_deep"), "{d}");
+}

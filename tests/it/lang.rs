@@ -62,3 +62,59 @@ fn a_pattern_input_must_be_a_text() {
         ))
     );
 }
+
+/// The trace of a step with a clause per branch: each `cite` condition is
+/// shown with its verdict under the step, and the clauses of those that
+/// held follow the step's own (`[L1, L2]`); a per-item step cites only on
+/// the items where its condition holds.
+#[test]
+fn a_clause_per_branch_in_the_trace_text() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "50", "amounts": ["0.5", "3"], "cite_case": true});
+    let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+    let text = bareme::render_text(&trace.expect("trace requested"));
+    assert!(
+        text.contains("  step relief — Relief, tapered above 100 [L1, L2]\n"),
+        "{text}"
+    );
+    assert!(text.contains("  step parts[0].kept\n"), "{text}");
+    assert!(text.contains("  step parts[1].kept [L4]\n"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// In JSON, the step's `clauses` are its own and then the held citations',
+/// and `cites` lists every condition with its verdict (above the taper,
+/// L3 and not L2).
+#[test]
+fn a_clause_per_branch_in_the_trace_json() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "160", "cite_case": true});
+    let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+    let trace = trace.expect("trace requested");
+    let relief = trace
+        .events
+        .iter()
+        .find(|e| matches!(e, bareme::trace::Event::Step(s) if &*s.step == "relief"));
+    insta::assert_json_snapshot!(relief);
+}
+
+/// A `cite` condition can fault (here a division by zero): the fault is
+/// named at the citation, the same on both interpreter roads, and the
+/// compiled module, which evaluates the conditions too, hands the case back.
+#[test]
+fn a_faulting_citation_is_named_there_on_every_road() {
+    let rb = super::rulebook(DIR);
+    let case = serde_json::json!({"x": "50", "divisor": "0", "cite_case": true});
+    let facts = bareme::validate_case(&rb, &case).expect("a valid case");
+    let want = "division by zero (50 / 0) (in citation of step relief: `x / divisor`)";
+    for traced in [false, true] {
+        let err = bareme::evaluate(&rb, &facts, traced)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains(want)), "{err:?}");
+    }
+    let bound = super::compiled::bind(&lang_compiled::COMPILED, &rb, "lang");
+    let (got, by_code) = super::compiled::compiled(&bound, &rb, &case);
+    assert_eq!(got, super::compiled::interpreted(&rb, &case));
+    assert!(!by_code);
+}

@@ -206,6 +206,44 @@ fn faults_are_named_alike_on_both_roads() {
     assert!(untraced.message.contains("exceeds the range"), "{untraced}");
 }
 
+/// A step's `cite` conditions run after its value on both roads, so a fault
+/// in one (or in a step one reads) fails the case alike, named where it is.
+#[test]
+fn citations_fault_alike_on_both_roads() {
+    // A per-item step's citation divides by zero when x is 1.
+    let text = RULEBOOK.replace(
+        "expr = \"line / x\"",
+        "expr = \"line / x\"\ncite = [{ when = \"line / (x - 1) > 0\", clauses = [] }]",
+    );
+    let rb = parse_rulebook("roads.toml", &text).expect("valid");
+    let case = serde_json::json!({"x": "1", "kind": "a", "lines": ["3"]});
+    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    assert_eq!(
+        untraced,
+        evaluate_json(&rb, &case, true).expect_err("a fault")
+    );
+    assert_eq!(untraced.context, "citation of step each.share of item 0");
+    // Otherwise the answer is the same on both roads.
+    both_roads(
+        &rb,
+        serde_json::json!({"x": "2", "kind": "a", "lines": ["3"]}),
+    );
+    // A top-level citation reading a step that faults (`y` is missing): the
+    // fault is that step's, though only the citation reads it.
+    let text = RULEBOOK.replace(
+        "expr = \"x * rate / 100\"\nround",
+        "expr = \"x * rate / 100\"\ncite = [{ when = \"unguarded > 0\", clauses = [] }]\nround",
+    );
+    let rb = parse_rulebook("roads.toml", &text).expect("valid");
+    let case = serde_json::json!({"x": "1", "kind": "a"});
+    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    assert_eq!(
+        untraced,
+        evaluate_json(&rb, &case, true).expect_err("a fault")
+    );
+    assert_eq!(untraced.context, "step unguarded");
+}
+
 /// A sum over a group read in place sums as `sum` sums the list it stands
 /// for: fractions exactly, a value that is no number refused at the call,
 /// and a fault of a later item before any fault of the sum itself.

@@ -152,3 +152,25 @@ fn the_bundled_rulebooks_have_no_warnings() {
     let o = bareme(&["check", "tests/lang", "--deny", "warnings"], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn a_name_read_only_by_a_steps_citation_is_read() {
+    // `orphan` cites a clause when `helper` (read nowhere else) is positive.
+    let text = RULEBOOK
+        .replace(
+            "[steps.orphan]\nexpr = \"helper + 1\"",
+            "[steps.orphan]\nexpr = \"1\"",
+        )
+        .replace(
+            "[steps.taxed]\nexpr = \"base + 1\"",
+            "[steps.taxed]\nexpr = \"base + orphan\"\ncite = [{ when = \"helper > 0\", clauses = [] }]",
+        );
+    assert_eq!(
+        warnings(&text),
+        [
+            "warn::unused_input 11:8-11:17 input `forgotten` is never read",
+            "warn::unused_parameter 29:9-29:14 parameter `dead_rate` is never read",
+            "warn::unused_table 41:8-41:15 table `old_rates` is never read",
+        ]
+    );
+}

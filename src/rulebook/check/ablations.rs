@@ -100,8 +100,7 @@ impl Checker<'_> {
         };
         let step_formulas = |step: &Step, target: StepRef| -> Vec<Formula> {
             let mut fs = vec![formula_of(target, &step.expr)];
-            fs.extend(step.when.iter().cloned());
-            fs.extend(step.otherwise.iter().cloned());
+            fs.extend(step.formulas().skip(1).cloned());
             fs
         };
         let span = replacements

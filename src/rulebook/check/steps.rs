@@ -22,8 +22,23 @@ use crate::rulebook::resolve::{Binding, GroupScope, Scope};
 use crate::rulebook::schema::*;
 use crate::span::Span;
 
-/// A step's formula, `when` and `otherwise`, parsed.
-type ParsedStep = [Option<Pending>; 3];
+/// A step's formula, `when`, `otherwise` and `cite` conditions, parsed.
+struct ParsedStep {
+    expr: Pending,
+    when: Option<Pending>,
+    otherwise: Option<Pending>,
+    cites: Vec<Pending>,
+}
+
+impl ParsedStep {
+    /// Every formula of the step, each of whose reads is a dependency.
+    fn all(&self) -> impl Iterator<Item = &Pending> {
+        std::iter::once(&self.expr)
+            .chain(&self.when)
+            .chain(&self.otherwise)
+            .chain(&self.cites)
+    }
+}
 
 /// A group's `over` and its steps, parsed.
 struct ParsedGroup {
@@ -110,13 +125,15 @@ impl Checker<'_> {
         out
     }
 
-    /// A step's formula, `when` and `otherwise`, parsed in that order.
+    /// A step's formula, `when`, `otherwise` and `cite` conditions, parsed
+    /// in that order.
     fn parse_step(&mut self, s: &RawStep) -> ParsedStep {
-        [
-            Some(self.parse(&s.expr)),
-            s.when.as_ref().map(|w| self.parse(w)),
-            s.otherwise.as_ref().map(|o| self.parse(o)),
-        ]
+        ParsedStep {
+            expr: self.parse(&s.expr),
+            when: s.when.as_ref().map(|w| self.parse(w)),
+            otherwise: s.otherwise.as_ref().map(|o| self.parse(o)),
+            cites: s.cite.iter().map(|c| self.parse(&c.when)).collect(),
+        }
     }
 
     /// The order of the top-level graph's nodes: steps, then groups (a group
@@ -171,18 +188,14 @@ impl Checker<'_> {
         };
         let mut deps: Vec<Vec<usize>> = parsed_steps
             .iter()
-            .map(|p| top_refs(&p.iter().flatten().collect::<Vec<_>>(), &[]))
+            .map(|p| top_refs(&p.all().collect::<Vec<_>>(), &[]))
             .collect();
         let mut node_names: Vec<String> = steps.keys().cloned().collect();
         let mut node_spans: Vec<Span> = steps.values().map(|s| s.anchor()).collect();
         for ((gname, g), parsed) in groups.iter().zip(parsed_groups) {
             let mut shadow: Vec<&str> = g.steps.keys().map(String::as_str).collect();
             shadow.push(g.item_name());
-            let exprs: Vec<&Pending> = parsed
-                .steps
-                .iter()
-                .flat_map(|p| p.iter().flatten())
-                .collect();
+            let exprs: Vec<&Pending> = parsed.steps.iter().flat_map(ParsedStep::all).collect();
             let mut d = top_refs(&exprs, &shadow);
             d.extend(top_refs(&[&parsed.over], &[]));
             d.sort_unstable();
@@ -314,8 +327,7 @@ impl Checker<'_> {
             .iter()
             .map(|p| {
                 let mut d: Vec<usize> = p
-                    .iter()
-                    .flatten()
+                    .all()
                     .filter_map(|p| p.ast.as_ref())
                     .flat_map(|ast| {
                         refs(
@@ -342,16 +354,28 @@ impl Checker<'_> {
         self.topo_order(&local_deps, &local_names, &local_spans, "per-item steps")
     }
 
-    /// Compiles one step (formula, condition, fallback) in a scope.
+    /// Compiles one step (formula, condition, fallback, citations) in a scope.
     fn step(
         &mut self,
         name: &str,
         raw: &RawStep,
-        parsed: &[Option<Pending>; 3],
+        parsed: &ParsedStep,
         scope: &Scope<'_>,
         clause_ids: &[Arc<str>],
     ) -> Option<Step> {
-        let [expr, when, otherwise] = parsed;
+        let ParsedStep {
+            expr,
+            when,
+            otherwise,
+            cites,
+        } = parsed;
+        let mut cite = Vec::new();
+        for (p, c) in cites.iter().zip(&raw.cite) {
+            if let Some((f, ty)) = self.resolve(p, scope) {
+                self.expect_type(p, &ty, &Type::Bool, "a citation's `when`");
+                cite.push((f, self.clause_refs(&c.clauses, clause_ids)));
+            }
+        }
         let when = when.as_ref().and_then(|p| {
             let (f, ty) = self.resolve(p, scope)?;
             self.expect_type(p, &ty, &Type::Bool, "a step's `when`");
@@ -368,7 +392,7 @@ impl Checker<'_> {
         let otherwise = otherwise
             .as_ref()
             .and_then(|p| self.resolve(p, scope).map(|c| (p, c)));
-        let p = expr.as_ref()?;
+        let p = expr;
         let (f, ty) = self.resolve(p, scope)?;
         if matches!(ty, Type::Table(_) | Type::Clauses) {
             self.problem(
@@ -394,6 +418,7 @@ impl Checker<'_> {
             name: Arc::from(name),
             label: raw.label.clone(),
             clauses: self.clause_refs(&raw.clauses, clause_ids),
+            cite,
             expr: f,
             when,
             otherwise,
