@@ -50,6 +50,9 @@ impl RawCase {
 struct RawExpect {
     answer: Option<toml::Value>,
     error: Option<ExpectedError>,
+    /// Under `versions.V`: the answer of `expect` with these fields
+    /// replaced, so a version's expectation states only what it changes.
+    changes: Option<toml::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -228,11 +231,14 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
         (Err(e), _) | (_, Err(e)) => return vec![format!("evaluation failed: {e}")],
     };
     let mut failures = Vec::new();
-    match (&expect.answer, &expect.error, outcome) {
-        (Some(expected), None, Outcome::Answer(actual)) => match toml_to_json(expected) {
-            Ok(expected) => diff_json("", &expected, &actual, &mut failures),
-            Err(e) => failures.push(e),
-        },
+    let answer = match expected_answer(raw, expect) {
+        Ok(answer) => answer,
+        Err(e) => return vec![e],
+    };
+    match (&answer, &expect.error, outcome) {
+        (Some(expected), None, Outcome::Answer(actual)) => {
+            diff_json("", expected, &actual, &mut failures)
+        }
         (Some(_), None, Outcome::Rejected(err)) => {
             failures.push(format!(
                 "expected an answer, got a rejection at {}: {}",
@@ -261,9 +267,40 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
                 expected.path
             ));
         }
-        _ => failures.push("`expect` needs exactly one of `answer` and `error`".into()),
+        _ => failures
+            .push("an expectation needs exactly one of `answer`, `changes` and `error`".into()),
     }
     failures
+}
+
+/// The answer an expectation states, as JSON: its `answer`, or the case's
+/// `expect.answer` with the fields of `changes` replaced.
+fn expected_answer(raw: &RawCase, expect: &RawExpect) -> Result<Option<serde_json::Value>, String> {
+    let Some(changes) = &expect.changes else {
+        return expect.answer.as_ref().map(toml_to_json).transpose();
+    };
+    if expect.answer.is_some() || expect.error.is_some() {
+        return Err("an expectation needs exactly one of `answer`, `changes` and `error`".into());
+    }
+    let base = raw
+        .expect
+        .as_ref()
+        .and_then(|e| e.answer.as_ref())
+        .ok_or("`changes` apply to `expect.answer`, which the case does not give")?;
+    let (mut answer, changes) = (toml_to_json(base)?, toml_to_json(changes)?);
+    let (Some(fields), serde_json::Value::Object(changes)) = (answer.as_object_mut(), changes)
+    else {
+        return Err("`changes` is a table of answer fields".into());
+    };
+    for (key, value) in changes {
+        if !fields.contains_key(&key) {
+            return Err(format!(
+                "`changes.{key}`: `expect.answer` has no field `{key}` to change"
+            ));
+        }
+        fields.insert(key, value);
+    }
+    Ok(Some(answer))
 }
 
 /// Field-by-field differences between an expected and an actual JSON value.

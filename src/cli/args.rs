@@ -33,6 +33,9 @@ pub enum Command {
     Test {
         /// A rulebook folder (holding rulebook.toml and cases/).
         rulebook: PathBuf,
+        /// List every case run, passed ones too, with its description.
+        #[arg(long)]
+        list: bool,
     },
     /// Ablation coverage of a task set: which declared ablations, and which combinations of
     /// them, its tasks detect. Exit 0 when every combination is detected, 1 when one is not.

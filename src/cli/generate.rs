@@ -1,14 +1,14 @@
 //! `bareme generate`: a generator's tasks as JSON Lines, and its manifest.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use bareme::generate::{load_generator, run as run_generator, Engine, GeneratorError, RunOptions};
 
 use super::args::GenerateArgs;
 use super::output::Stdout;
+use super::progress;
 
 /// Loads the generator, draws the tasks and writes them; exit 2 on any
 /// error (an unwritable output included), 3 when the generator or its
@@ -33,9 +33,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(bareme::chunks::all_cores);
     let options = RunOptions {
         seed: args.seed,
         start: args.start,
@@ -43,15 +41,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         level: args.level,
         jobs,
     };
-    let bar = ProgressBar::with_draw_target(Some(args.count), ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} tasks, {per_sec}, eta {eta}")
-    {
-        bar.set_style(style);
-    }
+    let bar = progress::bar("tasks", Some(args.count));
     let progress = |n: u64| bar.inc(n);
     let result = match &args.out {
         Some(path) => match File::create(path) {

@@ -38,9 +38,11 @@ mod batch;
 mod diff;
 mod eval;
 mod generate;
+mod grading;
 mod input;
 mod new;
 mod output;
+mod progress;
 mod rescore;
 mod rubric_diff;
 mod score;
@@ -69,7 +71,7 @@ pub fn run() -> ExitCode {
             effective,
         } => check(&rulebook, deny == Some(args::Deny::Warnings), effective),
         Command::Eval(args) => eval::run(&args),
-        Command::Test { rulebook } => test(&rulebook),
+        Command::Test { rulebook, list } => test(&rulebook, list),
         Command::Ablations(args) => ablations::run(&args),
         Command::Compile {
             rulebook,
@@ -204,7 +206,7 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
     ExitCode::SUCCESS
 }
 
-fn test(path: &Path) -> ExitCode {
+fn test(path: &Path, list: bool) -> ExitCode {
     let rb = match load(path) {
         Ok(rb) => rb,
         Err(code) => return code,
@@ -223,14 +225,20 @@ fn test(path: &Path) -> ExitCode {
     };
     let mut out = Stdout::new();
     for r in &report.results {
-        if !r.failures.is_empty() {
-            out.say(&format!("FAIL {}", r.name));
-            if let Some(d) = &r.description {
-                out.say(&format!("  {d}"));
-            }
-            for f in &r.failures {
-                out.say(&format!("  {f}"));
-            }
+        let passed = r.failures.is_empty();
+        if passed && !list {
+            continue;
+        }
+        out.say(&format!(
+            "{} {}",
+            if passed { "ok  " } else { "FAIL" },
+            r.name
+        ));
+        if let Some(d) = &r.description {
+            out.say(&format!("  {d}"));
+        }
+        for f in &r.failures {
+            out.say(&format!("  {f}"));
         }
     }
     let failed = report.failed();

@@ -8,7 +8,6 @@
 //! version. Exit codes as `bareme score`.
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
@@ -17,12 +16,10 @@ use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
 
 use super::args::{ReportFormat, RescoreArgs};
+use super::grading::{grade, in_file_order, task_of};
 use super::output::Stdout;
 use super::table;
-use super::taskfile::{each_line, load_scorer, parse_reply_line, read_tasks, set_jobs, ReplyLine};
-
-/// Replies graded together.
-const CHUNK: usize = 512;
+use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
 
 /// The means of every rubric, overall and per strategy.
 pub(super) struct Rescored {
@@ -58,8 +55,7 @@ pub fn run(args: &RescoreArgs) -> ExitCode {
             }
         }
     }
-    set_jobs(args.jobs);
-    let rescored = match rescore(&args.replies, &scorers, &tasks) {
+    let rescored = match rescore(&args.replies, &scorers, &tasks, args.jobs) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -76,62 +72,43 @@ pub(super) fn rescore(
     replies: &std::path::Path,
     scorers: &[Scorer],
     tasks: &IndexMap<String, Task>,
+    jobs: Option<usize>,
 ) -> Result<Rescored, ExitCode> {
     let mut r = Rescored {
         means: vec![Means::default(); scorers.len()],
         strategies: IndexMap::new(),
     };
-    let mut chunk: Vec<ReplyLine> = Vec::with_capacity(CHUNK);
-    let flush = |chunk: &mut Vec<ReplyLine>, r: &mut Rescored| -> Result<(), String> {
-        let graded: Vec<Result<Vec<Decimal>, String>> = chunk
-            .par_iter()
-            .map(|line| {
-                let task = tasks
-                    .get(&line.id)
-                    .ok_or_else(|| format!("reply {}: no task has this id", line.id))?;
-                scorers
-                    .iter()
-                    .map(|s| {
-                        Ok(match &line.reply {
-                            Some(reply) => s.score(task, reply, line.grade)?.score,
-                            None => s.score_missing(task)?.score,
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
-        for (line, scores) in chunk.iter().zip(graded) {
-            let scores = scores?;
+    let mut file = LineFile::open(replies)?;
+    in_file_order(
+        reply_lines(&mut file),
+        jobs,
+        |line| {
+            let task = task_of(tasks, line)?;
+            scorers
+                .iter()
+                .map(|s| Ok(grade(s, task, line)?.score))
+                .collect::<Result<Vec<Decimal>, String>>()
+        },
+        |number, message| line_fault(replies, number, message),
+        |line, scores| {
             let Some(task) = tasks.get(&line.id) else {
-                continue;
+                return Ok(());
             };
             for (m, s) in r.means.iter_mut().zip(&scores) {
                 m.add(task, *s);
             }
-            if let Some(name) = &line.strategy {
+            if let Some(name) = line.strategy {
                 let per = r
                     .strategies
-                    .entry(name.clone())
+                    .entry(name)
                     .or_insert_with(|| vec![Means::default(); scorers.len()]);
                 for (m, s) in per.iter_mut().zip(&scores) {
                     m.add(task, *s);
                 }
             }
-        }
-        chunk.clear();
-        Ok(())
-    };
-    each_line(replies, |_, text| {
-        chunk.push(parse_reply_line(text)?);
-        if chunk.len() == CHUNK {
-            flush(&mut chunk, &mut r)?;
-        }
-        Ok(())
-    })?;
-    if let Err(e) = flush(&mut chunk, &mut r) {
-        warn!("error: {}: {e}", replies.display());
-        return Err(ExitCode::from(2));
-    }
+            Ok(())
+        },
+    )?;
     Ok(r)
 }
 

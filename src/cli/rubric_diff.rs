@@ -9,7 +9,6 @@
 //! a task refused, 3 an invalid rubric or rulebook.
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -19,16 +18,14 @@ use bareme::coverage::Task;
 use bareme::score::{number, setting_changes, settings, Baselines, Means, Scorer, SettingChange};
 
 use super::args::DiffFormat;
+use super::grading::{grade, in_file_order, task_of};
 use super::output::Stdout;
 use super::table;
-use super::taskfile::{each_line, load_scorer, parse_reply_line, read_tasks};
+use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile, ReplyLine};
 
 /// Changed replies listed in text; JSON lists up to `MAX_LISTED`.
 const SHOWN: usize = 20;
 const MAX_LISTED: usize = 1000;
-
-/// Replies graded together.
-const CHUNK: usize = 512;
 
 /// What `bareme diff` was given for two rubrics.
 pub(super) struct RubricDiffArgs<'a> {
@@ -48,14 +45,6 @@ struct Moved {
     new: Decimal,
 }
 
-/// One reply to grade.
-struct Line {
-    id: String,
-    strategy: Option<String>,
-    reply: Option<String>,
-    grade: Option<Decimal>,
-}
-
 /// The score side of the diff.
 struct Scores {
     replies: usize,
@@ -70,7 +59,7 @@ struct Scores {
 }
 
 impl Scores {
-    fn add(&mut self, task: &Task, line: Line, old: Decimal, new: Decimal) {
+    fn add(&mut self, task: &Task, line: ReplyLine, old: Decimal, new: Decimal) {
         self.replies += 1;
         self.old.add(task, old);
         self.new.add(task, new);
@@ -170,63 +159,39 @@ fn score(
         new: Means::default(),
         strategies,
     };
-    let mut chunk: Vec<Line> = Vec::with_capacity(CHUNK);
-    let grade = |chunk: &mut Vec<Line>, s: &mut Scores| -> Result<(), String> {
-        let graded: Vec<Result<(Decimal, Decimal), String>> = chunk
-            .par_iter()
-            .map(|line| {
-                let task = tasks
-                    .get(&line.id)
-                    .ok_or_else(|| format!("reply {}: no task has this id", line.id))?;
-                let under = |s: &Scorer| -> Result<Decimal, String> {
-                    Ok(match &line.reply {
-                        Some(text) => s.score(task, text, line.grade)?.score,
-                        None => s.score_missing(task)?.score,
-                    })
-                };
-                Ok((under(old)?, under(new)?))
-            })
-            .collect();
-        for (line, g) in chunk.drain(..).zip(graded) {
-            let (o, n) = g?;
-            let Some(task) = tasks.get(&line.id) else {
-                continue;
-            };
+    let both = |line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
+        let task = task_of(tasks, line)?;
+        Ok((grade(old, task, line)?.score, grade(new, task, line)?.score))
+    };
+    let take = |line: ReplyLine, (o, n): (Decimal, Decimal)| {
+        if let Some(task) = tasks.get(&line.id) {
             s.add(task, line, o, n);
         }
         Ok(())
     };
     match replies {
-        Some(path) => each_line(path, |_, text| {
-            let r = parse_reply_line(text)?;
-            chunk.push(Line {
-                id: r.id,
-                strategy: r.strategy,
-                reply: r.reply,
-                grade: r.grade,
-            });
-            if chunk.len() == CHUNK {
-                grade(&mut chunk, &mut s)?;
-            }
-            Ok(())
-        })?,
+        Some(path) => {
+            let mut file = LineFile::open(path)?;
+            let fault = |number: usize, message: &str| line_fault(path, number, message);
+            in_file_order(reply_lines(&mut file), None, both, fault, take)?;
+        }
         None => {
-            for strategy in b_old.strategies() {
-                for t in &list {
-                    chunk.push(Line {
-                        id: t.id.clone(),
-                        strategy: Some(strategy.name.clone()),
-                        reply: b_old.reply(old.rubric(), strategy, t),
-                        grade: None,
-                    });
-                    if chunk.len() == CHUNK {
-                        grade(&mut chunk, &mut s).map_err(fail)?;
-                    }
-                }
-            }
+            let lines = b_old.strategies().iter().flat_map(|strategy| {
+                list.iter().map(|t| {
+                    Ok((
+                        0,
+                        ReplyLine {
+                            id: t.id.clone(),
+                            strategy: Some(strategy.name.clone()),
+                            reply: b_old.reply(old.rubric(), strategy, t),
+                            grade: None,
+                        },
+                    ))
+                })
+            });
+            in_file_order(lines, None, both, |_, message| fail(message.into()), take)?;
         }
     }
-    grade(&mut chunk, &mut s).map_err(fail)?;
     Ok(s)
 }
 

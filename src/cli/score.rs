@@ -4,13 +4,12 @@
 //! Tasks are read whole first (each must be written for the rubric's
 //! rulebook, version and hash, and its `expected` must be the rulebook's own
 //! outcome for its case); replies are then streamed in chunks, graded in
-//! parallel and written in order. Exit codes: 0 every reply scored, 2 a file
+//! parallel and written in order (`grading`). Exit codes: 0 every reply scored, 2 a file
 //! that cannot be read, a bad task or reply line, a reply to an unknown task,
 //! a task written for another rulebook (or an unwritable standard output),
 //! 3 an invalid rubric or rulebook.
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
@@ -19,11 +18,9 @@ use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
 
 use super::args::ScoreArgs;
+use super::grading::{grade, in_file_order, task_of};
 use super::output::Stdout;
-use super::taskfile::{each_line, load_scorer, parse_reply_line, read_tasks, set_jobs, ReplyLine};
-
-/// Replies graded together before their lines are written.
-const CHUNK: usize = 512;
+use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
 
 /// Runs `bareme score`.
 pub fn run(args: &ScoreArgs) -> ExitCode {
@@ -36,7 +33,6 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
         Ok(t) => t,
         Err(code) => return code,
     };
-    set_jobs(args.jobs);
     grade_replies(args, &scorer, &tasks)
 }
 
@@ -70,53 +66,38 @@ impl Summary {
 fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Task>) -> ExitCode {
     let mut out = Stdout::new();
     let mut summary = Summary::default();
-    let mut chunk: Vec<ReplyLine> = Vec::with_capacity(CHUNK);
-    let flush = |chunk: &mut Vec<ReplyLine>,
-                 out: &mut Stdout,
-                 summary: &mut Summary|
-     -> Result<(), String> {
-        let graded: Vec<Result<(String, Decimal, bool), String>> = chunk
-            .par_iter()
-            .map(|line| {
-                let task = tasks
-                    .get(&line.id)
-                    .ok_or_else(|| format!("reply {}: no task has this id", line.id))?;
-                let g = match &line.reply {
-                    Some(reply) => scorer.score(task, reply, line.grade)?,
-                    None => scorer.score_missing(task)?,
-                };
+    let mut unwritable = false;
+    let graded = LineFile::open(&args.replies).and_then(|mut file| {
+        in_file_order(
+            reply_lines(&mut file),
+            args.jobs,
+            |line| {
+                let task = task_of(tasks, line)?;
+                let g = grade(scorer, task, line)?;
                 let mut m = Map::new();
                 m.insert("id".into(), json!(line.id));
                 if let Value::Object(rest) = g.to_json() {
                     m.extend(rest);
                 }
                 Ok((Value::Object(m).to_string(), g.score, g.malformed.is_some()))
-            })
-            .collect();
-        for (line, res) in chunk.iter().zip(graded) {
-            let (text, score, malformed) = res?;
-            out.line(&text);
-            if let Some(task) = tasks.get(&line.id) {
-                summary.add(task, score, malformed);
-            }
-        }
-        chunk.clear();
-        Ok(())
-    };
-    let mut failed = false;
-    let read = each_line(&args.replies, |_, text| {
-        chunk.push(parse_reply_line(text)?);
-        if chunk.len() == CHUNK {
-            flush(&mut chunk, &mut out, &mut summary)?;
-        }
-        Ok(())
+            },
+            |number, message| line_fault(&args.replies, number, message),
+            |line, (text, score, malformed)| {
+                out.line(&text);
+                if let Some(task) = tasks.get(&line.id) {
+                    summary.add(task, score, malformed);
+                }
+                // Nobody reads what follows an unwritable line; `finish`
+                // says why.
+                unwritable = out.failed();
+                match unwritable {
+                    true => Err(ExitCode::SUCCESS),
+                    false => Ok(()),
+                }
+            },
+        )
     });
-    if read.is_err() {
-        failed = true;
-    } else if let Err(e) = flush(&mut chunk, &mut out, &mut summary) {
-        warn!("error: {}: {e}", args.replies.display());
-        failed = true;
-    }
+    let mut failed = graded.is_err() && !unwritable;
     let s = summary.to_json(scorer);
     for line in summary_text(&s).lines() {
         warn!("{line}");

@@ -60,58 +60,119 @@ impl From<String> for Stop {
     }
 }
 
-/// Every line of a file, or of standard input for `-`, with its number;
-/// `f` gets each non-blank line's text.
+/// A file of lines, or standard input for `-`, read a line at a time: each
+/// line capped and UTF-8-checked, blank lines skipped, faults reported with
+/// the file and the line's number.
+pub(super) struct LineFile<'p> {
+    path: &'p Path,
+    reader: Box<dyn BufRead + 'p>,
+    buf: Vec<u8>,
+    number: usize,
+}
+
+impl<'p> LineFile<'p> {
+    pub(super) fn open(path: &'p Path) -> Result<Self, ExitCode> {
+        let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            match std::fs::File::open(path) {
+                Ok(file) => Box::new(std::io::BufReader::new(file)),
+                Err(e) => {
+                    warn!("error: cannot read {}: {e}", path.display());
+                    return Err(ExitCode::from(2));
+                }
+            }
+        };
+        Ok(LineFile {
+            path,
+            reader,
+            buf: Vec::new(),
+            number: 0,
+        })
+    }
+
+    /// The next non-blank line and its number, `None` at the end.
+    pub(super) fn next_line(&mut self) -> Result<Option<(usize, &str)>, ExitCode> {
+        let len = loop {
+            self.number += 1;
+            let number = self.number;
+            let line = match next_line(&mut *self.reader, MAX_TASK_BYTES, &mut self.buf) {
+                Ok(None) => return Ok(None),
+                Ok(Some(BatchLine::TooLong)) => {
+                    return Err(self.fail(
+                        number,
+                        &format!("the line is longer than the limit of {MAX_TASK_BYTES} bytes"),
+                    ))
+                }
+                Ok(Some(BatchLine::Fits(line))) => line,
+                Err(e) => {
+                    warn!("error: reading {}: {e}", self.path.display());
+                    return Err(ExitCode::from(2));
+                }
+            };
+            match std::str::from_utf8(line) {
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => break text.len(),
+                Err(e) => {
+                    let message = format!(
+                        "the line is not UTF-8 text: invalid byte at offset {}",
+                        e.valid_up_to()
+                    );
+                    return Err(self.fail(number, &message));
+                }
+            }
+        };
+        // Checked in the loop; read again here so that the loop's borrow of
+        // the buffer ends before the line is lent to the caller.
+        let text = std::str::from_utf8(&self.buf[..len]).map_err(|_| ExitCode::from(2))?;
+        Ok(Some((self.number, text)))
+    }
+
+    /// Reports a fault of line `number`; the exit code is 2.
+    pub(super) fn fail(&self, number: usize, message: &str) -> ExitCode {
+        line_fault(self.path, number, message)
+    }
+}
+
+/// Reports a fault of line `number` of `path`; the exit code is 2.
+pub(super) fn line_fault(path: &Path, number: usize, message: &str) -> ExitCode {
+    warn!("error: {}, line {number}: {message}", path.display());
+    ExitCode::from(2)
+}
+
+/// The reply lines of a file, each with its number; a line that is no
+/// reply ends them with its fault reported.
+pub(super) fn reply_lines<'f, 'p: 'f>(
+    file: &'f mut LineFile<'p>,
+) -> impl Iterator<Item = Result<(usize, ReplyLine), ExitCode>> + use<'f, 'p> {
+    let path = file.path;
+    std::iter::from_fn(move || match file.next_line() {
+        Ok(None) => None,
+        Err(code) => Some(Err(code)),
+        Ok(Some((number, text))) => Some(
+            parse_reply_line(text)
+                .map(|reply| (number, reply))
+                .map_err(|message| line_fault(path, number, &message)),
+        ),
+    })
+}
+
+/// Every non-blank line of a file, or of standard input for `-`, with its
+/// number, given to `f`.
 pub(super) fn each_line(
     path: &Path,
     mut f: impl FnMut(usize, &str) -> Result<(), Stop>,
 ) -> Result<(), ExitCode> {
-    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        match std::fs::File::open(path) {
-            Ok(file) => Box::new(std::io::BufReader::new(file)),
-            Err(e) => {
-                warn!("error: cannot read {}: {e}", path.display());
-                return Err(ExitCode::from(2));
-            }
+    let mut file = LineFile::open(path)?;
+    while let Some((number, text)) = file.next_line()? {
+        if let Err(e) = f(number, text) {
+            return Err(match e {
+                Stop::Line(message) => file.fail(number, &message),
+                Stop::Exit(code) => code,
+            });
         }
-    };
-    let mut buf = Vec::new();
-    let mut number = 0usize;
-    loop {
-        number += 1;
-        let fail = |message: &str| {
-            warn!("error: {}, line {number}: {message}", path.display());
-            ExitCode::from(2)
-        };
-        let line = match next_line(&mut *reader, MAX_TASK_BYTES, &mut buf) {
-            Ok(None) => return Ok(()),
-            Ok(Some(BatchLine::TooLong)) => {
-                return Err(fail(&format!(
-                    "the line is longer than the limit of {MAX_TASK_BYTES} bytes"
-                )))
-            }
-            Ok(Some(BatchLine::Fits(line))) => line,
-            Err(e) => {
-                warn!("error: reading {}: {e}", path.display());
-                return Err(ExitCode::from(2));
-            }
-        };
-        let text = std::str::from_utf8(line).map_err(|e| {
-            fail(&format!(
-                "the line is not UTF-8 text: invalid byte at offset {}",
-                e.valid_up_to()
-            ))
-        })?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        f(number, text).map_err(|e| match e {
-            Stop::Line(message) => fail(&message),
-            Stop::Exit(code) => code,
-        })?;
     }
+    Ok(())
 }
 
 /// The tasks by id, each checked against the rubric's rulebook.

@@ -482,8 +482,9 @@ fn parameter(b: &mut Builder, name: &str, p: &RawParameter) {
 
 fn table(b: &mut Builder, name: &str, t: &RawTable) {
     let entity = format!("tables.{name}");
-    let mut f = Facts::new(start(&t.kind));
-    f.put("kind", t.kind.get_ref().clone(), Some(start(&t.kind)));
+    let kind = t.kind.as_ref().map_or("", |k| k.get_ref().as_str());
+    let mut f = Facts::new(t.anchor().start as usize);
+    f.put("kind", kind.to_string(), t.kind.as_ref().map(start));
     f.text("label", &t.label);
     f.spanned("clause", &t.clause);
     if !t.keys.is_empty() {
@@ -496,7 +497,7 @@ fn table(b: &mut Builder, name: &str, t: &RawTable) {
     for (n, row) in t.rows.iter().enumerate() {
         let cells = row.get_ref();
         let cell = |k: &str| cells.get(k).map(toml_text);
-        let id = match t.kind.get_ref().as_str() {
+        let id = match kind {
             "keyed" if !t.keys.is_empty() => {
                 let parts: Option<Vec<String>> = t
                     .keys

@@ -67,6 +67,16 @@ pub enum ExprKind {
         /// `not in`.
         negated: bool,
     },
+    /// `x in list`, `x not in list`: whether x equals an item of a list
+    /// value (`any([x == i for i in list])` with x read once).
+    InList {
+        /// The value tested, read once.
+        value: Box<Expr>,
+        /// The list.
+        list: Box<Expr>,
+        /// `not in`.
+        negated: bool,
+    },
     /// `let var = value; body`: `value` computed once and named in `body`.
     Let {
         /// The name bound.
@@ -186,7 +196,10 @@ impl Expr {
             ExprKind::Field(base, _)
             | ExprKind::Unary(_, base)
             | ExprKind::In { value: base, .. } => vec![base],
-            ExprKind::Binary(_, a, b) => vec![a, b],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::InList {
+                value: a, list: b, ..
+            } => vec![a, b],
             ExprKind::If(c, a, b) => vec![c, a, b],
             ExprKind::Let { value, body, .. } => vec![value, body],
             ExprKind::Call(_, args) => args.iter().collect(),

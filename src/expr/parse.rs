@@ -295,7 +295,7 @@ fn lower_pairs(pairs: Pairs<'_, Rule>) -> Result<Expr, ParseError> {
         .parse(pairs)
 }
 
-/// `value in [lit, …]` or `value not in […]`.
+/// `value in [lit, …]`, `value not in […]`, or `value in list`.
 fn membership(value: Expr, op: Pair<'_, Rule>) -> Result<Expr, ParseError> {
     let span = value.span.join(span_of(&op));
     let mut negated = false;
@@ -304,6 +304,16 @@ fn membership(value: Expr, op: Pair<'_, Rule>) -> Result<Expr, ParseError> {
         match part.as_rule() {
             Rule::kw_not_in => negated = true,
             Rule::literal => set.push(literal(part)?),
+            Rule::member_list => {
+                return Ok(Expr {
+                    span,
+                    kind: ExprKind::InList {
+                        value: Box::new(value),
+                        list: Box::new(member_list(part)?),
+                        negated,
+                    },
+                })
+            }
             _ => {}
         }
     }
@@ -315,6 +325,33 @@ fn membership(value: Expr, op: Pair<'_, Rule>) -> Result<Expr, ParseError> {
             negated,
         },
     })
+}
+
+/// The list of `x in list`: a primary and its field accesses.
+fn member_list(pair: Pair<'_, Rule>) -> Result<Expr, ParseError> {
+    let span = span_of(&pair);
+    let mut parts = pair.into_inner();
+    let first = parts.next().ok_or_else(|| ParseError {
+        message: "expected a list after `in`".into(),
+        span,
+    })?;
+    let mut e = lower_primary(first)?;
+    for field in parts {
+        let at = span_of(&field);
+        let name = field
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::ident)
+            .map(|p| ident(&p))
+            .ok_or_else(|| ParseError {
+                message: "expected a field name".into(),
+                span: at,
+            })?;
+        e = Expr {
+            span: e.span.join(at),
+            kind: ExprKind::Field(Box::new(e), name),
+        };
+    }
+    Ok(e)
 }
 
 /// The number, text or boolean of a `literal` pair.

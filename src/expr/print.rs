@@ -87,6 +87,15 @@ fn write(expr: &Expr, outer: u8, out: &mut String) {
             write(otherwise, 0, out);
             out.push_str(" }");
         }),
+        ExprKind::InList {
+            value,
+            list,
+            negated,
+        } => paren(outer > 4, out, |out| {
+            write(value, 5, out);
+            out.push_str(if *negated { " not in " } else { " in " });
+            write(list, 9, out);
+        }),
         // A postfix at the comparisons' precedence: its value binds tighter.
         ExprKind::In {
             value,

@@ -92,13 +92,22 @@ fn arms_of_several_literals_and_membership() {
         round_trip("match k { 'a', 'b' => 1, else => 0 }"),
         "error 13..14: expected `=>`, `|`"
     );
+    // After a literal in brackets, a comprehension may go on too.
     assert_eq!(
         round_trip("k in ['a' 'b']"),
-        "error 10..11: expected `,`, `]`"
+        "error 10..11: expected `,`, `.field`, `]`, `for`, an operator"
+    );
+    // Any list value: a name, its fields, a call, a comprehension.
+    assert_eq!(round_trip("k  in  codes"), "k in codes");
+    assert_eq!(round_trip("k not in row.codes"), "k not in row.codes");
+    assert_eq!(round_trip("k in keys(m) and x"), "k in keys(m) and x");
+    assert_eq!(
+        round_trip("k + 1 in [a.n for a in rows if a.n > 1]"),
+        "k + 1 in [a.n for a in rows if a.n > 1]"
     );
     assert_eq!(
         round_trip("k in [x]"),
-        "error 6..7: expected a literal (number, text or boolean)"
+        "error 7..8: expected `.field`, `for`, an operator"
     );
 }
 

@@ -42,6 +42,15 @@ impl<'a> Cx<'a> {
                         .ok_or_else(|| format!("{} has no input `{seg}`", self.side()))?,
                 ),
                 Some(Slot::Input(input)) => match &input.kind {
+                    InputKind::Record {
+                        pattern: Some(_), ..
+                    } => {
+                        return Err(format!(
+                        "input `{}` of {} is a text read through its pattern: draw the text whole",
+                        input.name,
+                        self.side()
+                    ))
+                    }
                     InputKind::Record { fields, .. } => {
                         Slot::Input(fields.iter().find(|f| &*f.name == *seg).ok_or_else(|| {
                             format!(
@@ -173,9 +182,32 @@ impl<'a> Cx<'a> {
             cx.problem("generate::type", span, message);
         };
         let step = || raw.step.as_ref();
+        // A text read through a pattern: each text drawn as written must match it.
+        let pattern = match kind {
+            Some(InputKind::Record {
+                pattern: Some(p), ..
+            }) => Some(p),
+            _ => None,
+        };
+        let unmatched = |cx: &mut Self, value: &serde_json::Value| {
+            let (Some(p), Some(text)) = (pattern, value.as_str()) else {
+                return;
+            };
+            if !p.regex.is_match(text) {
+                let message = format!(
+                    "`{path}` is drawn as `{text}`, which does not match its pattern `{}` in {}",
+                    p.text,
+                    cx.side()
+                );
+                cx.problem("generate::pattern", span, message);
+            }
+        };
         if let Some(v) = &raw.value {
             return match json_from_toml(v) {
-                Ok(j) => Some(Draw::Value(j)),
+                Ok(j) => {
+                    unmatched(self, &j);
+                    Some(Draw::Value(j))
+                }
                 Err(e) => {
                     self.problem("generate::value", span, e);
                     None
@@ -218,6 +250,9 @@ impl<'a> Cx<'a> {
                 .iter()
                 .filter_map(|v| json_from_toml(v).ok())
                 .collect();
+            for v in &values {
+                unmatched(self, v);
+            }
             if let Some(InputKind::Enum { values: allowed }) = kind {
                 for v in &values {
                     if let Some(s) = v.as_str() {
@@ -390,6 +425,10 @@ impl<'a> Cx<'a> {
             });
         }
         if let Some(fields) = &raw.fields {
+            if pattern.is_some() {
+                mismatch(self, "a record of fields");
+                return None;
+            }
             let drawn = fields
                 .iter()
                 .filter_map(|(p, f)| self.field(p, f, Some(slot)))
@@ -397,10 +436,13 @@ impl<'a> Cx<'a> {
             return Some(Draw::Record(drawn));
         }
         if let Some(t) = &raw.text {
-            if !matches!(kind, Some(InputKind::Text { .. } | InputKind::Enum { .. })) {
+            if pattern.is_none()
+                && !matches!(kind, Some(InputKind::Text { .. } | InputKind::Enum { .. }))
+            {
                 mismatch(self, "a text");
                 return None;
             }
+            unmatched(self, &serde_json::Value::String(t.replace("{n}", "1")));
             return Some(Draw::Text(t.clone()));
         }
         if let Some(of) = &raw.key_of {
@@ -522,6 +564,9 @@ fn describe_kind(kind: &InputKind) -> String {
         InputKind::Enum { values } => format!("one of {}", values.join(", ")),
         InputKind::Date { .. } => "a date".into(),
         InputKind::Month { .. } => "a month".into(),
+        InputKind::Record {
+            pattern: Some(p), ..
+        } => format!("a text matching `{}`", p.text),
         InputKind::Record { .. } => "a record".into(),
         InputKind::List { .. } => "a list".into(),
         InputKind::Map { .. } => "an object keyed by id".into(),

@@ -559,14 +559,12 @@ impl DigitRuns {
 /// Whether `needle` appears in `text` as a whole number (no digit, or
 /// separator and digit, on either side).
 fn appears(text: &str, needle: &str) -> bool {
-    let bytes = text.as_bytes();
     text.match_indices(needle).any(|(at, _)| {
         let before = text[..at].chars().next_back();
         let after_at = at + needle.len();
         let mut after = text[after_at..].chars();
         let next = after.next();
         let next2 = after.next();
-        let _ = bytes;
         let digit_before = before.is_some_and(|c| c.is_ascii_digit());
         let digit_after = next.is_some_and(|c| c.is_ascii_digit())
             || (matches!(next, Some('.' | ',')) && next2.is_some_and(|c| c.is_ascii_digit()));
@@ -592,9 +590,8 @@ fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
     }
 }
 
-/// The JSON line of a task: its fields in a fixed order.
-/// A task as its line of a task file, borrowed: written without copying
-/// its case, prompt or answer.
+/// A task as its line of a task file, its fields in a fixed order,
+/// borrowed: written without copying its case, prompt or answer.
 #[derive(serde::Serialize)]
 pub(crate) struct TaskLine<'a> {
     id: &'a str,

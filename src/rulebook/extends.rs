@@ -12,13 +12,18 @@
 //! which orders inputs and answers), a new name is added at the end, and
 //! `remove = ["section.name", …]` leaves an item out. A per-item group is
 //! merged step by step (its `over`, `item` and `label` replaced when
-//! given), and a non-empty `[[checks]]` list replaces the whole list, as
-//! checks are ordered. Spans are kept, so a problem in the effective
+//! given); a table written without `kind` is merged row by row (each row
+//! replaces the row of the same key, period name or band limit, in place);
+//! and a non-empty `[[checks]]` list replaces the whole list, as checks are
+//! ordered. Spans are kept, so a problem in the effective
 //! rulebook points into the file that wrote the item.
 
 use indexmap::IndexMap;
 
-use super::schema::RawRulebook;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+use super::schema::{RawRulebook, RawTable};
 use crate::diag::Problem;
 use crate::span::Span;
 
@@ -63,7 +68,14 @@ pub fn merge(
     overlay(&mut base.clauses, clauses);
     overlay(&mut base.inputs, inputs);
     overlay(&mut base.parameters, parameters);
-    overlay(&mut base.tables, tables);
+    for (name, table) in tables {
+        match base.tables.get_mut(&name) {
+            Some(old) if table.kind.is_none() => patch_table(old, table),
+            _ => {
+                base.tables.insert(name, table);
+            }
+        }
+    }
     overlay(&mut base.steps, steps);
     for (name, group) in per_item {
         match base.per_item.get_mut(&name) {
@@ -97,6 +109,67 @@ fn overlay<T>(old: &mut IndexMap<String, T>, new: IndexMap<String, T>) {
     }
 }
 
+/// A table written without `kind` changes the extended table: its label,
+/// clause, keys and columns when given, and each row replaces the row of
+/// the same identity in place, or is added. The identity is what `check`
+/// already holds unique: a keyed row's keys, a period row's `name`, a
+/// band's `upto` (none for the open top band); a new band goes before the
+/// first band above it, so the bands still rise.
+fn patch_table(old: &mut RawTable, new: RawTable) {
+    let RawTable {
+        kind: _,
+        label,
+        clause,
+        columns,
+        keys,
+        rows,
+    } = new;
+    old.label = label.or(old.label.take());
+    old.clause = clause.or(old.clause.take());
+    if !keys.is_empty() {
+        old.keys = keys;
+    }
+    overlay(&mut old.columns, columns);
+    let kind = old.kind.as_ref().map(|k| k.get_ref().as_str());
+    let bands = matches!(kind, Some("scale" | "ranges"));
+    let identity: Vec<String> = match kind {
+        Some("keyed") => old.keys.clone(),
+        Some("periods") => vec!["name".into()],
+        _ => vec!["upto".into()],
+    };
+    let id = |row: &IndexMap<String, toml::Value>| -> Vec<Option<toml::Value>> {
+        identity.iter().map(|c| row.get(c).cloned()).collect()
+    };
+    for row in rows {
+        let want = id(row.get_ref());
+        if let Some(at) = old.rows.iter().position(|r| id(r.get_ref()) == want) {
+            old.rows[at] = row;
+            continue;
+        }
+        let limit = |r: &IndexMap<String, toml::Value>| r.get("upto").and_then(band_limit);
+        let above = match limit(row.get_ref()) {
+            Some(upto) if bands => old
+                .rows
+                .iter()
+                .position(|r| limit(r.get_ref()).is_none_or(|u| u > upto)),
+            _ => None,
+        };
+        match above {
+            Some(at) => old.rows.insert(at, row),
+            None => old.rows.push(row),
+        }
+    }
+}
+
+/// A band's limit as written (a string or a TOML integer), to order bands.
+fn band_limit(cell: &toml::Value) -> Option<Decimal> {
+    match cell {
+        toml::Value::String(s) => Decimal::from_str(s).ok(),
+        toml::Value::Integer(i) => Some(Decimal::from(*i)),
+        _ => None,
+    }
+}
+
 /// Leaves out the item a dotted name names; whether there was one.
 fn remove(rb: &mut RawRulebook, dotted: &str) -> bool {
     let parts: Vec<&str> = dotted.split('.').collect();
@@ -123,6 +196,16 @@ fn remove(rb: &mut RawRulebook, dotted: &str) -> bool {
 pub fn incomplete(rb: &RawRulebook) -> Vec<Problem> {
     use super::schema::Anchor;
     let mut out = Vec::new();
+    for (name, table) in &rb.tables {
+        if table.kind.is_none() {
+            let message = format!("the table `{name}` has no `kind`");
+            out.push(
+                Problem::new("load::missing_key", message)
+                    .at(table.anchor(), "in this table")
+                    .help("write `kind = \"periods\"`, `\"keyed\"`, `\"scale\"` or `\"ranges\"`; only in a version that extends one holding this table may `kind` be left out, to change its rows"),
+            );
+        }
+    }
     for (name, group) in &rb.per_item {
         for (key, missing) in [
             ("over", group.over.is_none()),

@@ -302,9 +302,12 @@ pub struct RawPeriodValue {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
-    /// `periods`, `keyed` or `scale`.
-    #[schemars(with = "String")]
-    pub kind: Spanned<String>,
+    /// `periods`, `keyed`, `scale` or `ranges`. Left out in a version that
+    /// extends another, the table changes the extended one's rows instead
+    /// of replacing it (`extends`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
+    pub kind: Option<Spanned<String>>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -554,7 +557,11 @@ impl Anchor for RawInput {
 
 impl Anchor for RawTable {
     fn anchor(&self) -> crate::span::Span {
-        self.kind.anchor()
+        match (&self.kind, self.rows.first()) {
+            (Some(kind), _) => kind.anchor(),
+            (None, Some(row)) => row.anchor(),
+            (None, None) => crate::span::Span::default(),
+        }
     }
 }
 

@@ -362,27 +362,8 @@ fn units(
                     .and_then(Value::as_array)
                     .ok_or_else(|| bad_expected(&f.key))?;
                 for (i, e) in exp.iter().enumerate() {
-                    for (k, item) in items.iter().enumerate() {
-                        let FieldKind::Value(fmt) = item.kind else {
-                            continue;
-                        };
-                        if fmt == Format::Decision {
-                            continue;
-                        }
-                        let path = format!("{}[{i}].{}", f.key, item.key);
-                        let ev = e.get(&item.key).ok_or_else(|| bad_expected(&path))?;
-                        let g = list.get(i).and_then(|g| g.get(k));
-                        out.push(judge(
-                            &path,
-                            r,
-                            Some(k),
-                            Some(i),
-                            fmt,
-                            g,
-                            ev,
-                            &item.clauses,
-                        )?);
-                    }
+                    let at = format!("{}[{i}]", f.key);
+                    item_units(&mut out, &at, r, i, items, e, list.get(i))?;
                 }
             }
             (FieldKind::Keyed(items), Got::Keyed(entries)) => {
@@ -391,30 +372,49 @@ fn units(
                     .ok_or_else(|| bad_expected(&f.key))?;
                 for (i, (key, e)) in exp.iter().enumerate() {
                     let reply_item = entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-                    for (k, item) in items.iter().enumerate() {
-                        let FieldKind::Value(fmt) = item.kind else {
-                            continue;
-                        };
-                        let path = format!("{}.{key}.{}", f.key, item.key);
-                        let ev = e.get(&item.key).ok_or_else(|| bad_expected(&path))?;
-                        let g = reply_item.and_then(|g| g.get(k));
-                        out.push(judge(
-                            &path,
-                            r,
-                            Some(k),
-                            Some(i),
-                            fmt,
-                            g,
-                            ev,
-                            &item.clauses,
-                        )?);
-                    }
+                    let at = format!("{}.{key}", f.key);
+                    item_units(&mut out, &at, r, i, items, e, reply_item)?;
                 }
             }
             _ => return Err(bad_expected(&f.key)),
         }
     }
     Ok(out)
+}
+
+/// The graded values of one item of a list or keyed field (`at` is its
+/// path, `i` its place in the reference), judged against the reply's item.
+fn item_units(
+    out: &mut Vec<Unit>,
+    at: &str,
+    root: usize,
+    i: usize,
+    items: &[Field],
+    expected: &Value,
+    reply_item: Option<&Vec<Got>>,
+) -> Result<(), ExpectedError> {
+    for (k, item) in items.iter().enumerate() {
+        let FieldKind::Value(fmt) = item.kind else {
+            continue;
+        };
+        if fmt == Format::Decision {
+            continue;
+        }
+        let path = format!("{at}.{}", item.key);
+        let ev = expected.get(&item.key).ok_or_else(|| bad_expected(&path))?;
+        let g = reply_item.and_then(|g| g.get(k));
+        out.push(judge(
+            &path,
+            root,
+            Some(k),
+            Some(i),
+            fmt,
+            g,
+            ev,
+            &item.clauses,
+        )?);
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1,4 +1,4 @@
-//! The rulebook lang@1#c0085b4ade97, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook lang@1#9b90b0a487e9, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,8 +8,8 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "lang@1#c0085b4ade97",
-    fingerprint: "23e2c867671c7ec899d92e9a8c1132b8e1b6a439078c9d5ed6a4e77004ba0170",
+    reference: "lang@1#9b90b0a487e9",
+    fingerprint: "d3260b4dfa7d32fb9962ca25c7f61bc83fed84592390f7f5f5fd361a8ead8a56",
     run,
 };
 
@@ -19,18 +19,18 @@ const K2: Decimal = Decimal::from_parts(0, 0, 0, false, 0);
 const K3: Decimal = Decimal::from_parts(20, 0, 0, false, 0);
 const K4: Decimal = Decimal::from_parts(2, 0, 0, false, 0);
 const K5: Decimal = Decimal::from_parts(1, 0, 0, false, 1);
-const K6: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
-static K7: LazyLock<Value> = LazyLock::new(|| text("A"));
-static K8: LazyLock<Value> = LazyLock::new(|| text("B"));
-const K9: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
-static K10: LazyLock<Value> = LazyLock::new(|| text("C"));
-const K11: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
-static K12: LazyLock<Value> = LazyLock::new(|| text("D"));
-static K13: LazyLock<Value> = LazyLock::new(|| text("E"));
-static K14: LazyLock<Value> = LazyLock::new(|| text("F"));
-const K15: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
-const K16: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
-const K17: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+const K6: Decimal = Decimal::from_parts(1, 0, 0, false, 0);
+static K7: LazyLock<Value> = LazyLock::new(|| text("B"));
+static K8: LazyLock<Value> = LazyLock::new(|| text("C"));
+const K9: Decimal = Decimal::from_parts(3, 0, 0, false, 0);
+static K10: LazyLock<Value> = LazyLock::new(|| text("A"));
+const K11: Decimal = Decimal::from_parts(12, 0, 0, false, 2);
+const K12: Decimal = Decimal::from_parts(5, 0, 0, false, 2);
+static K13: LazyLock<Value> = LazyLock::new(|| text("D"));
+static K14: LazyLock<Value> = LazyLock::new(|| text("E"));
+static K15: LazyLock<Value> = LazyLock::new(|| text("F"));
+const K16: Decimal = Decimal::from_parts(2, 0, 0, false, 1);
+const K17: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
 static K18: LazyLock<Value> = LazyLock::new(|| text("S"));
 static K19: LazyLock<Value> = LazyLock::new(|| text("none"));
 static K20: LazyLock<Value> = LazyLock::new(|| text("K"));
@@ -68,6 +68,9 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut s16: Option<Decimal> = None; // tax_allowance
     let mut s17: Option<Value> = None; // tax_region
     let mut s18: Option<Decimal> = None; // relief
+    let mut s19: Option<bool> = None; // x_listed
+    let mut s20: Option<bool> = None; // x_not_big
+    let mut s21: Option<bool> = None; // letter_used
     // check 1
     spent += 2;
     if truth(&x[6])? {
@@ -111,6 +114,31 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         return Some(Outcome::Answer(serde_json::Value::Object(object)));
     }
     // check 2
+    spent += 2;
+    if truth(&x[7])? {
+    if s19.is_none() { // x_listed
+        spent += 16;
+        s19 = Some({ let l0: &Value = &x[0]; any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+    }
+    if s20.is_none() { // x_not_big
+        spent += 28;
+        s20 = Some({ let l0: &Value = &x[0]; !any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 8; if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l1).clone()); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+    }
+    if s21.is_none() { // letter_used
+        spent += 30;
+        s21 = Some({ let l0: &Value = &x[1]; any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+    }
+        let mut clauses = clauses(rb, 1)?;
+        let mut object = serde_json::Map::with_capacity(3);
+        object.insert("x_listed".to_string(), { spent += 2; answer(&(Value::Bool(s19?)), Format::Bool, &clauses)? });
+        object.insert("x_not_big".to_string(), { spent += 2; answer(&(Value::Bool(s20?)), Format::Bool, &clauses)? });
+        object.insert("letter_used".to_string(), { spent += 2; answer(&(Value::Bool(s21?)), Format::Bool, &clauses)? });
+        if spent > budget(rb, facts) {
+            return None;
+        }
+        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+    }
+    // check 3
     if s0.is_none() { // ties_to_zero
         spent += 2;
         s0 = Some(round_value(x[0].clone(), 2, RoundingMode::HalfDown)?);
@@ -125,23 +153,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s3.is_none() { // third_half_down
         spent += 12;
-        s3 = Some(round(div_dec(number(&x[0])?, K6)?, 2, RoundingMode::HalfDown)?);
+        s3 = Some(round(div_dec(number(&x[0])?, K9)?, 2, RoundingMode::HalfDown)?);
     }
     if s4.is_none() { // category_rate
         spent += 12;
-        s4 = Some({ let m = &x[1]; if matches(m, &(*K7))? || matches(m, &(*K8))? { K9 } else if matches(m, &(*K10))? { K11 } else if matches(m, &(*K12))? || matches(m, &(*K13))? || matches(m, &(*K14))? { K2 } else { K15 } });
+        s4 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K7))? { K11 } else if matches(m, &(*K8))? { K12 } else if matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { K2 } else { K16 } });
     }
     if s5.is_none() { // reduced
         spent += 8;
-        s5 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K12))? { true } else { false } });
+        s5 = Some({ let m = &x[1]; if matches(m, &(*K8))? || matches(m, &(*K13))? { true } else { false } });
     }
     if s6.is_none() { // standard
         spent += 8;
-        s6 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K12))? || matches(m, &(*K13))? || matches(m, &(*K14))? { false } else { true } });
+        s6 = Some({ let m = &x[1]; if matches(m, &(*K8))? || matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { false } else { true } });
     }
     if s7.is_none() { // small_x
         spent += 12;
-        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K16)?)); if matches(m, &(Value::Number(K17)))? || matches(m, &(Value::Number(K4)))? || matches(m, &(Value::Number(K6)))? { true } else { false } });
+        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K17)?)); if matches(m, &(Value::Number(K6)))? || matches(m, &(Value::Number(K4)))? || matches(m, &(Value::Number(K9)))? { true } else { false } });
     }
     if s8.is_none() { // capped
         spent += 26;
@@ -149,19 +177,19 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s11.is_none() { // doubled_excess
         spent += 30;
-        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K17))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K2))?) { mul(num(&(*l1))?, Num::Dec(K4))? } else { Num::Dec(K2) } })); } } Value::List(out.into()) }))?);
+        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K6))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K2))?) { mul(num(&(*l1))?, Num::Dec(K4))? } else { Num::Dec(K2) } })); } } Value::List(out.into()) }))?);
     }
     if s12.is_none() { // code_region
         spent += 26;
-        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K10).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K17)])? } else { (*K19).clone() });
+        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K8).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K6)])? } else { (*K19).clone() });
     }
     if s13.is_none() { // code_amount
         spent += 30;
-        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K17 }), value(sub(num(&(*l0))?, Num::Dec(K17))?)])?])? });
+        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K6 }), value(sub(num(&(*l0))?, Num::Dec(K6))?)])?])? });
     }
     if s14.is_none() { // code_suffix
         spent += 18;
-        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K17))?), call(Func::Len, [x[3].clone()])?])?])?);
+        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K6))?), call(Func::Len, [x[3].clone()])?])?])?);
     }
     if s15.is_none() { // code_flag
         spent += 16;
@@ -181,9 +209,9 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s10.is_none() { // first_big
         spent += 20;
-        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K17)) }});
+        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K6)) }});
     }
-        let mut clauses = clauses(rb, 1)?;
+        let mut clauses = clauses(rb, 2)?;
         let mut object = serde_json::Map::with_capacity(18);
         object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
         object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });

@@ -177,6 +177,15 @@ fn test_command_reports_passes_and_failures() {
         "{}",
         stdout(&o)
     );
+    // `--list` names every case run, with its description.
+    let o = bareme(&["test", LUMA, "--list"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("\nok   ").count() + 1, 84, "{out}");
+    assert!(
+        out.starts_with("ok   01-spec-example-below-free\n  "),
+        "{out}"
+    );
 
     let dir = tempdir("failing");
     std::fs::copy(

@@ -365,3 +365,182 @@ fn a_version_overriding_a_step_carries_its_citations() {
         json!({"tax": "240.00", "lines": "0"})
     );
 }
+
+#[test]
+fn a_version_expectation_may_state_only_the_fields_it_changes() {
+    let dir = tempdir("extends-changes");
+    let v1 = version(&dir, "v1", BASE);
+    let v2 = version(&dir, "v2", &child("\n[parameters.rate]\nvalue = \"12\"\n"));
+    std::fs::create_dir_all(v1.join("cases")).expect("cases");
+    std::fs::create_dir_all(v2.join("cases")).expect("cases");
+    let case = "case = '{\"pay\": \"100.00\", \"counts\": [1, 2]}'\n[expect.answer]\ntax = \"10.00\"\nlines = \"6\"\n";
+    let run = |versions: &str| {
+        std::fs::write(v1.join("cases/both.toml"), format!("{case}{versions}")).expect("write");
+        let rb2 = load_rulebook(&v2).expect("loads");
+        let report = run_conformance(&rb2, &v2).expect("runs");
+        assert_eq!(report.results.len(), 1);
+        report.results[0].failures.clone()
+    };
+    // 100.00 × 12 % = 12.00; `lines` is kept from `expect.answer`.
+    assert!(run("[versions.2.changes]\ntax = \"12.00\"\n").is_empty());
+    assert_eq!(
+        run("[versions.2.changes]\ntax = \"10.00\"\n"),
+        ["tax: expected \"10.00\", got \"12.00\""]
+    );
+    assert_eq!(
+        run("[versions.2.changes]\ntaxes = \"12.00\"\n"),
+        ["`changes.taxes`: `expect.answer` has no field `taxes` to change"]
+    );
+    assert_eq!(
+        run("[versions.2.changes]\ntax = \"12.00\"\n[versions.2.error]\npath = \"pay\"\n"),
+        ["an expectation needs exactly one of `answer`, `changes` and `error`"]
+    );
+}
+
+/// A base with a keyed table, a period table and a scale.
+const TABLES: &str = r#"[rulebook]
+id = "toy"
+version = 1
+schema = 1
+
+[inputs.region]
+type = "text"
+required = true
+
+[inputs.month]
+type = "month"
+required = true
+
+[inputs.income]
+type = "money"
+required = true
+
+[tables.allowances]
+kind = "keyed"
+keys = ["region"]
+
+[tables.allowances.columns]
+region = { type = "text" }
+amount = { type = "money" }
+
+[[tables.allowances.rows]]
+region = "north"
+amount = "100.00"
+
+[[tables.allowances.rows]]
+region = "south"
+amount = "50.00"
+
+[tables.rates]
+kind = "periods"
+
+[tables.rates.columns]
+rate = { type = "decimal" }
+
+[[tables.rates.rows]]
+name = "y1"
+from = "2026-01"
+rate = "0.10"
+
+[tables.bands]
+kind = "scale"
+rows = [{ upto = "1000", rate = "0" }, { rate = "0.20" }]
+
+[steps.allowance]
+expr = "lookup(allowances, region).amount"
+
+[steps.rate]
+expr = "period_row(rates, month).rate"
+
+[steps.tax]
+expr = "scale(bands, income)"
+round = { places = 2, mode = "half_up" }
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+allowance = { expr = "allowance", format = "money" }
+rate = { expr = "rate", format = "decimal" }
+tax = { expr = "tax", format = "money" }
+"#;
+
+#[test]
+fn a_table_without_kind_changes_rows_by_key_period_name_and_band() {
+    let dir = tempdir("extends-rows");
+    let v1 = version(&dir, "v1", TABLES);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            r#"
+[[tables.allowances.rows]]
+region = "south"
+amount = "60.00"
+
+[[tables.allowances.rows]]
+region = "east"
+amount = "70.00"
+
+[[tables.rates.rows]]
+name = "y1"
+from = "2026-01"
+to = "2026-12"
+rate = "0.10"
+
+[[tables.rates.rows]]
+name = "y2"
+from = "2027-01"
+rate = "0.12"
+
+[[tables.bands.rows]]
+upto = "2000"
+rate = "0.10"
+
+[[tables.bands.rows]]
+rate = "0.30"
+"#,
+        ),
+    );
+    let case = |region: &str, month: &str, income: &str| serde_json::json!({"region": region, "month": month, "income": income});
+    // v1: 3000 taxed 20 % above 1000 = 400.00.
+    assert_eq!(
+        answer(&v1, case("south", "2027-03", "3000.00")),
+        serde_json::json!({"allowance": "50.00", "rate": "0.10", "tax": "400.00"})
+    );
+    // v2: south changed, y1 closed and y2 added, a band inserted below the
+    // top band, whose rate changed: 0 × 1000 + 0.10 × 1000 + 0.30 × 1000.
+    assert_eq!(
+        answer(&v2, case("south", "2027-03", "3000.00")),
+        serde_json::json!({"allowance": "60.00", "rate": "0.12", "tax": "400.00"})
+    );
+    assert_eq!(
+        answer(&v2, case("north", "2026-03", "1500.00")),
+        serde_json::json!({"allowance": "100.00", "rate": "0.10", "tax": "50.00"})
+    );
+    assert_eq!(
+        answer(&v2, case("east", "2026-03", "500.00")),
+        serde_json::json!({"allowance": "70.00", "rate": "0.10", "tax": "0.00"})
+    );
+    // The effective rulebook states each table once, its rows in order.
+    let effective = bareme::rulebook::load::effective_toml(&v2).expect("checks");
+    let bands = effective.find("[tables.bands]").expect("bands");
+    let upto: Vec<&str> = effective[bands..]
+        .lines()
+        .filter(|l| l.trim_start().starts_with("upto"))
+        .take(2)
+        .collect();
+    assert_eq!(upto, ["upto = \"1000\"", "upto = \"2000\""], "{effective}");
+
+    // Without `kind` and nothing to change, the table is refused where it is written.
+    let v3 = version(
+        &dir,
+        "v3",
+        &child("\n[[tables.fresh.rows]]\nname = \"a\"\nfrom = \"2026-01\"\n")
+            .replace("../v1", "../v2"),
+    );
+    assert_eq!(
+        problems(&v3),
+        [("v3".to_string(), "load::missing_key 7:1-9:17".to_string())]
+    );
+}

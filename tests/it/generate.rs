@@ -302,3 +302,64 @@ task = "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% 
         .expect_err("the template runs out of fuel");
     assert!(err.message.contains("fuel"), "{}", err.message);
 }
+
+/// A text read through a pattern is drawn whole, and every text a
+/// generator writes for it must match the pattern when the generator loads.
+#[test]
+fn a_text_read_through_a_pattern_is_checked_against_it() {
+    let rb = bareme::parse_rulebook(
+        "coded.toml",
+        r#"[rulebook]
+id = "coded"
+version = 1
+schema = 1
+
+[inputs.code]
+type = "text"
+required = true
+pattern = '^(?P<region>[KS])(?P<n>[0-9]{3})$'
+fields = { region = { type = "enum", values = ["K", "S"] }, n = { type = "integer" } }
+
+[steps.n]
+expr = "code.n"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+n = { expr = "n", format = "integer" }
+"#,
+    )
+    .expect("the rulebook loads");
+    let generator = |draw: &str| {
+        format!(
+            "[generator]\nnumber = 1\nrulebook = \"coded@1\"\nrubric = 1\n\n[profiles.p.case]\n{draw}\n\n[prompt]\ntask = \"x\"\n"
+        )
+    };
+    let problems = |draw: &str| -> Vec<String> {
+        match parse_generator("g.toml", &generator(draw), &rb) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.problems.iter().map(|p| p.message.clone()).collect(),
+        }
+    };
+    assert_eq!(
+        problems("code = { choice = [\"K123\", \"S042\"] }"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        problems("code = { text = \"K{n}00\" }"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        problems("code = { choice = [\"K123\", \"X12\"] }"),
+        ["`code` is drawn as `X12`, which does not match its pattern `^(?P<region>[KS])(?P<n>[0-9]{3})$` in coded@1"]
+    );
+    assert_eq!(
+        problems("code = { value = \"k123\" }"),
+        ["`code` is drawn as `k123`, which does not match its pattern `^(?P<region>[KS])(?P<n>[0-9]{3})$` in coded@1"]
+    );
+    assert_eq!(
+        problems("\"code.region\" = { value = \"K\" }"),
+        ["`code.region`: input `code` of coded@1 is a text read through its pattern: draw the text whole"]
+    );
+}

@@ -415,6 +415,65 @@ fn cli_scores_replies_in_order_with_a_summary() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("no task has this id"), "{err}");
+    // A fault names its own line, and the replies before it are still
+    // written, in order, on one worker or two.
+    let good = json!({"id": "p1", "reply": pay["expected"].to_string()});
+    let late = write(
+        &dir,
+        "late.jsonl",
+        &[
+            good.clone(),
+            good.clone(),
+            json!({"id": "zz", "reply": "{}"}),
+            good,
+        ],
+    );
+    let mut outs = Vec::new();
+    for jobs in ["1", "2"] {
+        let (code, out, err) = bareme(&[
+            "score",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            &tasks,
+            "--replies",
+            &late,
+            "--jobs",
+            jobs,
+        ]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains(&format!("{late}, line 3: reply zz: no task has this id")),
+            "{err}"
+        );
+        assert_eq!(out.lines().count(), 2, "{out}");
+        assert!(
+            out.lines()
+                .all(|l| l.starts_with(r#"{"id":"p1","score":1"#)),
+            "{out}"
+        );
+        outs.push(out);
+    }
+    assert_eq!(outs[0], outs[1]);
+    let broken = dir.join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        format!("{}\n\n{{\"id\": \n", json!({"id": "p1", "reply": "{}"})),
+    )
+    .unwrap();
+    let (code, out, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &broken.display().to_string(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("broken.jsonl, line 3: the line is not JSON"),
+        "{err}"
+    );
+    assert_eq!(out.lines().count(), 1, "{out}");
     // A rubric of another rulebook refuses the tasks.
     let (code, _, err) = bareme(&[
         "score",

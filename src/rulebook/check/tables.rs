@@ -104,7 +104,7 @@ impl Checker<'_> {
         clause_ids: &[Arc<str>],
         limits: &Limits,
     ) -> Vec<Input> {
-        let kind_name = raw.kind.get_ref().as_str();
+        let kind_name = raw.kind.as_ref().map_or("", |k| k.get_ref().as_str());
         let mut columns: Vec<Input> = Vec::new();
         if kind_name == "scale" {
             if !raw.columns.is_empty() {
@@ -172,7 +172,9 @@ impl Checker<'_> {
 
     /// The table's kind; a keyed table's `keys` as column positions.
     fn table_kind(&mut self, raw: &RawTable, columns: &[Input]) -> Option<TableKind> {
-        Some(match raw.kind.get_ref().as_str() {
+        // A table without a kind is reported with the merged chain (`extends`).
+        let kind = raw.kind.as_ref()?;
+        Some(match kind.get_ref().as_str() {
             "periods" => TableKind::Periods,
             "scale" => TableKind::Scale,
             "ranges" => TableKind::Ranges,
@@ -202,7 +204,7 @@ impl Checker<'_> {
             other => {
                 self.problem(
                     "check::bad_table",
-                    sp(&raw.kind),
+                    sp(kind),
                     format!(
                         "unknown table kind `{other}`; kinds are periods, keyed, scale, ranges"
                     ),

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::expr::{BinOp, Expr, ExprKind, Ident, UnOp};
-use crate::model::{InputId, Node, NodeKind, Shape, StepId, Table, TableId, Type};
+use crate::model::{Func, InputId, Node, NodeKind, Shape, StepId, Table, TableId, Type};
 use crate::span::Span;
 use crate::value::Value;
 
@@ -246,6 +246,68 @@ impl Resolver<'_, '_> {
                     scrutinee: Box::new(value_node),
                     arms: vec![(literals, answer(!negated))],
                     otherwise: Box::new(answer(*negated)),
+                };
+                (kind, Type::Bool)
+            }
+            // `any([v == i for i in list])` with the value read once as `v`;
+            // the names pushed are none an author can write.
+            ExprKind::InList {
+                value,
+                list,
+                negated,
+            } => {
+                let (value_node, value_ty) = self.expr(value);
+                let at = self.locals.len();
+                self.locals.push((Arc::from("in value"), value_ty.clone()));
+                let (list_node, list_ty) = self.expr(list);
+                let item_ty = match list_ty {
+                    Type::List(inner) => *inner,
+                    Type::Any => Type::Any,
+                    other => {
+                        let message = format!(
+                            "`in` needs a list or literals in brackets, found {}",
+                            self.type_name(&other)
+                        );
+                        self.problem("check::type_mismatch", list.span, message);
+                        Type::Any
+                    }
+                };
+                self.locals.pop();
+                let comparable = matches!(
+                    value_ty,
+                    Type::Number | Type::Text | Type::Date | Type::Month | Type::Bool | Type::Any
+                );
+                if !comparable {
+                    let message =
+                        format!("{} cannot be compared with `in`", self.type_name(&value_ty));
+                    self.problem("check::type_mismatch", value.span, message);
+                } else {
+                    self.unify(
+                        &value_ty,
+                        &item_ty,
+                        list.span,
+                        "the items of the list after `in`",
+                    );
+                }
+                let node = |kind| Node { span: e.span, kind };
+                let equal = NodeKind::Binary(
+                    BinOp::Eq,
+                    Box::new(node(NodeKind::Local(at))),
+                    Box::new(node(NodeKind::Local(at + 1))),
+                );
+                let items = NodeKind::Comprehension {
+                    indexed: false,
+                    body: Box::new(node(equal)),
+                    list: Box::new(list_node),
+                    filter: None,
+                };
+                let mut test = NodeKind::Call(Func::Any, vec![node(items)]);
+                if *negated {
+                    test = NodeKind::Not(Box::new(node(test)));
+                }
+                let kind = NodeKind::Let {
+                    value: Box::new(value_node),
+                    body: Box::new(node(test)),
                 };
                 (kind, Type::Bool)
             }
