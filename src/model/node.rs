@@ -37,6 +37,22 @@ pub struct Node {
 }
 
 impl Node {
+    /// The steps this formula reads, for the step graph: top-level steps
+    /// and groups (group `g` as `n_steps + g`) into `top`, steps of the
+    /// current item's group into `local`.
+    pub fn step_reads(&self, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.kind {
+                NodeKind::Step(i) => top.push(i.index()),
+                NodeKind::Group(g) => top.push(n_steps + g),
+                NodeKind::ItemStep(j) => local.push(*j),
+                _ => {}
+            }
+            stack.extend(node.children());
+        }
+    }
+
     /// The direct subnodes.
     pub fn children(&self) -> Vec<&Node> {
         match &self.kind {

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::model::{Ablation, Node, NodeKind, Rulebook, Step, StepRef};
+use crate::model::{Ablation, Node, Rulebook, Step, StepRef};
 
 impl Rulebook {
     /// A copy of the rulebook evaluating under the named ablation.
@@ -126,20 +126,20 @@ fn step_cycle(rb: &Rulebook) -> Option<Vec<Arc<str>>> {
     for step in &rb.steps {
         let mut top = Vec::new();
         for f in formulas(step) {
-            step_reads(f, n, &mut top, &mut Vec::new());
+            f.step_reads(n, &mut top, &mut Vec::new());
         }
         deps.push(top);
     }
     let mut items: Vec<Vec<usize>> = Vec::new();
     for group in &rb.groups {
         let mut top = Vec::new();
-        step_reads(&group.over.node, n, &mut top, &mut Vec::new());
+        group.over.node.step_reads(n, &mut top, &mut Vec::new());
         // Item steps are numbered after every top-level step and group.
         let first = names.len() + items.len();
         for step in &group.steps {
             let mut local = Vec::new();
             for f in formulas(step) {
-                step_reads(f, n, &mut top, &mut local);
+                f.step_reads(n, &mut top, &mut local);
             }
             items.push(local.into_iter().map(|j| first + j).collect());
         }
@@ -160,21 +160,6 @@ fn step_cycle(rb: &Rulebook) -> Option<Vec<Arc<str>>> {
 /// The formulas of a step: its `expr`, `when`, `otherwise` and citations.
 fn formulas(step: &Step) -> impl Iterator<Item = &Node> {
     step.formulas().map(|f| &f.node)
-}
-
-/// Steps a formula reads: top-level steps and groups (as `n_steps + g`) into
-/// `top`, steps of the current item's group into `local`.
-fn step_reads(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        match &node.kind {
-            NodeKind::Step(i) => top.push(i.index()),
-            NodeKind::Group(g) => top.push(n_steps + g),
-            NodeKind::ItemStep(j) => local.push(*j),
-            _ => {}
-        }
-        stack.extend(node.children());
-    }
 }
 
 /// The first cycle of a graph found by depth-first search, as its nodes in

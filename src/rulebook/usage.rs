@@ -1,5 +1,5 @@
-//! Warnings: inputs, parameters, tables and steps that a rulebook declares
-//! and nothing reads.
+//! Warnings: inputs, parameters, tables, steps and per-item groups that a
+//! rulebook declares and nothing reads, and decisions no check gives.
 //!
 //! A dead rate parameter or a step left behind by an edit passes every
 //! check and changes no answer, so it goes unnoticed until the next version
@@ -12,14 +12,17 @@
 //! a step is read when a root or a read step reads it; an input is also
 //! read when another input refers to its keys (`ref`, `key_ref`) or when it
 //! supplies the rows of a table that is read, and a keyed table when an
-//! input's keys refer to it.
+//! input's keys refer to it; a group is read by a formula, an answer
+//! written for each of its items, or a report over it.
 
 use indexmap::IndexMap;
 use std::collections::BTreeSet;
 
 use super::schema::{Anchor, RawRulebook};
 use crate::diag::Problem;
-use crate::model::{Input, InputKind, Node, NodeKind, RefTarget, Rulebook};
+use crate::model::{
+    CheckOutcome, Input, InputKind, Node, NodeKind, Output, OutputValue, RefTarget, Rulebook,
+};
 use crate::span::Span;
 
 /// Where each top-level name is declared, taken from the file before the
@@ -29,6 +32,8 @@ pub(crate) struct Declarations {
     params: IndexMap<String, Span>,
     tables: IndexMap<String, Span>,
     steps: IndexMap<String, Span>,
+    groups: IndexMap<String, Span>,
+    decisions: IndexMap<String, Span>,
 }
 
 impl Declarations {
@@ -42,6 +47,8 @@ impl Declarations {
             params: spans(&raw.parameters),
             tables: spans(&raw.tables),
             steps: spans(&raw.steps),
+            groups: spans(&raw.per_item),
+            decisions: spans(&raw.decisions),
         }
     }
 }
@@ -53,6 +60,7 @@ struct Reads {
     params: BTreeSet<usize>,
     tables: BTreeSet<usize>,
     steps: BTreeSet<usize>,
+    groups: BTreeSet<usize>,
 }
 
 impl Reads {
@@ -69,6 +77,9 @@ impl Reads {
             }
             NodeKind::Table(t) => {
                 self.tables.insert(t.index());
+            }
+            NodeKind::Group(g) => {
+                self.groups.insert(*g);
             }
             _ => {}
         }
@@ -126,6 +137,13 @@ pub(crate) fn unused(rb: &mut Rulebook, declared: &Declarations) -> Vec<Problem>
         reads.inputs.extend(inner.inputs);
         reads.params.extend(inner.params);
         reads.tables.extend(inner.tables);
+        reads.groups.extend(inner.groups);
+    }
+    for decision in &rb.decisions {
+        each_groups(&decision.answer, &mut reads.groups);
+    }
+    for report in &rb.reports {
+        reads.groups.insert(report.group);
     }
 
     let mut warnings = Vec::new();
@@ -166,5 +184,45 @@ pub(crate) fn unused(rb: &mut Rulebook, declared: &Declarations) -> Vec<Problem>
             warn("warn::unused_step", "step", &step.name, &declared.steps);
         }
     }
+    for (g, group) in rb.groups.iter().enumerate() {
+        if !reads.groups.contains(&g) {
+            warn(
+                "warn::unused_group",
+                "per-item group",
+                &group.name,
+                &declared.groups,
+            );
+        }
+    }
+    let given: BTreeSet<usize> = rb
+        .checks
+        .iter()
+        .filter_map(|c| match c.outcome {
+            CheckOutcome::Decide { decision, .. } => Some(decision),
+            CheckOutcome::Reject { .. } => None,
+        })
+        .collect();
+    for (d, decision) in rb.decisions.iter().enumerate() {
+        if !given.contains(&d) {
+            let message = format!("decision `{}` is given by no check", decision.name);
+            let mut problem = Problem::new("warn::unused_decision", message)
+                .help("give it from a check, or remove it")
+                .as_warning();
+            if let Some(span) = declared.decisions.get(&*decision.name) {
+                problem = problem.at(*span, "declared here, given nowhere");
+            }
+            warnings.push(problem);
+        }
+    }
     warnings
+}
+
+/// The groups whose items answer fields are written for (`each`), at any depth.
+fn each_groups(outputs: &[Output], groups: &mut BTreeSet<usize>) {
+    for output in outputs {
+        if let OutputValue::Each { group, fields, .. } = &output.value {
+            groups.insert(*group);
+            each_groups(fields, groups);
+        }
+    }
 }

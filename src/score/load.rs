@@ -402,33 +402,35 @@ impl Cx<'_> {
         out
     }
 
-    /// The clauses of the step an answer field reads, else the decision's.
+    /// The clauses of the step an answer field reads (those it applies on
+    /// every branch, then those it may cite on one), else the decision's.
     fn governing(
         &self,
         output: &rbm::Output,
         group: Option<usize>,
         default: &[Arc<str>],
     ) -> Vec<Arc<str>> {
-        if let OutputValue::Value { expr, .. } = &output.value {
-            match (&expr.node.kind, group) {
-                (NodeKind::Step(i), _) => {
-                    if let Some(s) = self.rb.steps.get(i.index()) {
-                        if !s.clauses.is_empty() {
-                            return s.clauses.clone();
-                        }
-                    }
-                }
-                (NodeKind::ItemStep(i), Some(g)) => {
-                    if let Some(s) = self.rb.groups.get(g).and_then(|g| g.steps.get(*i)) {
-                        if !s.clauses.is_empty() {
-                            return s.clauses.clone();
-                        }
-                    }
-                }
-                _ => {}
+        let OutputValue::Value { expr, .. } = &output.value else {
+            return default.to_vec();
+        };
+        let step = match (&expr.node.kind, group) {
+            (NodeKind::Step(i), _) => self.rb.steps.get(i.index()),
+            (NodeKind::ItemStep(i), Some(g)) => self.rb.groups.get(g).and_then(|g| g.steps.get(*i)),
+            _ => None,
+        };
+        let Some(step) = step else {
+            return default.to_vec();
+        };
+        let mut clauses = step.clauses.clone();
+        for clause in step.cite.iter().flat_map(|(_, cs)| cs) {
+            if !clauses.contains(clause) {
+                clauses.push(clause.clone());
             }
         }
-        default.to_vec()
+        if clauses.is_empty() {
+            return default.to_vec();
+        }
+        clauses
     }
 
     fn format(&mut self, name: &Spanned<String>) -> Option<Format> {

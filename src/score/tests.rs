@@ -473,3 +473,68 @@ fn components_name_their_clauses() {
     let format = &g.components[0];
     assert_eq!((format.part, format.clauses[0].as_ref()), ("format", "R6"));
 }
+
+/// A field that reads a step with a clause per branch is governed by the
+/// step's fixed clauses and every clause a branch may cite, each once.
+#[test]
+fn a_field_reading_a_step_with_citations_names_every_clause_it_may_cite() {
+    let rb = crate::rulebook::load::parse_rulebook(
+        "cited.toml",
+        r#"[rulebook]
+id = "cited"
+version = 1
+schema = 1
+
+[clauses]
+A = "Base."
+B = "Low band."
+C = "High band."
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[steps.relief]
+expr = "if x <= 100 then x / 10 else 0"
+clauses = ["A"]
+cite = [{ when = "x <= 100", clauses = ["B", "A"] }, { when = "x > 100", clauses = ["C"] }]
+
+[[checks]]
+decision = "pay"
+
+[decisions.pay]
+clauses = ["A"]
+answer = { relief = { expr = "relief", format = "decimal" } }
+"#,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render(100, false)));
+    let r = parse_rubric(
+        "rubric-1.toml",
+        r#"[rubric]
+number = 1
+rulebook = "cited@1"
+
+[score]
+malformed = "0"
+wrong_decision = "0"
+wrong = "0"
+exact = "1"
+
+[decisions.pay]
+fields = { relief = { format = "decimal" } }
+"#,
+        &rb,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.render(100, false)));
+    let e = json!({"relief": "5"});
+    let g = grade(&r, &e, r#"{"relief": "4"}"#, None).unwrap();
+    let relief = g
+        .components
+        .iter()
+        .find(|c| c.path.as_deref() == Some("relief"))
+        .unwrap();
+    assert_eq!(
+        relief.clauses.iter().map(|c| &**c).collect::<Vec<_>>(),
+        ["A", "B", "C"]
+    );
+}

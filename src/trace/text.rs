@@ -82,17 +82,7 @@ pub fn render_text(trace: &Trace) -> String {
                 }
             }
             Event::Step(s) => write_step(out, s),
-            Event::Cite(c) => {
-                let verdict = if c.held { "cites" } else { "does not cite" };
-                line(
-                    out,
-                    format_args!(
-                        "  citation: {} → {verdict} {}",
-                        c.when,
-                        c.clauses.join(", ")
-                    ),
-                );
-            }
+            Event::Cite(c) => write_citation(out, "  ", c),
         }
     }
     out.push_str("\noutcome\n");
@@ -338,17 +328,18 @@ fn write_step(out: &mut String, s: &StepTrace) {
         );
     }
     for c in &s.cites {
-        write_citation(out, c);
+        write_citation(out, "    ", c);
     }
 }
 
-/// `citation: COND → cites R4`: a decision's or a step's `cite` entry.
-fn write_citation(out: &mut String, c: &CiteTrace) {
+/// `citation: COND → cites R4`: a decision's or a step's `cite` entry,
+/// indented under what it belongs to.
+fn write_citation(out: &mut String, indent: &str, c: &CiteTrace) {
     let verdict = if c.held { "cites" } else { "does not cite" };
     line(
         out,
         format_args!(
-            "    citation: {} → {verdict} {}",
+            "{indent}citation: {} → {verdict} {}",
             c.when,
             c.clauses.join(", ")
         ),

@@ -1,5 +1,5 @@
-//! Warnings of `bareme check`: inputs, parameters, tables and steps that
-//! nothing reads, located at their declaration; `--deny warnings` makes
+//! Warnings of `bareme check`: inputs, parameters, tables, steps and groups that
+//! nothing reads and decisions no check gives, located at their declaration; `--deny warnings` makes
 //! them fail; `eval` and `test` say nothing of them; the bundled rulebooks
 //! have none.
 
@@ -171,6 +171,62 @@ fn a_name_read_only_by_a_steps_citation_is_read() {
             "warn::unused_input 11:8-11:17 input `forgotten` is never read",
             "warn::unused_parameter 29:9-29:14 parameter `dead_rate` is never read",
             "warn::unused_table 41:8-41:15 table `old_rates` is never read",
+        ]
+    );
+}
+
+/// A per-item group is read by a formula, an answer written for each of its
+/// items or a report over it; a decision is used when a check gives it.
+#[test]
+fn an_unread_group_and_a_decision_no_check_gives_are_warned_of() {
+    let text = r#"[rulebook]
+id = "g"
+version = 1
+schema = 1
+
+[inputs.xs]
+type = "list"
+items = { type = "decimal" }
+
+[per_item.summed]
+over = "xs"
+item = "x"
+steps = { twice = { expr = "x * 2" } }
+
+[per_item.listed]
+over = "xs"
+item = "x"
+steps = { half = { expr = "x / 2" } }
+
+[per_item.reported]
+over = "xs"
+item = "x"
+steps = { third = { expr = "x / 4" } }
+
+[per_item.forgotten]
+over = "xs"
+item = "x"
+steps = { gone = { expr = "x * 3" } }
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+total = { expr = "sum(summed.twice)", format = "decimal" }
+halves = { each = "listed", fields = { half = { expr = "half", format = "decimal" } } }
+
+[decisions.never.answer]
+total = { expr = "0", format = "decimal" }
+
+[reports.quarters]
+each = "reported"
+columns = { third = { expr = "third", format = "decimal" } }
+"#;
+    assert_eq!(
+        warnings(text),
+        [
+            "warn::unused_group 26:8-26:12 per-item group `forgotten` is never read",
+            "warn::unused_decision 38:18-38:21 decision `never` is given by no check",
         ]
     );
 }

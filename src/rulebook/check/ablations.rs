@@ -112,18 +112,18 @@ impl Checker<'_> {
         for (i, step) in steps.iter().enumerate() {
             let mut d = Vec::new();
             for f in step_formulas(step, StepRef::Top(StepId::new(i))) {
-                node_refs(&f.node, n, &mut d, &mut Vec::new());
+                f.node.step_reads(n, &mut d, &mut Vec::new());
             }
             deps.push(d);
         }
         for (g, group) in groups.iter().enumerate() {
             let mut d = Vec::new();
-            node_refs(&group.over.node, n, &mut d, &mut Vec::new());
+            group.over.node.step_reads(n, &mut d, &mut Vec::new());
             let mut local: Vec<Vec<usize>> = Vec::new();
             for (j, step) in group.steps.iter().enumerate() {
                 let mut l = Vec::new();
                 for f in step_formulas(step, StepRef::Item(g, j)) {
-                    node_refs(&f.node, n, &mut d, &mut l);
+                    f.node.step_reads(n, &mut d, &mut l);
                 }
                 local.push(l);
             }
@@ -145,20 +145,5 @@ impl Checker<'_> {
                 .map(|g| format!("{} (ablation {name})", g.name)),
         );
         self.topo_order(&deps, &names, &vec![span; names.len()], "steps");
-    }
-}
-
-/// Steps a resolved formula reads: top-level steps and groups (as `n_steps + g`)
-/// into `top`, steps of the current item's group into `local`.
-fn node_refs(node: &Node, n_steps: usize, top: &mut Vec<usize>, local: &mut Vec<usize>) {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        match &node.kind {
-            NodeKind::Step(i) => top.push(i.index()),
-            NodeKind::Group(g) => top.push(n_steps + g),
-            NodeKind::ItemStep(j) => local.push(*j),
-            _ => {}
-        }
-        stack.extend(node.children());
     }
 }
