@@ -10,7 +10,10 @@
 //! `reject` rules), with the message helpers every part shares. The shape of
 //! each kind is in `shape`, numbers in `number`, `ref` and `key_ref` in
 //! `refs`, case-supplied table rows in `rows`; `toml` converts TOML data
-//! to the JSON a case holds.
+//! to the JSON a case holds. Every part reads the case through `json`'s
+//! `JsonView`, so one validator serves a `serde_json::Value`
+//! ([`validate_case`]) and a case read from its text in one pass
+//! ([`validate_case_json`]).
 //!
 //! Invariant: nothing from the case is trusted — every JSON shape, number
 //! form and size is checked here, and nothing here panics.
