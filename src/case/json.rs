@@ -187,7 +187,8 @@ impl<'t> CaseJson<'t> {
     /// Reads `text` as one JSON value, or `None` when it must be left to
     /// serde_json (see the module's invariant).
     pub fn parse(text: &'t str) -> Option<CaseJson<'t>> {
-        let mut nodes = relabel(SPARE.take());
+        let spare = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
+        let mut nodes = relabel(spare);
         nodes.reserve(text.len() / 8 + 4);
         let mut reader = Reader {
             text,
@@ -234,7 +235,8 @@ impl Drop for CaseJson<'_> {
         let mut nodes = std::mem::take(&mut self.nodes);
         nodes.clear();
         if nodes.capacity() <= MAX_SPARE {
-            SPARE.set(relabel(nodes));
+            // Gone only while the thread ends: the vector is then freed.
+            let _ = SPARE.try_with(|spare| spare.set(relabel(nodes)));
         }
     }
 }
