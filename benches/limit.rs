@@ -19,7 +19,8 @@ use std::time::Instant;
 use bareme::chunks::{all_cores, in_order, pool};
 use bareme::generate::{load_generator, run, Engine, RunOptions};
 use bareme::{
-    evaluate, evaluate_json, load_rulebook, outcome_json, validate_case, Outcome, Rulebook,
+    evaluate, evaluate_case_json, evaluate_json, load_rulebook, validate_case, validate_case_json,
+    write_outcome, CaseJson, Outcome, Rulebook,
 };
 
 const GENERATORS: [&str; 4] = [
@@ -80,8 +81,14 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
             Ok(())
         },
         |line: &String| {
-            let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
-            let result = evaluate_json(rb, &case, trace);
+            // As `eval --batch` reads a line: in one pass, else by serde_json.
+            let result = match CaseJson::parse(line) {
+                Some(case) => evaluate_case_json(rb, &case.without_envelope(), trace),
+                None => {
+                    let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
+                    evaluate_json(rb, &case, trace)
+                }
+            };
             match result {
                 // As `eval --batch --trace json` writes it: straight to text.
                 Ok((o, Some(t))) => {
@@ -92,7 +99,11 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
                     let trace = serde_json::to_string(&t).expect("a trace serialises");
                     format!("{{\"{key}\":{value},\"trace\":{trace}}}")
                 }
-                _ => outcome_json(result.as_ref().map(|(o, _)| o)).to_string(),
+                _ => {
+                    let mut out = Vec::new();
+                    write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
+                    String::from_utf8(out).expect("UTF-8")
+                }
             }
         },
         |out| {
@@ -176,10 +187,29 @@ fn main() {
                 }
             }),
         );
+        show(
+            set,
+            "parse (one pass, CaseJson)",
+            per_case(k, || {
+                for line in &lines {
+                    black_box(CaseJson::parse(line));
+                }
+            }),
+        );
+        let flat: Vec<CaseJson> = lines.iter().filter_map(|l| CaseJson::parse(l)).collect();
+        show(
+            set,
+            "validate (CaseJson)",
+            per_case(flat.len(), || {
+                for case in &flat {
+                    black_box(validate_case_json(&rb, case).ok());
+                }
+            }),
+        );
         let facts: Vec<_> = parsed.iter().map(|c| validate_case(&rb, c)).collect();
         show(
             set,
-            "validate",
+            "validate (serde_json Value)",
             per_case(k, || {
                 for case in &parsed {
                     black_box(validate_case(&rb, case).ok());
@@ -216,8 +246,11 @@ fn main() {
             set,
             "write answer",
             per_case(valid, || {
+                let mut out = Vec::new();
                 for o in &outcomes {
-                    black_box(outcome_json(o.as_ref().map(|(o, _)| o)).to_string());
+                    out.clear();
+                    write_outcome(&mut out, o.as_ref().map(|(o, _)| o));
+                    black_box(&out);
                 }
             }),
         );

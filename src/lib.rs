@@ -46,10 +46,12 @@ pub mod sweep;
 pub mod trace;
 pub mod value;
 
-pub use case::validate_case;
+pub use case::{validate_case, validate_case_json, CaseJson};
 pub use eval::{evaluate, EvalError, Outcome};
 pub use facts::{CaseError, Facts, Given};
 pub use model::{Limits, Rulebook};
-pub use pipeline::{error_json, evaluate_json, outcome_json};
+pub use pipeline::{
+    error_json, evaluate_case_json, evaluate_json, outcome_json, write_error, write_outcome,
+};
 pub use rulebook::{load_rulebook, parse_rulebook, LoadError};
 pub use trace::{render_text, Trace};

@@ -1,11 +1,13 @@
 //! The road from a JSON case to an outcome: validate, then evaluate; and the
-//! outcome as one JSON value, as `bareme eval --batch` prints it.
+//! outcome as one JSON value, as `bareme eval --batch` prints it, or written
+//! straight to text.
 //!
 //! It sits above both the validator (`case`) and the evaluator (`eval`), so
 //! neither calls the other to compose them.
 
-use crate::case::validate_case;
+use crate::case::{validate_case, validate_case_json, CaseJson};
 use crate::eval::{evaluate, EvalError, Outcome};
+use crate::facts::{CaseError, Facts};
 use crate::model::Rulebook;
 use crate::trace::{OutcomeTrace, Trace};
 
@@ -15,7 +17,27 @@ pub fn evaluate_json(
     case: &serde_json::Value,
     trace: bool,
 ) -> Result<(Outcome, Option<Trace>), EvalError> {
-    match validate_case(rb, case) {
+    evaluate_validated(rb, validate_case(rb, case), trace)
+}
+
+/// Validates and evaluates a case read from its text, as [`evaluate_json`]
+/// does the same case read into a `serde_json::Value`.
+pub fn evaluate_case_json(
+    rb: &Rulebook,
+    case: &CaseJson<'_>,
+    trace: bool,
+) -> Result<(Outcome, Option<Trace>), EvalError> {
+    evaluate_validated(rb, validate_case_json(rb, case), trace)
+}
+
+/// Evaluates a validated case; a rejection is the outcome (with a trace
+/// that holds only it).
+fn evaluate_validated(
+    rb: &Rulebook,
+    validated: Result<Facts, CaseError>,
+    trace: bool,
+) -> Result<(Outcome, Option<Trace>), EvalError> {
+    match validated {
         Ok(facts) => evaluate(rb, &facts, trace),
         Err(error) => {
             let trace = trace.then(|| Trace {
@@ -48,4 +70,30 @@ pub fn outcome_json(result: Result<&Outcome, &EvalError>) -> serde_json::Value {
 /// `{"error": {"path": PATH, "message": MESSAGE}}`: a batch line that is no answer.
 pub fn error_json(path: &str, message: &str) -> serde_json::Value {
     serde_json::json!({"error": {"path": path, "message": message}})
+}
+
+/// Writes what [`outcome_json`] gives as text, without building it: the
+/// answer serialised where it lies, a rejection or a fault written out.
+/// The bytes are those of `outcome_json(result).to_string()`.
+pub fn write_outcome(out: &mut Vec<u8>, result: Result<&Outcome, &EvalError>) {
+    match result {
+        Ok(Outcome::Answer(answer)) => write_json(out, answer),
+        Ok(Outcome::Rejected(err)) => write_error(out, &err.path, &err.message),
+        Err(e) => write_error(out, "$", &format!("the rulebook failed on this case: {e}")),
+    }
+}
+
+/// Writes what [`error_json`] gives as text, without building it.
+pub fn write_error(out: &mut Vec<u8>, path: &str, message: &str) {
+    out.extend_from_slice(b"{\"error\":{\"path\":");
+    write_json(out, path);
+    out.extend_from_slice(b",\"message\":");
+    write_json(out, message);
+    out.extend_from_slice(b"}}");
+}
+
+/// serde_json's compact text of a value; writing to a `Vec` cannot fail,
+/// and a `Value` or a text has nothing that cannot be written.
+fn write_json(out: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
+    let _ = serde_json::to_writer(out, value);
 }

@@ -10,11 +10,15 @@
 //! `reject` rules), with the message helpers every part shares. The shape of
 //! each kind is in `shape`, numbers in `number`, `ref` and `key_ref` in
 //! `refs`, case-supplied table rows in `rows`; `toml` converts TOML data
-//! to the JSON a case holds.
+//! to the JSON a case holds. Every part reads the case through `json`'s
+//! `JsonView`, so one validator serves a `serde_json::Value`
+//! ([`validate_case`]) and a case read from its text in one pass
+//! ([`validate_case_json`]).
 //!
 //! Invariant: nothing from the case is trusted — every JSON shape, number
 //! form and size is checked here, and nothing here panics.
 
+pub(crate) mod json;
 mod number;
 mod pattern;
 mod refs;
@@ -27,6 +31,8 @@ use std::cell::Cell;
 use crate::facts::{CaseError, Facts, Given};
 use crate::model::{Formula, Input, InputKind, Rulebook};
 use crate::value::Value;
+pub use json::CaseJson;
+use json::{JsonKind, JsonView};
 use refs::Refs;
 use rows::validate_rows;
 use shape::validate_shape;
@@ -48,12 +54,24 @@ fn condition(
 
 /// Validates a case, reporting the first fault in declaration order.
 pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
-    let Some(object) = case.as_object() else {
+    validate_case_in(rb, case)
+}
+
+/// Validates a case read from its text ([`CaseJson`]), as [`validate_case`]
+/// validates the same case read into a `serde_json::Value`.
+pub fn validate_case_json(rb: &Rulebook, case: &CaseJson<'_>) -> Result<Facts, CaseError> {
+    validate_case_in(rb, case.root())
+}
+
+/// The one validator, over either reading of a case.
+fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts, CaseError> {
+    if !case.is_object() {
         return Err(CaseError {
             path: "$".into(),
             message: format!("the case must be a JSON object, found {}", json_kind(case)),
         });
-    };
+    }
+    let object = case;
     let mut facts = Facts {
         values: Vec::with_capacity(rb.inputs.len()),
         given: Vec::with_capacity(rb.inputs.len()),
@@ -73,8 +91,8 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
             }
         }
         let raw = object.get(&*input.name);
-        let missing = raw.is_none_or(serde_json::Value::is_null);
-        let null_kept = input.nullable && raw.is_some_and(serde_json::Value::is_null);
+        let missing = raw.is_none_or(J::is_null);
+        let null_kept = input.nullable && raw.is_some_and(J::is_null);
         if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
             let required = condition(rb, &facts, &spent, input, cond)?;
             if required {
@@ -88,14 +106,14 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
         let (value, given) = match &input.kind {
             InputKind::Table { table } => {
                 let rows = match raw {
-                    None | Some(serde_json::Value::Null) => None,
-                    Some(v) => Some(validate_rows(
+                    Some(v) if !v.is_null() => Some(validate_rows(
                         input,
                         &rb.tables[table.index()],
                         v,
                         &input.name,
                         rb.limits.max_list_items,
                     )?),
+                    _ => None,
                 };
                 let given = if rows.is_some() {
                     Given::Value
@@ -112,13 +130,14 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
                     spent: &spent,
                 };
                 let (value, valid) = validate_lenient(input, raw, &input.name, Some(&refs), None)?;
+                let null = raw.is_some_and(J::is_null);
                 let given = match (raw, &value) {
                     _ if !valid => Given::Invalid,
-                    (Some(serde_json::Value::Null), Value::Null) => Given::Null,
+                    (_, Value::Null) if null => Given::Null,
                     (_, v) if input.default.is_some() && missing && !v.is_missing() => {
                         Given::Default
                     }
-                    (Some(serde_json::Value::Null), _) => Given::Null,
+                    _ if null => Given::Null,
                     (None, _) => Given::Absent,
                     _ => Given::Value,
                 };
@@ -148,9 +167,9 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
 }
 
 /// Validates one value (absent when `raw` is `None`) against an input declaration.
-pub(crate) fn validate_value(
+pub(crate) fn validate_value<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
@@ -158,9 +177,9 @@ pub(crate) fn validate_value(
 }
 
 /// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
-fn validate_in(
+fn validate_in<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
     refs: Option<&Refs<'_>>,
     item: Option<&Value>,
@@ -171,9 +190,9 @@ fn validate_in(
 /// Validates a value, and says whether it was valid: with `invalid =
 /// "absent"`, a value given that would be rejected reads as if it were not
 /// there (absent, or the default), and `false` says so.
-fn validate_lenient(
+fn validate_lenient<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
     refs: Option<&Refs<'_>>,
     item: Option<&Value>,
@@ -181,16 +200,16 @@ fn validate_lenient(
     match validate_strict(input, raw, path, refs, item) {
         Ok(value) => Ok((value, true)),
         Err(_) if input.invalid_absent && raw.is_some_and(|r| !r.is_null()) => {
-            validate_strict(input, None, path, refs, item).map(|value| (value, false))
+            validate_strict(input, None::<J>, path, refs, item).map(|value| (value, false))
         }
         Err(e) => Err(e),
     }
 }
 
 /// Validates a value as declared, rejecting what does not fit.
-fn validate_strict(
+fn validate_strict<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
     refs: Option<&Refs<'_>>,
     item: Option<&Value>,
@@ -234,20 +253,20 @@ fn fail<T>(input: &Input, path: &str, message: impl Into<String>) -> Result<T, C
     })
 }
 
-fn json_kind(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "a list",
-        serde_json::Value::Object(_) => "an object",
+fn json_kind<'j>(v: impl JsonView<'j>) -> &'static str {
+    match v.kind() {
+        JsonKind::Null => "null",
+        JsonKind::Bool(_) => "a boolean",
+        JsonKind::Number(_) => "a number",
+        JsonKind::String(_) => "a string",
+        JsonKind::Array => "a list",
+        JsonKind::Object => "an object",
     }
 }
 
 /// A short quotation of a JSON value for messages.
-fn shown(v: &serde_json::Value) -> String {
-    let text = v.to_string();
+fn shown<'j>(v: impl JsonView<'j>) -> String {
+    let text = v.to_text();
     if text.chars().count() > 40 {
         format!("{}…", text.chars().take(40).collect::<String>())
     } else {

@@ -11,6 +11,7 @@
 
 use rust_decimal::Decimal;
 
+use super::json::{JsonKind, JsonView};
 use super::{fail, json_kind, range_text, shown};
 use crate::facts::CaseError;
 use crate::model::{Input, JsonNumbers, NumberSpec};
@@ -18,11 +19,11 @@ use crate::num::exact::{parse_fraction, Num};
 use crate::value::Value;
 
 /// A money or decimal value: syntax, written places, sign, bounds, scale.
-pub(super) fn number(
+pub(super) fn number<'j, J: JsonView<'j>>(
     input: &Input,
     spec: &NumberSpec,
     money: bool,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
 ) -> Result<Decimal, CaseError> {
     // Written out only for a message: most numbers are valid.
@@ -31,9 +32,9 @@ pub(super) fn number(
         (_, Some(p)) => format!("a decimal with at most {p} decimals"),
         _ => "a plain decimal".to_string(),
     };
-    let text: &str = match raw {
-        serde_json::Value::String(s) => s,
-        serde_json::Value::Number(n) => match spec.numbers {
+    let text: &str = match raw.kind() {
+        JsonKind::String(s) => s,
+        JsonKind::Number(n) => match spec.numbers {
             JsonNumbers::Reject => {
                 return fail(
                     input,
@@ -45,9 +46,9 @@ pub(super) fn number(
                 )
             }
             // As written in the case (`arbitrary_precision` keeps the text).
-            JsonNumbers::Plain => n.as_str(),
+            JsonNumbers::Plain => n,
             JsonNumbers::Integer => {
-                let t = n.as_str();
+                let t = n;
                 if t.contains(['.', 'e', 'E']) {
                     return fail(
                         input,
@@ -62,11 +63,11 @@ pub(super) fn number(
                 t
             }
         },
-        other => {
+        _ => {
             return fail(
                 input,
                 path,
-                format!("must be {}, found {}", what(), shown(other)),
+                format!("must be {}, found {}", what(), shown(raw)),
             )
         }
     };
@@ -116,20 +117,20 @@ pub(super) fn number(
 }
 
 /// A whole number: a JSON number without a point or exponent.
-pub(super) fn integer(
+pub(super) fn integer<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     min: Option<Decimal>,
     max: Option<Decimal>,
 ) -> Result<Value, CaseError> {
-    let text = match raw {
-        serde_json::Value::Number(n) => n.as_str(),
-        other => {
+    let text = match raw.kind() {
+        JsonKind::Number(n) => n,
+        _ => {
             return fail(
                 input,
                 path,
-                format!("must be a whole number, found {}", json_kind(other)),
+                format!("must be a whole number, found {}", json_kind(raw)),
             )
         }
     };
@@ -158,18 +159,16 @@ pub(super) fn integer(
 
 /// An exact fraction: `"3/8"`, a decimal string, or a whole JSON number;
 /// compared with its bounds exactly.
-pub(super) fn fraction(
+pub(super) fn fraction<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     min: Option<Decimal>,
     max: Option<Decimal>,
 ) -> Result<Value, CaseError> {
-    let parsed = match raw {
-        serde_json::Value::String(s) => parse_fraction(s),
-        serde_json::Value::Number(n) if n.to_string().bytes().all(|b| b.is_ascii_digit()) => {
-            parse_fraction(&n.to_string())
-        }
+    let parsed = match raw.kind() {
+        JsonKind::String(s) => parse_fraction(s),
+        JsonKind::Number(n) if n.bytes().all(|b| b.is_ascii_digit()) => parse_fraction(n),
         _ => None,
     };
     let Some(n) = parsed else {

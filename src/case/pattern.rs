@@ -5,7 +5,8 @@
 
 use crate::model::{Input, InputKind, Pattern};
 
-/// The record the text holds, or `None` when the pattern does not match.
+/// The record the text holds (a JSON object), or `None` when the pattern
+/// does not match.
 /// A group that takes no part in the match is absent; a group read as a
 /// whole number or a boolean is given as JSON would write it, so that the
 /// field's own validation reads it (a decimal or money field reads a text).
@@ -13,7 +14,7 @@ pub(super) fn record_of(
     pattern: &Pattern,
     fields: &[Input],
     text: &str,
-) -> Option<serde_json::Map<String, serde_json::Value>> {
+) -> Option<serde_json::Value> {
     let captures = pattern.regex.captures(text)?;
     let mut object = serde_json::Map::new();
     for field in fields {
@@ -22,7 +23,7 @@ pub(super) fn record_of(
         };
         object.insert(field.name.to_string(), as_json(&field.kind, group.as_str()));
     }
-    Some(object)
+    Some(serde_json::Value::Object(object))
 }
 
 fn as_json(kind: &InputKind, text: &str) -> serde_json::Value {

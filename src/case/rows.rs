@@ -10,7 +10,8 @@
 
 use std::sync::Arc;
 
-use super::shape::count_bounds;
+use super::json::{JsonText, JsonView};
+use super::shape::{count_bounds, PartPaths};
 use super::{clause_note, fail, json_kind, validate_value};
 use crate::facts::CaseError;
 use crate::model::{Input, Row, Table, TableKind};
@@ -21,50 +22,50 @@ use crate::value::{Record, Value};
 /// A period table's rows keep their names and periods: the case gives every
 /// declared row by name. A keyed table (one key) is replaced whole: each
 /// entry of the object is a row, its key the key column.
-pub(super) fn validate_rows(
+pub(super) fn validate_rows<'j, J: JsonView<'j>>(
     input: &Input,
     table: &Table,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     max_rows: usize,
 ) -> Result<Arc<[Row]>, CaseError> {
-    let Some(object) = raw.as_object() else {
+    if !raw.is_object() {
         return fail(
             input,
             path,
             format!("must be an object of rows, found {}", json_kind(raw)),
         );
-    };
-    let row_object = |row_path: &str, what: &str, v: Option<&serde_json::Value>| match v {
-        None | Some(serde_json::Value::Null) => fail(
-            input,
-            row_path,
-            format!("is missing: the table needs {what}"),
-        ),
-        Some(serde_json::Value::Object(cells)) => Ok(cells.clone()),
-        Some(other) => fail(
+    }
+    let row_object = |row_path: &str, name: &str, v: Option<J>| match v {
+        Some(cells) if cells.is_object() => Ok(cells),
+        Some(other) if !other.is_null() => fail(
             input,
             row_path,
             format!("must be an object, found {}", json_kind(other)),
         ),
+        _ => fail(
+            input,
+            row_path,
+            format!("is missing: the table needs row {name}"),
+        ),
     };
     let mut rows = Vec::new();
+    let mut row_paths = PartPaths::new(path);
     match &table.kind {
         TableKind::Keyed { keys } => {
-            count_bounds(input, path, object.len(), 0, max_rows)?;
+            count_bounds(input, path, raw.len(), 0, max_rows)?;
             let key_col = keys.first().copied().unwrap_or(0);
-            for (key, entry) in object {
-                let row_path = format!("{path}.{key}");
-                let cells = row_object(&row_path, &format!("row {key}"), Some(entry))?;
-                let values = row_cells(input, table, &cells, &row_path, Some((key_col, key)))?;
-                let name: Arc<str> = Arc::from(key.as_str());
+            for (key, entry) in raw.entries() {
+                let row_path = row_paths.field(key);
+                let cells = row_object(row_path, key, Some(entry))?;
+                let values = row_cells(input, table, cells, row_path, Some((key_col, key)))?;
                 let record = Record {
                     name: None,
                     names: table.names.clone(),
                     fields: values,
                 };
                 rows.push(Row {
-                    name: Some(name),
+                    name: Some(Arc::from(key)),
                     period: None,
                     record: Arc::new(record),
                 });
@@ -73,9 +74,9 @@ pub(super) fn validate_rows(
         _ => {
             for row in &table.rows {
                 let name = row.name.as_deref().unwrap_or_default();
-                let row_path = format!("{path}.{name}");
-                let cells = row_object(&row_path, &format!("row {name}"), object.get(name))?;
-                let values = row_cells(input, table, &cells, &row_path, None)?;
+                let row_path = row_paths.field(name);
+                let cells = row_object(row_path, name, raw.get(name))?;
+                let values = row_cells(input, table, cells, row_path, None)?;
                 let record = Record {
                     name: row.name.clone(),
                     names: table.names.clone(),
@@ -94,39 +95,35 @@ pub(super) fn validate_rows(
 
 /// The cells of one supplied row, in column order; a keyed row's key column
 /// comes from the object's key (`(column, key)`), not from its cells.
-fn row_cells(
+fn row_cells<'j, J: JsonView<'j>>(
     input: &Input,
     table: &Table,
-    cells: &serde_json::Map<String, serde_json::Value>,
+    cells: J,
     row_path: &str,
     key: Option<(usize, &str)>,
 ) -> Result<Box<[Value]>, CaseError> {
+    let mut cell_paths = PartPaths::new(row_path);
     table
         .columns
         .iter()
         .enumerate()
         .map(|(c, col)| match key {
-            Some((key_col, key)) if c == key_col => cell(
-                input,
-                col,
-                Some(&serde_json::Value::String(key.to_string())),
-                row_path,
-            ),
+            Some((key_col, key)) if c == key_col => cell(input, col, Some(JsonText(key)), row_path),
             _ => cell(
                 input,
                 col,
-                cells.get(&*col.name),
-                &format!("{row_path}.{}", col.name),
+                cells.get(&col.name),
+                cell_paths.field(&col.name),
             ),
         })
         .collect()
 }
 
 /// One cell of a supplied row: required, typed like the column, citing the table input's clause.
-fn cell(
+fn cell<'j, J: JsonView<'j>>(
     input: &Input,
     col: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
 ) -> Result<Value, CaseError> {
     let cite = |e: CaseError| CaseError {
@@ -134,12 +131,12 @@ fn cell(
         message: format!("{}{}", e.message, clause_note(input)),
     };
     match raw {
-        None | Some(serde_json::Value::Null) if col.nullable => Ok(Value::Absent),
-        None | Some(serde_json::Value::Null) => fail(
+        Some(v) if !v.is_null() => validate_value(col, Some(v), path, None).map_err(cite),
+        _ if col.nullable => Ok(Value::Absent),
+        _ => fail(
             input,
             path,
             format!("is missing: every row needs column {}", col.name),
         ),
-        Some(v) => validate_value(col, Some(v), path, None).map_err(cite),
     }
 }

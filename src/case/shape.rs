@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+use super::json::{JsonKind, JsonView};
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
 use super::{fail, json_kind, range_text, shown, validate_in, validate_value};
@@ -22,16 +23,16 @@ use crate::model::{Input, InputKind};
 use crate::value::{Month, Record, Value};
 
 /// Validates the shape of one value; `ref` is checked by the caller.
-pub(super) fn validate_shape(
+pub(super) fn validate_shape<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: Option<&serde_json::Value>,
+    raw: Option<J>,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
     let raw = match raw {
         None => None,
-        Some(serde_json::Value::Null) if input.nullable => return Ok(Value::Null),
-        Some(serde_json::Value::Null) => None,
+        Some(v) if v.is_null() && input.nullable => return Ok(Value::Null),
+        Some(v) if v.is_null() => None,
         Some(v) => Some(v),
     };
     let Some(raw) = raw else {
@@ -74,7 +75,7 @@ pub(super) fn validate_shape(
             pattern: Some(pattern),
             ..
         } => {
-            let serde_json::Value::String(text) = raw else {
+            let Some(text) = raw.as_str() else {
                 return fail(
                     input,
                     path,
@@ -91,29 +92,29 @@ pub(super) fn validate_shape(
             record(fields, names, &object, path, refs, None)
         }
         InputKind::Record { fields, names, .. } => {
-            let Some(object) = raw.as_object() else {
+            if !raw.is_object() {
                 return fail(
                     input,
                     path,
                     format!("must be an object, found {}", json_kind(raw)),
                 );
-            };
-            record(fields, names, object, path, refs, None)
+            }
+            record(fields, names, raw, path, refs, None)
         }
         InputKind::List {
             item,
             min_items,
             max_items,
         } => {
-            let Some(items) = raw.as_array() else {
+            if !raw.is_array() {
                 return fail(
                     input,
                     path,
                     format!("must be a list, found {}", json_kind(raw)),
                 );
-            };
-            count_bounds(input, path, items.len(), *min_items, *max_items)?;
-            list(item, items, path, refs)
+            }
+            count_bounds(input, path, raw.len(), *min_items, *max_items)?;
+            list(item, raw, path, refs)
         }
         InputKind::Map {
             item,
@@ -121,18 +122,18 @@ pub(super) fn validate_shape(
             min_items,
             max_items,
         } => {
-            let Some(object) = raw.as_object() else {
+            if !raw.is_object() {
                 return fail(
                     input,
                     path,
                     format!("must be an object, found {}", json_kind(raw)),
                 );
-            };
+            }
             match keys {
-                Some(keys) => map_of_keys(item, keys, object, path, refs),
+                Some(keys) => map_of_keys(item, keys, raw, path, refs),
                 None => {
-                    count_bounds(input, path, object.len(), *min_items, *max_items)?;
-                    open_map(input, item, object, path, refs)
+                    count_bounds(input, path, raw.len(), *min_items, *max_items)?;
+                    open_map(input, item, raw, path, refs)
                 }
             }
         }
@@ -144,50 +145,54 @@ pub(super) fn validate_shape(
     }
 }
 
-fn boolean(input: &Input, raw: &serde_json::Value, path: &str) -> Result<Value, CaseError> {
-    match raw {
-        serde_json::Value::Bool(b) => Ok(Value::Bool(*b)),
-        other => fail(
+fn boolean<'j, J: JsonView<'j>>(input: &Input, raw: J, path: &str) -> Result<Value, CaseError> {
+    match raw.kind() {
+        JsonKind::Bool(b) => Ok(Value::Bool(b)),
+        _ => fail(
             input,
             path,
-            format!("must be true or false, found {}", shown(other)),
+            format!("must be true or false, found {}", shown(raw)),
         ),
     }
 }
 
 /// A text of at most `max_length` characters (not bytes).
-fn text(
+fn text<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     max_length: usize,
 ) -> Result<Value, CaseError> {
-    match raw {
-        serde_json::Value::String(s) if s.chars().count() <= max_length => {
-            Ok(Value::Text(Arc::from(s.as_str())))
-        }
-        serde_json::Value::String(_) => fail(
+    match raw.as_str() {
+        Some(s) if within_length(s, max_length) => Ok(Value::Text(Arc::from(s))),
+        Some(_) => fail(
             input,
             path,
             format!("is longer than {max_length} characters"),
         ),
-        other => fail(
+        None => fail(
             input,
             path,
-            format!("must be a text, found {}", json_kind(other)),
+            format!("must be a text, found {}", json_kind(raw)),
         ),
     }
 }
 
+/// Whether a text has at most `max` characters; its bytes are counted first,
+/// as most texts are short.
+fn within_length(s: &str, max: usize) -> bool {
+    s.len() <= max || s.chars().count() <= max
+}
+
 /// One of an enum's values, held as the declared text so values are shared.
-fn one_of(
+fn one_of<'j, J: JsonView<'j>>(
     input: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     values: &[Arc<str>],
 ) -> Result<Value, CaseError> {
-    match raw {
-        serde_json::Value::String(s) => match values.iter().find(|v| ***v == **s) {
+    match raw.as_str() {
+        Some(s) => match values.iter().find(|v| ***v == *s) {
             Some(v) => Ok(Value::Text(v.clone())),
             None => fail(
                 input,
@@ -195,19 +200,19 @@ fn one_of(
                 format!("must be one of {}, found {}", choices(values), shown(raw)),
             ),
         },
-        other => fail(
+        None => fail(
             input,
             path,
-            format!("must be one of {}, found {}", choices(values), shown(other)),
+            format!("must be one of {}, found {}", choices(values), shown(raw)),
         ),
     }
 }
 
 /// A date (`YYYY-MM-DD`) or month (`YYYY-MM`) written exactly, within the
 /// calendar and its bounds; `form` names the form in the message.
-fn calendar<T: PartialOrd + std::fmt::Display + Copy>(
+fn calendar<'j, T: PartialOrd + std::fmt::Display + Copy, J: JsonView<'j>>(
     input: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     (parse, form): (fn(&str) -> Option<T>, &str),
     min: Option<T>,
@@ -222,9 +227,9 @@ fn calendar<T: PartialOrd + std::fmt::Display + Copy>(
 
 /// The items of a list, counted already; records with `unique` fields are
 /// checked against the items before.
-fn list(
+fn list<'j, J: JsonView<'j>>(
     item: &Input,
-    items: &[serde_json::Value],
+    items: J,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
@@ -233,23 +238,23 @@ fn list(
         InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
             let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
             let mut paths = PartPaths::new(path);
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.items().enumerate() {
                 let item_path = paths.index(i);
                 if it.is_null() && item.nullable {
                     values.push(Value::Null);
                     continue;
                 }
-                let Some(object) = it.as_object() else {
+                if !it.is_object() {
                     return fail(
                         item,
                         item_path,
                         format!("must be an object, found {}", json_kind(it)),
                     );
-                };
+                }
                 values.push(record(
                     fields,
                     names,
-                    object,
+                    it,
                     item_path,
                     refs,
                     Some((&mut seen, path, i)),
@@ -259,7 +264,7 @@ fn list(
         _ if item.unique => {
             let mut seen: HashMap<String, usize> = HashMap::new();
             let mut paths = PartPaths::new(path);
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.items().enumerate() {
                 let item_path = paths.index(i);
                 let value = entry(item, it, item_path, refs)?;
                 if !value.is_missing() {
@@ -276,7 +281,7 @@ fn list(
         }
         _ => {
             let mut paths = PartPaths::new(path);
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.items().enumerate() {
                 values.push(entry(item, it, paths.index(i), refs)?);
             }
         }
@@ -285,20 +290,22 @@ fn list(
 }
 
 /// A map with declared keys: each one present, in declared order.
-fn map_of_keys(
+fn map_of_keys<'j, J: JsonView<'j>>(
     item: &Input,
     keys: &[Arc<str>],
-    object: &serde_json::Map<String, serde_json::Value>,
+    object: J,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
-    let mut entries = IndexMap::with_capacity(object.len());
+    let mut entries = IndexMap::with_capacity(keys.len());
     let mut paths = PartPaths::new(path);
     for key in keys {
         let entry_path = paths.field(key);
         match object.get(&**key) {
-            None | Some(serde_json::Value::Null) => return fail(item, entry_path, "is missing"),
-            Some(v) => entries.insert(key.clone(), entry(item, v, entry_path, refs)?),
+            Some(v) if !v.is_null() => {
+                entries.insert(key.clone(), entry(item, v, entry_path, refs)?)
+            }
+            _ => return fail(item, entry_path, "is missing"),
         };
     }
     Ok(Value::Map(Arc::new(entries)))
@@ -306,30 +313,32 @@ fn map_of_keys(
 
 /// A map with any keys, counted already, in the case's order; with
 /// `key_ref`, each key must name something in force.
-fn open_map(
+fn open_map<'j, J: JsonView<'j>>(
     input: &Input,
     item: &Input,
-    object: &serde_json::Map<String, serde_json::Value>,
+    object: J,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
     let mut entries = IndexMap::with_capacity(object.len());
     let mut paths = PartPaths::new(path);
-    for (key, v) in object {
+    for (key, v) in object.entries() {
         let entry_path = paths.field(key);
+        let key: Arc<str> = Arc::from(key);
         if let (Some(target), Some(refs)) = (input.key_ref, refs) {
-            refs.check(input, target, &Arc::from(key.as_str()), entry_path)?;
+            refs.check(input, target, &key, entry_path)?;
         }
-        entries.insert(Arc::from(key.as_str()), entry(item, v, entry_path, refs)?);
+        let value = entry(item, v, entry_path, refs)?;
+        entries.insert(key, value);
     }
     Ok(Value::Map(Arc::new(entries)))
 }
 
 /// An item of a list or an entry of a map: present by construction, so a
 /// `null` there is a wrong value, not an absent one.
-fn entry(
+fn entry<'j, J: JsonView<'j>>(
     item: &Input,
-    raw: &serde_json::Value,
+    raw: J,
     path: &str,
     refs: Option<&Refs<'_>>,
 ) -> Result<Value, CaseError> {
@@ -346,13 +355,13 @@ fn entry(
 
 /// The paths of a value's parts (`person.name`, `lines[3]`), written in one
 /// buffer: most are never shown, so each part overwrites the one before.
-struct PartPaths {
+pub(super) struct PartPaths {
     text: String,
     base: usize,
 }
 
 impl PartPaths {
-    fn new(path: &str) -> Self {
+    pub(super) fn new(path: &str) -> Self {
         let mut text = String::with_capacity(path.len() + 24);
         text.push_str(path);
         PartPaths {
@@ -361,7 +370,7 @@ impl PartPaths {
         }
     }
 
-    fn field(&mut self, name: &str) -> &str {
+    pub(super) fn field(&mut self, name: &str) -> &str {
         self.text.truncate(self.base);
         self.text.push('.');
         self.text.push_str(name);
@@ -382,10 +391,10 @@ type Seen<'a> = (&'a mut Vec<HashMap<String, usize>>, &'a str, usize);
 
 /// Validates a record's fields in order. Inside a list, `unique` fields are
 /// checked against the items before, and a repeat is reported where it occurs.
-fn record(
+fn record<'j, J: JsonView<'j>>(
     fields: &[Input],
     names: &Arc<[Arc<str>]>,
-    object: &serde_json::Map<String, serde_json::Value>,
+    object: J,
     path: &str,
     refs: Option<&Refs<'_>>,
     mut unique: Option<Seen<'_>>,

@@ -17,11 +17,11 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{case_limit, next_line, parse_case, too_large, BatchLine};
+use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, CaseText};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
-use bareme::{error_json, outcome_json, Outcome, Trace};
-use bareme::{evaluate_json, Rulebook};
+use bareme::{evaluate_case_json, evaluate_json, Rulebook};
+use bareme::{write_error, write_outcome, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
 const CHUNK_LINES: usize = 512;
@@ -120,15 +120,22 @@ fn progress_bar() -> ProgressBar {
 
 /// The output line for one input line (at most the size limit); never fails.
 fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
-    let case = match parse_case(line) {
+    let case = match read_case_text(line) {
         Ok(case) => case,
         Err(message) => return error_line("$", &message),
     };
-    let result = evaluate_json(rb, &case, trace);
+    let result = match &case {
+        CaseText::Flat(case) => evaluate_case_json(rb, case, trace),
+        CaseText::Value(case) => evaluate_json(rb, case, trace),
+    };
     match result {
         Ok((Outcome::Answer(answer), Some(trace))) => traced_line("answer", &answer, &trace),
         Ok((Outcome::Rejected(error), Some(trace))) => traced_line("error", &error, &trace),
-        _ => outcome_json(result.as_ref().map(|(outcome, _)| outcome)).to_string(),
+        _ => {
+            let mut out = Vec::with_capacity(line.len() / 2 + 64);
+            write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome));
+            text_of(out)
+        }
     }
 }
 
@@ -151,5 +158,12 @@ pub fn traced_line(key: &str, value: &impl Serialize, trace: &Trace) -> String {
 }
 
 fn error_line(path: &str, message: &str) -> String {
-    error_json(path, message).to_string()
+    let mut out = Vec::with_capacity(message.len() + path.len() + 40);
+    write_error(&mut out, path, message);
+    text_of(out)
+}
+
+/// The text serde_json wrote, which is UTF-8.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

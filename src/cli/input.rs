@@ -2,7 +2,9 @@
 //!
 //! `eval CASE` and `eval --batch` read a case the same way, so the same bytes
 //! give the same answer in both: at most the size limit, UTF-8 or refused
-//! (never repaired), then JSON, then out of its `{"case": …}` envelope.
+//! (never repaired), then JSON, then out of its `{"case": …}` envelope. A
+//! batch line is read in one pass into a `CaseJson` (`read_case_text`),
+//! which reads every text as serde_json does or leaves it to serde_json.
 //!
 //! Invariant: no read here holds more than the size limit plus one byte of a
 //! case or line in memory, and the limit is at most `MAX_CASE_BYTES`.
@@ -11,7 +13,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
-use bareme::Rulebook;
+use bareme::{CaseJson, Rulebook};
 
 /// The size limit of one case or batch line: the rulebook's
 /// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;
@@ -42,6 +44,36 @@ pub fn read_case(path: Option<&Path>, limit: usize) -> Result<Vec<u8>, String> {
 /// The JSON case in `bytes`: text that is not UTF-8 is refused, as a JSON
 /// parser must, so two distinct byte strings never read as one case.
 pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
+    let text = case_text(bytes)?;
+    let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
+    Ok(unwrap_envelope(value))
+}
+
+/// A case read from its text, as `eval --batch` reads it: in one pass,
+/// borrowing the line, or (for the texts that reader leaves to serde_json:
+/// errors, equal keys, deep nesting) as [`parse_case`] reads it.
+pub enum CaseText<'t> {
+    /// Read in one pass.
+    Flat(CaseJson<'t>),
+    /// Read by serde_json.
+    Value(serde_json::Value),
+}
+
+/// The JSON case in `bytes`, as [`parse_case`] reads it (same value, same
+/// refusals and messages), without a `serde_json::Value` when it can.
+pub fn read_case_text(bytes: &[u8]) -> Result<CaseText<'_>, String> {
+    let text = case_text(bytes)?;
+    match CaseJson::parse(text) {
+        Some(flat) => Ok(CaseText::Flat(flat.without_envelope())),
+        None => {
+            let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
+            Ok(CaseText::Value(unwrap_envelope(value)))
+        }
+    }
+}
+
+/// The text of a case: UTF-8 without a byte order mark, or refused.
+fn case_text(bytes: &[u8]) -> Result<&str, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "the case is not UTF-8 text: invalid byte at offset {}",
@@ -51,8 +83,7 @@ pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
     if text.starts_with('\u{feff}') {
         return Err("the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into());
     }
-    let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
-    Ok(unwrap_envelope(value))
+    Ok(text)
 }
 
 /// serde_json's message, except where it names a symptom rather than the

@@ -23,6 +23,7 @@ mod invalid;
 mod lang;
 mod layers;
 mod properties;
+mod readers;
 mod roads;
 mod score;
 mod sweep;

@@ -1,0 +1,71 @@
+//! Runs a file of JSON Lines cases through the untraced batch road, for
+//! profilers: read, validate, evaluate and write each line, as
+//! `eval --batch` does, by one of two roads, so that both are counted in one
+//! build.
+//!
+//! `cargo build --release --example read_profile`, then
+//! `valgrind --tool=callgrind target/release/examples/read_profile RULEBOOK CASES.jsonl ROAD PASSES`
+//! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
+//! from it, the outcome built as a `Value` by `outcome_json` and written) or
+//! `flat` (each line read in one pass into a `CaseJson`, the outcome written
+//! straight to text), and again with `PASSES` 0: the difference, over the
+//! lines times the passes, is the instruction count of one line.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bareme::{
+    evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, CaseJson,
+};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [rulebook, cases, road, passes] = args.as_slice() else {
+        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat PASSES");
+        return ExitCode::FAILURE;
+    };
+    let Ok(passes) = passes.parse::<usize>() else {
+        eprintln!("PASSES must be a whole number");
+        return ExitCode::FAILURE;
+    };
+    let rb = match load_rulebook(&PathBuf::from(rulebook)) {
+        Ok(rb) => rb,
+        Err(e) => {
+            eprintln!("{rulebook}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = match std::fs::read_to_string(cases) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{cases}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let flat = road == "flat";
+    let mut bytes = 0;
+    for _ in 0..passes {
+        for line in text.lines() {
+            let out = if flat {
+                let Some(case) = CaseJson::parse(line) else {
+                    continue;
+                };
+                let result = evaluate_case_json(&rb, &case.without_envelope(), false);
+                let mut out = Vec::new();
+                write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
+                out.len()
+            } else {
+                let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                let result = evaluate_json(&rb, &case, false);
+                outcome_json(result.as_ref().map(|(o, _)| o))
+                    .to_string()
+                    .len()
+            };
+            bytes += out;
+        }
+    }
+    println!("{bytes} bytes written");
+    ExitCode::SUCCESS
+}
