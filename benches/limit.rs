@@ -2,15 +2,24 @@
 //! cases drawn by its generator (never one case repeated), per phase and
 //! end to end, untraced and traced, on one core and on all cores, each
 //! figure with its ratio to the hand-written Luma program
-//! (`tests/handwritten/luma.rs`) measured in the same run; and the load and
-//! check time of each rulebook. BENCHMARKS.md records a run.
+//! (`tests/handwritten/luma.rs`) and, where the rulebook has one, to its
+//! own hand-written program (`tests/handwritten/`), measured in the same
+//! run; and the load and check time of each rulebook. BENCHMARKS.md
+//! records a run.
 //!
 //! `cargo bench --bench limit`; `BAREME_BENCH_CASES` (default 20000) sets
-//! the cases per rulebook, `BAREME_BENCH_ONLY` narrows to rulebooks whose
-//! generator path holds it. Each figure is the best of three passes.
+//! the cases per rulebook, `BAREME_BENCH_ONLY` narrows to the sets whose
+//! name holds it (`paie-fr` includes `paie-fr level 4`). Each figure is the
+//! best of three passes.
 
+#[path = "../tests/handwritten/cell.rs"]
+mod cell;
 #[path = "../tests/handwritten/luma.rs"]
 mod luma;
+#[path = "../tests/handwritten/paie_fr.rs"]
+mod paie_fr;
+#[path = "../tests/handwritten/sales_tax.rs"]
+mod sales_tax;
 
 use std::hint::black_box;
 use std::path::Path;
@@ -23,11 +32,49 @@ use bareme::{
     write_outcome, CaseJson, Outcome, Rulebook,
 };
 
-const GENERATORS: [&str; 4] = [
-    "rulebooks/luma-payroll/generator-4.toml",
-    "rulebooks/sales-tax/generator-1.toml",
-    "rulebooks/paie-fr/generator-1.toml",
-    "rulebooks/succession-fr/generator-1.toml",
+/// A hand-written program: one case line in, its answer (or error) appended.
+type Handwritten = fn(&str, &mut String);
+
+/// One set of cases: its name, generator, level (all levels if none) and
+/// hand-written program, if it has one.
+struct Set {
+    name: &'static str,
+    generator: &'static str,
+    level: Option<i64>,
+    handwritten: Option<Handwritten>,
+}
+
+const SETS: [Set; 5] = [
+    Set {
+        name: "luma-payroll",
+        generator: "rulebooks/luma-payroll/generator-4.toml",
+        level: None,
+        handwritten: Some(luma::evaluate_line),
+    },
+    Set {
+        name: "sales-tax",
+        generator: "rulebooks/sales-tax/generator-1.toml",
+        level: None,
+        handwritten: Some(sales_tax::evaluate_line),
+    },
+    Set {
+        name: "paie-fr",
+        generator: "rulebooks/paie-fr/generator-1.toml",
+        level: None,
+        handwritten: Some(paie_fr::evaluate_line),
+    },
+    Set {
+        name: "paie-fr level 4",
+        generator: "rulebooks/paie-fr/generator-1.toml",
+        level: Some(4),
+        handwritten: Some(paie_fr::evaluate_line),
+    },
+    Set {
+        name: "succession-fr",
+        generator: "rulebooks/succession-fr/generator-1.toml",
+        level: None,
+        handwritten: None,
+    },
 ];
 
 fn env_or(name: &str, default: u64) -> u64 {
@@ -48,15 +95,16 @@ fn per_case(n: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// The case lines a generator draws (its tasks' cases, as one JSON line each).
-fn cases(path: &Path, n: u64) -> (Rulebook, Vec<String>) {
+/// The case lines a generator draws (its tasks' cases, as one JSON line
+/// each), at one level if given.
+fn cases(path: &Path, n: u64, level: Option<i64>) -> (Rulebook, Vec<String>) {
     let (generator, rb) = load_generator(path, None).expect("a bundled generator loads");
     let engine = Engine::new(&generator, &rb).expect("engine");
     let options = RunOptions {
         seed: 1,
         start: 0,
         count: n,
-        level: None,
+        level,
         jobs: all_cores(),
     };
     let mut out = Vec::new();
@@ -115,25 +163,31 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
     bytes
 }
 
+/// Microseconds per case of a hand-written program over `lines`.
+fn handwritten(program: Handwritten, lines: &[String]) -> f64 {
+    let mut out = String::new();
+    per_case(lines.len(), || {
+        for line in lines {
+            out.clear();
+            program(line, &mut out);
+            black_box(&out);
+        }
+    })
+}
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let n = env_or("BAREME_BENCH_CASES", 20000);
     let only = std::env::var("BAREME_BENCH_ONLY").unwrap_or_default();
     let cores = all_cores();
     println!(
-        "{cores} cores; µs per case, best of 3; ratio to the hand-written Luma program end to end"
+        "{cores} cores; µs per case, best of 3; ratios to the hand-written Luma program end to end \
+         and to the rulebook's own hand-written program end to end"
     );
 
-    // The limit, on Luma's cases.
-    let (_, luma_lines) = cases(&root.join(GENERATORS[0]), n);
-    let mut out = String::new();
-    let limit = per_case(luma_lines.len(), || {
-        for line in &luma_lines {
-            out.clear();
-            luma::evaluate_line(line, &mut out);
-            black_box(&out);
-        }
-    });
+    // The Luma limit, on Luma's cases.
+    let (_, luma_lines) = cases(&root.join(SETS[0].generator), n, None);
+    let limit = handwritten(luma::evaluate_line, &luma_lines);
     let limit_parse = per_case(luma_lines.len(), || {
         for line in &luma_lines {
             black_box(serde_json::from_str::<luma::RawCase>(line).ok());
@@ -144,21 +198,31 @@ fn main() {
         luma_lines.len()
     );
     println!(
-        "{:<16} {:<26} {:>9} {:>8}",
-        "rulebook", "phase", "µs/case", "ratio"
+        "{:<16} {:<26} {:>9} {:>8} {:>8}",
+        "rulebook", "phase", "µs/case", "×Luma", "×own"
     );
-    let show = |set: &str, phase: &str, us: f64| {
-        println!("{set:<16} {phase:<26} {us:>9.2} {:>7.2}×", us / limit);
-    };
 
-    for file in GENERATORS {
-        if !file.contains(only.as_str()) {
+    for set in &SETS {
+        if !set.name.contains(only.as_str()) {
             continue;
         }
-        let set = file.split('/').nth(1).unwrap_or(file);
-        let (rb, lines) = cases(&root.join(file), n);
+        let name = set.name;
+        let (rb, lines) = cases(&root.join(set.generator), n, set.level);
         let k = lines.len();
-        let dir = root.join("rulebooks").join(set).join(format!(
+        let own = set.handwritten.map(|program| handwritten(program, &lines));
+        let show = |phase: &str, us: f64| match own {
+            Some(own) => println!(
+                "{name:<16} {phase:<26} {us:>9.2} {:>7.2}× {:>7.2}×",
+                us / limit,
+                us / own
+            ),
+            None => println!("{name:<16} {phase:<26} {us:>9.2} {:>7.2}×", us / limit),
+        };
+        if let Some(own) = own {
+            println!("{name:<16} {:<26} {own:>9.2}", "hand-written, end to end");
+        }
+        let set_dir = set.generator.split('/').nth(1).unwrap_or("");
+        let dir = root.join("rulebooks").join(set_dir).join(format!(
             "v{}",
             rb.reference().split(['@', '#']).nth(1).unwrap_or("")
         ));
@@ -170,7 +234,7 @@ fn main() {
             })
             .fold(f64::INFINITY, f64::min);
         println!(
-            "{set:<16} {:<26} {load:>9.2} ms ({k} cases)",
+            "{name:<16} {:<26} {load:>9.2} ms ({k} cases)",
             "load + check"
         );
 
@@ -179,7 +243,6 @@ fn main() {
             .map(|l| serde_json::from_str(l).expect("JSON"))
             .collect();
         show(
-            set,
             "parse (serde_json Value)",
             per_case(k, || {
                 for line in &lines {
@@ -188,7 +251,6 @@ fn main() {
             }),
         );
         show(
-            set,
             "parse (one pass, CaseJson)",
             per_case(k, || {
                 for line in &lines {
@@ -198,7 +260,6 @@ fn main() {
         );
         let flat: Vec<CaseJson> = lines.iter().filter_map(|l| CaseJson::parse(l)).collect();
         show(
-            set,
             "validate (CaseJson)",
             per_case(flat.len(), || {
                 for case in &flat {
@@ -208,7 +269,6 @@ fn main() {
         );
         let facts: Vec<_> = parsed.iter().map(|c| validate_case(&rb, c)).collect();
         show(
-            set,
             "validate (serde_json Value)",
             per_case(k, || {
                 for case in &parsed {
@@ -223,7 +283,6 @@ fn main() {
             .collect();
         let valid = outcomes.len();
         show(
-            set,
             "evaluate (valid cases)",
             per_case(k, || {
                 for f in facts.iter().flatten() {
@@ -233,7 +292,6 @@ fn main() {
                 / valid.max(1) as f64,
         );
         show(
-            set,
             "evaluate traced",
             per_case(k, || {
                 for f in facts.iter().flatten() {
@@ -243,7 +301,6 @@ fn main() {
                 / valid.max(1) as f64,
         );
         show(
-            set,
             "write answer",
             per_case(valid, || {
                 let mut out = Vec::new();
@@ -257,27 +314,26 @@ fn main() {
         let one = per_case(k, || {
             black_box(batch(&rb, &lines, 1, false));
         });
-        show(set, "end to end, 1 core", one);
+        show("end to end, 1 core", one);
         let all = per_case(k, || {
             black_box(batch(&rb, &lines, cores, false));
         });
-        show(set, &format!("end to end, {cores} cores"), all);
+        show(&format!("end to end, {cores} cores"), all);
         println!(
-            "{set:<16} {:<26} {:>9.2}×",
+            "{name:<16} {:<26} {:>9.2}×",
             "  all cores / 1 core",
             one / all
         );
         let traced = per_case(k, || {
             black_box(batch(&rb, &lines, 1, true));
         });
-        show(set, "end to end traced, 1 core", traced);
+        show("end to end traced, 1 core", traced);
         println!(
-            "{set:<16} {:<26} {:>9.2}×",
+            "{name:<16} {:<26} {:>9.2}×",
             "  traced / untraced",
             traced / one
         );
         show(
-            set,
             &format!("end to end traced, {cores} cores"),
             per_case(k, || {
                 black_box(batch(&rb, &lines, cores, true));
