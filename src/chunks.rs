@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn a_failed_fill_still_hands_on_what_it_read() {
         for jobs in [1, 2] {
-            let pool = pool(jobs).expect("a pool"); // ok: a test of its own pool // ok: a test of its own pool
+            let pool = pool(jobs).expect("a pool"); // ok: a test of its own pool
             let mut calls = 0;
             let mut out = Vec::new();
             let done = in_order(
@@ -137,7 +137,7 @@ mod tests {
     #[test]
     fn a_failed_sink_stops_the_run() {
         for jobs in [1, 2] {
-            let pool = pool(jobs).expect("a pool"); // ok: a test of its own pool // ok: a test of its own pool
+            let pool = pool(jobs).expect("a pool"); // ok: a test of its own pool
             let mut fills = 0;
             let mut out = Vec::new();
             let done = in_order(

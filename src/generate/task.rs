@@ -535,25 +535,44 @@ impl DigitRuns {
         all
     }
 
-    /// Calls `f` with a hash of each maximal digit run (FNV-1a).
+    /// Calls `f` with a hash of each maximal digit run (FNV-1a). A prompt
+    /// is mostly words: the gaps between runs are skipped eight bytes at a
+    /// time.
     fn each_run(text: &str, mut f: impl FnMut(u64)) {
         const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut h = BASIS;
-        let mut in_run = false;
-        for &b in text.as_bytes() {
-            if b.is_ascii_digit() {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            while let Some(word) = bytes.get(i..i + 8) {
+                let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+                if holds_digit(word) {
+                    break;
+                }
+                i += 8;
+            }
+            while bytes.get(i).is_some_and(|b| !b.is_ascii_digit()) {
+                i += 1;
+            }
+            let mut h = BASIS;
+            let start = i;
+            while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
                 h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-                in_run = true;
-            } else if in_run {
+                i += 1;
+            }
+            if i > start {
                 f(h);
-                h = BASIS;
-                in_run = false;
             }
         }
-        if in_run {
-            f(h);
-        }
     }
+}
+
+/// Whether one of the eight bytes of `word` is an ASCII digit: XOR with
+/// `0x30` maps exactly the digits below 10, and a byte below 10 is found
+/// by the borrow it leaves when 10 is subtracted from each byte.
+fn holds_digit(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = word ^ (ONES * 0x30);
+    x.wrapping_sub(ONES * 10) & !x & (ONES * 0x80) != 0
 }
 
 /// Whether `needle` appears in `text` as a whole number (no digit, or
@@ -627,6 +646,68 @@ impl<'a> TaskLine<'a> {
             prompt: &task.prompt,
             expected: &task.expected,
             tags: &task.tags,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{holds_digit, DigitRuns};
+
+    #[test]
+    fn a_word_holds_a_digit_exactly_when_one_of_its_bytes_is_one() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = [b'x'; 8];
+                bytes[at] = b;
+                assert_eq!(
+                    holds_digit(u64::from_le_bytes(bytes)),
+                    b.is_ascii_digit(),
+                    "byte {b:#x} at {at}"
+                );
+            }
+        }
+    }
+
+    /// The runs, found byte by byte: what the word-at-a-time scan must give.
+    fn runs_by_bytes(text: &str) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut in_run = false;
+        for &b in text.as_bytes() {
+            if b.is_ascii_digit() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+                in_run = true;
+            } else if in_run {
+                out.push(h);
+                h = 0xcbf2_9ce4_8422_2325;
+                in_run = false;
+            }
+        }
+        if in_run {
+            out.push(h);
+        }
+        out
+    }
+
+    #[test]
+    fn every_digit_run_is_found_wherever_it_falls() {
+        let texts = [
+            "",
+            "7",
+            "no digits at all in this long sentence, none",
+            "Salaire brut : 3 084,04 € ; taux 4,5 % — plafond 5000.00",
+            "12345678901234567890",
+            "abcdefg1hijklmn22opqrstu333vwxyz",
+            "é1è22à333ç",
+        ];
+        for text in texts {
+            for pad in 0..9 {
+                let padded = format!("{}{text}", "-".repeat(pad));
+                let mut found = Vec::new();
+                DigitRuns::each_run(&padded, |h| found.push(h));
+                assert_eq!(found, runs_by_bytes(&padded), "{padded:?}");
+            }
         }
     }
 }
