@@ -271,38 +271,38 @@ impl Cx<'_> {
         rules
     }
 
-    fn decisions(&mut self, raw: &IndexMap<String, Spanned<RawDecision>>) -> Vec<DecisionRubric> {
-        for (name, d) in raw {
-            if !self.rb.decisions.iter().any(|x| &*x.name == name) {
+    fn decisions(&mut self, raw: &IndexMap<Spanned<String>, RawDecision>) -> Vec<DecisionRubric> {
+        for name in raw.keys() {
+            if !self.rb.decisions.iter().any(|x| &*x.name == name.get_ref()) {
                 let known: Vec<&str> = self.rb.decisions.iter().map(|x| &*x.name).collect();
                 let message = format!(
-                    "{} has no decision `{name}` (its decisions: {})",
+                    "{} has no decision `{}` (its decisions: {})",
                     self.side(),
+                    name.get_ref(),
                     known.join(", ")
                 );
-                self.problem("score::unknown_decision", span_of(d), message);
+                self.problem("score::unknown_decision", span_of(name), message);
             }
         }
         let mut out = Vec::new();
         for decision in &self.rb.decisions {
-            let Some(raw_d) = raw.get(&*decision.name) else {
+            let Some((key, d)) = raw.get_key_value(&*decision.name) else {
                 let message = format!(
                     "{} has the decision `{}`, which this rubric does not grade",
                     self.side(),
                     decision.name
                 );
-                let span = raw.values().next().map(span_of).unwrap_or_default();
+                let span = raw.keys().next().map(span_of).unwrap_or_default();
                 self.problem("score::ungraded_decision", span, message);
                 continue;
             };
-            let d = raw_d.get_ref();
             let fields = self.fields(
                 &d.fields,
                 &decision.answer,
                 None,
                 &decision.clauses,
                 &decision.name,
-                span_of(raw_d),
+                span_of(key),
             );
             let partial = d
                 .partial
@@ -486,16 +486,12 @@ impl Cx<'_> {
     fn decision_key(
         &mut self,
         raw: &RawReply,
-        raw_decisions: &IndexMap<String, Spanned<RawDecision>>,
+        raw_decisions: &IndexMap<Spanned<String>, RawDecision>,
         decisions: &[DecisionRubric],
     ) -> Option<String> {
         let Some(key) = &raw.decision_key else {
             if self.rb.decisions.len() > 1 {
-                let span = raw_decisions
-                    .values()
-                    .next()
-                    .map(span_of)
-                    .unwrap_or_default();
+                let span = raw_decisions.keys().next().map(span_of).unwrap_or_default();
                 let message = format!(
                     "{} has {} decisions: name the reply's decision key with `[reply] decision_key`",
                     self.side(),

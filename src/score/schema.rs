@@ -22,7 +22,9 @@ pub struct RawRubric {
     /// The score: floors, the exact score, options.
     pub score: RawScore,
     /// Per decision of the rulebook: its fields' formats and partial credit.
-    pub decisions: IndexMap<String, Spanned<RawDecision>>,
+    /// Keyed by a spanned name: a table written only through its dotted
+    /// sub-tables (`[decisions.pay.fields]`) has no span of its own.
+    pub decisions: IndexMap<Spanned<String>, RawDecision>,
 }
 
 /// `[rubric]`.

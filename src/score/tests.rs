@@ -520,8 +520,8 @@ wrong_decision = "0"
 wrong = "0"
 exact = "1"
 
-[decisions.pay]
-fields = { relief = { format = "decimal" } }
+[decisions.pay.fields]
+relief = { format = "decimal" }
 "#,
         &rb,
     )
