@@ -254,7 +254,9 @@ thread_local! {
 }
 
 /// An empty node vector under another lifetime, its memory kept (collected
-/// in place: no node is read or made).
+/// in place: no node is read or made). `filter_map` because the item type
+/// changes and no item exists to map.
+#[allow(clippy::unnecessary_filter_map)]
 fn relabel<'a, 'b>(mut nodes: Vec<Node<'a>>) -> Vec<Node<'b>> {
     nodes.clear();
     nodes.into_iter().filter_map(|_| None).collect()

@@ -90,7 +90,7 @@ fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts
                 continue;
             }
         }
-        let raw = object.get(&*input.name);
+        let raw = object.get(&input.name);
         let missing = raw.is_none_or(J::is_null);
         let null_kept = input.nullable && raw.is_some_and(J::is_null);
         if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {

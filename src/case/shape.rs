@@ -301,7 +301,7 @@ fn map_of_keys<'j, J: JsonView<'j>>(
     let mut paths = PartPaths::new(path);
     for key in keys {
         let entry_path = paths.field(key);
-        match object.get(&**key) {
+        match object.get(key) {
             Some(v) if !v.is_null() => {
                 entries.insert(key.clone(), entry(item, v, entry_path, refs)?)
             }
@@ -404,7 +404,7 @@ fn record<'j, J: JsonView<'j>>(
     for (j, field) in fields.iter().enumerate() {
         let field_path = paths.field(&field.name);
         let value = if field.rejects.is_empty() {
-            validate_value(field, object.get(&*field.name), field_path, refs)?
+            validate_value(field, object.get(&field.name), field_path, refs)?
         } else {
             // Field rules see the record as validated so far; later fields are absent.
             let mut partial = values.clone();
@@ -416,7 +416,7 @@ fn record<'j, J: JsonView<'j>>(
             }));
             validate_in(
                 field,
-                object.get(&*field.name),
+                object.get(&field.name),
                 field_path,
                 refs,
                 Some(&item),

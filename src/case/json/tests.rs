@@ -31,7 +31,7 @@ fn numbers_are_their_text() {
     assert_eq!(number("m"), Some(JsonKind::Number("-0")));
     assert_eq!(number("e"), Some(JsonKind::Number("2E3")));
     let serde: serde_json::Value = serde_json::from_str(r#"{"n": 1.500}"#).expect("JSON");
-    assert_eq!((&serde).get("n").map(|n| n.kind()), number("n"));
+    assert_eq!(serde.get("n").map(|n| n.kind()), number("n"));
 }
 
 /// What it is not sure of is left to serde_json: errors, and the texts
