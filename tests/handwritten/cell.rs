@@ -1,9 +1,11 @@
 //! A JSON value read into borrowed text, as the hand-written programs of
 //! `tests/handwritten/` read a case: serde drives the parse, numbers stay as
-//! written, strings are borrowed from the line. Shared by `sales_tax.rs`
+//! written, strings are borrowed from the line; with what they share to
+//! write an answer line. Shared by `sales_tax.rs`
 //! and `paie_fr.rs` (whoever includes them declares this module beside
 //! them); never part of the library.
 
+use rust_decimal::Decimal;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -137,4 +139,41 @@ pub fn write_text(out: &mut String, s: &str) {
         }
     }
     out.push('"');
+}
+
+/// A rejection: the path bareme names.
+pub struct Rejected(pub String);
+
+pub fn reject<T>(path: impl Into<String>) -> Result<T, Rejected> {
+    Err(Rejected(path.into()))
+}
+
+/// Money as the answers write it: two places, never `-0.00`.
+pub fn write_money(out: &mut String, d: Decimal) {
+    let mut d = d.round_dp(2);
+    if d.is_zero() {
+        d.set_sign_positive(true);
+    }
+    let _ = write!(out, "\"{d:.2}\"");
+}
+
+/// One case line read as `C` and evaluated into `out`, or the error line
+/// of its rejection (`$` for a line that is no JSON object).
+pub fn evaluate_case_line<'a, C: Deserialize<'a>>(
+    line: &'a str,
+    out: &mut String,
+    evaluate: impl FnOnce(&C, &mut String) -> Result<(), Rejected>,
+) {
+    // serde reads a struct from an array too; a case is an object only.
+    let object = line.trim_start().starts_with('{');
+    let result = serde_json::from_str::<C>(line)
+        .ok()
+        .filter(|_| object)
+        .ok_or_else(|| Rejected("$".into()))
+        .and_then(|case| evaluate(&case, out));
+    if let Err(Rejected(path)) = result {
+        out.push_str("{\"error\":{\"path\":");
+        write_text(out, &path);
+        out.push_str(",\"message\":\"rejected\"}}");
+    }
 }

@@ -14,9 +14,8 @@
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::{Decimal, MathematicalOps, RoundingStrategy};
 use serde::Deserialize;
-use std::fmt::Write;
 
-use super::cell::{given, write_text, Cell};
+use super::cell::{evaluate_case_line, given, reject, write_money, Cell, Rejected};
 
 /// A case's fields, borrowed from its line.
 #[derive(Deserialize)]
@@ -63,13 +62,6 @@ pub struct RawCase<'a> {
     exit_date: Option<Cell<'a>>,
     #[serde(borrow, default)]
     overtime_exempt_ytd: Option<Cell<'a>>,
-}
-
-/// A rejection: the path bareme names.
-pub struct Rejected(pub String);
-
-fn reject<T>(path: &str) -> Result<T, Rejected> {
-    Err(Rejected(path.to_string()))
 }
 
 fn dec(n: i64, scale: u32) -> Decimal {
@@ -224,28 +216,9 @@ fn ratio(numerator: Decimal, denominator: Decimal, places: u32) -> Decimal {
     (numerator / denominator).round_dp_with_strategy(places, RoundingStrategy::MidpointAwayFromZero)
 }
 
-fn write_money(out: &mut String, d: Decimal) {
-    let mut d = d.round_dp(2);
-    if d.is_zero() {
-        d.set_sign_positive(true);
-    }
-    let _ = write!(out, "\"{d:.2}\"");
-}
-
 /// Evaluates one case line, appending its answer (or error) JSON to `out`.
 pub fn evaluate_line(line: &str, out: &mut String) {
-    // serde reads a struct from an array too; a case is an object only.
-    let object = line.trim_start().starts_with('{');
-    let result = serde_json::from_str::<RawCase>(line)
-        .ok()
-        .filter(|_| object)
-        .ok_or_else(|| Rejected("$".into()))
-        .and_then(|case| evaluate(&case, out));
-    if let Err(Rejected(path)) = result {
-        out.push_str("{\"error\":{\"path\":");
-        write_text(out, &path);
-        out.push_str(",\"message\":\"rejected\"}}");
-    }
+    evaluate_case_line::<RawCase>(line, out, evaluate);
 }
 
 /// The payslip of a case read, written to `out`, or where it is rejected.

@@ -10,9 +10,8 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Deserialize;
-use std::fmt::Write;
 
-use super::cell::{given, write_text, Cell};
+use super::cell::{evaluate_case_line, given, reject, write_money, write_text, Cell, Rejected};
 
 /// A case's top-level fields, borrowed from its line.
 #[derive(Deserialize)]
@@ -25,13 +24,6 @@ pub struct RawCase<'a> {
     customers: Option<Cell<'a>>,
     #[serde(borrow, default)]
     cart: Option<Cell<'a>>,
-}
-
-/// A rejection: the path bareme names.
-pub struct Rejected(pub String);
-
-fn reject<T>(path: impl Into<String>) -> Result<T, Rejected> {
-    Err(Rejected(path.into()))
 }
 
 /// The four categories, in the order supplied rules are checked.
@@ -174,24 +166,9 @@ fn cents(d: Decimal) -> Decimal {
     d.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
 }
 
-fn write_money(out: &mut String, d: Decimal) {
-    let _ = write!(out, "\"{d:.2}\"");
-}
-
 /// Evaluates one case line, appending its answer (or error) JSON to `out`.
 pub fn evaluate_line(line: &str, out: &mut String) {
-    // serde reads a struct from an array too; a case is an object only.
-    let object = line.trim_start().starts_with('{');
-    let result = serde_json::from_str::<RawCase>(line)
-        .ok()
-        .filter(|_| object)
-        .ok_or_else(|| Rejected("$".into()))
-        .and_then(|case| evaluate(&case, out));
-    if let Err(Rejected(path)) = result {
-        out.push_str("{\"error\":{\"path\":");
-        write_text(out, &path);
-        out.push_str(",\"message\":\"rejected\"}}");
-    }
+    evaluate_case_line::<RawCase>(line, out, evaluate);
 }
 
 /// One valid line of the cart.
