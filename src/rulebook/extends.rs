@@ -19,8 +19,8 @@
 //! rulebook points into the file that wrote the item.
 
 use indexmap::IndexMap;
-
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use super::schema::{RawRulebook, RawTable};
@@ -113,8 +113,9 @@ fn overlay<T>(old: &mut IndexMap<String, T>, new: IndexMap<String, T>) {
 /// clause, keys and columns when given, and each row replaces the row of
 /// the same identity in place, or is added. The identity is what `check`
 /// already holds unique: a keyed row's keys, a period row's `name`, a
-/// band's `upto` (none for the open top band); a new band goes before the
-/// first band above it, so the bands still rise.
+/// band's `upto` (none for the open top band); new bands are merged in
+/// before the first band above each, so the bands still rise. Linear in
+/// the rows of both versions: a rulebook is untrusted input.
 fn patch_table(old: &mut RawTable, new: RawTable) {
     let RawTable {
         kind: _,
@@ -137,28 +138,45 @@ fn patch_table(old: &mut RawTable, new: RawTable) {
         Some("periods") => vec!["name".into()],
         _ => vec!["upto".into()],
     };
-    let id = |row: &IndexMap<String, toml::Value>| -> Vec<Option<toml::Value>> {
-        identity.iter().map(|c| row.get(c).cloned()).collect()
+    // Cells as TOML writes them, so `2` and `"2"` stay apart as they compare.
+    let id = |row: &IndexMap<String, toml::Value>| -> String {
+        let cells: Vec<String> = identity
+            .iter()
+            .map(|c| row.get(c).map_or(String::new(), |v| v.to_string()))
+            .collect();
+        cells.join("\u{0}")
     };
+    let mut at: HashMap<String, usize> = HashMap::with_capacity(old.rows.len());
+    for (n, row) in old.rows.iter().enumerate().rev() {
+        at.insert(id(row.get_ref()), n);
+    }
+    let mut added = Vec::new();
     for row in rows {
-        let want = id(row.get_ref());
-        if let Some(at) = old.rows.iter().position(|r| id(r.get_ref()) == want) {
-            old.rows[at] = row;
-            continue;
-        }
-        let limit = |r: &IndexMap<String, toml::Value>| r.get("upto").and_then(band_limit);
-        let above = match limit(row.get_ref()) {
-            Some(upto) if bands => old
-                .rows
-                .iter()
-                .position(|r| limit(r.get_ref()).is_none_or(|u| u > upto)),
-            _ => None,
-        };
-        match above {
-            Some(at) => old.rows.insert(at, row),
-            None => old.rows.push(row),
+        match at.get(&id(row.get_ref())) {
+            Some(&n) => old.rows[n] = row,
+            None => added.push(row),
         }
     }
+    if !bands {
+        old.rows.extend(added);
+        return;
+    }
+    let limit = |r: &IndexMap<String, toml::Value>| r.get("upto").and_then(band_limit);
+    // The open band (no limit) sorts last.
+    let key = |r: &toml::Spanned<IndexMap<String, toml::Value>>| {
+        limit(r.get_ref()).map_or((1, Decimal::ZERO), |u| (0, u))
+    };
+    added.sort_by_key(key);
+    let mut merged = Vec::with_capacity(old.rows.len() + added.len());
+    let mut added = added.into_iter().peekable();
+    for row in std::mem::take(&mut old.rows) {
+        while let Some(new_row) = added.next_if(|a| key(a) < key(&row)) {
+            merged.push(new_row);
+        }
+        merged.push(row);
+    }
+    merged.extend(added);
+    old.rows = merged;
 }
 
 /// A band's limit as written (a string or a TOML integer), to order bands.
