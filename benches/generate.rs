@@ -12,6 +12,10 @@ use std::time::Instant;
 use bareme::evaluate_json;
 use bareme::generate::{load_generator, run, Engine, RunOptions};
 
+/// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Tasks per generator (`BAREME_BENCH_tasks` overrides, e.g. under a profiler).
 fn tasks() -> u64 {
     std::env::var("BAREME_BENCH_tasks")

@@ -32,6 +32,10 @@ use bareme::{
     write_outcome, CaseJson, Outcome, Rulebook,
 };
 
+/// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A hand-written program: one case line in, its answer (or error) appended.
 type Handwritten = fn(&str, &mut String);
 

@@ -16,6 +16,10 @@ use std::process::ExitCode;
 
 use bareme::{evaluate, load_rulebook, validate_case};
 
+/// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[rustfmt::skip]
 #[path = "../tests/compiled/luma_payroll_v3.rs"]
 mod luma_payroll_v3;

@@ -18,6 +18,10 @@ use bareme::{
     evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, CaseJson,
 };
 
+/// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {

@@ -17,10 +17,7 @@ use super::taskfile::ReplyLine;
 const CHUNK: usize = 512;
 
 /// The task a reply answers.
-pub(super) fn task_of<'t>(
-    tasks: &'t IndexMap<String, Task>,
-    line: &ReplyLine,
-) -> Result<&'t Task, String> {
+fn task_of<'t>(tasks: &'t IndexMap<String, Task>, line: &ReplyLine) -> Result<&'t Task, String> {
     tasks
         .get(&line.id)
         .ok_or_else(|| format!("reply {}: no task has this id", line.id))
@@ -34,17 +31,19 @@ pub(super) fn grade(scorer: &Scorer, task: &Task, line: &ReplyLine) -> Result<Gr
     }
 }
 
-/// Every reply of `lines` graded by `grade` on `jobs` workers (all cores by
-/// default), each result handed to `take` in the lines' order. A reply
-/// that cannot be graded is reported by `fault` with its line's number, and
+/// Every reply of `lines` graded by `grade` with the task of `tasks` it
+/// answers, on `jobs` workers (all cores by default), each result handed to
+/// `take` with its task in the lines' order. A reply that cannot be graded
+/// (or answers no task) is reported by `fault` with its line's number, and
 /// ends the run; so does a line that cannot be read, after the lines before
 /// it are handed on.
-pub(super) fn in_file_order<R: Send>(
+pub(super) fn in_file_order<'t, R: Send>(
+    tasks: &'t IndexMap<String, Task>,
     mut lines: impl Iterator<Item = Result<(usize, ReplyLine), ExitCode>>,
     jobs: Option<usize>,
-    grade: impl Fn(&ReplyLine) -> Result<R, String> + Sync,
+    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, String> + Sync,
     fault: impl Fn(usize, &str) -> ExitCode,
-    mut take: impl FnMut(ReplyLine, R) -> Result<(), ExitCode>,
+    mut take: impl FnMut(&'t Task, ReplyLine, R) -> Result<(), ExitCode>,
 ) -> Result<(), ExitCode> {
     let jobs = jobs.unwrap_or_else(all_cores);
     let Ok(pool) = pool(jobs) else {
@@ -62,13 +61,13 @@ pub(super) fn in_file_order<R: Send>(
         Ok(())
     };
     let work = |(number, line): (usize, ReplyLine)| {
-        let result = grade(&line);
+        let result = task_of(tasks, &line).and_then(|task| Ok((task, grade(task, &line)?)));
         (number, line, result)
     };
-    let sink = |(number, line, result): (usize, ReplyLine, Result<R, String>)| {
+    let sink = |(number, line, result): (usize, ReplyLine, Result<(&'t Task, R), String>)| {
         bar.inc(1);
         match result {
-            Ok(r) => take(line, r),
+            Ok((task, r)) => take(task, line, r),
             Err(message) => Err(fault(number, &message)),
         }
     };

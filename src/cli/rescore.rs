@@ -16,7 +16,7 @@ use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
 
 use super::args::{ReportFormat, RescoreArgs};
-use super::grading::{grade, in_file_order, task_of};
+use super::grading::{grade, in_file_order};
 use super::output::Stdout;
 use super::table;
 use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
@@ -80,20 +80,17 @@ pub(super) fn rescore(
     };
     let mut file = LineFile::open(replies)?;
     in_file_order(
+        tasks,
         reply_lines(&mut file),
         jobs,
-        |line| {
-            let task = task_of(tasks, line)?;
+        |task, line| {
             scorers
                 .iter()
                 .map(|s| Ok(grade(s, task, line)?.score))
                 .collect::<Result<Vec<Decimal>, String>>()
         },
         |number, message| line_fault(replies, number, message),
-        |line, scores| {
-            let Some(task) = tasks.get(&line.id) else {
-                return Ok(());
-            };
+        |task, line, scores| {
             for (m, s) in r.means.iter_mut().zip(&scores) {
                 m.add(task, *s);
             }

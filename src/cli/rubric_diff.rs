@@ -18,7 +18,7 @@ use bareme::coverage::Task;
 use bareme::score::{number, setting_changes, settings, Baselines, Means, Scorer, SettingChange};
 
 use super::args::DiffFormat;
-use super::grading::{grade, in_file_order, task_of};
+use super::grading::{grade, in_file_order};
 use super::output::Stdout;
 use super::table;
 use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile, ReplyLine};
@@ -159,21 +159,18 @@ fn score(
         new: Means::default(),
         strategies,
     };
-    let both = |line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
-        let task = task_of(tasks, line)?;
+    let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
         Ok((grade(old, task, line)?.score, grade(new, task, line)?.score))
     };
-    let take = |line: ReplyLine, (o, n): (Decimal, Decimal)| {
-        if let Some(task) = tasks.get(&line.id) {
-            s.add(task, line, o, n);
-        }
+    let take = |task: &Task, line: ReplyLine, (o, n): (Decimal, Decimal)| {
+        s.add(task, line, o, n);
         Ok(())
     };
     match replies {
         Some(path) => {
             let mut file = LineFile::open(path)?;
             let fault = |number: usize, message: &str| line_fault(path, number, message);
-            in_file_order(reply_lines(&mut file), None, both, fault, take)?;
+            in_file_order(tasks, reply_lines(&mut file), None, both, fault, take)?;
         }
         None => {
             let lines = b_old.strategies().iter().flat_map(|strategy| {
@@ -189,7 +186,14 @@ fn score(
                     ))
                 })
             });
-            in_file_order(lines, None, both, |_, message| fail(message.into()), take)?;
+            in_file_order(
+                tasks,
+                lines,
+                None,
+                both,
+                |_, message| fail(message.into()),
+                take,
+            )?;
         }
     }
     Ok(s)

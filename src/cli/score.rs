@@ -18,7 +18,7 @@ use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
 
 use super::args::ScoreArgs;
-use super::grading::{grade, in_file_order, task_of};
+use super::grading::{grade, in_file_order};
 use super::output::Stdout;
 use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
 
@@ -69,10 +69,10 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
     let mut unwritable = false;
     let graded = LineFile::open(&args.replies).and_then(|mut file| {
         in_file_order(
+            tasks,
             reply_lines(&mut file),
             args.jobs,
-            |line| {
-                let task = task_of(tasks, line)?;
+            |task, line| {
                 let g = grade(scorer, task, line)?;
                 let mut m = Map::new();
                 m.insert("id".into(), json!(line.id));
@@ -82,11 +82,9 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
                 Ok((Value::Object(m).to_string(), g.score, g.malformed.is_some()))
             },
             |number, message| line_fault(&args.replies, number, message),
-            |line, (text, score, malformed)| {
+            |task, _, (text, score, malformed)| {
                 out.line(&text);
-                if let Some(task) = tasks.get(&line.id) {
-                    summary.add(task, score, malformed);
-                }
+                summary.add(task, score, malformed);
                 // Nobody reads what follows an unwritable line; `finish`
                 // says why.
                 unwritable = out.failed();

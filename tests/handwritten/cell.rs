@@ -1,7 +1,7 @@
 //! A JSON value read into borrowed text, as the hand-written programs of
 //! `tests/handwritten/` read a case: serde drives the parse, numbers stay as
 //! written, strings are borrowed from the line; with what they share to
-//! write an answer line. Shared by `sales_tax.rs`
+//! write an answer line. Shared by `luma.rs`, `sales_tax.rs`
 //! and `paie_fr.rs` (whoever includes them declares this module beside
 //! them); never part of the library.
 
@@ -16,8 +16,8 @@ use std::fmt::{self, Write};
 pub enum Cell<'a> {
     /// `null`.
     Null,
-    /// `true` or `false` (no rule here reads which).
-    Bool,
+    /// `true` or `false`.
+    Bool(bool),
     /// A string (borrowed unless it held an escape).
     Str(Cow<'a, str>),
     /// A number, as written.
@@ -50,8 +50,8 @@ impl<'de: 'a, 'a> Visitor<'de> for CellVisitor<'a> {
     fn visit_none<E>(self) -> Result<Cell<'a>, E> {
         Ok(Cell::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Cell<'a>, E> {
-        Ok(Cell::Bool)
+    fn visit_bool<E>(self, b: bool) -> Result<Cell<'a>, E> {
+        Ok(Cell::Bool(b))
     }
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cell<'a>, E> {
         Ok(Cell::Str(Cow::Borrowed(s)))

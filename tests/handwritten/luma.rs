@@ -9,93 +9,10 @@
 //! `rejected` (bareme's prose is bareme's).
 
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use std::borrow::Cow;
-use std::fmt::{self, Write};
+use std::fmt::Write;
 
-/// A JSON value kept as borrowed text: numbers as written.
-#[derive(Debug)]
-pub enum Cell<'a> {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A string (borrowed unless it held an escape).
-    Str(Cow<'a, str>),
-    /// A number, as written.
-    Num(String),
-    /// An object, keys in order.
-    Obj(Vec<(Cow<'a, str>, Cell<'a>)>),
-    /// An array (only refused here).
-    List,
-}
-
-/// serde_json's key for a number kept as written (`arbitrary_precision`).
-const NUMBER_KEY: &str = "$serde_json::private::Number";
-
-impl<'de: 'a, 'a> Deserialize<'de> for Cell<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(CellVisitor(std::marker::PhantomData))
-    }
-}
-
-struct CellVisitor<'a>(std::marker::PhantomData<&'a ()>);
-
-impl<'de: 'a, 'a> Visitor<'de> for CellVisitor<'a> {
-    type Value = Cell<'a>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_unit<E>(self) -> Result<Cell<'a>, E> {
-        Ok(Cell::Null)
-    }
-    fn visit_none<E>(self) -> Result<Cell<'a>, E> {
-        Ok(Cell::Null)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Cell<'a>, E> {
-        Ok(Cell::Bool(b))
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cell<'a>, E> {
-        Ok(Cell::Str(Cow::Borrowed(s)))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Cell<'a>, E> {
-        Ok(Cell::Str(Cow::Owned(s.to_string())))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Cell<'a>, E> {
-        Ok(Cell::Str(Cow::Owned(s)))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<Cell<'a>, E> {
-        Ok(Cell::Num(n.to_string()))
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<Cell<'a>, E> {
-        Ok(Cell::Num(n.to_string()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Cell<'a>, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(Cell::List)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Cell<'a>, A::Error> {
-        let mut fields = Vec::new();
-        while let Some(key) = map.next_key::<Cow<'a, str>>()? {
-            if key == NUMBER_KEY {
-                return Ok(Cell::Num(map.next_value::<String>()?));
-            }
-            fields.push((key, map.next_value::<Cell<'a>>()?));
-        }
-        Ok(Cell::Obj(fields))
-    }
-}
-
-impl<'a> Cell<'a> {
-    /// The value under `key` of an object (null when absent).
-    fn get(&self, key: &str) -> Option<&Cell<'a>> {
-        match self {
-            Cell::Obj(fields) => fields.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-}
+use super::cell::{evaluate_case_line, given, reject, write_money, Cell, Rejected};
 
 /// A case's top-level fields, borrowed from its line.
 #[derive(Deserialize)]
@@ -116,18 +33,6 @@ pub struct RawCase<'a> {
     reference_tables: Option<Cell<'a>>,
     #[serde(borrow, default)]
     field: Option<Cell<'a>>,
-}
-
-/// A rejection: the path bareme names.
-pub struct Rejected(pub String);
-
-fn reject<T>(path: &str) -> Result<T, Rejected> {
-    Err(Rejected(path.to_string()))
-}
-
-/// A cell that is given (reading 6: `null` is absent).
-fn given<'c, 'a>(cell: Option<&'c Cell<'a>>) -> Option<&'c Cell<'a>> {
-    cell.filter(|c| !matches!(c, Cell::Null))
 }
 
 /// R2: a string or a number as written, digits with at most two decimals.
@@ -202,7 +107,7 @@ pub struct Row<'c> {
 
 fn row<'c>(tables: &'c Cell, name: &str) -> Result<Row<'c>, Rejected> {
     let path = format!("reference_tables.{name}");
-    let Some(row) = given(tables.get(name)) else {
+    let Some(row) = tables.get(name) else {
         return reject(&path);
     };
     if !matches!(row, Cell::Obj(_)) {
@@ -210,7 +115,7 @@ fn row<'c>(tables: &'c Cell, name: &str) -> Result<Row<'c>, Rejected> {
     }
     let cell = |column: &str| -> Result<(&'c Cell, String), Rejected> {
         let p = format!("{path}.{column}");
-        match given(row.get(column)) {
+        match row.get(column) {
             Some(c) => Ok((c, p)),
             None => Err(Rejected(p)),
         }
@@ -265,29 +170,9 @@ fn contribution(gross: Decimal, row: &Row) -> Decimal {
     cents(row.rate * gross.min(row.cap))
 }
 
-fn write_money(out: &mut String, d: Decimal) {
-    let mut d = d.round_dp(2);
-    if d.is_zero() {
-        d.set_sign_positive(true);
-    }
-    let _ = write!(out, "\"{d:.2}\"");
-}
-
 /// Evaluates one case line, appending its answer (or error) JSON to `out`.
 pub fn evaluate_line(line: &str, out: &mut String) {
-    // serde reads a struct from an array too; a case is an object only.
-    let object = line.trim_start().starts_with('{');
-    let result = serde_json::from_str::<RawCase>(line)
-        .ok()
-        .filter(|_| object)
-        .ok_or_else(|| Rejected("$".into()))
-        .and_then(|case| evaluate(&case, out));
-    if let Err(Rejected(path)) = result {
-        let _ = write!(
-            out,
-            "{{\"error\":{{\"path\":\"{path}\",\"message\":\"rejected\"}}}}"
-        );
-    }
+    evaluate_case_line(line, out, evaluate);
 }
 
 /// The answer of a case read, written to `out`, or where it is rejected.
@@ -297,24 +182,26 @@ pub fn evaluate(case: &RawCase, out: &mut String) -> Result<(), Rejected> {
         Some(Cell::Str(t)) if t == "retrieval" => false,
         _ => return reject("task"),
     };
-    let gross = given(case.gross_pay.as_ref())
+    let gross = given(&case.gross_pay)
         .map(|c| money(c, "gross_pay"))
         .transpose()?;
-    let pay_month = given(case.payroll_month.as_ref())
+    let pay_month = given(&case.payroll_month)
         .map(|c| month(c, "payroll_month"))
         .transpose()?;
-    let deduction = match given(case.allowed_deduction.as_ref()) {
+    let deduction = match given(&case.allowed_deduction) {
         Some(c) => money(c, "allowed_deduction")?,
         None => Decimal::new(0, 2),
     };
-    let contract = given(case.contract_gross_pay.as_ref())
+    let contract = given(&case.contract_gross_pay)
         .map(|c| money(c, "contract_gross_pay"))
         .transpose()?;
-    let amendment = match given(case.amendment.as_ref()) {
+    let amendment = match given(&case.amendment) {
         None => None,
         Some(a @ Cell::Obj(_)) => {
-            let required =
-                |key: &str| given(a.get(key)).ok_or_else(|| Rejected(format!("amendment.{key}")));
+            let required = |key: &str| {
+                a.get(key)
+                    .ok_or_else(|| Rejected(format!("amendment.{key}")))
+            };
             let gross = money(required("gross_pay")?, "amendment.gross_pay")?;
             let effective = month(required("effective_month")?, "amendment.effective_month")?;
             let Cell::Bool(approved) = required("approved")? else {
@@ -324,7 +211,7 @@ pub fn evaluate(case: &RawCase, out: &mut String) -> Result<(), Rejected> {
         }
         Some(_) => return reject("amendment"),
     };
-    let rows = match given(case.reference_tables.as_ref()) {
+    let rows = match given(&case.reference_tables) {
         None => None,
         Some(t @ Cell::Obj(_)) => Some((row(t, "first-half")?, row(t, "second-half")?)),
         Some(_) => return reject("reference_tables"),
