@@ -92,6 +92,26 @@ pub fn write_error(out: &mut Vec<u8>, path: &str, message: &str) {
     out.extend_from_slice(b"}}");
 }
 
+/// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` and
+/// `eval --batch --trace json` write a case (`KEY` is `answer`, or `error`
+/// for a rejection), written straight to the buffer: building it as a
+/// `serde_json::Value` first took most of a traced line's time (a map per
+/// trace event).
+pub fn write_traced(
+    out: &mut Vec<u8>,
+    key: &str,
+    value: &(impl serde::Serialize + ?Sized),
+    trace: &Trace,
+) {
+    out.push(b'{');
+    write_json(out, key);
+    out.push(b':');
+    write_json(out, value);
+    out.extend_from_slice(b",\"trace\":");
+    write_json(out, trace);
+    out.push(b'}');
+}
+
 /// serde_json's compact text of a value; writing to a `Vec` cannot fail,
 /// and a `Value` or a text has nothing that cannot be written.
 fn write_json(out: &mut Vec<u8>, value: &(impl serde::Serialize + ?Sized)) {
