@@ -102,10 +102,10 @@ pub struct StepTrace {
     pub item: Option<Arc<str>>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<Arc<str>>,
     /// Clauses it applies: its own, then those its `cite` conditions that
-    /// held add.
-    pub clauses: Vec<Arc<str>>,
+    /// held add (the step's own list, shared, when none did).
+    pub clauses: Arc<[Arc<str>]>,
     /// Its `cite` conditions, in order, and whether each held.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cites: Vec<CiteTrace>,
@@ -182,7 +182,7 @@ pub struct CiteTrace {
     /// Whether it held.
     pub held: bool,
     /// Clauses added when it holds.
-    pub clauses: Vec<Arc<str>>,
+    pub clauses: Arc<[Arc<str>]>,
 }
 
 /// How the evaluation ended.
