@@ -7,6 +7,7 @@
 //! Invariant: everything in a trace is deterministic (no clock, no addresses),
 //! so the same rulebook and case give the same bytes.
 
+mod json;
 mod text;
 
 use serde::Serialize;
@@ -16,6 +17,7 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
+pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.
