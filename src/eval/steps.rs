@@ -238,11 +238,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// The step's `cite` conditions, in order, each with whether it held;
     /// and its clauses: its own, then those of each condition that held,
     /// each once.
-    fn traced_cites(
-        &mut self,
-        step: &'a Step,
-        context: Ctx,
-    ) -> Res<(Vec<CiteTrace>, Arc<[Arc<str>]>)> {
+    fn traced_cites(&mut self, step: &'a Step, context: Ctx) -> Res<(Vec<CiteTrace>, Clauses)> {
         let mut clauses = step.clauses.clone();
         let mut cites = Vec::with_capacity(step.cite.len());
         for (when, extra) in &step.cite {
