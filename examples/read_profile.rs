@@ -1,4 +1,4 @@
-//! Runs a file of JSON Lines cases through the untraced batch road, for
+//! Runs a file of JSON Lines cases through the batch road, for
 //! profilers: read, validate, evaluate and write each line, as
 //! `eval --batch` does, by one of two roads, so that both are counted in one
 //! build.
@@ -8,14 +8,17 @@
 //! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
 //! `flat` (each line read in one pass into a `CaseJson`, the outcome written
-//! straight to text), and again with `PASSES` 0: the difference, over the
-//! lines times the passes, is the instruction count of one line.
+//! straight to text) or `traced` (the flat road with a trace, each line
+//! written as `eval --batch --trace json` writes it: `{"answer", "trace"}`),
+//! and again with `PASSES` 0: the difference, over the lines times the
+//! passes, is the instruction count of one line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{
-    evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, CaseJson,
+    evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, write_traced,
+    CaseJson, Outcome,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
@@ -25,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {
-        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat PASSES");
+        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat|traced PASSES");
         return ExitCode::FAILURE;
     };
     let Ok(passes) = passes.parse::<usize>() else {
@@ -46,7 +49,15 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let flat = road == "flat";
+    let (flat, traced) = match road.as_str() {
+        "value" => (false, false),
+        "flat" => (true, false),
+        "traced" => (true, true),
+        _ => {
+            eprintln!("ROAD must be value, flat or traced");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut bytes = 0;
     for _ in 0..passes {
         for line in text.lines() {
@@ -54,9 +65,17 @@ fn main() -> ExitCode {
                 let Some(case) = CaseJson::parse(line) else {
                     continue;
                 };
-                let result = evaluate_case_json(&rb, &case.without_envelope(), false);
+                let result = evaluate_case_json(&rb, &case.without_envelope(), traced);
                 let mut out = Vec::new();
-                write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
+                match &result {
+                    Ok((Outcome::Answer(answer), Some(trace))) => {
+                        write_traced(&mut out, "answer", answer, trace);
+                    }
+                    Ok((Outcome::Rejected(error), Some(trace))) => {
+                        write_traced(&mut out, "error", error, trace);
+                    }
+                    _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
+                }
                 out.len()
             } else {
                 let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {

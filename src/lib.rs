@@ -52,6 +52,7 @@ pub use facts::{CaseError, Facts, Given};
 pub use model::{Limits, Rulebook};
 pub use pipeline::{
     error_json, evaluate_case_json, evaluate_json, outcome_json, write_error, write_outcome,
+    write_traced,
 };
 pub use rulebook::{load_rulebook, parse_rulebook, LoadError};
 pub use trace::{render_text, Trace};

@@ -9,7 +9,7 @@ use crate::case::{validate_case, validate_case_json, CaseJson};
 use crate::eval::{evaluate, EvalError, Outcome};
 use crate::facts::{CaseError, Facts};
 use crate::model::Rulebook;
-use crate::trace::{OutcomeTrace, Trace};
+use crate::trace::{write_trace_json, OutcomeTrace, Trace};
 
 /// Validates and evaluates a JSON case, optionally tracing.
 pub fn evaluate_json(
@@ -90,6 +90,26 @@ pub fn write_error(out: &mut Vec<u8>, path: &str, message: &str) {
     out.extend_from_slice(b",\"message\":");
     write_json(out, message);
     out.extend_from_slice(b"}}");
+}
+
+/// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` and
+/// `eval --batch --trace json` write a case (`KEY` is `answer`, or `error`
+/// for a rejection), written straight to the buffer: building it as a
+/// `serde_json::Value` first took most of a traced line's time (a map per
+/// trace event), and serde's own writer most of the rest.
+pub fn write_traced(
+    out: &mut Vec<u8>,
+    key: &str,
+    value: &(impl serde::Serialize + ?Sized),
+    trace: &Trace,
+) {
+    out.push(b'{');
+    write_json(out, key);
+    out.push(b':');
+    write_json(out, value);
+    out.extend_from_slice(b",\"trace\":");
+    write_trace_json(out, trace);
+    out.push(b'}');
 }
 
 /// serde_json's compact text of a value; writing to a `Vec` cannot fail,

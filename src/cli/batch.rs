@@ -11,7 +11,6 @@
 //! number of workers and memory holds one chunk, whatever the input's length.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
@@ -21,7 +20,7 @@ use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, 
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
 use bareme::{evaluate_case_json, evaluate_json, Rulebook};
-use bareme::{write_error, write_outcome, Outcome, Trace};
+use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
 const CHUNK_LINES: usize = 512;
@@ -140,21 +139,11 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
-/// a case, serialised straight to text: building it as a `serde_json::Value`
-/// first took most of a traced line's time (a map per trace event).
+/// a case (`bareme::write_traced`).
 pub fn traced_line(key: &str, value: &impl Serialize, trace: &Trace) -> String {
-    let mut text = Vec::new();
-    let mut json = serde_json::Serializer::new(&mut text);
-    let written = json.serialize_map(Some(2)).and_then(|mut map| {
-        map.serialize_entry(key, value)?;
-        map.serialize_entry("trace", trace)?;
-        map.end()
-    });
-    match (written, String::from_utf8(text)) {
-        (Ok(()), Ok(text)) => text,
-        // Only a map with keys that are no strings fails; a trace has none.
-        _ => serde_json::json!({key: value, "trace": trace}).to_string(),
-    }
+    let mut out = Vec::new();
+    write_traced(&mut out, key, value, trace);
+    text_of(out)
 }
 
 fn error_line(path: &str, message: &str) -> String {

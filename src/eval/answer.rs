@@ -139,12 +139,18 @@ impl<'a, T: Tracer> Machine<'a, T> {
         context: Ctx,
         clauses: &[Arc<str>],
     ) -> Result<String, EvalError> {
-        if let OutputValue::Value { expr, .. } = &out.value {
-            if self.formula(expr, context)?.is_missing() {
-                return Ok(String::new());
+        // The value is computed once, both to see it is missing and to write it.
+        let json = match &out.value {
+            OutputValue::Value { expr, format } => {
+                let value = self.formula(expr, context)?;
+                if value.is_missing() {
+                    return Ok(String::new());
+                }
+                self.formatted(&value, expr, *format, context, clauses)?
             }
-        }
-        Ok(match self.output(out, context, clauses)? {
+            OutputValue::Each { .. } => self.output(out, context, clauses)?,
+        };
+        Ok(match json {
             serde_json::Value::String(s) => s,
             other => other.to_string(),
         })

@@ -238,17 +238,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// The step's `cite` conditions, in order, each with whether it held;
     /// and its clauses: its own, then those of each condition that held,
     /// each once.
-    fn traced_cites(
-        &mut self,
-        step: &'a Step,
-        context: Ctx,
-    ) -> Res<(Vec<CiteTrace>, Vec<Arc<str>>)> {
+    fn traced_cites(&mut self, step: &'a Step, context: Ctx) -> Res<(Vec<CiteTrace>, Clauses)> {
         let mut clauses = step.clauses.clone();
         let mut cites = Vec::with_capacity(step.cite.len());
         for (when, extra) in &step.cite {
             let held = self.bool_formula(when, context.cite())?;
-            if held {
-                super::cite_clauses(&mut clauses, extra);
+            if held && extra.iter().any(|c| !clauses.contains(c)) {
+                let mut more = clauses.to_vec();
+                super::cite_clauses(&mut more, extra);
+                clauses = more.into();
             }
             cites.push(CiteTrace {
                 when: when.text.clone(),

@@ -110,9 +110,15 @@ impl Tracer for NoTrace {
 }
 
 /// Records everything, for the trace.
+///
+/// The reads of every open frame share one stack (`reads`; each frame
+/// notes where its own start), so a frame's reads grow without a vector of
+/// their own and leave it in one exact allocation when it closes.
 pub(super) struct Recorder {
     events: Vec<Event>,
-    frames: Vec<Frame>,
+    /// Open frames, each with where its reads start in `reads`.
+    frames: Vec<(usize, Frame)>,
+    reads: Vec<Read>,
     outcome: Option<OutcomeTrace>,
     reports: Vec<ReportTrace>,
 }
@@ -124,38 +130,48 @@ impl Tracer for Recorder {
         Recorder {
             events: Vec::new(),
             frames: Vec::new(),
+            reads: Vec::new(),
             outcome: None,
             reports: Vec::new(),
         }
     }
 
     fn push_frame(&mut self) {
-        self.frames.push(Frame::default());
+        self.frames.push((self.reads.len(), Frame::default()));
     }
 
     fn pop_frame(&mut self) -> Frame {
-        self.frames.pop().unwrap_or_default()
+        let Some((start, mut frame)) = self.frames.pop() else {
+            return Frame::default();
+        };
+        frame.reads = self.reads.drain(start.min(self.reads.len())..).collect();
+        frame
     }
 
+    /// The search is linear, and short: a frame holds one read per
+    /// distinct name its formula reads, however often each is read, and a
+    /// formula names a handful.
     fn read(&mut self, name: &Arc<str>, value: &Value) {
-        if let Some(frame) = self.frames.last_mut() {
-            if !frame.reads.iter().any(|r| r.name == *name) {
-                frame.reads.push(Read {
-                    name: name.clone(),
-                    value: value.clone(),
-                });
-            }
+        let Some((start, _)) = self.frames.last() else {
+            return;
+        };
+        let mine = self.reads.get(*start..).unwrap_or_default();
+        if !mine.iter().any(|r| r.name == *name) {
+            self.reads.push(Read {
+                name: name.clone(),
+                value: value.clone(),
+            });
         }
     }
 
     fn lookup(&mut self, lookup: Lookup) {
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some((_, frame)) = self.frames.last_mut() {
             frame.lookups.push(lookup);
         }
     }
 
     fn rounding(&mut self, rounding: RoundingTrace) {
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some((_, frame)) = self.frames.last_mut() {
             frame.roundings.push(rounding);
         }
     }

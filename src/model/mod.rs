@@ -559,18 +559,22 @@ pub struct Row {
     pub record: Arc<Record>,
 }
 
+/// A list of clause ids, shared between the model and every trace that
+/// cites it.
+pub type Clauses = Arc<[Arc<str>]>;
+
 /// A step.
 #[derive(Clone, Debug)]
 pub struct Step {
     /// Name.
     pub name: Arc<str>,
-    /// Human label.
-    pub label: Option<String>,
-    /// Clauses it applies.
-    pub clauses: Vec<Arc<str>>,
+    /// Human label (shared with each trace of the step).
+    pub label: Option<Arc<str>>,
+    /// Clauses it applies (shared with each trace of the step).
+    pub clauses: Clauses,
     /// Clauses it applies in addition when a condition holds, in order;
     /// the conditions are evaluated after the step's value, on both roads.
-    pub cite: Vec<(Formula, Vec<Arc<str>>)>,
+    pub cite: Vec<(Formula, Clauses)>,
     /// The formula.
     pub expr: Formula,
     /// Applicability condition.
@@ -691,8 +695,8 @@ pub struct Decision {
     pub label: Option<String>,
     /// Clauses cited by default.
     pub clauses: Vec<Arc<str>>,
-    /// Clauses added when a condition holds.
-    pub cite: Vec<(Formula, Vec<Arc<str>>)>,
+    /// Clauses added when a condition holds (shared with each trace).
+    pub cite: Vec<(Formula, Clauses)>,
     /// Answer fields in order.
     pub answer: Vec<Output>,
 }

@@ -421,8 +421,8 @@ impl Cx<'_> {
         let Some(step) = step else {
             return default.to_vec();
         };
-        let mut clauses = step.clauses.clone();
-        for clause in step.cite.iter().flat_map(|(_, cs)| cs) {
+        let mut clauses = step.clauses.to_vec();
+        for clause in step.cite.iter().flat_map(|(_, cs)| cs.iter()) {
             if !clauses.contains(clause) {
                 clauses.push(clause.clone());
             }

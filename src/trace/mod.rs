@@ -7,6 +7,7 @@
 //! Invariant: everything in a trace is deterministic (no clock, no addresses),
 //! so the same rulebook and case give the same bytes.
 
+mod json;
 mod text;
 
 use serde::Serialize;
@@ -16,6 +17,7 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
+pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.
@@ -102,10 +104,10 @@ pub struct StepTrace {
     pub item: Option<Arc<str>>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+    pub label: Option<Arc<str>>,
     /// Clauses it applies: its own, then those its `cite` conditions that
-    /// held add.
-    pub clauses: Vec<Arc<str>>,
+    /// held add (the step's own list, shared, when none did).
+    pub clauses: Arc<[Arc<str>]>,
     /// Its `cite` conditions, in order, and whether each held.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cites: Vec<CiteTrace>,
@@ -182,7 +184,7 @@ pub struct CiteTrace {
     /// Whether it held.
     pub held: bool,
     /// Clauses added when it holds.
-    pub clauses: Vec<Arc<str>>,
+    pub clauses: Arc<[Arc<str>]>,
 }
 
 /// How the evaluation ended.

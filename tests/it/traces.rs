@@ -191,3 +191,60 @@ fn audit_helps_text() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// The trace's JSON as `eval --trace json` writes it (`write_trace_json`)
+/// against serde_json's text of its `Serialize`, the reference: the same
+/// bytes on every conformance case of every bundled rulebook and of the
+/// language and bands rulebooks, and on a cart whose texts need every
+/// kind of escape.
+#[test]
+fn the_written_trace_json_is_what_serde_writes() {
+    let mut dirs = super::rulebook_dirs();
+    dirs.push(super::root().join("tests/lang"));
+    dirs.push(super::root().join("tests/bands"));
+    let mut compared = 0;
+    for dir in dirs {
+        let rb = bareme::load_rulebook(&dir).expect("a bundled rulebook loads");
+        for (name, case) in bareme::conformance::cases(&dir).expect("cases") {
+            let Ok((_, Some(trace))) = evaluate_json(&rb, &case, true) else {
+                continue;
+            };
+            let mut written = Vec::new();
+            bareme::trace::write_trace_json(&mut written, &trace);
+            let serde = serde_json::to_vec(&trace).expect("serialises");
+            assert!(
+                written == serde,
+                "{}: {name}:\n{}\n{}",
+                dir.display(),
+                String::from_utf8_lossy(&written),
+                String::from_utf8_lossy(&serde)
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "only {compared} traces compared");
+
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let case = serde_json::json!({
+        "cart": {"cart_id": "C\"9\\\u{0}\u{8}\t\n\u{c}\r\u{1f}\u{7f}é\u{2028}😀", "customer_id": "K1", "lines": [
+            {"id": "A", "product_id": "P1", "quantity": 2, "jurisdiction": "ZONE_1"}
+        ]},
+        "customers": {"K1": {"billing_jurisdiction": "STATE_A"}},
+        "products": {"P1": {"category": "GROCERY", "unit_price": "0.05"}},
+        "rules": {"ZONE_1": {"rate": "0.05", "categories": {"STANDARD": "taxable", "DIGITAL": "taxable", "GROCERY": "taxable", "MEDICAL": "exempt"}}}
+    });
+    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    assert!(matches!(outcome, bareme::Outcome::Answer(_)), "{outcome:?}");
+    let trace = trace.expect("trace requested");
+    let mut written = Vec::new();
+    bareme::trace::write_trace_json(&mut written, &trace);
+    let text = String::from_utf8(written).expect("UTF-8");
+    // Escaped: the quote, the backslash and controls below U+0020; DEL,
+    // é, U+2028 and the emoji are written as they are.
+    let escaped = concat!(
+        r#""cart_id":"C\"9\\\u0000\b\t\n\f\r\u001f"#,
+        "\u{7f}é\u{2028}😀\""
+    );
+    assert!(text.contains(escaped), "{text}");
+    assert_eq!(text, serde_json::to_string(&trace).expect("serialises"));
+}

@@ -38,7 +38,7 @@ impl Checker<'_> {
                 let p = self.parse(&c.when);
                 if let Some((f, ty)) = self.resolve(&p, &declared.scope(false, None)) {
                     self.expect_type(&p, &ty, &Type::Bool, "a citation's `when`");
-                    cite.push((f, self.clause_refs(&c.clauses, clause_ids)));
+                    cite.push((f, self.clause_refs(&c.clauses, clause_ids).into()));
                 }
             }
             if d.answer.is_empty() {

@@ -373,7 +373,7 @@ impl Checker<'_> {
         for (p, c) in cites.iter().zip(&raw.cite) {
             if let Some((f, ty)) = self.resolve(p, scope) {
                 self.expect_type(p, &ty, &Type::Bool, "a citation's `when`");
-                cite.push((f, self.clause_refs(&c.clauses, clause_ids)));
+                cite.push((f, self.clause_refs(&c.clauses, clause_ids).into()));
             }
         }
         let when = when.as_ref().and_then(|p| {
@@ -416,8 +416,8 @@ impl Checker<'_> {
         }
         Some(Step {
             name: Arc::from(name),
-            label: raw.label.clone(),
-            clauses: self.clause_refs(&raw.clauses, clause_ids),
+            label: raw.label.as_deref().map(Arc::from),
+            clauses: self.clause_refs(&raw.clauses, clause_ids).into(),
             cite,
             expr: f,
             when,
