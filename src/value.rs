@@ -158,6 +158,27 @@ pub struct Record {
     pub fields: Box<[Value]>,
 }
 
+/// The entries of a map value, in the case's order.
+pub type Entries = indexmap::IndexMap<Arc<str>, Value>;
+
+/// Most a map scanned by [`entry`] before it hashes.
+const SCANNED_ENTRIES: usize = 8;
+
+/// A map's value of `key`. A small map (a case's products, an enum's
+/// categories) is scanned, shared texts compared by pointer first: a
+/// SipHash of the key costs more than comparing a few short texts, and
+/// `get` runs on every line of a cart. Same result as `entries.get(key)`.
+pub(crate) fn entry<'m>(entries: &'m Entries, key: &Arc<str>) -> Option<&'m Value> {
+    if entries.len() <= SCANNED_ENTRIES {
+        entries
+            .iter()
+            .find(|&(k, _)| Arc::ptr_eq(k, key) || **k == **key)
+            .map(|(_, v)| v)
+    } else {
+        entries.get(key)
+    }
+}
+
 /// A value of the expression language.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Value {
@@ -184,7 +205,7 @@ pub enum Value {
     /// A list input's items.
     List(Arc<[Value]>),
     /// A map input: entries in the case's order.
-    Map(Arc<indexmap::IndexMap<Arc<str>, Value>>),
+    Map(Arc<Entries>),
 }
 
 impl Value {

@@ -434,7 +434,7 @@ pub fn keys_values(map: &Value, keys: bool) -> Result<Value, String> {
 pub fn get(map: &Value, key: &Value) -> Result<Value, String> {
     match (map, key) {
         (Value::Map(entries), Value::Text(k)) => {
-            Ok(entries.get(k).cloned().unwrap_or(Value::Absent))
+            Ok(crate::value::entry(entries, k).cloned().unwrap_or(Value::Absent))
         }
         (m, _) if m.is_missing() => Ok(Value::Absent),
         (m, k) => Err(format!(
