@@ -8,20 +8,22 @@
 //! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
 //! `flat` (each line read in one pass into a `CaseJson`, the outcome written
-//! straight to text), and again with `PASSES` 0: the difference, over the
+//! straight to text) or `written` (read as `flat`, the answer written as it
+//! is evaluated, `evaluate_case_json_to`), and again with `PASSES` 0: the difference, over the
 //! lines times the passes, is the instruction count of one line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{
-    evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, CaseJson,
+    evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook, outcome_json,
+    write_outcome, CaseJson,
 };
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {
-        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat PASSES");
+        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat|written PASSES");
         return ExitCode::FAILURE;
     };
     let Ok(passes) = passes.parse::<usize>() else {
@@ -43,10 +45,18 @@ fn main() -> ExitCode {
         }
     };
     let flat = road == "flat";
+    let written = road == "written";
     let mut bytes = 0;
     for _ in 0..passes {
         for line in text.lines() {
-            let out = if flat {
+            let out = if written {
+                let Some(case) = CaseJson::parse(line) else {
+                    continue;
+                };
+                let mut out = Vec::new();
+                evaluate_case_json_to(&mut out, &rb, &case.without_envelope());
+                out.len()
+            } else if flat {
                 let Some(case) = CaseJson::parse(line) else {
                     continue;
                 };

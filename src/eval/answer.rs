@@ -18,24 +18,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         check_clauses: &[Arc<str>],
     ) -> Result<Outcome, EvalError> {
         let decision = &self.rb.decisions[index];
-        let mut clauses = answer_clauses(check_clauses, decision);
-        for (when, extra) in &decision.cite {
-            let held = self.bool_formula(when, Ctx::Cite(index))?;
-            if T::ON {
-                self.tracer.event(Event::Cite(CiteTrace {
-                    when: when.text.clone(),
-                    held,
-                    clauses: extra.clone(),
-                }));
-            }
-            if held {
-                cite_clauses(&mut clauses, extra);
-            }
-        }
-        self.decision = Some(Chosen {
-            name: decision.name.clone(),
-            reason: reason.clone(),
-        });
+        let clauses = self.decide(index, reason.clone(), check_clauses)?;
         let mut object = serde_json::Map::with_capacity(decision.answer.len());
         // Keys by `String::from`: `to_string` on an `Arc<str>` goes through
         // the formatter, which cost more than the rest of the insertion.
@@ -53,6 +36,37 @@ impl<'a, T: Tracer> Machine<'a, T> {
             });
         }
         Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// Takes decision `index` (its name and reason read by `decision` and
+    /// `reason` in answers) and gives the clauses its answer cites, its
+    /// `cite` conditions evaluated in order.
+    pub(super) fn decide(
+        &mut self,
+        index: usize,
+        reason: Option<Arc<str>>,
+        check_clauses: &[Arc<str>],
+    ) -> Result<Vec<Arc<str>>, EvalError> {
+        let decision = &self.rb.decisions[index];
+        let mut clauses = answer_clauses(check_clauses, decision);
+        for (when, extra) in &decision.cite {
+            let held = self.bool_formula(when, Ctx::Cite(index))?;
+            if T::ON {
+                self.tracer.event(Event::Cite(CiteTrace {
+                    when: when.text.clone(),
+                    held,
+                    clauses: extra.clone(),
+                }));
+            }
+            if held {
+                cite_clauses(&mut clauses, extra);
+            }
+        }
+        self.decision = Some(Chosen {
+            name: decision.name.clone(),
+            reason,
+        });
+        Ok(clauses)
     }
 
     /// The rulebook's report tables, for the trace: one row of cells per item shown.
@@ -279,6 +293,40 @@ pub(crate) fn format_value(
     format: Format,
     clauses: &[Arc<str>],
 ) -> Result<serde_json::Value, String> {
+    Ok(match in_format(v, format)? {
+        Formatted::Written(text) => serde_json::Value::String(text),
+        Formatted::Text(text) => serde_json::Value::String(String::from(text)),
+        Formatted::Number(text) => serde_json::from_str::<serde_json::Number>(&text)
+            .map(serde_json::Value::Number)
+            .map_err(|e| e.to_string())?,
+        Formatted::Bool(b) => serde_json::Value::Bool(b),
+        Formatted::Clauses => serde_json::Value::Array(
+            clauses
+                .iter()
+                .map(|c| serde_json::Value::String(String::from(&**c)))
+                .collect(),
+        ),
+    })
+}
+
+/// An answer value in its format, before it is JSON: what
+/// [`format_value`] makes a `serde_json::Value` of and the answer writer
+/// (`write`) writes as text, so the two agree by construction.
+pub(super) enum Formatted<'v> {
+    /// A JSON string written from the value (amounts, decimals, dates).
+    Written(String),
+    /// A JSON string, the value's own text.
+    Text(&'v str),
+    /// A JSON number, as `decimal_text` writes it (always a JSON number).
+    Number(String),
+    /// `true` or `false`.
+    Bool(bool),
+    /// The cited clauses, a list of strings.
+    Clauses,
+}
+
+/// An answer value in its format, or why the format cannot write it.
+pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, String> {
     let number = |n: &Decimal| {
         let mut n = *n;
         if n.is_zero() {
@@ -286,18 +334,8 @@ pub(crate) fn format_value(
         }
         n
     };
-    let json_number = |text: String| {
-        serde_json::from_str::<serde_json::Number>(&text)
-            .map(serde_json::Value::Number)
-            .map_err(|e| e.to_string())
-    };
     match (format, v) {
-        (Format::Clauses, _) => Ok(serde_json::Value::Array(
-            clauses
-                .iter()
-                .map(|c| serde_json::Value::String(String::from(&**c)))
-                .collect(),
-        )),
+        (Format::Clauses, _) => Ok(Formatted::Clauses),
         (_, v) if v.is_missing() => Err(format!("the answer value is {}", v.kind_name())),
         (Format::Fixed(places), Value::Number(n)) => {
             let mut n = number(n);
@@ -311,22 +349,22 @@ pub(crate) fn format_value(
                 n = r;
             }
             n.rescale(places);
-            Ok(serde_json::Value::String(decimal_text(&n)))
+            Ok(Formatted::Written(decimal_text(&n)))
         }
-        (Format::Decimal, Value::Number(n)) => {
-            Ok(serde_json::Value::String(decimal_text(&number(n))))
-        }
+        (Format::Decimal, Value::Number(n)) => Ok(Formatted::Written(decimal_text(&number(n)))),
         (Format::Integer, Value::Number(n)) => {
             if !n.fract().is_zero() {
                 return Err(format!("{n} is not a whole number: round it in a step"));
             }
-            json_number(decimal_text(&number(&n.trunc())))
+            Ok(Formatted::Number(decimal_text(&number(&n.trunc()))))
         }
-        (Format::Number, Value::Number(n)) => json_number(decimal_text(&number(&n.normalize()))),
-        (Format::Text, Value::Text(t)) => Ok(serde_json::Value::String(String::from(&**t))),
-        (Format::Bool, Value::Bool(b)) => Ok(serde_json::Value::Bool(*b)),
+        (Format::Number, Value::Number(n)) => {
+            Ok(Formatted::Number(decimal_text(&number(&n.normalize()))))
+        }
+        (Format::Text, Value::Text(t)) => Ok(Formatted::Text(t)),
+        (Format::Bool, Value::Bool(b)) => Ok(Formatted::Bool(*b)),
         (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
-            Ok(serde_json::Value::String(v.to_string()))
+            Ok(Formatted::Written(v.to_string()))
         }
         (_, Value::Fraction(f)) => Err(format!(
             "{f} is an exact fraction with no finite decimal form: round it in a step"
