@@ -108,6 +108,15 @@ impl fmt::Display for Month {
 /// exponent), without the formatter machinery: an answer writes several
 /// numbers, and through `Display` they cost more than computing them.
 pub fn decimal_text(d: &Decimal) -> String {
+    let mut text = Vec::with_capacity(32);
+    write_decimal(&mut text, d);
+    // Only ASCII digits, a sign and a point are written.
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// Appends what [`decimal_text`] gives to `out`, without a `String` (an
+/// answer's amounts are written straight to the line).
+pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
     let mut digits = [0u8; 40];
     let mut at = digits.len();
     // Digits beyond a machine word first; the rest (most mantissas, whole)
@@ -129,22 +138,21 @@ pub fn decimal_text(d: &Decimal) -> String {
     }
     let written = &digits[at..];
     let scale = d.scale() as usize;
-    let mut text = String::with_capacity(written.len() + scale + 3);
+    out.reserve(written.len() + scale + 3);
     if d.is_sign_negative() {
-        text.push('-');
+        out.push(b'-');
     }
     let (whole, fraction) = if written.len() > scale {
         written.split_at(written.len() - scale)
     } else {
         (&b"0"[..], written)
     };
-    text.extend(whole.iter().map(|&b| char::from(b)));
+    out.extend_from_slice(whole);
     if scale > 0 {
-        text.push('.');
-        text.extend(std::iter::repeat_n('0', scale - fraction.len()));
-        text.extend(fraction.iter().map(|&b| char::from(b)));
+        out.push(b'.');
+        out.extend(std::iter::repeat_n(b'0', scale - fraction.len()));
+        out.extend_from_slice(fraction);
     }
-    text
 }
 
 /// A record: a table row, or a record input. Field order is the declared order.

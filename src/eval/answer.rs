@@ -294,9 +294,10 @@ pub(crate) fn format_value(
     clauses: &[Arc<str>],
 ) -> Result<serde_json::Value, String> {
     Ok(match in_format(v, format)? {
+        Formatted::Amount(d) => serde_json::Value::String(decimal_text(&d)),
         Formatted::Written(text) => serde_json::Value::String(text),
         Formatted::Text(text) => serde_json::Value::String(String::from(text)),
-        Formatted::Number(text) => serde_json::from_str::<serde_json::Number>(&text)
+        Formatted::Number(d) => serde_json::from_str::<serde_json::Number>(&decimal_text(&d))
             .map(serde_json::Value::Number)
             .map_err(|e| e.to_string())?,
         Formatted::Bool(b) => serde_json::Value::Bool(b),
@@ -313,12 +314,14 @@ pub(crate) fn format_value(
 /// [`format_value`] makes a `serde_json::Value` of and the answer writer
 /// (`write`) writes as text, so the two agree by construction.
 pub(super) enum Formatted<'v> {
-    /// A JSON string written from the value (amounts, decimals, dates).
+    /// A JSON string, the decimal as `decimal_text` writes it (amounts, decimals).
+    Amount(Decimal),
+    /// A JSON string written from the value (dates, months).
     Written(String),
     /// A JSON string, the value's own text.
     Text(&'v str),
-    /// A JSON number, as `decimal_text` writes it (always a JSON number).
-    Number(String),
+    /// A JSON number, the decimal as `decimal_text` writes it (always a JSON number).
+    Number(Decimal),
     /// `true` or `false`.
     Bool(bool),
     /// The cited clauses, a list of strings.
@@ -349,18 +352,16 @@ pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, Stri
                 n = r;
             }
             n.rescale(places);
-            Ok(Formatted::Written(decimal_text(&n)))
+            Ok(Formatted::Amount(n))
         }
-        (Format::Decimal, Value::Number(n)) => Ok(Formatted::Written(decimal_text(&number(n)))),
+        (Format::Decimal, Value::Number(n)) => Ok(Formatted::Amount(number(n))),
         (Format::Integer, Value::Number(n)) => {
             if !n.fract().is_zero() {
                 return Err(format!("{n} is not a whole number: round it in a step"));
             }
-            Ok(Formatted::Number(decimal_text(&number(&n.trunc()))))
+            Ok(Formatted::Number(number(&n.trunc())))
         }
-        (Format::Number, Value::Number(n)) => {
-            Ok(Formatted::Number(decimal_text(&number(&n.normalize()))))
-        }
+        (Format::Number, Value::Number(n)) => Ok(Formatted::Number(number(&n.normalize()))),
         (Format::Text, Value::Text(t)) => Ok(Formatted::Text(t)),
         (Format::Bool, Value::Bool(b)) => Ok(Formatted::Bool(*b)),
         (Format::Calendar, Value::Date(_) | Value::Month(_)) => {

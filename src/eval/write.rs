@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::facts::CaseError;
 use crate::model::*;
+use crate::value::write_decimal;
 
 use super::answer::{in_format, Formatted};
 use super::tracer::NoTrace;
@@ -157,11 +158,17 @@ impl<'a> Machine<'a, NoTrace> {
 /// A value in its format, as `serde_json` writes the value `format_value` makes of it.
 fn write_formatted(out: &mut Vec<u8>, formatted: Formatted<'_>, clauses: &[Arc<str>]) {
     match formatted {
+        // Digits, a sign and a point: nothing to escape.
+        Formatted::Amount(d) => {
+            out.push(b'"');
+            write_decimal(out, &d);
+            out.push(b'"');
+        }
         Formatted::Written(text) => write_text(out, &text),
         Formatted::Text(text) => write_text(out, text),
         // `decimal_text` writes a JSON number, which serde_json (with
         // `arbitrary_precision`) keeps and writes as written.
-        Formatted::Number(text) => out.extend_from_slice(text.as_bytes()),
+        Formatted::Number(d) => write_decimal(out, &d),
         Formatted::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
         Formatted::Clauses => {
             out.push(b'[');
