@@ -8,17 +8,19 @@
 //! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
 //! `flat` (each line read in one pass into a `CaseJson`, the outcome written
-//! straight to text) or `traced` (the flat road with a trace, each line
-//! written as `eval --batch --trace json` writes it: `{"answer", "trace"}`),
-//! and again with `PASSES` 0: the difference, over the lines times the
-//! passes, is the instruction count of one line.
+//! straight to text), `written` (read as `flat`, the answer written as it
+//! is evaluated, `evaluate_case_json_to`, as `eval --batch` does) or
+//! `traced` (the flat road with a trace, each line written as
+//! `eval --batch --trace json` writes it: `{"answer", "trace"}`), and again
+//! with `PASSES` 0: the difference, over the lines times the passes, is the
+//! instruction count of one line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{
-    evaluate_case_json, evaluate_json, load_rulebook, outcome_json, write_outcome, write_traced,
-    CaseJson, Outcome,
+    evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook, outcome_json,
+    write_outcome, write_traced, CaseJson, Outcome,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
@@ -28,7 +30,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {
-        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat|traced PASSES");
+        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat|written|traced PASSES");
         return ExitCode::FAILURE;
     };
     let Ok(passes) = passes.parse::<usize>() else {
@@ -49,19 +51,27 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (flat, traced) = match road.as_str() {
-        "value" => (false, false),
-        "flat" => (true, false),
-        "traced" => (true, true),
+    let (flat, written, traced) = match road.as_str() {
+        "value" => (false, false, false),
+        "flat" => (true, false, false),
+        "written" => (true, true, false),
+        "traced" => (true, false, true),
         _ => {
-            eprintln!("ROAD must be value, flat or traced");
+            eprintln!("ROAD must be value, flat, written or traced");
             return ExitCode::FAILURE;
         }
     };
     let mut bytes = 0;
     for _ in 0..passes {
         for line in text.lines() {
-            let out = if flat {
+            let out = if written {
+                let Some(case) = CaseJson::parse(line) else {
+                    continue;
+                };
+                let mut out = Vec::new();
+                evaluate_case_json_to(&mut out, &rb, &case.without_envelope());
+                out.len()
+            } else if flat {
                 let Some(case) = CaseJson::parse(line) else {
                     continue;
                 };

@@ -51,8 +51,8 @@ pub use eval::{evaluate, EvalError, Outcome};
 pub use facts::{CaseError, Facts, Given};
 pub use model::{Limits, Rulebook};
 pub use pipeline::{
-    error_json, evaluate_case_json, evaluate_json, outcome_json, write_error, write_outcome,
-    write_traced,
+    error_json, evaluate_case_json, evaluate_case_json_to, evaluate_json, outcome_json,
+    write_error, write_outcome, write_traced,
 };
 pub use rulebook::{load_rulebook, parse_rulebook, LoadError};
 pub use trace::{render_text, Trace};

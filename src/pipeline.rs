@@ -6,7 +6,7 @@
 //! neither calls the other to compose them.
 
 use crate::case::{validate_case, validate_case_json, CaseJson};
-use crate::eval::{evaluate, EvalError, Outcome};
+use crate::eval::{evaluate, evaluate_written, EvalError, Outcome};
 use crate::facts::{CaseError, Facts};
 use crate::model::Rulebook;
 use crate::trace::{write_trace_json, OutcomeTrace, Trace};
@@ -28,6 +28,22 @@ pub fn evaluate_case_json(
     trace: bool,
 ) -> Result<(Outcome, Option<Trace>), EvalError> {
     evaluate_validated(rb, validate_case_json(rb, case), trace)
+}
+
+/// Validates and evaluates a case read from its text, untraced, and writes
+/// its outcome to `out`: the bytes [`write_outcome`] writes for what
+/// [`evaluate_case_json`] gives, the answer written as it is evaluated
+/// rather than built as a `serde_json::Value` first (for `eval --batch`,
+/// where that value cost a sales-tax cart more than its evaluation).
+pub fn evaluate_case_json_to(out: &mut Vec<u8>, rb: &Rulebook, case: &CaseJson<'_>) {
+    match validate_case_json(rb, case) {
+        Err(error) => write_error(out, &error.path, &error.message),
+        Ok(facts) => match evaluate_written(rb, &facts, out) {
+            Ok(None) => {}
+            Ok(Some(error)) => write_error(out, &error.path, &error.message),
+            Err(e) => write_error(out, "$", &format!("the rulebook failed on this case: {e}")),
+        },
+    }
 }
 
 /// Evaluates a validated case; a rejection is the outcome (with a trace

@@ -108,14 +108,15 @@ impl fmt::Display for Month {
 /// exponent), without the formatter machinery: an answer writes several
 /// numbers, and through `Display` they cost more than computing them.
 pub fn decimal_text(d: &Decimal) -> String {
-    let mut text = Vec::with_capacity(24);
+    let mut text = Vec::with_capacity(32);
     write_decimal(&mut text, d);
-    // Only ASCII digits, a sign and a point were written.
+    // Only ASCII digits, a sign and a point are written.
     String::from_utf8(text).unwrap_or_default()
 }
 
-/// Appends what [`decimal_text`] gives to a buffer, for writers of JSON
-/// text (a trace holds thousands of numbers).
+/// Appends what [`decimal_text`] gives to `out`, without a `String`: an
+/// answer's amounts are written straight to the line, and a trace holds
+/// thousands of numbers.
 pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
     let mut digits = [0u8; 40];
     let mut at = digits.len();
@@ -138,6 +139,7 @@ pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
     }
     let written = &digits[at..];
     let scale = d.scale() as usize;
+    out.reserve(written.len() + scale + 3);
     if d.is_sign_negative() {
         out.push(b'-');
     }
@@ -163,6 +165,27 @@ pub struct Record {
     pub names: Arc<[Arc<str>]>,
     /// Field values in declaration order.
     pub fields: Box<[Value]>,
+}
+
+/// The entries of a map value, in the case's order.
+pub type Entries = indexmap::IndexMap<Arc<str>, Value>;
+
+/// Most a map scanned by [`entry`] before it hashes.
+const SCANNED_ENTRIES: usize = 8;
+
+/// A map's value of `key`. A small map (a case's products, an enum's
+/// categories) is scanned, shared texts compared by pointer first: a
+/// SipHash of the key costs more than comparing a few short texts, and
+/// `get` runs on every line of a cart. Same result as `entries.get(key)`.
+pub(crate) fn entry<'m>(entries: &'m Entries, key: &Arc<str>) -> Option<&'m Value> {
+    if entries.len() <= SCANNED_ENTRIES {
+        entries
+            .iter()
+            .find(|&(k, _)| Arc::ptr_eq(k, key) || **k == **key)
+            .map(|(_, v)| v)
+    } else {
+        entries.get(key)
+    }
 }
 
 /// A value of the expression language.
@@ -191,7 +214,7 @@ pub enum Value {
     /// A list input's items.
     List(Arc<[Value]>),
     /// A map input: entries in the case's order.
-    Map(Arc<indexmap::IndexMap<Arc<str>, Value>>),
+    Map(Arc<Entries>),
 }
 
 impl Value {

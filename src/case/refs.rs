@@ -37,7 +37,9 @@ impl Refs<'_> {
             RefTarget::Input(i) => {
                 let name = &self.rb.inputs[i.index()].name;
                 match self.facts.values.get(i.index()) {
-                    Some(Value::Map(entries)) if entries.contains_key(key) => Ok(()),
+                    Some(Value::Map(entries)) if crate::value::entry(entries, key).is_some() => {
+                        Ok(())
+                    }
                     _ => fail(input, path, format!("{key:?} is not a key of {name}")),
                 }
             }

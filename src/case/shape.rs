@@ -236,7 +236,7 @@ fn list<'j, J: JsonView<'j>>(
     let mut values = Vec::with_capacity(items.len());
     match &item.kind {
         InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
-            let mut seen: Vec<HashMap<String, usize>> = vec![HashMap::new(); fields.len()];
+            let mut seen: Vec<HashMap<UniqueKey, usize>> = vec![HashMap::new(); fields.len()];
             let mut paths = PartPaths::new(path);
             for (i, it) in items.items().enumerate() {
                 let item_path = paths.index(i);
@@ -262,7 +262,7 @@ fn list<'j, J: JsonView<'j>>(
             }
         }
         _ if item.unique => {
-            let mut seen: HashMap<String, usize> = HashMap::new();
+            let mut seen: HashMap<UniqueKey, usize> = HashMap::new();
             let mut paths = PartPaths::new(path);
             for (i, it) in items.items().enumerate() {
                 let item_path = paths.index(i);
@@ -387,7 +387,7 @@ impl PartPaths {
 
 /// For the records of a list: values of `unique` fields seen so far (per
 /// field, value → first index), the list's path, and the current index.
-type Seen<'a> = (&'a mut Vec<HashMap<String, usize>>, &'a str, usize);
+type Seen<'a> = (&'a mut Vec<HashMap<UniqueKey, usize>>, &'a str, usize);
 
 /// Validates a record's fields in order. Inside a list, `unique` fields are
 /// checked against the items before, and a repeat is reported where it occurs.
@@ -443,10 +443,20 @@ fn record<'j, J: JsonView<'j>>(
 }
 
 /// What `unique` compares: values, so "1.0" and "1.00" are the same amount.
-fn unique_key(value: &Value) -> String {
+/// A text is its own key (a line id is the usual unique field, and writing
+/// it quoted cost an allocation and an escape per item); any other value
+/// is its text, which is never a text's key.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum UniqueKey {
+    Text(Arc<str>),
+    Written(String),
+}
+
+fn unique_key(value: &Value) -> UniqueKey {
     match value {
-        Value::Number(n) => n.normalize().to_string(),
-        other => other.to_string(),
+        Value::Text(t) => UniqueKey::Text(t.clone()),
+        Value::Number(n) => UniqueKey::Written(n.normalize().to_string()),
+        other => UniqueKey::Written(other.to_string()),
     }
 }
 

@@ -18,6 +18,36 @@ impl<'a, T: Tracer> Machine<'a, T> {
         check_clauses: &[Arc<str>],
     ) -> Result<Outcome, EvalError> {
         let decision = &self.rb.decisions[index];
+        let clauses = self.decide(index, reason.clone(), check_clauses)?;
+        let mut object = serde_json::Map::with_capacity(decision.answer.len());
+        // Keys by `String::from`: `to_string` on an `Arc<str>` goes through
+        // the formatter, which cost more than the rest of the insertion.
+        for (o, out) in decision.answer.iter().enumerate() {
+            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
+            object.insert(String::from(&*out.key), json);
+        }
+        if T::ON {
+            let reports = self.reports(&clauses)?;
+            self.tracer.reports(reports);
+            self.tracer.outcome(OutcomeTrace::Decision {
+                decision: decision.name.to_string(),
+                reason: reason.map(|r| r.to_string()),
+                clauses: clauses.iter().map(|c| c.to_string()).collect(),
+            });
+        }
+        Ok(Outcome::Answer(serde_json::Value::Object(object)))
+    }
+
+    /// Takes decision `index` (its name and reason read by `decision` and
+    /// `reason` in answers) and gives the clauses its answer cites, its
+    /// `cite` conditions evaluated in order.
+    pub(super) fn decide(
+        &mut self,
+        index: usize,
+        reason: Option<Arc<str>>,
+        check_clauses: &[Arc<str>],
+    ) -> Result<Vec<Arc<str>>, EvalError> {
+        let decision = &self.rb.decisions[index];
         let mut clauses = answer_clauses(check_clauses, decision);
         for (when, extra) in &decision.cite {
             let held = self.bool_formula(when, Ctx::Cite(index))?;
@@ -34,23 +64,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
         }
         self.decision = Some(Chosen {
             name: decision.name.clone(),
-            reason: reason.clone(),
+            reason,
         });
-        let mut object = serde_json::Map::with_capacity(decision.answer.len());
-        for (o, out) in decision.answer.iter().enumerate() {
-            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
-            object.insert(out.key.to_string(), json);
-        }
-        if T::ON {
-            let reports = self.reports(&clauses)?;
-            self.tracer.reports(reports);
-            self.tracer.outcome(OutcomeTrace::Decision {
-                decision: decision.name.to_string(),
-                reason: reason.map(|r| r.to_string()),
-                clauses: clauses.iter().map(|c| c.to_string()).collect(),
-            });
-        }
-        Ok(Outcome::Answer(serde_json::Value::Object(object)))
+        Ok(clauses)
     }
 
     /// The rulebook's report tables, for the trace: one row of cells per item shown.
@@ -193,14 +209,14 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     let mut object = serde_json::Map::with_capacity(fields.len());
                     for field in fields {
                         object.insert(
-                            field.key.to_string(),
+                            String::from(&*field.key),
                             m.output(field, Ctx::ItemAnswer(g, i), clauses)?,
                         );
                     }
                     let name = match key {
                         None => None,
                         Some(k) => Some(match m.formula(k, context)? {
-                            Value::Text(t) => t.to_string(),
+                            Value::Text(t) => String::from(&*t),
                             v if v.is_missing() => {
                                 let message = format!("the key of item {i} is {}", v.kind_name());
                                 return Err(m.error(k, context, k.code.span, message));
@@ -283,6 +299,43 @@ pub(crate) fn format_value(
     format: Format,
     clauses: &[Arc<str>],
 ) -> Result<serde_json::Value, String> {
+    Ok(match in_format(v, format)? {
+        Formatted::Amount(d) => serde_json::Value::String(decimal_text(&d)),
+        Formatted::Written(text) => serde_json::Value::String(text),
+        Formatted::Text(text) => serde_json::Value::String(String::from(text)),
+        Formatted::Number(d) => serde_json::from_str::<serde_json::Number>(&decimal_text(&d))
+            .map(serde_json::Value::Number)
+            .map_err(|e| e.to_string())?,
+        Formatted::Bool(b) => serde_json::Value::Bool(b),
+        Formatted::Clauses => serde_json::Value::Array(
+            clauses
+                .iter()
+                .map(|c| serde_json::Value::String(String::from(&**c)))
+                .collect(),
+        ),
+    })
+}
+
+/// An answer value in its format, before it is JSON: what
+/// [`format_value`] makes a `serde_json::Value` of and the answer writer
+/// (`write`) writes as text, so the two agree by construction.
+pub(super) enum Formatted<'v> {
+    /// A JSON string, the decimal as `decimal_text` writes it (amounts, decimals).
+    Amount(Decimal),
+    /// A JSON string written from the value (dates, months).
+    Written(String),
+    /// A JSON string, the value's own text.
+    Text(&'v str),
+    /// A JSON number, the decimal as `decimal_text` writes it (always a JSON number).
+    Number(Decimal),
+    /// `true` or `false`.
+    Bool(bool),
+    /// The cited clauses, a list of strings.
+    Clauses,
+}
+
+/// An answer value in its format, or why the format cannot write it.
+pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, String> {
     let number = |n: &Decimal| {
         let mut n = *n;
         if n.is_zero() {
@@ -290,18 +343,8 @@ pub(crate) fn format_value(
         }
         n
     };
-    let json_number = |text: String| {
-        serde_json::from_str::<serde_json::Number>(&text)
-            .map(serde_json::Value::Number)
-            .map_err(|e| e.to_string())
-    };
     match (format, v) {
-        (Format::Clauses, _) => Ok(serde_json::Value::Array(
-            clauses
-                .iter()
-                .map(|c| serde_json::Value::String(c.to_string()))
-                .collect(),
-        )),
+        (Format::Clauses, _) => Ok(Formatted::Clauses),
         (_, v) if v.is_missing() => Err(format!("the answer value is {}", v.kind_name())),
         (Format::Fixed(places), Value::Number(n)) => {
             let mut n = number(n);
@@ -315,22 +358,20 @@ pub(crate) fn format_value(
                 n = r;
             }
             n.rescale(places);
-            Ok(serde_json::Value::String(decimal_text(&n)))
+            Ok(Formatted::Amount(n))
         }
-        (Format::Decimal, Value::Number(n)) => {
-            Ok(serde_json::Value::String(decimal_text(&number(n))))
-        }
+        (Format::Decimal, Value::Number(n)) => Ok(Formatted::Amount(number(n))),
         (Format::Integer, Value::Number(n)) => {
             if !n.fract().is_zero() {
                 return Err(format!("{n} is not a whole number: round it in a step"));
             }
-            json_number(decimal_text(&number(&n.trunc())))
+            Ok(Formatted::Number(number(&n.trunc())))
         }
-        (Format::Number, Value::Number(n)) => json_number(decimal_text(&number(&n.normalize()))),
-        (Format::Text, Value::Text(t)) => Ok(serde_json::Value::String(t.to_string())),
-        (Format::Bool, Value::Bool(b)) => Ok(serde_json::Value::Bool(*b)),
+        (Format::Number, Value::Number(n)) => Ok(Formatted::Number(number(&n.normalize()))),
+        (Format::Text, Value::Text(t)) => Ok(Formatted::Text(t)),
+        (Format::Bool, Value::Bool(b)) => Ok(Formatted::Bool(*b)),
         (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
-            Ok(serde_json::Value::String(v.to_string()))
+            Ok(Formatted::Written(v.to_string()))
         }
         (_, Value::Fraction(f)) => Err(format!(
             "{f} is an exact fraction with no finite decimal form: round it in a step"

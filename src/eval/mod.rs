@@ -26,6 +26,7 @@ mod number;
 mod steps;
 mod tracer;
 mod value;
+mod write;
 
 use answer::template_text;
 pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
@@ -144,6 +145,33 @@ fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace
         }
     });
     Ok((outcome, trace))
+}
+
+/// Evaluates validated facts untraced and writes the answer to `out` as it
+/// is evaluated, the bytes `serde_json` writes for the answer [`evaluate`]
+/// gives, without building it (`write`); a rejection is returned for the
+/// caller to write, and on a fault `out` is left as it was.
+pub(crate) fn evaluate_written(
+    rb: &Rulebook,
+    facts: &Facts,
+    out: &mut Vec<u8>,
+) -> Result<Option<CaseError>, EvalError> {
+    let start = out.len();
+    let mut m = Machine::<NoTrace>::new(rb, facts);
+    let written = match m.run_written(out) {
+        // As in `run`: the place the budget ran out is named without shortcuts.
+        Err(_) if m.exhausted && m.shortcuts => {
+            out.truncate(start);
+            let mut plain = Machine::<NoTrace>::new(rb, facts);
+            plain.shortcuts = false;
+            plain.run_written(out)
+        }
+        other => other,
+    };
+    if written.is_err() {
+        out.truncate(start);
+    }
+    written
 }
 
 /// An untraced evaluation that also says which check ended it, the one
@@ -379,6 +407,17 @@ impl From<Fault> for EvalError {
 
 type Res<T> = Result<T, Fault>;
 
+/// How the checks ended: a rejection, or a decision (its index, reason and
+/// the deciding check's clauses) whose answer is still to be made.
+enum Ended<'a> {
+    Rejected(CaseError),
+    Decided {
+        decision: usize,
+        reason: Option<Arc<str>>,
+        clauses: &'a [Arc<str>],
+    },
+}
+
 /// What the deciding check chose; read by `decision`, `reason` in answers.
 struct Chosen {
     name: Arc<str>,
@@ -581,6 +620,19 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     fn run(&mut self) -> Result<Outcome, EvalError> {
+        match self.checks()? {
+            Ended::Rejected(error) => Ok(Outcome::Rejected(error)),
+            Ended::Decided {
+                decision,
+                reason,
+                clauses,
+            } => self.answer(decision, reason, clauses),
+        }
+    }
+
+    /// Runs the checks in order until one holds: its rejection, or the
+    /// decision whose answer follows.
+    fn checks(&mut self) -> Result<Ended<'a>, EvalError> {
         let rb = self.rb;
         for (i, check) in rb.checks.iter().enumerate() {
             let context = Ctx::Check(i);
@@ -625,13 +677,17 @@ impl<'a, T: Tracer> Machine<'a, T> {
                             error: error.clone(),
                         });
                     }
-                    Ok(Outcome::Rejected(error))
+                    Ok(Ended::Rejected(error))
                 }
                 CheckOutcome::Decide {
                     decision,
                     reason,
                     clauses,
-                } => self.answer(*decision, reason.clone(), clauses),
+                } => Ok(Ended::Decided {
+                    decision: *decision,
+                    reason: reason.clone(),
+                    clauses,
+                }),
             };
         }
         // INVARIANT: the checker requires a last check without `when`, so the loop returns.

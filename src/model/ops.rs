@@ -433,9 +433,9 @@ pub fn keys_values(map: &Value, keys: bool) -> Result<Value, String> {
 /// has no such entry.
 pub fn get(map: &Value, key: &Value) -> Result<Value, String> {
     match (map, key) {
-        (Value::Map(entries), Value::Text(k)) => {
-            Ok(entries.get(k).cloned().unwrap_or(Value::Absent))
-        }
+        (Value::Map(entries), Value::Text(k)) => Ok(crate::value::entry(entries, k)
+            .cloned()
+            .unwrap_or(Value::Absent)),
         (m, _) if m.is_missing() => Ok(Value::Absent),
         (m, k) => Err(format!(
             "`get` needs a map and a text key, found {} and {}",

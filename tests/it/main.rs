@@ -29,6 +29,7 @@ mod score;
 mod sweep;
 mod traces;
 mod warnings;
+mod written;
 
 use std::path::{Path, PathBuf};
 

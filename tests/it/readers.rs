@@ -6,9 +6,14 @@
 //! rulebook's conformance cases and a few hundred generated cases, each also
 //! damaged (values of the wrong kind, nulls, removed keys, repeated keys,
 //! cut short), so rejections and malformed lines are read both ways too.
+//! Each case's answer written as it is evaluated is also the outcome built
+//! and written (`written.rs` has the corners).
 
 use bareme::generate::{load_generator, run, Engine, RunOptions};
-use bareme::{validate_case, validate_case_json, CaseJson, Rulebook};
+use bareme::{
+    evaluate_case_json, evaluate_case_json_to, validate_case, validate_case_json, write_outcome,
+    CaseJson, Rulebook,
+};
 use serde_json::Value as Json;
 
 use crate::{root, rulebook, rulebook_dirs};
@@ -50,6 +55,18 @@ fn both_ways(rb: &Rulebook, text: &str, tally: &mut Tally) {
     assert_eq!(
         reading(validate_case_json(rb, &flat)),
         reading(expected),
+        "{text}"
+    );
+    // The answer written as it is evaluated, as `eval --batch` may write
+    // it, is the outcome built and written.
+    let mut built = Vec::new();
+    let result = evaluate_case_json(rb, &flat, false);
+    write_outcome(&mut built, result.as_ref().map(|(o, _)| o));
+    let mut written = Vec::new();
+    evaluate_case_json_to(&mut written, rb, &flat);
+    assert_eq!(
+        String::from_utf8_lossy(&written),
+        String::from_utf8_lossy(&built),
         "{text}"
     );
     // In its envelope, as a batch line may carry it.

@@ -1,0 +1,167 @@
+//! The answer written as it is evaluated (`evaluate_case_json_to`, the
+//! untraced batch road) is byte for byte what `write_outcome` writes for
+//! the outcome `evaluate_case_json` builds: here on the corners a bundled
+//! rulebook's cases do not reach (a keyed list with a repeated key and a
+//! fault after it, a fault halfway through an answer, the budget running
+//! out in an answer, texts to escape, every format). `readers.rs` compares
+//! the two over every bundled rulebook's conformance and generated cases.
+
+use bareme::{
+    evaluate_case_json, evaluate_case_json_to, parse_rulebook, write_outcome, CaseJson, Rulebook,
+};
+
+/// Items with an id and an amount, each answered under its key; the
+/// answer holds every format.
+fn keyed(budget: u64) -> Rulebook {
+    let text = format!(
+        r#"[rulebook]
+id = "written"
+version = 1
+schema = 1
+
+[limits]
+max_eval_steps = {budget}
+
+[clauses]
+R1 = "One."
+R2 = "Two."
+
+[inputs.items]
+type = "list"
+required = true
+
+[inputs.items.items]
+type = "record"
+
+[inputs.items.items.fields.id]
+type = "text"
+required = true
+
+[inputs.items.items.fields.amount]
+type = "decimal"
+required = true
+
+[inputs.day]
+type = "date"
+
+[inputs.note]
+type = "text"
+
+[per_item.lines]
+over = "items"
+item = "item"
+
+[per_item.lines.steps.double]
+expr = "item.amount * 2"
+
+[steps.total]
+expr = "sum(lines.double)"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok]
+clauses = ["R1", "R2"]
+
+[decisions.ok.answer]
+note = {{ expr = "coalesce(note, 'none')", format = "text" }}
+day = {{ expr = "day", format = "date" }}
+by_id = {{ each = "lines", key = "item.id", fields = {{ amount = {{ expr = "double", format = "money" }}, exact = {{ expr = "double", format = "number" }} }} }}
+total = {{ expr = "total", format = "integer" }}
+big = {{ expr = "total > 10", format = "bool" }}
+clauses = {{ expr = "clauses" }}
+"#
+    );
+    match parse_rulebook("written.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    }
+}
+
+/// Both roads' bytes for one case text, which must be equal.
+fn both_roads(rb: &Rulebook, text: &str) -> String {
+    let case = CaseJson::parse(text).expect("a case the one-pass reader takes");
+    let mut built = Vec::new();
+    let result = evaluate_case_json(rb, &case, false);
+    write_outcome(&mut built, result.as_ref().map(|(o, _)| o));
+    // Written after other bytes, as a batch buffer holds earlier lines.
+    let mut written = b"earlier\n".to_vec();
+    evaluate_case_json_to(&mut written, rb, &case);
+    assert_eq!(
+        String::from_utf8_lossy(&written[8..]),
+        String::from_utf8_lossy(&built),
+        "{text}"
+    );
+    String::from_utf8(built).expect("UTF-8")
+}
+
+#[test]
+fn every_format_is_written_as_serde_json_writes_it() {
+    let rb = keyed(10_000);
+    let line = both_roads(
+        &rb,
+        r#"{"items": [{"id": "a", "amount": "1.5"}, {"id": "b\"\n\u00e9", "amount": "4"}], "day": "2026-03-01", "note": "tab\there é"}"#,
+    );
+    assert_eq!(
+        line,
+        r#"{"note":"tab\there é","day":"2026-03-01","by_id":{"a":{"amount":"3.00","exact":3},"b\"\né":{"amount":"8.00","exact":8}},"total":11,"big":true,"clauses":["R1","R2"]}"#
+    );
+}
+
+#[test]
+fn a_repeated_key_is_reported_after_every_item_as_the_built_map_reports_it() {
+    let rb = keyed(10_000);
+    let repeated = both_roads(
+        &rb,
+        r#"{"items": [{"id": "a", "amount": "1"}, {"id": "a", "amount": "2"}, {"id": "c", "amount": "3"}], "day": "2026-03-01"}"#,
+    );
+    assert!(
+        repeated.contains("two items have the key \\\"a\\\""),
+        "{repeated}"
+    );
+    // A later item's fault comes first: every item is evaluated before the keys are compared.
+    let later_fault = both_roads(
+        &rb,
+        r#"{"items": [{"id": "a", "amount": "1"}, {"id": "a", "amount": "2"}, {"id": "c", "amount": "0.001"}], "day": "2026-03-01"}"#,
+    );
+    assert!(
+        later_fault.contains("more than 2 decimals"),
+        "{later_fault}"
+    );
+}
+
+#[test]
+fn a_fault_halfway_through_an_answer_leaves_only_the_error() {
+    let rb = keyed(10_000);
+    // `day` is written, then the amount of the second item cannot be.
+    let line = both_roads(
+        &rb,
+        r#"{"items": [{"id": "a", "amount": "1"}, {"id": "b", "amount": "0.1251"}], "day": "2026-03-01"}"#,
+    );
+    assert!(line.starts_with(r#"{"error":{"path":"$","#), "{line}");
+    assert!(line.contains("0.2502 has more than 2 decimals"), "{line}");
+}
+
+#[test]
+fn the_budget_running_out_in_an_answer_is_named_alike() {
+    let items: Vec<String> = (0..40)
+        .map(|i| format!(r#"{{"id": "i{i}", "amount": "{i}"}}"#))
+        .collect();
+    let case = format!(
+        r#"{{"items": [{}], "day": "2026-03-01"}}"#,
+        items.join(", ")
+    );
+    let (mut exhausted, mut answered) = (0, 0);
+    for budget in (20..3000).step_by(37) {
+        let line = both_roads(&keyed(budget), &case);
+        if line.contains("exceeded its limit") {
+            exhausted += 1;
+        } else if line.contains(r#""total":1560"#) {
+            answered += 1;
+        }
+    }
+    assert!(
+        exhausted > 5 && answered > 5,
+        "the budget bound in {exhausted} runs, {answered} answered"
+    );
+}
