@@ -28,8 +28,8 @@ use std::time::Instant;
 use bareme::chunks::{all_cores, in_order, pool};
 use bareme::generate::{load_generator, run, Engine, RunOptions};
 use bareme::{
-    evaluate, evaluate_case_json, evaluate_json, load_rulebook, validate_case, validate_case_json,
-    write_outcome, CaseJson, Outcome, Rulebook,
+    evaluate, evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook,
+    validate_case, validate_case_json, write_outcome, write_traced, CaseJson, Outcome, Rulebook,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
@@ -133,30 +133,30 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
             Ok(())
         },
         |line: &String| {
-            // As `eval --batch` reads a line: in one pass, else by serde_json.
-            let result = match CaseJson::parse(line) {
-                Some(case) => evaluate_case_json(rb, &case.without_envelope(), trace),
+            // As `eval --batch` reads and writes a line: in one pass, else
+            // by serde_json; untraced, the answer written as it is
+            // evaluated; traced, `{"answer", "trace"}` straight to text.
+            let mut out = Vec::new();
+            let case = CaseJson::parse(line).map(CaseJson::without_envelope);
+            if let (Some(case), false) = (&case, trace) {
+                evaluate_case_json_to(&mut out, rb, case);
+                return out;
+            }
+            let result = match &case {
+                Some(case) => evaluate_case_json(rb, case, trace),
                 None => {
                     let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
                     evaluate_json(rb, &case, trace)
                 }
             };
-            match result {
-                // As `eval --batch --trace json` writes it: straight to text.
-                Ok((o, Some(t))) => {
-                    let (key, value) = match &o {
-                        Outcome::Answer(answer) => ("answer", answer.to_string()),
-                        Outcome::Rejected(e) => ("error", serde_json::to_string(e).expect("JSON")),
-                    };
-                    let trace = serde_json::to_string(&t).expect("a trace serialises");
-                    format!("{{\"{key}\":{value},\"trace\":{trace}}}")
+            match &result {
+                Ok((Outcome::Answer(answer), Some(t))) => {
+                    write_traced(&mut out, "answer", answer, t)
                 }
-                _ => {
-                    let mut out = Vec::new();
-                    write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
-                    String::from_utf8(out).expect("UTF-8")
-                }
+                Ok((Outcome::Rejected(e), Some(t))) => write_traced(&mut out, "error", e, t),
+                _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
             }
+            out
         },
         |out| {
             bytes += out.len() + 1;
@@ -305,7 +305,18 @@ fn main() {
                 / valid.max(1) as f64,
         );
         show(
-            "write answer",
+            "validate, evaluate, write",
+            per_case(flat.len(), || {
+                let mut out = Vec::new();
+                for case in &flat {
+                    out.clear();
+                    evaluate_case_json_to(&mut out, &rb, case);
+                    black_box(&out);
+                }
+            }),
+        );
+        show(
+            "write answer (built)",
             per_case(valid, || {
                 let mut out = Vec::new();
                 for o in &outcomes {

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, CaseText};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
-use bareme::{evaluate_case_json, evaluate_json, Rulebook};
+use bareme::{evaluate_case_json, evaluate_case_json_to, evaluate_json, Rulebook};
 use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
@@ -123,19 +123,25 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
         Ok(case) => case,
         Err(message) => return error_line("$", &message),
     };
+    let mut out = Vec::with_capacity(line.len() / 2 + 64);
+    if let (CaseText::Flat(case), false) = (&case, trace) {
+        evaluate_case_json_to(&mut out, rb, case);
+        return text_of(out);
+    }
     let result = match &case {
         CaseText::Flat(case) => evaluate_case_json(rb, case, trace),
         CaseText::Value(case) => evaluate_json(rb, case, trace),
     };
-    match result {
-        Ok((Outcome::Answer(answer), Some(trace))) => traced_line("answer", &answer, &trace),
-        Ok((Outcome::Rejected(error), Some(trace))) => traced_line("error", &error, &trace),
-        _ => {
-            let mut out = Vec::with_capacity(line.len() / 2 + 64);
-            write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome));
-            text_of(out)
+    match &result {
+        Ok((Outcome::Answer(answer), Some(trace))) => {
+            write_traced(&mut out, "answer", answer, trace)
         }
+        Ok((Outcome::Rejected(error), Some(trace))) => {
+            write_traced(&mut out, "error", error, trace)
+        }
+        _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
+    text_of(out)
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
