@@ -284,9 +284,40 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 Ok(self.value(a)?.is_missing())
             }
             _ => {
+                if let Some(b) = self.boolean_leaf(c) {
+                    self.spend(c.span)?;
+                    return Ok(b);
+                }
                 let v = self.value(c)?;
                 self.judge_bool(c, v)
             }
+        }
+    }
+
+    /// A boolean at hand, read without a call, as [`Machine::leaf`] reads a
+    /// decimal: a constant, or a step, item step or input already computed
+    /// or given (a line's `applies`). Never with a trace, which notes the read.
+    #[inline(always)]
+    fn boolean_leaf(&self, c: &Code) -> Option<bool> {
+        if T::ON {
+            return None;
+        }
+        let v = match &c.kind {
+            CodeKind::Const(v) | CodeKind::Fixed(_, v) => v,
+            CodeKind::Step(i) => match self.steps.get(i.index()) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            CodeKind::ItemStep(j) => match self.current.as_ref()?.slots.get(*j) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            CodeKind::Input(i) => self.facts.values.get(i.index())?,
+            _ => return None,
+        };
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
         }
     }
 
