@@ -159,9 +159,43 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     fn round_code(&mut self, x: &'a Code, places: u32, mode: RoundingMode, span: Span) -> Dec {
+        if let Some(d) = self.round_product(x, places, mode) {
+            return Ok(d);
+        }
         self.spend(span)?;
         let x = num(self.operand(x)?);
         Ok(self.round(x, places, mode, span)?)
+    }
+
+    /// `round(a × b / c, places)` where `a` and `b` are decimals at hand and
+    /// `c` a constant (a payslip line: `round(base × rate / 100, 2)`), in one
+    /// step on a machine word (`rounding::round_product_over`, which gives
+    /// what the product, the quotient and the rounding give one after the
+    /// other); `None` where it does not apply, and the nodes are then
+    /// computed one by one. Only with the shortcuts: the six nodes cannot
+    /// fault but by the budget, and spend their units at once, so a budget
+    /// running out among them is named by the machine without shortcuts.
+    #[inline]
+    fn round_product(&mut self, x: &'a Code, places: u32, mode: RoundingMode) -> Option<Decimal> {
+        const NODES: u64 = 6;
+        if !self.shortcuts || self.budget < NODES {
+            return None;
+        }
+        let CodeKind::Arith(BinOp::Div, product, divisor) = &x.kind else {
+            return None;
+        };
+        let CodeKind::Arith(BinOp::Mul, a, b) = &product.kind else {
+            return None;
+        };
+        let (CodeKind::Const(Value::Number(c)) | CodeKind::Fixed(_, Value::Number(c))) =
+            &divisor.kind
+        else {
+            return None;
+        };
+        let (p, q) = (self.leaf(a)?, self.leaf(b)?);
+        let rounded = rounding::round_product_over(p, q, *c, places, mode)?;
+        self.budget -= NODES;
+        Some(rounded)
     }
 
     fn dec_if(&mut self, parts: &'a (Code, Code, Code), span: Span) -> Dec {
@@ -250,9 +284,40 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 Ok(self.value(a)?.is_missing())
             }
             _ => {
+                if let Some(b) = self.boolean_leaf(c) {
+                    self.spend(c.span)?;
+                    return Ok(b);
+                }
                 let v = self.value(c)?;
                 self.judge_bool(c, v)
             }
+        }
+    }
+
+    /// A boolean at hand, read without a call, as [`Machine::leaf`] reads a
+    /// decimal: a constant, or a step, item step or input already computed
+    /// or given (a line's `applies`). Never with a trace, which notes the read.
+    #[inline(always)]
+    fn boolean_leaf(&self, c: &Code) -> Option<bool> {
+        if T::ON {
+            return None;
+        }
+        let v = match &c.kind {
+            CodeKind::Const(v) | CodeKind::Fixed(_, v) => v,
+            CodeKind::Step(i) => match self.steps.get(i.index()) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            CodeKind::ItemStep(j) => match self.current.as_ref()?.slots.get(*j) {
+                Some(Slot::Done(v)) => v,
+                _ => return None,
+            },
+            CodeKind::Input(i) => self.facts.values.get(i.index())?,
+            _ => return None,
+        };
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => None,
         }
     }
 

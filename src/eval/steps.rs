@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::facts::Facts;
+use crate::model::plan::{Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
 use crate::num::{rounding, RoundingMode};
@@ -229,6 +230,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
         } else {
             let value = self.compute_step(step, context, &mut None, &mut None)?;
             for (when, _) in &step.cite {
+                // A condition folded to a constant (a specialised row's)
+                // cannot fault; with the shortcuts it is not evaluated, and
+                // spends nothing (see `run` for a budget that runs out).
+                if self.shortcuts && matches!(when.code.kind, CodeKind::Const(Value::Bool(_))) {
+                    continue;
+                }
                 self.bool_formula(when, context.cite())?;
             }
             Ok(value)
@@ -302,9 +309,35 @@ impl<'a, T: Tracer> Machine<'a, T> {
     ) -> Res<Value> {
         // Most steps are a formula alone.
         if step.when.is_none() && step.round.is_none() {
+            if !T::ON {
+                return self.in_formula(&step.expr, context, |m, code| m.step_value(code));
+            }
             return self.formula(&step.expr, context);
         }
         self.compute_full_step(step, context, exact, condition)
+    }
+
+    /// An untraced step's formula alone. Most steps of a payslip's lines
+    /// are the read of another step already computed (`base` is `t1`,
+    /// `employee_part` is `employee`) or arithmetic: taken here without the
+    /// frame of the general `eval`, spending the unit `eval` would (such a
+    /// read cannot fault otherwise).
+    #[inline(always)]
+    fn step_value(&mut self, code: &'a Code) -> Res<Value> {
+        let done = match &code.kind {
+            CodeKind::Arith(..) | CodeKind::Round(..) => return self.number_value(code),
+            CodeKind::Step(i) => self.steps.get(i.index()),
+            CodeKind::ItemStep(j) => self.current.as_ref().and_then(|c| c.slots.get(*j)),
+            _ => None,
+        };
+        match done {
+            Some(Slot::Done(v)) => {
+                let v = v.clone();
+                self.spend(code.span)?;
+                Ok(v)
+            }
+            _ => self.value(code),
+        }
     }
 
     #[inline(never)]

@@ -236,6 +236,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
         }
     }
 
+    /// The value of a node that gives a number (arithmetic, a rounding point).
+    pub(super) fn number_value(&mut self, c: &'a Code) -> Res<Value> {
+        number_value(self.dec(c))
+    }
+
     /// `base.field`.
     fn field(
         &mut self,

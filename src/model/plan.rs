@@ -17,7 +17,8 @@
 //! keeps the code it stands for (`whole`); the evaluator takes the shortcut
 //! only when no trace is kept (a trace shows every read the formula makes),
 //! and the shortcut computes, faults and spends as `whole` would, except that
-//! folded constants and specialised rows spend less.
+//! folded constants and specialised rows spend less (a `cite` condition
+//! folded to a constant is not evaluated at all: it cannot fault).
 
 use std::sync::Arc;
 

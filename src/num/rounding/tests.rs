@@ -216,7 +216,7 @@ proptest::proptest! {
         k in 0u32..=10,
         sd in 0u32..=4,
         places in 0u32..=6,
-        mode in 0usize..6,
+        mode in 0usize..MODES.len(),
     ) {
         use crate::num::exact::Num;
         use proptest::prop_assert_eq;
