@@ -80,28 +80,33 @@ fn decimal_op(op: BinOp, p: Decimal, q: Decimal) -> Option<Decimal> {
 }
 
 impl<'a, T: Tracer> Machine<'a, T> {
-    /// A decimal at hand, read without a call: a constant, or a step, item
+    /// A value at hand, read without a call: a constant, or a step, item
     /// step or input already computed or given. Most operands are one. Never
     /// with a trace, which notes the read.
     #[inline(always)]
-    fn leaf(&self, c: &Code) -> Option<Decimal> {
+    fn at_hand<'c>(&'c self, c: &'c Code) -> Option<&'c Value> {
         if T::ON {
             return None;
         }
-        let v = match &c.kind {
-            CodeKind::Const(v) | CodeKind::Fixed(_, v) => v,
+        match &c.kind {
+            CodeKind::Const(v) | CodeKind::Fixed(_, v) => Some(v),
             CodeKind::Step(i) => match self.steps.get(i.index()) {
-                Some(Slot::Done(v)) => v,
-                _ => return None,
+                Some(Slot::Done(v)) => Some(v),
+                _ => None,
             },
             CodeKind::ItemStep(j) => match self.current.as_ref()?.slots.get(*j) {
-                Some(Slot::Done(v)) => v,
-                _ => return None,
+                Some(Slot::Done(v)) => Some(v),
+                _ => None,
             },
-            CodeKind::Input(i) => self.facts.values.get(i.index())?,
-            _ => return None,
-        };
-        match v {
+            CodeKind::Input(i) => self.facts.values.get(i.index()),
+            _ => None,
+        }
+    }
+
+    /// A decimal at hand ([`Machine::at_hand`]).
+    #[inline(always)]
+    fn leaf(&self, c: &Code) -> Option<Decimal> {
+        match self.at_hand(c)? {
             Value::Number(d) => Some(*d),
             _ => None,
         }
@@ -294,28 +299,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
         }
     }
 
-    /// A boolean at hand, read without a call, as [`Machine::leaf`] reads a
-    /// decimal: a constant, or a step, item step or input already computed
-    /// or given (a line's `applies`). Never with a trace, which notes the read.
+    /// A boolean at hand ([`Machine::at_hand`]), as [`Machine::leaf`] reads
+    /// a decimal (a line's `applies`).
     #[inline(always)]
     fn boolean_leaf(&self, c: &Code) -> Option<bool> {
-        if T::ON {
-            return None;
-        }
-        let v = match &c.kind {
-            CodeKind::Const(v) | CodeKind::Fixed(_, v) => v,
-            CodeKind::Step(i) => match self.steps.get(i.index()) {
-                Some(Slot::Done(v)) => v,
-                _ => return None,
-            },
-            CodeKind::ItemStep(j) => match self.current.as_ref()?.slots.get(*j) {
-                Some(Slot::Done(v)) => v,
-                _ => return None,
-            },
-            CodeKind::Input(i) => self.facts.values.get(i.index())?,
-            _ => return None,
-        };
-        match v {
+        match self.at_hand(c)? {
             Value::Bool(b) => Some(*b),
             _ => None,
         }
