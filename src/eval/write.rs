@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::facts::CaseError;
 use crate::model::*;
+use crate::trace::write_json_string;
 use crate::value::write_decimal;
 
 use super::answer::{in_format, Formatted};
@@ -164,8 +165,8 @@ fn write_formatted(out: &mut Vec<u8>, formatted: Formatted<'_>, clauses: &[Arc<s
             write_decimal(out, &d);
             out.push(b'"');
         }
-        Formatted::Written(text) => write_text(out, &text),
-        Formatted::Text(text) => write_text(out, text),
+        Formatted::Written(text) => write_json_string(out, &text),
+        Formatted::Text(text) => write_json_string(out, text),
         // `decimal_text` writes a JSON number, which serde_json (with
         // `arbitrary_precision`) keeps and writes as written.
         Formatted::Number(d) => write_decimal(out, &d),
@@ -176,7 +177,7 @@ fn write_formatted(out: &mut Vec<u8>, formatted: Formatted<'_>, clauses: &[Arc<s
                 if i > 0 {
                     out.push(b',');
                 }
-                write_text(out, c);
+                write_json_string(out, c);
             }
             out.push(b']');
         }
@@ -185,20 +186,6 @@ fn write_formatted(out: &mut Vec<u8>, formatted: Formatted<'_>, clauses: &[Arc<s
 
 /// `"key":`.
 fn write_key(out: &mut Vec<u8>, key: &str) {
-    write_text(out, key);
+    write_json_string(out, key);
     out.push(b':');
-}
-
-/// A JSON string as `serde_json` writes it: a text with nothing to escape
-/// (no quote, backslash or control character, the only bytes it escapes)
-/// is copied whole; any other is left to `serde_json`.
-fn write_text(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
-    } else {
-        // Writing to a `Vec` cannot fail.
-        let _ = serde_json::to_writer(&mut *out, text);
-    }
 }

@@ -337,8 +337,9 @@ fn integer(out: &mut Vec<u8>, mut n: u64) {
 /// A JSON string as serde_json escapes it: `"`, `\` and control characters
 /// below U+0020 (`\b`, `\t`, `\n`, `\f`, `\r`, else `\u00XX`), nothing else.
 /// Most of a trace is names and formula text with nothing to escape, so the
-/// text is searched eight bytes at a time and copied in runs.
-fn string(out: &mut Vec<u8>, text: &(impl AsRef<str> + ?Sized)) {
+/// text is searched eight bytes at a time and copied in runs. The answer
+/// writer (`eval::write`) writes its texts through it too.
+pub(crate) fn string(out: &mut Vec<u8>, text: &(impl AsRef<str> + ?Sized)) {
     let bytes = text.as_ref().as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');

@@ -17,6 +17,7 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
+pub(crate) use json::string as write_json_string;
 pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
