@@ -616,3 +616,25 @@ fn a_per_item_steps_citations_are_checked_and_count_in_its_cycles() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn a_rounding_point_written_with_a_computed_place_or_mode_is_located() {
+    let text = BASE.replace(
+        r#"expr = "x * 2""#,
+        r#"expr = "round(x, x + 0, half_up) + round(x, 2, sideways)""#,
+    );
+    assert_eq!(
+        messages(&text),
+        [
+            "the places of `round` must be a whole number from 0 to 28, written as is",
+            "the mode of `round` must be one of half_up, half_down, half_even, half_ceiling, half_floor, down, up, floor, ceiling",
+        ]
+    );
+    assert_eq!(
+        problems(&text),
+        [
+            format!("check::rounding {}", at(&text, "x + 0", 0)),
+            format!("check::rounding {}", at(&text, "sideways", 0)),
+        ]
+    );
+}

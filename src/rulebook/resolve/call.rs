@@ -330,33 +330,11 @@ impl Resolver<'_, '_> {
             args[0].span,
             &format!("argument 1 of `{}`", f.name),
         );
-        let places = match &args[1].kind {
-            ExprKind::Number(n) if n.scale() == 0 && *n >= 0.into() && *n <= MAX_PLACES.into() => {
-                *n
-            }
-            _ => {
-                let message = format!("the places of `{}` must be a whole number from 0 to {MAX_PLACES}, written as is", f.name);
-                self.problem("check::rounding", args[1].span, message);
-                0.into()
-            }
-        };
+        let places = self.literal_places(&args[1], &format!("`{}`", f.name));
         let mode = match func {
             Func::Floor => RoundingMode::Floor,
             Func::Ceil => RoundingMode::Ceiling,
-            _ => match args.get(2).map(|a| &a.kind) {
-                None => RoundingMode::HalfUp,
-                Some(ExprKind::Name(id)) if RoundingMode::parse(&id.name).is_some() => {
-                    RoundingMode::parse(&id.name).unwrap_or(RoundingMode::HalfUp)
-                }
-                Some(_) => {
-                    let message = format!(
-                        "the mode of `round` must be one of {}",
-                        RoundingMode::NAMES.join(", ")
-                    );
-                    self.problem("check::rounding", args[2].span, message);
-                    RoundingMode::HalfUp
-                }
-            },
+            _ => self.literal_mode(args.get(2), "round"),
         };
         let places_node = Node {
             span: args[1].span,
@@ -393,30 +371,8 @@ impl Resolver<'_, '_> {
             self.require(&ty, &Type::Number, args[i].span, what);
             nodes.push(node);
         }
-        let places = match &args[3].kind {
-            ExprKind::Number(n) if n.scale() == 0 && *n >= 0.into() && *n <= MAX_PLACES.into() => {
-                *n
-            }
-            _ => {
-                let message = format!("the places of `scale_by` (each band limit rounded) must be a whole number from 0 to {MAX_PLACES}, written as is");
-                self.problem("check::rounding", args[3].span, message);
-                0.into()
-            }
-        };
-        let mode = match args.get(4).map(|a| &a.kind) {
-            None => RoundingMode::HalfUp,
-            Some(ExprKind::Name(id)) if RoundingMode::parse(&id.name).is_some() => {
-                RoundingMode::parse(&id.name).unwrap_or(RoundingMode::HalfUp)
-            }
-            Some(_) => {
-                let message = format!(
-                    "the mode of `scale_by` must be one of {}",
-                    RoundingMode::NAMES.join(", ")
-                );
-                self.problem("check::rounding", args[4].span, message);
-                RoundingMode::HalfUp
-            }
-        };
+        let places = self.literal_places(&args[3], "`scale_by` (each band limit rounded)");
+        let mode = self.literal_mode(args.get(4), "scale_by");
         nodes.push(Node {
             span: args[3].span,
             kind: NodeKind::Const(Value::Number(places)),
@@ -426,6 +382,42 @@ impl Resolver<'_, '_> {
             kind: NodeKind::Mode(mode),
         });
         (NodeKind::Call(Func::ScaleBy, nodes), Type::Number)
+    }
+
+    /// Places written as a whole number from 0 to `MAX_PLACES`, so that a
+    /// rounding point is known at load; `of` names what they round.
+    fn literal_places(&mut self, arg: &Expr, of: &str) -> rust_decimal::Decimal {
+        match &arg.kind {
+            ExprKind::Number(n) if n.scale() == 0 && *n >= 0.into() && *n <= MAX_PLACES.into() => {
+                *n
+            }
+            _ => {
+                let message = format!(
+                    "the places of {of} must be a whole number from 0 to {MAX_PLACES}, written as is"
+                );
+                self.problem("check::rounding", arg.span, message);
+                0.into()
+            }
+        }
+    }
+
+    /// A rounding mode written by name (half-up when left out): a name in
+    /// this place is the mode, never a step of the same name.
+    fn literal_mode(&mut self, arg: Option<&Expr>, func: &str) -> RoundingMode {
+        let Some(arg) = arg else {
+            return RoundingMode::HalfUp;
+        };
+        if let ExprKind::Name(id) = &arg.kind {
+            if let Some(mode) = RoundingMode::parse(&id.name) {
+                return mode;
+            }
+        }
+        let message = format!(
+            "the mode of `{func}` must be one of {}",
+            RoundingMode::NAMES.join(", ")
+        );
+        self.problem("check::rounding", arg.span, message);
+        RoundingMode::HalfUp
     }
 
     pub(super) fn calendar_literal(&mut self, func: Func, arg: &Expr) -> (NodeKind, Type) {
