@@ -192,6 +192,24 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     /// One answer field as JSON; a list over a group gives one object per item, in order.
+    /// The key of item `i` of a keyed answer list: a text as itself, any
+    /// other present value as it prints; a missing one is a fault.
+    pub(super) fn item_key(
+        &mut self,
+        k: &'a Formula,
+        context: Ctx,
+        i: usize,
+    ) -> Result<String, EvalError> {
+        match self.formula(k, context)? {
+            Value::Text(t) => Ok(String::from(&*t)),
+            v if v.is_missing() => {
+                let message = format!("the key of item {i} is {}", v.kind_name());
+                Err(self.error(k, context, k.code.span, message))
+            }
+            other => Ok(other.to_string()),
+        }
+    }
+
     pub(super) fn output(
         &mut self,
         out: &'a Output,
@@ -215,14 +233,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     }
                     let name = match key {
                         None => None,
-                        Some(k) => Some(match m.formula(k, context)? {
-                            Value::Text(t) => String::from(&*t),
-                            v if v.is_missing() => {
-                                let message = format!("the key of item {i} is {}", v.kind_name());
-                                return Err(m.error(k, context, k.code.span, message));
-                            }
-                            other => other.to_string(),
-                        }),
+                        Some(k) => Some(m.item_key(k, context, i)?),
                     };
                     Ok((name, serde_json::Value::Object(object)))
                 })?;

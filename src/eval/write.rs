@@ -13,6 +13,7 @@
 //! list's repeated key is reported after every item is evaluated, as the
 //! map built there reports it.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::facts::CaseError;
@@ -95,20 +96,13 @@ impl<'a> Machine<'a, NoTrace> {
                 // An item's key is evaluated after its fields: they are
                 // written aside, then moved after the key.
                 let mut item = Vec::new();
-                let mut names: Vec<String> = Vec::new();
+                let mut names: HashSet<String> = HashSet::new();
                 let mut repeated: Option<String> = None;
                 out.push(b'{');
                 self.each_item(g, |m, i| {
                     item.clear();
                     m.write_fields(&mut item, fields, Ctx::ItemAnswer(g, i), clauses)?;
-                    let name = match m.formula(k, context)? {
-                        crate::value::Value::Text(t) => String::from(&*t),
-                        v if v.is_missing() => {
-                            let message = format!("the key of item {i} is {}", v.kind_name());
-                            return Err(m.error(k, context, k.code.span, message));
-                        }
-                        other => other.to_string(),
-                    };
+                    let name = m.item_key(k, context, i)?;
                     if names.contains(&name) {
                         repeated.get_or_insert(name);
                         return Ok(());
@@ -118,7 +112,7 @@ impl<'a> Machine<'a, NoTrace> {
                     }
                     write_key(out, &name);
                     out.extend_from_slice(&item);
-                    names.push(name);
+                    names.insert(name);
                     Ok(())
                 })?;
                 if let Some(name) = repeated {
