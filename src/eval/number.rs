@@ -84,7 +84,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// step or input already computed or given. Most operands are one. Never
     /// with a trace, which notes the read.
     #[inline(always)]
-    fn at_hand<'c>(&'c self, c: &'c Code) -> Option<&'c Value> {
+    pub(super) fn at_hand<'c>(&'c self, c: &'c Code) -> Option<&'c Value> {
         if T::ON {
             return None;
         }

@@ -318,25 +318,22 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     /// An untraced step's formula alone. Most steps of a payslip's lines
-    /// are the read of another step already computed (`base` is `t1`,
-    /// `employee_part` is `employee`) or arithmetic: taken here without the
-    /// frame of the general `eval`, spending the unit `eval` would (such a
-    /// read cannot fault otherwise).
+    /// are the read of a value at hand ([`Machine::at_hand`]: `base` is
+    /// `t1`, `employee_part` is `employee`) or arithmetic: taken here
+    /// without the frame of the general `eval`, spending the unit `eval`
+    /// would (such a read cannot fault otherwise).
     #[inline(always)]
     fn step_value(&mut self, code: &'a Code) -> Res<Value> {
-        let done = match &code.kind {
-            CodeKind::Arith(..) | CodeKind::Round(..) => return self.number_value(code),
-            CodeKind::Step(i) => self.steps.get(i.index()),
-            CodeKind::ItemStep(j) => self.current.as_ref().and_then(|c| c.slots.get(*j)),
-            _ => None,
-        };
-        match done {
-            Some(Slot::Done(v)) => {
+        if let CodeKind::Arith(..) | CodeKind::Round(..) = code.kind {
+            return self.number_value(code);
+        }
+        match self.at_hand(code) {
+            Some(v) => {
                 let v = v.clone();
                 self.spend(code.span)?;
                 Ok(v)
             }
-            _ => self.value(code),
+            None => self.value(code),
         }
     }
 
