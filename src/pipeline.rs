@@ -9,7 +9,7 @@ use crate::case::{validate_case, validate_case_json, CaseJson};
 use crate::eval::{evaluate, evaluate_written, EvalError, Outcome};
 use crate::facts::{CaseError, Facts};
 use crate::model::Rulebook;
-use crate::trace::{write_trace_json, OutcomeTrace, Trace};
+use crate::trace::{write_json_string, write_trace_json, OutcomeTrace, Trace};
 
 /// Validates and evaluates a JSON case, optionally tracing.
 pub fn evaluate_json(
@@ -41,7 +41,7 @@ pub fn evaluate_case_json_to(out: &mut Vec<u8>, rb: &Rulebook, case: &CaseJson<'
         Ok(facts) => match evaluate_written(rb, &facts, out) {
             Ok(None) => {}
             Ok(Some(error)) => write_error(out, &error.path, &error.message),
-            Err(e) => write_error(out, "$", &format!("the rulebook failed on this case: {e}")),
+            Err(e) => write_error(out, "$", &fault_message(&e)),
         },
     }
 }
@@ -79,7 +79,7 @@ pub fn outcome_json(result: Result<&Outcome, &EvalError>) -> serde_json::Value {
     match result {
         Ok(Outcome::Answer(answer)) => answer.clone(),
         Ok(Outcome::Rejected(err)) => error_json(&err.path, &err.message),
-        Err(e) => error_json("$", &format!("the rulebook failed on this case: {e}")),
+        Err(e) => error_json("$", &fault_message(e)),
     }
 }
 
@@ -95,17 +95,22 @@ pub fn write_outcome(out: &mut Vec<u8>, result: Result<&Outcome, &EvalError>) {
     match result {
         Ok(Outcome::Answer(answer)) => write_json(out, answer),
         Ok(Outcome::Rejected(err)) => write_error(out, &err.path, &err.message),
-        Err(e) => write_error(out, "$", &format!("the rulebook failed on this case: {e}")),
+        Err(e) => write_error(out, "$", &fault_message(e)),
     }
 }
 
 /// Writes what [`error_json`] gives as text, without building it.
 pub fn write_error(out: &mut Vec<u8>, path: &str, message: &str) {
     out.extend_from_slice(b"{\"error\":{\"path\":");
-    write_json(out, path);
+    write_json_string(out, path);
     out.extend_from_slice(b",\"message\":");
-    write_json(out, message);
+    write_json_string(out, message);
     out.extend_from_slice(b"}}");
+}
+
+/// The message of a batch line whose case the rulebook failed on.
+fn fault_message(e: &EvalError) -> String {
+    format!("the rulebook failed on this case: {e}")
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` and

@@ -165,3 +165,26 @@ fn the_budget_running_out_in_an_answer_is_named_alike() {
         "the budget bound in {exhausted} runs, {answered} answered"
     );
 }
+
+/// An error line written straight is serde_json's text of the same error,
+/// whatever its path and message hold (quotes, backslashes, every control
+/// character, text beyond ASCII).
+#[test]
+fn an_error_line_is_serde_s_text_of_it() {
+    let awkward: String = (0u8..0x20)
+        .map(char::from)
+        .chain("\"\\/é€ 𝄞 and some plain text".chars())
+        .collect();
+    for (path, message) in [
+        ("$", "plain"),
+        ("lines[0].id", awkward.as_str()),
+        (awkward.as_str(), ""),
+    ] {
+        let mut out = Vec::new();
+        bareme::write_error(&mut out, path, message);
+        assert_eq!(
+            String::from_utf8(out).expect("UTF-8"),
+            bareme::error_json(path, message).to_string()
+        );
+    }
+}
