@@ -11,12 +11,14 @@
 //! Invariant: no validation beyond shape here; meaning is `check`'s job.
 
 use indexmap::IndexMap;
+#[cfg(feature = "format-schema")]
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 /// A whole rulebook file.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawRulebook {
     /// Identity.
@@ -48,7 +50,7 @@ pub struct RawRulebook {
     /// Ordered checks: the first that holds decides.
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<RawCheck>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<RawCheck>"))]
     pub checks: Vec<Spanned<RawCheck>>,
     /// Decisions and the answer each one gives.
     #[serde(default)]
@@ -68,18 +70,19 @@ pub struct RawRulebook {
 }
 
 /// `[reports.NAME]`: a table of a per-item group, one row per item.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawReport {
     /// Title printed above the table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The per-item group whose items are the rows.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub each: Spanned<String>,
     /// Show an item only when this holds (in the item's scope).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub when: Option<Spanned<String>>,
     /// Columns, in order: title → `{ expr, format }`.
     pub columns: IndexMap<String, RawOutput>,
@@ -90,7 +93,8 @@ pub struct RawReport {
 }
 
 /// `[ablations.NAME]`: an alternative reading of the rules, by name.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawAblation {
     /// Human label.
@@ -100,22 +104,23 @@ pub struct RawAblation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Step (`name`, or `group.step` for a per-item step) → replacement formula.
-    #[schemars(with = "IndexMap<String, String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "IndexMap<String, String>"))]
     pub steps: IndexMap<String, Spanned<String>>,
 }
 
 /// `[rulebook]`: who this rulebook is.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawIdentity {
     /// Stable id, e.g. `luma-payroll`.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub id: Spanned<String>,
     /// Integer version of the rules.
-    #[schemars(with = "i64")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "i64"))]
     pub version: Spanned<i64>,
     /// Version of this file format; 1.
-    #[schemars(with = "i64")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "i64"))]
     pub schema: Spanned<i64>,
     /// Human title.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -127,30 +132,31 @@ pub struct RawIdentity {
     /// this file's folder (`"../v2026"`); this file's items replace its
     /// items of the same name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub extends: Option<Spanned<String>>,
     /// Items of the extended version left out, by dotted name
     /// (`"parameters.rate"`, `"per_item.lines.steps.base"`).
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<String>"))]
     pub remove: Vec<Spanned<String>>,
 }
 
 /// One input field of a case, or a field of a record input, or a table column.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawInput {
     /// `money`, `decimal`, `integer`, `bool`, `text`, `enum`, `date`, `month`, `record`, `list`, `map`, `table`.
     #[serde(rename = "type")]
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub ty: Spanned<String>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The clause that governs the field; cited in rejection messages.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub clause: Option<Spanned<String>>,
     /// Absent (or null, unless nullable) is a rejection.
     #[serde(default)]
@@ -159,11 +165,11 @@ pub struct RawInput {
     /// The field is read only when this expression over earlier inputs holds;
     /// otherwise it is ignored, whatever the case holds there.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub when: Option<Spanned<String>>,
     /// The field is required when this expression over earlier inputs holds.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub required_when: Option<Spanned<String>>,
     /// Checks run right after this (top-level) input is validated, present or not:
     /// `{ when, reject = "path", message }`, reading this and earlier inputs.
@@ -176,22 +182,25 @@ pub struct RawInput {
     pub nullable: bool,
     /// Value used when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<serde_json::Value>")]
+    #[cfg_attr(
+        feature = "format-schema",
+        schemars(with = "Option<serde_json::Value>")
+    )]
     pub default: Option<Spanned<toml::Value>>,
     /// Decimal places: at most this many may be written (money defaults to 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub places: Option<u32>,
     /// Lower bound, inclusive (money defaults to 0).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub min: Option<Spanned<String>>,
     /// Upper bound, inclusive.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub max: Option<Spanned<String>>,
     /// Which JSON numbers are accepted for money/decimal: `reject` (default), `plain`, `integer`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub numbers: Option<Spanned<String>>,
     /// Allowed values of an enum.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -211,7 +220,7 @@ pub struct RawInput {
     /// A text read through a regular expression whose named groups become
     /// the fields (declared in `fields`) of the record the input holds.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub pattern: Option<Spanned<String>>,
     /// Fewest items a list or map may have.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,7 +231,7 @@ pub struct RawInput {
     /// A text that must be a key of this map input (declared earlier) or keyed table.
     #[serde(rename = "ref")]
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub refers: Option<Spanned<String>>,
     /// Within a list of records: no two items may hold the same value here.
     #[serde(default)]
@@ -230,7 +239,7 @@ pub struct RawInput {
     pub unique: bool,
     /// For a map: every key must be a key or value that `ref` would accept.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub key_ref: Option<Spanned<String>>,
     /// Rules that reject the value: `{ when = "...", message = "..." }`, where
     /// `value` is this field's value and `item` the record it is in.
@@ -239,29 +248,31 @@ pub struct RawInput {
     pub reject: Vec<RawFieldRule>,
     /// The table whose rows a `table` input replaces.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub table: Option<Spanned<String>>,
     /// What a value that does not validate does: `reject` the case (the
     /// default) or read as `absent` (then the default applies).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub invalid: Option<Spanned<String>>,
 }
 
 /// `{ when = "value > act_date", message = "is after the act date" }`.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawFieldRule {
     /// The value is rejected when this holds.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub when: Spanned<String>,
     /// Why; `{expr}` shows a value.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub message: Spanned<String>,
 }
 
 /// A named constant: one value, or one value per period chosen by an expression.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawParameter {
     /// Human label.
@@ -269,24 +280,28 @@ pub struct RawParameter {
     pub label: Option<String>,
     /// The clause that sets it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub clause: Option<Spanned<String>>,
     /// The value, when not dated.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub value: Option<Spanned<String>>,
     /// Dated values.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<Vec<RawPeriodValue>>")]
+    #[cfg_attr(
+        feature = "format-schema",
+        schemars(with = "Option<Vec<RawPeriodValue>>")
+    )]
     pub periods: Option<Vec<Spanned<RawPeriodValue>>>,
     /// The date or month expression that chooses among `periods`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub at: Option<Spanned<String>>,
 }
 
 /// One dated value of a parameter.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawPeriodValue {
     /// First month or date covered.
@@ -299,21 +314,22 @@ pub struct RawPeriodValue {
 }
 
 /// A table.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawTable {
     /// `periods`, `keyed`, `scale` or `ranges`. Left out in a version that
     /// extends another, the table changes the extended one's rows instead
     /// of replacing it (`extends`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub kind: Option<Spanned<String>>,
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The clause the table comes from.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub clause: Option<Spanned<String>>,
     /// Typed columns, in order (not for scales).
     #[serde(default)]
@@ -326,27 +342,31 @@ pub struct RawTable {
     /// Rows: cells as TOML strings, numbers or booleans.
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<IndexMap<String, serde_json::Value>>")]
+    #[cfg_attr(
+        feature = "format-schema",
+        schemars(with = "Vec<IndexMap<String, serde_json::Value>>")
+    )]
     pub rows: Vec<Spanned<IndexMap<String, toml::Value>>>,
 }
 
 /// A named computation.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawStep {
     /// Human label.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The formula.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub expr: Spanned<String>,
     /// The step applies only when this holds; otherwise it has no value.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub when: Option<Spanned<String>>,
     /// Value when `when` does not hold.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub otherwise: Option<Spanned<String>>,
     /// The rounding point of the step.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -354,7 +374,7 @@ pub struct RawStep {
     /// Clauses the step applies.
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<String>"))]
     pub clauses: Vec<Spanned<String>>,
     /// Clauses the step applies in addition when a condition holds, for a
     /// step whose branches apply different clauses.
@@ -368,7 +388,8 @@ pub struct RawStep {
 }
 
 /// A group of steps computed once per item of a list.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawGroup {
     /// Human label.
@@ -377,29 +398,31 @@ pub struct RawGroup {
     /// The list the steps run over (an expression); required, but may be
     /// left to the extended version when a version overrides some steps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub over: Option<Spanned<String>>,
     /// The name of the current item inside the group's steps (required, as `over`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub item: Option<Spanned<String>>,
     /// The steps, computed for each item.
     pub steps: IndexMap<String, RawStep>,
 }
 
 /// `round = { places = 2, mode = "half_up" }`.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawRound {
     /// Decimal places kept.
     pub places: u32,
     /// One of `RoundingMode::NAMES` (`half_up`, `half_down`, `down`, …).
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub mode: Spanned<String>,
 }
 
 /// One ordered check.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawCheck {
     /// Human label.
@@ -407,11 +430,11 @@ pub struct RawCheck {
     pub label: Option<String>,
     /// Condition; a check without one always holds (only the last may omit it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub when: Option<Spanned<String>>,
     /// The decision given when the check holds.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub decision: Option<Spanned<String>>,
     /// Reason code given with the decision.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -419,20 +442,21 @@ pub struct RawCheck {
     /// Clauses cited when the check holds.
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<String>"))]
     pub clauses: Vec<Spanned<String>>,
     /// Instead of a decision: reject the case at this field path.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub reject: Option<Spanned<String>>,
     /// Rejection message; `{name}` is replaced by that value.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub message: Option<Spanned<String>>,
 }
 
 /// A decision and its answer.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawDecision {
     /// Human label.
@@ -441,7 +465,7 @@ pub struct RawDecision {
     /// Clauses cited by default.
     #[serde(default)]
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<String>"))]
     pub clauses: Vec<Spanned<String>>,
     /// Clauses cited in addition when a condition holds.
     #[serde(default)]
@@ -452,36 +476,38 @@ pub struct RawDecision {
 }
 
 /// `{ when = "...", clauses = [...] }`.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawCite {
     /// Condition.
-    #[schemars(with = "String")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "String"))]
     pub when: Spanned<String>,
     /// Clauses added when it holds.
-    #[schemars(with = "Vec<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Vec<String>"))]
     pub clauses: Vec<Spanned<String>>,
 }
 
 /// One answer field.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawOutput {
     /// The value (not with `each`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub expr: Option<Spanned<String>>,
     /// `money`, `decimal`, `integer`, `number`, `text`, `bool`, `date`, `month`, `clauses`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub format: Option<Spanned<String>>,
     /// A list with one object per item of this per-item group, in input order.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub each: Option<Spanned<String>>,
     /// With `each`: an object keyed by this expression (in the item's scope) instead of a list.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub key: Option<Spanned<String>>,
     /// The fields of each item's object (with `each`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -489,20 +515,21 @@ pub struct RawOutput {
 }
 
 /// `[limits]`: bounds on one evaluation.
-#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RawLimits {
     /// Largest case, in bytes of JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<usize>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<usize>"))]
     pub max_case_bytes: Option<Spanned<usize>>,
     /// Most items in any list input.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<usize>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<usize>"))]
     pub max_list_items: Option<Spanned<usize>>,
     /// Most expression nodes evaluated for one case.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<u64>")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<u64>"))]
     pub max_eval_steps: Option<Spanned<u64>>,
 }
 
@@ -529,6 +556,7 @@ fn is_false(b: &bool) -> bool {
 /// validators read), generated from these types so it cannot drift from
 /// what the loader accepts: `bareme schema` prints it, and
 /// `docs/rulebook.schema.json` is this text.
+#[cfg(feature = "format-schema")]
 pub fn json_schema() -> String {
     let generator = schemars::generate::SchemaSettings::draft07().into_generator();
     let schema = generator.into_root_schema_for::<RawRulebook>();

@@ -10,6 +10,7 @@
 //! Invariant: every value of the CSV is a decimal as the engine wrote it;
 //! floating point exists only in `plot`, for drawing coordinates.
 
+#[cfg(feature = "plot")]
 pub mod plot;
 
 use indexmap::IndexMap;

@@ -95,6 +95,7 @@ fn a_number_stays_a_number_and_a_path_reaches_into_records() {
     assert_eq!(quote("a,\"b\""), "\"a,\"\"b\"\"\"");
 }
 
+#[cfg(feature = "plot")]
 #[test]
 fn the_plot_draws_each_field_and_its_rate() {
     let rb = crate::rulebook::parse_rulebook("capped.toml", CAPPED).expect("checks");
