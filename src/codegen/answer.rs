@@ -12,10 +12,11 @@
 
 use std::fmt::Write as _;
 
-use super::deps::{code_deps, Dep};
-use super::groups::GroupForm;
+use super::deps::code_deps;
+use super::state::Dep;
+use super::state::GroupForm;
+use super::state::{spend, Gen, Gened, Scope, Unsupported};
 use super::ty::Ty;
-use super::{spend, Gen, Gened, Scope, Unsupported};
 use crate::model::{Format, Formula, Output, OutputValue};
 
 impl Gen<'_> {

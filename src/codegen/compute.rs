@@ -13,9 +13,10 @@
 
 use std::fmt::Write as _;
 
-use super::deps::{code_deps, Dep};
+use super::deps::code_deps;
+use super::state::Dep;
+use super::state::{spend, step_spend, Gen, Gened, Scope, Unsupported};
 use super::ty::{Ex, Ty};
-use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
 use crate::model::plan::{Code, CodeKind};
 use crate::model::{ParamValue, Step};
 use crate::value::Value;

@@ -8,17 +8,9 @@
 //!
 //! Invariant: reads the lowered code only; nothing here writes code.
 
-use super::{Gened, Unsupported};
+use super::state::{Dep, Gened, Unsupported};
 use crate::model::plan::{Code, CodeKind};
 use crate::model::Step;
-
-/// Something computed once per case, before whatever reads it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Dep {
-    Step(usize),
-    Group(usize),
-    Param(usize),
-}
 
 /// The order to compute an item's steps in: each after the item steps it reads.
 pub(super) fn item_order(steps: &[Step]) -> Gened<Vec<usize>> {

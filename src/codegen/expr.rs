@@ -14,8 +14,8 @@ use std::fmt::Write as _;
 
 use rust_decimal::Decimal;
 
+use super::state::{Gen, Gened, Scope, Unsupported};
 use super::ty::{value_ty, Ex, Ty};
-use super::{Gen, Gened, Scope, Unsupported};
 use crate::expr::BinOp;
 use crate::model::plan::{Code, CodeKind};
 use crate::model::{Func, InputKind, Rulebook};

@@ -13,19 +13,10 @@
 use std::fmt::Write as _;
 
 use super::deps::item_order;
+use super::state::{spend, step_spend, Gen, Gened, GroupForm, Scope, Unsupported};
 use super::ty::{Ex, Ty};
-use super::{spend, step_spend, Gen, Gened, Scope, Unsupported};
 use crate::model::plan::Code;
 use crate::model::{SpecializedRow, Step};
-
-/// How the items of a generated group are held.
-#[derive(Clone, Debug)]
-pub(super) enum GroupForm {
-    /// Unrolled: the local of step `j` of row `r`, with its type.
-    Rows(Vec<Vec<(String, Ty)>>),
-    /// `Vec` of struct `G{g}`; the type of each field `s{j}`.
-    List(Vec<Ty>),
-}
 
 impl Gen<'_> {
     pub(super) fn group(&mut self, g: usize, out: &mut String) -> Gened<()> {

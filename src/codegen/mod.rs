@@ -31,6 +31,7 @@ mod compute;
 mod deps;
 mod expr;
 mod groups;
+mod state;
 mod tree;
 mod ty;
 
@@ -39,10 +40,8 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use crate::model::plan::node_count;
-use crate::model::{CheckOutcome, Formula, Rulebook, Step};
-use deps::Dep;
-use groups::GroupForm;
+use crate::model::{CheckOutcome, Rulebook};
+use state::{spend, Gen, Scope, Unsupported};
 use ty::Ty;
 
 /// A compiled module's source.
@@ -114,49 +113,6 @@ fn hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
         s
     })
-}
-
-/// What names mean where an expression is generated.
-#[derive(Clone, Copy, Default)]
-struct Scope<'s> {
-    /// The current item (a `Value` place) and its steps' locals.
-    item: Option<ItemLocals<'s>>,
-    /// The item a `SumRows` body is at: its steps' locals.
-    row: Option<&'s [(String, Ty)]>,
-    /// Comprehension variables bound (`l0`, `l1`, …, innermost last).
-    depth: usize,
-    /// The group whose item is current.
-    group: Option<usize>,
-    /// In an answer: the deciding check and its decision, which `decision`
-    /// and `reason` read.
-    decided: Option<(usize, usize)>,
-}
-
-/// An item (a `Value` place) and the locals of its steps computed so far.
-type ItemLocals<'s> = (&'s str, &'s [Option<(String, Ty)>]);
-
-/// A formula the generator does not compile.
-struct Unsupported(String);
-
-type Gened<T> = Result<T, Unsupported>;
-
-/// The generator's state for one rulebook: what the code written so far
-/// declares and computes.
-struct Gen<'r> {
-    rb: &'r Rulebook,
-    consts: Vec<String>,
-    const_names: HashMap<String, String>,
-    structs: Vec<String>,
-    fallbacks: Vec<String>,
-    /// What the code generated so far has computed, innermost branch last.
-    done: Vec<Dep>,
-    /// What is being generated (a cycle gives up).
-    busy: Vec<Dep>,
-    /// The type of each step's local, once generated.
-    step_ty: Vec<Option<Ty>>,
-    /// Whether each parameter has a local.
-    param_used: Vec<bool>,
-    groups: Vec<Option<GroupForm>>,
 }
 
 impl Gen<'_> {
@@ -236,24 +192,6 @@ impl Gen<'_> {
         }
         head + &out
     }
-}
-
-/// What the interpreter may spend on a formula, comprehension bodies once (the
-/// generated loops count their items): a unit per node, and one more for
-/// the base of a field read in place.
-fn spend(formula: Option<&Formula>) -> u64 {
-    formula.map_or(0, |f| 2 * node_count(&f.node))
-}
-
-fn step_spend(step: &Step) -> u64 {
-    spend(step.when.as_ref())
-        + spend(Some(&step.expr))
-        + spend(step.otherwise.as_ref())
-        + step
-            .cite
-            .iter()
-            .map(|(when, _)| spend(Some(when)))
-            .sum::<u64>()
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //! Invariant: a function called with an arity it was not checked for is
 //! not compiled, never guessed.
 
+use super::state::{Gen, Gened, Scope, Unsupported};
 use super::ty::{Ex, Ty};
-use super::{Gen, Gened, Scope, Unsupported};
 use crate::model::func::{Carrier, Emit, Op};
 use crate::model::plan::{Code, CodeKind};
 use crate::model::{CheckOutcome, Func};

@@ -8,9 +8,9 @@
 
 use indexmap::IndexMap;
 
+use super::changes::{Change, ChangeKind, Section};
 use super::flatten::{Entity, Fact, Flat};
 use super::words::word_diff;
-use super::{Change, ChangeKind, Section};
 use crate::rulebook::check::parse_plain_decimal;
 
 /// Line numbers of byte offsets in one text.

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{ChangeKind, RulebookDiff};
+use super::changes::{ChangeKind, RulebookDiff};
 use crate::diag::Diagnostics;
 use crate::generate::parse_generator;
 use crate::model::Rulebook;

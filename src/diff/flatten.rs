@@ -13,7 +13,7 @@ use indexmap::IndexMap;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-use super::Section;
+use super::changes::Section;
 use crate::expr::{parse_expr, print::print};
 use crate::rulebook::schema::*;
 

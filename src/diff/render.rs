@@ -5,7 +5,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Change, ChangeKind, Impact, Report, Section, Verdict};
+use super::changes::{Change, ChangeKind, Section};
+use super::compat::Verdict;
+use super::impact::Impact;
+use super::Report;
 use crate::trace::escape_text;
 
 /// How text output looks.

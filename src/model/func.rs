@@ -19,7 +19,7 @@
 
 use chrono::Datelike;
 
-use super::ops;
+use super::ops::{self, bad_arguments};
 use crate::value::{Month, Value};
 
 mod text;
@@ -814,10 +814,6 @@ const _: () = {
 // The operations, on arguments as their `reads` give them. The interpreter has
 // checked each argument's kind, so the catch-all arms are never taken; they
 // fault rather than panic.
-
-fn bad_arguments(name: &str) -> String {
-    format!("`{name}` was given arguments of the wrong kind")
-}
 
 fn abs(a: &[Value]) -> Result<Value, String> {
     match a {

@@ -18,6 +18,13 @@ use crate::num::arith;
 use crate::num::exact::Num;
 use crate::value::{Month, Value};
 
+/// The fault of an operation given arguments of a kind its type rule
+/// excludes: resolution checked each argument's kind, so this is a fault
+/// (a defect of the engine), never a panic.
+pub(crate) fn bad_arguments(name: &str) -> String {
+    format!("`{name}` was given arguments of the wrong kind")
+}
+
 /// Largest whole exponent computed by repeated multiplication.
 const MAX_WHOLE_EXPONENT: i64 = 4096;
 

@@ -11,7 +11,7 @@
 use rust_decimal::Decimal;
 use std::sync::Arc;
 
-use super::bad_arguments;
+use crate::model::ops::bad_arguments;
 use crate::value::Value;
 
 pub(super) fn len(a: &[Value]) -> Result<Value, String> {

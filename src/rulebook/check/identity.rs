@@ -100,11 +100,6 @@ impl Checker<'_> {
     }
 }
 
-/// The clause texts by id.
-pub(super) fn clauses(raw: IndexMap<String, String>) -> IndexMap<Arc<str>, String> {
-    raw.into_iter().map(|(k, v)| (Arc::from(k), v)).collect()
-}
-
 /// The rulebook's `[limits]`.
 impl Checker<'_> {
     /// Each limit as given, or its default. A limit of 0, or above its cap

@@ -119,7 +119,10 @@ impl Checker<'_> {
 
         // Identity, clauses and limits: what the rulebook says of itself.
         self.identity(&ident);
-        let clauses = identity::clauses(clauses);
+        let clauses: IndexMap<Arc<str>, String> = clauses
+            .into_iter()
+            .map(|(k, v)| (Arc::from(k), v))
+            .collect();
         let clause_ids: Vec<Arc<str>> = clauses.keys().cloned().collect();
         let limits = self.limits(&limits);
 
