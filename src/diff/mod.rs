@@ -21,7 +21,9 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 pub use compat::{verdict, Break, Dependent, DependentKind, Verdict};
-pub use impact::{impact, Divergence, Example, FieldImpact, Impact, ImpactTask, ReadChange};
+pub use impact::{
+    impact, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactTask, ReadChange,
+};
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};
 
