@@ -43,6 +43,7 @@ pub mod rulebook;
 pub mod score;
 pub mod span;
 pub mod sweep;
+pub mod tasks;
 pub mod trace;
 pub mod value;
 

@@ -1,5 +1,5 @@
 //! `bareme ablations`: the ablation coverage of a task file, read a line at
-//! a time; the measure itself is `bareme::coverage`.
+//! a time (`bareme::tasks::LineFile`); the measure itself is `bareme::coverage`.
 //!
 //! Exit codes: 0 every combination detected, 1 some combination undetected,
 //! 2 a task file that cannot be read, a bad line, a task written for another
@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use super::args::{AblationsArgs, ReportFormat};
 use super::output::Stdout;
-use super::taskfile::{each_line, Stop};
-use bareme::coverage::{Coverage, Task};
+use super::taskfile::{line_failed, line_fault, open};
+use bareme::coverage::Coverage;
 
 /// Runs `bareme ablations`.
 pub fn run(args: &AblationsArgs) -> ExitCode {
@@ -34,18 +34,17 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
         Some(dir) => Some(start(&super::load(dir)?)?),
         None => None,
     };
-    each_line(&args.tasks, |_, text| {
-        let task = Task::from_json(text)?;
+    let mut file = open(&args.tasks)?;
+    for read in file.tasks() {
+        let (line, task) = read.map_err(|e| line_failed(&args.tasks, e))?;
         let coverage = match &mut coverage {
             Some(c) => c,
-            None => coverage.insert(
-                super::load(&task.rulebook_dir())
-                    .and_then(|rb| start(&rb))
-                    .map_err(Stop::Exit)?,
-            ),
+            None => coverage.insert(super::load(&task.rulebook_dir()).and_then(|rb| start(&rb))?),
         };
-        Ok(coverage.add(&task)?)
-    })?;
+        coverage
+            .add(&task)
+            .map_err(|message| line_fault(&args.tasks, line, &message))?;
+    }
     match coverage {
         Some(c) if c.tasks() > 0 => Ok(c),
         _ => {

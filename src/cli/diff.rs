@@ -14,14 +14,14 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bareme::coverage::Task;
 use bareme::diff::{
     diff_rulebooks, impact, render_markdown, render_text, verdict, Dependent, DependentKind,
-    ImpactTask, Report, RulebookDiff, Style, Verdict, Version,
+    Report, RulebookDiff, Style, Verdict, Version,
 };
-use bareme::generate::{load_generator, run as run_generator, Engine, GeneratorError, RunOptions};
+use bareme::generate::{load_generator, run as run_generator, Engine, RunOptions};
 use bareme::rulebook::effective_toml;
 use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
+use bareme::tasks::{LineFile, Task};
 use bareme::{parse_rulebook, Rulebook};
 
 use super::args::{DiffArgs, DiffFormat};
@@ -238,37 +238,21 @@ fn verdicts(
     Ok(out)
 }
 
-/// The cases of `--impact` or `--sample`, if asked.
-fn tasks(args: &DiffArgs) -> Result<Option<Vec<ImpactTask>>, ExitCode> {
-    let of = |t: Task| ImpactTask {
-        id: t.id,
-        level: t.level,
-        tier: t.tier,
-        case: t.case,
-    };
+/// The tasks of `--impact` or `--sample`, if asked.
+fn tasks(args: &DiffArgs) -> Result<Option<Vec<Task>>, ExitCode> {
     if let Some(path) = &args.impact {
-        let mut tasks = Vec::new();
-        super::taskfile::each_line(path, |_, text| {
-            tasks.push(of(Task::from_json(text)?));
-            Ok(())
-        })?;
+        let mut file = super::taskfile::open(path)?;
+        let tasks = file
+            .tasks()
+            .map(|read| read.map(|(_, task)| task))
+            .collect::<Result<_, _>>()
+            .map_err(|e| super::taskfile::line_failed(path, e))?;
         return Ok(Some(tasks));
     }
     let (Some(count), Some(path)) = (args.sample, &args.generator) else {
         return Ok(None);
     };
-    let (generator, rb) = match load_generator(path, None) {
-        Ok(pair) => pair,
-        Err(GeneratorError::Invalid(diags)) => return Err(super::invalid(&diags, None)),
-        Err(GeneratorError::Rulebook {
-            source: bareme::LoadError::Invalid(diags),
-            generator,
-        }) => return Err(super::invalid(&diags, Some(&generator))),
-        Err(e) => {
-            warn!("error: {e}");
-            return Err(ExitCode::from(2));
-        }
-    };
+    let (generator, rb) = load_generator(path, None).map_err(super::taskfile::companion_failed)?;
     let engine = Engine::new(&generator, &rb).map_err(|e| {
         warn!("error: {e}");
         ExitCode::from(3)
@@ -285,16 +269,14 @@ fn tasks(args: &DiffArgs) -> Result<Option<Vec<ImpactTask>>, ExitCode> {
         warn!("error: {e}");
         return Err(ExitCode::from(2));
     }
-    let text = String::from_utf8_lossy(&lines);
-    let mut tasks = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match Task::from_json(line) {
-            Ok(t) => tasks.push(of(t)),
-            Err(e) => {
-                warn!("error: a drawn task: {e}");
-                return Err(ExitCode::from(2));
-            }
-        }
-    }
+    // The run's own lines, deduplicated as a task file holds them.
+    let tasks = LineFile::new(lines.as_slice())
+        .tasks()
+        .map(|read| read.map(|(_, task)| task))
+        .collect::<Result<_, _>>()
+        .map_err(|e| {
+            warn!("error: a drawn task: {e}");
+            ExitCode::from(2)
+        })?;
     Ok(Some(tasks))
 }

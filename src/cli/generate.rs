@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
-use bareme::generate::{load_generator, run as run_generator, Engine, GeneratorError, RunOptions};
+use bareme::generate::{load_generator, run as run_generator, Engine, RunOptions};
 
 use super::args::GenerateArgs;
 use super::output::Stdout;
@@ -16,15 +16,7 @@ use super::progress;
 pub fn run(args: &GenerateArgs) -> ExitCode {
     let (generator, rb) = match load_generator(&args.generator, args.rulebook.as_deref()) {
         Ok(pair) => pair,
-        Err(GeneratorError::Invalid(diags)) => return super::invalid(&diags, None),
-        Err(GeneratorError::Rulebook {
-            source: bareme::LoadError::Invalid(diags),
-            generator,
-        }) => return super::invalid(&diags, Some(&generator)),
-        Err(e) => {
-            warn!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return super::taskfile::companion_failed(e),
     };
     let engine = match Engine::new(&generator, &rb) {
         Ok(e) => e,

@@ -17,11 +17,7 @@ const CASE: &str = include_str!("templates/case.toml");
 
 /// Writes `dir/ID/v1/rulebook.toml` and `dir/ID/v1/cases/01-bonus.toml`.
 pub fn run(id: &str, dir: &Path) -> ExitCode {
-    let valid = !id.is_empty()
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-    if !valid {
+    if !bareme::rulebook::is_rulebook_id(id) {
         warn!("error: the id {id:?} must be lowercase letters, digits, `-` and `_`");
         return ExitCode::from(2);
     }

@@ -12,14 +12,14 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 
-use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
+use bareme::tasks::Task;
 
 use super::args::{ReportFormat, RescoreArgs};
-use super::grading::{grade, in_file_order};
+use super::grading::in_file_order;
 use super::output::Stdout;
 use super::table;
-use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
+use super::taskfile::{load_scorer, open, read_tasks};
 
 /// The means of every rubric, overall and per strategy.
 pub(super) struct Rescored {
@@ -78,18 +78,18 @@ pub(super) fn rescore(
         means: vec![Means::default(); scorers.len()],
         strategies: IndexMap::new(),
     };
-    let mut file = LineFile::open(replies)?;
+    let mut file = open(replies)?;
     in_file_order(
+        Some(replies),
         tasks,
-        reply_lines(&mut file),
+        file.replies(),
         jobs,
         |task, line| {
             scorers
                 .iter()
-                .map(|s| Ok(grade(s, task, line)?.score))
+                .map(|s| Ok(s.grade_line(task, line)?.score))
                 .collect::<Result<Vec<Decimal>, String>>()
         },
-        |number, message| line_fault(replies, number, message),
         |task, line, scores| {
             for (m, s) in r.means.iter_mut().zip(&scores) {
                 m.add(task, *s);

@@ -14,14 +14,14 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::coverage::Task;
 use bareme::score::{number, setting_changes, settings, Baselines, Means, Scorer, SettingChange};
+use bareme::tasks::{ReplyLine, Task};
 
 use super::args::DiffFormat;
-use super::grading::{grade, in_file_order};
+use super::grading::in_file_order;
 use super::output::Stdout;
 use super::table;
-use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile, ReplyLine};
+use super::taskfile::{load_scorer, open, read_tasks};
 
 /// Changed replies listed in text; JSON lists up to `MAX_LISTED`.
 const SHOWN: usize = 20;
@@ -160,7 +160,10 @@ fn score(
         strategies,
     };
     let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
-        Ok((grade(old, task, line)?.score, grade(new, task, line)?.score))
+        Ok((
+            old.grade_line(task, line)?.score,
+            new.grade_line(task, line)?.score,
+        ))
     };
     let take = |task: &Task, line: ReplyLine, (o, n): (Decimal, Decimal)| {
         s.add(task, line, o, n);
@@ -168,9 +171,8 @@ fn score(
     };
     match replies {
         Some(path) => {
-            let mut file = LineFile::open(path)?;
-            let fault = |number: usize, message: &str| line_fault(path, number, message);
-            in_file_order(tasks, reply_lines(&mut file), None, both, fault, take)?;
+            let mut file = open(path)?;
+            in_file_order(Some(path), tasks, file.replies(), None, both, take)?;
         }
         None => {
             let lines = b_old.strategies().iter().flat_map(|strategy| {
@@ -186,14 +188,7 @@ fn score(
                     ))
                 })
             });
-            in_file_order(
-                tasks,
-                lines,
-                None,
-                both,
-                |_, message| fail(message.into()),
-                take,
-            )?;
+            in_file_order(None, tasks, lines, None, both, take)?;
         }
     }
     Ok(s)

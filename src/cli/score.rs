@@ -4,7 +4,7 @@
 //! Tasks are read whole first (each must be written for the rubric's
 //! rulebook, version and hash, and its `expected` must be the rulebook's own
 //! outcome for its case); replies are then streamed in chunks, graded in
-//! parallel and written in order (`grading`). Exit codes: 0 every reply scored, 2 a file
+//! parallel and written in order (`bareme::score::grade_in_order`). Exit codes: 0 every reply scored, 2 a file
 //! that cannot be read, a bad task or reply line, a reply to an unknown task,
 //! a task written for another rulebook (or an unwritable standard output),
 //! 3 an invalid rubric or rulebook.
@@ -14,13 +14,13 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 
-use bareme::coverage::Task;
 use bareme::score::{Means, Scorer};
+use bareme::tasks::Task;
 
 use super::args::ScoreArgs;
-use super::grading::{grade, in_file_order};
+use super::grading::in_file_order;
 use super::output::Stdout;
-use super::taskfile::{line_fault, load_scorer, read_tasks, reply_lines, LineFile};
+use super::taskfile::{load_scorer, open, read_tasks};
 
 /// Runs `bareme score`.
 pub fn run(args: &ScoreArgs) -> ExitCode {
@@ -67,13 +67,14 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
     let mut out = Stdout::new();
     let mut summary = Summary::default();
     let mut unwritable = false;
-    let graded = LineFile::open(&args.replies).and_then(|mut file| {
+    let graded = open(&args.replies).and_then(|mut file| {
         in_file_order(
+            Some(&args.replies),
             tasks,
-            reply_lines(&mut file),
+            file.replies(),
             args.jobs,
             |task, line| {
-                let g = grade(scorer, task, line)?;
+                let g = scorer.grade_line(task, line)?;
                 let mut m = Map::new();
                 m.insert("id".into(), json!(line.id));
                 if let Value::Object(rest) = g.to_json() {
@@ -81,7 +82,6 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
                 }
                 Ok((Value::Object(m).to_string(), g.score, g.malformed.is_some()))
             },
-            |number, message| line_fault(&args.replies, number, message),
             |task, _, (text, score, malformed)| {
                 out.line(&text);
                 summary.add(task, score, malformed);

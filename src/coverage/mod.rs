@@ -10,13 +10,13 @@
 //! Tasks are given one at a time ([`Coverage::add`]) and only counts are
 //! kept, so a task file of any length is read in bounded memory; the ablated
 //! rulebooks are built once, up front, at most [`MAX_COMBINATIONS`] of them.
-//! Reading the task file is the caller's (`bareme ablations`).
+//! Reading the task file is the caller's (`bareme ablations`, through
+//! `tasks::LineFile`).
 //!
 //! Invariant: nothing is scored against a rulebook a task was not written for
 //! (its id, version and hash must be the rulebook's), nor before the task's
 //! `expected` is shown to be the rulebook's own outcome for its case.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,103 +26,15 @@ use crate::case::validate_case;
 use crate::eval::evaluate;
 use crate::model::Rulebook;
 use crate::pipeline::{error_json, outcome_json};
+/// A task as coverage reads it: the one task line of `crate::tasks`.
+pub use crate::tasks::Task;
 
 /// Most combinations measured at once: each is a copy of the rulebook.
 pub const MAX_COMBINATIONS: usize = 4096;
 
-/// Most bytes of one line of a task file (16 MiB): a case, its answer and
-/// whatever else the task carries, such as its prompt.
-pub const MAX_TASK_BYTES: usize = 16 << 20;
-
 /// The largest combinations measured when none is asked for: all of them up
 /// to this many ablations, else pairs.
 const ALL_UP_TO: usize = 10;
-
-/// One graded task, from a line of a task file (JSON Lines). Keys other
-/// than these are the task's own (its prompt, tags, …) and are not read.
-#[derive(Clone, Debug)]
-pub struct Task {
-    /// `id`.
-    pub id: String,
-    /// The rulebook's id, from `rulebook` (`"<id>@<version>"`).
-    pub rulebook_id: String,
-    /// The rulebook's version, from `rulebook`.
-    pub version: i64,
-    /// `rulebook_hash`: the rulebook's hash as [`Rulebook::hash`] gives it.
-    pub hash: String,
-    /// `case`: the case as `bareme eval` takes it.
-    pub case: Value,
-    /// `expected`: the reference outcome, as `bareme eval --batch` prints it.
-    pub expected: Value,
-    /// `level`, when the task has one.
-    pub level: Option<i64>,
-    /// `tier`, when the task has one.
-    pub tier: Option<String>,
-}
-
-impl Task {
-    /// A task from its JSON text.
-    pub fn from_json(text: &str) -> Result<Task, String> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| format!("the task is not JSON: {e}"))?;
-        let Value::Object(mut task) = value else {
-            return Err("a task must be a JSON object".into());
-        };
-        let text_of = |key: &str| match task.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(format!("the task's `{key}` must be a string")),
-            None => Err(format!("the task has no `{key}`")),
-        };
-        let id = text_of("id")?;
-        let rulebook = text_of("rulebook")?;
-        let hash = text_of("rulebook_hash")?;
-        let (rulebook_id, version) = rulebook
-            .rsplit_once('@')
-            .and_then(|(id, v)| Some((id, v.parse::<i64>().ok()?)))
-            .filter(|(id, v)| is_rulebook_id(id) && *v >= 1)
-            .ok_or_else(|| {
-                format!("task {id}: `rulebook` must be ID@VERSION, as `sales-tax@1`, found {rulebook:?}")
-            })?;
-        let level = task.get("level").and_then(Value::as_i64);
-        let tier = task.get("tier").and_then(Value::as_str).map(str::to_string);
-        let mut take = |key: &str| {
-            task.remove(key)
-                .ok_or_else(|| format!("task {id} has no `{key}`"))
-        };
-        Ok(Task {
-            rulebook_id: rulebook_id.to_string(),
-            version,
-            hash,
-            case: take("case")?,
-            expected: take("expected")?,
-            id,
-            level,
-            tier,
-        })
-    }
-
-    /// Where a bundled rulebook of the task's id and version is, relative to
-    /// the repository root: `rulebooks/<id>/v<version>`.
-    pub fn rulebook_dir(&self) -> PathBuf {
-        PathBuf::from("rulebooks")
-            .join(&self.rulebook_id)
-            .join(format!("v{}", self.version))
-    }
-
-    /// `id@version#hash`, the hash in full.
-    pub fn written_for(&self) -> String {
-        format!("{}@{}#{}", self.rulebook_id, self.version, self.hash)
-    }
-}
-
-/// A rulebook id as the checker accepts one: lowercase letters, digits, `-`
-/// and `_`, so that it names a folder and nothing above it.
-fn is_rulebook_id(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-}
 
 /// One combination of ablations and what the tasks so far made of it.
 struct Combination {

@@ -1,4 +1,4 @@
-//! Unit tests of the coverage: combinations counted and listed, task lines read.
+//! Unit tests of the coverage: combinations counted and listed.
 
 use super::*;
 
@@ -21,33 +21,4 @@ fn combinations_are_counted_and_listed_in_order() {
         all,
         [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]].map(Vec::from)
     );
-}
-
-#[test]
-fn a_task_line_names_its_rulebook_as_id_at_version() {
-    let task = Task::from_json(
-        r#"{"id": "t1", "rulebook": "sales-tax@1", "rulebook_hash": "ab", "case": {}, "expected": {"x": 1}, "prompt": "…"}"#,
-    )
-    .expect("a task");
-    assert_eq!((task.rulebook_id.as_str(), task.version), ("sales-tax", 1));
-    assert_eq!(task.rulebook_dir(), PathBuf::from("rulebooks/sales-tax/v1"));
-    for (line, error) in [
-        ("[]", "a task must be a JSON object"),
-        (r#"{"id": 1}"#, "the task's `id` must be a string"),
-        (r#"{"id": "t"}"#, "the task has no `rulebook`"),
-        (
-            r#"{"id": "t", "rulebook": "../x@1", "rulebook_hash": ""}"#,
-            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"../x@1\"",
-        ),
-        (
-            r#"{"id": "t", "rulebook": "x@0", "rulebook_hash": ""}"#,
-            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"x@0\"",
-        ),
-        (
-            r#"{"id": "t", "rulebook": "x@1", "rulebook_hash": "", "case": {}}"#,
-            "task t has no `expected`",
-        ),
-    ] {
-        assert_eq!(Task::from_json(line).expect_err(line), error);
-    }
 }

@@ -15,12 +15,57 @@ use std::sync::Arc;
 
 use crate::model::Rulebook;
 use crate::pipeline::{evaluate_json, outcome_json};
+use crate::tasks::Task;
 use crate::trace::{Event, StepTrace};
 
 /// The pseudo-field of an outcome that changed kind (answer, rejection) or rejection.
 pub const OUTCOME: &str = "$outcome";
 
-/// One case of a task set.
+/// What the impact reads of a task: its id, its case, and the level and
+/// tier it is counted under. A task of a task file (`tasks::Task`) is
+/// one; an [`ImpactTask`] is one made by hand.
+pub trait ImpactCase: Sync {
+    /// The task's id.
+    fn id(&self) -> &str;
+    /// Its level, if any.
+    fn level(&self) -> Option<i64>;
+    /// Its tier, if any.
+    fn tier(&self) -> Option<&str>;
+    /// The case.
+    fn case(&self) -> &Json;
+}
+
+impl ImpactCase for Task {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn level(&self) -> Option<i64> {
+        self.level
+    }
+    fn tier(&self) -> Option<&str> {
+        self.tier.as_deref()
+    }
+    fn case(&self) -> &Json {
+        &self.case
+    }
+}
+
+impl ImpactCase for ImpactTask {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn level(&self) -> Option<i64> {
+        self.level
+    }
+    fn tier(&self) -> Option<&str> {
+        self.tier.as_deref()
+    }
+    fn case(&self) -> &Json {
+        &self.case
+    }
+}
+
+/// One case of a task set, made by hand.
 #[derive(Clone, Debug)]
 pub struct ImpactTask {
     /// The task's id.
@@ -153,17 +198,22 @@ fn label<T: ToString>(v: &Option<T>) -> String {
 
 /// Evaluates every task under both versions and counts what moved, with
 /// at most `examples` examples per field.
-pub fn impact(old: &Rulebook, new: &Rulebook, tasks: &[ImpactTask], examples: usize) -> Impact {
+pub fn impact<T: ImpactCase>(
+    old: &Rulebook,
+    new: &Rulebook,
+    tasks: &[T],
+    examples: usize,
+) -> Impact {
     let outcomes: Vec<(Json, Json)> = tasks
         .par_iter()
-        .map(|t| (outcome(old, &t.case), outcome(new, &t.case)))
+        .map(|t| (outcome(old, t.case()), outcome(new, t.case())))
         .collect();
     let mut report = Impact {
         tasks: tasks.len(),
         ..Impact::default()
     };
     for (t, (a, b)) in tasks.iter().zip(&outcomes) {
-        let (level, tier) = (label(&t.level), label(&t.tier));
+        let (level, tier) = (label(&t.level()), label(&t.tier()));
         *report.levels.entry(level.clone()).or_default() += 1;
         *report.tiers.entry(tier.clone()).or_default() += 1;
         let fields = moved(a, b);
@@ -178,10 +228,10 @@ pub fn impact(old: &Rulebook, new: &Rulebook, tasks: &[ImpactTask], examples: us
             *f.by_tier.entry(tier.clone()).or_default() += 1;
             if f.examples.len() < examples {
                 f.examples.push(Example {
-                    task: t.id.clone(),
+                    task: t.id().to_string(),
                     old: x,
                     new: y,
-                    divergence: divergence(old, new, &t.case, &field_name),
+                    divergence: divergence(old, new, t.case(), &field_name),
                 });
             }
         }

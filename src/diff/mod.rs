@@ -22,7 +22,9 @@ use serde::Serialize;
 
 pub use changes::{Change, ChangeKind, RulebookDiff, Section, Side};
 pub use compat::{verdict, Break, Dependent, DependentKind, Verdict};
-pub use impact::{impact, Divergence, Example, FieldImpact, Impact, ImpactTask, ReadChange};
+pub use impact::{
+    impact, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactTask, ReadChange,
+};
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};
 

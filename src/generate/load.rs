@@ -13,12 +13,12 @@ use toml::Spanned;
 use super::model::*;
 use super::prompt;
 use super::schema::*;
-use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::diag::{Diagnostics, Problem};
 use crate::model::{CheckOutcome, Formula, Rulebook, Type};
 use crate::rulebook::check::parse_plain_decimal;
-use crate::rulebook::load::{content_hash, read_beside, BesideError};
-use crate::rulebook::LoadError;
+use crate::rulebook::load::content_hash;
 use crate::span::Span;
+use crate::tasks::{check_pin, load_companion, parse_toml, CompanionError, Pin, PinWords};
 use crate::value::{parse_date, Month};
 
 /// Most draws of one task a generator may ask for: one task never runs unbounded.
@@ -26,29 +26,15 @@ const MAX_REDRAWS: u32 = 100_000;
 /// Most draws of one task, unless the generator says otherwise.
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
 
-/// Why a generator could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum GeneratorError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {message}")]
-    Io {
-        /// The path tried.
-        path: String,
-        /// Why.
-        message: String,
-    },
-    /// The rulebook it names could not be loaded.
-    #[error("the rulebook of {generator}: {source}")]
-    Rulebook {
-        /// The generator file.
-        generator: String,
-        /// Why.
-        source: LoadError,
-    },
-    /// The file has problems, or disagrees with its rulebook.
-    #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
-    Invalid(Diagnostics),
-}
+/// Why a generator could not be loaded: the error of every companion file.
+pub type GeneratorError = CompanionError;
+
+/// How a generator names its rulebook, in its diagnostics.
+const PIN: PinWords = PinWords {
+    malformed: "generate::rulebook",
+    other_version: "generate::rulebook_version",
+    says: "this generator is written against",
+};
 
 /// Loads a generator file and the rulebook it names: `rulebook` when given,
 /// else `v<version>` beside the generator file.
@@ -56,36 +42,12 @@ pub fn load_generator(
     path: &Path,
     rulebook: Option<&Path>,
 ) -> Result<(Generator, Rulebook), GeneratorError> {
-    let name = path.display().to_string();
-    let (text, rb) = read_beside(path, "generator", rulebook).map_err(|e| match e {
-        BesideError::Io(message) => GeneratorError::Io {
-            path: name.clone(),
-            message,
-        },
-        BesideError::Rulebook(source) => GeneratorError::Rulebook {
-            generator: name.clone(),
-            source,
-        },
-    })?;
-    let generator = parse_generator(&name, &text, &rb).map_err(GeneratorError::Invalid)?;
-    Ok((generator, rb))
+    load_companion(path, "generator", rulebook, parse_generator)
 }
 
 /// Parses and checks generator text against a rulebook.
 pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generator, Diagnostics> {
-    let source = SourceFile {
-        name: name.to_string(),
-        text: Arc::from(text),
-    };
-    let mut diags = Diagnostics::new(source);
-    let raw: RawGenerator = match toml::from_str(text) {
-        Ok(raw) => raw,
-        Err(e) => {
-            let span = e.span().map(Span::from).unwrap_or_default();
-            diags.push(Problem::new("generate::toml", e.message().to_string()).at(span, "here"));
-            return Err(diags);
-        }
-    };
+    let (raw, mut diags) = parse_toml::<RawGenerator>(name, text, "generate::toml")?;
     let mut cx = Cx {
         rb,
         text,
@@ -131,22 +93,12 @@ impl<'a> Cx<'a> {
 
     fn generator(&mut self, raw: RawGenerator, hash: String) -> Option<Generator> {
         let h = &raw.generator;
-        let (id, version) = match h.rulebook.get_ref().split_once('@') {
-            Some((id, v)) => (id.to_string(), v.to_string()),
-            None => {
-                let message = "`rulebook` is `<id>@<version>`, e.g. `luma-payroll@3`".to_string();
-                self.problem("generate::rulebook", span_of(&h.rulebook), message);
-                return None;
-            }
-        };
-        if id != self.rb.id() || version != self.rb.version().to_string() {
-            let message = format!(
-                "this generator is written against {}, but the rulebook loaded is {}",
-                h.rulebook.get_ref(),
-                self.side()
-            );
-            self.problem("generate::rulebook_version", span_of(&h.rulebook), message);
+        if check_pin(&h.rulebook, self.rb, &PIN, self.diags) == Pin::Malformed {
+            return None;
         }
+        // The names a generator derives are the rulebook's (the one it
+        // names, unless that is a problem already reported).
+        let id = self.rb.id().to_string();
         let language = match h.language.as_ref().map(|l| l.get_ref().as_str()) {
             None | Some("en") => Language::English,
             Some("fr") => Language::French,

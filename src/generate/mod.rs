@@ -5,14 +5,17 @@
 //! (`load`), so schema drift fails there, naming both sides. A task is a
 //! case drawn from a profile (`draw`), the reference answer, and a prompt
 //! rendered from the rulebook's own texts (`prompt`); it is kept only when
-//! it passes its self-checks (`task`). `run` draws many in parallel and
-//! writes them in order, with a manifest.
+//! it passes its self-checks (`task`; the prompt's leak scan in `leak`), as a `tasks::Task`, the line a task
+//! file holds. `run` draws many in parallel and writes them in order, with
+//! a manifest. A generator file is loaded as every companion file of a
+//! rulebook version is (`tasks::load_companion`).
 //!
 //! INVARIANT: task `i` depends only on (seed, generator, i): its random
 //! stream is its own, so any shard of a run reproduces the full run's lines.
 
 mod draw;
 mod fields;
+mod leak;
 mod load;
 mod model;
 mod prompt;
@@ -23,4 +26,4 @@ mod task;
 pub use load::{load_generator, parse_generator, GeneratorError};
 pub use model::{Generator, Language};
 pub use run::{run, Manifest, RunError, RunOptions};
-pub use task::{Drawn, Engine, GenerateError, Task};
+pub use task::{Drawn, Engine, GenerateError};

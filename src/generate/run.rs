@@ -1,5 +1,6 @@
 //! A run of a generator: tasks `start..start + count`, drawn in parallel and
-//! written in index order as JSON Lines, with the manifest that counts them.
+//! written in index order as JSON Lines (each a `tasks::Task` serialised),
+//! with the manifest that counts them.
 //!
 //! A task whose signature an earlier index already has is a duplicate and
 //! is dropped. Since every task depends only on (seed, generator, index),
@@ -12,7 +13,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
-use super::task::{Drawn, Engine, GenerateError, TaskLine};
+use super::task::{Drawn, Engine, GenerateError};
 use crate::chunks::in_order;
 
 /// Tasks drawn at once between two writes: bounds memory, keeps order.
@@ -111,7 +112,7 @@ pub fn run(
     if !g.checks.signature.is_empty() {
         let mut next = 0;
         in_order(&pool, indices(&mut next, options.start), draw, |d| {
-            seen.insert(d?.task.signature);
+            seen.insert(d?.signature);
             Ok(())
         })?;
     }
@@ -132,29 +133,37 @@ pub fn run(
     let end = options.start.saturating_add(options.count);
     let mut next = options.start;
     in_order(&pool, indices(&mut next, end), draw, |d| {
-        let Drawn { task, redraws } = d?;
+        let Drawn {
+            task,
+            signature,
+            redraws,
+        } = d?;
         for (reason, n) in redraws {
             *manifest.redraws.entry(reason).or_default() += n;
         }
         progress(1);
-        if !task.signature.is_empty() && !seen.insert(task.signature.clone()) {
+        if !signature.is_empty() && !seen.insert(signature) {
             manifest.duplicates += 1;
             return Ok(());
         }
         line.clear();
-        serde_json::to_writer(&mut line, &TaskLine::new(&task, g)).map_err(std::io::Error::from)?;
+        serde_json::to_writer(&mut line, &task).map_err(std::io::Error::from)?;
         line.push(b'\n');
         out.write_all(&line)?;
         hash.update(&line);
         manifest.tasks += 1;
-        *manifest.levels.entry(task.level).or_default() += 1;
-        *manifest.tiers.entry(task.tier.to_string()).or_default() += 1;
-        *manifest
-            .branches
-            .entry(task.branch.to_string())
-            .or_default() += 1;
-        for tag in &task.tags {
-            *manifest.tags.entry(tag.clone()).or_default() += 1;
+        // A drawn task has every key of its line.
+        if let Some(level) = task.level {
+            *manifest.levels.entry(level).or_default() += 1;
+        }
+        if let Some(tier) = task.tier {
+            *manifest.tiers.entry(tier).or_default() += 1;
+        }
+        if let Some(branch) = task.branch {
+            *manifest.branches.entry(branch).or_default() += 1;
+        }
+        for tag in task.tags.into_iter().flatten() {
+            *manifest.tags.entry(tag).or_default() += 1;
         }
         Ok(())
     })?;

@@ -1,55 +1,35 @@
 //! One task: drawn from its own random stream, evaluated by the reference,
 //! and kept only when it passes every self-check its generator declares;
-//! otherwise drawn again, and the reason counted.
+//! otherwise drawn again, and the reason counted. What is drawn is a
+//! `tasks::Task`, the very line a task file holds.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rust_decimal::Decimal;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use super::draw::{decimal_json, Drawer, Redraw};
+use super::leak::{json_decimal, leaks};
 use super::model::*;
-use super::prompt::{write_amount, Renderer};
+use super::prompt::Renderer;
 use crate::case::validate_case;
 use crate::eval::{evaluate, evaluate_ended, evaluate_formula, Outcome, Reader};
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
+use crate::tasks::Task;
 use crate::trace::Event;
-use crate::value::{decimal_text, Value};
-
-/// A generated task, as one line of a task file.
-#[derive(Clone, Debug)]
-pub struct Task {
-    /// `paie-4-17`.
-    pub id: String,
-    /// Its index in the run.
-    pub index: u64,
-    /// Level.
-    pub level: i64,
-    /// Tier.
-    pub tier: Arc<str>,
-    /// The profile it was drawn from.
-    pub branch: Arc<str>,
-    /// The case.
-    pub case: Json,
-    /// The prompt.
-    pub prompt: String,
-    /// The reference answer (or rejection).
-    pub expected: Json,
-    /// Tags from the reference answer and the profile.
-    pub tags: Vec<String>,
-    /// What identifies it among the tasks of a set (empty without a signature).
-    pub signature: String,
-}
+use crate::value::Value;
 
 /// A task and the draws it took.
 #[derive(Debug)]
 pub struct Drawn {
-    /// The task.
+    /// The task, as its line of a task file.
     pub task: Task,
+    /// What identifies it among the tasks of a set (empty without a
+    /// signature): a later task with the same one is a duplicate.
+    pub signature: String,
     /// Draws abandoned before it, by reason.
     pub redraws: BTreeMap<String, u64>,
 }
@@ -124,7 +104,13 @@ impl<'g> Engine<'g> {
             let profile = &g.profiles[at];
             let mut broken = None;
             match self.attempt(&mut rng, index, level, profile, &mut broken) {
-                Ok(task) => return Ok(Drawn { task, redraws }),
+                Ok((task, signature)) => {
+                    return Ok(Drawn {
+                        task,
+                        signature,
+                        redraws,
+                    })
+                }
                 // A template that fails fails every draw: no redraw mends it.
                 Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
                 Err(Redraw(reason)) => {
@@ -152,7 +138,7 @@ impl<'g> Engine<'g> {
         level: &Level,
         profile: &Profile,
         broken: &mut Option<String>,
-    ) -> Result<Task, Redraw> {
+    ) -> Result<(Task, String), Redraw> {
         let rb = self.rb;
         let mut drawer = Drawer::new(rb, rng);
         drawer.draw(&profile.fields)?;
@@ -213,7 +199,17 @@ impl<'g> Engine<'g> {
                 *broken = Some(e.clone());
                 Redraw(e)
             })?;
-        self.leaks(&prompt, &case, &expected, reason.as_deref(), &profile.shown)?;
+        let format = self.renderer.format();
+        let checks = &self.generator.checks;
+        leaks(
+            checks,
+            format,
+            &prompt,
+            &case,
+            &expected,
+            reason.as_deref(),
+            &profile.shown,
+        )?;
 
         let mut tags = vec![format!("decision:{decision}")];
         if let Some(r) = &reason {
@@ -255,18 +251,25 @@ impl<'g> Engine<'g> {
             .replace("{index}", &index.to_string())
             .replace("{tier}", &profile.tier)
             .replace("{branch}", &profile.name);
-        Ok(Task {
+        let g = self.generator;
+        let task = Task {
             id,
-            index,
-            level: level.number,
-            tier: profile.tier.clone(),
-            branch: profile.name.clone(),
+            index: Some(index),
+            level: Some(level.number),
+            tier: Some(profile.tier.to_string()),
+            branch: Some(profile.name.to_string()),
+            rulebook_id: rb.id().to_string(),
+            version: rb.version(),
+            hash: g.rulebook_hash.clone(),
+            generator: Some(g.name.clone()),
+            generator_hash: Some(g.hash.clone()),
+            rubric: Some(g.rubric),
             case,
-            prompt,
+            prompt: Some(prompt),
             expected,
-            tags,
-            signature,
-        })
+            tags: Some(tags),
+        };
+        Ok((task, signature))
     }
 
     /// The level's rules matter: one of its ablations (or the profile's) changes the answer.
@@ -392,48 +395,6 @@ impl<'g> Engine<'g> {
         }
         Ok(())
     }
-
-    /// No computed amount of the answer in the prompt, and the reason code
-    /// no more often than the answer format shows it.
-    fn leaks(
-        &self,
-        prompt: &str,
-        case: &Json,
-        expected: &Json,
-        reason: Option<&str>,
-        shown: &[Arc<str>],
-    ) -> Result<(), Redraw> {
-        let checks = &self.generator.checks;
-        let mut copied = Vec::new();
-        if !checks.may_copy.is_empty() {
-            amounts(case, &mut copied);
-        }
-        // Every digit run of a number found in the prompt is a whole digit
-        // run of the prompt: most amounts are ruled out without a search.
-        let runs = DigitRuns::of(prompt);
-        for field in checks.no_leak.iter().filter(|f| !shown.contains(f)) {
-            let mut values = Vec::new();
-            collect(expected, field, &mut values);
-            let may_copy = checks.may_copy.contains(field);
-            for d in values {
-                if d.is_zero() || (may_copy && copied.contains(&d)) {
-                    continue;
-                }
-                if renderings(&d)
-                    .iter()
-                    .any(|r| runs.may_hold_all(r) && appears(prompt, r))
-                {
-                    return Err(Redraw(format!("{field} appears in the prompt")));
-                }
-            }
-        }
-        if let (true, Some(code)) = (checks.hide_reason, reason) {
-            if prompt.matches(code).count() > self.renderer.format().matches(code).count() {
-                return Err(Redraw("the reason code appears in the prompt".into()));
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Task `index`'s own stream: ChaCha8 keyed by SHA-256 of (seed, generator, index),
@@ -462,135 +423,6 @@ fn pick(rng: &mut ChaCha8Rng, weighted: &[(usize, u32)]) -> usize {
     weighted.last().map_or(0, |(i, _)| *i)
 }
 
-/// Every value of `key` anywhere in an answer.
-fn collect(json: &Json, key: &str, out: &mut Vec<Decimal>) {
-    match json {
-        Json::Object(map) => {
-            for (k, v) in map {
-                if k == key {
-                    if let Some(d) = json_decimal(v) {
-                        out.push(d);
-                    }
-                }
-                collect(v, key, out);
-            }
-        }
-        Json::Array(items) => items.iter().for_each(|v| collect(v, key, out)),
-        _ => {}
-    }
-}
-
-/// Every amount the case holds (strings and numbers that read as decimals).
-fn amounts(json: &Json, out: &mut Vec<Decimal>) {
-    match json {
-        Json::Object(map) => map.values().for_each(|v| amounts(v, out)),
-        Json::Array(items) => items.iter().for_each(|v| amounts(v, out)),
-        v => out.extend(json_decimal(v)),
-    }
-}
-
-fn json_decimal(v: &Json) -> Option<Decimal> {
-    match v {
-        Json::String(s) => s.parse().ok(),
-        Json::Number(n) => n.to_string().parse().ok(),
-        _ => None,
-    }
-}
-
-/// The ways a reader writes an amount: `1234.56`, `1,234.56`, `1 234,56`, `1234,56`.
-fn renderings(d: &Decimal) -> Vec<String> {
-    let plain = decimal_text(d);
-    let french = write_amount(d, None, Language::French);
-    let mut out = vec![
-        plain.clone(),
-        plain.replace('.', ","),
-        write_amount(d, None, Language::English),
-        french.replace('\u{202f}', " "),
-        french.replace('\u{202f}', "\u{a0}"),
-        french,
-    ];
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// The maximal runs of ASCII digits of a text, as a 4,096-bit filter:
-/// a number one of whose runs is not in it does not appear in the text,
-/// so one pass over a prompt spares most searches for an amount.
-struct DigitRuns([u64; 64]);
-
-impl DigitRuns {
-    fn of(text: &str) -> DigitRuns {
-        let mut bits = [0u64; 64];
-        Self::each_run(text, |h| bits[(h >> 6) as usize & 63] |= 1 << (h & 63));
-        DigitRuns(bits)
-    }
-
-    /// Whether every digit run of `number` may be a run of the text.
-    fn may_hold_all(&self, number: &str) -> bool {
-        let mut all = true;
-        Self::each_run(number, |h| {
-            all &= self.0[(h >> 6) as usize & 63] & (1 << (h & 63)) != 0
-        });
-        all
-    }
-
-    /// Calls `f` with a hash of each maximal digit run (FNV-1a). A prompt
-    /// is mostly words: the gaps between runs are skipped eight bytes at a
-    /// time.
-    fn each_run(text: &str, mut f: impl FnMut(u64)) {
-        const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            while let Some(word) = bytes.get(i..i + 8) {
-                let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-                if holds_digit(word) {
-                    break;
-                }
-                i += 8;
-            }
-            while bytes.get(i).is_some_and(|b| !b.is_ascii_digit()) {
-                i += 1;
-            }
-            let mut h = BASIS;
-            let start = i;
-            while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-                i += 1;
-            }
-            if i > start {
-                f(h);
-            }
-        }
-    }
-}
-
-/// Whether one of the eight bytes of `word` is an ASCII digit: XOR with
-/// `0x30` maps exactly the digits below 10, and a byte below 10 is found
-/// by the borrow it leaves when 10 is subtracted from each byte.
-fn holds_digit(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let x = word ^ (ONES * 0x30);
-    x.wrapping_sub(ONES * 10) & !x & (ONES * 0x80) != 0
-}
-
-/// Whether `needle` appears in `text` as a whole number (no digit, or
-/// separator and digit, on either side).
-fn appears(text: &str, needle: &str) -> bool {
-    text.match_indices(needle).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after_at = at + needle.len();
-        let mut after = text[after_at..].chars();
-        let next = after.next();
-        let next2 = after.next();
-        let digit_before = before.is_some_and(|c| c.is_ascii_digit());
-        let digit_after = next.is_some_and(|c| c.is_ascii_digit())
-            || (matches!(next, Some('.' | ',')) && next2.is_some_and(|c| c.is_ascii_digit()));
-        !digit_before && !digit_after
-    })
-}
-
 /// Applies `f` to every value at a path (`Each` goes through list items).
 fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
     let Some((first, rest)) = path.split_first() else {
@@ -606,108 +438,5 @@ fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
         (Segment::Each, Json::Array(items)) => items.iter_mut().for_each(|v| rewrite(v, rest, f)),
         (Segment::Each, Json::Object(map)) => map.values_mut().for_each(|v| rewrite(v, rest, f)),
         _ => {}
-    }
-}
-
-/// A task as its line of a task file, its fields in a fixed order,
-/// borrowed: written without copying its case, prompt or answer.
-#[derive(serde::Serialize)]
-pub(crate) struct TaskLine<'a> {
-    id: &'a str,
-    index: u64,
-    level: i64,
-    tier: &'a str,
-    branch: &'a str,
-    rulebook: &'a str,
-    rulebook_hash: &'a str,
-    generator: &'a str,
-    generator_hash: &'a str,
-    rubric: i64,
-    case: &'a Json,
-    prompt: &'a str,
-    expected: &'a Json,
-    tags: &'a [String],
-}
-
-impl<'a> TaskLine<'a> {
-    pub(crate) fn new(task: &'a Task, g: &'a Generator) -> TaskLine<'a> {
-        TaskLine {
-            id: &task.id,
-            index: task.index,
-            level: task.level,
-            tier: &task.tier,
-            branch: &task.branch,
-            rulebook: &g.rulebook,
-            rulebook_hash: &g.rulebook_hash,
-            generator: &g.name,
-            generator_hash: &g.hash,
-            rubric: g.rubric,
-            case: &task.case,
-            prompt: &task.prompt,
-            expected: &task.expected,
-            tags: &task.tags,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{holds_digit, DigitRuns};
-
-    #[test]
-    fn a_word_holds_a_digit_exactly_when_one_of_its_bytes_is_one() {
-        for b in 0..=255u8 {
-            for at in 0..8 {
-                let mut bytes = [b'x'; 8];
-                bytes[at] = b;
-                assert_eq!(
-                    holds_digit(u64::from_le_bytes(bytes)),
-                    b.is_ascii_digit(),
-                    "byte {b:#x} at {at}"
-                );
-            }
-        }
-    }
-
-    /// The runs, found byte by byte: what the word-at-a-time scan must give.
-    fn runs_by_bytes(text: &str) -> Vec<u64> {
-        let mut out = Vec::new();
-        let mut h = 0xcbf2_9ce4_8422_2325u64;
-        let mut in_run = false;
-        for &b in text.as_bytes() {
-            if b.is_ascii_digit() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-                in_run = true;
-            } else if in_run {
-                out.push(h);
-                h = 0xcbf2_9ce4_8422_2325;
-                in_run = false;
-            }
-        }
-        if in_run {
-            out.push(h);
-        }
-        out
-    }
-
-    #[test]
-    fn every_digit_run_is_found_wherever_it_falls() {
-        let texts = [
-            "",
-            "7",
-            "no digits at all in this long sentence, none",
-            "Salaire brut : 3 084,04 € ; taux 4,5 % — plafond 5000.00",
-            "12345678901234567890",
-            "abcdefg1hijklmn22opqrstu333vwxyz",
-            "é1è22à333ç",
-        ];
-        for text in texts {
-            for pad in 0..9 {
-                let padded = format!("{}{text}", "-".repeat(pad));
-                let mut found = Vec::new();
-                DigitRuns::each_run(&padded, |h| found.push(h));
-                assert_eq!(found, runs_by_bytes(&padded), "{padded:?}");
-            }
-        }
     }
 }

@@ -326,49 +326,6 @@ fn parse_at(start: usize, text: &str) -> Result<RawRulebook, Box<Problem>> {
     })
 }
 
-/// Why a file written against a rulebook (a generator, a rubric) could not be read.
-#[derive(Debug)]
-pub enum BesideError {
-    /// The file itself: unreadable, too large or not UTF-8.
-    Io(String),
-    /// The rulebook it names.
-    Rulebook(LoadError),
-}
-
-/// Reads a file written against one rulebook version (a generator, a
-/// rubric) with the rulebook's caps, and loads the rulebook it names:
-/// `rulebook` when given, else `v<version>` beside the file, the version
-/// read loosely from `[section] rulebook = "id@version"` (the file is
-/// checked against the rulebook only after both are loaded).
-pub fn read_beside(
-    path: &Path,
-    section: &str,
-    rulebook: Option<&Path>,
-) -> Result<(String, Rulebook), BesideError> {
-    let bytes = std::fs::File::open(path)
-        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
-        .map_err(|e| BesideError::Io(e.to_string()))?
-        .ok_or_else(|| BesideError::Io(format!("the file is over {MAX_RULEBOOK_BYTES} bytes")))?;
-    let text = String::from_utf8(bytes).map_err(|_| BesideError::Io("not UTF-8 text".into()))?;
-    let rb_path = match rulebook {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let version = toml::from_str::<toml::Table>(&text)
-                .ok()
-                .and_then(|t| {
-                    let r = t.get(section)?.get("rulebook")?.as_str()?.to_string();
-                    Some(r.split_once('@')?.1.to_string())
-                })
-                .unwrap_or_default();
-            path.parent()
-                .unwrap_or(Path::new("."))
-                .join(format!("v{version}"))
-        }
-    };
-    let rb = load_rulebook(&rb_path).map_err(BesideError::Rulebook)?;
-    Ok((text, rb))
-}
-
 /// SHA-256 of the text with line endings normalised, so a checkout on any OS hashes the same.
 /// A chain of versions hashes the hashes of its files, the named file first.
 pub fn content_hash(text: &str) -> String {

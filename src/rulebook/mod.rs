@@ -20,6 +20,7 @@ pub mod schema;
 pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
+pub use check::is_rulebook_id;
 pub use load::{effective_toml, load_rulebook, parse_rulebook, LoadError};
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises the

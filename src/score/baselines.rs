@@ -28,7 +28,7 @@ use super::grade::expected_decision;
 use super::means::Means;
 use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
 use super::Scorer;
-use crate::coverage::Task;
+use crate::tasks::Task;
 
 /// Most distinct values a text field may take for one constant strategy per value.
 const MAX_FIXED_VALUES: usize = 16;

@@ -13,37 +13,23 @@ use toml::Spanned;
 
 use super::model::*;
 use super::schema::*;
-use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::diag::{Diagnostics, Problem};
 use crate::model::{self as rbm, NodeKind, OutputValue, Rulebook};
 use crate::reply::{Amount, AmountRules, Closing, Envelope, Tag};
 use crate::rulebook::check::parse_plain_decimal;
-use crate::rulebook::load::{content_hash, read_beside, BesideError};
-use crate::rulebook::LoadError;
+use crate::rulebook::load::content_hash;
 use crate::span::Span;
+use crate::tasks::{check_pin, load_companion, parse_toml, CompanionError, PinWords};
 
-/// Why a rubric could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum RubricError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {message}")]
-    Io {
-        /// The path tried.
-        path: String,
-        /// Why.
-        message: String,
-    },
-    /// The rulebook it names could not be loaded.
-    #[error("the rulebook of {rubric}: {source}")]
-    Rulebook {
-        /// The rubric file.
-        rubric: String,
-        /// Why.
-        source: LoadError,
-    },
-    /// The file has problems, or disagrees with its rulebook.
-    #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
-    Invalid(Diagnostics),
-}
+/// Why a rubric could not be loaded: the error of every companion file.
+pub type RubricError = CompanionError;
+
+/// How a rubric names its rulebook, in its diagnostics.
+const PIN: PinWords = PinWords {
+    malformed: "score::rulebook",
+    other_version: "score::rulebook_version",
+    says: "this rubric grades",
+};
 
 /// Loads a rubric file and the rulebook it names: `rulebook` when given,
 /// else `v<version>` beside the rubric file.
@@ -51,36 +37,12 @@ pub fn load_rubric(
     path: &Path,
     rulebook: Option<&Path>,
 ) -> Result<(Rubric, Rulebook), RubricError> {
-    let name = path.display().to_string();
-    let (text, rb) = read_beside(path, "rubric", rulebook).map_err(|e| match e {
-        BesideError::Io(message) => RubricError::Io {
-            path: name.clone(),
-            message,
-        },
-        BesideError::Rulebook(source) => RubricError::Rulebook {
-            rubric: name.clone(),
-            source,
-        },
-    })?;
-    let rubric = parse_rubric(&name, &text, &rb).map_err(RubricError::Invalid)?;
-    Ok((rubric, rb))
+    load_companion(path, "rubric", rulebook, parse_rubric)
 }
 
 /// Parses and checks rubric text against a rulebook.
 pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Diagnostics> {
-    let source = SourceFile {
-        name: name.to_string(),
-        text: Arc::from(text),
-    };
-    let mut diags = Diagnostics::new(source);
-    let raw: RawRubric = match toml::from_str(text) {
-        Ok(raw) => raw,
-        Err(e) => {
-            let span = e.span().map(Span::from).unwrap_or_default();
-            diags.push(Problem::new("score::toml", e.message().to_string()).at(span, "here"));
-            return Err(diags);
-        }
-    };
+    let (raw, mut diags) = parse_toml::<RawRubric>(name, text, "score::toml")?;
     let mut cx = Cx {
         rb,
         diags: &mut diags,
@@ -149,21 +111,9 @@ impl Cx<'_> {
 
     fn rubric(&mut self, raw: RawRubric, file: &str, hash: String) -> Option<Rubric> {
         let h = &raw.rubric;
-        let rulebook = h.rulebook.get_ref();
-        match rulebook.split_once('@') {
-            Some((id, v)) if id == self.rb.id() && v == self.rb.version().to_string() => {}
-            Some(_) => {
-                let message = format!(
-                    "this rubric grades {rulebook}, but the rulebook loaded is {}",
-                    self.side()
-                );
-                self.problem("score::rulebook_version", span_of(&h.rulebook), message);
-            }
-            None => {
-                let message = "`rulebook` is `<id>@<version>`, e.g. `luma-payroll@3`".to_string();
-                self.problem("score::rulebook", span_of(&h.rulebook), message);
-            }
-        }
+        // A rubric of another version is checked all the same: every
+        // problem is reported, its version one of them.
+        check_pin(&h.rulebook, self.rb, &PIN, self.diags);
         let envelope = self.envelope(&raw.reply);
         let amounts = self.amounts(&raw.amounts);
         let decisions = self.decisions(&raw.decisions);

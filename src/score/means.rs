@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 use super::grade::number;
-use crate::coverage::Task;
+use crate::tasks::Task;
 
 /// Places of a printed mean.
 const MEAN_PLACES: u32 = 6;

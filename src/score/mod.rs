@@ -9,26 +9,33 @@
 //! explanation grade). [`Scorer`] refuses a task written for another
 //! rulebook version or hash, then grades a reply string (`grade`): the
 //! reply is read by the strict parser of `crate::reply`, and every score
-//! returns its components with the clauses that govern them.
+//! returns its components with the clauses that govern them. A task is a
+//! `tasks::Task`, read from a task file (`taskset`: checked against the
+//! rubric's rulebook) or drawn in process; replies are graded in parallel
+//! and handed on in file order (`grading`).
 //!
 //! Invariant: nothing is scored against a rulebook version it was not
-//! written for; no IO outside `load_rubric`; nothing in the rubric format
+//! written for; no IO outside `load_rubric` (files are read from the
+//! caller's readers); nothing in the rubric format
 //! knows a rule set (payroll, tax, succession live in the rubric files).
 
 mod baselines;
 mod grade;
+mod grading;
 mod load;
 mod means;
 mod model;
 mod read;
 mod schema;
 mod settings;
+mod taskset;
 
 use rust_decimal::Decimal;
 use serde_json::Value;
 
 pub use baselines::{Baselines, Strategy};
 pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
+pub use grading::grade_in_order;
 pub use load::{load_rubric, parse_rubric, RubricError};
 pub use means::{Means, Tally};
 pub use model::{
@@ -36,10 +43,11 @@ pub use model::{
     ScoreRules,
 };
 pub use settings::{setting_changes, settings, Setting, SettingChange};
+pub use taskset::{read_tasks, Fault, FileError, TaskSet};
 
-use crate::coverage::Task;
 use crate::model::Rulebook;
 use crate::pipeline::{evaluate_json, outcome_json};
+use crate::tasks::{ReplyLine, Task};
 
 /// What the rulebook gives for a case, as a task's `expected` holds it: the
 /// answer, or `{"error": {"path", "message"}}`.
@@ -113,6 +121,15 @@ impl Scorer {
         let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
         grade_malformed(&self.rubric, &task.expected, m)
             .map_err(|e| format!("task {}: {e}", task.id))
+    }
+
+    /// Grades one line of a replies file: its reply, or, when it holds no
+    /// reply text, the floor ([`Scorer::score_missing`]).
+    pub fn grade_line(&self, task: &Task, line: &ReplyLine) -> Result<Graded, String> {
+        match &line.reply {
+            Some(reply) => self.score(task, reply, line.grade),
+            None => self.score_missing(task),
+        }
     }
 
     /// The reply a perfect answerer writes: the reference answer as JSON,

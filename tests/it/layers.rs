@@ -30,6 +30,7 @@ const LAYERS: &[&[&str]] = &[
     &["rulebook"],
     &["codegen"],
     &["compiled"],
+    &["tasks"],
     &["conformance", "coverage", "sweep"],
     &["generate"],
     &["score"],

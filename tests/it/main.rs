@@ -27,6 +27,7 @@ mod readers;
 mod roads;
 mod score;
 mod sweep;
+mod tasks;
 mod traces;
 mod warnings;
 mod written;

@@ -16,16 +16,21 @@ use crate::rulebook::resolve::Binding;
 use crate::rulebook::schema::*;
 use crate::span::Span;
 
+/// Whether `id` is a rulebook id: lowercase ASCII letters, digits, `-` and
+/// `_`, at least one. Such an id names a folder (`rulebooks/<id>/`) and
+/// nothing above it, so a task or a `bareme new` may build a path from it.
+pub fn is_rulebook_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
 impl Checker<'_> {
     /// The `[rulebook]` table: an id of lowercase letters, digits, `-` and `_`,
     /// a positive version, schema 1.
     pub(super) fn identity(&mut self, ident: &RawIdentity) {
-        let id = ident.id.get_ref();
-        if id.is_empty()
-            || !id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-        {
+        if !is_rulebook_id(ident.id.get_ref()) {
             self.problem(
                 "check::identity",
                 sp(&ident.id),

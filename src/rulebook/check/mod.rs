@@ -20,6 +20,7 @@
 mod ablations;
 mod decisions;
 mod identity;
+pub use identity::is_rulebook_id;
 mod input_rules;
 mod inputs;
 mod outputs;

@@ -1,0 +1,182 @@
+//! Companion files: a generator or a rubric, written against one rulebook
+//! version (`rulebook = "id@version"` in its header). What the two share is
+//! here, once: reading the file with the rulebook's caps and the rulebook
+//! beside it, its TOML as located diagnostics, the one error of a load,
+//! and the check that the file names the rulebook loaded. What each file
+//! *means* is its own loader's (`generate::load`, `score::load`).
+//!
+//! Invariant: besides `rulebook::load`, this is the one file IO of the
+//! library above the rulebook; every read is capped by the rulebook's cap.
+
+use serde::de::DeserializeOwned;
+use std::path::Path;
+use std::sync::Arc;
+use toml::Spanned;
+
+use crate::diag::{Diagnostics, Problem, SourceFile};
+use crate::model::Rulebook;
+use crate::rulebook::load::{read_capped, MAX_RULEBOOK_BYTES};
+use crate::rulebook::{load_rulebook, LoadError};
+use crate::span::Span;
+
+/// Why a companion file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CompanionError {
+    /// The file itself could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path tried.
+        path: String,
+        /// Why.
+        source: ReadError,
+    },
+    /// The rulebook it names could not be loaded.
+    #[error("the rulebook of {file}: {source}")]
+    Rulebook {
+        /// The companion file.
+        file: String,
+        /// Why.
+        source: LoadError,
+    },
+    /// The file has problems, or disagrees with its rulebook.
+    #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
+    Invalid(Diagnostics),
+}
+
+/// Why the bytes of a companion file are not its text.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// It holds more than the cap.
+    #[error("the file is over {0} bytes")]
+    TooLarge(u64),
+    /// It is not UTF-8.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+}
+
+/// Loads a companion file and the rulebook it names, then checks the one
+/// against the other with `parse` (name, text, rulebook). The rulebook is
+/// `rulebook` when given, else `v<version>` beside the file, the version
+/// read loosely from `[section] rulebook = "id@version"`: the file is
+/// checked against the rulebook only once both are loaded.
+pub fn load_companion<T>(
+    path: &Path,
+    section: &str,
+    rulebook: Option<&Path>,
+    parse: impl FnOnce(&str, &str, &Rulebook) -> Result<T, Diagnostics>,
+) -> Result<(T, Rulebook), CompanionError> {
+    let name = path.display().to_string();
+    let text = read_text(path).map_err(|source| CompanionError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    let rb_path = match rulebook {
+        Some(p) => p.to_path_buf(),
+        None => path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("v{}", written_version(&text, section))),
+    };
+    let rb = load_rulebook(&rb_path).map_err(|source| CompanionError::Rulebook {
+        file: name.clone(),
+        source,
+    })?;
+    let parsed = parse(&name, &text, &rb).map_err(CompanionError::Invalid)?;
+    Ok((parsed, rb))
+}
+
+/// The file's text, with the rulebook's cap.
+fn read_text(path: &Path) -> Result<String, ReadError> {
+    let bytes = std::fs::File::open(path)
+        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))?
+        .ok_or(ReadError::TooLarge(MAX_RULEBOOK_BYTES))?;
+    String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
+}
+
+/// The version of `[section] rulebook = "id@version"`, or nothing when the
+/// file does not say (the rulebook then fails to load, naming the path).
+fn written_version(text: &str, section: &str) -> String {
+    toml::from_str::<toml::Table>(text)
+        .ok()
+        .and_then(|t| {
+            let r = t.get(section)?.get("rulebook")?.as_str()?.to_string();
+            Some(r.split_once('@')?.1.to_string())
+        })
+        .unwrap_or_default()
+}
+
+/// A companion file's TOML read into its serde mirror `R`, with the
+/// diagnostics list that its checks go on filling; TOML syntax and unknown
+/// keys are one located problem of code `code`, reported alone.
+pub fn parse_toml<R: DeserializeOwned>(
+    name: &str,
+    text: &str,
+    code: &'static str,
+) -> Result<(R, Diagnostics), Diagnostics> {
+    let source = SourceFile {
+        name: name.to_string(),
+        text: Arc::from(text),
+    };
+    let mut diags = Diagnostics::new(source);
+    match toml::from_str(text) {
+        Ok(raw) => Ok((raw, diags)),
+        Err(e) => {
+            let span = e.span().map(Span::from).unwrap_or_default();
+            diags.push(Problem::new(code, e.message().to_string()).at(span, "here"));
+            Err(diags)
+        }
+    }
+}
+
+/// How a kind of companion file names its rulebook, for its diagnostics.
+pub struct PinWords {
+    /// The code of a `rulebook` that is not `id@version`.
+    pub malformed: &'static str,
+    /// The code of another id or version than the rulebook loaded.
+    pub other_version: &'static str,
+    /// What the file does with it: `this rubric grades`.
+    pub says: &'static str,
+}
+
+/// What a companion file's `rulebook = "id@version"` is to the rulebook loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pin {
+    /// Its id and version.
+    Same,
+    /// Another id or version (a problem was pushed).
+    Other,
+    /// Not `id@version` (a problem was pushed).
+    Malformed,
+}
+
+/// Checks the `rulebook` a companion file names against the rulebook
+/// loaded, pushing a problem at it when they differ.
+pub fn check_pin(
+    written: &Spanned<String>,
+    rb: &Rulebook,
+    words: &PinWords,
+    diags: &mut Diagnostics,
+) -> Pin {
+    let span = Span::from(written.span());
+    let loaded = format!("{}@{}", rb.id(), rb.version());
+    match written.get_ref().split_once('@') {
+        Some((id, v)) if id == rb.id() && v == rb.version().to_string() => Pin::Same,
+        Some(_) => {
+            let message = format!(
+                "{} {}, but the rulebook loaded is {loaded}",
+                words.says,
+                written.get_ref()
+            );
+            diags.push(Problem::new(words.other_version, message).at(span, "here"));
+            Pin::Other
+        }
+        None => {
+            let message = "`rulebook` is `<id>@<version>`, e.g. `luma-payroll@3`";
+            diags.push(Problem::new(words.malformed, message).at(span, "here"));
+            Pin::Malformed
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The reply line: one model's reply to one task, as a replies file holds
+//! it (`bareme score`, `rescore`, the rubric diff), and as `bareme
+//! baselines --replies-out` writes it. Read as strictly as a task line.
+
+use rust_decimal::Decimal;
+use serde_json::Value;
+use std::str::FromStr;
+
+use super::json::{read_json, JsonFault};
+
+/// One line of a replies file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplyLine {
+    /// `id`: the task it answers.
+    pub id: String,
+    /// `reply`, the model's text; `None` when absent or not a string, which
+    /// the rubric grades as `reply::not_text` (a model's failure, not the file's).
+    pub reply: Option<String>,
+    /// `explanation_grade`, an outside grade of the explanation (null: none).
+    pub grade: Option<Decimal>,
+    /// `strategy`, on the lines `bareme baselines --replies-out` writes.
+    pub strategy: Option<String>,
+}
+
+/// Why a line is not a reply line.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplyError {
+    /// Not one JSON value, a key twice, a byte order mark.
+    #[error("the line {0}")]
+    Json(JsonFault),
+    /// Not an object.
+    #[error("a reply line is a JSON object {{\"id\", \"reply\", \"explanation_grade\"?}}")]
+    NotObject,
+    /// No `id`, or one that is not a string.
+    #[error("the line has no string `id`")]
+    NoId,
+    /// `explanation_grade` is a number no decimal holds.
+    #[error("reply {id}: `explanation_grade` {found} is not a grade")]
+    Grade {
+        /// The reply's id.
+        id: String,
+        /// The number as written.
+        found: String,
+    },
+    /// `explanation_grade` is not a number.
+    #[error("reply {id}: `explanation_grade` is a number in [0, 1]")]
+    GradeType {
+        /// The reply's id.
+        id: String,
+    },
+    /// `strategy` is not a string.
+    #[error("reply {id}: `strategy` must be a string")]
+    Strategy {
+        /// The reply's id.
+        id: String,
+    },
+    /// A key no reply line has.
+    #[error("reply {id}: unknown key `{key}` (a reply line holds `id`, `reply`, `explanation_grade` and `strategy`)")]
+    Unknown {
+        /// The reply's id.
+        id: String,
+        /// The key.
+        key: String,
+    },
+}
+
+impl ReplyLine {
+    /// A reply line from its text, read strictly.
+    pub fn from_json(text: &str) -> Result<ReplyLine, ReplyError> {
+        let Value::Object(mut o) = read_json(text).map_err(ReplyError::Json)? else {
+            return Err(ReplyError::NotObject);
+        };
+        let id = match o.shift_remove("id") {
+            Some(Value::String(s)) => s,
+            _ => return Err(ReplyError::NoId),
+        };
+        let reply = match o.shift_remove("reply") {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let grade = match o.shift_remove("explanation_grade") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => {
+                let text = n.to_string();
+                let grade = Decimal::from_str(&text)
+                    .or_else(|_| Decimal::from_scientific(&text))
+                    .map_err(|_| ReplyError::Grade {
+                        id: id.clone(),
+                        found: text,
+                    })?;
+                Some(grade)
+            }
+            Some(_) => return Err(ReplyError::GradeType { id }),
+        };
+        let strategy = match o.shift_remove("strategy") {
+            None => None,
+            Some(Value::String(s)) => Some(s),
+            Some(_) => return Err(ReplyError::Strategy { id }),
+        };
+        if let Some(key) = o.keys().next() {
+            return Err(ReplyError::Unknown {
+                key: key.clone(),
+                id,
+            });
+        }
+        Ok(ReplyLine {
+            id,
+            reply,
+            grade,
+            strategy,
+        })
+    }
+}

@@ -1,0 +1,184 @@
+//! Unit tests of the task and reply lines: the keys read, what is refused
+//! and how it is named, a line written and read back.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::*;
+
+#[test]
+fn a_task_line_names_its_rulebook_as_id_at_version() {
+    let task = Task::from_json(
+        r#"{"id": "t1", "rulebook": "sales-tax@1", "rulebook_hash": "ab", "case": {}, "expected": {"x": 1}, "prompt": "…"}"#,
+    )
+    .expect("a task");
+    assert_eq!((task.rulebook_id.as_str(), task.version), ("sales-tax", 1));
+    assert_eq!(task.rulebook_dir(), PathBuf::from("rulebooks/sales-tax/v1"));
+    for (line, error) in [
+        ("[]", "a task must be a JSON object"),
+        (r#"{"id": 1}"#, "the task's `id` must be a string"),
+        (r#"{"id": "t"}"#, "the task has no `rulebook`"),
+        (
+            r#"{"id": "t", "rulebook": "../x@1", "rulebook_hash": ""}"#,
+            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"../x@1\"",
+        ),
+        (
+            r#"{"id": "t", "rulebook": "x@0", "rulebook_hash": ""}"#,
+            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"x@0\"",
+        ),
+        (
+            r#"{"id": "t", "rulebook": "x@1", "rulebook_hash": "", "case": {}}"#,
+            "task t has no `expected`",
+        ),
+    ] {
+        assert_eq!(Task::from_json(line).expect_err(line).to_string(), error);
+    }
+}
+
+/// A task line of the five keys every line holds, with `extra` keys after.
+fn line(extra: &str) -> String {
+    format!(
+        r#"{{"id": "t", "rulebook": "x@1", "rulebook_hash": "h", "case": {{"a": 1}}, "expected": {{"b": "2.50"}}{extra}}}"#
+    )
+}
+
+#[test]
+fn a_key_twice_is_refused_at_any_depth_and_named_with_where_it_is() {
+    let at_top = r#"{"id": "a", "id": "b", "rulebook": "x@1"}"#;
+    assert_eq!(
+        Task::from_json(at_top).expect_err("id twice").to_string(),
+        "the task holds the key `id` twice, in the object at $"
+    );
+    let deep = line("").replace(r#"{"a": 1}"#, r#"{"lines": [{"q": 1}, {"q": 2, "q": 3}]}"#);
+    let err = Task::from_json(&deep).expect_err("q twice");
+    assert!(
+        matches!(&err, TaskError::Json(JsonFault::DuplicateKey { key, at }) if key == "q" && at == "$.case.lines[1]"),
+        "{err}"
+    );
+    let reply = r#"{"id": "t", "reply": "{}", "reply": "{\"x\": 1}"}"#;
+    assert_eq!(
+        ReplyLine::from_json(reply)
+            .expect_err("reply twice")
+            .to_string(),
+        "the line holds the key `reply` twice, in the object at $"
+    );
+    // Equal keys in two objects are no repeat.
+    assert!(Task::from_json(&line(r#", "tags": ["a"]"#).replace(r#""b""#, r#""a""#)).is_ok());
+}
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let bom = format!("\u{feff}{}", line(""));
+    assert_eq!(
+        Task::from_json(&bom).expect_err("bom").to_string(),
+        "the task starts with a byte order mark (U+FEFF), which JSON text may not: save the file as UTF-8 without one"
+    );
+    let reply = "\u{feff}{\"id\": \"t\", \"reply\": \"{}\"}";
+    assert!(matches!(
+        ReplyLine::from_json(reply),
+        Err(ReplyError::Json(JsonFault::Bom))
+    ));
+}
+
+#[test]
+fn unknown_keys_and_wrong_types_are_refused() {
+    let err = Task::from_json(&line(r#", "promt": "…""#)).expect_err("typo");
+    assert!(
+        err.to_string()
+            .starts_with("task t: unknown key `promt` (a task line holds `id`, `index`,"),
+        "{err}"
+    );
+    for (extra, key, what) in [
+        (r#", "level": "1""#, "level", "a whole number"),
+        (r#", "index": -1"#, "index", "a whole number from 0"),
+        (r#", "tier": null"#, "tier", "a string"),
+        (r#", "tags": ["a", 1]"#, "tags", "a list of strings"),
+    ] {
+        let err = Task::from_json(&line(extra)).expect_err(extra);
+        assert_eq!(err.to_string(), format!("task t: `{key}` must be {what}"));
+    }
+    let reply = |text: &str| ReplyLine::from_json(text).map_err(|e| e.to_string());
+    assert_eq!(
+        reply(r#"{"id": "t", "reply": "{}", "model": "m"}"#),
+        Err("reply t: unknown key `model` (a reply line holds `id`, `reply`, `explanation_grade` and `strategy`)".into())
+    );
+    assert_eq!(
+        reply(r#"{"id": "t", "strategy": 3}"#),
+        Err("reply t: `strategy` must be a string".into())
+    );
+    assert_eq!(
+        reply(r#"{"reply": "{}"}"#),
+        Err("the line has no string `id`".into())
+    );
+    // A reply that is no text is the model's failure, graded, not the file's.
+    assert_eq!(
+        ReplyLine::from_json(r#"{"id": "t", "reply": null, "explanation_grade": 0.5}"#)
+            .map(|r| (r.reply, r.grade.map(|g| g.to_string())))
+            .map_err(|e| e.to_string()),
+        Ok((None, Some("0.5".into())))
+    );
+}
+
+#[test]
+fn a_task_is_written_in_key_order_and_read_back_equal() {
+    let task = Task {
+        id: "t-1".into(),
+        index: Some(1),
+        level: Some(2),
+        tier: Some("trap".into()),
+        branch: Some("gross_missing".into()),
+        rulebook_id: "luma-payroll".into(),
+        version: 3,
+        hash: "ab".into(),
+        generator: Some("luma-payroll/generator-4".into()),
+        generator_hash: Some("cd".into()),
+        rubric: Some(8),
+        case: json!({"gross_pay": "1205.10", "n": 2}),
+        prompt: Some("Compute \"it\".".into()),
+        expected: json!({"error": {"path": "gross_pay", "message": "m"}}),
+        tags: Some(vec!["decision:rejected".into()]),
+    };
+    let text = serde_json::to_string(&task).expect("a line");
+    assert_eq!(
+        text,
+        r#"{"id":"t-1","index":1,"level":2,"tier":"trap","branch":"gross_missing","rulebook":"luma-payroll@3","rulebook_hash":"ab","generator":"luma-payroll/generator-4","generator_hash":"cd","rubric":8,"case":{"gross_pay":"1205.10","n":2},"prompt":"Compute \"it\".","expected":{"error":{"path":"gross_pay","message":"m"}},"tags":["decision:rejected"]}"#
+    );
+    assert_eq!(Task::from_json(&text).expect("read back"), task);
+    // A task made by hand leaves out what it does not have; its numbers
+    // are kept as written.
+    let hand = Task::from_json(&line("").replace(r#"{"a": 1}"#, r#"{"a": 1.50}"#)).expect("a task");
+    assert_eq!(
+        serde_json::to_string(&hand).expect("a line"),
+        r#"{"id":"t","rulebook":"x@1","rulebook_hash":"h","case":{"a":1.50},"expected":{"b":"2.50"}}"#
+    );
+}
+
+#[test]
+fn a_file_of_lines_names_each_fault_with_its_line() {
+    let text = format!("{}\n\n  \n{{\"id\": \"u\"\n", line(""));
+    let mut file = LineFile::new(text.as_bytes());
+    let read: Vec<String> = file
+        .tasks()
+        .map(|r| match r {
+            Ok((n, t)) => format!("{n}: {}", t.id),
+            Err(e) => e.to_string(),
+        })
+        .collect();
+    assert_eq!(read.len(), 2, "{read:?}");
+    assert_eq!(read[0], "1: t");
+    assert!(
+        read[1].starts_with("line 4: the task is not JSON: "),
+        "{}",
+        read[1]
+    );
+    let mut bad = LineFile::new(&b"{\"id\": \"\xff\"}\n"[..]);
+    assert_eq!(
+        bad.replies()
+            .next()
+            .map(|r| r.map(|_| ()).map_err(|e| e.to_string())),
+        Some(Err(
+            "line 1: the line is not UTF-8 text: invalid byte at offset 8".into()
+        ))
+    );
+}
