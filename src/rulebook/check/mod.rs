@@ -104,6 +104,7 @@ impl Checker<'_> {
     fn rulebook(&mut self, raw: RawRulebook, hash: String) -> Option<Rulebook> {
         let RawRulebook {
             rulebook: ident,
+            case,
             clauses,
             inputs,
             parameters,
@@ -206,6 +207,7 @@ impl Checker<'_> {
             files: Vec::new(),
             clauses,
             inputs: built_inputs,
+            extra_keys: self.extra_keys(&case.extra_keys),
             shapes: self.shapes.clone(),
             params: built_params,
             tables: built_tables,
