@@ -24,6 +24,7 @@ mod number;
 mod pattern;
 mod refs;
 mod rows;
+mod schema;
 mod shape;
 pub(crate) mod toml;
 
