@@ -19,10 +19,12 @@
 //! form and size is checked here, and nothing here panics.
 
 pub(crate) mod json;
+mod keys;
 mod number;
 mod pattern;
 mod refs;
 mod rows;
+mod schema;
 mod shape;
 pub(crate) mod toml;
 
@@ -33,6 +35,7 @@ use crate::model::{Formula, Input, InputKind, Rulebook};
 use crate::value::Value;
 pub use json::CaseJson;
 use json::{JsonKind, JsonView};
+pub use keys::check_declared_path;
 use refs::Refs;
 use rows::validate_rows;
 use shape::validate_shape;
@@ -71,7 +74,22 @@ fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts
             message: format!("the case must be a JSON object, found {}", json_kind(case)),
         });
     }
-    let object = case;
+    let declared = || rb.inputs.iter().map(|i| &*i.name);
+    let strict = !rb.extra_keys;
+    let (facts, present) = validate_inputs(rb, case)
+        .map_err(|fault| keys::unknown_first(fault, strict, case, declared(), "$", "input"))?;
+    if strict {
+        keys::refuse_unknown(case, present, declared(), "$", "input")?;
+    }
+    Ok(facts)
+}
+
+/// The case's inputs in order, and how many of them the case holds (`null`
+/// included), so that a key no input declares shows.
+fn validate_inputs<'j, J: JsonView<'j>>(
+    rb: &Rulebook,
+    object: J,
+) -> Result<(Facts, usize), CaseError> {
     let mut facts = Facts {
         values: Vec::with_capacity(rb.inputs.len()),
         given: Vec::with_capacity(rb.inputs.len()),
@@ -81,16 +99,21 @@ fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts
     // One budget for the whole case: what validation's formulas spend is
     // taken from what evaluation will have.
     let spent = Cell::new(0);
+    // Declared keys present, counted as they are read: fewer than the
+    // case's keys means one is unknown (`keys`).
+    let mut present = 0;
     for input in &rb.inputs {
         if let Some(cond) = &input.when {
             let applies = condition(rb, &facts, &spent, input, cond)?;
             if !applies {
+                present += usize::from(object.get(&input.name).is_some());
                 facts.values.push(Value::Absent);
                 facts.given.push(Given::Ignored);
                 continue;
             }
         }
         let raw = object.get(&input.name);
+        present += usize::from(raw.is_some());
         let missing = raw.is_none_or(J::is_null);
         let null_kept = input.nullable && raw.is_some_and(J::is_null);
         if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
@@ -163,7 +186,7 @@ fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts
         }
     }
     facts.spent = spent.get();
-    Ok(facts)
+    Ok((facts, present))
 }
 
 /// Validates one value (absent when `raw` is `None`) against an input declaration.

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use super::json::{JsonText, JsonView};
+use super::keys;
 use super::shape::{count_bounds, PartPaths};
 use super::{clause_note, fail, json_kind, validate_value};
 use crate::facts::CaseError;
@@ -72,25 +73,50 @@ pub(super) fn validate_rows<'j, J: JsonView<'j>>(
             }
         }
         _ => {
-            for row in &table.rows {
-                let name = row.name.as_deref().unwrap_or_default();
-                let row_path = row_paths.field(name);
-                let cells = row_object(row_path, name, raw.get(name))?;
-                let values = row_cells(input, table, cells, row_path, None)?;
-                let record = Record {
-                    name: row.name.clone(),
-                    names: table.names.clone(),
-                    fields: values,
-                };
-                rows.push(Row {
-                    name: row.name.clone(),
-                    period: row.period,
-                    record: Arc::new(record),
-                });
+            let declared = || table.rows.iter().filter_map(|r| r.name.as_deref());
+            let strict = !input.extra_keys;
+            let present = period_rows(input, table, raw, &mut row_paths, &mut rows, row_object)
+                .map_err(|fault| {
+                    keys::unknown_first(fault, strict, raw, declared(), path, "row")
+                })?;
+            if strict {
+                keys::refuse_unknown(raw, present, declared(), path, "row")?;
             }
         }
     }
     Ok(rows.into())
+}
+
+/// A period table's rows, each given by name, into `rows`; how many of the
+/// declared rows the object holds.
+fn period_rows<'j, J: JsonView<'j>>(
+    input: &Input,
+    table: &Table,
+    raw: J,
+    row_paths: &mut PartPaths,
+    rows: &mut Vec<Row>,
+    row_object: impl Fn(&str, &str, Option<J>) -> Result<J, CaseError>,
+) -> Result<usize, CaseError> {
+    let mut present = 0;
+    for row in &table.rows {
+        let name = row.name.as_deref().unwrap_or_default();
+        let row_path = row_paths.field(name);
+        let given = raw.get(name);
+        present += usize::from(given.is_some());
+        let cells = row_object(row_path, name, given)?;
+        let values = row_cells(input, table, cells, row_path, None)?;
+        let record = Record {
+            name: row.name.clone(),
+            names: table.names.clone(),
+            fields: values,
+        };
+        rows.push(Row {
+            name: row.name.clone(),
+            period: row.period,
+            record: Arc::new(record),
+        });
+    }
+    Ok(present)
 }
 
 /// The cells of one supplied row, in column order; a keyed row's key column
@@ -103,20 +129,30 @@ fn row_cells<'j, J: JsonView<'j>>(
     key: Option<(usize, &str)>,
 ) -> Result<Box<[Value]>, CaseError> {
     let mut cell_paths = PartPaths::new(row_path);
-    table
+    let mut present = 0;
+    // A keyed row may repeat its key column among its cells: declared.
+    let declared = || table.columns.iter().map(|c| &*c.name);
+    let strict = !input.extra_keys;
+    let values = table
         .columns
         .iter()
         .enumerate()
         .map(|(c, col)| match key {
             Some((key_col, key)) if c == key_col => cell(input, col, Some(JsonText(key)), row_path),
-            _ => cell(
-                input,
-                col,
-                cells.get(&col.name),
-                cell_paths.field(&col.name),
-            ),
+            _ => {
+                let given = cells.get(&col.name);
+                present += usize::from(given.is_some());
+                cell(input, col, given, cell_paths.field(&col.name))
+            }
         })
-        .collect()
+        .collect::<Result<Box<[Value]>, CaseError>>()
+        .map_err(|fault| {
+            keys::unknown_first(fault, strict, cells, declared(), row_path, "column")
+        })?;
+    if strict {
+        keys::refuse_unknown(cells, present, declared(), row_path, "column")?;
+    }
+    Ok(values)
 }
 
 /// One cell of a supplied row: required, typed like the column, citing the table input's clause.

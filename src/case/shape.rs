@@ -15,6 +15,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use super::json::{JsonKind, JsonView};
+use super::keys;
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
 use super::{fail, json_kind, range_text, shown, validate_in, validate_value};
@@ -89,7 +90,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
                     format!("{} does not match the pattern {}", shown(raw), pattern.text),
                 );
             };
-            record(fields, names, &object, path, refs, None)
+            record(fields, names, &object, path, refs, None, false)
         }
         InputKind::Record { fields, names, .. } => {
             if !raw.is_object() {
@@ -99,7 +100,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
                     format!("must be an object, found {}", json_kind(raw)),
                 );
             }
-            record(fields, names, raw, path, refs, None)
+            record(fields, names, raw, path, refs, None, !input.extra_keys)
         }
         InputKind::List {
             item,
@@ -258,6 +259,7 @@ fn list<'j, J: JsonView<'j>>(
                     item_path,
                     refs,
                     Some((&mut seen, path, i)),
+                    !item.extra_keys,
                 )?);
             }
         }
@@ -391,20 +393,56 @@ type Seen<'a> = (&'a mut Vec<HashMap<UniqueKey, usize>>, &'a str, usize);
 
 /// Validates a record's fields in order. Inside a list, `unique` fields are
 /// checked against the items before, and a repeat is reported where it occurs.
+/// With `strict`, a key no field declares is refused, before any fault of
+/// the fields (`keys`).
 fn record<'j, J: JsonView<'j>>(
     fields: &[Input],
     names: &Arc<[Arc<str>]>,
     object: J,
     path: &str,
     refs: Option<&Refs<'_>>,
-    mut unique: Option<Seen<'_>>,
+    unique: Option<Seen<'_>>,
+    strict: bool,
 ) -> Result<Value, CaseError> {
+    let declared = || fields.iter().map(|f| &*f.name);
+    let values = match record_fields(fields, names, object, path, refs, unique) {
+        Ok((values, present)) => {
+            if strict {
+                keys::refuse_unknown(object, present, declared(), path, "field")?;
+            }
+            values
+        }
+        Err(fault) => {
+            let fault = keys::unknown_first(fault, strict, object, declared(), path, "field");
+            return Err(fault);
+        }
+    };
+    Ok(Value::Record(Arc::new(Record {
+        name: None,
+        names: names.clone(),
+        fields: values.into(),
+    })))
+}
+
+/// A record's field values in order, and how many of its fields the object
+/// holds (`null` included).
+fn record_fields<'j, J: JsonView<'j>>(
+    fields: &[Input],
+    names: &Arc<[Arc<str>]>,
+    object: J,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    mut unique: Option<Seen<'_>>,
+) -> Result<(Vec<Value>, usize), CaseError> {
     let mut values = Vec::with_capacity(fields.len());
     let mut paths = PartPaths::new(path);
+    let mut present = 0;
     for (j, field) in fields.iter().enumerate() {
         let field_path = paths.field(&field.name);
+        let raw = object.get(&field.name);
+        present += usize::from(raw.is_some());
         let value = if field.rejects.is_empty() {
-            validate_value(field, object.get(&field.name), field_path, refs)?
+            validate_value(field, raw, field_path, refs)?
         } else {
             // Field rules see the record as validated so far; later fields are absent.
             let mut partial = values.clone();
@@ -414,13 +452,7 @@ fn record<'j, J: JsonView<'j>>(
                 names: names.clone(),
                 fields: partial.into(),
             }));
-            validate_in(
-                field,
-                object.get(&field.name),
-                field_path,
-                refs,
-                Some(&item),
-            )?
+            validate_in(field, raw, field_path, refs, Some(&item))?
         };
         if let (true, Some((seen, list_path, index))) =
             (field.unique && !value.is_missing(), unique.as_mut())
@@ -435,11 +467,7 @@ fn record<'j, J: JsonView<'j>>(
         }
         values.push(value);
     }
-    Ok(Value::Record(Arc::new(Record {
-        name: None,
-        names: names.clone(),
-        fields: values.into(),
-    })))
+    Ok((values, present))
 }
 
 /// What `unique` compares: values, so "1.0" and "1.00" are the same amount.

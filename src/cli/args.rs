@@ -65,8 +65,13 @@ pub enum Command {
     Diff(DiffArgs),
     /// A case's answers across a range of one field: CSV on stdout, optionally an SVG plot.
     Sweep(SweepArgs),
-    /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors.
-    Schema,
+    /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors;
+    /// with `--case RULEBOOK`, the JSON Schema (draft 2020-12) of that rulebook's cases.
+    Schema {
+        /// A rulebook folder or file: print the schema of its cases instead.
+        #[arg(long, value_name = "RULEBOOK")]
+        case: Option<PathBuf>,
+    },
     /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
     New {
         /// The rulebook id: lowercase letters, digits, `-` and `_`.

@@ -85,9 +85,20 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Sweep(args) => sweep::run(&args),
-        Command::Schema => {
+        Command::Schema { case: None } => {
             let mut out = Stdout::new();
             out.text(&bareme::rulebook::schema::json_schema());
+            out.finish(ExitCode::SUCCESS)
+        }
+        Command::Schema { case: Some(path) } => {
+            let rb = match load(&path) {
+                Ok(rb) => rb,
+                Err(code) => return code,
+            };
+            let mut text = serde_json::to_string_pretty(&rb.case_schema()).unwrap_or_default();
+            text.push('\n');
+            let mut out = Stdout::new();
+            out.text(&text);
             out.finish(ExitCode::SUCCESS)
         }
     }

@@ -237,6 +237,7 @@ impl Facts {
         }
         self.spanned(&p("table"), &i.table);
         self.spanned(&p("invalid"), &i.invalid);
+        self.spanned(&p("extra_keys"), &i.extra_keys);
     }
 
     fn step(&mut self, s: &RawStep) {
@@ -346,6 +347,11 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         let mut f = Facts::new(clause_offset(text, name));
         f.put("text", clause.clone(), None);
         b.add(Section::Clauses, format!("clauses.{name}"), None, f);
+    }
+    if let Some(extra) = &raw.case.extra_keys {
+        let mut f = Facts::new(start(extra));
+        f.spanned("extra_keys", &raw.case.extra_keys);
+        b.add(Section::Inputs, "case".into(), None, f);
     }
     for (name, input) in &raw.inputs {
         let mut f = Facts::new(start(&input.ty));

@@ -55,6 +55,9 @@ pub struct Rulebook {
     pub(crate) clauses: IndexMap<Arc<str>, String>,
     /// Top-level inputs in validation order.
     pub(crate) inputs: Vec<Input>,
+    /// A case may hold top-level keys no input declares (`[case]
+    /// extra_keys = "allow"`); by default such a key is refused.
+    pub(crate) extra_keys: bool,
     /// Record layouts (record inputs, table rows).
     pub(crate) shapes: Vec<Shape>,
     /// Parameters.
@@ -310,6 +313,10 @@ pub struct Input {
     /// A value that does not validate reads as absent (`invalid = "absent"`)
     /// instead of rejecting the case.
     pub invalid_absent: bool,
+    /// The object this input holds (a record, or a supplied table and its
+    /// rows) may have keys the rulebook does not declare
+    /// (`extra_keys = "allow"`); by default such a key is refused.
+    pub extra_keys: bool,
     /// Type and its constraints.
     pub kind: InputKind,
 }
@@ -332,6 +339,7 @@ impl Input {
             key_ref: None,
             rejects: Vec::new(),
             invalid_absent: false,
+            extra_keys: false,
             kind,
         }
     }

@@ -52,6 +52,7 @@ pub fn merge(
     }
     let RawRulebook {
         rulebook,
+        case,
         clauses,
         inputs,
         parameters,
@@ -65,6 +66,7 @@ pub fn merge(
         reports,
     } = child;
     base.rulebook = rulebook;
+    base.case.extra_keys = case.extra_keys.or(base.case.extra_keys.take());
     overlay(&mut base.clauses, clauses);
     overlay(&mut base.inputs, inputs);
     overlay(&mut base.parameters, parameters);

@@ -27,6 +27,10 @@ pub struct RawRulebook {
     #[serde(default)]
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub clauses: IndexMap<String, String>,
+    /// What holds of the case as a whole (its top-level object).
+    #[serde(default)]
+    #[serde(skip_serializing_if = "RawCase::is_empty")]
+    pub case: RawCase,
     /// The case schema, in validation order.
     #[serde(default)]
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
@@ -67,6 +71,26 @@ pub struct RawRulebook {
     #[serde(default)]
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub reports: IndexMap<String, RawReport>,
+}
+
+/// `[case]`: the case's top-level object.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[cfg_attr(feature = "format-schema", derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RawCase {
+    /// Keys of the case that no input declares: `refuse` (the default: a
+    /// misspelt key is an error, not an input silently absent) or `allow`
+    /// (ignored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
+    pub extra_keys: Option<Spanned<String>>,
+}
+
+impl RawCase {
+    /// Nothing said: every option at its default.
+    pub fn is_empty(&self) -> bool {
+        self.extra_keys.is_none()
+    }
 }
 
 /// `[reports.NAME]`: a table of a per-item group, one row per item.
@@ -255,6 +279,13 @@ pub struct RawInput {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
     pub invalid: Option<Spanned<String>>,
+    /// For a record (a list's or map's items included) or a `table` input:
+    /// keys of its object (a table's row names and columns) that the
+    /// rulebook does not declare are `refuse`d (the default) or `allow`ed
+    /// (ignored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
+    pub extra_keys: Option<Spanned<String>>,
 }
 
 /// `{ when = "value > act_date", message = "is after the act date" }`.

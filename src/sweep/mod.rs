@@ -115,9 +115,12 @@ pub struct Row {
 
 /// Evaluates `case` with `vary.field` set to each value. The field keeps the
 /// JSON kind it has in the case (a number stays a number; otherwise a
-/// decimal string, as money inputs are written); a path through a missing
-/// object or a non-object is an error.
+/// decimal string, as money inputs are written); a path that names nothing
+/// the rulebook declares, or that runs through a missing object or a
+/// non-object, is an error.
 pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, String> {
+    // A field no input declares would be refused at every point.
+    crate::case::check_declared_path(rb, &vary.field).map_err(|e| e.to_string())?;
     let as_number = matches!(lookup(case, &vary.field), Some(Value::Number(_)));
     let mut columns: Vec<String> = Vec::new();
     let mut rows = Vec::new();

@@ -1,4 +1,4 @@
-//! The rulebook luma-payroll@3#24c12d3f5247, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook luma-payroll@3#114555701f02, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,7 +8,7 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "luma-payroll@3#24c12d3f5247",
+    reference: "luma-payroll@3#114555701f02",
     fingerprint: "cb50d70c538dbb7a2b46963e729950849057d35dd9eadac3dc4bdd740ebe5632",
     run,
 };

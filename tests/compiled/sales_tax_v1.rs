@@ -1,4 +1,4 @@
-//! The rulebook sales-tax@1#14653b69e944, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook sales-tax@1#847f9da7470a, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,7 +8,7 @@ use bareme::compiled::rt::*;
 use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "sales-tax@1#14653b69e944",
+    reference: "sales-tax@1#847f9da7470a",
     fingerprint: "4d4ef26afd438eefe610482fe551581f6f0fde25a5bcfda584ebcdbb675fe8bc",
     run,
 };

@@ -88,6 +88,17 @@ class DatasetError(Exception):
         self.message = message
 
 
+def refuse_unknown(obj, known, path: str = "") -> None:
+    """An object's first key (in the case's order) that its rulebook does not
+    declare rejects the case at that key, before any fault of the object's
+    values: a misspelt key is an error, never an input silently absent."""
+    if not isinstance(obj, dict):
+        return
+    for key in obj:
+        if key not in known:
+            raise DatasetError(f"{path}.{key}" if path else key, "unknown key")
+
+
 # ---------------------------------------------------------------------------
 # Writing cases
 # ---------------------------------------------------------------------------

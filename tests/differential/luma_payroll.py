@@ -173,6 +173,7 @@ def read_amendment(value) -> Amendment:
     """Reading 13: gross_pay, effective_month and a boolean approved are all required."""
     if not isinstance(value, dict):
         raise DatasetError("amendment", "an amendment must be an object")
+    harness.refuse_unknown(value, AMENDMENT_KEYS, "amendment")
 
     def required(key: str):
         if not is_given(value.get(key)):
@@ -231,11 +232,19 @@ def read_reference_row(row: dict, row_path: str) -> ReferenceRow:
 DEFAULT_SCHEDULE = read_reference_tables(DEFAULT_REFERENCE_TABLES)
 
 
+# Keys a case may hold: any other is refused (the rulebook's default); a
+# supplied schedule's extra rows and columns are allowed (reading 1).
+CASE_KEYS = ("task", "gross_pay", "payroll_month", "allowed_deduction", "contract_gross_pay",
+             "amendment", "reference_tables", "field")
+AMENDMENT_KEYS = ("gross_pay", "effective_month", "approved")
+
+
 def read_case(raw) -> Case:
     """Reading 14, in order: task, gross_pay, payroll_month, allowed_deduction,
     contract_gross_pay, amendment, reference_tables, field."""
     if not isinstance(raw, dict):
         raise DatasetError("$", "a case must be a JSON object")
+    harness.refuse_unknown(raw, CASE_KEYS)
 
     task = raw.get("task")
     if not isinstance(task, str) or task not in TASKS:
@@ -597,7 +606,8 @@ def different_amount(rng: random.Random, gross: Decimal) -> Decimal:
 
 
 def add_decorations(rng: random.Random, case: dict) -> None:
-    """Keys that must not change the answer (readings 9 and 19)."""
+    """Keys of no input: a payslip's `field` must not change the answer
+    (readings 9 and 19); the others are refused, at the first in the case."""
     if case.get("task") == "payslip" and rng.random() < 0.12:
         case["field"] = rng.choice(["contribution_rate", "deduction_cap", "bogus", RawNumber("3"), None])
     if rng.random() < 0.08:

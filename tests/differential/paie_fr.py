@@ -333,10 +333,18 @@ def optional(raw: dict, key: str, reader, default=None):
     return reader(value, key) if is_given(value) else default
 
 
+# Keys a case may hold: any other is refused, at the first in the case's order.
+CASE_KEYS = ("level", "month", "status", "headcount", "base_salary", "contract_hours", "hourly_rate",
+             "overtime_25_hours", "overtime_50_hours", "bonus", "unpaid_absence_hours",
+             "benefit_in_kind", "health_insurance", "meal_vouchers", "at_rate", "mobility_rate",
+             "withholding_rate", "rgdu_coefficient", "entry_date", "exit_date", "overtime_exempt_ytd")
+
+
 def read_case(raw) -> Case:
     """Reading 14's order; the first fault is raised."""
     if not isinstance(raw, dict):
         raise DatasetError("$", "a case must be a JSON object")
+    harness.refuse_unknown(raw, CASE_KEYS)
 
     level = required(raw, "level")
     if not (isinstance(level, RawNumber) and INTEGER_SYNTAX.fullmatch(level.text)
@@ -379,6 +387,7 @@ def read_case(raw) -> Case:
     if is_given(health):
         if not isinstance(health, dict):
             raise DatasetError("health_insurance", "health_insurance must be an object")
+        harness.refuse_unknown(health, ("premium", "employer_share"), "health_insurance")
         premium = read_money(required(health, "premium", "health_insurance.premium"),
                              "health_insurance.premium")
         share = read_share(required(health, "employer_share", "health_insurance.employer_share"),
@@ -389,6 +398,7 @@ def read_case(raw) -> Case:
     if is_given(meals):
         if not isinstance(meals, dict):
             raise DatasetError("meal_vouchers", "meal_vouchers must be an object")
+        harness.refuse_unknown(meals, ("count", "face_value", "employer_share"), "meal_vouchers")
         count = read_integer(required(meals, "count", "meal_vouchers.count"), "meal_vouchers.count")
         face = read_money(required(meals, "face_value", "meal_vouchers.face_value"),
                           "meal_vouchers.face_value")
@@ -716,6 +726,7 @@ FACE_VALUES = ["7.00", "8.00", "9.00", "9.50", "10.00", "11.00", "11.5", "12.00"
 MEAL_SHARES = ["0.50", "0.5", "0.55", "0.60", "0.6"]
 BENEFITS = ["45.00", "72.50", "98.40", "120.00", "150.00", "210.40", "300.00", "5"]
 ABSENCE_HOURS = ["0.25", "1", "2", "3.5", "7", "7.5", "14", "21", "35", "3.75"]
+# Keys the case format does not have: a case holding one is refused at the first.
 EXTRA_KEYS = [
     {"label": "Bulletin de paie"}, {"employee": {"name": "Claire Martin", "job": "Comptable"}},
     {"company": "Fictive SAS", "siret": "00000000000000"}, {"notes": None},
@@ -1820,9 +1831,12 @@ def self_test() -> None:
           evaluate(variant(level4, overtime_exempt_ytd=None, overtime_25_hours=ABSENT, overtime_50_hours=ABSENT)))
     check(variant(level4, unpaid_absence_hours="151.68"), "unpaid_absence_hours")
     check(variant(level4, rgdu_coefficient="1.5"), "rgdu_coefficient")
-    # Unknown keys are ignored; shares as "1", "0"; count 0.
-    ok = evaluate(parse_case(dump_json(level2)))
-    check(variant(level2, id="paie-2-2", label="x", employee={"name": "A"}), ok)
+    # A key no input declares is refused, before every other fault (the first
+    # such key in the case's order); shares as "1", "0"; count 0.
+    check(variant(level2, id="paie-2-2", label="x", employee={"name": "A"}), "id")
+    check(variant(level2, bonuss="10.00", level=7), "bonuss")
+    check(variant(level2, health_insurance={"premium": "1.00", "employer_share": "2", "x": 1}),
+          "health_insurance.x")
 
     # --- The generator is deterministic and its output always evaluates -----------------
     def sample(seed: int) -> list[str]:

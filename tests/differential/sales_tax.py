@@ -157,6 +157,7 @@ def read_rules(value) -> dict:
         path = f"rules.{name}"
         if not isinstance(entry, dict):
             raise DatasetError(path, "a jurisdiction must be an object")
+        harness.refuse_unknown(entry, ("jurisdiction", "rate", "categories"), path)
         rate = read_rate(entry.get("rate"), f"{path}.rate")
         categories = entry.get("categories")
         if not isinstance(categories, dict):
@@ -183,6 +184,7 @@ def read_products(value) -> dict:
         path = f"products.{product_id}"
         if not isinstance(product, dict):
             raise DatasetError(path, "a product must be an object")
+        # A product's other keys (its name, …) are allowed: `extra_keys = "allow"`.
         category = product.get("category")
         if not isinstance(category, str) or category not in CATEGORIES:
             raise DatasetError(f"{path}.category", "category must be one of " + ", ".join(CATEGORIES))
@@ -198,6 +200,7 @@ def read_customers(value) -> dict:
     for customer_id, customer in value.items():
         if not isinstance(customer, dict):
             raise DatasetError(f"customers.{customer_id}", "a customer must be an object")
+        harness.refuse_unknown(customer, ("billing_jurisdiction",), f"customers.{customer_id}")
     return value
 
 
@@ -219,6 +222,7 @@ def read_cart(value, customers: dict, products: dict, table: dict) -> tuple[str,
     quantity, jurisdiction; a repeated id is reported at its second occurrence."""
     if not isinstance(value, dict):
         raise DatasetError("cart", "cart must be an object")
+    harness.refuse_unknown(value, ("cart_id", "customer_id", "lines"), "cart")
     cart_id = value.get("cart_id")
     if not isinstance(cart_id, str):
         raise DatasetError("cart.cart_id", "cart_id must be a string")
@@ -233,6 +237,7 @@ def read_cart(value, customers: dict, products: dict, table: dict) -> tuple[str,
         path = f"cart.lines[{index}]"
         if not isinstance(raw, dict):
             raise DatasetError(path, "a line must be an object")
+        harness.refuse_unknown(raw, ("id", "product_id", "quantity", "jurisdiction"), path)
         line_id = raw.get("id")
         if not isinstance(line_id, str):
             raise DatasetError(f"{path}.id", "id must be a string")
@@ -254,6 +259,7 @@ def read_case(raw) -> Case:
     """Reading 10: rules, products, customers, then the cart."""
     if not isinstance(raw, dict):
         raise DatasetError("$", "a case must be a JSON object")
+    harness.refuse_unknown(raw, ("rules", "products", "customers", "cart"))
     rules = raw.get("rules")
     table = read_rules(rules) if rules is not None else DEFAULT_TABLE  # Reading 8.
     products = read_products(raw.get("products"))

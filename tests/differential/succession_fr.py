@@ -47,7 +47,8 @@ Paths and details:
     each asset's and debt's `value`; each bequest's `beneficiary` and
     `amount`; each gift's `beneficiary`, `value`, `fraction`; each prior
     gift's `beneficiary`, `date`, `value`. Names and labels are never read.
-    Unknown keys are ignored everywhere.
+    A key the rulebook does not declare is refused, at the first one of its
+    object, before the object's fields (the case, `person` and each item).
   * Beneficiary `id`: any JSON string. A repeated id is reported at
     `beneficiaries[i].id` of its second occurrence, at that beneficiary's id
     step (before its relationship).
@@ -330,9 +331,25 @@ def read_list(raw: dict, key: str) -> list:
     return value
 
 
-def read_item(item, path: str) -> dict:
+# Keys each object may hold: any other is refused, at the first in the
+# object, before the object's fields.
+CASE_KEYS = ("kind", "act_date", "person", "beneficiaries", "assets", "debts", "funeral_costs",
+             "bequests", "residue_shares", "spouse_usufruct", "gifts", "prior_gifts")
+ITEM_KEYS = {
+    "person": ("name", "birth_date"),
+    "beneficiaries": ("id", "name", "relationship", "birth_date", "disabled", "represents"),
+    "assets": ("label", "value"),
+    "debts": ("label", "value"),
+    "bequests": ("beneficiary", "amount"),
+    "gifts": ("beneficiary", "label", "value", "fraction", "cash", "reserved_usufruct"),
+    "prior_gifts": ("beneficiary", "date", "value", "cash_790g"),
+}
+
+
+def read_item(item, path: str, kind: str) -> dict:
     if not isinstance(item, dict):
         raise DatasetError(path, "must be an object")
+    harness.refuse_unknown(item, ITEM_KEYS[kind], path)
     return item
 
 
@@ -346,7 +363,7 @@ def read_beneficiaries(raw: dict, kind: str, act: date) -> list:
     result, seen = [], set()
     for index, item in enumerate(read_list(raw, "beneficiaries")):
         path = f"beneficiaries[{index}]"
-        item = read_item(item, path)
+        item = read_item(item, path, "beneficiaries")
         bid = item.get("id")
         if not isinstance(bid, str):
             raise DatasetError(f"{path}.id", "id must be a string")
@@ -375,7 +392,7 @@ def read_values(raw: dict, key: str) -> list:
     values = []
     for index, item in enumerate(read_list(raw, key)):
         path = f"{key}[{index}]"
-        item = read_item(item, path)
+        item = read_item(item, path, key)
         values.append(read_amount(item.get("value"), f"{path}.value"))
     return values
 
@@ -384,6 +401,7 @@ def read_case(raw) -> Case:
     """Reading 18, in order; the first fault raises."""
     if not isinstance(raw, dict):
         raise DatasetError("$", "a case must be a JSON object")
+    harness.refuse_unknown(raw, CASE_KEYS)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in ("estate", "gift"):
         raise DatasetError("kind", "kind must be 'estate' or 'gift'")
@@ -391,6 +409,7 @@ def read_case(raw) -> Case:
     person = raw.get("person")
     if not isinstance(person, dict):
         raise DatasetError("person", "person must be an object")
+    harness.refuse_unknown(person, ITEM_KEYS["person"], "person")
     person_birth = read_date(person.get("birth_date"), "person.birth_date", act)
 
     beneficiaries = read_beneficiaries(raw, kind, act)
@@ -404,7 +423,7 @@ def read_case(raw) -> Case:
     bequests = []
     for index, item in enumerate(read_list(raw, "bequests")):
         path = f"bequests[{index}]"
-        item = read_item(item, path)
+        item = read_item(item, path, "bequests")
         bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
         bequests.append((bid, read_amount(item.get("amount"), f"{path}.amount")))
 
@@ -424,7 +443,7 @@ def read_case(raw) -> Case:
     gifts = []
     for index, item in enumerate(read_list(raw, "gifts")):
         path = f"gifts[{index}]"
-        item = read_item(item, path)
+        item = read_item(item, path, "gifts")
         bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
         value = read_amount(item.get("value"), f"{path}.value")
         fraction = read_fraction(item.get("fraction"), f"{path}.fraction")
@@ -437,7 +456,7 @@ def read_case(raw) -> Case:
     prior = []
     for index, item in enumerate(read_list(raw, "prior_gifts")):
         path = f"prior_gifts[{index}]"
-        item = read_item(item, path)
+        item = read_item(item, path, "prior_gifts")
         bid = read_beneficiary_ref(item.get("beneficiary"), f"{path}.beneficiary", ids)
         day = read_date(item.get("date"), f"{path}.date", act)
         value = read_amount(item.get("value"), f"{path}.value")
@@ -889,7 +908,7 @@ class Dossier:
         if rng.random() < 0.08:
             person.pop("name")
         if rng.random() < 0.05:
-            person["death_place"] = "Lyon"
+            pass  # Once `death_place`, a key no input declares: now refused. The draw keeps the stream.
         case["person"] = person
         if self.kind == "estate":
             self.write_estate(case)
@@ -901,7 +920,7 @@ class Dossier:
         elif rng.random() < 0.1:
             case["prior_gifts"] = None
         if rng.random() < 0.04:
-            case["notary"] = "Maître Fictif"
+            pass  # Once `notary`, a key no input declares: now refused. The draw keeps the stream.
         return case
 
     def write_estate(self, case: dict) -> None:
@@ -2349,11 +2368,17 @@ def self_test() -> None:
     for b1, b2, b3 in (("0.375", "3/8", RawNumber("0") if False else "0.25"), ("6/16", "0.3750", "2/8")):
         check(variant(4, lambda c: c.update(residue_shares={"B1": b1, "B2": b2, "B3": b3})), examples[4]["expect"])
     check(variant(0, lambda c: c.update(residue_shares={"B1": RawNumber("1")})), examples[0]["expect"])
-    # Optional fields absent or null; unknown keys ignored.
+    # Optional fields absent or null.
     check(variant(4, lambda c: ([p.pop("disabled") for p in c["beneficiaries"][2:]],
-                                [p.update(represents=None, extra="x") for p in c["beneficiaries"]],
-                                c.pop("prior_gifts"), c.update(spouse_usufruct=None, gifts=[], note=1))),
+                                [p.update(represents=None) for p in c["beneficiaries"]],
+                                c.pop("prior_gifts"), c.update(spouse_usufruct=None, gifts=[]))),
           examples[4]["expect"])
+    # A key no input declares is refused, before the faults of its object's values.
+    check(variant(4, lambda c: [p.update(represents=None, extra="x") for p in c["beneficiaries"]]),
+          "beneficiaries[0].extra")
+    check(variant(4, lambda c: c.update(note=1, kind="will")), "note")
+    check(variant(4, lambda c: c["person"].update(death_place="Lyon", birth_date="x")),
+          "person.death_place")
     # A gift with empty lists, zeros and false of the estate kind (reading 5); assets unused.
     check(variant(1, lambda c: c.update(debts=[], funeral_costs="0.00", bequests=None, residue_shares={},
                                         spouse_usufruct=False, assets=[{"value": "12.5"}])),

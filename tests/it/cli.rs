@@ -586,15 +586,16 @@ fn a_case_envelope_reads_the_same_in_eval_and_in_a_batch() {
         let batch = bareme(&["eval", LUMA, "--batch"], Some(input));
         assert_eq!(stdout(&batch).trim_end(), answer, "{input}");
     }
-    // An object with other keys besides `case` is a case, in both commands.
+    // An object with other keys besides `case` is a case, in both commands,
+    // and `case` is then a key no input declares.
     let not_an_envelope = format!(r#"{{"case": {case}, "note": 1}}"#);
     let one = bareme(&["eval", LUMA, "-"], Some(&not_an_envelope));
     assert_eq!(one.status.code(), Some(2));
-    assert_eq!(stderr(&one), "rejected: task: is required (R8)\n");
+    assert_eq!(stderr(&one), "rejected: case: unknown input\n");
     let batch = bareme(&["eval", LUMA, "--batch"], Some(&not_an_envelope));
     assert_eq!(
         stdout(&batch).trim_end(),
-        r#"{"error":{"path":"task","message":"is required (R8)"}}"#
+        r#"{"error":{"path":"case","message":"unknown input"}}"#
     );
 }
 

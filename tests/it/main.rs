@@ -7,6 +7,8 @@ mod bands;
 mod baselines;
 mod batch;
 mod caps;
+mod case_schema;
+mod casekeys;
 mod cli;
 mod compiled;
 mod conformance;

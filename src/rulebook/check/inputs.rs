@@ -120,7 +120,62 @@ impl Checker<'_> {
         }
         // After the default, which must be valid whatever `invalid` says.
         input.invalid_absent = self.invalid_option(raw);
+        input.extra_keys = self.extra_keys_option(raw, &input.kind);
         input
+    }
+
+    /// `extra_keys = "refuse" | "allow"`: whether an object may hold keys
+    /// the rulebook does not declare (`[case]` for the case itself).
+    pub(super) fn extra_keys(&mut self, raw: &Option<Spanned<String>>) -> bool {
+        let Some(option) = raw else {
+            return false;
+        };
+        match option.get_ref().as_str() {
+            "refuse" => false,
+            "allow" => true,
+            other => {
+                self.problem(
+                    "check::bad_input",
+                    sp(option),
+                    format!("`extra_keys` is `refuse` or `allow`, not `{other}`"),
+                    "here",
+                );
+                false
+            }
+        }
+    }
+
+    /// `extra_keys` on an input: only where the input holds an object whose
+    /// keys the rulebook declares (a record written as an object, a `table`
+    /// input), so that the option says what it does where it stands.
+    fn extra_keys_option(&mut self, raw: &RawInput, kind: &InputKind) -> bool {
+        let allow = self.extra_keys(&raw.extra_keys);
+        let Some(option) = &raw.extra_keys else {
+            return false;
+        };
+        let misplaced = match kind {
+            InputKind::Record {
+                pattern: Some(_), ..
+            } => Some("a text read through a `pattern` has no keys"),
+            InputKind::Record { .. } | InputKind::Table { .. } => None,
+            InputKind::List { .. } | InputKind::Map { .. } => Some(
+                "write it on the items (`items.extra_keys`), the records whose keys it is about",
+            ),
+            _ => Some("it applies to a record or a `table` input"),
+        };
+        if let Some(why) = misplaced {
+            self.problem(
+                "check::bad_input",
+                sp(option),
+                format!(
+                    "`extra_keys` does not apply to type `{}`: {why}",
+                    raw.ty.get_ref()
+                ),
+                "here",
+            );
+            return false;
+        }
+        allow
     }
 
     /// `invalid = "reject" | "absent"`: whether a value that does not

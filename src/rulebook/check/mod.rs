@@ -105,6 +105,7 @@ impl Checker<'_> {
     fn rulebook(&mut self, raw: RawRulebook, hash: String) -> Option<Rulebook> {
         let RawRulebook {
             rulebook: ident,
+            case,
             clauses,
             inputs,
             parameters,
@@ -210,6 +211,7 @@ impl Checker<'_> {
             files: Vec::new(),
             clauses,
             inputs: built_inputs,
+            extra_keys: self.extra_keys(&case.extra_keys),
             shapes: self.shapes.clone(),
             params: built_params,
             tables: built_tables,

@@ -1,0 +1,397 @@
+//! A key a case writes that its rulebook does not declare is refused, at
+//! every object level, with the declared key it most likely misspells; the
+//! rulebook may allow extra keys where its records carry them
+//! (`extra_keys = "allow"`); `sweep --vary` refuses a field no input declares.
+
+use serde_json::json;
+
+use super::cli::bareme;
+
+/// The outcome line `eval --batch` would print.
+fn outcome(rb: &bareme::Rulebook, case: &serde_json::Value) -> serde_json::Value {
+    bareme::outcome_json(
+        bareme::evaluate_json(rb, case, false)
+            .as_ref()
+            .map(|(o, _)| o),
+    )
+}
+
+fn rejection(rb: &bareme::Rulebook, case: &serde_json::Value) -> (String, String) {
+    let out = outcome(rb, case);
+    let error = &out["error"];
+    assert!(error.is_object(), "expected a rejection, got {out}");
+    (
+        error["path"].as_str().unwrap_or_default().to_string(),
+        error["message"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+/// Gross 3000.00 in March 2026 (row first-half: rate 0.05, free 1000.00,
+/// upper 3300.00, middle rate 0.10), deduction 180.00: contribution
+/// 0.05 × 3000.00 = 150.00; taxable 3000.00 − 150.00 − 180.00 = 2670.00;
+/// tax 0.10 × (2670.00 − 1000.00) = 167.00; net 3000.00 − 150.00 − 180.00 −
+/// 167.00 = 2503.00. With the deduction misspelt and read as absent, the
+/// net would be 3000.00 − 150.00 − 0.10 × 1850.00 = 2665.00.
+fn luma_case(deduction_key: &str) -> serde_json::Value {
+    let mut case = json!({"task": "payslip", "gross_pay": "3000.00", "payroll_month": "2026-03"});
+    case[deduction_key] = json!("180.00");
+    case
+}
+
+#[test]
+fn a_luma_case_with_its_deduction_spelt_right_answers() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let out = outcome(&rb, &luma_case("allowed_deduction"));
+    assert_eq!(out["net_pay"], "2503.00", "{out}");
+    assert_eq!(out["income_tax"], "167.00", "{out}");
+}
+
+#[test]
+fn a_misspelt_luma_deduction_is_refused_with_a_suggestion() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let (path, message) = rejection(&rb, &luma_case("allowed_deductions"));
+    assert_eq!(path, "allowed_deductions");
+    assert_eq!(message, "unknown input; did you mean allowed_deduction?");
+}
+
+#[test]
+fn eval_refuses_the_misspelt_key_with_exit_2() {
+    let case = luma_case("allowed_deductions").to_string();
+    let out = bareme(&["eval", "rulebooks/luma-payroll/v3", "-"], Some(&case));
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("allowed_deductions: unknown input; did you mean allowed_deduction?"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_batch_line_with_an_unknown_key_is_refused_and_the_next_answers() {
+    let lines = format!(
+        "{}\n{}\n",
+        luma_case("allowed_deductions"),
+        luma_case("allowed_deduction")
+    );
+    let out = bareme(
+        &["eval", "rulebooks/luma-payroll/v3", "--batch", "-"],
+        Some(&lines),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(got.len(), 2, "{stdout}");
+    assert_eq!(got[0]["error"]["path"], "allowed_deductions");
+    assert_eq!(
+        got[0]["error"]["message"],
+        "unknown input; did you mean allowed_deduction?"
+    );
+    assert_eq!(got[1]["net_pay"], "2503.00");
+}
+
+/// paie-fr case 25 (its answer computed by hand there), `bonus` misspelt.
+#[test]
+fn a_misspelt_paie_fr_bonus_is_refused() {
+    let rb = super::rulebook("rulebooks/paie-fr/v2026");
+    let cases =
+        bareme::conformance::cases(&super::root().join("rulebooks/paie-fr/v2026")).expect("cases");
+    let (_, case25) = cases
+        .iter()
+        .find(|(name, _)| name.starts_with("25-"))
+        .expect("case 25");
+    let mut case = case25.clone();
+    let bonus = case["bonus"].clone();
+    assert_eq!(bonus, "75");
+    assert_eq!(outcome(&rb, &case)["brut"], "2485.50");
+    let object = case.as_object_mut().expect("an object");
+    object.shift_remove("bonus");
+    object.insert("bonuss".into(), bonus);
+    let (path, message) = rejection(&rb, &case);
+    assert_eq!(path, "bonuss");
+    assert_eq!(message, "unknown input; did you mean bonus?");
+}
+
+#[test]
+fn an_unknown_key_far_from_every_input_gets_no_suggestion() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let mut case = luma_case("allowed_deduction");
+    case["employee_id"] = json!("E-0042");
+    assert_eq!(
+        rejection(&rb, &case),
+        ("employee_id".into(), "unknown input".into())
+    );
+}
+
+#[test]
+fn an_unknown_key_comes_before_the_faults_of_its_object() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    // `task` is refused too, but the unknown key is the object's first fault.
+    let case = json!({"task": "holiday", "gros_pay": "3000.00"});
+    assert_eq!(
+        rejection(&rb, &case),
+        (
+            "gros_pay".into(),
+            "unknown input; did you mean gross_pay?".into()
+        )
+    );
+}
+
+#[test]
+fn a_nested_record_key_is_refused() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let mut case = luma_case("allowed_deduction");
+    case["contract_gross_pay"] = json!("2900.00");
+    case["amendment"] =
+        json!({"gross_pay": "3000.00", "effective_month": "2026-03", "aproved": true});
+    assert_eq!(
+        rejection(&rb, &case),
+        (
+            "amendment.aproved".into(),
+            "unknown field; did you mean approved?".into()
+        )
+    );
+}
+
+#[test]
+fn a_key_of_a_list_item_is_refused_at_its_item() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let case = json!({
+        "products": {"P1": {"category": "STANDARD", "name": "Lamp", "unit_price": "10.00"}},
+        "customers": {"K1": {}},
+        "cart": {"cart_id": "C1", "customer_id": "K1", "lines": [
+            {"id": "L1", "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"},
+            {"id": "L2", "product_id": "P1", "quantty": 2, "jurisdiction": "STATE_A"}
+        ]}
+    });
+    assert_eq!(
+        rejection(&rb, &case),
+        (
+            "cart.lines[1].quantty".into(),
+            "unknown field; did you mean quantity?".into()
+        )
+    );
+}
+
+#[test]
+fn keys_allowed_on_a_record_pass() {
+    // Products carry a name (the seed's records), which the rules never
+    // read: sales-tax allows extra keys on its products.
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let case = json!({
+        "products": {"P1": {"category": "STANDARD", "name": "Lamp", "unit_price": "10.00", "kg": 1}},
+        "customers": {"K1": {}},
+        "cart": {"cart_id": "C1", "customer_id": "K1", "lines": [
+            {"id": "L1", "product_id": "P1", "quantity": 2, "jurisdiction": "STATE_A"}
+        ]}
+    });
+    // STATE_A: STANDARD taxable at 0.075; 2 × 10.00 = 20.00; tax 1.50.
+    let out = outcome(&rb, &case);
+    assert_eq!(out["total"], "21.50", "{out}");
+}
+
+#[test]
+fn extra_keys_allowed_on_a_supplied_table_pass_and_others_do_not() {
+    // Luma's reference_tables allows extra rows and columns (reading 1).
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let row = |rate: &str| {
+        json!({"rate": rate, "cap": "4800.00", "deduction": "300.00", "free": "1000.00",
+               "upper": "3300.00", "middle_rate": "0.10", "upper_rate": "0.22", "note": "x"})
+    };
+    let mut case = luma_case("allowed_deduction");
+    case["reference_tables"] = json!({
+        "first-half": row("0.05"), "second-half": row("0.04"), "2025-second-half": row("0.09")
+    });
+    assert_eq!(outcome(&rb, &case)["net_pay"], "2503.00");
+}
+
+const STRICT_TABLE: &str = r#"
+[rulebook]
+id = "keys"
+version = 1
+schema = 1
+
+[inputs.month]
+type = "month"
+required = true
+
+[inputs.supplied]
+type = "table"
+table = "rates"
+EXTRA
+
+[inputs.person]
+type = "record"
+PERSON_EXTRA
+
+[inputs.person.fields.name]
+type = "text"
+
+[tables.rates]
+kind = "periods"
+
+[tables.rates.columns]
+rate = { type = "decimal" }
+
+[[tables.rates.rows]]
+name = "all"
+from = "2026-01"
+rate = "0.5"
+
+[steps.rate]
+expr = "period_row(rates, month).rate"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+rate = { expr = "rate", format = "decimal" }
+"#;
+
+fn strict_table(extra: &str, person_extra: &str) -> bareme::Rulebook {
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", person_extra)
+        .replace("EXTRA", extra);
+    match bareme::parse_rulebook("keys.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    }
+}
+
+#[test]
+fn a_supplied_table_row_and_column_are_refused_unless_allowed() {
+    let strict = strict_table("", "");
+    let case = |rows: serde_json::Value| json!({"month": "2026-02", "supplied": rows});
+    assert_eq!(
+        rejection(&strict, &case(json!({"all": {"rate": "0.25", "rte": "1"}}))),
+        (
+            "supplied.all.rte".into(),
+            "unknown column; did you mean rate?".into()
+        )
+    );
+    assert_eq!(
+        rejection(
+            &strict,
+            &case(json!({"all": {"rate": "0.25"}, "al": {"rate": "1"}}))
+        ),
+        (
+            "supplied.al".into(),
+            "unknown row; did you mean all?".into()
+        )
+    );
+    let open = strict_table("extra_keys = \"allow\"", "extra_keys = \"allow\"");
+    let out = outcome(
+        &open,
+        &json!({"month": "2026-02", "supplied": {"all": {"rate": "0.25", "rte": "1"}, "al": {}},
+                "person": {"name": "A", "age": 3}}),
+    );
+    assert_eq!(out["rate"], "0.25", "{out}");
+    // The record's own option: its extra key passes there only.
+    assert_eq!(
+        rejection(
+            &strict,
+            &json!({"month": "2026-02", "person": {"nme": "A"}})
+        ),
+        (
+            "person.nme".into(),
+            "unknown field; did you mean name?".into()
+        )
+    );
+}
+
+#[test]
+fn the_top_level_option_allows_extra_keys_of_the_case() {
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "")
+        .replace("EXTRA", "")
+        .replace(
+            "[inputs.month]",
+            "[case]\nextra_keys = \"allow\"\n\n[inputs.month]",
+        );
+    let rb = match bareme::parse_rulebook("keys.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    };
+    let out = outcome(&rb, &json!({"month": "2026-02", "id": "x"}));
+    assert_eq!(out["rate"], "0.5", "{out}");
+}
+
+#[test]
+fn a_misplaced_or_misspelt_option_is_a_located_diagnostic() {
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "")
+        .replace("EXTRA", "")
+        .replace(
+            "type = \"month\"",
+            "type = \"month\"\nextra_keys = \"allow\"",
+        );
+    let Err(d) = bareme::parse_rulebook("keys.toml", &text) else {
+        panic!("a month cannot take extra_keys");
+    };
+    let shown = d.render(100, false);
+    assert!(
+        shown.contains("`extra_keys` does not apply to type `month`"),
+        "{shown}"
+    );
+    assert!(shown.contains("keys.toml:"), "{shown}");
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "extra_keys = \"yes\"")
+        .replace("EXTRA", "");
+    let Err(d) = bareme::parse_rulebook("keys.toml", &text) else {
+        panic!("extra_keys is refuse or allow");
+    };
+    assert!(d
+        .render(100, false)
+        .contains("`extra_keys` is `refuse` or `allow`, not `yes`"));
+}
+
+#[test]
+fn sweep_refuses_a_field_no_input_declares() {
+    let dir = std::env::temp_dir().join(format!("bareme-casekeys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let case = dir.join("case.json");
+    std::fs::write(&case, luma_case("allowed_deduction").to_string()).expect("write");
+    let case = case.to_string_lossy().to_string();
+    let out = bareme(
+        &[
+            "sweep",
+            "rulebooks/luma-payroll/v3",
+            &case,
+            "--vary",
+            "gros_pay=1000..2000:500",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("gros_pay: unknown input; did you mean gross_pay?"),
+        "{stderr}"
+    );
+    let out = bareme(
+        &[
+            "sweep",
+            "rulebooks/luma-payroll/v3",
+            &case,
+            "--vary",
+            "amendment.gros=1000..2000:500",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("amendment.gros: unknown field"));
+    let out = bareme(
+        &[
+            "sweep",
+            "rulebooks/luma-payroll/v3",
+            &case,
+            "--vary",
+            "gross_pay=1000..2000:500",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
