@@ -13,6 +13,7 @@ mod conformance;
 mod diagnostics;
 mod diff;
 mod extends;
+mod front;
 mod fuzz;
 mod generate;
 mod generators;
