@@ -20,7 +20,10 @@ pub mod schema;
 pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
-pub use load::{effective_toml, load_rulebook, parse_rulebook, LoadError};
+pub use load::{
+    effective_toml, effective_toml_with, load_rulebook, load_rulebook_with, parse_rulebook,
+    LoadError, LoadOptions,
+};
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises the
 /// groups over constant rows (`fold`), then lowers every formula with what
