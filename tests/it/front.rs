@@ -172,3 +172,182 @@ fn extends_stays_inside_the_rulebook_sets_folder() {
     let o = bareme(&["check", "--allow-outside", "--effective", &path], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Bands taxed 0 up to 1000, 10 % up to 2000, 20 % above; a keyed table
+/// and a period table beside them.
+const BANDS: &str = r#"[rulebook]
+id = "toy"
+version = 1
+schema = 1
+
+[inputs.income]
+type = "money"
+required = true
+
+[tables.bands]
+kind = "scale"
+rows = [{ upto = "1000", rate = "0" }, { upto = "2000", rate = "0.10" }, { rate = "0.20" }]
+
+[tables.codes]
+kind = "keyed"
+keys = ["code"]
+columns = { code = { type = "text" }, amount = { type = "money" } }
+rows = [{ code = "a", amount = "1.00" }, { code = "b", amount = "2.00" }]
+
+[tables.years]
+kind = "periods"
+columns = { rate = { type = "decimal" } }
+rows = [{ name = "y1", from = "2026-01", to = "2026-12", rate = "1" }, { name = "y2", from = "2027-01", rate = "2" }]
+
+[steps.tax]
+expr = "scale(bands, income)"
+round = { places = 2, mode = "half_up" }
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+tax = { expr = "tax", format = "money" }
+b = { expr = "lookup(codes, 'b').amount", format = "money" }
+"#;
+
+/// The tax on `income` under the rulebook at `path`, and the amount of code `b`.
+fn tax(path: &Path, income: &str) -> (String, String) {
+    let rb = super::rulebook(&path.display().to_string());
+    let case = serde_json::json!({ "income": income });
+    match bareme::evaluate_json(&rb, &case, false)
+        .expect("evaluates")
+        .0
+    {
+        bareme::Outcome::Answer(a) => (a["tax"].to_string(), a["b"].to_string()),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A band written with a limit the extended table does not have was added
+/// silently (moving 2000 to 2500 this way taxed 2000–2500 at 10 % in a new
+/// band and kept the old one); it is now refused at the row, and `was`
+/// says what moves.
+#[test]
+fn a_band_of_a_new_limit_must_say_whether_it_moves_a_limit_or_adds_a_band() {
+    let dir = tempdir("front-bands");
+    let v1 = version(&dir, "v1", BANDS);
+    // 3000: 10 % of 1000 + 20 % of 1000 = 300.00.
+    assert_eq!(tax(&v1, "3000.00").0, "\"300.00\"");
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[[tables.bands.rows]]\nupto = \"2500\"\nrate = \"0.10\"\n",
+        ),
+    );
+    let (found, text) = refused(&v2, LoadOptions::default());
+    assert_eq!(found, ["load::band_new 7:1-9:14"]);
+    assert!(
+        text.contains("no band of limit `2500`") && text.contains("was = "),
+        "{text}"
+    );
+    // Moved: 10 % of 1500 + 20 % of 500 = 250.00, and 1000–2000 is no longer a band of its own.
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[[tables.bands.rows]]\nupto = \"2500\"\nwas = \"2000\"\nrate = \"0.10\"\n",
+        ),
+    );
+    assert_eq!(tax(&v2, "3000.00").0, "\"250.00\"");
+    assert_eq!(tax(&v2, "2500.00").0, "\"150.00\"");
+    // Added: 1000–1500 at 5 %, 1500–2000 at 10 %, above at 20 %: 25 + 50 + 200 = 275.00.
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[[tables.bands.rows]]\nupto = \"1500\"\ninsert = true\nrate = \"0.05\"\n",
+        ),
+    );
+    assert_eq!(tax(&v2, "3000.00").0, "\"275.00\"");
+    // A limit is found by its value: `2000.00` is the band of `2000`. 12 % of 1000 + 200 = 320.00.
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[[tables.bands.rows]]\nupto = \"2000.00\"\nrate = \"0.12\"\n",
+        ),
+    );
+    assert_eq!(tax(&v2, "3000.00").0, "\"320.00\"");
+}
+
+/// `remove = true` leaves out the row of its identity, by band limit, key or period name.
+#[test]
+fn a_version_removes_rows_by_band_limit_key_or_period_name() {
+    let dir = tempdir("front-remove");
+    version(&dir, "v1", BANDS);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[tables.bands]\nrows = [{ upto = \"1000\", remove = true }]\n\n\
+             [tables.codes]\nrows = [{ code = \"a\", remove = true }]\n\n\
+             [tables.years]\nrows = [{ name = \"y2\", remove = true }]\n",
+        ),
+    );
+    // Bands 10 % up to 2000 and 20 % above: 200 + 200 = 400.00; `b` kept.
+    assert_eq!(
+        tax(&v2, "3000.00"),
+        ("\"400.00\"".into(), "\"2.00\"".into())
+    );
+    let effective = bareme::rulebook::effective_toml(&v2).expect("checks");
+    for gone in ["y2", "remove", "code = \"a\"", "upto = \"1000\""] {
+        assert!(!effective.contains(gone), "{gone}: {effective}");
+    }
+    assert!(effective.contains("code = \"b\"") && effective.contains("upto = \"2000\""));
+    // Removing, replacing or moving what is not there, inserting what is,
+    // `was` outside a band table, and two changes to one row are refused at the row.
+    let cases = [
+        ("[tables.codes]\nrows = [{ code = \"z\", remove = true }]\n", "load::row_unknown 8:9-8:38"),
+        ("[tables.bands]\nrows = [{ upto = \"3000\", was = \"2500\", rate = \"0\" }]\n", "load::row_unknown 8:9-8:52"),
+        ("[tables.codes]\nrows = [{ code = \"b\", insert = true, amount = \"3.00\" }]\n", "load::row_directive 8:9-8:55"),
+        ("[tables.codes]\nrows = [{ code = \"c\", was = \"b\", amount = \"3.00\" }]\n", "load::row_directive 8:9-8:51"),
+        ("[tables.codes]\nrows = [{ code = \"b\", remove = false }]\n", "load::row_directive 8:9-8:39"),
+        ("[tables.bands]\nrows = [{ upto = \"1000\", rate = \"0\" }, { upto = \"1000\", remove = true }]\n", "load::row_directive 8:40-8:72"),
+    ];
+    for (body, expected) in cases {
+        let v3 = version(&dir, "v3", &child("../v1", &format!("\n{body}")));
+        assert_eq!(refused(&v3, LoadOptions::default()).0, [expected], "{body}");
+    }
+}
+
+/// An extending version without a `cases/` folder runs the cases it
+/// inherits (`bareme test` failed with exit 2 on the missing folder).
+#[test]
+fn test_runs_the_inherited_cases_of_a_version_without_its_own() {
+    let dir = tempdir("front-inherited");
+    let v1 = version(&dir, "v1", BASE);
+    std::fs::create_dir_all(v1.join("cases")).expect("cases");
+    std::fs::write(
+        v1.join("cases/both.toml"),
+        "case = '{\"pay\": \"100.00\"}'\n[expect.answer]\ntax = \"10.00\"\n[versions.2.answer]\ntax = \"10.00\"\n",
+    )
+    .expect("write");
+    let v2 = version(&dir, "v2", &child("../v1", ""));
+    let o = bareme(&["test", &v2.display().to_string(), "--list"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        super::cli::stdout(&o).contains("ok   v1/both\n"),
+        "{}",
+        super::cli::stdout(&o)
+    );
+    assert!(super::cli::stdout(&o).ends_with("1 passed, 0 failed\n"));
+    // A version that extends nothing still needs its folder.
+    std::fs::remove_dir_all(v1.join("cases")).expect("remove");
+    let o = bareme(&["test", &v1.display().to_string()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // With nothing inherited either, there is no case to run: exit 1.
+    let o = bareme(&["test", &v2.display().to_string()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
