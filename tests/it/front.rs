@@ -351,3 +351,71 @@ fn test_runs_the_inherited_cases_of_a_version_without_its_own() {
     let o = bareme(&["test", &v2.display().to_string()], None);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
+
+/// A failing expression took time exponential in its nesting (`if exempt
+/// then 0 else 1 + (` 22 times: 22 s): each level's `else` read the group
+/// after `+`, failed, and the expression around read it again. The grammar
+/// now ends an expression after an `if` or `let`, so each group is read
+/// once; and pest stops any parse past `MAX_PARSE_CALLS` calls with its own
+/// message. Each text here, 60 levels deep, failing with a *syntax* error
+/// rather than that message, shows its parse took fewer calls than the
+/// bound (the old grammar needed about 2^60): the test finishes quickly by
+/// construction, whatever the machine.
+#[test]
+fn a_failing_expression_is_read_in_bounded_work() {
+    use bareme::expr::{parse_expr, MAX_EXPR_BYTES, MAX_PARSE_CALLS};
+    let nested = [
+        ("if exempt then 0 else 1 + (", "", "expected an expression"),
+        (
+            "if exempt then 0 else 1 + (",
+            "x)",
+            "expected `.field`, an operator",
+        ),
+        ("(", "x y", "expected `.field`, an operator"),
+        ("f(", "x y", "expected `.field`, an operator"),
+        ("[a + ", "x y", "expected `.field`, `for`, an operator"),
+        (
+            "[if a then b else c + ",
+            "x y",
+            "expected `.field`, `for`, an operator",
+        ),
+        ("let a = 1; a + (", "x y", "expected `.field`, an operator"),
+        (
+            "if a then b else c + f(",
+            "x y",
+            "expected `.field`, an operator",
+        ),
+        (
+            "match a { 1 => if b then 1 else 2 + (",
+            "x y",
+            "expected `.field`, an operator",
+        ),
+        (
+            "if (a) then 1 else 2 + (",
+            "x y",
+            "expected `.field`, an operator",
+        ),
+    ];
+    let calls = format!("{MAX_PARSE_CALLS} parser steps");
+    for (level, tail, message) in nested {
+        assert!(60 * level.len() + tail.len() <= MAX_EXPR_BYTES);
+        let levels = 60;
+        let text = format!("{}{tail}", level.repeat(levels));
+        let err = parse_expr(&text).expect_err("invalid");
+        assert!(!err.message.contains(&calls), "{level}: {}", err.message);
+        assert_eq!(err.message, message, "{level}");
+    }
+    // The valid forms still read as before, an `if` last in a sum included.
+    for text in [
+        "1 + if a then 2 else 3 + 4",
+        "-if a then 1 else 2",
+        "x in l and not y",
+        "if (a) then f(b) else [c for c in d]",
+    ] {
+        assert!(parse_expr(text).is_ok(), "{text}");
+    }
+    assert_eq!(
+        bareme::expr::print::print(&parse_expr("1 + if a then 2 else 3 + 4").expect("valid")),
+        "1 + (if a then 2 else 3 + 4)"
+    );
+}
