@@ -3,9 +3,16 @@
 //! Each [`Problem`] has a stable code (`check::unknown_name`), a message, and
 //! a span in the TOML file, down to the name inside an expression string. The
 //! checker collects all of them; [`Diagnostics`] renders them with miette.
+//!
+//! Rendering is linear in the problems shown: miette's own `SourceCode` for
+//! text scans from the file's start for every span, so each file is given
+//! to it through [`Indexed`], its line starts found once and each span read
+//! from a window of the lines around it; and at most [`MAX_RENDERED`]
+//! problems are drawn, the rest counted on one line.
 
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents,
 };
 use std::fmt;
 use std::sync::Arc;
@@ -206,7 +213,9 @@ impl Diagnostics {
         self.problems.is_empty()
     }
 
-    /// Renders every problem as miette does, without colour, `width` columns wide.
+    /// Renders the first [`MAX_RENDERED`] problems as miette does, `width`
+    /// columns wide, then a line counting the others
+    /// (`… and 7 more problems`). Each file's lines are indexed once.
     pub fn render(&self, width: usize, color: bool) -> String {
         let theme = if color {
             GraphicalTheme::unicode()
@@ -215,15 +224,36 @@ impl Diagnostics {
         };
         let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
         let mut out = String::new();
-        for problem in &self.problems {
+        // One index per file: the problems of a chain are in at most a few.
+        let mut indexed: Vec<Indexed> = Vec::new();
+        for problem in self.problems.iter().take(MAX_RENDERED) {
             let file = problem.source.as_ref().unwrap_or(&self.source);
+            let at = match indexed
+                .iter()
+                .position(|i| Arc::ptr_eq(&i.text, &file.text))
+            {
+                Some(at) => at,
+                None => {
+                    indexed.push(Indexed::new(file.text.clone()));
+                    indexed.len() - 1
+                }
+            };
             let named = NamedProblem {
                 problem,
-                source: NamedSource::new(&file.name, file.text.clone()),
+                source: NamedSource::new(&file.name, indexed[at].clone()),
             };
             if handler.render_report(&mut out, &named).is_err() {
                 out.push_str(&format!("error[{}]: {}\n", problem.code, problem.message));
             }
+        }
+        if let Some(more) = self
+            .problems
+            .len()
+            .checked_sub(MAX_RENDERED)
+            .filter(|&n| n > 0)
+        {
+            let what = if more == 1 { "problem" } else { "problems" };
+            out.push_str(&format!("… and {more} more {what}\n"));
         }
         out
     }
@@ -234,10 +264,89 @@ impl Diagnostics {
     }
 }
 
+/// Most problems [`Diagnostics::render`] draws; the others are counted on
+/// one line. A hostile rulebook of 16 MiB can hold hundreds of thousands of
+/// problems, and nobody reads past the first screens.
+pub const MAX_RENDERED: usize = 200;
+
+/// A file's text with the offset of each of its lines, for miette: a span is
+/// read from the lines around it rather than from the file's start.
+#[derive(Clone, Debug)]
+struct Indexed {
+    text: Arc<str>,
+    /// The offset where each line starts, the first at 0; a line ends at
+    /// `\n`, `\r\n` or a lone `\r`, as miette counts lines.
+    starts: Arc<Vec<usize>>,
+}
+
+impl Indexed {
+    fn new(text: Arc<str>) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                    i += 1;
+                    starts.push(i + 1);
+                }
+                b'\r' | b'\n' => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        Indexed {
+            text,
+            starts: Arc::new(starts),
+        }
+    }
+
+    /// The line holding byte `offset`, counted from 0.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    }
+}
+
+impl SourceCode for Indexed {
+    /// miette's own reading of the span, run on a window of whole lines
+    /// around it (a line more on each side than the context asks, so the
+    /// window holds every line break miette's scan would meet), and moved
+    /// back to file offsets and lines. miette's scan depends on what lies
+    /// before the window only through the lines it counts there, which the
+    /// index gives: the result is the one of the whole text.
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let bytes = self.text.as_bytes();
+        let first = self
+            .line_of(span.offset())
+            .saturating_sub(context_lines_before + 1);
+        let last = self.line_of(span.offset() + span.len()) + context_lines_after + 3;
+        let from = self.starts.get(first).copied().unwrap_or(0);
+        let to = self.starts.get(last).copied().unwrap_or(bytes.len());
+        let window = bytes.get(from..to).ok_or(MietteError::OutOfBounds)?;
+        let inner = SourceSpan::new(span.offset().saturating_sub(from).into(), span.len());
+        let found = window.read_span(&inner, context_lines_before, context_lines_after)?;
+        let data: &'a [u8] = found.data();
+        Ok(Box::new(MietteSpanContents::new(
+            data,
+            SourceSpan::new((found.span().offset() + from).into(), found.span().len()),
+            found.line() + first,
+            found.column(),
+            found.line_count() + first,
+        )))
+    }
+}
+
 /// A problem shown with its file's name.
 struct NamedProblem<'a> {
     problem: &'a Problem,
-    source: NamedSource<Arc<str>>,
+    source: NamedSource<Indexed>,
 }
 
 impl fmt::Debug for NamedProblem<'_> {
@@ -269,5 +378,42 @@ impl Diagnostic for NamedProblem<'_> {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.problem.labels()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every span of a text with each kind of line break reads as miette
+    /// reads it from the whole text: the same bytes, offsets and lines.
+    #[test]
+    fn a_span_read_through_the_index_is_read_as_from_the_whole_text() {
+        let text: Arc<str> = Arc::from("ab\ncd\r\nef\rgh\n\nij\r\n\r\nkl é m\nno");
+        let indexed = Indexed::new(text.clone());
+        let whole: &str = &text;
+        let mut compared = 0;
+        for start in 0..=text.len() {
+            for len in 0..=(text.len() - start) {
+                for (before, after) in [(0, 0), (1, 1), (2, 3), (0, 2)] {
+                    let span = SourceSpan::new(start.into(), len);
+                    let a = whole.read_span(&span, before, after);
+                    let b = indexed.read_span(&span, before, after);
+                    match (a, b) {
+                        (Ok(a), Ok(b)) => {
+                            assert_eq!(a.data(), b.data(), "{start}+{len} {before}/{after}");
+                            assert_eq!(a.span(), b.span(), "{start}+{len} {before}/{after}");
+                            assert_eq!(a.line(), b.line(), "{start}+{len} {before}/{after}");
+                            assert_eq!(a.column(), b.column(), "{start}+{len}");
+                            assert_eq!(a.line_count(), b.line_count(), "{start}+{len}");
+                            compared += 1;
+                        }
+                        (Err(_), Err(_)) => {}
+                        (a, b) => panic!("{start}+{len}: {:?} / {:?}", a.is_ok(), b.is_ok()),
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 }

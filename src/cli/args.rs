@@ -7,6 +7,9 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(name = "bareme", version, about)]
 pub struct Cli {
+    /// Let a rulebook's `extends` name a file outside its rulebook set's folder.
+    #[arg(long, global = true)]
+    pub allow_outside: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -56,7 +56,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::conformance::run_conformance;
-use bareme::{load_rulebook, LoadError, Rulebook};
+use bareme::{LoadError, Rulebook};
 use output::Stdout;
 
 pub use args::{Cli, Command};
@@ -64,6 +64,7 @@ pub use args::{Cli, Command};
 /// Parses the arguments and runs the command.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    let _ = ALLOW_OUTSIDE.set(cli.allow_outside);
     match cli.command {
         Command::Check {
             rulebook,
@@ -104,9 +105,19 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// `--allow-outside`, set once from the arguments: every command that
+/// loads a rulebook here reads it.
+static ALLOW_OUTSIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+fn load_options() -> bareme::rulebook::LoadOptions {
+    bareme::rulebook::LoadOptions {
+        allow_outside: ALLOW_OUTSIDE.get().copied().unwrap_or(false),
+    }
+}
+
 /// Loads a rulebook or prints why not, returning the exit code to use.
 pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
-    load_rulebook(path).map_err(|e| match e {
+    bareme::rulebook::load_rulebook_with(path, load_options()).map_err(|e| match e {
         LoadError::Io { .. } | LoadError::TooLarge { .. } => {
             warn!("error: {e}");
             ExitCode::from(2)
@@ -150,7 +161,7 @@ pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
 /// chain of `extends` stands for instead.
 fn check(path: &Path, deny_warnings: bool, effective: bool) -> ExitCode {
     if effective {
-        return match bareme::rulebook::effective_toml(path) {
+        return match bareme::rulebook::effective_toml_with(path, load_options()) {
             Ok(text) => {
                 let mut out = Stdout::new();
                 out.text(&text);

@@ -14,4 +14,4 @@ pub mod print;
 mod tests;
 
 pub use ast::{BinOp, Expr, ExprKind, Ident, UnOp};
-pub use parse::{parse_expr, ParseError, MAX_EXPR_BYTES, MAX_NESTING};
+pub use parse::{parse_expr, ParseError, MAX_EXPR_BYTES, MAX_NESTING, MAX_PARSE_CALLS};

@@ -4,6 +4,11 @@
 //! [`MAX_EXPR_BYTES`] or nesting deeper than [`MAX_NESTING`] is refused, so a
 //! hostile rulebook cannot overflow the stack of the recursive-descent parser.
 //!
+//! The grammar reads any text, valid or not, in time linear in its length
+//! (an `if` or `let` ends the expression around it, so no alternative reads
+//! a nested group again: `grammar/expr.pest`), and pest's call limit,
+//! [`MAX_PARSE_CALLS`], makes that a bound rather than a hope.
+//!
 //! Invariant: no `unwrap` on pest pairs; a grammar surprise is a `ParseError`.
 
 use pest::iterators::{Pair, Pairs};
@@ -19,6 +24,17 @@ use crate::span::Span;
 pub const MAX_EXPR_BYTES: usize = 4096;
 /// Deepest nesting accepted (parentheses, calls, `if`, prefix operators).
 pub const MAX_NESTING: usize = 64;
+
+/// Most pest calls (rules, sequences, repetitions, lookaheads) one parse may
+/// make. Measured on the grammar: about 15 calls a byte on flat text (a
+/// chain of `+`, nested `if`s, `let`s and `match`es, failing or not), and
+/// about 130 more per bracket level, which [`MAX_NESTING`] bounds; so any
+/// text of [`MAX_EXPR_BYTES`] needs under 100,000, and this bound, 64 a
+/// byte, holds them all with room. The failing texts that were exponential
+/// (`if a then 0 else 1 + (` 22 times: 22 s) take 25,000 calls at 60 levels.
+/// pest keeps the limit process-wide: it is set once, on the first parse,
+/// and no other parser of this crate uses pest.
+pub const MAX_PARSE_CALLS: usize = 64 * MAX_EXPR_BYTES;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/expr.pest"]
@@ -71,6 +87,8 @@ fn parse_now(text: &str) -> Result<Expr, ParseError> {
         });
     }
     check_nesting(text)?;
+    static CALL_LIMIT: std::sync::Once = std::sync::Once::new();
+    CALL_LIMIT.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(MAX_PARSE_CALLS)));
     let mut pairs = ExprParser::parse(Rule::expr_root, text).map_err(from_pest)?;
     let root = pairs.next().ok_or_else(|| internal(text, "empty parse"))?;
     let expr = root
@@ -176,6 +194,9 @@ fn from_pest(err: pest::error::Error<Rule>) -> ParseError {
             } else {
                 format!("expected {}", wanted.join(", "))
             }
+        }
+        pest::error::ErrorVariant::CustomError { message } if message.contains("call limit") => {
+            format!("expression too complex to read (more than {MAX_PARSE_CALLS} parser steps)")
         }
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };

@@ -72,7 +72,7 @@ pub fn merge(
     overlay(&mut base.parameters, parameters);
     for (name, table) in tables {
         match base.tables.get_mut(&name) {
-            Some(old) if table.kind.is_none() => patch_table(old, table),
+            Some(old) if table.kind.is_none() => patch_table(&name, old, table, problems),
             _ => {
                 base.tables.insert(name, table);
             }
@@ -115,10 +115,19 @@ fn overlay<T>(old: &mut IndexMap<String, T>, new: IndexMap<String, T>) {
 /// clause, keys and columns when given, and each row replaces the row of
 /// the same identity in place, or is added. The identity is what `check`
 /// already holds unique: a keyed row's keys, a period row's `name`, a
-/// band's `upto` (none for the open top band); new bands are merged in
-/// before the first band above each, so the bands still rise. Linear in
-/// the rows of both versions: a rulebook is untrusted input.
-fn patch_table(old: &mut RawTable, new: RawTable) {
+/// band's `upto` by value (none for the open top band).
+///
+/// A row may say what it does with one of three keys, read here and never
+/// passed on: `remove = true` leaves the row of its identity out;
+/// `was = LIMIT` moves the band of that limit to the row's `upto`; and
+/// `insert = true` adds a row whose identity is new. A band of a new limit
+/// needs `insert = true`: a band is found by its limit, so a version that
+/// moves a limit by writing the band with its new limit would otherwise
+/// add a band and change every amount above it without a word. New and
+/// moved bands are merged in before the first band above each, so the
+/// bands still rise. Linear in the rows of both versions: a rulebook is
+/// untrusted input.
+fn patch_table(name: &str, old: &mut RawTable, new: RawTable, problems: &mut Vec<Problem>) {
     let RawTable {
         kind: _,
         label,
@@ -140,24 +149,127 @@ fn patch_table(old: &mut RawTable, new: RawTable) {
         Some("periods") => vec!["name".into()],
         _ => vec!["upto".into()],
     };
-    // Cells as TOML writes them, so `2` and `"2"` stay apart as they compare.
+    // Cells as TOML writes them, so `2` and `"2"` stay apart as they
+    // compare; a band's limit by its value, so `"28000"` is `28000.00`.
+    let cell_id = |c: &String, v: Option<&toml::Value>| match v {
+        Some(v) if bands && c == "upto" => band_limit(v)
+            .map(|d| d.normalize().to_string())
+            .unwrap_or_else(|| v.to_string()),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    };
     let id = |row: &IndexMap<String, toml::Value>| -> String {
-        let cells: Vec<String> = identity
-            .iter()
-            .map(|c| row.get(c).map_or(String::new(), |v| v.to_string()))
-            .collect();
+        let cells: Vec<String> = identity.iter().map(|c| cell_id(c, row.get(c))).collect();
         cells.join("\u{0}")
     };
     let mut at: HashMap<String, usize> = HashMap::with_capacity(old.rows.len());
     for (n, row) in old.rows.iter().enumerate().rev() {
         at.insert(id(row.get_ref()), n);
     }
+    let mut gone = vec![false; old.rows.len()];
+    let mut touched = vec![false; old.rows.len()];
     let mut added = Vec::new();
-    for row in rows {
-        match at.get(&id(row.get_ref())) {
-            Some(&n) => old.rows[n] = row,
-            None => added.push(row),
+    for mut row in rows {
+        let span = Span::from(row.span());
+        let refuse = |code: &'static str, message: String, help: &str| {
+            Problem::new(code, message)
+                .at(span, "this row")
+                .help(help.to_string())
+        };
+        let cells = row.get_mut();
+        if let Some(d) = ["was", "insert", "remove"]
+            .into_iter()
+            .find(|d| cells.contains_key(*d) && old.columns.contains_key(*d))
+        {
+            problems.push(refuse(
+                "load::row_directive",
+                format!("the table `{name}` has a column `{d}`, so its rows cannot be changed one by one"),
+                "write the table whole, with its `kind`",
+            ));
+            continue;
         }
+        let flag = |cells: &mut IndexMap<String, toml::Value>, key: &str| {
+            cells
+                .shift_remove(key)
+                .map(|v| v == toml::Value::Boolean(true))
+        };
+        let remove = flag(cells, "remove");
+        let insert = flag(cells, "insert");
+        let was = cells.shift_remove("was");
+        let directive = |what: &str| {
+            refuse(
+                "load::row_directive",
+                format!("in the table `{name}`, {what}"),
+                "`remove = true` leaves out the row of this identity; `was = LIMIT` moves a band's limit; `insert = true` adds a row",
+            )
+        };
+        if remove == Some(false) || insert == Some(false) {
+            problems.push(directive(
+                "`remove` and `insert` are written `= true` or left out",
+            ));
+            continue;
+        }
+        if usize::from(remove.is_some())
+            + usize::from(insert.is_some())
+            + usize::from(was.is_some())
+            > 1
+        {
+            problems.push(directive(
+                "a row says at most one of `remove`, `insert` and `was`",
+            ));
+            continue;
+        }
+        if was.is_some() && !bands {
+            problems.push(directive(
+                "`was` moves a band's limit: only in a scale or ranges table",
+            ));
+            continue;
+        }
+        let target = match &was {
+            Some(limit) => cell_id(&"upto".to_string(), Some(limit)),
+            None => id(cells),
+        };
+        let found = at.get(&target).copied();
+        let shown = |t: &str| t.replace('\u{0}', ", ");
+        match (found, remove.is_some() || was.is_some(), insert.is_some()) {
+            (Some(n), _, _) if touched[n] => problems.push(directive(&format!(
+                "another row of this version already changes the row `{}`",
+                shown(&target)
+            ))),
+            (Some(_), _, true) => problems.push(directive(&format!(
+                "`insert = true`, but the extended table has a row `{}`; leave `insert` out to replace it",
+                shown(&target)
+            ))),
+            (Some(n), _, false) => {
+                touched[n] = true;
+                if remove.is_some() {
+                    gone[n] = true;
+                } else if was.is_some() {
+                    gone[n] = true;
+                    added.push(row);
+                } else {
+                    old.rows[n] = row;
+                }
+            }
+            (None, true, _) => problems.push(refuse(
+                "load::row_unknown",
+                format!("the table `{name}` of the extended version has no row `{}`", shown(&target)),
+                "name the row by its key, period `name` or band limit as the extended version writes it",
+            )),
+            (None, false, false) if bands => problems.push(refuse(
+                "load::band_new",
+                format!(
+                    "the table `{name}` of the extended version has no band of limit `{}`: a new band changes every amount above it",
+                    shown(&target)
+                ),
+                "to move an existing band's limit, write `was = \"OLD LIMIT\"` in this row; to add a band, `insert = true`",
+            )),
+            (None, false, _) => added.push(row),
+        }
+    }
+    if gone.contains(&true) {
+        let mut gone = gone.into_iter();
+        old.rows.retain(|_| !gone.next().unwrap_or(false));
     }
     if !bands {
         old.rows.extend(added);

@@ -65,6 +65,16 @@ pub enum LoadError {
     Invalid(Diagnostics),
 }
 
+/// How a rulebook path is loaded.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// Let `extends` name a file outside the rulebook set's folder (the
+    /// folder holding the named version's folder). Off by default, so a
+    /// rulebook from elsewhere cannot make bareme read, and quote in its
+    /// diagnostics, any file the process can read (`bareme --allow-outside`).
+    pub allow_outside: bool,
+}
+
 /// The TOML file of a rulebook path (a folder or the file).
 pub fn rulebook_file(path: &Path) -> PathBuf {
     if path.is_dir() {
@@ -74,20 +84,26 @@ pub fn rulebook_file(path: &Path) -> PathBuf {
     }
 }
 
-/// Reads, parses and checks a rulebook, and the versions it extends.
+/// Reads, parses and checks a rulebook, and the versions it extends
+/// (within the rulebook set's folder: [`LoadOptions`]).
 pub fn load_rulebook(path: &Path) -> Result<Rulebook, LoadError> {
+    load_rulebook_with(path, LoadOptions::default())
+}
+
+/// [`load_rulebook`] with options.
+pub fn load_rulebook_with(path: &Path, options: LoadOptions) -> Result<Rulebook, LoadError> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
     let text = read_text(&file, &name)?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let eff = effective(&name, &text, Some((dir, &file))).map_err(LoadError::Invalid)?;
+    let eff = effective(&name, &text, Some((dir, &file)), options).map_err(LoadError::Invalid)?;
     checked(eff)
 }
 
 /// Parses and checks rulebook text; `name` is shown in diagnostics. Text
 /// read from no file cannot extend another version.
 pub fn parse_rulebook(name: &str, text: &str) -> Result<Rulebook, Diagnostics> {
-    let eff = effective(name, text, None)?;
+    let eff = effective(name, text, None, LoadOptions::default())?;
     checked(eff).map_err(|e| match e {
         LoadError::Invalid(d) => d,
         other => {
@@ -104,11 +120,17 @@ pub fn parse_rulebook(name: &str, text: &str) -> Result<Rulebook, Diagnostics> {
 /// The effective rulebook of a path as TOML (its `extends` chain merged),
 /// once it checks: what `bareme check --effective` prints.
 pub fn effective_toml(path: &Path) -> Result<String, LoadError> {
+    effective_toml_with(path, LoadOptions::default())
+}
+
+/// [`effective_toml`] with options.
+pub fn effective_toml_with(path: &Path, options: LoadOptions) -> Result<String, LoadError> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
     let text = read_text(&file, &name)?;
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut eff = effective(&name, &text, Some((dir, &file))).map_err(LoadError::Invalid)?;
+    let mut eff =
+        effective(&name, &text, Some((dir, &file)), options).map_err(LoadError::Invalid)?;
     eff.raw.rulebook.extends = None;
     eff.raw.rulebook.remove.clear();
     let printed = toml::to_string_pretty(&eff.raw);
@@ -162,6 +184,12 @@ fn read_text(file: &Path, name: &str) -> Result<String, LoadError> {
 /// Parses the first file and every version it extends (`from`: its folder
 /// and path, `None` for text read from no file), then merges them.
 ///
+/// A file extended is read only if it is a regular file (a FIFO or
+/// `/dev/stdin` would block, a device never end) and, unless `options`
+/// allow it, inside the rulebook set's folder: the folder holding the
+/// first file's folder. Both are checked before the file is opened, so a
+/// refused file is never read, nor quoted in a diagnostic.
+///
 /// The files are laid one after the other in one text, the first file at
 /// offset 0, and each is parsed at its offset (behind blanks), so every
 /// span of the merged rulebook indexes that text and the diagnostics show
@@ -170,6 +198,7 @@ fn effective(
     name: &str,
     text: &str,
     from: Option<(PathBuf, &Path)>,
+    options: LoadOptions,
 ) -> Result<Effective, Diagnostics> {
     let mut all = String::new();
     let mut parts: Vec<(usize, SourceFile)> = Vec::new();
@@ -184,6 +213,15 @@ fn effective(
     if let Some((_, file)) = &from {
         seen.push(std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf()));
     }
+    // The rulebook set's folder: `extends` stays inside it.
+    let set_root = match (&from, options.allow_outside) {
+        (Some(_), false) => seen
+            .first()
+            .and_then(|f| f.parent())
+            .and_then(Path::parent)
+            .map(Path::to_path_buf),
+        _ => None,
+    };
     let diags_of = |all: &str, parts: &[(usize, SourceFile)], problems: Vec<Problem>| {
         let source = SourceFile {
             name: name.to_string(),
@@ -234,6 +272,29 @@ fn effective(
                             format!("a chain of versions has at most {MAX_EXTENDS_DEPTH} files"),
                         )
                         .at(span, "one too many"),
+                    );
+                } else if let Some(root) = set_root.as_ref().filter(|root| {
+                    std::fs::canonicalize(&target).is_ok_and(|c| !c.starts_with(root))
+                }) {
+                    problems.push(
+                        Problem::new(
+                            "load::extends_outside",
+                            format!(
+                                "`{target_name}` is outside the rulebook set's folder `{}`",
+                                root.display()
+                            ),
+                        )
+                        .at(span, "extended here")
+                        .help("a version extends another version of its set (`../v2026`); `bareme --allow-outside` lifts this"),
+                    );
+                } else if std::fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+                    problems.push(
+                        Problem::new(
+                            "load::extends",
+                            format!("`{target_name}` is not a regular file"),
+                        )
+                        .at(span, "extended here")
+                        .help("name a rulebook folder or its `rulebook.toml`; a FIFO, a device or a folder is never read"),
                     );
                 } else {
                     match read_text(&target, &target_name) {

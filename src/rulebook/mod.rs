@@ -21,7 +21,10 @@ pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
 pub use check::is_rulebook_id;
-pub use load::{effective_toml, load_rulebook, parse_rulebook, LoadError};
+pub use load::{
+    effective_toml, effective_toml_with, load_rulebook, load_rulebook_with, parse_rulebook,
+    LoadError, LoadOptions,
+};
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises the
 /// groups over constant rows (`fold`), then lowers every formula with what

@@ -496,6 +496,7 @@ rate = "0.12"
 [[tables.bands.rows]]
 upto = "2000"
 rate = "0.10"
+insert = true
 
 [[tables.bands.rows]]
 rate = "0.30"

@@ -15,6 +15,7 @@ mod conformance;
 mod diagnostics;
 mod diff;
 mod extends;
+mod front;
 mod fuzz;
 mod generate;
 mod generators;
