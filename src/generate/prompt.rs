@@ -79,15 +79,23 @@ fn environment(language: Language, fuel: u64) -> Environment<'static> {
     env
 }
 
-/// Renders template `name` of `source` with `context` in `env`, from a
-/// fresh count of the bytes it builds.
+/// Renders template `name` of `source` with `context` in `env`.
 fn render(
     env: &Environment<'static>,
     name: &str,
     source: &str,
     context: Jinja,
 ) -> Result<String, minijinja::Error> {
-    let compiled = guard::compile(name, source)?;
+    run(env, &guard::compile(name, source)?, context)
+}
+
+/// Runs a compiled template with `context` in `env`, from a fresh count of
+/// the bytes it builds.
+fn run(
+    env: &Environment<'static>,
+    compiled: &guard::Compiled<'_>,
+    context: Jinja,
+) -> Result<String, minijinja::Error> {
     guard::start();
     let mut text = String::new();
     Vm::new(env).eval(
@@ -148,8 +156,8 @@ pub(crate) fn write_amount(d: &Decimal, places: Option<u32>, language: Language)
 /// the level is rendered once.
 pub(crate) struct Renderer {
     env: Environment<'static>,
-    /// The task template's source, compiled at each rendering.
-    task: String,
+    /// The task template, compiled once.
+    task: guard::Compiled<'static>,
     /// The rulebook as a template value, converted once (values share it).
     rulebook: Jinja,
     format: String,
@@ -187,7 +195,8 @@ impl Renderer {
         }
         Ok(Renderer {
             env,
-            task: prompt.task.clone(),
+            task: guard::compile("task", guard::interned(&prompt.task))
+                .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
             format,
             rules,
@@ -219,8 +228,7 @@ impl Renderer {
             rules => rules,
             format => self.format.as_str(),
         };
-        render(&self.env, "task", &self.task, context)
-            .map_err(|e| format!("template `task`: {e:#}"))
+        run(&self.env, &self.task, context).map_err(|e| format!("template `task`: {e:#}"))
     }
 }
 

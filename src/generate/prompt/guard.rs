@@ -18,8 +18,9 @@
 //! extend one another: no template is registered with the environment.
 
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use minijinja::machinery::{
     parse, CompiledTemplate, Instruction, Instructions, TemplateConfig, WhitespaceConfig,
@@ -372,6 +373,24 @@ fn builtin_filter(name: &str) -> Option<Value> {
         "sum" => Value::from_function(f::sum),
         _ => return None,
     })
+}
+
+/// `source` for as long as the process runs, each distinct text kept once:
+/// a compiled template borrows its text, and the task template, compiled
+/// once per generator rather than once per task, is kept beside the
+/// environment that runs it.
+pub(crate) fn interned(source: &str) -> &'static str {
+    static SOURCES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut sources = SOURCES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(kept) = sources.get(source) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(source.to_owned().into_boxed_str());
+    sources.insert(kept);
+    kept
 }
 
 /// A template compiled by us, its value-building operators calling the
