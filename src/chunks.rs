@@ -57,10 +57,16 @@ where
     }
 }
 
-/// A pool of `jobs` worker threads (at least one).
+/// Most worker threads a pool starts: far above any core count this runs
+/// on, and below the point where starting the threads costs more than the
+/// work (a hundred thousand took a minute to start, and could abort).
+/// `--jobs` above it is a usage error.
+pub const MAX_JOBS: usize = 256;
+
+/// A pool of `jobs` worker threads (at least one, at most [`MAX_JOBS`]).
 pub fn pool(jobs: usize) -> Result<ThreadPool, rayon::ThreadPoolBuildError> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
+        .num_threads(jobs.clamp(1, MAX_JOBS))
         .build()
 }
 

@@ -3,6 +3,16 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+use bareme::chunks::MAX_JOBS;
+
+/// `--jobs N`: a usage error outside 1..=[`MAX_JOBS`].
+fn jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
+        _ => Err(format!("a number of worker threads from 1 to {MAX_JOBS}")),
+    }
+}
+
 /// bareme — exact, explained answers from declarative rulebooks.
 #[derive(Debug, Parser)]
 #[command(name = "bareme", version, about)]
@@ -103,8 +113,8 @@ pub struct RescoreArgs {
     /// Tables for people, or one JSON object.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
-    /// Worker threads; all cores by default.
-    #[arg(long)]
+    /// Worker threads, 1 to 256; all cores by default.
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -125,8 +135,8 @@ pub struct BaselinesArgs {
     /// A table for people, or one JSON object.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
-    /// Worker threads; all cores by default.
-    #[arg(long)]
+    /// Worker threads, 1 to 256; all cores by default.
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -227,8 +237,8 @@ pub struct ScoreArgs {
     /// The rulebook folder; `v<version>` beside the rubric by default.
     #[arg(long)]
     pub rulebook: Option<PathBuf>,
-    /// Worker threads; all cores by default.
-    #[arg(long)]
+    /// Worker threads, 1 to 256; all cores by default.
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -258,8 +268,8 @@ pub struct GenerateArgs {
     /// The rulebook folder; `v<version>` beside the generator by default.
     #[arg(long)]
     pub rulebook: Option<PathBuf>,
-    /// Worker threads; all cores by default.
-    #[arg(long)]
+    /// Worker threads, 1 to 256; all cores by default.
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -278,8 +288,8 @@ pub struct EvalArgs {
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
-    /// Worker threads of a batch; all cores by default. The output is the same for any number.
-    #[arg(long)]
+    /// Worker threads of a batch, 1 to 256; all cores by default. The output is the same for any number.
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
     /// Evaluate under alternative readings declared by the rulebook (`a,b` for several, applied together).
     #[arg(long, value_name = "NAME[,NAME…]")]

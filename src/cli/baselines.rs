@@ -13,12 +13,19 @@ use bareme::score::{Baselines, Means, Scorer};
 use bareme::tasks::Task;
 
 use super::args::{BaselinesArgs, ReportFormat};
-use super::output::Stdout;
+use super::output::{clobbers, OutFile, Stdout};
 use super::table;
 use super::taskfile::{load_scorer, read_tasks, set_jobs};
 
 /// Runs `bareme baselines`.
 pub fn run(args: &BaselinesArgs) -> ExitCode {
+    if let Some(out) = &args.replies_out {
+        let inputs = [args.rubric.as_path(), args.tasks.as_path()];
+        if let Some(why) = clobbers(&[("--replies-out", out)], &inputs) {
+            warn!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let (scorer, rb) = match load_scorer(&args.rubric, args.rulebook.as_deref(), false) {
         Ok(pair) => pair,
         Err(code) => return code,
@@ -29,12 +36,6 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
     };
     set_jobs(args.jobs);
     let baselines = Baselines::new(scorer.rubric(), &tasks);
-    if let Some(path) = &args.replies_out {
-        if let Err(e) = write_replies(path, &scorer, &baselines, &tasks) {
-            warn!("error: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    }
     let means = match baselines.measure(&scorer, &tasks) {
         Ok(m) => m,
         Err(e) => {
@@ -42,6 +43,13 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Written once the strategies are measured: a failed run leaves the file as it was.
+    if let Some(path) = &args.replies_out {
+        if let Err(e) = write_replies(path, &scorer, &baselines, &tasks) {
+            warn!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
     let mut out = Stdout::new();
     match args.format {
         ReportFormat::Json => out.line(&report_json(&scorer, &baselines, &means).to_string()),
@@ -66,7 +74,7 @@ fn write_replies(
     baselines: &Baselines,
     tasks: &[Task],
 ) -> std::io::Result<()> {
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut file = OutFile::create(path)?;
     for strategy in baselines.strategies() {
         for task in tasks {
             if let Some(reply) = baselines.reply(scorer.rubric(), strategy, task) {
@@ -75,7 +83,7 @@ fn write_replies(
             }
         }
     }
-    file.flush()
+    file.commit()
 }
 
 /// The table: a row per strategy, its mean and each group's.

@@ -1,19 +1,29 @@
 //! `bareme generate`: a generator's tasks as JSON Lines, and its manifest.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::generate::{load_generator, run as run_generator, Engine, RunOptions};
 
 use super::args::GenerateArgs;
-use super::output::Stdout;
+use super::output::{clobbers, OutFile, Stdout};
 use super::progress;
 
 /// Loads the generator, draws the tasks and writes them; exit 2 on any
 /// error (an unwritable output included), 3 when the generator or its
 /// rulebook has problems.
 pub fn run(args: &GenerateArgs) -> ExitCode {
+    let outputs: Vec<(&str, &Path)> = [("--out", &args.out), ("--manifest", &args.manifest)]
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p.as_deref()?)))
+        .collect();
+    let mut inputs = vec![args.generator.as_path()];
+    inputs.extend(args.rulebook.as_deref());
+    if let Some(why) = clobbers(&outputs, &inputs) {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let (generator, rb) = match load_generator(&args.generator, args.rulebook.as_deref()) {
         Ok(pair) => pair,
         Err(e) => return super::taskfile::companion_failed(e),
@@ -35,12 +45,11 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
     };
     let bar = progress::bar("tasks", Some(args.count));
     let progress = |n: u64| bar.inc(n);
+    // The tasks file is put in place only once the manifest is ready too.
+    let mut tasks_file = None;
     let result = match &args.out {
-        Some(path) => match File::create(path) {
-            Ok(f) => {
-                let mut w = BufWriter::new(f);
-                run_generator(&engine, options, &mut w, &progress)
-            }
+        Some(path) => match OutFile::create(path) {
+            Ok(f) => run_generator(&engine, options, tasks_file.insert(f), &progress),
             Err(e) => {
                 warn!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(2);
@@ -64,15 +73,24 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(path) = &args.manifest {
-        let text = match serde_json::to_string_pretty(&manifest) {
-            Ok(t) => t,
+    let manifest_file = match &args.manifest {
+        Some(path) => match manifest_ready(path, &manifest) {
+            Ok(f) => Some((path, f)),
             Err(e) => {
-                warn!("error: {e}");
+                warn!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(2);
             }
-        };
-        if let Err(e) = std::fs::write(path, text + "\n") {
+        },
+        None => None,
+    };
+    if let (Some(path), Some(f)) = (&args.out, tasks_file) {
+        if let Err(e) = f.commit() {
+            warn!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if let Some((path, f)) = manifest_file {
+        if let Err(e) = f.commit() {
             warn!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(2);
         }
@@ -85,6 +103,16 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         &manifest.sha256[..16]
     );
     ExitCode::SUCCESS
+}
+
+/// The manifest written to its temporary file, to be committed.
+fn manifest_ready(path: &Path, manifest: &bareme::generate::Manifest) -> std::io::Result<OutFile> {
+    let text = serde_json::to_string_pretty(manifest).map_err(std::io::Error::other)?;
+    let mut f = OutFile::create(path)?;
+    f.write_all(text.as_bytes())?;
+    f.write_all(b"\n")?;
+    f.flush()?;
+    Ok(f)
 }
 
 /// Standard output as a `Write`, its errors kept for `finish`.

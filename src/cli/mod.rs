@@ -198,6 +198,10 @@ fn check(path: &Path, deny_warnings: bool, effective: bool) -> ExitCode {
 /// Writes the compiled module, and says on standard error what it leaves to
 /// the interpreter.
 fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode {
+    if let Some(why) = out.and_then(|o| output::clobbers(&[("-o", o)], &[path])) {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let rb = match load(path).and_then(|rb| ablate(rb, ablation)) {
         Ok(rb) => rb,
         Err(code) => return code,
@@ -213,7 +217,7 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
             return stdout.finish(ExitCode::SUCCESS);
         }
         Some(file) => {
-            if let Err(e) = std::fs::write(file, &generated.source) {
+            if let Err(e) = output::write_file(file, generated.source.as_bytes()) {
                 warn!("error: cannot write {}: {e}", file.display());
                 return ExitCode::from(2);
             }

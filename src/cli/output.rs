@@ -1,4 +1,5 @@
-//! Standard output of the commands, every write checked.
+//! Standard output of the commands, every write checked, and the files they
+//! write, each whole or not at all ([`OutFile`]).
 //!
 //! A command writes through `Stdout` and ends with `finish`, which flushes
 //! and turns a failed write into an error on stderr and exit code 2, so
@@ -9,7 +10,9 @@
 //! Invariant: after the first failed write nothing more is written; a batch
 //! asks `failed` to stop reading input nobody will see answered.
 
+use std::fs::{self, File};
 use std::io::{self, BufWriter, ErrorKind, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exit code of a command whose output could not be written.
@@ -72,4 +75,152 @@ impl Stdout {
             }
         }
     }
+}
+
+/// A file a command writes (`--out`, `--manifest`, `--plot`,
+/// `--replies-out`, `--summary`, `compile -o`), written whole or not at all.
+///
+/// The bytes go to a temporary file in the same folder, renamed over the
+/// path by [`OutFile::commit`] only; dropped uncommitted (a run that
+/// failed), the temporary file is removed and the file it would have
+/// replaced stays as it was. A path that exists and is not a regular file
+/// (`/dev/full`, a named pipe) is written in place: it cannot be replaced,
+/// and a reader may be waiting on it.
+pub struct OutFile {
+    out: BufWriter<File>,
+    /// The temporary file and the path it replaces, until committed.
+    rename: Option<(PathBuf, PathBuf)>,
+}
+
+impl OutFile {
+    /// Opens the temporary file beside `path` (or `path` itself, when it is
+    /// not a regular file).
+    pub fn create(path: &Path) -> io::Result<OutFile> {
+        // A link is followed: the file it names is replaced, not the link.
+        let target = match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+            }
+            _ => path.to_path_buf(),
+        };
+        let existing = fs::metadata(&target).ok();
+        if existing.as_ref().is_some_and(|m| !m.is_file()) {
+            return Ok(OutFile {
+                out: BufWriter::new(File::create(&target)?),
+                rename: None,
+            });
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(ErrorKind::InvalidInput, "not a file name"))?
+            .to_string_lossy()
+            .into_owned();
+        let mut attempt = 0u32;
+        let (file, temp) = loop {
+            let temp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp)
+            {
+                Ok(f) => break (f, temp),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(m) = existing {
+            // The replacement keeps the permissions of the file it replaces.
+            let _ = fs::set_permissions(&temp, m.permissions());
+        }
+        Ok(OutFile {
+            out: BufWriter::new(file),
+            rename: Some((temp, target)),
+        })
+    }
+
+    /// Flushes and puts the file in place.
+    pub fn commit(mut self) -> io::Result<()> {
+        self.out.flush()?;
+        if let Some((temp, target)) = self.rename.take() {
+            if let Err(e) = fs::rename(&temp, &target) {
+                let _ = fs::remove_file(&temp);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for OutFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Drop for OutFile {
+    fn drop(&mut self) {
+        if let Some((temp, _)) = self.rename.take() {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all ([`OutFile`]).
+pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OutFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// Refuses an output path that names one of the run's inputs (a folder
+/// input stands for its `rulebook.toml`), which writing would destroy, or
+/// an output named twice: the message to print, or `None`.
+pub fn clobbers(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Option<String> {
+    let files: Vec<PathBuf> = inputs
+        .iter()
+        .map(|p| {
+            if p.is_dir() {
+                p.join("rulebook.toml")
+            } else {
+                p.to_path_buf()
+            }
+        })
+        .collect();
+    for (i, (flag, out)) in outputs.iter().enumerate() {
+        if let Some(input) = files.iter().find(|input| same_file(out, input)) {
+            return Some(format!(
+                "{flag} {} names {}, an input of this run: write elsewhere",
+                out.display(),
+                input.display()
+            ));
+        }
+        if let Some((other, _)) = outputs[..i].iter().find(|(_, o)| same_path(out, o)) {
+            return Some(format!(
+                "{flag} and {other} both name {}: give each its own file",
+                out.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether two paths name the same file, existing or to be created.
+fn same_path(a: &Path, b: &Path) -> bool {
+    a == b || same_file(a, b)
 }

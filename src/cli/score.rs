@@ -19,11 +19,22 @@ use bareme::tasks::Task;
 
 use super::args::ScoreArgs;
 use super::grading::in_file_order;
-use super::output::Stdout;
+use super::output::{clobbers, write_file, Stdout};
 use super::taskfile::{load_scorer, open, read_tasks};
 
 /// Runs `bareme score`.
 pub fn run(args: &ScoreArgs) -> ExitCode {
+    if let Some(out) = &args.summary {
+        let inputs = [
+            args.rubric.as_path(),
+            args.tasks.as_path(),
+            args.replies.as_path(),
+        ];
+        if let Some(why) = clobbers(&[("--summary", out)], &inputs) {
+            warn!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let (scorer, rb) =
         match load_scorer(&args.rubric, args.rulebook.as_deref(), args.all_or_nothing) {
             Ok(pair) => pair,
@@ -100,8 +111,10 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
     for line in summary_text(&s).lines() {
         warn!("{line}");
     }
-    if let Some(path) = &args.summary {
-        if let Err(e) = std::fs::write(path, format!("{s}\n")) {
+    // A failed run (unwritable standard output included) leaves the
+    // summary file as it was.
+    if let Some(path) = args.summary.as_ref().filter(|_| !failed && !unwritable) {
+        if let Err(e) = write_file(path, format!("{s}\n").as_bytes()) {
             warn!("error: cannot write {}: {e}", path.display());
             failed = true;
         }

@@ -5,10 +5,16 @@ use std::process::ExitCode;
 
 use super::args::SweepArgs;
 use super::input::{case_limit, parse_case, read_case};
-use super::output::Stdout;
+use super::output::{clobbers, write_file, Stdout};
 
 /// Runs `bareme sweep`.
 pub fn run(args: &SweepArgs) -> ExitCode {
+    if let Some(plot) = &args.plot {
+        if let Some(why) = clobbers(&[("--plot", plot)], &[&args.case, &args.rulebook]) {
+            warn!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let rb = match super::load(&args.rulebook) {
         Ok(rb) => rb,
         Err(code) => return code,
@@ -25,7 +31,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     if let Some(file) = &args.plot {
         let title = format!("{} — {}", rb.reference(), args.case.display());
         let written = bareme::sweep::plot::svg(&swept, &title)
-            .and_then(|svg| std::fs::write(file, svg).map_err(|e| e.to_string()));
+            .and_then(|svg| write_file(file, svg.as_bytes()).map_err(|e| e.to_string()));
         if let Err(e) = written {
             warn!("error: cannot write {}: {e}", file.display());
             return ExitCode::from(2);

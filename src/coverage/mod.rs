@@ -8,29 +8,42 @@
 //! catches every wrong reading and every incomplete repair of them.
 //!
 //! Tasks are given one at a time ([`Coverage::add`]) and only counts are
-//! kept, so a task file of any length is read in bounded memory; the ablated
-//! rulebooks are built once, up front, at most [`MAX_COMBINATIONS`] of them.
-//! Reading the task file is the caller's (`bareme ablations`, through
+//! kept, so a task file of any length is read in bounded memory: tasks are
+//! checked as they come and kept, validated, until a chunk of them is full
+//! (or a report is asked for); the chunk is then evaluated under every
+//! combination, each combination's ablated rulebook built for it and dropped
+//! after, so memory holds one ablated copy per worker, never one per
+//! combination (4,096 copies of a large rulebook did not fit). Reading the
+//! task file is the caller's (`bareme ablations`, through
 //! `tasks::LineFile`).
 //!
 //! Invariant: nothing is scored against a rulebook a task was not written for
 //! (its id, version and hash must be the rulebook's), nor before the task's
 //! `expected` is shown to be the rulebook's own outcome for its case.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use crate::case::validate_case;
 use crate::eval::evaluate;
+use crate::facts::Facts;
 use crate::model::Rulebook;
 use crate::pipeline::{error_json, outcome_json};
 /// A task as coverage reads it: the one task line of `crate::tasks`.
 pub use crate::tasks::Task;
 
-/// Most combinations measured at once: each is a copy of the rulebook.
+/// Most combinations measured at once: each evaluates every task.
 pub const MAX_COMBINATIONS: usize = 4096;
+
+/// Most tasks kept before their chunk is evaluated under the combinations:
+/// each chunk costs one ablated copy of the rulebook per combination.
+const CHUNK_TASKS: usize = 1024;
+
+/// Most bytes of cases (as JSON text, estimated) kept in one chunk.
+const CHUNK_BYTES: usize = 64 << 20;
 
 /// The largest combinations measured when none is asked for: all of them up
 /// to this many ablations, else pairs.
@@ -40,10 +53,19 @@ const ALL_UP_TO: usize = 10;
 struct Combination {
     /// Indices into the declared ablations, ascending.
     members: Vec<usize>,
-    /// The rulebook under them all, or why they cannot apply together.
-    ablated: Result<Rulebook, String>,
+    /// Set when its rulebook is first built: `None` when its ablations
+    /// apply together, else why they cannot.
+    refused: OnceLock<Option<String>>,
     /// Tasks whose outcome under it differs from their `expected`.
-    detected: usize,
+    detected: AtomicUsize,
+}
+
+/// Tasks checked against the rulebook and not yet evaluated under the
+/// combinations: each case's facts and its `expected`.
+#[derive(Default)]
+struct Pending {
+    tasks: Vec<(Facts, Value)>,
+    bytes: usize,
 }
 
 /// The coverage of the tasks given so far.
@@ -52,6 +74,8 @@ pub struct Coverage {
     names: Vec<Arc<str>>,
     max_size: usize,
     combinations: Vec<Combination>,
+    /// Behind a lock so that a report (`&self`) can evaluate what is left.
+    pending: Mutex<Pending>,
     tasks: usize,
 }
 
@@ -95,11 +119,10 @@ impl Coverage {
         for size in 1..=max_size {
             let mut members: Vec<usize> = (0..size).collect();
             loop {
-                let chosen: Vec<&str> = members.iter().map(|&i| &*names[i]).collect();
                 combinations.push(Combination {
-                    ablated: rulebook.ablated_all(&chosen),
                     members: members.clone(),
-                    detected: 0,
+                    refused: OnceLock::new(),
+                    detected: AtomicUsize::new(0),
                 });
                 if !next_combination(&mut members, n) {
                     break;
@@ -111,8 +134,50 @@ impl Coverage {
             names,
             max_size,
             combinations,
+            pending: Mutex::new(Pending::default()),
             tasks: 0,
         })
+    }
+
+    /// Evaluates the tasks kept so far under every combination (and learns
+    /// which combinations apply, the first time), then forgets them.
+    fn settle(&self) {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let unknown = self.combinations.iter().any(|c| c.refused.get().is_none());
+        if pending.tasks.is_empty() && !unknown {
+            return;
+        }
+        let tasks = std::mem::take(&mut *pending);
+        // Each combination evaluates the chunk on its own: in parallel, each
+        // counting into its own slot, so the counts never depend on the
+        // order; its ablated rulebook lives only while it does.
+        self.combinations.par_iter().for_each(|combination| {
+            if let Some(Some(_)) = combination.refused.get() {
+                return;
+            }
+            let chosen: Vec<&str> = combination
+                .members
+                .iter()
+                .map(|&i| &*self.names[i])
+                .collect();
+            match self.rulebook.ablated_all(&chosen) {
+                Err(why) => {
+                    let _ = combination.refused.set(Some(why));
+                }
+                Ok(ablated) => {
+                    let _ = combination.refused.set(None);
+                    let detected = tasks
+                        .tasks
+                        .iter()
+                        .filter(|(facts, expected)| {
+                            let result = evaluate(&ablated, facts, false);
+                            outcome_json(result.as_ref().map(|(o, _)| o)) != *expected
+                        })
+                        .count();
+                    combination.detected.fetch_add(detected, Ordering::Relaxed);
+                }
+            }
+        });
     }
 
     /// Scores one task: refused if it was written for another rulebook, or if
@@ -144,16 +209,18 @@ impl Coverage {
         let outcome = evaluate(rb, &facts, false)
             .map_err(|e| format!("task {}: the rulebook fails on its case: {e}", task.id))?;
         self.reference_is(task, &outcome_json(Ok(&outcome.0)))?;
-        // Each combination evaluates the case on its own: in parallel, each
-        // counting into its own slot, so the counts never depend on the order.
-        self.combinations.par_iter_mut().for_each(|combination| {
-            if let Ok(ablated) = &combination.ablated {
-                let result = evaluate(ablated, &facts, false);
-                if outcome_json(result.as_ref().map(|(o, _)| o)) != task.expected {
-                    combination.detected += 1;
-                }
-            }
-        });
+        let full = {
+            let pending = self
+                .pending
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
+            pending.bytes = pending.bytes.saturating_add(json_bytes(&task.case));
+            pending.tasks.push((facts, task.expected.clone()));
+            pending.tasks.len() >= CHUNK_TASKS || pending.bytes >= CHUNK_BYTES
+        };
+        if full {
+            self.settle();
+        }
         self.tasks += 1;
         Ok(())
     }
@@ -183,10 +250,11 @@ impl Coverage {
 
     /// Every combination measured: by size, then in declaration order.
     pub fn combinations(&self) -> impl Iterator<Item = CombinationReport<'_>> {
+        self.settle();
         self.combinations.iter().map(|c| CombinationReport {
             ablations: c.members.iter().map(|&i| &*self.names[i]).collect(),
-            detected: c.detected,
-            refused: c.ablated.as_ref().err().map(String::as_str),
+            detected: c.detected.load(Ordering::Relaxed),
+            refused: c.refused.get().and_then(Option::as_deref),
         })
     }
 
@@ -242,6 +310,22 @@ impl Coverage {
             "refused": refused,
             "combinations": combinations,
         })
+    }
+}
+
+/// About how many bytes a JSON value takes as text: what a kept task weighs.
+fn json_bytes(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(n) => n.as_str().len(),
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => items.iter().map(json_bytes).sum::<usize>() + items.len() + 2,
+        Value::Object(map) => {
+            map.iter()
+                .map(|(k, v)| k.len() + 4 + json_bytes(v))
+                .sum::<usize>()
+                + 2
+        }
     }
 }
 

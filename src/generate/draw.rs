@@ -154,7 +154,7 @@ impl<'a> Drawer<'a> {
                 let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
                 let grid = Grid::new(lo, hi, *step)?;
                 let k = self.rng.random_range(0..=grid.last);
-                decimal_json(grid.at(k), field.number)
+                decimal_json(grid.at(k)?, field.number)
             }
             Draw::Integer(lo, hi) => Json::from(self.rng.random_range(*lo..=*hi)),
             Draw::Choice { values, weights } => values[self.weighted(weights)].clone(),
@@ -292,7 +292,7 @@ impl<'a> Drawer<'a> {
         goal: &Formula,
     ) -> Drawn<Decimal> {
         let goal = {
-            self.set(path, decimal_json(grid.at(0), number));
+            self.set(path, decimal_json(grid.at(0)?, number));
             self.number(goal)?
         };
         // Smallest k whose step value is >= goal (On, Below) or > goal (Above).
@@ -303,10 +303,16 @@ impl<'a> Drawer<'a> {
                 d >= goal
             }
         };
-        let (mut lo, mut hi) = (0u64, grid.last + 1);
+        let Some(end) = grid.last.checked_add(1) else {
+            return Err(Redraw(format!(
+                "target `{}`: its grid is too fine",
+                step.text
+            )));
+        };
+        let (mut lo, mut hi) = (0u64, end);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            self.set(path, decimal_json(grid.at(mid), number));
+            self.set(path, decimal_json(grid.at(mid)?, number));
             if reached(self.number(step)?) {
                 hi = mid;
             } else {
@@ -320,7 +326,7 @@ impl<'a> Drawer<'a> {
         let Some(k) = k else {
             return Err(Redraw(format!("target `{}` out of reach", step.text)));
         };
-        let x = grid.at(k);
+        let x = grid.at(k)?;
         self.set(path, decimal_json(x, number));
         if side == Side::On && self.number(step)? != goal {
             return Err(Redraw(format!(
@@ -398,17 +404,34 @@ struct Grid {
 }
 
 impl Grid {
+    /// The grid of `step` from `lo` to `hi`; bounds may come from a
+    /// generator's expressions, so every operation is checked and a grid
+    /// the decimal range cannot hold is a redraw, never an overflow.
     fn new(lo: Decimal, hi: Decimal, step: Decimal) -> Drawn<Grid> {
         let empty = || Redraw(format!("empty range {lo}..{hi}"));
+        let wide = || {
+            Redraw(format!(
+                "the range {lo}..{hi} by {step} leaves the decimal range"
+            ))
+        };
         if step <= Decimal::ZERO {
             return Err(empty());
         }
-        let first = (lo / step).ceil() * step;
-        let top = (hi / step).floor() * step;
+        let on_grid = |d: Decimal, up: bool| {
+            d.checked_div(step)
+                .map(|q| if up { q.ceil() } else { q.floor() })
+                .and_then(|q| q.checked_mul(step))
+        };
+        let first = on_grid(lo, true).ok_or_else(wide)?;
+        let top = on_grid(hi, false).ok_or_else(wide)?;
         if top < first {
             return Err(empty());
         }
-        let last = ((top - first) / step).trunc();
+        let last = top
+            .checked_sub(first)
+            .and_then(|w| w.checked_div(step))
+            .ok_or_else(wide)?
+            .trunc();
         let last = u64::try_from(last.mantissa())
             .ok()
             .filter(|_| last.scale() == 0)
@@ -416,10 +439,18 @@ impl Grid {
         Ok(Grid { first, step, last })
     }
 
-    fn at(&self, k: u64) -> Decimal {
-        let mut d = self.first + Decimal::from(k) * self.step;
+    fn at(&self, k: u64) -> Drawn<Decimal> {
+        let mut d = Decimal::from(k)
+            .checked_mul(self.step)
+            .and_then(|offset| self.first.checked_add(offset))
+            .ok_or_else(|| {
+                Redraw(format!(
+                    "{} + {k} × {} leaves the decimal range",
+                    self.first, self.step
+                ))
+            })?;
         d.rescale(self.step.scale());
-        d
+        Ok(d)
     }
 }
 

@@ -299,6 +299,17 @@ impl<'a> Cx<'a> {
             });
         }
         if let Some(e) = &raw.expr {
+            // A text read through a pattern is checked against it at load,
+            // which an expression's text, known only when drawn, cannot be.
+            if let Some(p) = pattern {
+                let message = format!(
+                    "`{path}` is a text read through its pattern `{}` in {}: draw it with `value`, `choice` or `text`, whose texts are checked against the pattern when the generator loads, not with `expr`",
+                    p.text,
+                    self.side()
+                );
+                self.problem("generate::pattern", span_of(e), message);
+                return None;
+            }
             let want = input.map(|i| i.kind.value_type());
             let f = self.formula(e, want)?;
             return Some(Draw::Expr(f));

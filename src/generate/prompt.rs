@@ -8,8 +8,15 @@
 //! the rendered `rules` (per level) and `format` (the same for every task).
 //! Filters write amounts as a reader of the prompt's language would:
 //! `money` (two places), `amount` (as held), `percent` (a rate × 100).
+//!
+//! A template is untrusted input: what bounds its instructions, its bytes
+//! and what it may reach is `guard`.
 
-use minijinja::{Environment, UndefinedBehavior, Value as Jinja};
+mod fold;
+mod guard;
+
+use minijinja::machinery::{make_string_output, Vm};
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value as Jinja};
 use rust_decimal::Decimal;
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
@@ -18,52 +25,87 @@ use super::model::{Generator, Language, Prompt};
 use crate::model::{ParamValue, Period, Rulebook};
 use crate::value::{decimal_text, Value};
 
-/// Instructions one rendering may execute (the bundled prompts use a few thousand).
+/// Instructions one rendering may execute (the bundled prompts use a few
+/// thousand), fewer when the templates' literals are long (`guard::fuel`).
 const TEMPLATE_FUEL: u64 = 1_000_000;
 
-/// Checks the templates' syntax (at load).
-pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
-    environment(prompt, Language::English).map(|_| ())
-}
-
-fn environment(prompt: &Prompt, language: Language) -> Result<Environment<'static>, String> {
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    // A template is untrusted input: its loops spend fuel, so none runs unbounded.
-    env.set_fuel(Some(TEMPLATE_FUEL));
-    env.set_keep_trailing_newline(true);
-    for (name, source) in [
+/// The three templates of a prompt, by name.
+fn templates(prompt: &Prompt) -> [(&'static str, &str); 3] {
+    [
         ("format", &prompt.format),
         ("rules", &prompt.rules),
         ("task", &prompt.task),
-    ] {
-        env.add_template_owned(name, source.clone())
-            .map_err(|e| format!("template `{name}`: {e}"))?;
+    ]
+}
+
+/// Checks the templates' syntax (at load).
+pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
+    for (name, source) in templates(prompt) {
+        guard::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
     }
-    env.add_filter(
-        "money",
-        move |v: Jinja| -> Result<String, minijinja::Error> {
-            Ok(write_amount(
-                &decimal_of(&v)?.round_dp(2),
-                Some(2),
-                language,
-            ))
-        },
-    );
-    env.add_filter(
-        "amount",
-        move |v: Jinja| -> Result<String, minijinja::Error> {
-            Ok(write_amount(&decimal_of(&v)?, None, language))
-        },
-    );
-    env.add_filter(
-        "percent",
-        move |v: Jinja| -> Result<String, minijinja::Error> {
-            let d = (decimal_of(&v)? * Decimal::ONE_HUNDRED).normalize();
-            Ok(format!("{} %", write_amount(&d, None, language)))
-        },
-    );
-    Ok(env)
+    Ok(())
+}
+
+/// The environment the templates run in: strict, with its fuel, the guarded
+/// operators and filters, and the amount filters.
+fn environment(language: Language, fuel: u64) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // A template is untrusted input: its loops spend fuel, so none runs unbounded.
+    env.set_fuel(Some(fuel));
+    guard::install(&mut env);
+    guard::counted(&mut env, "money", move |v| {
+        Ok(write_amount(
+            &decimal_of(&v)?.round_dp(2),
+            Some(2),
+            language,
+        ))
+    });
+    guard::counted(&mut env, "amount", move |v| {
+        Ok(write_amount(&decimal_of(&v)?, None, language))
+    });
+    guard::counted(&mut env, "percent", move |v| {
+        let d = decimal_of(&v)?
+            .checked_mul(Decimal::ONE_HUNDRED)
+            .ok_or_else(|| {
+                minijinja::Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    format!("`{v}` × 100 leaves the decimal range"),
+                )
+            })?
+            .normalize();
+        Ok(format!("{} %", write_amount(&d, None, language)))
+    });
+    env
+}
+
+/// Renders template `name` of `source` with `context` in `env`.
+fn render(
+    env: &Environment<'static>,
+    name: &str,
+    source: &str,
+    context: Jinja,
+) -> Result<String, minijinja::Error> {
+    run(env, &guard::compile(name, source)?, context)
+}
+
+/// Runs a compiled template with `context` in `env`, from a fresh count of
+/// the bytes it builds.
+fn run(
+    env: &Environment<'static>,
+    compiled: &guard::Compiled<'_>,
+    context: Jinja,
+) -> Result<String, minijinja::Error> {
+    guard::start();
+    let mut text = String::new();
+    Vm::new(env).eval(
+        &compiled.instructions,
+        context,
+        &compiled.blocks,
+        &mut make_string_output(&mut text),
+        AutoEscape::None,
+    )?;
+    Ok(text)
 }
 
 fn decimal_of(v: &Jinja) -> Result<Decimal, minijinja::Error> {
@@ -114,6 +156,8 @@ pub(crate) fn write_amount(d: &Decimal, places: Option<u32>, language: Language)
 /// the level is rendered once.
 pub(crate) struct Renderer {
     env: Environment<'static>,
+    /// The task template, compiled once.
+    task: guard::Compiled<'static>,
     /// The rulebook as a template value, converted once (values share it).
     rulebook: Jinja,
     format: String,
@@ -122,26 +166,37 @@ pub(crate) struct Renderer {
 
 impl Renderer {
     pub(crate) fn new(generator: &Generator, rb: &Rulebook) -> Result<Renderer, String> {
-        let env = environment(&generator.prompt, generator.language)?;
+        let prompt = &generator.prompt;
+        let mut longest = 0;
+        for (name, source) in templates(prompt) {
+            let compiled =
+                guard::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
+            longest = longest.max(compiled.longest_literal);
+        }
+        let env = environment(generator.language, guard::fuel(TEMPLATE_FUEL, longest));
         let rulebook = rulebook_context(rb);
-        let format = env
-            .get_template("format")
-            .and_then(|t| {
-                t.render(jinja(
-                    &json!({"rulebook": rulebook, "rubric": generator.rubric}),
-                ))
-            })
-            .map_err(|e| format!("template `format`: {e:#}"))?;
+        let format = render(
+            &env,
+            "format",
+            &prompt.format,
+            jinja(&json!({"rulebook": rulebook, "rubric": generator.rubric})),
+        )
+        .map_err(|e| format!("template `format`: {e:#}"))?;
         let mut rules = BTreeMap::new();
         for level in generator.levels.iter().map(|l| l.number) {
-            let text = env
-                .get_template("rules")
-                .and_then(|t| t.render(jinja(&json!({"rulebook": rulebook, "level": level}))))
-                .map_err(|e| format!("template `rules` at level {level}: {e:#}"))?;
+            let text = render(
+                &env,
+                "rules",
+                &prompt.rules,
+                jinja(&json!({"rulebook": rulebook, "level": level})),
+            )
+            .map_err(|e| format!("template `rules` at level {level}: {e:#}"))?;
             rules.insert(level, text);
         }
         Ok(Renderer {
             env,
+            task: guard::compile("task", guard::interned(&prompt.task))
+                .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
             format,
             rules,
@@ -163,21 +218,17 @@ impl Renderer {
     ) -> Result<String, String> {
         let rules = self.rules.get(&level).map_or("", String::as_str);
         let case_json = serde_json::to_string_pretty(case).map_err(|e| e.to_string())?;
-        self.env
-            .get_template("task")
-            .and_then(|t| {
-                t.render(minijinja::context! {
-                    rulebook => self.rulebook.clone(),
-                    case => jinja(case),
-                    case_json => case_json,
-                    level => level,
-                    tier => tier,
-                    branch => branch,
-                    rules => rules,
-                    format => self.format.as_str(),
-                })
-            })
-            .map_err(|e| format!("template `task`: {e:#}"))
+        let context = minijinja::context! {
+            rulebook => self.rulebook.clone(),
+            case => jinja(case),
+            case_json => case_json,
+            level => level,
+            tier => tier,
+            branch => branch,
+            rules => rules,
+            format => self.format.as_str(),
+        };
+        run(&self.env, &self.task, context).map_err(|e| format!("template `task`: {e:#}"))
     }
 }
 

@@ -86,6 +86,17 @@ pub enum RunError {
     /// The worker pool could not start.
     #[error("cannot start {0} worker threads")]
     Pool(usize),
+    /// `start + count` passes the last index a task can have.
+    #[error(
+        "--start {start} and -n {count} pass the last index, {}: ask for fewer",
+        u64::MAX
+    )]
+    Range {
+        /// The first index asked for.
+        start: u64,
+        /// How many indices were asked for.
+        count: u64,
+    },
 }
 
 /// Fills a chunk with the indices that follow `*next`, up to `end`.
@@ -105,6 +116,15 @@ pub fn run(
     out: &mut dyn Write,
     progress: &dyn Fn(u64),
 ) -> Result<Manifest, RunError> {
+    // Checked before any work: a range past the last index would otherwise
+    // end early and quietly write fewer tasks than asked for.
+    let end = options
+        .start
+        .checked_add(options.count)
+        .ok_or(RunError::Range {
+            start: options.start,
+            count: options.count,
+        })?;
     let pool = crate::chunks::pool(options.jobs).map_err(|_| RunError::Pool(options.jobs))?;
     let g = engine.generator;
     let draw = |i: u64| engine.task(options.seed, i, options.level);
@@ -130,7 +150,6 @@ pub fn run(
     };
     let mut hash = Sha256::new();
     let mut line = Vec::new();
-    let end = options.start.saturating_add(options.count);
     let mut next = options.start;
     in_order(&pool, indices(&mut next, end), draw, |d| {
         let Drawn {

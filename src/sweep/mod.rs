@@ -64,7 +64,20 @@ impl FromStr for Vary {
         if vary.to < vary.from {
             return Err(format!("the range {}..{} is empty", vary.from, vary.to));
         }
-        let count = ((vary.to - vary.from) / vary.step).floor() + Decimal::ONE;
+        // Values from outside: every operation checked, as a range whose
+        // width or count leaves the decimal range is too wide to sweep.
+        let too_many = || {
+            format!(
+                "the range {}..{} by {} holds more than {MAX_POINTS} values: a sweep evaluates at most {MAX_POINTS}; widen the step",
+                vary.from, vary.to, vary.step
+            )
+        };
+        let count = vary
+            .to
+            .checked_sub(vary.from)
+            .and_then(|width| width.checked_div(vary.step))
+            .and_then(|steps| steps.floor().checked_add(Decimal::ONE))
+            .ok_or_else(too_many)?;
         if count > Decimal::from(MAX_POINTS) {
             return Err(format!(
                 "{count} values: a sweep evaluates at most {MAX_POINTS}; widen the step"

@@ -150,7 +150,10 @@ fn rate_steps(sweep: &Sweep, column: &str) -> Runs {
     for pair in sweep.rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let rate = match (a.values.get(column), b.values.get(column)) {
-            (Some(ya), Some(yb)) => (*yb - *ya).checked_div(b.x - a.x),
+            (Some(ya), Some(yb)) => yb
+                .checked_sub(*ya)
+                .zip(b.x.checked_sub(a.x))
+                .and_then(|(dy, dx)| dy.checked_div(dx)),
             _ => None,
         };
         match rate {
