@@ -23,9 +23,9 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use crate::case::validate_case;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, evaluate_under};
 use crate::model::Rulebook;
-use crate::pipeline::{error_json, outcome_json};
+use crate::outcome::{outcome_json, same_line, Outcome};
 
 /// Most combinations measured at once: each is a copy of the rulebook.
 pub const MAX_COMBINATIONS: usize = 4096;
@@ -223,7 +223,7 @@ impl Coverage {
             Err(rejection) => {
                 // An ablation changes step formulas only, never validation:
                 // a rejected case is rejected alike under every combination.
-                let actual = error_json(&rejection.path, &rejection.message);
+                let actual = outcome_json(Ok(&Outcome::Rejected(rejection)));
                 self.reference_is(task, &actual)?;
                 self.tasks += 1;
                 return Ok(());
@@ -232,16 +232,25 @@ impl Coverage {
         let outcome = evaluate(rb, &facts, false)
             .map_err(|e| format!("task {}: the rulebook fails on its case: {e}", task.id))?;
         self.reference_is(task, &outcome_json(Ok(&outcome.0)))?;
-        // Each combination evaluates the case on its own: in parallel, each
-        // counting into its own slot, so the counts never depend on the order.
-        self.combinations.par_iter_mut().for_each(|combination| {
-            if let Ok(ablated) = &combination.ablated {
-                let result = evaluate(ablated, &facts, false);
-                if outcome_json(result.as_ref().map(|(o, _)| o)) != task.expected {
-                    combination.detected += 1;
-                }
+        // The combinations evaluate the case in parallel; each is counted
+        // when its outcome's line differs from the reference's, which is
+        // `expected`.
+        let changed: Vec<bool> = {
+            let readings: Vec<&Rulebook> = self
+                .combinations
+                .iter()
+                .filter_map(|c| c.ablated.as_ref().ok())
+                .collect();
+            evaluate_under(&facts, &readings)
+                .map(|result| !same_line(result.as_ref(), Ok(&outcome.0)))
+                .collect()
+        };
+        let mut changed = changed.into_iter();
+        for combination in &mut self.combinations {
+            if combination.ablated.is_ok() && changed.next() == Some(true) {
+                combination.detected += 1;
             }
-        });
+        }
         self.tasks += 1;
         Ok(())
     }

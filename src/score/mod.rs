@@ -39,7 +39,8 @@ pub use settings::{setting_changes, settings, Setting, SettingChange};
 
 use crate::coverage::Task;
 use crate::model::Rulebook;
-use crate::pipeline::{evaluate_json, outcome_json};
+use crate::outcome::outcome_json;
+use crate::pipeline::evaluate_json;
 
 /// What the rulebook gives for a case, as a task's `expected` holds it: the
 /// answer, or `{"error": {"path", "message"}}`.

@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["facts"],
     &["trace"],
+    &["outcome"],
     &["eval"],
     &["case"],
     &["pipeline"],
