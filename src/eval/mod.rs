@@ -80,7 +80,7 @@ pub fn evaluate(
 
 fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace>), EvalError> {
     let mut m = Machine::<T>::new(rb, facts);
-    let outcome = m.run_named()?;
+    let outcome = m.run_retried()?;
     let trace = m.tracer.finish().map(|t| {
         let inputs = rb
             .inputs
@@ -120,7 +120,7 @@ fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace
 /// that rejected the case or chose its decision (generators sort tasks by it).
 pub(crate) fn evaluate_ended(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, usize), EvalError> {
     let mut m = Machine::<NoTrace>::new(rb, facts);
-    let outcome = m.run_named()?;
+    let outcome = m.run_retried()?;
     Ok((outcome, m.ended_at.unwrap_or(0)))
 }
 
@@ -135,7 +135,7 @@ pub fn evaluate_under<'a>(
 ) -> impl IndexedParallelIterator<Item = Result<Outcome, EvalError>> + 'a {
     readings
         .par_iter()
-        .map(move |rb| Machine::<NoTrace>::new(rb, facts).run_named())
+        .map(move |rb| Machine::<NoTrace>::new(rb, facts).run_retried())
 }
 
 /// The value of a free formula (`Rulebook::free_formula`) over a case, its
@@ -585,7 +585,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     // shortcuts spend less than the code they stand for (a specialised row)
     // or at once (a folded constant): the same machine without them names
     // the very place a traced evaluation names.
-    fn run_named(&mut self) -> Result<Outcome, EvalError> {
+    fn run_retried(&mut self) -> Result<Outcome, EvalError> {
         match self.run() {
             Err(_) if self.exhausted && self.shortcuts => {
                 *self = Machine::new(self.rb, self.facts);
