@@ -233,30 +233,26 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 let value = self.formula(expr, context)?;
                 self.formatted(&value, expr, *format, context, clauses)
             }
-            OutputValue::Each { group, fields, key } => {
+            OutputValue::Each {
+                group,
+                fields,
+                key: None,
+            } => {
+                let g = *group;
+                let items = self.each_item(g, |m, i| m.item_fields(fields, g, i, clauses))?;
+                Ok(AnswerValue::List(items))
+            }
+            OutputValue::Each {
+                group,
+                fields,
+                key: Some(k),
+            } => {
                 let g = *group;
                 let items = self.each_item(g, |m, i| {
-                    let mut object = Vec::with_capacity(fields.len());
-                    for field in fields {
-                        let value = m.output(field, Ctx::ItemAnswer(g, i), clauses)?;
-                        object.push((field.key.clone(), value));
-                    }
-                    let name = match key {
-                        None => None,
-                        Some(k) => Some(m.item_key(k, context, i)?),
-                    };
-                    Ok((name, Fields(object)))
+                    let object = m.item_fields(fields, g, i, clauses)?;
+                    Ok((m.item_key(k, context, i)?, object))
                 })?;
-                let Some(k) = key else {
-                    return Ok(AnswerValue::List(
-                        items.into_iter().map(|(_, o)| o).collect(),
-                    ));
-                };
-                let keyed: Vec<(Arc<str>, Fields)> = items
-                    .into_iter()
-                    .map(|(name, o)| (name.unwrap_or_else(|| Arc::from("")), o))
-                    .collect();
-                if let Some(name) = repeated_key(&keyed) {
+                if let Some(name) = repeated_key(&items) {
                     return Err(self.error(
                         k,
                         context,
@@ -264,9 +260,25 @@ impl<'a, T: Tracer> Machine<'a, T> {
                         format!("two items have the key {name:?}"),
                     ));
                 }
-                Ok(AnswerValue::Keyed(keyed))
+                Ok(AnswerValue::Keyed(items))
             }
         }
+    }
+
+    /// The object of item `i` of group `g`: its fields in declared order.
+    fn item_fields(
+        &mut self,
+        fields: &'a [Output],
+        g: usize,
+        i: usize,
+        clauses: &[Arc<str>],
+    ) -> Result<Fields, EvalError> {
+        let mut object = Vec::with_capacity(fields.len());
+        for field in fields {
+            let value = self.output(field, Ctx::ItemAnswer(g, i), clauses)?;
+            object.push((field.key.clone(), value));
+        }
+        Ok(Fields(object))
     }
 
     /// An answer value in its format; a value the format cannot write is a
