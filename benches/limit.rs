@@ -29,7 +29,7 @@ use bareme::chunks::{all_cores, in_order, pool};
 use bareme::generate::{load_generator, run, Engine, RunOptions};
 use bareme::{
     evaluate, evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook,
-    validate_case, validate_case_json, write_outcome, write_traced, CaseJson, Outcome, Rulebook,
+    validate_case, validate_case_json, write_outcome, write_traced, CaseJson, Rulebook,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
@@ -150,10 +150,7 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
                 }
             };
             match &result {
-                Ok((Outcome::Answer(answer), Some(t))) => {
-                    write_traced(&mut out, "answer", answer, t)
-                }
-                Ok((Outcome::Rejected(e), Some(t))) => write_traced(&mut out, "error", e, t),
+                Ok((outcome, Some(t))) => write_traced(&mut out, outcome, t),
                 _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
             }
             out

@@ -8,8 +8,8 @@
 //! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
 //! `flat` (each line read in one pass into a `CaseJson`, the outcome written
-//! straight to text), `written` (read as `flat`, the answer written as it
-//! is evaluated, `evaluate_case_json_to`, as `eval --batch` does) or
+//! straight to text), `written` (the same through the library's
+//! `evaluate_case_json_to`, as `eval --batch` does) or
 //! `traced` (the flat road with a trace, each line written as
 //! `eval --batch --trace json` writes it: `{"answer", "trace"}`), and again
 //! with `PASSES` 0: the difference, over the lines times the passes, is the
@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use bareme::{
     evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook, outcome_json,
-    write_outcome, write_traced, CaseJson, Outcome,
+    write_outcome, write_traced, CaseJson,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
@@ -78,12 +78,7 @@ fn main() -> ExitCode {
                 let result = evaluate_case_json(&rb, &case.without_envelope(), traced);
                 let mut out = Vec::new();
                 match &result {
-                    Ok((Outcome::Answer(answer), Some(trace))) => {
-                        write_traced(&mut out, "answer", answer, trace);
-                    }
-                    Ok((Outcome::Rejected(error), Some(trace))) => {
-                        write_traced(&mut out, "error", error, trace);
-                    }
+                    Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
                     _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
                 }
                 out.len()

@@ -110,10 +110,10 @@ pub mod rt {
     pub use crate::model::{Format, Func};
     pub use crate::num::exact::Num;
     pub use crate::num::RoundingMode;
+    pub use crate::outcome::{Answer, AnswerValue, Fields};
     pub use crate::rulebook::Rulebook;
     pub use crate::value::{Month, Value};
     pub use rust_decimal::Decimal;
-    pub use serde_json;
     pub use std::sync::{Arc, LazyLock};
 
     use crate::eval::{answer_clauses, cite_clauses, format_value, rows_in_force};
@@ -530,31 +530,43 @@ pub mod rt {
 
     /// An answer listing a group's items: a list, or an object by their keys
     /// (two items with one key give up).
-    pub fn each_json(
-        items: Vec<(Option<String>, serde_json::Value)>,
-        keyed: bool,
-    ) -> Option<serde_json::Value> {
+    pub fn each(items: Vec<(Option<Arc<str>>, Fields)>, keyed: bool) -> Option<AnswerValue> {
         if !keyed {
-            return Some(serde_json::Value::Array(
+            return Some(AnswerValue::List(
                 items.into_iter().map(|(_, o)| o).collect(),
             ));
         }
-        let mut object = serde_json::Map::with_capacity(items.len());
+        let mut seen = std::collections::HashSet::with_capacity(items.len());
+        let mut object = Vec::with_capacity(items.len());
         for (name, o) in items {
-            if object.insert(name?, o).is_some() {
+            let name = name?;
+            if !seen.insert(name.clone()) {
                 return None;
             }
+            object.push((name, o));
         }
-        Some(serde_json::Value::Object(object))
+        Some(AnswerValue::Keyed(object))
     }
 
     /// The key of an item in an answer listing a group's items.
-    pub fn item_key(v: &Value) -> Option<String> {
+    pub fn item_key(v: &Value) -> Option<Arc<str>> {
         match v {
-            Value::Text(t) => Some(t.to_string()),
+            Value::Text(t) => Some(t.clone()),
             v if v.is_missing() => None,
-            other => Some(other.to_string()),
+            other => Some(Arc::from(other.to_string())),
         }
+    }
+
+    /// Decision `d`'s answer of `fields`.
+    pub fn answered(
+        rb: &Rulebook,
+        d: usize,
+        fields: Vec<(Arc<str>, AnswerValue)>,
+    ) -> Option<Outcome> {
+        Some(Outcome::Answer(Answer {
+            decision: rb.decisions.get(d)?.name.clone(),
+            fields: Fields(fields),
+        }))
     }
 
     /// The clauses an answer starts from: the deciding check's, else its decision's.
@@ -575,21 +587,17 @@ pub mod rt {
     }
 
     /// An answer value written in its format.
-    pub fn answer(v: &Value, format: Format, clauses: &[Arc<str>]) -> Option<serde_json::Value> {
+    pub fn answer(v: &Value, format: Format, clauses: &[Arc<str>]) -> Option<AnswerValue> {
         format_value(v, format, clauses).ok()
     }
 
     /// An answer value from a number.
-    pub fn answer_num(n: Num, format: Format, clauses: &[Arc<str>]) -> Option<serde_json::Value> {
+    pub fn answer_num(n: Num, format: Format, clauses: &[Arc<str>]) -> Option<AnswerValue> {
         answer(&value(n), format, clauses)
     }
 
     /// An answer value from a decimal.
-    pub fn answer_dec(
-        d: Decimal,
-        format: Format,
-        clauses: &[Arc<str>],
-    ) -> Option<serde_json::Value> {
+    pub fn answer_dec(d: Decimal, format: Format, clauses: &[Arc<str>]) -> Option<AnswerValue> {
         answer(&Value::Number(d), format, clauses)
     }
 

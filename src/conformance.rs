@@ -241,7 +241,7 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
     };
     match (&answer, &expect.error, outcome) {
         (Some(expected), None, Outcome::Answer(actual)) => {
-            diff_json("", expected, &actual, &mut failures)
+            diff_json("", expected, &actual.to_json(), &mut failures)
         }
         (Some(_), None, Outcome::Rejected(err)) => {
             failures.push(format!(

@@ -37,6 +37,7 @@ mod facts;
 pub mod generate;
 mod model;
 pub mod num;
+mod outcome;
 mod pipeline;
 pub mod reply;
 pub mod rulebook;
@@ -48,12 +49,13 @@ pub mod trace;
 pub mod value;
 
 pub use case::{validate_case, validate_case_json, CaseJson};
-pub use eval::{evaluate, EvalError, Outcome};
+pub use eval::{evaluate, evaluate_under};
 pub use facts::{CaseError, Facts, Given};
 pub use model::{Limits, Rulebook};
-pub use pipeline::{
-    error_json, evaluate_case_json, evaluate_case_json_to, evaluate_json, outcome_json,
-    write_error, write_outcome, write_traced,
+pub use outcome::{
+    outcome_json, same_line, write_error, write_outcome, write_traced, Answer, AnswerValue,
+    EvalError, Fields, Outcome,
 };
+pub use pipeline::{evaluate_case_json, evaluate_case_json_to, evaluate_json};
 pub use rulebook::{load_rulebook, parse_rulebook, LoadError};
 pub use trace::{render_text, Trace};

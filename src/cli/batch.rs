@@ -11,7 +11,6 @@
 //! number of workers and memory holds one chunk, whatever the input's length.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,7 +18,7 @@ use std::process::ExitCode;
 use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, CaseText};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
-use bareme::{evaluate_case_json, evaluate_case_json_to, evaluate_json, Rulebook};
+use bareme::{evaluate_case_json, evaluate_json, Rulebook};
 use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
@@ -124,21 +123,13 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
         Err(message) => return error_line("$", &message),
     };
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
-    if let (CaseText::Flat(case), false) = (&case, trace) {
-        evaluate_case_json_to(&mut out, rb, case);
-        return text_of(out);
-    }
+    // The case is read one of two ways; the outcome is written by the one writer.
     let result = match &case {
         CaseText::Flat(case) => evaluate_case_json(rb, case, trace),
         CaseText::Value(case) => evaluate_json(rb, case, trace),
     };
     match &result {
-        Ok((Outcome::Answer(answer), Some(trace))) => {
-            write_traced(&mut out, "answer", answer, trace)
-        }
-        Ok((Outcome::Rejected(error), Some(trace))) => {
-            write_traced(&mut out, "error", error, trace)
-        }
+        Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
     text_of(out)
@@ -146,9 +137,9 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
 /// a case (`bareme::write_traced`).
-pub fn traced_line(key: &str, value: &impl Serialize, trace: &Trace) -> String {
+pub fn traced_line(outcome: &Outcome, trace: &Trace) -> String {
     let mut out = Vec::new();
-    write_traced(&mut out, key, value, trace);
+    write_traced(&mut out, outcome, trace);
     text_of(out)
 }
 
@@ -158,7 +149,7 @@ fn error_line(path: &str, message: &str) -> String {
     text_of(out)
 }
 
-/// The text serde_json wrote, which is UTF-8.
+/// The text written, which is UTF-8.
 fn text_of(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

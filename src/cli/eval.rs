@@ -50,11 +50,11 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         }
     };
     let mut out = Stdout::new();
-    match outcome {
+    match &outcome {
         Outcome::Answer(answer) => {
             let text = match (args.trace, trace) {
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    super::batch::traced_line("answer", &answer, &trace)
+                    super::batch::traced_line(&outcome, &trace)
                 }
                 (Some(TraceFormat::Text), Some(trace)) => {
                     format!("{answer}\n\n{}", render_text(&trace))
@@ -68,7 +68,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             match (args.trace, trace) {
                 (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
-                    out.line(&super::batch::traced_line("error", &err, &trace));
+                    out.line(&super::batch::traced_line(&outcome, &trace));
                 }
                 _ => {}
             }

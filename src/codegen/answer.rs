@@ -1,5 +1,5 @@
 //! The answer of a decision in generated code: its clauses and its fields
-//! as JSON, in the formats the rulebook declares.
+//! (an `outcome::Answer`), in the formats the rulebook declares.
 //!
 //! A decision's answer is generated inside the branch of the check that
 //! chooses it, so the steps only that answer reads are computed only there.
@@ -48,24 +48,24 @@ impl Gen<'_> {
         }
         let _ = writeln!(
             out,
-            "        let mut object = serde_json::Map::with_capacity({});",
+            "        let mut object = Vec::with_capacity({});",
             fields.len()
         );
         for (key, value) in fields {
             let _ = writeln!(
                 out,
-                "        object.insert({:?}.to_string(), {value});",
+                "        object.push((Arc::from({:?}), {value}));",
                 &*key
             );
         }
         out.push_str(
-            "        if spent > budget(rb, facts) {\n            return None;\n        }\n        \
-             return Some(Outcome::Answer(serde_json::Value::Object(object)));\n",
+            "        if spent > budget(rb, facts) {\n            return None;\n        }\n",
         );
+        let _ = writeln!(out, "        return answered(rb, {d}, object);");
         Ok(())
     }
 
-    /// One answer field, as an expression of its JSON (which reads `clauses`);
+    /// One answer field, as an expression of its value (which reads `clauses`);
     /// a field listing a group's items lists them item by item.
     fn output(&mut self, output: &Output, sc: Scope, out: &mut String) -> Gened<String> {
         match &output.value {
@@ -146,7 +146,7 @@ impl Gen<'_> {
                 text.push_str(" }");
             }
         }
-        let _ = write!(text, " each_json(listed, {})? }}", key.is_some());
+        let _ = write!(text, " each(listed, {})? }}", key.is_some());
         Ok(text)
     }
 
@@ -165,10 +165,7 @@ impl Gen<'_> {
             group: Some(g),
             ..sc
         };
-        let mut text = format!(
-            "{{ let mut o = serde_json::Map::with_capacity({});",
-            fields.len()
-        );
+        let mut text = format!("{{ let mut o = Vec::with_capacity({});", fields.len());
         for f in fields {
             // Fields are formulas of the item; none reads what is not computed.
             let mut none = String::new();
@@ -176,7 +173,7 @@ impl Gen<'_> {
             if !none.is_empty() {
                 return Err(Unsupported("an item field reads an uncomputed step".into()));
             }
-            let _ = write!(text, " o.insert({:?}.to_string(), {json});", &*f.key);
+            let _ = write!(text, " o.push((Arc::from({:?}), {json}));", &*f.key);
         }
         let name = match key {
             Some(k) => {
@@ -189,10 +186,7 @@ impl Gen<'_> {
             }
             None => "None".into(),
         };
-        let _ = write!(
-            text,
-            " listed.push(({name}, serde_json::Value::Object(o))); }}"
-        );
+        let _ = write!(text, " listed.push(({name}, Fields(o))); }}");
         Ok(text)
     }
 }

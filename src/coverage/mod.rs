@@ -31,7 +31,7 @@ use crate::case::validate_case;
 use crate::eval::evaluate;
 use crate::facts::Facts;
 use crate::model::Rulebook;
-use crate::pipeline::{error_json, outcome_json};
+use crate::outcome::{outcome_json, Outcome};
 /// A task as coverage reads it: the one task line of `crate::tasks`.
 pub use crate::tasks::Task;
 
@@ -200,7 +200,7 @@ impl Coverage {
             Err(rejection) => {
                 // An ablation changes step formulas only, never validation:
                 // a rejected case is rejected alike under every combination.
-                let actual = error_json(&rejection.path, &rejection.message);
+                let actual = outcome_json(Ok(&Outcome::Rejected(rejection)));
                 self.reference_is(task, &actual)?;
                 self.tasks += 1;
                 return Ok(());

@@ -14,7 +14,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 use crate::model::Rulebook;
-use crate::pipeline::{evaluate_json, outcome_json};
+use crate::outcome::outcome_json;
+use crate::pipeline::evaluate_json;
 use crate::tasks::Task;
 use crate::trace::{Event, StepTrace};
 

@@ -1,30 +1,34 @@
-//! A decision's answer: its fields evaluated and written in their formats,
-//! the clauses it cites, and (with a trace) the rulebook's report tables.
+//! A decision's answer: its fields evaluated in declared order and put in
+//! their formats, in one walk that builds the typed [`Answer`] (written as
+//! JSON by `outcome`, its one writer), the clauses it cites, and (with a
+//! trace) the rulebook's report tables.
 use rust_decimal::Decimal;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::model::*;
+use crate::outcome::{write_value, Answer, AnswerValue, Fields};
 use crate::trace::{CiteTrace, Event, OutcomeTrace, ReportTrace};
-use crate::value::{decimal_text, describe_value, Value};
+use crate::value::{describe_value, Value};
 
 use super::tracer::Tracer;
-use super::{Chosen, Ctx, EvalError, ItemCtx, Machine, Outcome};
+use super::{Chosen, Ctx, EvalError, ItemCtx, Machine};
 
 impl<'a, T: Tracer> Machine<'a, T> {
+    /// Decision `index`'s answer: its `cite` conditions, then each field in
+    /// declared order, in its format (and, with a trace, the report tables).
     pub(super) fn answer(
         &mut self,
         index: usize,
         reason: Option<Arc<str>>,
         check_clauses: &[Arc<str>],
-    ) -> Result<Outcome, EvalError> {
+    ) -> Result<Answer, EvalError> {
         let decision = &self.rb.decisions[index];
         let clauses = self.decide(index, reason.clone(), check_clauses)?;
-        let mut object = serde_json::Map::with_capacity(decision.answer.len());
-        // Keys by `String::from`: `to_string` on an `Arc<str>` goes through
-        // the formatter, which cost more than the rest of the insertion.
+        let mut fields = Vec::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
-            let json = self.output(out, Ctx::Answer(index, o), &clauses)?;
-            object.insert(String::from(&*out.key), json);
+            let value = self.output(out, Ctx::Answer(index, o), &clauses)?;
+            fields.push((out.key.clone(), value));
         }
         if T::ON {
             let reports = self.reports(&clauses)?;
@@ -35,7 +39,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 clauses: clauses.iter().map(|c| c.to_string()).collect(),
             });
         }
-        Ok(Outcome::Answer(serde_json::Value::Object(object)))
+        Ok(Answer {
+            decision: decision.name.clone(),
+            fields: Fields(fields),
+        })
     }
 
     /// Takes decision `index` (its name and reason read by `decision` and
@@ -148,7 +155,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
         }
     }
 
-    /// One report cell: the value in its format, as text; a missing value is blank.
+    /// One report cell: the value in its format, as text (a JSON string's
+    /// without its quotes, any other value's JSON); a missing value is blank.
     pub(super) fn cell(
         &mut self,
         out: &'a Output,
@@ -156,7 +164,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         clauses: &[Arc<str>],
     ) -> Result<String, EvalError> {
         // The value is computed once, both to see it is missing and to write it.
-        let json = match &out.value {
+        let value = match &out.value {
             OutputValue::Value { expr, format } => {
                 let value = self.formula(expr, context)?;
                 if value.is_missing() {
@@ -166,10 +174,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             OutputValue::Each { .. } => self.output(out, context, clauses)?,
         };
-        Ok(match json {
-            serde_json::Value::String(s) => s,
-            other => other.to_string(),
-        })
+        Ok(value.as_text().unwrap_or_else(|| {
+            let mut text = Vec::new();
+            write_value(&mut text, &value);
+            String::from_utf8_lossy(&text).into_owned()
+        }))
     }
 
     /// A text with `{expr}` parts filled in.
@@ -191,7 +200,6 @@ impl<'a, T: Tracer> Machine<'a, T> {
         Ok(text)
     }
 
-    /// One answer field as JSON; a list over a group gives one object per item, in order.
     /// The key of item `i` of a keyed answer list: a text as itself, any
     /// other present value as it prints; a missing one is a fault.
     pub(super) fn item_key(
@@ -199,68 +207,82 @@ impl<'a, T: Tracer> Machine<'a, T> {
         k: &'a Formula,
         context: Ctx,
         i: usize,
-    ) -> Result<String, EvalError> {
+    ) -> Result<Arc<str>, EvalError> {
         match self.formula(k, context)? {
-            Value::Text(t) => Ok(String::from(&*t)),
+            Value::Text(t) => Ok(t),
             v if v.is_missing() => {
                 let message = format!("the key of item {i} is {}", v.kind_name());
                 Err(self.error(k, context, k.code.span, message))
             }
-            other => Ok(other.to_string()),
+            other => Ok(Arc::from(other.to_string())),
         }
     }
 
+    /// One answer field in its format; a list over a group gives one object
+    /// per item, in order, or keyed by each item's key (evaluated after its
+    /// fields). Two items with one key are a fault of the key's formula,
+    /// found once every item is evaluated.
     pub(super) fn output(
         &mut self,
         out: &'a Output,
         context: Ctx,
         clauses: &[Arc<str>],
-    ) -> Result<serde_json::Value, EvalError> {
+    ) -> Result<AnswerValue, EvalError> {
         match &out.value {
             OutputValue::Value { expr, format } => {
                 let value = self.formula(expr, context)?;
                 self.formatted(&value, expr, *format, context, clauses)
             }
-            OutputValue::Each { group, fields, key } => {
+            OutputValue::Each {
+                group,
+                fields,
+                key: None,
+            } => {
+                let g = *group;
+                let items = self.each_item(g, |m, i| m.item_fields(fields, g, i, clauses))?;
+                Ok(AnswerValue::List(items))
+            }
+            OutputValue::Each {
+                group,
+                fields,
+                key: Some(k),
+            } => {
                 let g = *group;
                 let items = self.each_item(g, |m, i| {
-                    let mut object = serde_json::Map::with_capacity(fields.len());
-                    for field in fields {
-                        object.insert(
-                            String::from(&*field.key),
-                            m.output(field, Ctx::ItemAnswer(g, i), clauses)?,
-                        );
-                    }
-                    let name = match key {
-                        None => None,
-                        Some(k) => Some(m.item_key(k, context, i)?),
-                    };
-                    Ok((name, serde_json::Value::Object(object)))
+                    let object = m.item_fields(fields, g, i, clauses)?;
+                    Ok((m.item_key(k, context, i)?, object))
                 })?;
-                let Some(k) = key else {
-                    return Ok(serde_json::Value::Array(
-                        items.into_iter().map(|(_, o)| o).collect(),
+                if let Some(name) = repeated_key(&items) {
+                    return Err(self.error(
+                        k,
+                        context,
+                        k.code.span,
+                        format!("two items have the key {name:?}"),
                     ));
-                };
-                let mut keyed = serde_json::Map::with_capacity(items.len());
-                for (name, object) in items {
-                    let name = name.unwrap_or_default();
-                    if keyed.insert(name.clone(), object).is_some() {
-                        return Err(self.error(
-                            k,
-                            context,
-                            k.code.span,
-                            format!("two items have the key {name:?}"),
-                        ));
-                    }
                 }
-                Ok(serde_json::Value::Object(keyed))
+                Ok(AnswerValue::Keyed(items))
             }
         }
     }
 
-    /// An answer value written in its format; a value the format cannot
-    /// write is a fault of the answer's formula.
+    /// The object of item `i` of group `g`: its fields in declared order.
+    fn item_fields(
+        &mut self,
+        fields: &'a [Output],
+        g: usize,
+        i: usize,
+        clauses: &[Arc<str>],
+    ) -> Result<Fields, EvalError> {
+        let mut object = Vec::with_capacity(fields.len());
+        for field in fields {
+            let value = self.output(field, Ctx::ItemAnswer(g, i), clauses)?;
+            object.push((field.key.clone(), value));
+        }
+        Ok(Fields(object))
+    }
+
+    /// An answer value in its format; a value the format cannot write is a
+    /// fault of the answer's formula.
     pub(super) fn formatted(
         &self,
         value: &Value,
@@ -268,10 +290,16 @@ impl<'a, T: Tracer> Machine<'a, T> {
         format: Format,
         context: Ctx,
         clauses: &[Arc<str>],
-    ) -> Result<serde_json::Value, EvalError> {
+    ) -> Result<AnswerValue, EvalError> {
         format_value(value, format, clauses)
             .map_err(|m| self.error(expr, context, expr.code.span, m))
     }
+}
+
+/// The first key, in item order, that an earlier item already has.
+fn repeated_key<V>(items: &[(Arc<str>, V)]) -> Option<&str> {
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().map(|(k, _)| &**k).find(|&k| !seen.insert(k))
 }
 
 /// The clauses an answer cites before its `cite` rules: the deciding
@@ -304,49 +332,14 @@ pub(super) fn template_text(parts: &[MessagePart]) -> String {
         .collect()
 }
 
-/// Writes an answer value; an amount with more decimals than its format is an error, never a silent rounding.
+/// An answer value in its format, or why the format cannot write it: an
+/// amount with more decimals than its format is an error, never a silent
+/// rounding; `clauses` are what a `clauses` field lists.
 pub(crate) fn format_value(
     v: &Value,
     format: Format,
     clauses: &[Arc<str>],
-) -> Result<serde_json::Value, String> {
-    Ok(match in_format(v, format)? {
-        Formatted::Amount(d) => serde_json::Value::String(decimal_text(&d)),
-        Formatted::Written(text) => serde_json::Value::String(text),
-        Formatted::Text(text) => serde_json::Value::String(String::from(text)),
-        Formatted::Number(d) => serde_json::from_str::<serde_json::Number>(&decimal_text(&d))
-            .map(serde_json::Value::Number)
-            .map_err(|e| e.to_string())?,
-        Formatted::Bool(b) => serde_json::Value::Bool(b),
-        Formatted::Clauses => serde_json::Value::Array(
-            clauses
-                .iter()
-                .map(|c| serde_json::Value::String(String::from(&**c)))
-                .collect(),
-        ),
-    })
-}
-
-/// An answer value in its format, before it is JSON: what
-/// [`format_value`] makes a `serde_json::Value` of and the answer writer
-/// (`write`) writes as text, so the two agree by construction.
-pub(super) enum Formatted<'v> {
-    /// A JSON string, the decimal as `decimal_text` writes it (amounts, decimals).
-    Amount(Decimal),
-    /// A JSON string written from the value (dates, months).
-    Written(String),
-    /// A JSON string, the value's own text.
-    Text(&'v str),
-    /// A JSON number, the decimal as `decimal_text` writes it (always a JSON number).
-    Number(Decimal),
-    /// `true` or `false`.
-    Bool(bool),
-    /// The cited clauses, a list of strings.
-    Clauses,
-}
-
-/// An answer value in its format, or why the format cannot write it.
-pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, String> {
+) -> Result<AnswerValue, String> {
     let number = |n: &Decimal| {
         let mut n = *n;
         if n.is_zero() {
@@ -355,7 +348,7 @@ pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, Stri
         n
     };
     match (format, v) {
-        (Format::Clauses, _) => Ok(Formatted::Clauses),
+        (Format::Clauses, _) => Ok(AnswerValue::Clauses(clauses.to_vec())),
         (_, v) if v.is_missing() => Err(format!("the answer value is {}", v.kind_name())),
         (Format::Fixed(places), Value::Number(n)) => {
             let mut n = number(n);
@@ -369,21 +362,20 @@ pub(super) fn in_format(v: &Value, format: Format) -> Result<Formatted<'_>, Stri
                 n = r;
             }
             n.rescale(places);
-            Ok(Formatted::Amount(n))
+            Ok(AnswerValue::Amount(n))
         }
-        (Format::Decimal, Value::Number(n)) => Ok(Formatted::Amount(number(n))),
+        (Format::Decimal, Value::Number(n)) => Ok(AnswerValue::Amount(number(n))),
         (Format::Integer, Value::Number(n)) => {
             if !n.fract().is_zero() {
                 return Err(format!("{n} is not a whole number: round it in a step"));
             }
-            Ok(Formatted::Number(number(&n.trunc())))
+            Ok(AnswerValue::Number(number(&n.trunc())))
         }
-        (Format::Number, Value::Number(n)) => Ok(Formatted::Number(number(&n.normalize()))),
-        (Format::Text, Value::Text(t)) => Ok(Formatted::Text(t)),
-        (Format::Bool, Value::Bool(b)) => Ok(Formatted::Bool(*b)),
-        (Format::Calendar, Value::Date(_) | Value::Month(_)) => {
-            Ok(Formatted::Written(v.to_string()))
-        }
+        (Format::Number, Value::Number(n)) => Ok(AnswerValue::Number(number(&n.normalize()))),
+        (Format::Text, Value::Text(t)) => Ok(AnswerValue::Text(t.clone())),
+        (Format::Bool, Value::Bool(b)) => Ok(AnswerValue::Bool(*b)),
+        (Format::Calendar, Value::Date(d)) => Ok(AnswerValue::Date(*d)),
+        (Format::Calendar, Value::Month(m)) => Ok(AnswerValue::Month(*m)),
         (_, Value::Fraction(f)) => Err(format!(
             "{f} is an exact fraction with no finite decimal form: round it in a step"
         )),

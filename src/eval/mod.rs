@@ -13,8 +13,9 @@
 //! Here: the entry points, the machine's state, whole formulas and the
 //! checks. Steps, groups and parameters are in `steps`; a formula's nodes
 //! in `value` (any value) and `number` (where a number or a boolean is
-//! expected: no value per node); built-in calls in `call`; answers in
-//! `answer`.
+//! expected: no value per node); built-in calls in `call`; the answer, in
+//! one walk over the decision's outputs, in `answer` (its JSON is written
+//! by `outcome`).
 //!
 //! INVARIANT: bounded — every node evaluated spends one unit of the case's
 //! budget (`limits.max_eval_steps`); recursion depth is bounded by the
@@ -26,7 +27,6 @@ mod number;
 mod steps;
 mod tracer;
 mod value;
-mod write;
 
 use answer::template_text;
 pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
@@ -38,9 +38,12 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::facts::{CaseError, Facts};
 use crate::model::plan::Code;
 use crate::model::*;
+pub use crate::outcome::{EvalError, Outcome};
 use crate::span::Span;
 use crate::trace::{CheckTrace, Event, InputTrace, OutcomeTrace, Trace};
 use crate::value::{describe_value, Record, Value};
@@ -62,29 +65,6 @@ pub(super) fn nested<T>(f: impl FnOnce() -> T) -> T {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
 }
 
-/// A fault of the rulebook met while evaluating a case (not a fault of the case).
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{message} (in {context}: `{snippet}`)")]
-pub struct EvalError {
-    /// What went wrong.
-    pub message: String,
-    /// Where: `step employee_contribution`, `check 3`, `answer field net_pay`.
-    pub context: String,
-    /// The text of the failing part of the formula.
-    pub snippet: String,
-    /// Its span in the formula.
-    pub span: Span,
-}
-
-/// How an evaluation ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// The answer JSON.
-    Answer(serde_json::Value),
-    /// The case was rejected by validation or by a check.
-    Rejected(CaseError),
-}
-
 /// Evaluates validated facts: checks in order, then the decision's answer.
 pub fn evaluate(
     rb: &Rulebook,
@@ -100,18 +80,7 @@ pub fn evaluate(
 
 fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace>), EvalError> {
     let mut m = Machine::<T>::new(rb, facts);
-    let outcome = match m.run() {
-        // INVARIANT: where the budget runs out is named as a trace names it.
-        // The shortcuts spend less than the code they stand for (a
-        // specialised row) or at once (a folded constant): the same machine
-        // without them names the very place a traced evaluation names.
-        Err(_) if m.exhausted && m.shortcuts => {
-            let mut plain = Machine::<NoTrace>::new(rb, facts);
-            plain.shortcuts = false;
-            plain.run()
-        }
-        other => other,
-    }?;
+    let outcome = m.run_retried()?;
     let trace = m.tracer.finish().map(|t| {
         let inputs = rb
             .inputs
@@ -147,48 +116,26 @@ fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace
     Ok((outcome, trace))
 }
 
-/// Evaluates validated facts untraced and writes the answer to `out` as it
-/// is evaluated, the bytes `serde_json` writes for the answer [`evaluate`]
-/// gives, without building it (`write`); a rejection is returned for the
-/// caller to write, and on a fault `out` is left as it was.
-pub(crate) fn evaluate_written(
-    rb: &Rulebook,
-    facts: &Facts,
-    out: &mut Vec<u8>,
-) -> Result<Option<CaseError>, EvalError> {
-    let start = out.len();
-    let mut m = Machine::<NoTrace>::new(rb, facts);
-    let written = match m.run_written(out) {
-        // As in `run`: the place the budget ran out is named without shortcuts.
-        Err(_) if m.exhausted && m.shortcuts => {
-            out.truncate(start);
-            let mut plain = Machine::<NoTrace>::new(rb, facts);
-            plain.shortcuts = false;
-            plain.run_written(out)
-        }
-        other => other,
-    };
-    if written.is_err() {
-        out.truncate(start);
-    }
-    written
-}
-
 /// An untraced evaluation that also says which check ended it, the one
 /// that rejected the case or chose its decision (generators sort tasks by it).
 pub(crate) fn evaluate_ended(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, usize), EvalError> {
     let mut m = Machine::<NoTrace>::new(rb, facts);
-    let outcome = match m.run() {
-        // As in `run`: the place the budget ran out is named without shortcuts.
-        Err(_) if m.exhausted && m.shortcuts => {
-            let mut plain = Machine::<NoTrace>::new(rb, facts);
-            plain.shortcuts = false;
-            let outcome = plain.run()?;
-            return Ok((outcome, plain.ended_at.unwrap_or(0)));
-        }
-        other => other,
-    }?;
+    let outcome = m.run_retried()?;
     Ok((outcome, m.ended_at.unwrap_or(0)))
+}
+
+/// The outcomes of one validated case under several readings of the
+/// rulebook it was validated against (that rulebook and its ablated copies,
+/// `Rulebook::ablated_all`), untraced, in parallel and in the order of
+/// `readings`. An ablation replaces step formulas only, never validation,
+/// so the case is validated once, whatever the number of readings.
+pub fn evaluate_under<'a>(
+    facts: &'a Facts,
+    readings: &'a [&'a Rulebook],
+) -> impl IndexedParallelIterator<Item = Result<Outcome, EvalError>> + 'a {
+    readings
+        .par_iter()
+        .map(move |rb| Machine::<NoTrace>::new(rb, facts).run_retried())
 }
 
 /// The value of a free formula (`Rulebook::free_formula`) over a case, its
@@ -626,7 +573,26 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 decision,
                 reason,
                 clauses,
-            } => self.answer(decision, reason, clauses),
+            } => self.answer(decision, reason, clauses).map(Outcome::Answer),
+        }
+    }
+
+    /// The checks, then the decision's answer, as [`Machine::run`] gives them;
+    /// when the budget runs out where a shortcut was taken, the evaluation
+    /// is run again on a fresh machine without shortcuts, which takes this
+    /// one's place (every untraced evaluation goes through here).
+    // INVARIANT: where the budget runs out is named as a trace names it. The
+    // shortcuts spend less than the code they stand for (a specialised row)
+    // or at once (a folded constant): the same machine without them names
+    // the very place a traced evaluation names.
+    fn run_retried(&mut self) -> Result<Outcome, EvalError> {
+        match self.run() {
+            Err(_) if self.exhausted && self.shortcuts => {
+                *self = Machine::new(self.rb, self.facts);
+                self.shortcuts = false;
+                self.run()
+            }
+            other => other,
         }
     }
 

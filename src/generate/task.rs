@@ -5,6 +5,7 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -15,9 +16,10 @@ use super::leak::{json_decimal, leaks};
 use super::model::*;
 use super::prompt::Renderer;
 use crate::case::validate_case;
-use crate::eval::{evaluate, evaluate_ended, evaluate_formula, Outcome, Reader};
+use crate::eval::{evaluate, evaluate_ended, evaluate_formula, evaluate_under, Outcome, Reader};
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
+use crate::outcome::{outcome_json, EvalError};
 use crate::tasks::Task;
 use crate::trace::Event;
 use crate::value::Value;
@@ -180,18 +182,13 @@ impl<'g> Engine<'g> {
                 }
             }
         }
-        self.ablations(&case, &outcome, level, profile)?;
+        self.ablations(facts.as_ref(), &outcome, level, profile)?;
         if let Some(facts) = &facts {
             self.perturbed(&case, facts, profile)?;
             self.margin(facts, profile)?;
         }
 
-        let expected = match &outcome {
-            Outcome::Answer(a) => a.clone(),
-            Outcome::Rejected(e) => {
-                serde_json::json!({"error": {"path": e.path, "message": e.message}})
-            }
-        };
+        let expected = outcome_json(Ok(&outcome));
         let prompt = self
             .renderer
             .render(&case, level.number, &profile.tier, &profile.name)
@@ -216,7 +213,7 @@ impl<'g> Engine<'g> {
             tags.push(format!("reason:{r}"));
         }
         for name in &level.watch {
-            if self.changes(name, &case, &outcome) {
+            if self.changes(name, facts.as_ref(), &outcome) {
                 tags.push(format!("ablation:{name}"));
             }
         }
@@ -275,7 +272,7 @@ impl<'g> Engine<'g> {
     /// The level's rules matter: one of its ablations (or the profile's) changes the answer.
     fn ablations(
         &self,
-        case: &Json,
+        facts: Option<&Facts>,
         outcome: &Outcome,
         level: &Level,
         profile: &Profile,
@@ -284,12 +281,14 @@ impl<'g> Engine<'g> {
             if names.is_empty() {
                 continue;
             }
-            if !names.iter().any(|name| self.changes(name, case, outcome)) {
+            let readings: Vec<&Rulebook> =
+                names.iter().filter_map(|n| self.ablated.get(n)).collect();
+            if !changed(facts, &readings, outcome) {
                 return Err(Redraw(format!("no {what} ablation changes the answer")));
             }
         }
         for name in &profile.detect_each {
-            if !self.changes(name, case, outcome) {
+            if !self.changes(name, facts, outcome) {
                 return Err(Redraw(format!(
                     "ablation {name} does not change the answer"
                 )));
@@ -299,19 +298,10 @@ impl<'g> Engine<'g> {
     }
 
     /// Whether evaluating the case under the ablation `name` changes the outcome.
-    fn changes(&self, name: &str, case: &Json, outcome: &Outcome) -> bool {
-        self.ablated.get(name).is_some_and(|rb| {
-            let other = validate_case(rb, case)
-                .map_err(Outcome::Rejected)
-                .and_then(|f| {
-                    evaluate(rb, &f, false)
-                        .map(|(o, _)| o)
-                        .map_err(|_| outcome.clone())
-                });
-            match other {
-                Ok(o) | Err(o) => o != *outcome,
-            }
-        })
+    fn changes(&self, name: &str, facts: Option<&Facts>, outcome: &Outcome) -> bool {
+        self.ablated
+            .get(name)
+            .is_some_and(|rb| changed(facts, &[rb], outcome))
     }
 
     /// Conditions on perturbed copies of the case.
@@ -439,4 +429,17 @@ fn rewrite(json: &mut Json, path: &[Segment], f: &mut dyn FnMut(&mut Json)) {
         (Segment::Each, Json::Object(map)) => map.values_mut().for_each(|v| rewrite(v, rest, f)),
         _ => {}
     }
+}
+
+/// Whether the case's outcome under one of `readings` (ablated copies of
+/// the reference) differs from the reference's `outcome`. The case is
+/// validated once (`facts`, none when the reference rejected it there): an
+/// ablation changes step formulas only, never validation, so a rejected
+/// case is rejected alike, and a fault under an ablation changes nothing.
+fn changed(facts: Option<&Facts>, readings: &[&Rulebook], outcome: &Outcome) -> bool {
+    let Some(facts) = facts else {
+        return false;
+    };
+    evaluate_under(facts, readings)
+        .any(|other: Result<Outcome, EvalError>| other.is_ok_and(|other| other != *outcome))
 }

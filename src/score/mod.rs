@@ -46,7 +46,8 @@ pub use settings::{setting_changes, settings, Setting, SettingChange};
 pub use taskset::{read_tasks, Fault, FileError, TaskSet};
 
 use crate::model::Rulebook;
-use crate::pipeline::{evaluate_json, outcome_json};
+use crate::outcome::outcome_json;
+use crate::pipeline::evaluate_json;
 use crate::tasks::{ReplyLine, Task};
 
 /// What the rulebook gives for a case, as a task's `expected` holds it: the

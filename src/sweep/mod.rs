@@ -147,7 +147,7 @@ pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, String> 
         set(&mut case, &vary.field, written)?;
         let row = match evaluate_json(rb, &case, false) {
             Ok((Outcome::Answer(answer), _)) => {
-                let values = numbers(&answer);
+                let values = numbers(&answer.to_json());
                 for k in values.keys() {
                     if !columns.contains(k) {
                         columns.push(k.clone());

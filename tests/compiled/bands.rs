@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "bands@1#d9905948d6ee",
-    fingerprint: "2e8b99c8f3a15e6873cbfb0c0c6cebf213a15ff61ed171e65332de8a9177d407",
+    fingerprint: "cafa97003eae1e12a357b6262d6358b513c9b42a535fb21e8511ada6a34d4bb0",
     run,
 };
 
@@ -36,12 +36,12 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s1 = Some(scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), Num::Dec(K2), 0, RoundingMode::HalfUp)?);
     }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(2);
-        object.insert("tax_to_date".to_string(), { spent += 2; answer_dec(s0?, Format::Fixed(2), &clauses)? });
-        object.insert("whole_year".to_string(), { spent += 2; answer_num(s1?, Format::Decimal, &clauses)? });
+        let mut object = Vec::with_capacity(2);
+        object.push((Arc::from("tax_to_date"), { spent += 2; answer_dec(s0?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("whole_year"), { spent += 2; answer_num(s1?, Format::Decimal, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "lang@1#9b90b0a487e9",
-    fingerprint: "d3260b4dfa7d32fb9962ca25c7f61bc83fed84592390f7f5f5fd361a8ead8a56",
+    fingerprint: "9f22ded922949e08d6ea4b100c81c74ef98199f437bd1abdbde0d167721efe9c",
     run,
 };
 
@@ -104,14 +104,14 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g1r1s0: bool = false;
     let g1r1s1: Decimal = K2;
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("relief".to_string(), { spent += 2; answer_dec(s18?, Format::Decimal, &clauses)? });
-        object.insert("kept".to_string(), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, number(&r.s0)?)?; } t }, Format::Decimal, &clauses)? });
-        object.insert("band_tax".to_string(), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; t = add_dec(t, g1r0s1)?; t = add_dec(t, g1r1s1)?; t }, Format::Decimal, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("relief"), { spent += 2; answer_dec(s18?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("kept"), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, number(&r.s0)?)?; } t }, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("band_tax"), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; t = add_dec(t, g1r0s1)?; t = add_dec(t, g1r1s1)?; t }, Format::Decimal, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     }
     // check 2
     spent += 2;
@@ -129,14 +129,14 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s21 = Some({ let l0: &Value = &x[1]; any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
     }
         let mut clauses = clauses(rb, 1)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("x_listed".to_string(), { spent += 2; answer(&(Value::Bool(s19?)), Format::Bool, &clauses)? });
-        object.insert("x_not_big".to_string(), { spent += 2; answer(&(Value::Bool(s20?)), Format::Bool, &clauses)? });
-        object.insert("letter_used".to_string(), { spent += 2; answer(&(Value::Bool(s21?)), Format::Bool, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("x_listed"), { spent += 2; answer(&(Value::Bool(s19?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("x_not_big"), { spent += 2; answer(&(Value::Bool(s20?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("letter_used"), { spent += 2; answer(&(Value::Bool(s21?)), Format::Bool, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 1, object);
     }
     // check 3
     if s0.is_none() { // ties_to_zero
@@ -212,28 +212,28 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K6)) }});
     }
         let mut clauses = clauses(rb, 2)?;
-        let mut object = serde_json::Map::with_capacity(18);
-        object.insert("half_down".to_string(), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? });
-        object.insert("half_ceiling".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
-        object.insert("half_floor".to_string(), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? });
-        object.insert("third_half_down".to_string(), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? });
-        object.insert("category_rate".to_string(), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? });
-        object.insert("reduced".to_string(), { spent += 2; answer(&(Value::Bool(s5?)), Format::Bool, &clauses)? });
-        object.insert("standard".to_string(), { spent += 2; answer(&(Value::Bool(s6?)), Format::Bool, &clauses)? });
-        object.insert("small_x".to_string(), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? });
-        object.insert("capped".to_string(), { spent += 2; answer_num(s8?, Format::Decimal, &clauses)? });
-        object.insert("doubled_excess".to_string(), { spent += 2; answer_num(s11?, Format::Decimal, &clauses)? });
-        object.insert("code_region".to_string(), { spent += 2; answer(&(*s12.as_ref()?), Format::Text, &clauses)? });
-        object.insert("code_amount".to_string(), { spent += 2; answer(&(*s13.as_ref()?), Format::Decimal, &clauses)? });
-        object.insert("code_suffix".to_string(), { spent += 2; answer(&(*s14.as_ref()?), Format::Text, &clauses)? });
-        object.insert("code_flag".to_string(), { spent += 2; answer(&(Value::Bool(s15?)), Format::Bool, &clauses)? });
-        object.insert("tax_allowance".to_string(), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? });
-        object.insert("tax_region".to_string(), { spent += 2; answer(&(*s17.as_ref()?), Format::Text, &clauses)? });
-        object.insert("weighted".to_string(), { spent += 2; answer_num(s9?, Format::Decimal, &clauses)? });
-        object.insert("first_big".to_string(), { spent += 2; answer(&(*s10.as_ref()?), Format::Decimal, &clauses)? });
+        let mut object = Vec::with_capacity(18);
+        object.push((Arc::from("half_down"), { spent += 2; answer(&(*s0.as_ref()?), Format::Decimal, &clauses)? }));
+        object.push((Arc::from("half_ceiling"), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("half_floor"), { spent += 2; answer_dec(s2?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("third_half_down"), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("category_rate"), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("reduced"), { spent += 2; answer(&(Value::Bool(s5?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("standard"), { spent += 2; answer(&(Value::Bool(s6?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("small_x"), { spent += 2; answer(&(Value::Bool(s7?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("capped"), { spent += 2; answer_num(s8?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("doubled_excess"), { spent += 2; answer_num(s11?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("code_region"), { spent += 2; answer(&(*s12.as_ref()?), Format::Text, &clauses)? }));
+        object.push((Arc::from("code_amount"), { spent += 2; answer(&(*s13.as_ref()?), Format::Decimal, &clauses)? }));
+        object.push((Arc::from("code_suffix"), { spent += 2; answer(&(*s14.as_ref()?), Format::Text, &clauses)? }));
+        object.push((Arc::from("code_flag"), { spent += 2; answer(&(Value::Bool(s15?)), Format::Bool, &clauses)? }));
+        object.push((Arc::from("tax_allowance"), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("tax_region"), { spent += 2; answer(&(*s17.as_ref()?), Format::Text, &clauses)? }));
+        object.push((Arc::from("weighted"), { spent += 2; answer_num(s9?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("first_big"), { spent += 2; answer(&(*s10.as_ref()?), Format::Decimal, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 2, object);
     None
 }

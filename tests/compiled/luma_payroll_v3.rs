@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "luma-payroll@3#114555701f02",
-    fingerprint: "cb50d70c538dbb7a2b46963e729950849057d35dd9eadac3dc4bdd740ebe5632",
+    fingerprint: "349c91a95845b1437dbc1daca84ad70526cc356f0b0448dc64821aac1b3fc6a2",
     run,
 };
 
@@ -98,54 +98,54 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         if BinOp::Ne.holds(cmp_value(&x[7], &(*K2))?) {
             cite(rb, 2, 1, &mut clauses)?;
         }
-        let mut object = serde_json::Map::with_capacity(4);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K3), Format::Text, &clauses)? });
-        object.insert("field".to_string(), { spent += 2; answer(&x[7], Format::Text, &clauses)? });
-        object.insert("value".to_string(), { spent += 2; answer(&(*s9.as_ref()?), Format::Decimal, &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(4);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K3), Format::Text, &clauses)? }));
+        object.push((Arc::from("field"), { spent += 2; answer(&x[7], Format::Text, &clauses)? }));
+        object.push((Arc::from("value"), { spent += 2; answer(&(*s9.as_ref()?), Format::Decimal, &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 2, object);
     }
     // check 6
     spent += 4;
     if (x[1]).is_missing() {
         let mut clauses = clauses(rb, 5)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
-        object.insert("reason_code".to_string(), { spent += 2; answer(&(*K7), Format::Text, &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K6), Format::Text, &clauses)? }));
+        object.push((Arc::from("reason_code"), { spent += 2; answer(&(*K7), Format::Text, &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 1, object);
     }
     // check 7
     spent += 4;
     if (x[2]).is_missing() {
         let mut clauses = clauses(rb, 6)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
-        object.insert("reason_code".to_string(), { spent += 2; answer(&(*K8), Format::Text, &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K6), Format::Text, &clauses)? }));
+        object.push((Arc::from("reason_code"), { spent += 2; answer(&(*K8), Format::Text, &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 1, object);
     }
     // check 8
     spent += 4;
     if ((*s0.as_ref()?)).is_missing() {
         let mut clauses = clauses(rb, 7)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
-        object.insert("reason_code".to_string(), { spent += 2; answer(&(*K9), Format::Text, &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K6), Format::Text, &clauses)? }));
+        object.push((Arc::from("reason_code"), { spent += 2; answer(&(*K9), Format::Text, &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 1, object);
     }
     // check 9
     spent += 8;
@@ -160,14 +160,14 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     !s8? }) {
         let mut clauses = clauses(rb, 8)?;
-        let mut object = serde_json::Map::with_capacity(3);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K6), Format::Text, &clauses)? });
-        object.insert("reason_code".to_string(), { spent += 2; answer(&(*K10), Format::Text, &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(3);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K6), Format::Text, &clauses)? }));
+        object.push((Arc::from("reason_code"), { spent += 2; answer(&(*K10), Format::Text, &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 1, object);
     }
     // check 10
         spent += 6;
@@ -196,19 +196,19 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     s8? }) {
             cite(rb, 0, 0, &mut clauses)?;
         }
-        let mut object = serde_json::Map::with_capacity(9);
-        object.insert("decision".to_string(), { spent += 2; answer(&(*K11), Format::Text, &clauses)? });
-        object.insert("currency".to_string(), { spent += 2; answer(&(*K12), Format::Text, &clauses)? });
-        object.insert("gross_pay".to_string(), { spent += 2; answer(&x[1], Format::Fixed(2), &clauses)? });
-        object.insert("employee_contribution".to_string(), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? });
-        object.insert("allowed_deduction".to_string(), { spent += 2; answer(&x[3], Format::Fixed(2), &clauses)? });
-        object.insert("taxable_pay".to_string(), { spent += 2; answer_dec(s4?, Format::Fixed(2), &clauses)? });
-        object.insert("income_tax".to_string(), { spent += 2; answer_dec(s5?, Format::Fixed(2), &clauses)? });
-        object.insert("net_pay".to_string(), { spent += 2; answer_dec(s6?, Format::Fixed(2), &clauses)? });
-        object.insert("clauses".to_string(), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? });
+        let mut object = Vec::with_capacity(9);
+        object.push((Arc::from("decision"), { spent += 2; answer(&(*K11), Format::Text, &clauses)? }));
+        object.push((Arc::from("currency"), { spent += 2; answer(&(*K12), Format::Text, &clauses)? }));
+        object.push((Arc::from("gross_pay"), { spent += 2; answer(&x[1], Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("employee_contribution"), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("allowed_deduction"), { spent += 2; answer(&x[3], Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("taxable_pay"), { spent += 2; answer_dec(s4?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("income_tax"), { spent += 2; answer_dec(s5?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("net_pay"), { spent += 2; answer_dec(s6?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("clauses"), { spent += 2; answer(&(Value::Absent), Format::Clauses, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

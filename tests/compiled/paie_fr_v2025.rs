@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#6bd9f109a2db",
-    fingerprint: "c9e4dc9940a5f29735f7cb25823ed19dd63975b5967eb12c8e74d277070a3ba7",
+    fingerprint: "13398a191e24f53395621244447b837f11963feadcfbb4bf6de47299de569178",
     run,
 };
 
@@ -637,16 +637,16 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s40 = Some(sub_dec(add_dec(add_dec(s13?, s39?)?, s33?)?, s38?)?);
     }
         let mut clauses = clauses(rb, 1)?;
-        let mut object = serde_json::Map::with_capacity(6);
-        object.insert("brut".to_string(), { spent += 2; answer_dec(s13?, Format::Fixed(2), &clauses)? });
-        object.insert("total_cotisations_salariales".to_string(), { spent += 2; answer_dec(s28?, Format::Fixed(2), &clauses)? });
-        object.insert("net_imposable".to_string(), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? });
-        object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
-        object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
-        object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s40?, Format::Fixed(2), &clauses)? });
+        let mut object = Vec::with_capacity(6);
+        object.push((Arc::from("brut"), { spent += 2; answer_dec(s13?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("total_cotisations_salariales"), { spent += 2; answer_dec(s28?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("net_imposable"), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("prelevement_source"), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("net_a_payer"), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("cout_employeur"), { spent += 2; answer_dec(s40?, Format::Fixed(2), &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#7fac0952ad61",
-    fingerprint: "c8b69601604aec59fdf8967f4530d65dc3941048244885554b32fb3e31a69e85",
+    fingerprint: "965329f9ea5f6d334ed2b50202c73c8363bf9cc0d08fc195a971e394c87cbbab",
     run,
 };
 
@@ -617,16 +617,16 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s41 = Some(sub_dec(add_dec(add_dec(s13?, s40?)?, s33?)?, s39?)?);
     }
         let mut clauses = clauses(rb, 1)?;
-        let mut object = serde_json::Map::with_capacity(6);
-        object.insert("brut".to_string(), { spent += 2; answer_dec(s13?, Format::Fixed(2), &clauses)? });
-        object.insert("total_cotisations_salariales".to_string(), { spent += 2; answer_dec(s28?, Format::Fixed(2), &clauses)? });
-        object.insert("net_imposable".to_string(), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? });
-        object.insert("prelevement_source".to_string(), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? });
-        object.insert("net_a_payer".to_string(), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? });
-        object.insert("cout_employeur".to_string(), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? });
+        let mut object = Vec::with_capacity(6);
+        object.push((Arc::from("brut"), { spent += 2; answer_dec(s13?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("total_cotisations_salariales"), { spent += 2; answer_dec(s28?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("net_imposable"), { spent += 2; answer_dec(s31?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("prelevement_source"), { spent += 2; answer_dec(s32?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("net_a_payer"), { spent += 2; answer_dec(s35?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("cout_employeur"), { spent += 2; answer_dec(s41?, Format::Fixed(2), &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

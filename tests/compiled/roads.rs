@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "roads@1#31548a888c48",
-    fingerprint: "8e098b0df7027b0fc82afa1af716505fa5ff278db965b93b61cba7233fb819d1",
+    fingerprint: "9fc7f113a68d606baa8e6459f8740e4899d5e0678334458b0ab3479ca658626a",
     run,
 };
 
@@ -126,23 +126,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s15 = Some(mul_div_round(number(&x[0])?, K2, K3, 1, RoundingMode::HalfEven)?);
     }
         let mut clauses = clauses(rb, 1)?;
-        let mut object = serde_json::Map::with_capacity(13);
-        object.insert("third_rounded".to_string(), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? });
-        object.insert("percent".to_string(), { spent += 2; answer_num(s2?, Format::Decimal, &clauses)? });
-        object.insert("tie".to_string(), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? });
-        object.insert("bigger".to_string(), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? });
-        object.insert("fallback".to_string(), { spent += 2; answer(&(*s5.as_ref()?), Format::Decimal, &clauses)? });
-        object.insert("guarded".to_string(), { spent += 2; answer_dec(s6?, Format::Decimal, &clauses)? });
-        object.insert("by_kind".to_string(), { spent += 2; answer(&(*s9.as_ref()?), Format::Decimal, &clauses)? });
-        object.insert("when_positive".to_string(), { spent += 2; answer_dec(s10?, Format::Decimal, &clauses)? });
-        object.insert("doubled".to_string(), { spent += 2; answer_num(s12?, Format::Decimal, &clauses)? });
-        object.insert("total".to_string(), { spent += 2; answer_dec(s13?, Format::Decimal, &clauses)? });
-        object.insert("positive_cents".to_string(), { spent += 2; answer_dec(s14?, Format::Decimal, &clauses)? });
-        object.insert("abs_cents".to_string(), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? });
-        object.insert("rated".to_string(), { spent += 2; answer_dec(s15?, Format::Decimal, &clauses)? });
+        let mut object = Vec::with_capacity(13);
+        object.push((Arc::from("third_rounded"), { spent += 2; answer_dec(s1?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("percent"), { spent += 2; answer_num(s2?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("tie"), { spent += 2; answer_dec(s3?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("bigger"), { spent += 2; answer_dec(s4?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("fallback"), { spent += 2; answer(&(*s5.as_ref()?), Format::Decimal, &clauses)? }));
+        object.push((Arc::from("guarded"), { spent += 2; answer_dec(s6?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("by_kind"), { spent += 2; answer(&(*s9.as_ref()?), Format::Decimal, &clauses)? }));
+        object.push((Arc::from("when_positive"), { spent += 2; answer_dec(s10?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("doubled"), { spent += 2; answer_num(s12?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("total"), { spent += 2; answer_dec(s13?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("positive_cents"), { spent += 2; answer_dec(s14?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("abs_cents"), { spent += 2; answer_dec(s16?, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("rated"), { spent += 2; answer_dec(s15?, Format::Decimal, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "sales-tax@1#847f9da7470a",
-    fingerprint: "4d4ef26afd438eefe610482fe551581f6f0fde25a5bcfda584ebcdbb675fe8bc",
+    fingerprint: "3df7927797aae451a96923652981c4cc72f3917015d3f76ad90e9cfec731543b",
     run,
 };
 
@@ -78,15 +78,15 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(add_dec(s1?, s2?)?);
     }
         let mut clauses = clauses(rb, 0)?;
-        let mut object = serde_json::Map::with_capacity(5);
-        object.insert("cart_id".to_string(), { spent += 4; answer(&(field(&x[3], 0)?), Format::Text, &clauses)? });
-        object.insert("lines".to_string(), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = serde_json::Map::with_capacity(5); o.insert("id".to_string(), { spent += 4; answer(&(field(&(*it), 0)?), Format::Text, &clauses)? }); o.insert("jurisdiction".to_string(), { spent += 4; answer(&(field(&(*it), 3)?), Format::Text, &clauses)? }); o.insert("net".to_string(), { spent += 2; answer_num(r.s5, Format::Fixed(2), &clauses)? }); o.insert("tax".to_string(), { spent += 2; answer_dec(r.s8, Format::Fixed(2), &clauses)? }); o.insert("total".to_string(), { spent += 2; answer_num(r.s9, Format::Fixed(2), &clauses)? }); listed.push((None, serde_json::Value::Object(o))); } } each_json(listed, false)? });
-        object.insert("subtotal".to_string(), { spent += 2; answer_dec(s1?, Format::Fixed(2), &clauses)? });
-        object.insert("tax".to_string(), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? });
-        object.insert("total".to_string(), { spent += 2; answer_dec(s3?, Format::Fixed(2), &clauses)? });
+        let mut object = Vec::with_capacity(5);
+        object.push((Arc::from("cart_id"), { spent += 4; answer(&(field(&x[3], 0)?), Format::Text, &clauses)? }));
+        object.push((Arc::from("lines"), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = Vec::with_capacity(5); o.push((Arc::from("id"), { spent += 4; answer(&(field(&(*it), 0)?), Format::Text, &clauses)? })); o.push((Arc::from("jurisdiction"), { spent += 4; answer(&(field(&(*it), 3)?), Format::Text, &clauses)? })); o.push((Arc::from("net"), { spent += 2; answer_num(r.s5, Format::Fixed(2), &clauses)? })); o.push((Arc::from("tax"), { spent += 2; answer_dec(r.s8, Format::Fixed(2), &clauses)? })); o.push((Arc::from("total"), { spent += 2; answer_num(r.s9, Format::Fixed(2), &clauses)? })); listed.push((None, Fields(o))); } } each(listed, false)? }));
+        object.push((Arc::from("subtotal"), { spent += 2; answer_dec(s1?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("tax"), { spent += 2; answer_dec(s2?, Format::Fixed(2), &clauses)? }));
+        object.push((Arc::from("total"), { spent += 2; answer_dec(s3?, Format::Fixed(2), &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

@@ -9,7 +9,7 @@ use bareme::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "succession-fr@2026#36560e584ddf",
-    fingerprint: "faa2f3f1d4f1a16faf5acee59223bcebb10008c16c2125878ca31d90e92b766b",
+    fingerprint: "cb0db20031d92e3f3c97a7762969f37683aa07d3deadc1c0cff5940271dcbd48",
     run,
 };
 
@@ -195,12 +195,12 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s7 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s16)?; } t });
     }
         let mut clauses = clauses(rb, 9)?;
-        let mut object = serde_json::Map::with_capacity(2);
-        object.insert("beneficiaires".to_string(), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = serde_json::Map::with_capacity(2); o.insert("part_taxable".to_string(), { spent += 2; answer_dec(r.s13, Format::Integer, &clauses)? }); o.insert("droits".to_string(), { spent += 2; answer_dec(r.s16, Format::Integer, &clauses)? }); listed.push(({ spent += 4; Some(item_key(&(field(&(*it), 0)?))?) }, serde_json::Value::Object(o))); } } each_json(listed, true)? });
-        object.insert("total_droits".to_string(), { spent += 2; answer_dec(s7?, Format::Integer, &clauses)? });
+        let mut object = Vec::with_capacity(2);
+        object.push((Arc::from("beneficiaires"), { let mut listed = Vec::new(); for (it, r) in gl0.iter().zip(g0.iter()) { { let mut o = Vec::with_capacity(2); o.push((Arc::from("part_taxable"), { spent += 2; answer_dec(r.s13, Format::Integer, &clauses)? })); o.push((Arc::from("droits"), { spent += 2; answer_dec(r.s16, Format::Integer, &clauses)? })); listed.push(({ spent += 4; Some(item_key(&(field(&(*it), 0)?))?) }, Fields(o))); } } each(listed, true)? }));
+        object.push((Arc::from("total_droits"), { spent += 2; answer_dec(s7?, Format::Integer, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
-        return Some(Outcome::Answer(serde_json::Value::Object(object)));
+        return answered(rb, 0, object);
     None
 }

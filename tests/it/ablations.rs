@@ -58,7 +58,7 @@ fn demo() -> Rulebook {
 
 fn answer(rb: &Rulebook, case: &serde_json::Value) -> serde_json::Value {
     match evaluate_json(rb, case, false).expect("evaluates").0 {
-        Outcome::Answer(a) => a,
+        Outcome::Answer(a) => a.to_json(),
         Outcome::Rejected(e) => panic!("rejected: {e:?}"),
     }
 }

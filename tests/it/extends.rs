@@ -68,7 +68,7 @@ fn answer(path: &Path, case: serde_json::Value) -> serde_json::Value {
     let rb = super::rulebook(&path.display().to_string());
     let (outcome, _) = bareme::evaluate_json(&rb, &case, false).expect("evaluates");
     match outcome {
-        bareme::Outcome::Answer(a) => a,
+        bareme::Outcome::Answer(a) => a.to_json(),
         other => panic!("not an answer: {other:?}"),
     }
 }

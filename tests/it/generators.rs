@@ -59,7 +59,7 @@ fn generate(rel: &str, n: u64, seed: u64) -> (Vec<Json>, Rulebook) {
 /// The answer of a case, as `bareme eval` prints it.
 fn answer(rb: &Rulebook, case: &Json) -> Json {
     match evaluate_json(rb, case, false) {
-        Ok((Outcome::Answer(a), _)) => a,
+        Ok((Outcome::Answer(a), _)) => a.to_json(),
         other => panic!("no answer for {case}: {other:?}"),
     }
 }
@@ -227,7 +227,7 @@ fn common(
 fn changes(rb: &Rulebook, ablation: &str, case: &Json, expected: &Json) -> bool {
     let ablated = rb.ablated(ablation).expect("the ablation is declared");
     match evaluate_json(&ablated, case, false) {
-        Ok((Outcome::Answer(a), _)) => a != *expected,
+        Ok((Outcome::Answer(a), _)) => a.to_json() != *expected,
         _ => true,
     }
 }

@@ -67,7 +67,7 @@ fn a_value_that_does_not_validate_reads_as_absent_or_its_default() {
     };
     // Only b's region is known; a's age is the default 0, so the ages sum to 30.
     assert_eq!(
-        answer,
+        answer.to_json(),
         json!({"known": 1, "ages": 30, "note": "none", "level": 1})
     );
     let trace = trace.expect("asked for");
@@ -86,8 +86,8 @@ fn a_value_that_does_not_validate_reads_as_absent_or_its_default() {
     let valid = json!({"people": {"b": {"region": "north", "age": 30}}, "note": "hi", "level": 3});
     let (outcome, _) = evaluate_json(&rb, &valid, false).expect("evaluates");
     assert_eq!(
-        outcome,
-        Outcome::Answer(json!({"known": 1, "ages": 30, "note": "hi", "level": 3}))
+        bareme::outcome_json(Ok(&outcome)),
+        json!({"known": 1, "ages": 30, "note": "hi", "level": 3})
     );
     let bad_name = json!({"people": {"b": {"name": 5}}});
     let (outcome, _) = evaluate_json(&rb, &bad_name, false).expect("evaluates");

@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["facts"],
     &["trace"],
+    &["outcome"],
     &["eval"],
     &["case"],
     &["pipeline"],

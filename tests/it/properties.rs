@@ -59,6 +59,7 @@ proptest! {
         });
         let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
         if let Outcome::Answer(a) = outcome {
+            let a = a.to_json();
             let get = |k: &str| a[k].as_str().and_then(|s| s.parse::<Decimal>().ok()).expect("money field");
             prop_assert_eq!(get("net_pay"), get("gross_pay") - get("employee_contribution") - get("allowed_deduction") - get("income_tax"));
             prop_assert_eq!(get("taxable_pay"), get("gross_pay") - get("employee_contribution") - get("allowed_deduction"));

@@ -1,13 +1,15 @@
-//! The answer written as it is evaluated (`evaluate_case_json_to`, the
-//! untraced batch road) is byte for byte what `write_outcome` writes for
-//! the outcome `evaluate_case_json` builds: here on the corners a bundled
-//! rulebook's cases do not reach (a keyed list with a repeated key and a
-//! fault after it, a fault halfway through an answer, the budget running
-//! out in an answer, texts to escape, every format). `readers.rs` compares
-//! the two over every bundled rulebook's conformance and generated cases.
+//! The bytes of an outcome's line, pinned by hand (`outcome::write_outcome`,
+//! the one writer, as `eval --batch` writes a line) on the corners a
+//! bundled rulebook's cases do not reach: a keyed list with a repeated key
+//! and a fault after it, a fault halfway through an answer, the budget
+//! running out in an answer, texts to escape, every format. Each line is
+//! also what serde_json writes for the `serde_json::Value` the library
+//! gives at its edge (`outcome_json`); `readers.rs` checks that over every
+//! bundled rulebook's conformance and generated cases.
 
 use bareme::{
-    evaluate_case_json, evaluate_case_json_to, parse_rulebook, write_outcome, CaseJson, Rulebook,
+    evaluate_case_json, evaluate_case_json_to, outcome_json, parse_rulebook, write_outcome,
+    CaseJson, Rulebook,
 };
 
 /// Items with an id and an amount, each answered under its key; the
@@ -78,27 +80,36 @@ clauses = {{ expr = "clauses" }}
     }
 }
 
-/// Both roads' bytes for one case text, which must be equal.
-fn both_roads(rb: &Rulebook, text: &str) -> String {
+/// The line `eval --batch` writes for one case text (untraced), checked to
+/// be serde_json's text of the library's `Value` of the same outcome.
+fn line_of(rb: &Rulebook, text: &str) -> String {
     let case = CaseJson::parse(text).expect("a case the one-pass reader takes");
-    let mut built = Vec::new();
-    let result = evaluate_case_json(rb, &case, false);
-    write_outcome(&mut built, result.as_ref().map(|(o, _)| o));
     // Written after other bytes, as a batch buffer holds earlier lines.
     let mut written = b"earlier\n".to_vec();
     evaluate_case_json_to(&mut written, rb, &case);
+    let line = String::from_utf8(written[8..].to_vec()).expect("UTF-8");
+    let result = evaluate_case_json(rb, &case, false);
     assert_eq!(
-        String::from_utf8_lossy(&written[8..]),
-        String::from_utf8_lossy(&built),
+        outcome_json(result.as_ref().map(|(o, _)| o)).to_string(),
+        line,
         "{text}"
     );
-    String::from_utf8(built).expect("UTF-8")
+    line
+}
+
+/// The line a traced evaluation of the same case gives, without its trace.
+fn traced_line_of(rb: &Rulebook, text: &str) -> String {
+    let case = CaseJson::parse(text).expect("a case the one-pass reader takes");
+    let result = evaluate_case_json(rb, &case, true);
+    let mut out = Vec::new();
+    write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
+    String::from_utf8(out).expect("UTF-8")
 }
 
 #[test]
-fn every_format_is_written_as_serde_json_writes_it() {
+fn every_format_is_written_as_checked_by_hand() {
     let rb = keyed(10_000);
-    let line = both_roads(
+    let line = line_of(
         &rb,
         r#"{"items": [{"id": "a", "amount": "1.5"}, {"id": "b\"\n\u00e9", "amount": "4"}], "day": "2026-03-01", "note": "tab\there é"}"#,
     );
@@ -109,24 +120,25 @@ fn every_format_is_written_as_serde_json_writes_it() {
 }
 
 #[test]
-fn a_repeated_key_is_reported_after_every_item_as_the_built_map_reports_it() {
+fn a_repeated_key_is_reported_after_every_item() {
     let rb = keyed(10_000);
-    let repeated = both_roads(
+    let repeated = line_of(
         &rb,
         r#"{"items": [{"id": "a", "amount": "1"}, {"id": "a", "amount": "2"}, {"id": "c", "amount": "3"}], "day": "2026-03-01"}"#,
     );
-    assert!(
-        repeated.contains("two items have the key \\\"a\\\""),
-        "{repeated}"
+    assert_eq!(
+        repeated,
+        r#"{"error":{"path":"$","message":"the rulebook failed on this case: two items have the key \"a\" (in answer field by_id: `item.id`)"}}"#
     );
     // A later item's fault comes first: every item is evaluated before the keys are compared.
-    let later_fault = both_roads(
+    let later_fault = line_of(
         &rb,
         r#"{"items": [{"id": "a", "amount": "1"}, {"id": "a", "amount": "2"}, {"id": "c", "amount": "0.001"}], "day": "2026-03-01"}"#,
     );
-    assert!(
-        later_fault.contains("more than 2 decimals"),
-        "{later_fault}"
+    // 0.001 × 2 = 0.002, item 2's amount, cannot be written in money's two places.
+    assert_eq!(
+        later_fault,
+        r#"{"error":{"path":"$","message":"the rulebook failed on this case: 0.002 has more than 2 decimals: round it in a step (in the answer of item 2 of group lines: `double`)"}}"#
     );
 }
 
@@ -134,16 +146,19 @@ fn a_repeated_key_is_reported_after_every_item_as_the_built_map_reports_it() {
 fn a_fault_halfway_through_an_answer_leaves_only_the_error() {
     let rb = keyed(10_000);
     // `day` is written, then the amount of the second item cannot be.
-    let line = both_roads(
+    let line = line_of(
         &rb,
         r#"{"items": [{"id": "a", "amount": "1"}, {"id": "b", "amount": "0.1251"}], "day": "2026-03-01"}"#,
     );
-    assert!(line.starts_with(r#"{"error":{"path":"$","#), "{line}");
-    assert!(line.contains("0.2502 has more than 2 decimals"), "{line}");
+    // 0.1251 × 2 = 0.2502: nothing of the answer built so far is written.
+    assert_eq!(
+        line,
+        r#"{"error":{"path":"$","message":"the rulebook failed on this case: 0.2502 has more than 2 decimals: round it in a step (in the answer of item 1 of group lines: `double`)"}}"#
+    );
 }
 
 #[test]
-fn the_budget_running_out_in_an_answer_is_named_alike() {
+fn the_budget_running_out_in_an_answer_is_named_as_a_trace_names_it() {
     let items: Vec<String> = (0..40)
         .map(|i| format!(r#"{{"id": "i{i}", "amount": "{i}"}}"#))
         .collect();
@@ -153,7 +168,11 @@ fn the_budget_running_out_in_an_answer_is_named_alike() {
     );
     let (mut exhausted, mut answered) = (0, 0);
     for budget in (20..3000).step_by(37) {
-        let line = both_roads(&keyed(budget), &case);
+        let rb = keyed(budget);
+        let line = line_of(&rb, &case);
+        // Untraced, the evaluation takes shortcuts, and runs again without
+        // them where the budget ran out, so the fault is the traced one.
+        assert_eq!(line, traced_line_of(&rb, &case), "budget {budget}");
         if line.contains("exceeded its limit") {
             exhausted += 1;
         } else if line.contains(r#""total":1560"#) {
@@ -184,7 +203,7 @@ fn an_error_line_is_serde_s_text_of_it() {
         bareme::write_error(&mut out, path, message);
         assert_eq!(
             String::from_utf8(out).expect("UTF-8"),
-            bareme::error_json(path, message).to_string()
+            serde_json::json!({"error": {"path": path, "message": message}}).to_string()
         );
     }
 }
