@@ -16,10 +16,10 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, CaseText};
+use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
-use bareme::{evaluate_case_json, evaluate_case_json_to, evaluate_json, Rulebook};
+use bareme::{evaluate_case_json, evaluate_case_json_to, Rulebook};
 use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
@@ -121,17 +121,14 @@ fn progress_bar() -> ProgressBar {
 fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
     let case = match read_case_text(line) {
         Ok(case) => case,
-        Err(message) => return error_line("$", &message),
+        Err(e) => return error_line(&e.path, &e.message),
     };
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
-    if let (CaseText::Flat(case), false) = (&case, trace) {
-        evaluate_case_json_to(&mut out, rb, case);
+    if !trace {
+        evaluate_case_json_to(&mut out, rb, &case);
         return text_of(out);
     }
-    let result = match &case {
-        CaseText::Flat(case) => evaluate_case_json(rb, case, trace),
-        CaseText::Value(case) => evaluate_json(rb, case, trace),
-    };
+    let result = evaluate_case_json(rb, &case, trace);
     match &result {
         Ok((Outcome::Answer(answer), Some(trace))) => {
             write_traced(&mut out, "answer", answer, trace)

@@ -17,7 +17,9 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
-pub(crate) use json::string as write_json_string;
+/// The one JSON string writer, at the path the answer writer has used; it
+/// lives in `crate::json` now.
+pub(crate) use crate::json::write_string as write_json_string;
 pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
