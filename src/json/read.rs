@@ -439,6 +439,8 @@ fn key_text<'a>(nodes: &'a [Node<'_>], at: usize) -> &'a str {
 #[derive(Default)]
 struct Keys<'t> {
     first: [usize; FEW],
+    /// Each of the first keys' [`fingerprint`], compared before its text.
+    prints: [u64; FEW],
     count: usize,
     more: Option<HashSet<Cow<'t, str>>>,
 }
@@ -456,10 +458,13 @@ impl<'t> Keys<'t> {
         let n = self.count;
         if n < FEW {
             let text = key_text(nodes, at);
-            if self.first[..n].iter().any(|&k| key_text(nodes, k) == text) {
+            let print = fingerprint(text);
+            let same = |i: usize| self.prints[i] == print && key_text(nodes, self.first[i]) == text;
+            if (0..n).any(same) {
                 return false;
             }
             self.first[n] = at;
+            self.prints[n] = print;
             self.count += 1;
             return true;
         }
@@ -469,4 +474,12 @@ impl<'t> Keys<'t> {
         self.more = Some(more);
         new
     }
+}
+
+/// A key's length and its first and last bytes: two keys that differ here
+/// differ, so most pairs are told apart without reading either text.
+fn fingerprint(key: &str) -> u64 {
+    let bytes = key.as_bytes();
+    let edge = |b: Option<&u8>| u64::from(b.copied().unwrap_or(0));
+    ((bytes.len() as u64) << 16) | (edge(bytes.first()) << 8) | edge(bytes.last())
 }
