@@ -35,6 +35,7 @@ mod eval;
 pub mod expr;
 mod facts;
 pub mod generate;
+mod json;
 mod model;
 pub mod num;
 mod outcome;

@@ -114,47 +114,9 @@ pub fn decimal_text(d: &Decimal) -> String {
     String::from_utf8(text).unwrap_or_default()
 }
 
-/// Appends what [`decimal_text`] gives to `out`, without a `String`: an
-/// answer's amounts are written straight to the line, and a trace holds
-/// thousands of numbers.
-pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
-    let mut digits = [0u8; 40];
-    let mut at = digits.len();
-    // Digits beyond a machine word first; the rest (most mantissas, whole)
-    // in a word, whose division by ten is a multiplication.
-    let mut wide = d.mantissa().unsigned_abs();
-    while wide > u128::from(u64::MAX) {
-        at -= 1;
-        digits[at] = b'0' + (wide % 10) as u8;
-        wide /= 10;
-    }
-    let mut word = wide as u64;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (word % 10) as u8;
-        word /= 10;
-        if word == 0 {
-            break;
-        }
-    }
-    let written = &digits[at..];
-    let scale = d.scale() as usize;
-    out.reserve(written.len() + scale + 3);
-    if d.is_sign_negative() {
-        out.push(b'-');
-    }
-    let (whole, fraction) = if written.len() > scale {
-        written.split_at(written.len() - scale)
-    } else {
-        (&b"0"[..], written)
-    };
-    out.extend_from_slice(whole);
-    if scale > 0 {
-        out.push(b'.');
-        out.extend(std::iter::repeat_n(b'0', scale - fraction.len()));
-        out.extend_from_slice(fraction);
-    }
-}
+/// Appends what [`decimal_text`] gives to `out`, without a `String`: the
+/// one decimal writer, beside the crate's other JSON writing.
+pub use crate::json::write_decimal;
 
 /// A record: a table row, or a record input. Field order is the declared order.
 #[derive(Clone, Debug, PartialEq)]

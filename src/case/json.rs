@@ -2,25 +2,24 @@
 //! ([`JsonView`]) so that one validator serves two readings: a
 //! `serde_json::Value` (conformance cases from TOML, generators' drawn
 //! cases, library callers) and [`CaseJson`], a case read from its text in
-//! one pass into a flat vector of nodes that borrow the text.
+//! one pass into a flat vector of nodes that borrow the text (the crate's
+//! one JSON reader, `crate::json`).
 //!
 //! `eval --batch` spent as long building a `serde_json::Value` tree (a map
 //! and a `String` per key and per text) as the hand-written program spent on
 //! a whole case; the flat reading allocates one vector, and a string only
 //! when it holds an escape.
 //!
-//! Invariant: [`CaseJson::parse`] reads a text exactly as serde_json reads it
-//! into a `Value` (numbers as written, `arbitrary_precision`), or refuses it.
-//! It refuses whatever it is not sure of (any syntax error, an object with two
-//! equal keys, nesting deeper than [`MAX_DEPTH`], a lone surrogate escape), and
-//! the caller then reads the text with serde_json, whose reading (or error)
-//! stands: so no text reads two ways, and messages stay serde_json's.
+//! Invariant: [`CaseJson::read`] takes exactly the texts serde_json takes
+//! into a `Value` (nesting bounded as serde_json bounds it, [`MAX_DEPTH`]),
+//! as the same value (numbers as written, `arbitrary_precision`), except an
+//! object with two equal keys, which serde_json reads as its last and this
+//! reader refuses, naming the key. A text that is not JSON is refused with
+//! serde_json's message, the error text `eval` and `eval --batch` have
+//! always given: serde_json reads the text again for it, and only then.
 
-use std::borrow::Cow;
-
-use read::Reader;
-
-mod read;
+use crate::facts::CaseError;
+use crate::json::{self, ErrorKind, Item, Node, Step};
 
 /// What a JSON value is, with its text for scalars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,9 +148,10 @@ impl<'j> JsonView<'j> for JsonText<'j> {
     }
 }
 
-/// Deepest nesting [`CaseJson::parse`] reads itself (serde_json's limit is
-/// 128; deeper texts are left to it).
-pub const MAX_DEPTH: usize = 100;
+/// Deepest nesting of arrays and objects read: serde_json's (its
+/// recursion limit of 128 refuses the 128th level), so that deep texts are
+/// refused by both readers or neither.
+pub const MAX_DEPTH: usize = 127;
 
 /// A JSON text read in one pass: its values in a flat vector, in the order
 /// written, each container followed by its parts (an object's key, then its
@@ -162,52 +162,32 @@ pub struct CaseJson<'t> {
     root: usize,
 }
 
-#[derive(Clone, Debug)]
-struct Node<'t> {
-    item: Item<'t>,
-    /// The index after this node's last part.
-    end: usize,
-}
-
-#[derive(Clone, Debug)]
-enum Item<'t> {
-    Null,
-    Bool(bool),
-    Number(&'t str),
-    String(Cow<'t, str>),
-    /// Its number of items.
-    Array(usize),
-    /// Its number of entries.
-    Object(usize),
-}
-
 static NULL: Node<'static> = Node {
     item: Item::Null,
     end: 0,
 };
 
 impl<'t> CaseJson<'t> {
-    /// Reads `text` as one JSON value, or `None` when it must be left to
-    /// serde_json (see the module's invariant).
-    pub fn parse(text: &'t str) -> Option<CaseJson<'t>> {
+    /// Reads `text` as one JSON value, or refuses it: a key given twice
+    /// in an object at the key's path, any other fault at `$` with
+    /// serde_json's message (see the module's invariant).
+    pub fn read(text: &'t str) -> Result<CaseJson<'t>, CaseError> {
         let spare = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
         let mut nodes = relabel(spare);
         nodes.reserve(text.len() / 8 + 4);
-        let mut reader = Reader {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            nodes,
-        };
-        let read = reader.value(0).is_some() && {
-            reader.skip_ws();
-            reader.pos == reader.bytes.len()
-        };
-        let case = CaseJson {
-            nodes: reader.nodes,
-            root: 0,
-        };
-        read.then_some(case)
+        match json::read(text, MAX_DEPTH, &mut nodes) {
+            Ok(()) => Ok(CaseJson { nodes, root: 0 }),
+            Err(e) => {
+                // The vector goes back to the spare on the way out.
+                drop(CaseJson { nodes, root: 0 });
+                Err(refusal(text, &e))
+            }
+        }
+    }
+
+    /// What [`CaseJson::read`] reads, or `None` for a text it refuses.
+    pub fn parse(text: &'t str) -> Option<CaseJson<'t>> {
+        Self::read(text).ok()
     }
 
     /// The value read (the case, once its envelope is taken off).
@@ -281,7 +261,8 @@ impl<'j> JsonNode<'j> {
         }
     }
 
-    /// The value as a `serde_json::Value`, for messages only.
+    /// The value as a `serde_json::Value`: the value serde_json reads from
+    /// the same text (for messages, and for `eval`'s one case).
     pub fn to_value(self) -> serde_json::Value {
         match &self.node().item {
             Item::Null => serde_json::Value::Null,
@@ -354,6 +335,95 @@ impl<'j> JsonView<'j> for JsonNode<'j> {
     fn to_text(self) -> String {
         self.to_value().to_string()
     }
+}
+
+/// Why a text is refused as a case: a key given twice named at its path,
+/// anything else in serde_json's words.
+#[cold]
+fn refusal(text: &str, e: &json::Error) -> CaseError {
+    if let ErrorKind::DuplicateKey(key) = &e.kind {
+        let mut path = String::new();
+        // A key `case` first is the envelope's: no input may be named so.
+        let steps = match e.path.split_first() {
+            Some((Step::Key(first), rest)) if first == "case" => rest,
+            _ => &e.path,
+        };
+        for step in steps {
+            push_step(&mut path, step);
+        }
+        push_step(&mut path, &Step::Key(key.clone()));
+        let mut quoted = Vec::new();
+        json::write_string(&mut quoted, key);
+        return CaseError {
+            path,
+            message: format!(
+                "duplicate key {}: an object of a case gives each key once",
+                String::from_utf8_lossy(&quoted)
+            ),
+        };
+    }
+    let message = match serde_json::from_str::<serde_json::Value>(text) {
+        Err(serde) => not_json(text, &serde),
+        // Not met: the two readers take the same texts (the module's
+        // invariant); were one found, it is still refused, in our words.
+        Ok(_) => format!("the case is not valid JSON: {} at byte {}", what(e), e.at),
+    };
+    CaseError {
+        path: "$".into(),
+        message,
+    }
+}
+
+/// A path step as case paths are written: `key`, `.key`, `[i]`.
+fn push_step(path: &mut String, step: &Step) {
+    match step {
+        Step::Key(key) => {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(key);
+        }
+        Step::Index(i) => {
+            path.push('[');
+            path.push_str(&i.to_string());
+            path.push(']');
+        }
+    }
+}
+
+/// The reader's words for a fault that is not a duplicate key.
+fn what(e: &json::Error) -> &'static str {
+    match &e.kind {
+        ErrorKind::Empty => "there is no JSON value",
+        ErrorKind::Syntax(what) => what,
+        ErrorKind::Constant(_) => "NaN and Infinity are not JSON",
+        ErrorKind::TooDeep => "lists and objects nest too deep",
+        ErrorKind::DuplicateKey(_) => "a key is given twice",
+        ErrorKind::LoneSurrogate => "a lone surrogate escape",
+    }
+}
+
+/// serde_json's message, except where it names a symptom rather than the
+/// cause: an escape `\uD800`–`\uDFFF` not paired with its other half reads
+/// as "unexpected end of hex escape".
+fn not_json(text: &str, e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    if (message.contains("hex escape") || message.contains("surrogate"))
+        && has_surrogate_escape(text)
+    {
+        return format!("the case is not valid JSON: a string holds a lone surrogate escape (\\uD800–\\uDFFF without its pair), which is no character, at line {} column {}", e.line(), e.column());
+    }
+    format!("the case is not valid JSON: {message}")
+}
+
+/// Whether `text` holds an escape `\uD800`–`\uDFFF` (half of a surrogate pair).
+fn has_surrogate_escape(text: &str) -> bool {
+    text.as_bytes().windows(4).any(|w| {
+        w[0] == b'\\'
+            && w[1] == b'u'
+            && matches!(w[2], b'd' | b'D')
+            && matches!(w[3], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+    })
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine, CaseText};
+use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
-use bareme::{evaluate_case_json, evaluate_json, Rulebook};
+use bareme::{evaluate_case_json, Rulebook};
 use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
@@ -120,14 +120,11 @@ fn progress_bar() -> ProgressBar {
 fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
     let case = match read_case_text(line) {
         Ok(case) => case,
-        Err(message) => return error_line("$", &message),
+        Err(e) => return error_line(&e.path, &e.message),
     };
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
-    // The case is read one of two ways; the outcome is written by the one writer.
-    let result = match &case {
-        CaseText::Flat(case) => evaluate_case_json(rb, case, trace),
-        CaseText::Value(case) => evaluate_json(rb, case, trace),
-    };
+    // The outcome is written by the one writer, traced or not.
+    let result = evaluate_case_json(rb, &case, trace);
     match &result {
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),

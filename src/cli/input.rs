@@ -2,9 +2,10 @@
 //!
 //! `eval CASE` and `eval --batch` read a case the same way, so the same bytes
 //! give the same answer in both: at most the size limit, UTF-8 or refused
-//! (never repaired), then JSON, then out of its `{"case": …}` envelope. A
-//! batch line is read in one pass into a `CaseJson` (`read_case_text`),
-//! which reads every text as serde_json does or leaves it to serde_json.
+//! (never repaired), then JSON, then out of its `{"case": …}` envelope. Both
+//! read the text in one pass into a `CaseJson` (the crate's one JSON
+//! reader), which refuses an object giving a key twice, naming the key, and
+//! any other text serde_json refuses, with serde_json's message.
 //!
 //! Invariant: no read here holds more than the size limit plus one byte of a
 //! case or line in memory, and the limit is at most `MAX_CASE_BYTES`.
@@ -13,7 +14,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 
 use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
-use bareme::{CaseJson, Rulebook};
+use bareme::{CaseError, CaseJson, Rulebook};
 
 /// The size limit of one case or batch line: the rulebook's
 /// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;
@@ -41,35 +42,26 @@ pub fn read_case(path: Option<&Path>, limit: usize) -> Result<Vec<u8>, String> {
     bytes.ok_or_else(|| too_large(limit))
 }
 
-/// The JSON case in `bytes`: text that is not UTF-8 is refused, as a JSON
-/// parser must, so two distinct byte strings never read as one case.
+/// The JSON case in `bytes`, as `eval` reads one case: read as
+/// [`read_case_text`] reads a batch line (the same refusals), as a value.
 pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
-    let text = case_text(bytes)?;
-    let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
-    Ok(unwrap_envelope(value))
-}
-
-/// A case read from its text, as `eval --batch` reads it: in one pass,
-/// borrowing the line, or (for the texts that reader leaves to serde_json:
-/// errors, equal keys, deep nesting) as [`parse_case`] reads it.
-pub enum CaseText<'t> {
-    /// Read in one pass.
-    Flat(CaseJson<'t>),
-    /// Read by serde_json.
-    Value(serde_json::Value),
-}
-
-/// The JSON case in `bytes`, as [`parse_case`] reads it (same value, same
-/// refusals and messages), without a `serde_json::Value` when it can.
-pub fn read_case_text(bytes: &[u8]) -> Result<CaseText<'_>, String> {
-    let text = case_text(bytes)?;
-    match CaseJson::parse(text) {
-        Some(flat) => Ok(CaseText::Flat(flat.without_envelope())),
-        None => {
-            let value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
-            Ok(CaseText::Value(unwrap_envelope(value)))
-        }
+    match read_case_text(bytes) {
+        Ok(case) => Ok(case.root().to_value()),
+        Err(e) if e.path == "$" => Err(e.message),
+        Err(e) => Err(format!("{}: {}", e.path, e.message)),
     }
+}
+
+/// The JSON case in `bytes`, out of its envelope: text that is not UTF-8
+/// is refused, as a JSON parser must, so two distinct byte strings never
+/// read as one case. A refusal is at `$`, except a key given twice, at
+/// its path.
+pub fn read_case_text(bytes: &[u8]) -> Result<CaseJson<'_>, CaseError> {
+    let text = case_text(bytes).map_err(|message| CaseError {
+        path: "$".into(),
+        message,
+    })?;
+    CaseJson::read(text).map(CaseJson::without_envelope)
 }
 
 /// The text of a case: UTF-8 without a byte order mark, or refused.
@@ -84,42 +76,6 @@ fn case_text(bytes: &[u8]) -> Result<&str, String> {
         return Err("the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into());
     }
     Ok(text)
-}
-
-/// serde_json's message, except where it names a symptom rather than the
-/// cause: an escape `\uD800`–`\uDFFF` not paired with its other half reads
-/// as "unexpected end of hex escape".
-fn json_error(text: &str, e: &serde_json::Error) -> String {
-    let message = e.to_string();
-    if (message.contains("hex escape") || message.contains("surrogate"))
-        && has_surrogate_escape(text)
-    {
-        return format!("the case is not valid JSON: a string holds a lone surrogate escape (\\uD800–\\uDFFF without its pair), which is no character, at line {} column {}", e.line(), e.column());
-    }
-    format!("the case is not valid JSON: {message}")
-}
-
-/// Whether `text` holds an escape `\uD800`–`\uDFFF` (half of a surrogate pair).
-fn has_surrogate_escape(text: &str) -> bool {
-    text.as_bytes().windows(4).any(|w| {
-        w[0] == b'\\'
-            && w[1] == b'u'
-            && matches!(w[2], b'd' | b'D')
-            && matches!(w[3], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-    })
-}
-
-/// The case inside an envelope, `{"case": CASE}`: an object whose only key is
-/// `case`. Anything else is the case itself. No rulebook may declare an input
-/// named `case` (`check::bad_name`), so no case can be mistaken for an envelope.
-fn unwrap_envelope(value: serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(mut o) if o.len() == 1 => match o.remove("case") {
-            Some(case) => case,
-            None => serde_json::Value::Object(o),
-        },
-        other => other,
-    }
 }
 
 /// One line of a batch, without its line ending.

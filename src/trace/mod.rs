@@ -1,8 +1,9 @@
 //! The explanation trace: what an evaluation did, step by step.
 //!
-//! A trace is plain data (serialisable, documented in `docs/trace-format.md`);
-//! the evaluator fills it only when asked, and renderers turn it into text
-//! for auditors or JSON for tools.
+//! A trace is plain data; the evaluator fills it only when asked, and
+//! renderers turn it into text for auditors (`text.rs`) or JSON for tools
+//! (`json.rs`, the one writer of the format `docs/trace-format.md`
+//! documents: a trace has no `Serialize`, so its JSON is written one way).
 //!
 //! Invariant: everything in a trace is deterministic (no clock, no addresses),
 //! so the same rulebook and case give the same bytes.
@@ -10,27 +11,26 @@
 mod json;
 mod text;
 
-use serde::Serialize;
 use std::sync::Arc;
 
 use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
-pub(crate) use json::string as write_json_string;
+/// The one JSON string writer, at the path the answer writer has used; it
+/// lives in `crate::json` now.
+pub(crate) use crate::json::write_string as write_json_string;
 pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Trace {
     /// `id@version#hash` of the rulebook.
     pub rulebook: String,
     /// The ablations evaluated under, if any, joined with `,` (`a,b`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ablation: Option<String>,
     /// Tables the rulebook declares for readers (a payslip's lines).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reports: Vec<ReportTrace>,
     /// The inputs as validated.
     pub inputs: Vec<InputTrace>,
@@ -41,10 +41,9 @@ pub struct Trace {
 }
 
 /// A report table, rendered to text cells.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct ReportTrace {
     /// Title.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// Column titles.
     pub header: Vec<String>,
@@ -55,7 +54,7 @@ pub struct ReportTrace {
 }
 
 /// One input as the evaluation saw it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct InputTrace {
     /// Field name.
     pub name: Arc<str>,
@@ -66,8 +65,7 @@ pub struct InputTrace {
 }
 
 /// One thing the evaluation did.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Clone, Debug)]
 pub enum Event {
     /// A check tested.
     Check(CheckTrace),
@@ -78,12 +76,11 @@ pub enum Event {
 }
 
 /// A check and whether it held.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CheckTrace {
     /// 1-based position among the checks.
     pub index: usize,
     /// Human label.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The condition (`None`: always holds).
     pub when: Option<Arc<str>>,
@@ -96,29 +93,24 @@ pub struct CheckTrace {
 }
 
 /// A step: its formula, its inputs, its exact value and its rounding.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct StepTrace {
     /// Step name.
     pub step: Arc<str>,
     /// For a per-item step, the item: `lines[3]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<Arc<str>>,
     /// Human label.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<Arc<str>>,
     /// Clauses it applies: its own, then those its `cite` conditions that
     /// held add (the step's own list, shared, when none did).
     pub clauses: Arc<[Arc<str>]>,
     /// Its `cite` conditions, in order, and whether each held.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cites: Vec<CiteTrace>,
     /// A helper step (`detail = true`): shown on one line in text.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub detail: bool,
     /// The formula as written.
     pub formula: Arc<str>,
     /// Its applicability condition, and whether it held.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<ConditionTrace>,
     /// Every name it read, with its value.
     pub reads: Vec<Read>,
@@ -133,7 +125,7 @@ pub struct StepTrace {
 }
 
 /// A step's `when`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct ConditionTrace {
     /// The condition as written.
     pub formula: Arc<str>,
@@ -142,7 +134,7 @@ pub struct ConditionTrace {
 }
 
 /// A name read and its value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Read {
     /// `gross_pay`, `row.rate`.
     pub name: Arc<str>,
@@ -151,7 +143,7 @@ pub struct Read {
 }
 
 /// A table row chosen, or a scale applied.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Lookup {
     /// `period` (a row by date or month), `key` (a row by key) or `scale` (bands applied).
     pub kind: &'static str,
@@ -168,17 +160,16 @@ pub struct Lookup {
 }
 
 /// A rounding that happened.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct RoundingTrace {
     /// `step` for the step's rounding point, else the `round(…)` text.
     pub at: String,
     /// Mode, places, before, after, margin.
-    #[serde(flatten)]
     pub rounded: Rounded,
 }
 
 /// A conditional citation, of a decision or of a step.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct CiteTrace {
     /// The condition.
     pub when: Arc<str>,
@@ -189,15 +180,13 @@ pub struct CiteTrace {
 }
 
 /// How the evaluation ended.
-#[derive(Clone, Debug, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug)]
 pub enum OutcomeTrace {
     /// A decision with its answer.
     Decision {
         /// Decision name.
         decision: String,
         /// Reason code.
-        #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
         /// Clauses cited.
         clauses: Vec<String>,

@@ -469,3 +469,47 @@ fn a_chain_through_citations_is_measured_too() {
     };
     assert!(d.contains("check::too_deep"), "{d}");
 }
+
+/// Issue 24, item 3: a batch line (or an `eval` case) giving a key twice
+/// was read as its last value, serde_json's choice, without a word; it is
+/// refused at the key's path, naming the key, and the batch goes on.
+#[test]
+fn a_key_given_twice_is_refused_by_name() {
+    use crate::cli::{bareme, stderr, stdout};
+    const LUMA: &str = "rulebooks/luma-payroll/v3";
+    let twice =
+        r#"{"task": "payslip", "gross_pay": "1", "gross_pay": "2", "payroll_month": "2026-01"}"#;
+    let input = [
+        twice,
+        r#"{"case": {"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03", "payroll_month": "2026-04"}}"#,
+        r#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"}"#,
+    ]
+    .join("\n");
+    let untraced = ["eval", LUMA, "--batch", "-"];
+    let traced = ["eval", LUMA, "--batch", "-", "--trace", "json"];
+    for args in [&untraced[..], &traced[..]] {
+        let o = bareme(args, Some(&input));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(
+            lines[0],
+            r#"{"error":{"path":"gross_pay","message":"duplicate key \"gross_pay\": an object of a case gives each key once"}}"#
+        );
+        assert_eq!(
+            lines[1],
+            r#"{"error":{"path":"payroll_month","message":"duplicate key \"payroll_month\": an object of a case gives each key once"}}"#
+        );
+        let answer: serde_json::Value = serde_json::from_str(lines[2]).expect("a JSON line");
+        let answer = answer.get("answer").unwrap_or(&answer);
+        assert!(answer.get("net_pay").is_some(), "{}", lines[2]);
+    }
+    let o = bareme(&["eval", LUMA, "-"], Some(twice));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "error: gross_pay: duplicate key \"gross_pay\": an object of a case gives each key once\n"
+    );
+}

@@ -90,12 +90,14 @@ fn a_clause_per_branch_in_the_trace_json() {
     let rb = super::rulebook(DIR);
     let case = serde_json::json!({"x": "160", "cite_case": true});
     let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
-    let trace = trace.expect("trace requested");
-    let relief = trace
-        .events
-        .iter()
-        .find(|e| matches!(e, bareme::trace::Event::Step(s) if &*s.step == "relief"));
-    insta::assert_json_snapshot!(relief);
+    let mut written = Vec::new();
+    bareme::trace::write_trace_json(&mut written, &trace.expect("trace requested"));
+    let trace: serde_json::Value = serde_json::from_slice(&written).expect("JSON");
+    let relief = trace["events"]
+        .as_array()
+        .and_then(|events| events.iter().find(|e| e["step"] == "relief"))
+        .expect("the step relief");
+    insta::assert_snapshot!(serde_json::to_string_pretty(relief).expect("JSON text"));
 }
 
 /// A `cite` condition can fault (here a division by zero): the fault is

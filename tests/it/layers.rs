@@ -16,6 +16,7 @@ use crate::root;
 /// The layers, bottom first. A module path belongs to the layer of its
 /// longest listed prefix; a file may use its own layer and any below it.
 const LAYERS: &[&[&str]] = &[
+    &["json"],
     &["span", "chunks"],
     &["reply"],
     &["diag", "expr"],

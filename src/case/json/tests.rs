@@ -1,4 +1,5 @@
-//! Tests of the one-pass case reader: it reads as serde_json does, or refuses.
+//! Tests of the one-pass case reader: it reads as serde_json does, or
+//! refuses as serde_json does, and refuses a key given twice by name.
 
 use super::*;
 
@@ -34,10 +35,11 @@ fn numbers_are_their_text() {
     assert_eq!(serde.get("n").map(|n| n.kind()), number("n"));
 }
 
-/// What it is not sure of is left to serde_json: errors, and the texts
-/// serde_json reads in its own way (equal keys, deep nesting).
+/// What serde_json refuses, and what it reads in its own way (equal keys,
+/// of which it keeps the last), is refused; nesting is bounded where
+/// serde_json bounds it.
 #[test]
-fn refuses_what_serde_json_decides() {
+fn refuses_what_serde_json_refuses_and_equal_keys() {
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
     let refused = [
         "",
@@ -68,9 +70,58 @@ fn refuses_what_serde_json_decides() {
     ];
     for text in refused {
         assert!(CaseJson::parse(text).is_none(), "read {text:?}");
+        if !text.contains("\"k3\":3}") && !text.contains("\"a\":2") {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(text).is_err(),
+                "{text:?}"
+            );
+        }
     }
     let shallow = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
     assert!(CaseJson::parse(&shallow).is_some());
+    assert!(serde_json::from_str::<serde_json::Value>(&shallow).is_ok());
+}
+
+/// A refusal is a `CaseError`: a key given twice at the key's path (in an
+/// envelope, the case's path), anything else at `$` in serde_json's words.
+#[test]
+fn refusals_name_the_key_or_quote_serde_json() {
+    let refused = |text: &str| match CaseJson::read(text) {
+        Ok(_) => panic!("read {text:?}"),
+        Err(e) => (e.path, e.message),
+    };
+    let twice =
+        |key: &str| format!("duplicate key \"{key}\": an object of a case gives each key once");
+    assert_eq!(
+        refused(r#"{"gross_pay": "1", "gross_pay": "2"}"#),
+        ("gross_pay".to_string(), twice("gross_pay"))
+    );
+    assert_eq!(
+        refused(r#"{"cart": {"lines": [{"id": "A"}, {"id": "B", "qty": 1, "id": "C"}]}}"#),
+        ("cart.lines[1].id".to_string(), twice("id"))
+    );
+    assert_eq!(
+        refused(r#"{"case": {"a": 1, "b": {"c\n": 1, "c\u000a": 2}}}"#),
+        ("b.c\n".to_string(), twice("c\\n"))
+    );
+    assert_eq!(
+        refused(r#"{"case": {"a": 1}, "case": {"a": 2}}"#),
+        ("case".to_string(), twice("case"))
+    );
+    for text in ["", "{\"a\": 1,}", "[1] x", "{\"a\": NaN}", "\"\\ud800\""] {
+        let serde = serde_json::from_str::<serde_json::Value>(text).expect_err("not JSON");
+        let (path, message) = refused(text);
+        assert_eq!(path, "$");
+        assert!(
+            message.starts_with("the case is not valid JSON: "),
+            "{message}"
+        );
+        if !text.contains("ud800") {
+            assert_eq!(message, format!("the case is not valid JSON: {serde}"));
+        } else {
+            assert!(message.contains("lone surrogate"), "{message}");
+        }
+    }
 }
 
 /// Keys in the order written; the envelope taken off as `eval` does.

@@ -432,8 +432,8 @@ impl InFlight {
 
 /// The bytes of one evaluation: the answer, rejection or fault, and (when
 /// asked) the trace as JSON.
-pub fn outcome_bytes<T: serde::Serialize, E: std::fmt::Display>(
-    res: &Result<(bareme::Outcome, Option<T>), E>,
+pub fn outcome_bytes<E: std::fmt::Display>(
+    res: &Result<(bareme::Outcome, Option<bareme::Trace>), E>,
     with_trace: bool,
 ) -> (String, String) {
     match res {
@@ -444,7 +444,9 @@ pub fn outcome_bytes<T: serde::Serialize, E: std::fmt::Display>(
             };
             let trace = match trace {
                 Some(t) if with_trace => {
-                    serde_json::to_string(t).unwrap_or_else(|e| format!("trace: {e}"))
+                    let mut written = Vec::new();
+                    bareme::trace::write_trace_json(&mut written, t);
+                    String::from_utf8_lossy(&written).into_owned()
                 }
                 _ => String::new(),
             };

@@ -1,0 +1,171 @@
+//! The one reader and the one writer: what each reads or writes, each
+//! refusal with its place.
+
+use std::borrow::Cow;
+
+use rust_decimal::Decimal;
+
+use super::*;
+
+fn nodes(text: &str, max_depth: usize) -> Result<Vec<Node<'_>>, Box<Error>> {
+    let mut nodes = Vec::new();
+    read(text, max_depth, &mut nodes).map(|()| nodes)
+}
+
+fn refusal(text: &str, max_depth: usize) -> Error {
+    match nodes(text, max_depth) {
+        Ok(read) => panic!("read {text:?} as {read:?}"),
+        Err(e) => *e,
+    }
+}
+
+/// A short picture of what was read: each node's item and end.
+fn picture(nodes: &[Node<'_>]) -> String {
+    nodes
+        .iter()
+        .map(|n| match &n.item {
+            Item::Null => format!("null/{}", n.end),
+            Item::Bool(b) => format!("{b}/{}", n.end),
+            Item::Number(t) => format!("#{t}/{}", n.end),
+            Item::String(Cow::Borrowed(s)) => format!("'{s}'/{}", n.end),
+            Item::String(Cow::Owned(s)) => format!("'{s}'!/{}", n.end),
+            Item::Array(k) => format!("[{k}]/{}", n.end),
+            Item::Object(k) => format!("{{{k}}}/{}", n.end),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Containers first, then their parts; numbers as written; a string copied
+/// only when it holds an escape (`!`).
+#[test]
+fn reads_into_flat_nodes() {
+    let read = nodes(
+        r#" {"a": [1.50, -0, 2E3, true, null], "b\n": {"c": "x\u00e9y"}, "d": "plain"} "#,
+        8,
+    )
+    .expect("JSON");
+    assert_eq!(
+        picture(&read),
+        "{3}/14 'a'/2 [5]/8 #1.50/4 #-0/5 #2E3/6 true/7 null/8 'b\n'!/9 {1}/12 'c'/11 'xéy'!/12 'd'/13 'plain'/14"
+    );
+}
+
+/// The refusals, each with the byte it is found at.
+#[test]
+fn refusals_are_named_where_found() {
+    let syntax = |text: &str| {
+        let e = refusal(text, 8);
+        match e.kind {
+            ErrorKind::Syntax(what) => (what, e.at),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    };
+    assert_eq!(syntax("[1,]"), ("expected a value", 3));
+    assert_eq!(syntax("{\"a\":1,}"), ("expected a key in double quotes", 7));
+    assert_eq!(syntax("{\"a\" 1}"), ("expected `:` after a key", 5));
+    assert_eq!(syntax("[1 2]"), ("expected `,` or `]`", 3));
+    assert_eq!(syntax("01"), ("a number may not start with 0", 1));
+    assert_eq!(syntax("1."), ("expected digits after `.`", 2));
+    assert_eq!(syntax("1e+"), ("expected digits in the exponent", 3));
+    assert_eq!(syntax("-x"), ("expected digits", 1));
+    assert_eq!(
+        syntax("\"a\u{1}\""),
+        ("a control character inside a string", 2)
+    );
+    assert_eq!(syntax("\"\\x\""), ("unknown escape in a string", 3));
+    assert_eq!(
+        syntax("\"\\u12\""),
+        ("a \\u escape needs four hex digits", 3)
+    );
+    assert_eq!(syntax("\"abc"), ("the text ends inside a string", 4));
+    assert_eq!(syntax("[1,"), ("the text ends where a value should be", 3));
+    assert_eq!(syntax("nul"), ("expected a value", 0));
+    assert_eq!(syntax("{} x"), ("text after the JSON value", 3));
+    assert_eq!(refusal(" \n", 8).kind, ErrorKind::Empty);
+    assert_eq!(refusal("\"\\ud800x\"", 8).kind, ErrorKind::LoneSurrogate);
+    assert_eq!(refusal("\"\\udc00\"", 8).kind, ErrorKind::LoneSurrogate);
+    assert_eq!(refusal("\"\\ud800\\u0041\"", 8).at, 13);
+}
+
+/// A constant and a duplicate key are placed by path: the value's for a
+/// constant, the object's for a key given twice, found at any depth and
+/// past the few keys compared pairwise.
+#[test]
+fn constants_and_duplicates_have_a_path() {
+    let e = refusal(r#"{"x": [0, {"y": -Infinity}]}"#, 8);
+    assert_eq!(e.kind, ErrorKind::Constant("-Infinity"));
+    assert_eq!(e.dollar_path(), "$.x[1].y");
+    let e = refusal(r#"[{"a": 1, "b": {"c": 1, "c": 2}}]"#, 8);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("c".into()));
+    assert_eq!(e.dollar_path(), "$[0].b");
+    let many: String = (0..30).map(|i| format!("\"k{i}\": {i}, ")).collect();
+    for key in ["k0", "k11", "k12", "k29"] {
+        let e = refusal(&format!("{{{many}\"{key}\": 0}}"), 8);
+        assert_eq!(e.kind, ErrorKind::DuplicateKey(key.into()), "{key}");
+        assert_eq!(e.dollar_path(), "$");
+    }
+    assert!(nodes(&format!("{{{many}\"k30\": 0}}"), 8).is_ok());
+    // The same key in two objects is no duplicate; an escaped key equals
+    // the same key written plainly.
+    assert!(nodes(r#"{"a": {"a": 1}, "b": {"a": 2}}"#, 8).is_ok());
+    let e = refusal(r#"{"a": 1, "\u0061": 2}"#, 8);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("a".into()));
+}
+
+/// Nesting is bounded by the caller: `max_depth` levels read, one more refused.
+#[test]
+fn depth_is_the_callers() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(nodes(&deep(5), 5).is_ok());
+    let e = refusal(&deep(6), 5);
+    assert_eq!((e.kind, e.at), (ErrorKind::TooDeep, 5));
+    assert!(nodes(&deep(127), 127).is_ok());
+}
+
+/// Strings written as serde_json writes them, short and long, every escape.
+#[test]
+fn strings_are_escaped_as_serde_json_does() {
+    let texts = [
+        "",
+        "plain",
+        "a\"b",
+        "quite a long text with nothing to escape at all",
+        "C\"9\\\u{0}\u{8}\t\n\u{c}\r\u{1f}\u{7f}é\u{2028}😀",
+        "long text, its escape late in a word: ......................\n",
+    ];
+    for text in texts {
+        let mut out = Vec::new();
+        write_string(&mut out, text);
+        let serde = serde_json::to_string(text).expect("a string serialises");
+        assert_eq!(String::from_utf8_lossy(&out), serde, "{text:?}");
+    }
+}
+
+/// Decimals as `Display` writes them, scale kept; lists and integers.
+#[test]
+fn decimals_integers_and_lists() {
+    let mut out = Vec::new();
+    let amounts = [
+        "0",
+        "-0.05",
+        "1082.220",
+        "79228162514264337593543950335",
+        "0.0000001",
+    ];
+    let decimals: Vec<Decimal> = amounts
+        .iter()
+        .map(|a| a.parse().expect("a decimal"))
+        .collect();
+    write_list(&mut out, &decimals, write_quoted_decimal);
+    out.push(b' ');
+    write_integer(&mut out, 0);
+    out.push(b' ');
+    write_integer(&mut out, u64::MAX);
+    out.push(b' ');
+    write_bool(&mut out, false);
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        r#"["0","-0.05","1082.220","79228162514264337593543950335","0.0000001"] 0 18446744073709551615 false"#
+    );
+}
