@@ -15,17 +15,28 @@
 //! traced or not.
 //!
 //! `cargo test` runs a short mode (a few thousand inputs per target);
-//! `BAREME_FUZZ_COUNT=N` sets the count per target (long mode, run it with
-//! `--release -- --nocapture`), which also reports the slowest inputs.
+//! `BAREME_FUZZ_COUNT=N` sets the count per target and `BAREME_FUZZ_SECONDS=N`
+//! a time budget per target (either selects the long mode, run it with
+//! `--release -- --nocapture`; with both, whichever ends first), which also
+//! reports the slowest inputs. `tests/fuzz-long.sh` shards a long run by
+//! index range over all cores.
 //!
-//! Invariant: no wall-clock assertion; times are only reported, in long mode.
+//! Every input runs under a time limit (`BAREME_FUZZ_TIMEOUT` seconds, a
+//! generous default): a watchdog thread writes an input past it as
+//! `<target>-<index>.timeout.txt` and ends the process past ten times it
+//! (`watchdog.rs`). It is a hang detector: no other wall-clock assertion;
+//! times are only reported, in long mode.
 
 mod batch;
 mod case_json;
 mod corpus;
 mod expr_text;
+mod generator_toml;
+mod mutate_toml;
 mod reply_text;
+mod rubric_toml;
 mod rulebook_toml;
+mod watchdog;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -58,6 +69,10 @@ pub struct Config {
     pub only: Option<u64>,
     /// `BAREME_FUZZ_FIRST`: start at this index (to go on past an abort).
     pub first: u64,
+    /// `BAREME_FUZZ_SECONDS`, when set: a time budget per target (the long mode).
+    pub seconds: Option<u64>,
+    /// `BAREME_FUZZ_TIMEOUT`: the time limit per input, in seconds.
+    pub timeout: Duration,
 }
 
 impl Config {
@@ -77,12 +92,27 @@ impl Config {
             count: num("BAREME_FUZZ_COUNT"),
             only: num("BAREME_FUZZ_INDEX"),
             first: num("BAREME_FUZZ_FIRST").unwrap_or(0),
+            seconds: num("BAREME_FUZZ_SECONDS"),
+            timeout: num("BAREME_FUZZ_TIMEOUT")
+                .map_or(watchdog::DEFAULT_LIMIT, |s| Duration::from_secs(s.max(1))),
         }
     }
 
-    /// The long mode: a count was given.
+    /// The long mode: a count or a time budget was given.
     pub fn long(&self) -> bool {
-        self.count.is_some()
+        self.count.is_some() || self.seconds.is_some()
+    }
+
+    /// The short mode's settings under `seed` (for tests of the harness).
+    pub fn short(seed: u64) -> Config {
+        Config {
+            seed,
+            count: None,
+            only: None,
+            first: 0,
+            seconds: None,
+            timeout: watchdog::DEFAULT_LIMIT,
+        }
     }
 }
 
@@ -102,8 +132,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Where failing inputs are written.
+/// Where failing inputs are written: `BAREME_FUZZ_DIR`, else
+/// `target/fuzz-failures` (the shards of `tests/fuzz-long.sh` each get their
+/// own, so that their in-flight files do not overwrite one another).
 pub fn failures_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("BAREME_FUZZ_DIR") {
+        return PathBuf::from(dir);
+    }
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| super::root().join("target"));
@@ -239,10 +274,13 @@ pub struct Report {
 /// test if any input failed its oracle.
 pub fn run<T: Target>(target: &T) {
     let cfg = Config::from_env();
-    let count = cfg
-        .count
-        .unwrap_or(T::SHORT_COUNT)
-        .div_ceil(T::ITEMS_PER_INPUT);
+    let count = match (cfg.count, cfg.seconds) {
+        (Some(n), _) => n.div_ceil(T::ITEMS_PER_INPUT),
+        // A budget alone: inputs until it is spent.
+        (None, Some(_)) => u64::MAX,
+        (None, None) => T::SHORT_COUNT.div_ceil(T::ITEMS_PER_INPUT),
+    };
+    let budget = cfg.seconds.map(Duration::from_secs);
     let indices: Box<dyn Iterator<Item = u64>> = match cfg.only {
         Some(i) => Box::new(std::iter::once(i)),
         None => Box::new(cfg.first..cfg.first.saturating_add(count)),
@@ -252,14 +290,29 @@ pub fn run<T: Target>(target: &T) {
     let mut inflight = InFlight::open(&dir, T::NAME);
     let mut report = Report::default();
     TALLY.with(|t| t.borrow_mut().clear());
+    let dog = watchdog::Watchdog::new(T::NAME, cfg.seed, cfg.timeout, dir.clone());
     let started = Instant::now();
     for i in indices {
+        if budget.is_some_and(|b| started.elapsed() >= b) {
+            break;
+        }
         let mut rng = input_rng(cfg.seed, T::NAME, i);
         let input = target.draw(&mut rng, i);
-        inflight.record(i, &target.bytes(&input));
+        let bytes = target.bytes(&input);
+        inflight.record(i, &bytes);
+        dog.start(i, bytes);
         let t0 = Instant::now();
-        let res = guarded(|| target.check(&input));
+        let mut res = guarded(|| target.check(&input));
         let took = t0.elapsed();
+        if let Some(late) = dog.done(i, took) {
+            write_file(
+                &dir,
+                &format!("{}-{i}.timeout.txt", T::NAME),
+                &target.bytes(&input),
+            );
+            // Over the limit is the finding, whatever the oracle said besides.
+            res = Err(late);
+        }
         report.inputs += 1;
         report.items += target.items(&input);
         if report.slowest.is_none_or(|(t, _)| took > t) {
@@ -289,6 +342,7 @@ pub fn run<T: Target>(target: &T) {
             );
         }
     }
+    drop(dog);
     inflight.finish();
     let summary = summarize::<T>(&cfg, &report, started.elapsed());
     assert!(report.findings.is_empty(), "{summary}");
@@ -326,7 +380,8 @@ fn record_finding<T: Target>(
         for (suffix, bytes) in target.extra_files(input) {
             write_file(dir, &format!("{name}.{suffix}"), &bytes);
         }
-        if seen == 1 {
+        if seen == 1 && finding.signature != watchdog::OVER_LIMIT {
+            // A slow input is not shrunk: each try would take as long.
             // Shrinking runs the oracle many times: keep it out of the tally.
             let tally = TALLY.with(|t| t.borrow().clone());
             if let Some(small) = target.reduce(input, &finding.signature) {
@@ -335,10 +390,16 @@ fn record_finding<T: Target>(
             TALLY.with(|t| *t.borrow_mut() = tally);
         }
         eprintln!(
-            "fuzz {}: input {i} (seed {:#x}) failed: {}",
+            "fuzz {}: input {i} (seed {:#x}) failed: {}\n  reproduce: {}{}",
             T::NAME,
             cfg.seed,
-            finding.message
+            finding.message,
+            if cfg.long() {
+                "BAREME_FUZZ_COUNT=1 "
+            } else {
+                ""
+            },
+            watchdog::reproduce(cfg.seed, T::NAME, i)
         );
     }
     report.findings.push((i, finding));
@@ -380,13 +441,18 @@ fn summarize<T: Target>(cfg: &Config, report: &Report, took: Duration) -> String
             .find(|(_, f)| f.signature == *sig)
             .expect("a signature has a finding");
         out.push_str(&format!(
-            "\n  {n} × {}\n    first: input {first}: {}\n    reproduce: {}BAREME_FUZZ_SEED={:#x} BAREME_FUZZ_INDEX={first} cargo test --test it fuzz::{} (input in {})",
+            "\n  {n} × {}\n    first: input {first}: {}\n    reproduce: {}{} (input in {})",
             sig,
             finding.message,
-            if cfg.long() { "BAREME_FUZZ_COUNT=1 " } else { "" },
-            cfg.seed,
-            T::NAME,
-            failures_dir().join(format!("{}-{first}.txt", T::NAME)).display()
+            if cfg.long() {
+                "BAREME_FUZZ_COUNT=1 "
+            } else {
+                ""
+            },
+            watchdog::reproduce(cfg.seed, T::NAME, *first),
+            failures_dir()
+                .join(format!("{}-{first}.txt", T::NAME))
+                .display()
         ));
     }
     out
@@ -637,6 +703,121 @@ fn batch_lines() {
 }
 
 #[test]
+fn generator_toml() {
+    run(&generator_toml::GeneratorToml::new(Config::from_env()));
+}
+
+#[test]
+fn rubric_toml() {
+    run(&rubric_toml::RubricToml::new(Config::from_env()));
+}
+
+/// The watchdog, with a tiny limit, watching an input that runs until the
+/// watchdog has acted: no timing decides the outcome, only the order of events.
+#[test]
+fn the_watchdog_reports_an_input_over_the_limit_then_ends_the_run() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = failures_dir().join("watchdog-test");
+    let _ = std::fs::create_dir_all(&dir);
+    let file = watchdog::timeout_file(&dir, "watchdog_test", 17);
+    let _ = std::fs::remove_file(&file);
+    let ended = Arc::new(AtomicBool::new(false));
+    let message = Arc::new(std::sync::Mutex::new(String::new()));
+    let (e, m) = (Arc::clone(&ended), Arc::clone(&message));
+    let limit = Duration::from_millis(2);
+    let dog = watchdog::Watchdog::with(
+        "watchdog_test",
+        0x2a,
+        limit,
+        dir.clone(),
+        Box::new(move |msg| {
+            if let Ok(mut m) = m.lock() {
+                *m = msg.to_string();
+            }
+            e.store(true, Ordering::SeqCst);
+        }),
+    );
+    // A quick input: nothing written, no finding.
+    dog.start(16, b"quick".to_vec());
+    assert!(dog.done(16, Duration::ZERO).is_none());
+    // A hanging input: it runs until the watchdog ends the run.
+    let t0 = Instant::now();
+    dog.start(17, b"if exempt then 0 else 1 + (".to_vec());
+    while !ended.load(Ordering::SeqCst) {
+        std::thread::yield_now();
+    }
+    assert!(dog.fired() && dog.hard_reached());
+    assert_eq!(
+        std::fs::read(&file).ok().as_deref(),
+        Some(&b"if exempt then 0 else 1 + ("[..])
+    );
+    let said = message.lock().map(|m| m.clone()).unwrap_or_default();
+    assert!(
+        said.contains("input 17 still running after 20ms (10 × the limit)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("BAREME_FUZZ_SEED=0x2a BAREME_FUZZ_INDEX=17 cargo test --release --test it fuzz::watchdog_test"),
+        "{said}"
+    );
+    // The input finishes after all: a finding of the run.
+    let late = dog
+        .done(17, t0.elapsed())
+        .expect("over the limit is a finding");
+    assert_eq!(late.signature, watchdog::OVER_LIMIT);
+    assert!(
+        late.message.contains("BAREME_FUZZ_INDEX=17"),
+        "{}",
+        late.message
+    );
+    drop(dog);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An input reported over the limit is recorded like a panic: counted,
+/// written, and named in the summary with the line that reproduces it.
+#[test]
+fn an_input_over_the_limit_is_a_finding_of_the_run() {
+    let cfg = Config::short(0x2a);
+    let target = reply_text::ReplyText::new(cfg.clone());
+    let input = target.draw(&mut input_rng(cfg.seed, reply_text::ReplyText::NAME, 5), 5);
+    let dir = failures_dir().join("over-limit-test");
+    let _ = std::fs::create_dir_all(&dir);
+    let mut report = Report::default();
+    let late = watchdog::over_limit(
+        cfg.seed,
+        reply_text::ReplyText::NAME,
+        5,
+        Duration::from_secs(120),
+        Duration::from_secs(60),
+    );
+    assert_eq!(
+        late.message,
+        "took 120.0s, over the limit of 60s per input (BAREME_FUZZ_TIMEOUT); reproduce: BAREME_FUZZ_SEED=0x2a BAREME_FUZZ_INDEX=5 cargo test --release --test it fuzz::reply_text"
+    );
+    record_finding(&target, &dir, &cfg, &input, 5, late, &mut report);
+    assert_eq!(report.findings.len(), 1);
+    assert_eq!(
+        report.signatures,
+        vec![(watchdog::OVER_LIMIT.to_string(), 1)]
+    );
+    assert_eq!(
+        std::fs::read(dir.join("reply_text-5.txt")).ok(),
+        Some(target.bytes(&input))
+    );
+    // No shrinking of a slow input.
+    assert!(!dir.join("reply_text-5.min.txt").exists());
+    let summary = summarize::<reply_text::ReplyText>(&cfg, &report, Duration::ZERO);
+    assert!(summary.contains("1 failed"), "{summary}");
+    assert!(
+        summary.contains("reproduce: BAREME_FUZZ_SEED=0x2a BAREME_FUZZ_INDEX=5 cargo test --release --test it fuzz::reply_text"),
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_harness_catches_panics_and_shrinks_inputs() {
     let caught = guarded(|| panic!("boom {}", 42)).expect_err("a panic is a finding");
     assert!(caught.message.contains("boom 42"), "{}", caught.message);
@@ -661,15 +842,12 @@ fn fuzz_inputs_are_reproducible_by_index() {
         assert_eq!(draw(3), draw(3), "{}", T::NAME);
         assert!((4..8).any(|i| draw(i) != draw(3)), "{}", T::NAME);
     }
-    let cfg = Config {
-        seed: 7,
-        count: None,
-        only: None,
-        first: 0,
-    };
+    let cfg = Config::short(7);
     same(&rulebook_toml::RulebookToml::new(cfg.clone()));
     same(&expr_text::ExprText::new(cfg.clone()));
     same(&case_json::CaseJson::new(cfg.clone()));
     same(&reply_text::ReplyText::new(cfg.clone()));
+    same(&generator_toml::GeneratorToml::new(cfg.clone()));
+    same(&rubric_toml::RubricToml::new(cfg.clone()));
     same(&batch::BatchLines::new(cfg));
 }

@@ -169,14 +169,18 @@ fn mutate(rng: &mut Rng, lines: &mut Vec<String>, book: &Book, cfg: &Config) {
 }
 
 /// Index of a random line satisfying `pred`.
-fn pick_line(rng: &mut Rng, lines: &[String], pred: impl Fn(&str) -> bool) -> Option<usize> {
+pub(super) fn pick_line(
+    rng: &mut Rng,
+    lines: &[String],
+    pred: impl Fn(&str) -> bool,
+) -> Option<usize> {
     let found: Vec<usize> = (0..lines.len()).filter(|&i| pred(&lines[i])).collect();
     found.choose(rng).copied()
 }
 
 /// A value on a `key = value` line made huge, negative, zero, over-long,
 /// empty, long, a date at the edge of the calendar, or an array emptied or grown.
-fn perturb_value(rng: &mut Rng, lines: &mut [String]) {
+pub(super) fn perturb_value(rng: &mut Rng, lines: &mut [String]) {
     let Some(i) = pick_line(rng, lines, |l| {
         !l.trim_start().starts_with('#') && l.contains('=') && !l.trim_start().starts_with('[')
     }) else {
@@ -376,7 +380,7 @@ fn rename_key(rng: &mut Rng, lines: &mut [String], book: &Book) {
 }
 
 /// A `[[…]]` block or an inline `{ … },` row line repeated.
-fn multiply_rows(rng: &mut Rng, lines: &mut Vec<String>) {
+pub(super) fn multiply_rows(rng: &mut Rng, lines: &mut Vec<String>) {
     let copies = *[1usize, 10, 100, 1_000, 5_000].choose(rng).unwrap_or(&10);
     if rng.random_bool(0.5) {
         if let Some(i) = pick_line(rng, lines, |l| {
@@ -432,7 +436,7 @@ fn chain_steps(rng: &mut Rng, lines: &mut Vec<String>, cfg: &Config) {
 }
 
 /// A span of up to 40 bytes cut out of the text.
-fn cut(rng: &mut Rng, text: &str) -> String {
+pub(super) fn cut(rng: &mut Rng, text: &str) -> String {
     let a = floor_char(text, rng.random_range(0..=text.len()));
     let b = floor_char(text, (a + rng.random_range(0..40)).min(text.len()));
     format!("{}{}", &text[..a], &text[b..])
