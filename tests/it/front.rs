@@ -219,7 +219,10 @@ fn tax(path: &Path, income: &str) -> (String, String) {
         .expect("evaluates")
         .0
     {
-        bareme::Outcome::Answer(a) => (a["tax"].to_string(), a["b"].to_string()),
+        bareme::Outcome::Answer(a) => {
+            let a = a.to_json();
+            (a["tax"].to_string(), a["b"].to_string())
+        }
         other => panic!("{other:?}"),
     }
 }

@@ -60,9 +60,11 @@ const NEVER: &[(&str, &str)] = &[
     // A rubric grades tasks; it needs no coverage or generator.
     ("score", "coverage"),
     ("score", "generate"),
-    // The reply reader needs nothing of the engine.
-    ("reply", ""),
 ];
+
+/// Modules that read nothing but what is listed: the JSON layer is the
+/// bottom, and the reply reader needs nothing of the engine but it.
+const ONLY: &[(&str, &[&str])] = &[("json", &[]), ("reply", &["json"])];
 
 /// Circles known today, each a `mod.rs` that both holds the types its
 /// files share and calls into them. Listed so the test fails on any new
@@ -76,7 +78,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "case::rows",
         "case::shape",
     ],
-    &["case::json", "case::json::read"],
     &["eval", "eval::answer", "eval::steps"],
 ];
 
@@ -469,12 +470,15 @@ fn forbidden(sources: &[Source]) -> Vec<(String, String)> {
     let mut bad = BTreeSet::new();
     for src in sources {
         for r in references(src, &known) {
-            let broken = NEVER.iter().any(|(from, to)| {
-                within(&src.module, from)
-                    && within(&r.target, to)
-                    && !within(&r.target, from)
-                    && !r.target.is_empty()
+            let never = NEVER.iter().any(|(from, to)| {
+                within(&src.module, from) && within(&r.target, to) && !within(&r.target, from)
             });
+            let beyond = ONLY.iter().any(|(from, allowed)| {
+                within(&src.module, from)
+                    && !within(&r.target, from)
+                    && !allowed.iter().any(|a| within(&r.target, a))
+            });
+            let broken = !r.target.is_empty() && (never || beyond);
             if broken {
                 bad.insert((src.module.clone(), r.target));
             }
@@ -713,5 +717,22 @@ fn the_layer_checker_resolves_super_super_and_never_rules() {
             ("codegen::expr::inner".to_string(), "eval".to_string()),
             ("generate::task".to_string(), "score".to_string()),
         ]
+    );
+}
+
+/// A module with an `ONLY` rule reads nothing beyond what it lists.
+#[test]
+fn the_layer_checker_holds_an_only_rule() {
+    let sources = vec![
+        fixture(
+            "reply::json",
+            "//! r\nuse crate::json::read;\nuse crate::num::arith;\n",
+        ),
+        fixture("json", ""),
+        fixture("num", ""),
+    ];
+    assert_eq!(
+        forbidden(&sources),
+        vec![("reply::json".to_string(), "num".to_string())]
     );
 }
