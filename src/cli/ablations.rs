@@ -35,7 +35,9 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
         None => None,
     };
     let mut file = open(&args.tasks)?;
+    let bar = super::progress::bar("tasks", None);
     for read in file.tasks() {
+        bar.inc(1);
         let (line, task) = read.map_err(|e| line_failed(&args.tasks, e))?;
         let coverage = match &mut coverage {
             Some(c) => c,
@@ -45,6 +47,7 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
             .add(&task)
             .map_err(|message| line_fault(&args.tasks, line, &message))?;
     }
+    bar.finish_and_clear();
     match coverage {
         Some(c) if c.tasks() > 0 => Ok(c),
         _ => {

@@ -32,6 +32,7 @@ pub enum Command {
     /// warnings under `--deny warnings`), 2 when unreadable.
     Check {
         /// A rulebook folder (holding rulebook.toml) or its TOML file.
+        #[arg(value_parser = super::locate::rulebook)]
         rulebook: PathBuf,
         /// Fail (exit 3) on warnings too.
         #[arg(long, value_enum, value_name = "WHAT")]
@@ -45,6 +46,7 @@ pub enum Command {
     /// Run the rulebook's conformance cases (cases/*.toml).
     Test {
         /// A rulebook folder (holding rulebook.toml and cases/).
+        #[arg(value_parser = super::locate::rulebook)]
         rulebook: PathBuf,
         /// List every case run, passed ones too, with its description.
         #[arg(long)]
@@ -56,6 +58,7 @@ pub enum Command {
     /// Compile a rulebook to a Rust module (see `bareme::compiled`).
     Compile {
         /// A rulebook folder or its TOML file.
+        #[arg(value_parser = super::locate::rulebook)]
         rulebook: PathBuf,
         /// Compile the rulebook under named alternative readings (`a,b` for several).
         #[arg(long, value_name = "NAME[,NAME…]")]
@@ -82,7 +85,7 @@ pub enum Command {
     /// with `--case RULEBOOK`, the JSON Schema (draft 2020-12) of that rulebook's cases.
     Schema {
         /// A rulebook folder or file: print the schema of its cases instead.
-        #[arg(long, value_name = "RULEBOOK")]
+        #[arg(long, value_name = "RULEBOOK", value_parser = super::locate::rulebook)]
         case: Option<PathBuf>,
     },
     /// Scaffold a rulebook folder, DIR/ID/v1, whose `check` and `test` pass; never overwrites.
@@ -99,7 +102,7 @@ pub enum Command {
 #[derive(Debug, clap::Args)]
 pub struct RescoreArgs {
     /// A rubric file; repeat for each version to compare (all must grade the tasks' rulebook).
-    #[arg(long, value_name = "RUBRIC.toml", required = true)]
+    #[arg(long, value_name = "RUBRIC.toml", required = true, value_parser = super::locate::companion)]
     pub rubric: Vec<PathBuf>,
     /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
     #[arg(long, value_name = "TASKS.jsonl")]
@@ -108,7 +111,7 @@ pub struct RescoreArgs {
     #[arg(long, value_name = "REPLIES.jsonl")]
     pub replies: PathBuf,
     /// The rulebook folder; `v<version>` beside each rubric by default.
-    #[arg(long)]
+    #[arg(long, value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
     /// Tables for people, or one JSON object.
     #[arg(long, value_enum, default_value = "text")]
@@ -122,6 +125,7 @@ pub struct RescoreArgs {
 #[derive(Debug, clap::Args)]
 pub struct BaselinesArgs {
     /// A rubric file (`rulebooks/<id>/rubric-<n>.toml`).
+    #[arg(value_parser = super::locate::companion)]
     pub rubric: PathBuf,
     /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
     #[arg(long, value_name = "TASKS.jsonl")]
@@ -130,7 +134,7 @@ pub struct BaselinesArgs {
     #[arg(long, value_name = "FILE.jsonl")]
     pub replies_out: Option<PathBuf>,
     /// The rulebook folder; `v<version>` beside the rubric by default.
-    #[arg(long)]
+    #[arg(long, value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
     /// A table for people, or one JSON object.
     #[arg(long, value_enum, default_value = "text")]
@@ -144,8 +148,10 @@ pub struct BaselinesArgs {
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// The old version: a rulebook folder or its TOML file.
+    #[arg(value_parser = super::locate::rulebook)]
     pub old: PathBuf,
     /// The new version.
+    #[arg(value_parser = super::locate::rulebook)]
     pub new: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -168,7 +174,7 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// The generator of `--sample`.
-    #[arg(long, value_name = "FILE", requires = "sample")]
+    #[arg(long, value_name = "FILE", requires = "sample", value_parser = super::locate::companion)]
     pub generator: Option<PathBuf>,
     /// Examples shown per changed answer field.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -182,7 +188,7 @@ pub struct DiffArgs {
     #[arg(long, value_name = "REPLIES.jsonl", requires = "tasks")]
     pub replies: Option<PathBuf>,
     /// Two rubrics: the rulebook folder; `v<version>` beside each rubric by default.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
 }
 
@@ -201,8 +207,10 @@ pub enum DiffFormat {
 #[derive(Debug, clap::Args)]
 pub struct SweepArgs {
     /// A rulebook folder or its TOML file.
+    #[arg(value_parser = super::locate::rulebook)]
     pub rulebook: PathBuf,
     /// The case (JSON file) whose one field varies.
+    #[arg(value_parser = super::locate::case)]
     pub case: PathBuf,
     /// FIELD=FROM..TO:STEP: the field (a dotted path in the case) and its values, exact
     /// decimals, both ends included; at most 100,000 values.
@@ -217,6 +225,7 @@ pub struct SweepArgs {
 #[derive(Debug, clap::Args)]
 pub struct ScoreArgs {
     /// A rubric file (`rulebooks/<id>/rubric-<n>.toml`).
+    #[arg(value_parser = super::locate::companion)]
     pub rubric: PathBuf,
     /// The tasks (JSON Lines, as `bareme generate` writes them); `-` reads standard input.
     #[arg(long, value_name = "TASKS.jsonl")]
@@ -235,7 +244,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "FILE.json")]
     pub summary: Option<PathBuf>,
     /// The rulebook folder; `v<version>` beside the rubric by default.
-    #[arg(long)]
+    #[arg(long, value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
     /// Worker threads, 1 to 256; all cores by default.
     #[arg(long, value_parser = jobs)]
@@ -246,6 +255,7 @@ pub struct ScoreArgs {
 #[derive(Debug, clap::Args)]
 pub struct GenerateArgs {
     /// A generator file (`rulebooks/<id>/generator-<n>.toml`).
+    #[arg(value_parser = super::locate::companion)]
     pub generator: PathBuf,
     /// How many task indices to draw.
     #[arg(short = 'n', long, default_value_t = 100)]
@@ -266,7 +276,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE.json")]
     pub manifest: Option<PathBuf>,
     /// The rulebook folder; `v<version>` beside the generator by default.
-    #[arg(long)]
+    #[arg(long, value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
     /// Worker threads, 1 to 256; all cores by default.
     #[arg(long, value_parser = jobs)]
@@ -277,9 +287,10 @@ pub struct GenerateArgs {
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
     /// A rulebook folder or its TOML file.
+    #[arg(value_parser = super::locate::rulebook)]
     pub rulebook: PathBuf,
     /// The case as a JSON file, or `-` for standard input.
-    #[arg(conflicts_with = "batch")]
+    #[arg(conflicts_with = "batch", value_parser = super::locate::case)]
     pub case: Option<PathBuf>,
     /// Also print the explanation trace (with --batch, `json` only: one
     /// `{"answer", "trace"}` line per case).
@@ -307,7 +318,7 @@ pub struct AblationsArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     pub subsets: Option<u32>,
     /// The rulebook [default: rulebooks/ID/vVERSION, from the first task, relative to the current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,
     /// A summary line and the undetected combinations, or the full table as JSON.
     #[arg(long, value_enum, default_value = "text")]

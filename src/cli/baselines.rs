@@ -36,7 +36,11 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
     };
     set_jobs(args.jobs);
     let baselines = Baselines::new(scorer.rubric(), &tasks);
-    let means = match baselines.measure(&scorer, &tasks) {
+    let total = (baselines.strategies().len() * tasks.len()) as u64;
+    let bar = super::progress::bar("replies graded", Some(total));
+    let measured = baselines.measure_with(&scorer, &tasks, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let means = match measured {
         Ok(m) => m,
         Err(e) => {
             warn!("error: {}: {e}", args.tasks.display());

@@ -36,6 +36,49 @@ enum Line {
     TooLong,
 }
 
+/// What became of one line, counted for the summary.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// An answer.
+    Answered,
+    /// A rejection: the case's, or a line that is no case.
+    Rejected,
+    /// The rulebook failed on the case.
+    Fault,
+}
+
+/// The lines of each kind written so far.
+#[derive(Default)]
+struct Counts {
+    answered: u64,
+    rejected: u64,
+    faults: u64,
+}
+
+impl Counts {
+    fn add(&mut self, kind: Kind) {
+        match kind {
+            Kind::Answered => self.answered += 1,
+            Kind::Rejected => self.rejected += 1,
+            Kind::Fault => self.faults += 1,
+        }
+    }
+
+    /// The closing line: `12 cases: 10 answered, 2 rejected, 0 faults`.
+    fn summary(&self) -> String {
+        let total = self.answered + self.rejected + self.faults;
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        format!(
+            "{}: {} answered, {} rejected, {}",
+            plural(total, "case", "cases"),
+            self.answered,
+            self.rejected,
+            plural(self.faults, "fault", "faults")
+        )
+    }
+}
+
 /// Why a batch stopped early.
 enum Stop {
     /// The input could not be read.
@@ -81,10 +124,12 @@ pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
         Ok(())
     };
     let work = |line: Line| match line {
-        Line::TooLong => error_line("$", &too_large(limit)),
+        Line::TooLong => (Kind::Rejected, error_line("$", &too_large(limit))),
         Line::Fits(bytes) => answer_line(rb, &bytes, trace),
     };
-    let sink = |answer: String| {
+    let mut counts = Counts::default();
+    let sink = |(kind, answer): (Kind, String)| {
+        counts.add(kind);
         out.line(&answer);
         bar.inc(1);
         if out.failed() {
@@ -95,6 +140,7 @@ pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
     };
     let done = in_order(&pool, fill, work, sink);
     bar.finish_and_clear();
+    warn!("{}", counts.summary());
     match done {
         Err(Stop::Read(e)) => {
             warn!("error: reading the batch: {e}");
@@ -116,11 +162,12 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
-/// The output line for one input line (at most the size limit); never fails.
-fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
+/// The output line for one input line (at most the size limit), and what
+/// became of it; never fails.
+fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> (Kind, String) {
     let case = match read_case_text(line) {
         Ok(case) => case,
-        Err(e) => return error_line(&e.path, &e.message),
+        Err(e) => return (Kind::Rejected, error_line(&e.path, &e.message)),
     };
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
     // The outcome is written by the one writer, traced or not.
@@ -129,7 +176,12 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> String {
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
-    text_of(out)
+    let kind = match &result {
+        Ok((Outcome::Answer(_), _)) => Kind::Answered,
+        Ok((Outcome::Rejected(_), _)) => Kind::Rejected,
+        Err(_) => Kind::Fault,
+    };
+    (kind, text_of(out))
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes

@@ -10,9 +10,13 @@ pub(super) fn bar(what: &str, total: Option<u64>) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
+    // No eta: a run's first items often cost more than the rest (a shard of
+    // `generate` first computes the signatures before it, the first chunk
+    // waits for all its workers), so an early estimate said hours for
+    // minutes. Elapsed time and the rate are true from the start.
     let template = match total {
-        Some(_) => format!("{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, eta {{eta}}"),
-        None => format!("{{spinner}} {{pos}} {what}, {{per_sec}}"),
+        Some(_) => format!("{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, {{elapsed}}"),
+        None => format!("{{spinner}} {{pos}} {what}, {{per_sec}}, {{elapsed}}"),
     };
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);

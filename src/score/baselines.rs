@@ -227,6 +227,17 @@ impl Baselines {
     /// Each strategy's replies to every task, graded: its means, in the
     /// order of [`Baselines::strategies`]. Strategies are graded in parallel.
     pub fn measure(&self, scorer: &Scorer, tasks: &[Task]) -> Result<Vec<Means>, String> {
+        self.measure_with(scorer, tasks, &|_| {})
+    }
+
+    /// [`Baselines::measure`], calling `graded(n)` as each `n` replies are
+    /// graded (strategies × tasks in all): what a progress bar counts.
+    pub fn measure_with(
+        &self,
+        scorer: &Scorer,
+        tasks: &[Task],
+        graded: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Means>, String> {
         let rubric = scorer.rubric();
         self.strategies
             .par_iter()
@@ -240,6 +251,7 @@ impl Baselines {
                         )
                     })?;
                     means.add(task, scorer.score(task, &reply, None)?.score);
+                    graded(1);
                 }
                 Ok(means)
             })

@@ -25,6 +25,7 @@ mod hostile;
 mod invalid;
 mod lang;
 mod layers;
+mod locate;
 mod no_abort;
 mod properties;
 mod readers;
