@@ -15,9 +15,10 @@ use std::io::{BufRead, IsTerminal};
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{case_limit, next_line, read_case_text, too_large, BatchLine};
+use super::input::{case_limit, read_case_text, too_large};
 use super::output::Stdout;
 use bareme::chunks::{in_order, pool};
+use bareme::tasks::{next_line, Line as BatchLine};
 use bareme::{evaluate_case_json, Rulebook};
 use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
 

@@ -10,7 +10,6 @@
 //! Invariant: no read here holds more than the size limit plus one byte of a
 //! case or line in memory, and the limit is at most `MAX_CASE_BYTES`.
 
-use std::io::{BufRead, Read};
 use std::path::Path;
 
 use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
@@ -76,54 +75,4 @@ fn case_text(bytes: &[u8]) -> Result<&str, String> {
         return Err("the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into());
     }
     Ok(text)
-}
-
-/// One line of a batch, without its line ending.
-pub enum BatchLine<'a> {
-    /// The line's bytes.
-    Fits(&'a [u8]),
-    /// The line was longer than the limit; its rest was skipped unread.
-    TooLong,
-}
-
-/// Reads the next line into `buf`, holding at most `limit` + 1 of its bytes;
-/// `None` at the end of the input.
-pub fn next_line<'a>(
-    reader: &mut dyn BufRead,
-    limit: usize,
-    buf: &'a mut Vec<u8>,
-) -> std::io::Result<Option<BatchLine<'a>>> {
-    buf.clear();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    let n = (&mut *reader).take(cap).read_until(b'\n', buf)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if buf.last() != Some(&b'\n') && buf.len() > limit {
-        skip_line(reader)?;
-        return Ok(Some(BatchLine::TooLong));
-    }
-    let line = buf.strip_suffix(b"\n").unwrap_or(buf);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    Ok(Some(BatchLine::Fits(line)))
-}
-
-/// Skips to the next line without holding what it skips.
-fn skip_line(reader: &mut dyn BufRead) -> std::io::Result<()> {
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        match chunk.iter().position(|b| *b == b'\n') {
-            Some(i) => {
-                reader.consume(i + 1);
-                return Ok(());
-            }
-            None => {
-                let n = chunk.len();
-                reader.consume(n);
-            }
-        }
-    }
 }
