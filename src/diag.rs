@@ -238,12 +238,26 @@ impl Diagnostics {
                     indexed.len() - 1
                 }
             };
+            // A line too long to quote is named by its place instead: miette
+            // pads to a column with a 16-bit width (a longer line panics in
+            // its formatter), and 200 quotes of a 16 MiB line are no report.
+            let snippet = problem.span.is_none_or(|span| {
+                indexed[at].longest_line(span.start as usize, span.end as usize) <= MAX_QUOTED_LINE
+            });
             let named = NamedProblem {
                 problem,
                 source: NamedSource::new(&file.name, indexed[at].clone()),
+                snippet,
             };
             if handler.render_report(&mut out, &named).is_err() {
                 out.push_str(&format!("error[{}]: {}\n", problem.code, problem.message));
+            }
+            if let (false, Some(span)) = (snippet, problem.span) {
+                let (line, column) = indexed[at].line_col(span.start as usize);
+                out.push_str(&format!(
+                    "  at {}:{line}:{column} (a line of over {MAX_QUOTED_LINE} bytes, not quoted)\n",
+                    file.name
+                ));
             }
         }
         if let Some(more) = self
@@ -263,6 +277,10 @@ impl Diagnostics {
         self.problems.iter().map(Problem::location).collect()
     }
 }
+
+/// Longest line, in bytes, that [`Diagnostics::render`] quotes around a
+/// problem; a problem on a longer line is given by file, line and column.
+pub const MAX_QUOTED_LINE: usize = 4096;
 
 /// Most problems [`Diagnostics::render`] draws; the others are counted on
 /// one line. A hostile rulebook of 16 MiB can hold hundreds of thousands of
@@ -299,6 +317,34 @@ impl Indexed {
             text,
             starts: Arc::new(starts),
         }
+    }
+
+    /// The longest line, in bytes, from the line before the one holding
+    /// `start` to the line after the one holding `end`: what miette quotes
+    /// around a span with one line of context.
+    fn longest_line(&self, start: usize, end: usize) -> usize {
+        let first = self.line_of(start).saturating_sub(1);
+        let last = self
+            .line_of(end)
+            .saturating_add(1)
+            .min(self.starts.len() - 1);
+        (first..=last)
+            .map(|i| {
+                let from = self.starts[i];
+                let to = self.starts.get(i + 1).copied().unwrap_or(self.text.len());
+                to.saturating_sub(from)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, found
+    /// through the index rather than from the file's start.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_of(offset);
+        let from = self.starts.get(line).copied().unwrap_or(0).min(offset);
+        (line + 1, self.text[from..offset].chars().count() + 1)
     }
 
     /// The line holding byte `offset`, counted from 0.
@@ -347,6 +393,8 @@ impl SourceCode for Indexed {
 struct NamedProblem<'a> {
     problem: &'a Problem,
     source: NamedSource<Indexed>,
+    /// Whether the lines around the span are quoted.
+    snippet: bool,
 }
 
 impl fmt::Debug for NamedProblem<'_> {
@@ -374,10 +422,14 @@ impl Diagnostic for NamedProblem<'_> {
         self.problem.help()
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        self.snippet.then_some(&self.source as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.problem.labels()
+        if self.snippet {
+            self.problem.labels()
+        } else {
+            None
+        }
     }
 }
 

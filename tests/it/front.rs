@@ -422,3 +422,36 @@ fn a_failing_expression_is_read_in_bounded_work() {
         "1 + (if a then 2 else 3 + 4)"
     );
 }
+
+/// A problem on a line longer than miette can pad to (a 16-bit width: the
+/// fuzz run's rubric with a 75,976-byte line panicked in its formatter) is
+/// given by file, line and column, its line not quoted; a short line is
+/// still quoted.
+#[test]
+fn a_problem_on_a_very_long_line_is_located_not_quoted() {
+    let long = format!(
+        "[rulebook]\nid = \"long\"\nversion = 1\ntitle = \"t\"\nunknown_key = \"{}\"\n",
+        "x".repeat(70_000)
+    );
+    let diags = match bareme::parse_rulebook("long.toml", &long) {
+        Err(d) => d,
+        Ok(_) => panic!("an unknown key loads"),
+    };
+    let text = diags.render(100, false);
+    assert!(
+        text.contains("at long.toml:5:1 (a line of over 4096 bytes, not quoted)"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(
+        !text.contains(&"x".repeat(5_000)),
+        "the long line is quoted"
+    );
+    let short = "[rulebook]\nid = \"short\"\nversion = 1\ntitle = \"t\"\nunknown_key = 1\n";
+    let Err(diags) = bareme::parse_rulebook("short.toml", short) else {
+        panic!("an unknown key loads")
+    };
+    let text = diags.render(100, false);
+    assert!(text.contains("unknown_key = 1"), "{text}");
+    assert!(!text.contains("not quoted"), "{text}");
+}
