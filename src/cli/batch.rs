@@ -141,13 +141,18 @@ pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
     };
     let done = in_order(&pool, fill, work, sink);
     bar.finish_and_clear();
-    warn!("{}", counts.summary());
     match done {
         Err(Stop::Read(e)) => {
             warn!("error: reading the batch: {e}");
             out.finish(ExitCode::from(2))
         }
-        Ok(()) | Err(Stop::Write) => out.finish(ExitCode::SUCCESS),
+        // The counts close a batch read and written whole; a closed pipe
+        // or a failed write stops it quietly (or with its own error).
+        Ok(()) => {
+            warn!("{}", counts.summary());
+            out.finish(ExitCode::SUCCESS)
+        }
+        Err(Stop::Write) => out.finish(ExitCode::SUCCESS),
     }
 }
 
