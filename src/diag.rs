@@ -461,7 +461,7 @@ mod tests {
                             compared += 1;
                         }
                         (Err(_), Err(_)) => {}
-                        (a, b) => panic!("{start}+{len}: {:?} / {:?}", a.is_ok(), b.is_ok()),
+                        (a, b) => panic!("{start}+{len}: {:?} / {:?}", a.is_ok(), b.is_ok()), // ok: a test's assertion
                     }
                 }
             }
