@@ -21,9 +21,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::facts::CaseError;
+use crate::json::{
+    write_bool, write_decimal, write_list, write_quoted_decimal, write_string as write_json_string,
+};
 use crate::span::Span;
-use crate::trace::{write_json_string, write_trace_json, Trace};
-use crate::value::{decimal_text, write_decimal, Month};
+use crate::trace::{write_trace_json, Trace};
+use crate::value::{decimal_text, Month};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -196,40 +199,19 @@ fn write_fields(out: &mut Vec<u8>, fields: &Fields) {
 /// One value's JSON text.
 pub(crate) fn write_value(out: &mut Vec<u8>, value: &AnswerValue) {
     match value {
-        // Digits, a sign and a point: nothing to escape.
-        AnswerValue::Amount(d) => {
-            out.push(b'"');
-            write_decimal(out, d);
-            out.push(b'"');
-        }
+        AnswerValue::Amount(d) => write_quoted_decimal(out, d),
         // A decimal's text is a JSON number, which serde_json (with
         // `arbitrary_precision`) keeps and writes as written.
         AnswerValue::Number(d) => write_decimal(out, d),
         AnswerValue::Text(t) => write_json_string(out, t),
-        AnswerValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        AnswerValue::Bool(b) => write_bool(out, *b),
         AnswerValue::Date(_) | AnswerValue::Month(_) => {
             write_json_string(out, &calendar_text(value).unwrap_or_default())
         }
         AnswerValue::Clauses(clauses) => {
-            out.push(b'[');
-            for (i, c) in clauses.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_json_string(out, c);
-            }
-            out.push(b']');
+            write_list(out, clauses.iter(), |out, c| write_json_string(out, c))
         }
-        AnswerValue::List(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_fields(out, item);
-            }
-            out.push(b']');
-        }
+        AnswerValue::List(items) => write_list(out, items.iter(), write_fields),
         AnswerValue::Keyed(items) => {
             out.push(b'{');
             for (i, (key, item)) in items.iter().enumerate() {

@@ -17,9 +17,7 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
-/// The one JSON string writer, at the path the answer writer has used; it
-/// lives in `crate::json` now.
-pub(crate) use crate::json::write_string as write_json_string;
+/// A trace as JSON text, the one road (see `json.rs`).
 pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
