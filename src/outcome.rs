@@ -208,9 +208,7 @@ pub(crate) fn write_value(out: &mut Vec<u8>, value: &AnswerValue) {
         AnswerValue::Date(_) | AnswerValue::Month(_) => {
             write_json_string(out, &calendar_text(value).unwrap_or_default())
         }
-        AnswerValue::Clauses(clauses) => {
-            write_list(out, clauses.iter(), |out, c| write_json_string(out, c))
-        }
+        AnswerValue::Clauses(clauses) => write_list(out, clauses.iter(), write_json_string),
         AnswerValue::List(items) => write_list(out, items.iter(), write_fields),
         AnswerValue::Keyed(items) => {
             out.push(b'{');
