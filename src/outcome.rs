@@ -22,7 +22,8 @@ use std::sync::Arc;
 
 use crate::facts::CaseError;
 use crate::json::{
-    write_bool, write_decimal, write_list, write_quoted_decimal, write_string as write_json_string,
+    write_bool, write_decimal, write_list, write_object, write_quoted_decimal,
+    write_string as write_json_string,
 };
 use crate::span::Span;
 use crate::trace::{write_trace_json, Trace};
@@ -184,16 +185,7 @@ fn same_object<V: PartialEq>(a: &[(Arc<str>, V)], b: &[(Arc<str>, V)]) -> bool {
 
 /// `{"key":value,…}`.
 fn write_fields(out: &mut Vec<u8>, fields: &Fields) {
-    out.push(b'{');
-    for (i, (key, value)) in fields.0.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_json_string(out, key);
-        out.push(b':');
-        write_value(out, value);
-    }
-    out.push(b'}');
+    write_object(out, fields.0.iter().map(|(k, v)| (&**k, v)), write_value);
 }
 
 /// One value's JSON text.
@@ -211,16 +203,7 @@ pub(crate) fn write_value(out: &mut Vec<u8>, value: &AnswerValue) {
         AnswerValue::Clauses(clauses) => write_list(out, clauses.iter(), write_json_string),
         AnswerValue::List(items) => write_list(out, items.iter(), write_fields),
         AnswerValue::Keyed(items) => {
-            out.push(b'{');
-            for (i, (key, item)) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_json_string(out, key);
-                out.push(b':');
-                write_fields(out, item);
-            }
-            out.push(b'}');
+            write_object(out, items.iter().map(|(k, f)| (&**k, f)), write_fields)
         }
     }
 }

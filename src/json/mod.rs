@@ -26,8 +26,8 @@ use std::borrow::Cow;
 
 pub use read::{read, Error, ErrorKind, Step};
 pub use write::{
-    write_bool, write_decimal, write_displayed, write_integer, write_list, write_quoted_decimal,
-    write_string,
+    write_bool, write_decimal, write_displayed, write_integer, write_list, write_object,
+    write_quoted_decimal, write_string,
 };
 
 /// One value read: what it is, and where its parts end.

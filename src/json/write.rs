@@ -182,6 +182,25 @@ pub fn write_integer(out: &mut Vec<u8>, mut n: u64) {
     out.extend_from_slice(&digits[at..]);
 }
 
+/// `{"key":value,…}`, each key a JSON string and each value written by
+/// `value`: the one object writer of answers and traces.
+pub fn write_object<'t, V: 't + ?Sized>(
+    out: &mut Vec<u8>,
+    entries: impl IntoIterator<Item = (&'t str, &'t V)>,
+    value: impl Fn(&mut Vec<u8>, &V),
+) {
+    out.push(b'{');
+    for (i, (key, v)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_string(out, key);
+        out.push(b':');
+        value(out, v);
+    }
+    out.push(b'}');
+}
+
 /// `[a,b,…]`, each item written by `item`.
 pub fn write_list<'t, T: 't + ?Sized>(
     out: &mut Vec<u8>,

@@ -16,7 +16,8 @@ use super::{
 };
 use crate::facts::Given;
 use crate::json::{
-    write_bool, write_displayed, write_integer, write_list, write_quoted_decimal, write_string,
+    write_bool, write_displayed, write_integer, write_list, write_object, write_quoted_decimal,
+    write_string,
 };
 use crate::num::exact::Num;
 use crate::value::Value;
@@ -254,31 +255,13 @@ fn value(out: &mut Vec<u8>, v: &Value) {
         Value::Bool(b) => write_bool(out, *b),
         Value::Text(t) => write_string(out, t),
         Value::Number(d) => write_quoted_decimal(out, d),
-        Value::Record(r) if r.name.is_none() => {
-            out.push(b'{');
-            for (i, (name, field)) in r.names.iter().zip(r.fields.iter()).enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_string(out, name);
-                out.push(b':');
-                value(out, field);
-            }
-            out.push(b'}');
-        }
+        Value::Record(r) if r.name.is_none() => write_object(
+            out,
+            r.names.iter().map(|n| &**n).zip(r.fields.iter()),
+            value,
+        ),
         Value::List(items) => write_list(out, items.iter(), value),
-        Value::Map(entries) => {
-            out.push(b'{');
-            for (i, (key, entry)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_string(out, key);
-                out.push(b':');
-                value(out, entry);
-            }
-            out.push(b'}');
-        }
+        Value::Map(entries) => write_object(out, entries.iter().map(|(k, v)| (&**k, v)), value),
         Value::Fraction(_) | Value::Date(_) | Value::Month(_) | Value::Record(_) => {
             write_displayed(out, v);
         }
