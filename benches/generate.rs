@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use bareme::evaluate_json;
-use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
 #[global_allocator]
@@ -43,7 +43,7 @@ fn main() {
             continue;
         }
         let (generator, rb) = load_generator(&path, None).expect("a bundled generator loads");
-        let engine = Engine::new(&generator, &rb).expect("engine");
+        let engine = TaskDrawer::new(&generator, &rb).expect("engine");
         let options = RunOptions {
             seed: 1,
             start: 0,

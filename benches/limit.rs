@@ -26,7 +26,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use bareme::chunks::{all_cores, in_order, pool};
-use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::{
     evaluate, evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook,
     validate_case, validate_case_json, write_outcome, write_traced, CaseJson, Rulebook,
@@ -103,7 +103,7 @@ fn per_case(n: usize, mut f: impl FnMut()) -> f64 {
 /// each), at one level if given.
 fn cases(path: &Path, n: u64, level: Option<i64>) -> (Rulebook, Vec<String>) {
     let (generator, rb) = load_generator(path, None).expect("a bundled generator loads");
-    let engine = Engine::new(&generator, &rb).expect("engine");
+    let engine = TaskDrawer::new(&generator, &rb).expect("engine");
     let options = RunOptions {
         seed: 1,
         start: 0,

@@ -18,7 +18,7 @@ use bareme::diff::{
     diff_rulebooks, impact, render_markdown, render_text, verdict, Dependent, DependentKind,
     Report, RulebookDiff, Style, Verdict, Version,
 };
-use bareme::generate::{load_generator, run as run_generator, Engine, RunOptions};
+use bareme::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
 use bareme::rulebook::effective_toml;
 use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use bareme::tasks::{LineFile, Task};
@@ -253,7 +253,7 @@ fn tasks(args: &DiffArgs) -> Result<Option<Vec<Task>>, ExitCode> {
         return Ok(None);
     };
     let (generator, rb) = load_generator(path, None).map_err(super::taskfile::companion_failed)?;
-    let engine = Engine::new(&generator, &rb).map_err(|e| {
+    let engine = TaskDrawer::new(&generator, &rb).map_err(|e| {
         warn!("error: {e}");
         ExitCode::from(3)
     })?;

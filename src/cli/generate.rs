@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::generate::{load_generator, run as run_generator, Engine, RunOptions};
+use bareme::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
 
 use super::args::GenerateArgs;
 use super::output::{clobbers, OutFile, Stdout};
@@ -28,7 +28,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         Ok(pair) => pair,
         Err(e) => return super::taskfile::companion_failed(e),
     };
-    let engine = match Engine::new(&generator, &rb) {
+    let engine = match TaskDrawer::new(&generator, &rb) {
         Ok(e) => e,
         Err(e) => {
             warn!("error: {e}");

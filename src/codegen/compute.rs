@@ -17,7 +17,7 @@ use super::deps::code_deps;
 use super::state::Dep;
 use super::state::{spend, step_spend, Gen, Gened, Scope, Unsupported};
 use super::ty::{Ex, Ty};
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::model::{ParamValue, Step};
 use crate::value::Value;
 

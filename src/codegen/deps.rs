@@ -9,7 +9,7 @@
 //! Invariant: reads the lowered code only; nothing here writes code.
 
 use super::state::{Dep, Gened, Unsupported};
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::model::Step;
 
 /// The order to compute an item's steps in: each after the item steps it reads.

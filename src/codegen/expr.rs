@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use super::state::{Gen, Gened, Scope, Unsupported};
 use super::ty::{value_ty, Ex, Ty};
 use crate::expr::BinOp;
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::model::{Func, InputKind, Rulebook};
 use crate::num::RoundingMode;
 use crate::value::Value;

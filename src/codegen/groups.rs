@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use super::deps::item_order;
 use super::state::{spend, step_spend, Gen, Gened, GroupForm, Scope, Unsupported};
 use super::ty::{Ex, Ty};
-use crate::model::plan::Code;
+use crate::model::code::Code;
 use crate::model::{SpecializedRow, Step};
 
 impl Gen<'_> {

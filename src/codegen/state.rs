@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::ty::Ty;
-use crate::model::plan::node_count;
+use crate::model::code::node_count;
 use crate::model::{Formula, Rulebook, Step};
 
 /// Something computed once per case, before whatever reads it.

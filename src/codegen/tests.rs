@@ -1,7 +1,7 @@
 //! Tests of the generator's own choices; compiled modules are tested in `tests/it/compiled.rs`.
 
 use super::*;
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 
 const RULEBOOK: &str = r#"
 [rulebook]

@@ -14,8 +14,8 @@
 
 use super::state::{Gen, Gened, Scope, Unsupported};
 use super::ty::{Ex, Ty};
+use crate::model::code::{Code, CodeKind};
 use crate::model::func::{Carrier, Emit, Op};
-use crate::model::plan::{Code, CodeKind};
 use crate::model::{CheckOutcome, Func};
 use crate::value::Value;
 

@@ -7,8 +7,8 @@
 //! first present value), `round`/`floor`/`ceil` (rounding points, traced),
 //! the table functions (rows in force, lookups traced) and the literals.
 
+use crate::model::code::{Code, CodeKind};
 use crate::model::func::{Op, Read, MAX_OP_ARGS};
-use crate::model::plan::{Code, CodeKind};
 use crate::model::*;
 use crate::num::RoundingMode;
 use crate::span::Span;

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::facts::{CaseError, Facts};
-use crate::model::plan::Code;
+use crate::model::code::Code;
 use crate::model::*;
 pub use crate::outcome::{EvalError, Outcome};
 use crate::span::Span;

@@ -18,7 +18,7 @@
 use rust_decimal::Decimal;
 
 use crate::expr::BinOp;
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::num::exact::Num;
 use crate::num::{rounding, RoundingMode};
 use crate::span::Span;

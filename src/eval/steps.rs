@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::facts::Facts;
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
 use crate::num::{rounding, RoundingMode};

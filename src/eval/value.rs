@@ -8,7 +8,7 @@
 //! cannot use.
 use std::sync::Arc;
 
-use crate::model::plan::{Code, CodeKind};
+use crate::model::code::{Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
 use crate::span::Span;

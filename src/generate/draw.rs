@@ -19,7 +19,7 @@ use crate::value::{decimal_text, Month, Value};
 #[derive(Debug)]
 pub(crate) struct Redraw(pub(crate) String);
 
-type Drawn<T> = Result<T, Redraw>;
+type Drawing<T> = Result<T, Redraw>;
 
 /// A case being drawn, and what validating it last gave.
 pub(crate) struct Drawer<'a> {
@@ -40,7 +40,7 @@ impl<'a> Drawer<'a> {
     }
 
     /// Draws every field of a profile into the case.
-    pub(crate) fn draw(&mut self, fields: &[FieldDraw]) -> Drawn<()> {
+    pub(crate) fn draw(&mut self, fields: &[FieldDraw]) -> Drawing<()> {
         // Placeholders hold their fields' places until their turn.
         for field in fields {
             if let Some(p) = &field.placeholder {
@@ -94,7 +94,7 @@ impl<'a> Drawer<'a> {
     }
 
     /// The case so far, validated (kept until the case changes).
-    pub(crate) fn facts(&mut self) -> Drawn<&Facts> {
+    pub(crate) fn facts(&mut self) -> Drawing<&Facts> {
         if self.facts.is_none() {
             // Validated in place: the map is lent to a JSON value and taken back.
             let case = Json::Object(std::mem::take(&mut self.case));
@@ -114,14 +114,14 @@ impl<'a> Drawer<'a> {
     }
 
     /// An expression over the case so far.
-    pub(crate) fn eval(&mut self, f: &Formula) -> Drawn<Value> {
+    pub(crate) fn eval(&mut self, f: &Formula) -> Drawing<Value> {
         let rb = self.rb;
         let facts = self.facts()?;
         evaluate_formula(rb, facts, f, &[])
             .map_err(|e| Redraw(format!("`{}`: {}", f.text, e.message)))
     }
 
-    fn number(&mut self, f: &Formula) -> Drawn<Decimal> {
+    fn number(&mut self, f: &Formula) -> Drawing<Decimal> {
         match self.eval(f)? {
             Value::Number(d) => Ok(d),
             // A fraction no decimal holds (`x / 151.67`) is never on a grid
@@ -138,7 +138,7 @@ impl<'a> Drawer<'a> {
         }
     }
 
-    fn bound(&mut self, b: &Bound) -> Drawn<Decimal> {
+    fn bound(&mut self, b: &Bound) -> Drawing<Decimal> {
         match b {
             Bound::Const(d) => Ok(*d),
             Bound::Expr(f) => self.number(f),
@@ -146,7 +146,7 @@ impl<'a> Drawer<'a> {
     }
 
     /// One field's value; `n` is the number of the item at hand (from 1).
-    fn value(&mut self, field: &FieldDraw, n: Option<usize>) -> Drawn<Option<Json>> {
+    fn value(&mut self, field: &FieldDraw, n: Option<usize>) -> Drawing<Option<Json>> {
         Ok(Some(match &field.draw {
             Draw::Absent => return Ok(None),
             Draw::Value(v) => v.clone(),
@@ -254,7 +254,7 @@ impl<'a> Drawer<'a> {
     }
 
     /// An item of a list or an entry of an object.
-    fn item(&mut self, fields: &[FieldDraw], n: usize) -> Drawn<Map<String, Json>> {
+    fn item(&mut self, fields: &[FieldDraw], n: usize) -> Drawing<Map<String, Json>> {
         let mut out = Map::new();
         for field in fields {
             if !self.lucky(field.chance) {
@@ -290,7 +290,7 @@ impl<'a> Drawer<'a> {
         step: &Formula,
         side: Side,
         goal: &Formula,
-    ) -> Drawn<Decimal> {
+    ) -> Drawing<Decimal> {
         let goal = {
             self.set(path, decimal_json(grid.at(0)?, number));
             self.number(goal)?
@@ -349,7 +349,7 @@ impl<'a> Drawer<'a> {
     }
 
     /// A bound of a month draw: a month, or the month of a date.
-    fn month_bound(&mut self, m: &Moment) -> Drawn<Month> {
+    fn month_bound(&mut self, m: &Moment) -> Drawing<Month> {
         match m {
             Moment::Month(m) => Ok(*m),
             Moment::Date(d) => Ok(month_of_date(*d)),
@@ -367,8 +367,8 @@ impl<'a> Drawer<'a> {
 
     /// A bound of a date draw; a month stands for its first day (`high`:
     /// its last day).
-    fn date_bound(&mut self, m: &Moment, high: bool) -> Drawn<chrono::NaiveDate> {
-        let of_month = |m: Month| -> Drawn<chrono::NaiveDate> {
+    fn date_bound(&mut self, m: &Moment, high: bool) -> Drawing<chrono::NaiveDate> {
+        let of_month = |m: Month| -> Drawing<chrono::NaiveDate> {
             let first = chrono::NaiveDate::from_ymd_opt(m.year, m.month, 1)
                 .ok_or_else(|| Redraw(format!("no first day of {m}")))?;
             if !high {
@@ -407,7 +407,7 @@ impl Grid {
     /// The grid of `step` from `lo` to `hi`; bounds may come from a
     /// generator's expressions, so every operation is checked and a grid
     /// the decimal range cannot hold is a redraw, never an overflow.
-    fn new(lo: Decimal, hi: Decimal, step: Decimal) -> Drawn<Grid> {
+    fn new(lo: Decimal, hi: Decimal, step: Decimal) -> Drawing<Grid> {
         let empty = || Redraw(format!("empty range {lo}..{hi}"));
         let wide = || {
             Redraw(format!(
@@ -439,7 +439,7 @@ impl Grid {
         Ok(Grid { first, step, last })
     }
 
-    fn at(&self, k: u64) -> Drawn<Decimal> {
+    fn at(&self, k: u64) -> Drawing<Decimal> {
         let mut d = Decimal::from(k)
             .checked_mul(self.step)
             .and_then(|offset| self.first.checked_add(offset))

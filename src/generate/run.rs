@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
-use super::task::{Drawn, Engine, GenerateError};
+use super::task::{DrawnTask, GenerateError, TaskDrawer};
 use crate::chunks::in_order;
 
 /// Tasks drawn at once between two writes: bounds memory, keeps order.
@@ -111,7 +111,7 @@ fn indices(next: &mut u64, end: u64) -> impl FnMut(&mut Vec<u64>) -> Result<(), 
 
 /// Draws the tasks of `options` and writes them to `out`, one JSON line each.
 pub fn run(
-    engine: &Engine<'_>,
+    engine: &TaskDrawer<'_>,
     options: RunOptions,
     out: &mut dyn Write,
     progress: &dyn Fn(u64),
@@ -152,7 +152,7 @@ pub fn run(
     let mut line = Vec::new();
     let mut next = options.start;
     in_order(&pool, indices(&mut next, end), draw, |d| {
-        let Drawn {
+        let DrawnTask {
             task,
             signature,
             redraws,

@@ -26,7 +26,7 @@ use crate::value::Value;
 
 /// A task and the draws it took.
 #[derive(Debug)]
-pub struct Drawn {
+pub struct DrawnTask {
     /// The task, as its line of a task file.
     pub task: Task,
     /// What identifies it among the tasks of a set (empty without a
@@ -37,7 +37,7 @@ pub struct Drawn {
 }
 
 /// A generator ready to draw: its rulebook, prompts and ablated copies.
-pub struct Engine<'g> {
+pub struct TaskDrawer<'g> {
     pub(crate) generator: &'g Generator,
     pub(crate) rb: &'g Rulebook,
     renderer: Renderer,
@@ -54,9 +54,9 @@ pub struct GenerateError {
     pub message: String,
 }
 
-impl<'g> Engine<'g> {
+impl<'g> TaskDrawer<'g> {
     /// Prepares a checked generator and its rulebook.
-    pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<Engine<'g>, String> {
+    pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<TaskDrawer<'g>, String> {
         let renderer = Renderer::new(generator, rb)?;
         let mut ablated = HashMap::new();
         let names = generator
@@ -74,7 +74,7 @@ impl<'g> Engine<'g> {
                 ablated.insert(name.clone(), rb.ablated(name)?);
             }
         }
-        Ok(Engine {
+        Ok(TaskDrawer {
             generator,
             rb,
             renderer,
@@ -88,7 +88,12 @@ impl<'g> Engine<'g> {
     }
 
     /// Task `index` of the run with this seed; `level` fixes the level.
-    pub fn task(&self, seed: u64, index: u64, level: Option<i64>) -> Result<Drawn, GenerateError> {
+    pub fn task(
+        &self,
+        seed: u64,
+        index: u64,
+        level: Option<i64>,
+    ) -> Result<DrawnTask, GenerateError> {
         let g = self.generator;
         let level_number = level.unwrap_or_else(|| {
             let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
@@ -107,7 +112,7 @@ impl<'g> Engine<'g> {
             let mut broken = None;
             match self.attempt(&mut rng, index, level, profile, &mut broken) {
                 Ok((task, signature)) => {
-                    return Ok(Drawn {
+                    return Ok(DrawnTask {
                         task,
                         signature,
                         redraws,

@@ -3,7 +3,7 @@
 //! A `Rulebook` can only be built by `check`, so holding one means the file
 //! passed every static check. Formulas hold [`Node`] trees whose names are
 //! already slots (input, step, parameter or table indices), and the same
-//! formula lowered to `Code` (`plan`), which evaluation runs: it never looks
+//! formula lowered to `Code` (`code`), which evaluation runs: it never looks
 //! a name up by string.
 //!
 //! The model keeps everything the rulebook says, including what evaluation
@@ -14,11 +14,11 @@ use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use std::sync::Arc;
 
+pub mod code;
 pub mod func;
 mod ids;
 mod node;
 pub(crate) mod ops;
-pub mod plan;
 
 pub use func::Func;
 pub use ids::{InputId, StepId, TableId};

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::plan::Code;
+use super::code::Code;
 use super::{Func, InputId, ShapeId, StepId, TableId};
 use crate::expr::BinOp;
 use crate::num::RoundingMode;

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use crate::expr::BinOp;
-use crate::model::plan::{node_count, Code, CodeKind};
+use crate::model::code::{node_count, Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
 use crate::num::RoundingMode;

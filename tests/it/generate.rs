@@ -1,7 +1,7 @@
 //! Generators: determinism across runs and shards, reference answers equal
 //! to evaluation, self-checks held, and schema drift caught at load.
 
-use bareme::generate::{parse_generator, run, Engine, Generator, Manifest, RunOptions};
+use bareme::generate::{parse_generator, run, Generator, Manifest, RunOptions, TaskDrawer};
 use bareme::{evaluate_json, parse_rulebook, Outcome, Rulebook};
 use serde_json::Value;
 
@@ -29,7 +29,7 @@ fn generate(
     count: u64,
     jobs: usize,
 ) -> (String, Manifest) {
-    let engine = Engine::new(g, rb).expect("engine");
+    let engine = TaskDrawer::new(g, rb).expect("engine");
     let mut out = Vec::new();
     let options = RunOptions {
         seed,
@@ -297,7 +297,7 @@ payroll_month = { month = ["2026-01", "2026-12"] }
 task = "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}"
 "#;
     let g = parse_generator("runaway.toml", runaway, &rb).expect("loads");
-    let engine = Engine::new(&g, &rb).expect("engine");
+    let engine = TaskDrawer::new(&g, &rb).expect("engine");
     let err = engine
         .task(1, 0, None)
         .expect_err("the template runs out of fuel");

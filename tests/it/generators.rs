@@ -6,7 +6,7 @@
 //! (`.ci/run` checks 400 of each, against the Python readings too.)
 
 use bareme::coverage::{Coverage, Task as CoverageTask};
-use bareme::generate::{load_generator, run, Engine, Generator, Manifest, RunOptions};
+use bareme::generate::{load_generator, run, Generator, Manifest, RunOptions, TaskDrawer};
 use bareme::{evaluate_json, Outcome, Rulebook};
 use rust_decimal::Decimal;
 use serde_json::Value as Json;
@@ -31,7 +31,7 @@ fn lines(
     count: u64,
     jobs: usize,
 ) -> (String, Manifest) {
-    let engine = Engine::new(g, rb).expect("engine");
+    let engine = TaskDrawer::new(g, rb).expect("engine");
     let options = RunOptions {
         seed,
         start,

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bareme::generate::{parse_generator, run, Engine, RunError, RunOptions};
+use bareme::generate::{parse_generator, run, RunError, RunOptions, TaskDrawer};
 use bareme::sweep::Vary;
 
 use super::cli::{bareme, stderr, tempdir};
@@ -39,7 +39,7 @@ fn first_task_error(generator: &str) -> String {
         Ok(g) => g,
         Err(d) => return d.problems[0].message.clone(),
     };
-    let engine = Engine::new(&g, &rb).expect("an engine");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     match engine.task(2026, 0, None) {
         Ok(_) => panic!("the template renders"),
         Err(e) => e.message,
@@ -168,7 +168,7 @@ fn guarded_operators_give_minijinja_s_values() {
     let task = r#"{% set ns = namespace(n=0) %}{% for i in range(10) %}{% set ns.n = ns.n + 1.5 %}{% endfor %}{{ ns.n }} {{ [1, 2] + [3] }} {{ "ab" * 3 }} {{ 2 * 3 }} {{ "a" ~ 1 }} {{ (["k"] * 2)|join("-") }}"#;
     let rb = super::rulebook(SALES_RB);
     let g = parse_generator("g.toml", &sales_generator(task), &rb).expect("loads");
-    let engine = Engine::new(&g, &rb).expect("an engine");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let drawn = engine.task(2026, 0, None).expect("a task");
     assert_eq!(
         drawn.task.prompt.as_deref(),
@@ -247,7 +247,7 @@ x = { decimal = ["-79228162514264337593543950335", "7922816251426433759354395033
 task = "x"
 "#;
     let g = parse_generator("g.toml", generator, &rb).expect("the generator loads");
-    let engine = Engine::new(&g, &rb).expect("an engine");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let err = engine.task(1, 0, None).expect_err("no grid");
     assert!(
         err.message
@@ -301,7 +301,7 @@ fn a_range_of_indices_past_the_last_is_refused() {
     let rb = super::rulebook(SALES_RB);
     let text = std::fs::read_to_string(super::root().join(SALES_GEN)).expect("bundled");
     let g = parse_generator(SALES_GEN, &text, &rb).expect("loads");
-    let engine = Engine::new(&g, &rb).expect("an engine");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let options = RunOptions {
         seed: 1,
         start: u64::MAX - 1,

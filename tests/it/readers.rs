@@ -13,7 +13,7 @@
 //! `serde_json::Value` the library gives at its edge (`written.rs` pins the
 //! corners by hand).
 
-use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::{
     evaluate_case_json, outcome_json, validate_case, validate_case_json, write_outcome, CaseJson,
     Rulebook,
@@ -166,7 +166,7 @@ fn generated(rel: &str, count: u64) -> (Rulebook, Vec<Json>) {
         Ok(loaded) => loaded,
         Err(e) => panic!("{rel}: {e:?}"),
     };
-    let engine = Engine::new(&generator, &rb).expect("engine");
+    let engine = TaskDrawer::new(&generator, &rb).expect("engine");
     let options = RunOptions {
         seed: 11,
         start: 0,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bareme::coverage::Task;
-use bareme::generate::{load_generator, run, Engine, RunOptions};
+use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::score::{grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -163,7 +163,7 @@ fn rubric_drift_is_located() {
 /// `n` tasks of a generator with a seed, as task lines.
 pub(super) fn generated(rel: &str, n: u64) -> Vec<Task> {
     let (generator, rb) = load_generator(&root().join(rel), None).expect("generator");
-    let engine = Engine::new(&generator, &rb).expect("engine");
+    let engine = TaskDrawer::new(&generator, &rb).expect("engine");
     let options = RunOptions {
         seed: 11,
         start: 0,

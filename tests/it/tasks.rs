@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use bareme::generate::{load_generator, Engine};
+use bareme::generate::{load_generator, TaskDrawer};
 use bareme::score::{load_rubric, Scorer};
 use bareme::tasks::{ReplyLine, Task};
 use serde_json::{json, Map, Value};
@@ -154,7 +154,7 @@ fn score_line(id: &str, graded: &bareme::score::Graded) -> String {
 #[test]
 fn a_task_drawn_in_process_scores_as_bareme_score_scores_its_line() {
     let (generator, rb) = load_generator(&root().join(GENERATOR), None).expect("generator");
-    let engine = Engine::new(&generator, &rb).expect("engine");
+    let engine = TaskDrawer::new(&generator, &rb).expect("engine");
     let (rubric, _) = load_rubric(&root().join(RUBRIC), None).expect("rubric");
     let scorer = Scorer::new(rubric, false);
     let d = dir("in-process");

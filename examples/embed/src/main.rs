@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bareme::generate::{load_generator, Engine};
+use bareme::generate::{load_generator, TaskDrawer};
 use bareme::score::{load_rubric, Scorer};
 use bareme::{evaluate_json, render_text, Outcome};
 
@@ -55,7 +55,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 
     // Ten tasks drawn in process, each scored in process.
     let (generator, grb) = load_generator(&bundled("luma-payroll/generator-4.toml"), None)?;
-    let engine = Engine::new(&generator, &grb)?;
+    let engine = TaskDrawer::new(&generator, &grb)?;
     let (rubric, _) = load_rubric(&bundled("luma-payroll/rubric-8.toml"), None)?;
     let scorer = Scorer::new(rubric, false);
     let mut total = 0;

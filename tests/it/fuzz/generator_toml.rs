@@ -66,7 +66,7 @@ fn outcome(input: &Input, rb: &bareme::Rulebook, count: bool) -> String {
             return format!("refused\n{}", d.render(100, false));
         }
     };
-    let engine = match bareme::generate::Engine::new(&g, rb) {
+    let engine = match bareme::generate::TaskDrawer::new(&g, rb) {
         Ok(e) => e,
         Err(e) => {
             if count {

@@ -49,7 +49,7 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
             .map(|(path, _)| {
                 let (g, rb) = bareme::generate::load_generator(&path, None)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let engine = bareme::generate::Engine::new(&g, &rb)
+                let engine = bareme::generate::TaskDrawer::new(&g, &rb)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let expected = (0..TASKS)
                     .map(|i| match engine.task(1, i, None) {
