@@ -9,7 +9,7 @@
 use criterion::{black_box, Criterion};
 use std::path::Path;
 
-use bareme::{evaluate, evaluate_json, load_rulebook, validate_case};
+use bareme::{evaluate, evaluate_value, load_rulebook, validate_case};
 
 #[rustfmt::skip]
 #[path = "../tests/compiled/luma_payroll_v3.rs"]
@@ -50,7 +50,7 @@ fn main() {
         b.iter(|| evaluate(&rb, black_box(&facts), true))
     });
     g.bench_function("validate_and_evaluate", |b| {
-        b.iter(|| evaluate_json(&rb, black_box(&case), false))
+        b.iter(|| evaluate_value(&rb, black_box(&case), false))
     });
     g.finish();
 
@@ -71,7 +71,7 @@ fn main() {
         b.iter(|| compiled.evaluate(black_box(&payslip_facts)))
     });
     g.bench_function("level4_validate_and_evaluate", |b| {
-        b.iter(|| evaluate_json(&paie, black_box(&payslip), false))
+        b.iter(|| evaluate_value(&paie, black_box(&payslip), false))
     });
     g.bench_function("level4_evaluate_trace", |b| {
         b.iter(|| evaluate(&paie, black_box(&payslip_facts), true))

@@ -1,6 +1,6 @@
 //! Generator throughput, one core: tasks per second (prompt included) for
 //! each bundled generator, against a baseline measured in the same run —
-//! evaluating the same tasks' cases from their JSON (`evaluate_json`).
+//! evaluating the same tasks' cases from their JSON (`evaluate_value`).
 //!
 //! `cargo bench --bench generate` prints, per generator, tasks/s and the
 //! ratio of the time per task to the time per evaluation of its case. The
@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use bareme::evaluate_json;
-use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::evaluate_value;
+use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
 #[global_allocator]
@@ -66,7 +66,7 @@ fn main() {
         for _ in 0..5 {
             for text in &texts {
                 let case: serde_json::Value = serde_json::from_str(text).expect("JSON");
-                std::hint::black_box(evaluate_json(&rb, &case, false).ok());
+                std::hint::black_box(evaluate_value(&rb, &case, false).ok());
             }
         }
         let eval = started.elapsed().as_secs_f64() / (5 * texts.len().max(1)) as f64;

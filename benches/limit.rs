@@ -25,11 +25,11 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use bareme::chunks::{all_cores, in_order, pool};
-use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::unstable::chunks::{all_cores, in_order, pool};
+use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::{
-    evaluate, evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook,
-    validate_case, validate_case_json, write_outcome, write_traced, CaseJson, Rulebook,
+    evaluate, evaluate_text, evaluate_value, load_rulebook, validate_case, validate_case_text,
+    write_evaluation, write_outcome, write_traced, CaseText, Rulebook,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
@@ -137,16 +137,16 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
             // by serde_json; untraced, the answer written as it is
             // evaluated; traced, `{"answer", "trace"}` straight to text.
             let mut out = Vec::new();
-            let case = CaseJson::parse(line).map(CaseJson::without_envelope);
+            let case = CaseText::parse(line).map(CaseText::without_envelope);
             if let (Some(case), false) = (&case, trace) {
-                evaluate_case_json_to(&mut out, rb, case);
+                write_evaluation(&mut out, rb, case);
                 return out;
             }
             let result = match &case {
-                Some(case) => evaluate_case_json(rb, case, trace),
+                Some(case) => evaluate_text(rb, case, trace),
                 None => {
                     let case: serde_json::Value = serde_json::from_str(line).expect("JSON");
-                    evaluate_json(rb, &case, trace)
+                    evaluate_value(rb, &case, trace)
                 }
             };
             match &result {
@@ -252,19 +252,19 @@ fn main() {
             }),
         );
         show(
-            "parse (one pass, CaseJson)",
+            "parse (one pass, CaseText)",
             per_case(k, || {
                 for line in &lines {
-                    black_box(CaseJson::parse(line));
+                    black_box(CaseText::parse(line));
                 }
             }),
         );
-        let flat: Vec<CaseJson> = lines.iter().filter_map(|l| CaseJson::parse(l)).collect();
+        let flat: Vec<CaseText> = lines.iter().filter_map(|l| CaseText::parse(l)).collect();
         show(
-            "validate (CaseJson)",
+            "validate (CaseText)",
             per_case(flat.len(), || {
                 for case in &flat {
-                    black_box(validate_case_json(&rb, case).ok());
+                    black_box(validate_case_text(&rb, case).ok());
                 }
             }),
         );
@@ -307,7 +307,7 @@ fn main() {
                 let mut out = Vec::new();
                 for case in &flat {
                     out.clear();
-                    evaluate_case_json_to(&mut out, &rb, case);
+                    write_evaluation(&mut out, &rb, case);
                     black_box(&out);
                 }
             }),

@@ -7,7 +7,7 @@
 use criterion::{black_box, Criterion};
 use std::path::Path;
 
-use bareme::score::{grade, load_rubric};
+use bareme::unstable::score::{grade, load_rubric};
 
 /// A reply of at most `n` characters (about `n`) of each hostile shape.
 fn shapes(n: usize) -> Vec<(&'static str, String)> {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bareme::{evaluate_json, load_rulebook, render_text, LoadError, Outcome};
+use bareme::{evaluate_value, load_rulebook, render_text, LoadError, Outcome};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -39,11 +39,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match evaluate_json(&rb, &case, true) {
+    match evaluate_value(&rb, &case, true) {
         Ok((outcome, trace)) => {
             match outcome {
                 Outcome::Answer(answer) => println!("{answer}"),
                 Outcome::Rejected(e) => println!("rejected at {}: {}", e.path, e.message),
+                // Outcomes added in later releases print as their JSON.
+                other => println!("{}", bareme::outcome_json(Ok(&other))),
             }
             if let Some(trace) = trace {
                 print!("\n{}", render_text(&trace));

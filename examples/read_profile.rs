@@ -7,9 +7,9 @@
 //! `valgrind --tool=callgrind target/release/examples/read_profile RULEBOOK CASES.jsonl ROAD PASSES`
 //! with `ROAD` `value` (each line read into a `serde_json::Value`, validated
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
-//! `flat` (each line read in one pass into a `CaseJson`, the outcome written
+//! `flat` (each line read in one pass into a `CaseText`, the outcome written
 //! straight to text), `written` (the same through the library's
-//! `evaluate_case_json_to`, as `eval --batch` does) or
+//! `write_evaluation`, as `eval --batch` does) or
 //! `traced` (the flat road with a trace, each line written as
 //! `eval --batch --trace json` writes it: `{"answer", "trace"}`), and again
 //! with `PASSES` 0: the difference, over the lines times the passes, is the
@@ -19,8 +19,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bareme::{
-    evaluate_case_json, evaluate_case_json_to, evaluate_json, load_rulebook, outcome_json,
-    write_outcome, write_traced, CaseJson,
+    evaluate_text, evaluate_value, load_rulebook, outcome_json, write_evaluation, write_outcome,
+    write_traced, CaseText,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
@@ -65,17 +65,17 @@ fn main() -> ExitCode {
     for _ in 0..passes {
         for line in text.lines() {
             let out = if written {
-                let Some(case) = CaseJson::parse(line) else {
+                let Some(case) = CaseText::parse(line) else {
                     continue;
                 };
                 let mut out = Vec::new();
-                evaluate_case_json_to(&mut out, &rb, &case.without_envelope());
+                write_evaluation(&mut out, &rb, &case.without_envelope());
                 out.len()
             } else if flat {
-                let Some(case) = CaseJson::parse(line) else {
+                let Some(case) = CaseText::parse(line) else {
                     continue;
                 };
-                let result = evaluate_case_json(&rb, &case.without_envelope(), traced);
+                let result = evaluate_text(&rb, &case.without_envelope(), traced);
                 let mut out = Vec::new();
                 match &result {
                     Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
                 let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
                     continue;
                 };
-                let result = evaluate_json(&rb, &case, false);
+                let result = evaluate_value(&rb, &case, false);
                 outcome_json(result.as_ref().map(|(o, _)| o))
                     .to_string()
                     .len()

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::case::toml::json_from_toml as toml_to_json;
 use crate::eval::Outcome;
-use crate::pipeline::evaluate_json;
+use crate::evaluation::evaluate_value;
 use crate::rulebook::load::{read_capped, MAX_CASE_FILE_BYTES};
 use crate::rulebook::Rulebook;
 
@@ -227,8 +227,8 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
             Err(e) => return vec![e],
         },
     };
-    let plain = evaluate_json(rb, &case, false);
-    let traced = evaluate_json(rb, &case, true);
+    let plain = evaluate_value(rb, &case, false);
+    let traced = evaluate_value(rb, &case, true);
     let outcome = match (plain, traced) {
         (Ok((a, _)), Ok((b, _))) if a == b => a,
         (Ok(_), Ok(_)) => return vec!["the traced and untraced evaluations disagree".into()],

@@ -20,12 +20,23 @@ use std::sync::Arc;
 use crate::span::Span;
 
 /// A source file: its display name and text.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct SourceFile {
     /// Path as the user gave it.
     pub name: String,
     /// Full text.
     pub text: Arc<str>,
+}
+
+/// Its name and size: the text itself would flood a `{:?}` of any error
+/// that carries a file (a `LoadError` printed by `?` in a `main`).
+impl fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SourceFile")
+            .field("name", &self.name)
+            .field("bytes", &self.text.len())
+            .finish()
+    }
 }
 
 impl SourceFile {
@@ -157,6 +168,14 @@ impl Diagnostic for Problem {
 }
 
 /// All problems found in one file, or in the files of one `extends` chain.
+///
+/// ```
+/// let problems = bareme::parse_rulebook("broken.toml", "[rulebook]\nid = 3\n").unwrap_err();
+/// assert!(problems.to_string().starts_with("broken.toml:2:6: error[load::toml]"), "{problems}");
+/// // Rendered with its source lines and spans, as `bareme check` prints it:
+/// let page = problems.render(80, false);
+/// assert!(page.contains("broken.toml:2:6"), "{page}");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Diagnostics {
     /// The file they are in (for a chain: its files one after the other,
@@ -168,6 +187,38 @@ pub struct Diagnostics {
     /// so that a problem is shown in the file that wrote the item.
     parts: Vec<(usize, SourceFile)>,
 }
+
+/// One line per problem, `file:line:col: error[code]: message`, as a
+/// list of findings reads in a log; [`Diagnostics::render`] draws them
+/// with their source lines.
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().take(MAX_RENDERED).enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            let file = problem.source.as_ref().unwrap_or(&self.source);
+            write!(f, "{}", file.name)?;
+            if let Some(span) = problem.span {
+                let (line, column) = file.line_col(span.start as usize);
+                write!(f, ":{line}:{column}")?;
+            }
+            let level = if problem.warning { "warning" } else { "error" };
+            write!(f, ": {level}[{}]: {}", problem.code, problem.message)?;
+        }
+        if let Some(more) = self
+            .problems
+            .len()
+            .checked_sub(MAX_RENDERED)
+            .filter(|&n| n > 0)
+        {
+            write!(f, "\n… and {more} more")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
 
 impl Diagnostics {
     /// An empty list for a file.

@@ -11,6 +11,14 @@ use crate::model::Row;
 use crate::value::Value;
 
 /// A rejected case: where and why.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let case = serde_json::json!({"task": "payslip", "gross_pay": "-1", "payroll_month": "2026-03"});
+/// let refused = bareme::validate_case(&rb, &case).unwrap_err();
+/// assert_eq!(refused.to_string(), r#"gross_pay: must not be negative, found "-1" (R2)"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct CaseError {
@@ -21,6 +29,18 @@ pub struct CaseError {
 }
 
 impl CaseError {
+    /// The stable code of a rejected case, `case::rejected`: one kind,
+    /// told apart by its path and message. (A rulebook's fault while
+    /// evaluating is an `EvalError`, `eval::fault`.)
+    ///
+    /// ```
+    /// let rejected = bareme::CaseError { path: "gross_pay".into(), message: "is required".into() };
+    /// assert_eq!(rejected.code(), "case::rejected");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        "case::rejected"
+    }
+
     /// A rejection at a path a rulebook's template wrote: one that renders
     /// empty names the case itself, `$`, so every rejection names a place.
     pub(crate) fn at_rendered(path: String, message: String) -> CaseError {
@@ -53,6 +73,16 @@ pub enum Given {
 }
 
 /// A validated case.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let facts = bareme::validate_case(&rb, &case)?;
+/// // Validated once, evaluated as often as needed.
+/// let first = bareme::evaluate(&rb, &facts, false)?.0;
+/// assert_eq!(first, bareme::evaluate(&rb, &facts, false)?.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     /// One value per top-level input.

@@ -30,6 +30,16 @@ use crate::trace::{write_trace_json, Trace};
 use crate::value::{decimal_text, Month};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
+///
+/// ```
+/// // A rulebook whose formula divides by an input that may be zero:
+/// // a fault of the rulebook, not of the case.
+/// let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n[steps.s]\nexpr = \"1 / x\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"s\" }\n";
+/// let rb = bareme::parse_rulebook("h.toml", text)?;
+/// let fault = bareme::evaluate_value(&rb, &serde_json::json!({"x": "0"}), false).unwrap_err();
+/// assert_eq!((fault.message.as_str(), fault.context.as_str()), ("division by zero (1 / 0)", "step s"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{message} (in {context}: `{snippet}`)")]
 pub struct EvalError {
@@ -43,8 +53,29 @@ pub struct EvalError {
     pub span: Span,
 }
 
+impl EvalError {
+    /// The stable code of a rulebook's fault met while evaluating,
+    /// `eval::fault`: the case was fine, the rulebook could not answer it
+    /// (division by zero, a budget spent, an overflow).
+    pub fn code(&self) -> &'static str {
+        "eval::fault"
+    }
+}
+
 /// How an evaluation ended.
+///
+/// ```
+/// let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// match bareme::evaluate_value(&rb, &case, false)?.0 {
+///     bareme::Outcome::Answer(answer) => assert_eq!(answer.to_json()["taxable_pay"], "2375.00"),
+///     bareme::Outcome::Rejected(why) => panic!("{why}"),
+///     _ => unreachable!("no other outcome today"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// The decision's answer.
     Answer(Answer),
@@ -56,6 +87,15 @@ pub enum Outcome {
 ///
 /// Two answers are equal when their JSON is: the decision that chose them
 /// is not part of it (an answer shows it only through a field).
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+/// assert_eq!(&*answer.decision, "calculate");
+/// assert_eq!(answer.to_string(), answer.to_json().to_string());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Answer {
     /// The decision taken (its name, shared with the rulebook).
@@ -66,11 +106,31 @@ pub struct Answer {
 
 /// An object of an answer: named values in declared order, the names shared
 /// with the rulebook. Equal as JSON objects are, whatever their order.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+/// let names: Vec<&str> = answer.fields.iter().map(|(name, _)| name).collect();
+/// assert_eq!(names[..2], ["decision", "currency"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Fields(pub Vec<(Arc<str>, AnswerValue)>);
 
 /// One value of an answer, in the format its rulebook declares.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+/// let (name, value) = answer.fields.iter().next().expect("a field");
+/// assert_eq!(name, "decision");
+/// assert!(matches!(value, bareme::AnswerValue::Text(t) if &**t == "calculate"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum AnswerValue {
     /// A decimal written as a JSON string, every digit of its scale kept
     /// (`fixed` brings it to its places, `decimal` keeps it as computed).
@@ -292,6 +352,16 @@ pub fn fault_message(e: &EvalError) -> String {
 /// `{"error": {"path", "message"}}` for a rejection, and for a fault of the
 /// rulebook with the path `$`. Two outcomes are the same answer (or
 /// rejection) exactly when these texts are equal as JSON.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let result = bareme::evaluate_value(&rb, &case, false);
+/// let mut line = Vec::new();
+/// bareme::write_outcome(&mut line, result.as_ref().map(|(outcome, _)| outcome));
+/// assert!(line.starts_with(br#"{"decision":"calculate""#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_outcome(out: &mut Vec<u8>, result: Result<&Outcome, &EvalError>) {
     match result {
         Ok(Outcome::Answer(answer)) => answer.write_json(out),
@@ -320,6 +390,15 @@ fn write_case_error(out: &mut Vec<u8>, path: &str, message: &str) {
 /// An outcome as the `serde_json::Value` of the line [`write_outcome`]
 /// writes, for callers that compare it with JSON read elsewhere (a task's
 /// `expected`).
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let case = serde_json::json!({"task": "payslip", "gross_pay": "-1", "payroll_month": "2026-03"});
+/// let result = bareme::evaluate_value(&rb, &case, false);
+/// let json = bareme::outcome_json(result.as_ref().map(|(outcome, _)| outcome));
+/// assert_eq!(json["error"]["path"], "gross_pay");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn outcome_json(result: Result<&Outcome, &EvalError>) -> serde_json::Value {
     let error = |path: &str, message: &str| serde_json::json!({"error": {"path": path, "message": message}});
     match result {
@@ -346,6 +425,18 @@ pub fn same_line(a: Result<&Outcome, &EvalError>, b: Result<&Outcome, &EvalError
 /// Writes `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json`
 /// and `eval --batch --trace json` write a case: `KEY` is `answer`, or
 /// `error` for a rejection (`{"path", "message"}`).
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let (outcome, trace) = bareme::evaluate_value(&rb, &case, true)?;
+/// let mut line = Vec::new();
+/// bareme::write_traced(&mut line, &outcome, &trace.expect("asked for"));
+/// let json: serde_json::Value = serde_json::from_slice(&line)?;
+/// assert_eq!(json["answer"]["net_pay"], "2237.50");
+/// assert!(json["trace"].is_object());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_traced(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
     match outcome {
         Outcome::Answer(answer) => {

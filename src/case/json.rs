@@ -1,7 +1,7 @@
 //! The JSON a case is validated from, read through one small view
 //! ([`JsonView`]) so that one validator serves two readings: a
 //! `serde_json::Value` (conformance cases from TOML, generators' drawn
-//! cases, library callers) and [`CaseJson`], a case read from its text in
+//! cases, library callers) and [`CaseText`], a case read from its text in
 //! one pass into a flat vector of nodes that borrow the text (the crate's
 //! one JSON reader, `crate::json`).
 //!
@@ -10,7 +10,7 @@
 //! a whole case; the flat reading allocates one vector, and a string only
 //! when it holds an escape.
 //!
-//! Invariant: [`CaseJson::read`] takes exactly the texts serde_json takes
+//! Invariant: [`CaseText::read`] takes exactly the texts serde_json takes
 //! into a `Value` (nesting bounded as serde_json bounds it, [`MAX_DEPTH`]),
 //! as the same value (numbers as written, `arbitrary_precision`), except an
 //! object with two equal keys, which serde_json reads as its last and this
@@ -156,8 +156,15 @@ pub const MAX_DEPTH: usize = 127;
 /// A JSON text read in one pass: its values in a flat vector, in the order
 /// written, each container followed by its parts (an object's key, then its
 /// value), each node knowing where its parts end.
+///
+/// ```
+/// let text = bareme::CaseText::read(r#"{"gross_pay": 2500.10}"#)?;
+/// // Numbers stay as written: 2500.10 keeps its trailing zero.
+/// assert_eq!(text.root().to_value().to_string(), r#"{"gross_pay":2500.10}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
-pub struct CaseJson<'t> {
+pub struct CaseText<'t> {
     nodes: Vec<Node<'t>>,
     root: usize,
 }
@@ -167,26 +174,57 @@ static NULL: Node<'static> = Node {
     end: 0,
 };
 
-impl<'t> CaseJson<'t> {
+impl<'t> CaseText<'t> {
     /// Reads `text` as one JSON value, or refuses it: a key given twice
     /// in an object at the key's path, any other fault at `$` with
     /// serde_json's message (see the module's invariant).
-    pub fn read(text: &'t str) -> Result<CaseJson<'t>, CaseError> {
+    pub fn read(text: &'t str) -> Result<CaseText<'t>, CaseError> {
         let spare = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
         let mut nodes = relabel(spare);
         nodes.reserve(text.len() / 8 + 4);
         match json::read(text, MAX_DEPTH, &mut nodes) {
-            Ok(()) => Ok(CaseJson { nodes, root: 0 }),
+            Ok(()) => Ok(CaseText { nodes, root: 0 }),
             Err(e) => {
                 // The vector goes back to the spare on the way out.
-                drop(CaseJson { nodes, root: 0 });
+                drop(CaseText { nodes, root: 0 });
                 Err(refusal(text, &e))
             }
         }
     }
 
-    /// What [`CaseJson::read`] reads, or `None` for a text it refuses.
-    pub fn parse(text: &'t str) -> Option<CaseJson<'t>> {
+    /// The case in `bytes`, as `bareme eval` reads a case file and
+    /// `eval --batch` a line: UTF-8 without a byte order mark (refused,
+    /// never repaired, so two distinct byte strings never read as one
+    /// case), then one JSON value, then out of its `{"case": …}` envelope.
+    /// An embedder reading case bytes through here gets the command's
+    /// answers for the same bytes.
+    ///
+    /// ```
+    /// let case = bareme::CaseText::from_bytes(br#"{"case": {"task": "payslip"}}"#)?;
+    /// assert_eq!(case.root().to_value(), serde_json::json!({"task": "payslip"}));
+    /// let refused = bareme::CaseText::from_bytes(b"\xef\xbb\xbf{}").unwrap_err();
+    /// assert_eq!(refused.path, "$");
+    /// # Ok::<(), bareme::CaseError>(())
+    /// ```
+    pub fn from_bytes(bytes: &'t [u8]) -> Result<CaseText<'t>, CaseError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| CaseError {
+            path: "$".into(),
+            message: format!(
+                "the case is not UTF-8 text: invalid byte at offset {}",
+                e.valid_up_to()
+            ),
+        })?;
+        if text.starts_with('\u{feff}') {
+            return Err(CaseError {
+                path: "$".into(),
+                message: "the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into(),
+            });
+        }
+        CaseText::read(text).map(CaseText::without_envelope)
+    }
+
+    /// What [`CaseText::read`] reads, or `None` for a text it refuses.
+    pub fn parse(text: &'t str) -> Option<CaseText<'t>> {
         Self::read(text).ok()
     }
 
@@ -211,7 +249,7 @@ impl<'t> CaseJson<'t> {
     }
 }
 
-impl Drop for CaseJson<'_> {
+impl Drop for CaseText<'_> {
     /// The node vector goes back to this thread's spare, for the next case
     /// read here (a batch reads a line after another on each worker).
     fn drop(&mut self) {
@@ -242,7 +280,7 @@ fn relabel<'a, 'b>(mut nodes: Vec<Node<'a>>) -> Vec<Node<'b>> {
     nodes.into_iter().filter_map(|_| None).collect()
 }
 
-/// One value of a [`CaseJson`].
+/// One value of a [`CaseText`].
 #[derive(Clone, Copy, Debug)]
 pub struct JsonNode<'j> {
     nodes: &'j [Node<'j>],

@@ -13,13 +13,14 @@
 //! to the JSON a case holds. Every part reads the case through `json`'s
 //! `JsonView`, so one validator serves a `serde_json::Value`
 //! ([`validate_case`]) and a case read from its text in one pass
-//! ([`validate_case_json`]).
+//! ([`validate_case_text`]).
 //!
 //! Invariant: nothing from the case is trusted — every JSON shape, number
 //! form and size is checked here, and nothing here panics.
 
 pub(crate) mod json;
 mod keys;
+mod messages;
 mod number;
 mod pattern;
 mod refs;
@@ -33,12 +34,14 @@ use std::cell::Cell;
 use crate::facts::{CaseError, Facts, Given};
 use crate::model::{Formula, Input, InputKind, Rulebook};
 use crate::value::Value;
-pub use json::CaseJson;
-use json::{JsonKind, JsonView};
+pub use json::CaseText;
+use json::JsonView;
 pub use keys::check_declared_path;
+use messages::{clause_note, json_kind};
 use refs::Refs;
 use rows::validate_rows;
-use shape::validate_shape;
+use shape::validate_lenient;
+pub(crate) use shape::validate_value;
 
 /// An input's `when` or `required_when` over the inputs so far; a fault of
 /// the formula is reported at the input.
@@ -56,13 +59,30 @@ fn condition(
 }
 
 /// Validates a case, reporting the first fault in declaration order.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let case = serde_json::json!({"task": "payslip", "gros_pay": "2500.00", "payroll_month": "2026-03"});
+/// let refused = bareme::validate_case(&rb, &case).unwrap_err();
+/// assert_eq!(refused.to_string(), "gros_pay: unknown input; did you mean gross_pay?");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, CaseError> {
     validate_case_in(rb, case)
 }
 
-/// Validates a case read from its text ([`CaseJson`]), as [`validate_case`]
+/// Validates a case read from its text ([`CaseText`]), as [`validate_case`]
 /// validates the same case read into a `serde_json::Value`.
-pub fn validate_case_json(rb: &Rulebook, case: &CaseJson<'_>) -> Result<Facts, CaseError> {
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let text = bareme::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"}"#)?;
+/// let facts = bareme::validate_case_text(&rb, &text)?;
+/// let (outcome, _) = bareme::evaluate(&rb, &facts, false)?;
+/// assert!(matches!(outcome, bareme::Outcome::Answer(_)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn validate_case_text(rb: &Rulebook, case: &CaseText<'_>) -> Result<Facts, CaseError> {
     validate_case_in(rb, case.root())
 }
 
@@ -187,122 +207,4 @@ fn validate_inputs<'j, J: JsonView<'j>>(
     }
     facts.spent = spent.get();
     Ok((facts, present))
-}
-
-/// Validates one value (absent when `raw` is `None`) against an input declaration.
-pub(crate) fn validate_value<'j, J: JsonView<'j>>(
-    input: &Input,
-    raw: Option<J>,
-    path: &str,
-    refs: Option<&Refs<'_>>,
-) -> Result<Value, CaseError> {
-    validate_in(input, raw, path, refs, None)
-}
-
-/// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
-fn validate_in<'j, J: JsonView<'j>>(
-    input: &Input,
-    raw: Option<J>,
-    path: &str,
-    refs: Option<&Refs<'_>>,
-    item: Option<&Value>,
-) -> Result<Value, CaseError> {
-    validate_lenient(input, raw, path, refs, item).map(|(value, _)| value)
-}
-
-/// Validates a value, and says whether it was valid: with `invalid =
-/// "absent"`, a value given that would be rejected reads as if it were not
-/// there (absent, or the default), and `false` says so.
-fn validate_lenient<'j, J: JsonView<'j>>(
-    input: &Input,
-    raw: Option<J>,
-    path: &str,
-    refs: Option<&Refs<'_>>,
-    item: Option<&Value>,
-) -> Result<(Value, bool), CaseError> {
-    match validate_strict(input, raw, path, refs, item) {
-        Ok(value) => Ok((value, true)),
-        Err(_) if input.invalid_absent && raw.is_some_and(|r| !r.is_null()) => {
-            validate_strict(input, None::<J>, path, refs, item).map(|value| (value, false))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// Validates a value as declared, rejecting what does not fit.
-fn validate_strict<'j, J: JsonView<'j>>(
-    input: &Input,
-    raw: Option<J>,
-    path: &str,
-    refs: Option<&Refs<'_>>,
-    item: Option<&Value>,
-) -> Result<Value, CaseError> {
-    let value = validate_shape(input, raw, path, refs)?;
-    if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
-        refs.check(input, target, key, path)?;
-    }
-    // Rules judge a value that is there; absence is `required`'s business.
-    if let (Some(refs), false) = (refs, value.is_missing()) {
-        for rule in &input.rejects {
-            let fired = crate::eval::field_rule_message(
-                refs.rb, refs.facts, refs.spent, rule, &value, item,
-            )
-            .map_err(|e| CaseError {
-                path: path.to_string(),
-                message: e.to_string(),
-            })?;
-            if let Some(message) = fired {
-                return fail(input, path, message);
-            }
-        }
-    }
-    Ok(value)
-}
-
-/// The input's clause in parentheses, which every message of the input cites.
-fn clause_note(input: &Input) -> String {
-    input
-        .clause
-        .as_ref()
-        .map(|c| format!(" ({c})"))
-        .unwrap_or_default()
-}
-
-/// A fault at `path`, citing the input's clause.
-fn fail<T>(input: &Input, path: &str, message: impl Into<String>) -> Result<T, CaseError> {
-    Err(CaseError {
-        path: path.to_string(),
-        message: format!("{}{}", message.into(), clause_note(input)),
-    })
-}
-
-fn json_kind<'j>(v: impl JsonView<'j>) -> &'static str {
-    match v.kind() {
-        JsonKind::Null => "null",
-        JsonKind::Bool(_) => "a boolean",
-        JsonKind::Number(_) => "a number",
-        JsonKind::String(_) => "a string",
-        JsonKind::Array => "a list",
-        JsonKind::Object => "an object",
-    }
-}
-
-/// A short quotation of a JSON value for messages.
-fn shown<'j>(v: impl JsonView<'j>) -> String {
-    let text = v.to_text();
-    if text.chars().count() > 40 {
-        format!("{}…", text.chars().take(40).collect::<String>())
-    } else {
-        text
-    }
-}
-
-/// The bounds of a range in words, for a message.
-fn range_text(min: Option<String>, max: Option<String>) -> String {
-    match (min, max) {
-        (Some(a), Some(b)) => format!("the range {a}…{b}"),
-        (Some(a), None) => format!("the range from {a}"),
-        (None, Some(b)) => format!("the range up to {b}"),
-        (None, None) => "the range".into(),
-    }
 }

@@ -12,7 +12,7 @@
 use rust_decimal::Decimal;
 
 use super::json::{JsonKind, JsonView};
-use super::{fail, json_kind, range_text, shown};
+use super::messages::{fail, json_kind, range_text, shown};
 use crate::facts::CaseError;
 use crate::model::{Input, JsonNumbers, NumberSpec};
 use crate::num::exact::{parse_fraction, Num};

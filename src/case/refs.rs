@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::fail;
+use super::messages::fail;
 use crate::facts::{CaseError, Facts};
 use crate::model::{Input, InputKind, RefTarget, Rulebook, TableKind};
 use crate::value::Value;

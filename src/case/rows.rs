@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use super::json::{JsonText, JsonView};
 use super::keys;
+use super::messages::{clause_note, fail, json_kind};
+use super::shape::validate_value;
 use super::shape::{count_bounds, PartPaths};
-use super::{clause_note, fail, json_kind, validate_value};
 use crate::facts::CaseError;
 use crate::model::{Input, Row, Table, TableKind};
 use crate::value::{Record, Value};

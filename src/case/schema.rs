@@ -21,8 +21,18 @@ use serde_json::{json, Map, Value};
 use crate::model::{Input, InputKind, JsonNumbers, NumberSpec, Rulebook, TableKind};
 
 impl Rulebook {
-    /// The JSON Schema (draft 2020-12) of this rulebook's cases: see
-    /// [`case_schema`].
+    /// The JSON Schema (draft 2020-12) of this rulebook's cases, as
+    /// `bareme schema --case` prints it: the contract to hand a model
+    /// client that writes cases. Sound, not complete: a case the engine
+    /// accepts always fits it.
+    ///
+    /// ```
+    /// let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// let schema = rb.case_schema();
+    /// assert_eq!(schema["additionalProperties"], false);
+    /// assert!(schema["properties"]["gross_pay"].is_object());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn case_schema(&self) -> Value {
         case_schema(self)
     }

@@ -16,9 +16,9 @@ use indexmap::IndexMap;
 
 use super::json::{JsonKind, JsonView};
 use super::keys;
+use super::messages::{fail, json_kind, range_text, shown};
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
-use super::{fail, json_kind, range_text, shown, validate_in, validate_value};
 use crate::facts::CaseError;
 use crate::model::{Input, InputKind};
 use crate::value::{Month, Record, Value};
@@ -532,4 +532,74 @@ fn within<T: PartialOrd + std::fmt::Display>(
         return fail(input, path, format!("{v} is outside {range}"));
     }
     Ok(())
+}
+
+/// Validates one value (absent when `raw` is `None`) against an input declaration.
+pub(crate) fn validate_value<'j, J: JsonView<'j>>(
+    input: &Input,
+    raw: Option<J>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+) -> Result<Value, CaseError> {
+    validate_in(input, raw, path, refs, None)
+}
+
+/// Validates a value; `item` is the record it belongs to, as far as validated, for field rules.
+pub(super) fn validate_in<'j, J: JsonView<'j>>(
+    input: &Input,
+    raw: Option<J>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<Value, CaseError> {
+    validate_lenient(input, raw, path, refs, item).map(|(value, _)| value)
+}
+
+/// Validates a value, and says whether it was valid: with `invalid =
+/// "absent"`, a value given that would be rejected reads as if it were not
+/// there (absent, or the default), and `false` says so.
+pub(super) fn validate_lenient<'j, J: JsonView<'j>>(
+    input: &Input,
+    raw: Option<J>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<(Value, bool), CaseError> {
+    match validate_strict(input, raw, path, refs, item) {
+        Ok(value) => Ok((value, true)),
+        Err(_) if input.invalid_absent && raw.is_some_and(|r| !r.is_null()) => {
+            validate_strict(input, None::<J>, path, refs, item).map(|value| (value, false))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Validates a value as declared, rejecting what does not fit.
+fn validate_strict<'j, J: JsonView<'j>>(
+    input: &Input,
+    raw: Option<J>,
+    path: &str,
+    refs: Option<&Refs<'_>>,
+    item: Option<&Value>,
+) -> Result<Value, CaseError> {
+    let value = validate_shape(input, raw, path, refs)?;
+    if let (Some(target), Some(refs), Value::Text(key)) = (input.refers, refs, &value) {
+        refs.check(input, target, key, path)?;
+    }
+    // Rules judge a value that is there; absence is `required`'s business.
+    if let (Some(refs), false) = (refs, value.is_missing()) {
+        for rule in &input.rejects {
+            let fired = crate::eval::field_rule_message(
+                refs.rb, refs.facts, refs.spent, rule, &value, item,
+            )
+            .map_err(|e| CaseError {
+                path: path.to_string(),
+                message: e.to_string(),
+            })?;
+            if let Some(message) = fired {
+                return fail(input, path, message);
+            }
+        }
+    }
+    Ok(value)
 }

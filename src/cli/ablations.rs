@@ -1,5 +1,5 @@
 //! `bareme ablations`: the ablation coverage of a task file, read a line at
-//! a time (`bareme::tasks::LineFile`); the measure itself is `bareme::coverage`.
+//! a time (`bareme::unstable::tasks::LineFile`); the measure itself is `bareme::coverage`.
 //!
 //! Exit codes: 0 every combination detected, 1 some combination undetected,
 //! 2 a task file that cannot be read, a bad line, a task written for another
@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use super::args::{AblationsArgs, ReportFormat};
 use super::output::Stdout;
 use super::taskfile::{line_failed, line_fault, open};
-use bareme::coverage::Coverage;
+use bareme::unstable::coverage::Coverage;
 
 /// Runs `bareme ablations`.
 pub fn run(args: &AblationsArgs) -> ExitCode {

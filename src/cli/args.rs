@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-use bareme::chunks::MAX_JOBS;
+use bareme::unstable::chunks::MAX_JOBS;
 
 /// `--jobs N`: a usage error outside 1..=[`MAX_JOBS`].
 fn jobs(text: &str) -> Result<usize, String> {
@@ -215,7 +215,7 @@ pub struct SweepArgs {
     /// FIELD=FROM..TO:STEP: the field (a dotted path in the case) and its values, exact
     /// decimals, both ends included; at most 100,000 values.
     #[arg(long, value_name = "FIELD=FROM..TO:STEP")]
-    pub vary: bareme::sweep::Vary,
+    pub vary: bareme::unstable::sweep::Vary,
     /// Also draw each numeric answer field and its marginal rate to this SVG file.
     #[arg(long, value_name = "OUT.svg")]
     pub plot: Option<PathBuf>,

@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::process::ExitCode;
 
-use bareme::score::{Baselines, Means, Scorer};
-use bareme::tasks::Task;
+use bareme::unstable::score::{Baselines, Means, Scorer};
+use bareme::unstable::tasks::Task;
 
 use super::args::{BaselinesArgs, ReportFormat};
 use super::output::{clobbers, OutFile, Stdout};

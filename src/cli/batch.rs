@@ -17,10 +17,11 @@ use std::process::ExitCode;
 
 use super::input::{case_limit, read_case_text, too_large};
 use super::output::Stdout;
-use bareme::chunks::{in_order, pool};
-use bareme::tasks::{next_line, Line as BatchLine};
-use bareme::{evaluate_case_json, Rulebook};
-use bareme::{write_error, write_outcome, write_traced, Outcome, Trace};
+use bareme::unstable::chunks::{in_order, pool};
+use bareme::unstable::outcome::write_error;
+use bareme::unstable::tasks::{next_line, Line as BatchLine};
+use bareme::{evaluate_text, Rulebook};
+use bareme::{write_outcome, write_traced, Outcome, Trace};
 
 /// Lines evaluated together between two writes.
 const CHUNK_LINES: usize = 512;
@@ -177,14 +178,14 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> (Kind, String) {
     };
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
     // The outcome is written by the one writer, traced or not.
-    let result = evaluate_case_json(rb, &case, trace);
+    let result = evaluate_text(rb, &case, trace);
     match &result {
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
     let kind = match &result {
-        Ok((Outcome::Answer(_), _)) => Kind::Answered,
         Ok((Outcome::Rejected(_), _)) => Kind::Rejected,
+        Ok(_) => Kind::Answered,
         Err(_) => Kind::Fault,
     };
     (kind, text_of(out))

@@ -14,14 +14,14 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bareme::diff::{
+use bareme::unstable::diff::{
     diff_rulebooks, impact, render_markdown, render_text, verdict, Dependent, DependentKind,
     Report, RulebookDiff, Style, Verdict, Version,
 };
-use bareme::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
-use bareme::rulebook::effective_toml;
-use bareme::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
-use bareme::tasks::{LineFile, Task};
+use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
+use bareme::unstable::rulebook::effective_toml;
+use bareme::unstable::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
+use bareme::unstable::tasks::{LineFile, Task};
 use bareme::{parse_rulebook, Rulebook};
 
 use super::args::{DiffArgs, DiffFormat};

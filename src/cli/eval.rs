@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use super::args::{EvalArgs, TraceFormat};
 use super::input::{case_limit, parse_case, read_case};
 use super::output::Stdout;
-use bareme::{evaluate_json, render_text, Outcome};
+use bareme::{evaluate_value, render_text, Outcome};
 
 /// Runs `bareme eval`.
 pub fn run(args: &EvalArgs) -> ExitCode {
@@ -26,7 +26,9 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let jobs = args.jobs.unwrap_or_else(bareme::chunks::all_cores);
+        let jobs = args
+            .jobs
+            .unwrap_or_else(bareme::unstable::chunks::all_cores);
         return super::batch::run(&rb, batch, jobs, trace);
     }
     if args.jobs.is_some() {
@@ -42,7 +44,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (outcome, trace) = match evaluate_json(&rb, &case, args.trace.is_some()) {
+    let (outcome, trace) = match evaluate_value(&rb, &case, args.trace.is_some()) {
         Ok(r) => r,
         Err(e) => {
             warn!("error: the rulebook failed on this case: {e}");
@@ -74,6 +76,11 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             }
             warn!("rejected: {}: {}", err.path, err.message);
             out.finish(ExitCode::from(2))
+        }
+        // An outcome of a later library: written as the one writer writes it.
+        other => {
+            out.line(&bareme::outcome_json(Ok(other)).to_string());
+            out.finish(ExitCode::SUCCESS)
         }
     }
 }

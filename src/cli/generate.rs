@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
+use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
 
 use super::args::GenerateArgs;
 use super::output::{clobbers, OutFile, Stdout};
@@ -35,7 +35,9 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    let jobs = args.jobs.unwrap_or_else(bareme::chunks::all_cores);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(bareme::unstable::chunks::all_cores);
     let options = RunOptions {
         seed: args.seed,
         start: args.start,
@@ -106,7 +108,10 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
 }
 
 /// The manifest written to its temporary file, to be committed.
-fn manifest_ready(path: &Path, manifest: &bareme::generate::Manifest) -> std::io::Result<OutFile> {
+fn manifest_ready(
+    path: &Path,
+    manifest: &bareme::unstable::generate::Manifest,
+) -> std::io::Result<OutFile> {
     let text = serde_json::to_string_pretty(manifest).map_err(std::io::Error::other)?;
     let mut f = OutFile::create(path)?;
     f.write_all(text.as_bytes())?;

@@ -1,4 +1,4 @@
-//! The grading loop as the commands run it: `bareme::score::grade_in_order`
+//! The grading loop as the commands run it: `bareme::unstable::score::grade_in_order`
 //! with a progress bar when a person watches, its faults printed with the
 //! replies file and the line's number.
 
@@ -6,9 +6,9 @@ use indexmap::IndexMap;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::chunks::all_cores;
-use bareme::score::{grade_in_order, FileError};
-use bareme::tasks::{LineError, ReplyLine, Task};
+use bareme::unstable::chunks::all_cores;
+use bareme::unstable::score::{grade_in_order, FileError};
+use bareme::unstable::tasks::{LineError, ReplyLine, Task};
 
 use super::progress;
 use super::taskfile::file_failed;

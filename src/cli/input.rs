@@ -1,9 +1,10 @@
 //! Case input: the bytes of one case, or of one batch line, to a JSON case.
 //!
-//! `eval CASE` and `eval --batch` read a case the same way, so the same bytes
+//! `eval CASE` and `eval --batch` read a case the same way (the library's
+//! `CaseText::from_bytes`), so the same bytes
 //! give the same answer in both: at most the size limit, UTF-8 or refused
 //! (never repaired), then JSON, then out of its `{"case": …}` envelope. Both
-//! read the text in one pass into a `CaseJson` (the crate's one JSON
+//! read the text in one pass into a `CaseText` (the crate's one JSON
 //! reader), which refuses an object giving a key twice, naming the key, and
 //! any other text serde_json refuses, with serde_json's message.
 //!
@@ -12,8 +13,8 @@
 
 use std::path::Path;
 
-use bareme::rulebook::load::{read_capped, MAX_CASE_BYTES};
-use bareme::{CaseError, CaseJson, Rulebook};
+use bareme::unstable::rulebook::load::{read_capped, MAX_CASE_BYTES};
+use bareme::{CaseError, CaseText, Rulebook};
 
 /// The size limit of one case or batch line: the rulebook's
 /// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;
@@ -51,28 +52,8 @@ pub fn parse_case(bytes: &[u8]) -> Result<serde_json::Value, String> {
     }
 }
 
-/// The JSON case in `bytes`, out of its envelope: text that is not UTF-8
-/// is refused, as a JSON parser must, so two distinct byte strings never
-/// read as one case. A refusal is at `$`, except a key given twice, at
-/// its path.
-pub fn read_case_text(bytes: &[u8]) -> Result<CaseJson<'_>, CaseError> {
-    let text = case_text(bytes).map_err(|message| CaseError {
-        path: "$".into(),
-        message,
-    })?;
-    CaseJson::read(text).map(CaseJson::without_envelope)
-}
-
-/// The text of a case: UTF-8 without a byte order mark, or refused.
-fn case_text(bytes: &[u8]) -> Result<&str, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "the case is not UTF-8 text: invalid byte at offset {}",
-            e.valid_up_to()
-        )
-    })?;
-    if text.starts_with('\u{feff}') {
-        return Err("the case starts with a byte order mark (U+FEFF), which JSON text may not: save it as UTF-8 without one".into());
-    }
-    Ok(text)
+/// The JSON case in `bytes`, out of its envelope, as the library reads
+/// case text ([`CaseText::from_bytes`]).
+pub fn read_case_text(bytes: &[u8]) -> Result<CaseText<'_>, CaseError> {
+    CaseText::from_bytes(bytes)
 }

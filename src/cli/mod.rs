@@ -6,7 +6,7 @@
 //!
 //! Invariant: all terminal and file IO of the binary is here; standard
 //! output goes through `output::Stdout`, which checks every write; every
-//! line a person reads is escaped by `bareme::trace::escape_text`.
+//! line a person reads is escaped by `bareme::unstable::trace::escape_text`.
 
 /// `eprintln!` that ignores a closed pipe and escapes the line
 /// (`escape_text`): messages carry case text such as a rejection's path.
@@ -17,7 +17,7 @@ macro_rules! warn {
         let _ = writeln!(
             std::io::stderr().lock(),
             "{}",
-            bareme::trace::escape_text(&line)
+            bareme::unstable::trace::escape_text(&line)
         );
     }};
 }
@@ -56,7 +56,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::conformance::run_conformance;
+use bareme::unstable::conformance::run_conformance;
 use bareme::{LoadError, Rulebook};
 use output::Stdout;
 
@@ -89,7 +89,7 @@ pub fn run() -> ExitCode {
         Command::Sweep(args) => sweep::run(&args),
         Command::Schema { case: None } => {
             let mut out = Stdout::new();
-            out.text(&bareme::rulebook::schema::json_schema());
+            out.text(&bareme::unstable::rulebook::schema::json_schema());
             out.finish(ExitCode::SUCCESS)
         }
         Command::Schema { case: Some(path) } => {
@@ -110,26 +110,26 @@ pub fn run() -> ExitCode {
 /// loads a rulebook here reads it.
 static ALLOW_OUTSIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
-fn load_options() -> bareme::rulebook::LoadOptions {
-    bareme::rulebook::LoadOptions {
+fn load_options() -> bareme::unstable::rulebook::LoadOptions {
+    bareme::unstable::rulebook::LoadOptions {
         allow_outside: ALLOW_OUTSIDE.get().copied().unwrap_or(false),
     }
 }
 
 /// Loads a rulebook or prints why not, returning the exit code to use.
 pub fn load(path: &Path) -> Result<Rulebook, ExitCode> {
-    bareme::rulebook::load_rulebook_with(path, load_options()).map_err(|e| match e {
-        LoadError::Io { .. } | LoadError::TooLarge { .. } => {
+    bareme::unstable::rulebook::load_rulebook_with(path, load_options()).map_err(|e| match e {
+        LoadError::Invalid(diags) => invalid(&diags, None),
+        _ => {
             warn!("error: {e}");
             ExitCode::from(2)
         }
-        LoadError::Invalid(diags) => invalid(&diags, None),
     })
 }
 
 /// Prints a file's diagnostics and a closing line, and gives exit code 3;
 /// `of` names the file that names this one (a generator's rulebook).
-pub fn invalid(diags: &bareme::diag::Diagnostics, of: Option<&str>) -> ExitCode {
+pub fn invalid(diags: &bareme::unstable::diag::Diagnostics, of: Option<&str>) -> ExitCode {
     warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
     match of {
         None => warn!(
@@ -162,7 +162,7 @@ pub fn ablate(rb: Rulebook, list: Option<&str>) -> Result<Rulebook, ExitCode> {
 /// chain of `extends` stands for instead.
 fn check(path: &Path, deny_warnings: bool, effective: bool) -> ExitCode {
     if effective {
-        return match bareme::rulebook::effective_toml_with(path, load_options()) {
+        return match bareme::unstable::rulebook::effective_toml_with(path, load_options()) {
             Ok(text) => {
                 let mut out = Stdout::new();
                 out.text(&text);
@@ -207,7 +207,7 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
         Ok(rb) => rb,
         Err(code) => return code,
     };
-    let generated = bareme::codegen::generate(&rb);
+    let generated = bareme::unstable::codegen::generate(&rb);
     for f in &generated.fallbacks {
         warn!("left to the interpreter: {f}");
     }

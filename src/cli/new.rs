@@ -17,7 +17,7 @@ const CASE: &str = include_str!("templates/case.toml");
 
 /// Writes `dir/ID/v1/rulebook.toml` and `dir/ID/v1/cases/01-bonus.toml`.
 pub fn run(id: &str, dir: &Path) -> ExitCode {
-    if !bareme::rulebook::is_rulebook_id(id) {
+    if !bareme::unstable::rulebook::is_rulebook_id(id) {
         warn!("error: the id {id:?} must be lowercase letters, digits, `-` and `_`");
         return ExitCode::from(2);
     }

@@ -50,7 +50,7 @@ impl Stdout {
 
     /// Writes a line a person reads, escaped (`escape_text`): it may quote a case.
     pub fn say(&mut self, line: &str) {
-        self.line(&bareme::trace::escape_text(line));
+        self.line(&bareme::unstable::trace::escape_text(line));
     }
 
     /// Whether a write has failed, so that more work would be lost.

@@ -12,8 +12,8 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 
-use bareme::score::{Means, Scorer};
-use bareme::tasks::Task;
+use bareme::unstable::score::{Means, Scorer};
+use bareme::unstable::tasks::Task;
 
 use super::args::{ReportFormat, RescoreArgs};
 use super::grading::in_file_order;

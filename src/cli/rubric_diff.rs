@@ -14,8 +14,10 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::score::{number, setting_changes, settings, Baselines, Means, Scorer, SettingChange};
-use bareme::tasks::{ReplyLine, Task};
+use bareme::unstable::score::{
+    number, setting_changes, settings, Baselines, Means, Scorer, SettingChange,
+};
+use bareme::unstable::tasks::{ReplyLine, Task};
 
 use super::args::DiffFormat;
 use super::grading::in_file_order;

@@ -4,7 +4,7 @@
 //! Tasks are read whole first (each must be written for the rubric's
 //! rulebook, version and hash, and its `expected` must be the rulebook's own
 //! outcome for its case); replies are then streamed in chunks, graded in
-//! parallel and written in order (`bareme::score::grade_in_order`). Exit codes: 0 every reply scored, 2 a file
+//! parallel and written in order (`bareme::unstable::score::grade_in_order`). Exit codes: 0 every reply scored, 2 a file
 //! that cannot be read, a bad task or reply line, a reply to an unknown task,
 //! a task written for another rulebook (or an unwritable standard output),
 //! 3 an invalid rubric or rulebook.
@@ -14,8 +14,8 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 
-use bareme::score::{Means, Scorer};
-use bareme::tasks::Task;
+use bareme::unstable::score::{Means, Scorer};
+use bareme::unstable::tasks::Task;
 
 use super::args::ScoreArgs;
 use super::grading::in_file_order;

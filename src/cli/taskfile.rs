@@ -1,15 +1,15 @@
 //! Task and reply files as the commands open them (a path, or standard
 //! input for `-`), and their faults printed with the file and the line's
-//! number. Reading them is the library's (`bareme::tasks::LineFile`,
-//! `bareme::score::read_tasks`); so is loading a rubric.
+//! number. Reading them is the library's (`bareme::unstable::tasks::LineFile`,
+//! `bareme::unstable::score::read_tasks`); so is loading a rubric.
 
 use indexmap::IndexMap;
 use std::io::BufRead;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::score::{load_rubric, FileError, Scorer};
-use bareme::tasks::{CompanionError, LineError, LineFile, Task};
+use bareme::unstable::score::{load_rubric, FileError, Scorer};
+use bareme::unstable::tasks::{CompanionError, LineError, LineFile, Task};
 use bareme::Rulebook;
 
 /// A task or replies file as the commands read it.
@@ -104,7 +104,7 @@ pub(super) fn read_tasks(
     rb: &Rulebook,
     recompute: bool,
 ) -> Result<IndexMap<String, Task>, ExitCode> {
-    let read = bareme::score::read_tasks(&mut open(path)?, scorer, rb, recompute);
+    let read = bareme::unstable::score::read_tasks(&mut open(path)?, scorer, rb, recompute);
     if recompute && !matches!(read, Err(FileError::Line { .. } | FileError::Read(_))) {
         let changed = read.as_ref().map(|s| s.changed.as_slice()).unwrap_or(&[]);
         warn!(

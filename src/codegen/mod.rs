@@ -90,8 +90,8 @@ pub fn generate(rb: &Rulebook) -> Generated {
          //! or after a change of bareme that would generate other code.\n\
          #![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]\n\
          \n\
-         use bareme::compiled::rt::*;\n\
-         use bareme::compiled::Compiled;\n\
+         use bareme::unstable::compiled::rt::*;\n\
+         use bareme::unstable::compiled::Compiled;\n\
          \n\
          pub static COMPILED: Compiled = Compiled {{\n    \
              reference: {reference:?},\n    \

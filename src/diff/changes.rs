@@ -124,6 +124,13 @@ pub struct Side {
 }
 
 /// The structural difference of two rulebook versions.
+///
+/// ```
+/// let text = std::fs::read_to_string("rulebooks/sales-tax/v1/rulebook.toml")?;
+/// let same = bareme::Version { file: "sales-tax", text: &text };
+/// assert!(bareme::diff_rulebooks(&same, &same)?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Serialize)]
 pub struct RulebookDiff {
     /// The old version.

@@ -13,9 +13,9 @@ use serde_json::Value as Json;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
+use crate::evaluation::evaluate_value;
 use crate::model::Rulebook;
 use crate::outcome::outcome_json;
-use crate::pipeline::evaluate_json;
 use crate::tasks::Task;
 use crate::trace::{Event, StepTrace};
 
@@ -160,7 +160,7 @@ pub struct Impact {
 }
 
 fn outcome(rb: &Rulebook, case: &Json) -> Json {
-    match evaluate_json(rb, case, false) {
+    match evaluate_value(rb, case, false) {
         Ok((o, _)) => outcome_json(Ok(&o)),
         Err(e) => outcome_json(Err(&e)),
     }
@@ -243,7 +243,7 @@ pub fn impact<T: ImpactCase>(
 type Key = (Arc<str>, Option<Arc<str>>);
 
 fn steps(rb: &Rulebook, case: &Json) -> IndexMap<Key, StepTrace> {
-    let Ok((_, Some(trace))) = evaluate_json(rb, case, true) else {
+    let Ok((_, Some(trace))) = evaluate_value(rb, case, true) else {
         return IndexMap::new();
     };
     trace

@@ -53,6 +53,11 @@ impl Report {
 }
 
 /// A rulebook file's name and text.
+///
+/// ```
+/// let version = bareme::Version { file: "v1/rulebook.toml", text: "[rulebook]\nid = \"demo\"\n" };
+/// assert_eq!(version.file, "v1/rulebook.toml");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Version<'a> {
     /// As named on the command line.
@@ -68,6 +73,18 @@ fn parse(v: &Version<'_>) -> Result<RawRulebook, String> {
 /// The structural difference of two rulebook texts. Both should be valid
 /// rulebooks (the caller checks them first); text that is not even the
 /// rulebook format is an error naming the file.
+///
+/// ```
+/// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
+/// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
+/// let diff = bareme::diff_rulebooks(
+///     &bareme::Version { file: "old.toml", text: &old },
+///     &bareme::Version { file: "new.toml", text: &new },
+/// )?;
+/// assert_eq!(diff.len(), 1);
+/// assert_eq!(diff.new.rulebook, "luma-payroll@3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDiff, String> {
     let (a, b) = (parse(old)?, parse(new)?);
     let side = |v: &Version<'_>, r: &RawRulebook| Side {

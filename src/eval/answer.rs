@@ -11,8 +11,9 @@ use crate::outcome::{write_value, Answer, AnswerValue, Fields};
 use crate::trace::{CiteTrace, Event, OutcomeTrace, ReportTrace};
 use crate::value::{describe_value, Value};
 
+use super::machine::{Chosen, Ctx, ItemCtx, Machine};
 use super::tracer::Tracer;
-use super::{Chosen, Ctx, EvalError, ItemCtx, Machine};
+use crate::outcome::EvalError;
 
 impl<'a, T: Tracer> Machine<'a, T> {
     /// Decision `index`'s answer: its `cite` conditions, then each field in
@@ -319,17 +320,6 @@ pub(crate) fn cite_clauses(clauses: &mut Vec<Arc<str>>, extra: &[Arc<str>]) {
             clauses.push(c.clone());
         }
     }
-}
-
-/// A template as written, `{…}` parts shown as their formulas.
-pub(super) fn template_text(parts: &[MessagePart]) -> String {
-    parts
-        .iter()
-        .map(|p| match p {
-            MessagePart::Text(t) => t.clone(),
-            MessagePart::Value(f) => format!("{{{}}}", f.text),
-        })
-        .collect()
 }
 
 /// An answer value in its format, or why the format cannot write it: an

@@ -15,8 +15,8 @@ use crate::span::Span;
 use crate::trace::{Lookup, RoundingTrace};
 use crate::value::{plain, Value};
 
+use super::machine::{Fault, Machine, Res};
 use super::tracer::Tracer;
-use super::{Fault, Machine, Res};
 use crate::model::ops;
 
 impl<'a, T: Tracer> Machine<'a, T> {

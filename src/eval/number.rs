@@ -25,8 +25,8 @@ use crate::span::Span;
 use crate::trace::RoundingTrace;
 use crate::value::{compare, describe_value, Value};
 
+use super::machine::{Fault, Machine, Res, Slot};
 use super::tracer::Tracer;
-use super::{Fault, Machine, Res, Slot};
 
 /// Why a node expected to be a decimal gave none.
 pub(super) enum Off {

@@ -16,8 +16,8 @@ use crate::span::Span;
 use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
 
+use super::machine::{Ctx, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
 use super::tracer::Tracer;
-use super::{Ctx, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
 use crate::model::ops;
 
 impl<'a, T: Tracer> Machine<'a, T> {
@@ -46,7 +46,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         // checker refuses; meeting one here is a fault, never a loop.
         self.steps[i] = Slot::Busy;
         let rb = self.rb;
-        let value = super::nested(|| self.run_step(&rb.steps[i], Ctx::Step(id), None))?;
+        let value = super::machine::nested(|| self.run_step(&rb.steps[i], Ctx::Step(id), None))?;
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
@@ -71,7 +71,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             Some(c) => (c.group, c.index),
             None => (0, 0),
         };
-        let value = super::nested(|| self.compute_item_step(g, index, j))?;
+        let value = super::machine::nested(|| self.compute_item_step(g, index, j))?;
         if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
             *slot = Slot::Done(value.clone());
         }
@@ -115,7 +115,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         if let Some(res) = memo {
             return Ok(res.clone());
         }
-        let res = super::nested(|| self.run_group(g))?;
+        let res = super::machine::nested(|| self.run_group(g))?;
         self.groups[g] = Some(res.clone());
         Ok(res)
     }
@@ -252,7 +252,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             let held = self.bool_formula(when, context.cite())?;
             if held && extra.iter().any(|c| !clauses.contains(c)) {
                 let mut more = clauses.to_vec();
-                super::cite_clauses(&mut more, extra);
+                super::answer::cite_clauses(&mut more, extra);
                 clauses = more.into();
             }
             cites.push(CiteTrace {

@@ -14,9 +14,9 @@ use crate::num::exact::Num;
 use crate::span::Span;
 use crate::value::{compare, describe_value, Value};
 
+use super::machine::{Fault, FaultKind, Machine, Res, Slot};
 use super::number::Off;
 use super::tracer::Tracer;
-use super::{Fault, FaultKind, Machine, Res, Slot};
 use crate::model::ops;
 
 impl<'a, T: Tracer> Machine<'a, T> {

@@ -27,6 +27,11 @@ const MAX_REDRAWS: u32 = 100_000;
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
 
 /// Why a generator could not be loaded: the error of every companion file.
+///
+/// ```
+/// let err = bareme::load_generator("rulebooks/no-such/generator-1.toml".as_ref(), None).unwrap_err();
+/// assert!(err.to_string().contains("no-such"));
+/// ```
 pub type GeneratorError = CompanionError;
 
 /// How a generator names its rulebook, in its diagnostics.
@@ -38,6 +43,14 @@ const PIN: PinWords = PinWords {
 
 /// Loads a generator file and the rulebook it names: `rulebook` when given,
 /// else `v<version>` beside the generator file.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
+/// assert_eq!(rb.id(), "sales-tax");
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// assert_eq!(drawer.task(7, 3, None)?.task.rulebook_id, "sales-tax");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_generator(
     path: &Path,
     rulebook: Option<&Path>,

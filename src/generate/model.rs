@@ -8,6 +8,14 @@ use crate::model::Formula;
 use crate::value::Month;
 
 /// A generator, checked against its rulebook.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/paie-fr/generator-1.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let task = drawer.task(1, 0, Some(1))?.task;
+/// assert_eq!(task.level, Some(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Generator {
     /// `luma-payroll/generator-4`.

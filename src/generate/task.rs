@@ -25,6 +25,17 @@ use crate::trace::Event;
 use crate::value::Value;
 
 /// A task and the draws it took.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let drawn = drawer.task(2026, 0, None)?;
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// // The same seed and index draw the same task, on any machine.
+/// assert_eq!(drawer.task(2026, 0, None)?.task.case, drawn.task.case);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct DrawnTask {
     /// The task, as its line of a task file.
@@ -37,6 +48,17 @@ pub struct DrawnTask {
 }
 
 /// A generator ready to draw: its rulebook, prompts and ablated copies.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let drawn = drawer.task(2026, 0, None)?;
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// let graded = scorer.score(&drawn.task, &scorer.reference_reply(&drawn.task.expected), None)?;
+/// assert_eq!(graded.score, graded.max);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct TaskDrawer<'g> {
     pub(crate) generator: &'g Generator,
     pub(crate) rb: &'g Rulebook,
@@ -45,6 +67,11 @@ pub struct TaskDrawer<'g> {
 }
 
 /// Why a task could not be generated at all.
+///
+/// ```
+/// let error = bareme::GenerateError { index: 7, message: "every draw was refused".into() };
+/// assert_eq!(error.to_string(), "task 7: every draw was refused");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error("task {index}: {message}")]
 pub struct GenerateError {

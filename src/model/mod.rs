@@ -32,6 +32,13 @@ use crate::value::{Month, Record, Value};
 pub type ShapeId = usize;
 
 /// A checked, compiled rulebook.
+///
+/// ```
+/// let rb = bareme::load_rulebook("rulebooks/succession-fr/v2026".as_ref())?;
+/// assert_eq!((rb.id(), rb.version()), ("succession-fr", 2026));
+/// assert_eq!(rb.hash().len(), 64);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[allow(dead_code)] // Read by prompts, diffs and audit pages, not by evaluation.
 #[derive(Clone, Debug)]
 pub struct Rulebook {
@@ -215,6 +222,12 @@ impl Rulebook {
 }
 
 /// Bounds on one evaluation.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// assert!(rb.limits().max_case_bytes > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Largest case accepted, in bytes of JSON.
@@ -691,6 +704,18 @@ pub enum MessagePart {
     Text(String),
     /// A value shown in the message.
     Value(Formula),
+}
+
+/// A template as written, `{…}` parts shown as their formulas (for a
+/// trace, which shows the rule rather than one case's text).
+pub fn template_text(parts: &[MessagePart]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            MessagePart::Text(t) => t.clone(),
+            MessagePart::Value(f) => format!("{{{}}}", f.text),
+        })
+        .collect()
 }
 
 /// A decision and its answer.

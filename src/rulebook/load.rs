@@ -42,7 +42,13 @@ pub fn read_capped(reader: impl Read, cap: u64) -> std::io::Result<Option<Vec<u8
 }
 
 /// Why a rulebook could not be loaded.
+///
+/// ```
+/// let err = bareme::load_rulebook("rulebooks/no-such-rulebook".as_ref()).unwrap_err();
+/// assert!(matches!(err, bareme::LoadError::Io { .. }));
+/// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The file could not be read.
     #[error("cannot read {path}: {source}")]
@@ -65,7 +71,31 @@ pub enum LoadError {
     Invalid(Diagnostics),
 }
 
+impl LoadError {
+    /// The stable code of this kind of failure: `load::io`,
+    /// `load::too_large` or, for a rulebook with problems, `load::invalid`
+    /// (each problem carries its own code, e.g. `check::unknown_name`).
+    ///
+    /// ```
+    /// let err = bareme::load_rulebook("rulebooks/no-such-rulebook".as_ref()).unwrap_err();
+    /// assert_eq!(err.code(), "load::io");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            LoadError::Io { .. } => "load::io",
+            LoadError::TooLarge { .. } => "load::too_large",
+            LoadError::Invalid(_) => "load::invalid",
+        }
+    }
+}
+
 /// How a rulebook path is loaded.
+///
+/// ```
+/// let rb = bareme::load_rulebook_with("rulebooks/paie-fr/v2026".as_ref(), bareme::LoadOptions::default())?;
+/// assert_eq!(rb.id(), "paie-fr");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LoadOptions {
     /// Let `extends` name a file outside the rulebook set's folder (the
@@ -86,11 +116,24 @@ pub fn rulebook_file(path: &Path) -> PathBuf {
 
 /// Reads, parses and checks a rulebook, and the versions it extends
 /// (within the rulebook set's folder: [`LoadOptions`]).
+///
+/// ```
+/// let rb = bareme::load_rulebook("rulebooks/sales-tax/v1".as_ref())?;
+/// assert_eq!(rb.id(), "sales-tax");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_rulebook(path: &Path) -> Result<Rulebook, LoadError> {
     load_rulebook_with(path, LoadOptions::default())
 }
 
 /// [`load_rulebook`] with options.
+///
+/// ```
+/// let options = bareme::LoadOptions { allow_outside: false };
+/// let rb = bareme::load_rulebook_with("rulebooks/paie-fr/v2025".as_ref(), options)?;
+/// assert_eq!(rb.version(), 2025);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_rulebook_with(path: &Path, options: LoadOptions) -> Result<Rulebook, LoadError> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
@@ -102,6 +145,13 @@ pub fn load_rulebook_with(path: &Path, options: LoadOptions) -> Result<Rulebook,
 
 /// Parses and checks rulebook text; `name` is shown in diagnostics. Text
 /// read from no file cannot extend another version.
+///
+/// ```
+/// let text = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
+/// let rb = bareme::parse_rulebook("rulebook.toml", &text)?;
+/// assert_eq!(rb.id(), "luma-payroll");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn parse_rulebook(name: &str, text: &str) -> Result<Rulebook, Diagnostics> {
     let eff = effective(name, text, None, LoadOptions::default())?;
     checked(eff).map_err(|e| match e {

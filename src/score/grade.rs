@@ -95,6 +95,18 @@ pub fn number(d: Decimal) -> Value {
 }
 
 /// A reply's score and its parts.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let drawn = drawer.task(2026, 0, None)?;
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// let graded = scorer.score(&drawn.task, "I cannot say.", None)?;
+/// assert!(graded.score < graded.max);
+/// assert!(graded.to_json()["components"].is_array());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graded {
     /// The score.

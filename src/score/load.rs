@@ -22,6 +22,11 @@ use crate::span::Span;
 use crate::tasks::{check_pin, load_companion, parse_toml, CompanionError, PinWords};
 
 /// Why a rubric could not be loaded: the error of every companion file.
+///
+/// ```
+/// let err = bareme::load_rubric("rulebooks/no-such/rubric-1.toml".as_ref(), None).unwrap_err();
+/// assert!(err.to_string().contains("no-such"));
+/// ```
 pub type RubricError = CompanionError;
 
 /// How a rubric names its rulebook, in its diagnostics.
@@ -33,6 +38,14 @@ const PIN: PinWords = PinWords {
 
 /// Loads a rubric file and the rulebook it names: `rulebook` when given,
 /// else `v<version>` beside the rubric file.
+///
+/// ```
+/// let (rubric, rb) = bareme::load_rubric("rulebooks/sales-tax/rubric-1.toml".as_ref(), None)?;
+/// assert_eq!(rb.id(), "sales-tax");
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// assert_eq!(scorer.rubric().rulebook_id, "sales-tax");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_rubric(
     path: &Path,
     rulebook: Option<&Path>,

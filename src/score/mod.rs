@@ -45,19 +45,30 @@ pub use model::{
 pub use settings::{setting_changes, settings, Setting, SettingChange};
 pub use taskset::{read_tasks, Fault, FileError, TaskSet};
 
+use crate::evaluation::evaluate_value;
 use crate::model::Rulebook;
 use crate::outcome::outcome_json;
-use crate::pipeline::evaluate_json;
 use crate::tasks::{ReplyLine, Task};
 
 /// What the rulebook gives for a case, as a task's `expected` holds it: the
 /// answer, or `{"error": {"path", "message"}}`.
 pub fn reference_outcome(rb: &Rulebook, case: &Value) -> Value {
-    let result = evaluate_json(rb, case, false);
+    let result = evaluate_value(rb, case, false);
     outcome_json(result.as_ref().map(|(o, _)| o))
 }
 
 /// Grades replies to tasks under one rubric.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let drawn = drawer.task(2026, 0, None)?;
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// let reply = scorer.reference_reply(&drawn.task.expected);
+/// assert_eq!(scorer.score(&drawn.task, &reply, None)?.score, scorer.score(&drawn.task, &reply, None)?.max);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Scorer {
     rubric: Rubric,

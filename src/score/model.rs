@@ -7,6 +7,12 @@ use std::sync::Arc;
 use crate::reply::{AmountRules, Envelope};
 
 /// A rubric, checked against one rulebook version.
+///
+/// ```
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// assert_eq!(rubric.rulebook_id, "luma-payroll");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Rubric {
     /// `luma-payroll/rubric-8`.

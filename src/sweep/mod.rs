@@ -19,8 +19,8 @@ use serde_json::Value;
 use std::str::FromStr;
 
 use crate::eval::Outcome;
+use crate::evaluation::evaluate_value;
 use crate::model::Rulebook;
-use crate::pipeline::evaluate_json;
 
 /// Most values one sweep evaluates.
 pub const MAX_POINTS: u64 = 100_000;
@@ -145,7 +145,7 @@ pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, String> 
             Value::String(x.to_string())
         };
         set(&mut case, &vary.field, written)?;
-        let row = match evaluate_json(rb, &case, false) {
+        let row = match evaluate_value(rb, &case, false) {
             Ok((Outcome::Answer(answer), _)) => {
                 let values = numbers(&answer.to_json());
                 for k in values.keys() {

@@ -38,6 +38,17 @@ pub const KEYS: [&str; 14] = [
 /// `id`, `rulebook`, `rulebook_hash`, `case` and `expected` are in every
 /// line; the rest is written by `bareme generate` and may be left out of a
 /// task set made by hand.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let drawn = drawer.task(2026, 0, None)?;
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let scorer = bareme::Scorer::new(rubric, false);
+/// let task: &bareme::Task = &drawn.task;
+/// assert_eq!((task.rulebook_id.as_str(), task.hash.as_str()), (rb.id(), rb.hash()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Task {
     /// `id`: names the task in messages and pairs it with its replies.

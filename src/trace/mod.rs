@@ -22,6 +22,15 @@ pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let (_, trace) = bareme::evaluate_value(&rb, &case, true)?;
+/// let trace = trace.expect("asked for");
+/// assert!(trace.rulebook.starts_with("luma-payroll@3#"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Trace {
     /// `id@version#hash` of the rulebook.

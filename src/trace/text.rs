@@ -18,6 +18,15 @@ const SHOWN_ITEMS: usize = 8;
 const SHOWN_CHARS: usize = 400;
 
 /// Renders a trace as indented text, one block per check and step.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let (_, trace) = bareme::evaluate_value(&rb, &case, true)?;
+/// let text = bareme::render_text(&trace.expect("asked for"));
+/// assert!(text.contains("rulebook luma-payroll@3#"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn render_text(trace: &Trace) -> String {
     let mut text = String::new();
     let out = &mut text;

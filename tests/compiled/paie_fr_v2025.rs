@@ -4,8 +4,8 @@
 //! or after a change of bareme that would generate other code.
 #![allow(unreachable_code, unused_mut, unused_variables, unused_assignments, unused_parens, dead_code, clippy::all)]
 
-use bareme::compiled::rt::*;
-use bareme::compiled::Compiled;
+use bareme::unstable::compiled::rt::*;
+use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#6bd9f109a2db",

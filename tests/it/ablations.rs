@@ -1,7 +1,7 @@
 //! Ablations applied together (`Rulebook::ablated_all`, `eval --ablate a,b`)
 //! and the coverage of a task set (`bareme ablations`).
 
-use bareme::{evaluate_json, parse_rulebook, Outcome, Rulebook};
+use bareme::{evaluate_value, parse_rulebook, Outcome, Rulebook};
 use serde_json::json;
 
 /// Three steps and four readings: `doubled` and `tripled` replace one step
@@ -57,9 +57,9 @@ fn demo() -> Rulebook {
 }
 
 fn answer(rb: &Rulebook, case: &serde_json::Value) -> serde_json::Value {
-    match evaluate_json(rb, case, false).expect("evaluates").0 {
+    match evaluate_value(rb, case, false).expect("evaluates").0 {
         Outcome::Answer(a) => a.to_json(),
-        Outcome::Rejected(e) => panic!("rejected: {e:?}"),
+        other => panic!("not an answer: {other:?}"),
     }
 }
 
@@ -135,7 +135,7 @@ fn a_single_ablation_is_named_in_traces_as_before_and_several_joined() {
     let rb = demo();
     let case = json!({"x": "5"});
     let trace = |rb: &Rulebook| {
-        let (_, trace) = evaluate_json(rb, &case, true).expect("evaluates");
+        let (_, trace) = evaluate_value(rb, &case, true).expect("evaluates");
         trace.expect("asked for")
     };
     let one = trace(&rb.ablated("doubled").expect("declared"));
@@ -147,7 +147,7 @@ fn a_single_ablation_is_named_in_traces_as_before_and_several_joined() {
     assert!(bareme::render_text(&two)
         .contains("\nablation doubled,tripled (an alternative reading, not the rules)\n"));
     // A rejection's trace names them too.
-    let (outcome, rejected) = evaluate_json(
+    let (outcome, rejected) = evaluate_value(
         &rb.ablated_all(&["doubled", "tripled"]).expect("combinable"),
         &json!({}),
         true,

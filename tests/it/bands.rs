@@ -29,7 +29,7 @@ fn its_compiled_module_is_current_and_agrees_with_the_interpreter() {
 fn each_limit_rounding_is_recorded_with_its_band() {
     let rb = super::rulebook(DIR);
     let case = serde_json::json!({"pay_to_date": "5000.00", "month": 1});
-    let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluates");
     let text = bareme::render_text(&trace.expect("a trace"));
     assert!(
         text.contains("inside, limit of band 1 of annual_bands: 12570 × 1/12 up to 0 places: 1047.5 → 1048 (margin 0.5)"),
@@ -53,7 +53,7 @@ fn a_negative_factor_is_a_fault_and_a_bad_mode_is_refused_at_load() {
     );
     let rb2 = bareme::parse_rulebook("bands.toml", &negative).expect("checks");
     let case = serde_json::json!({"pay_to_date": "5000.00", "month": 1});
-    match bareme::evaluate_json(&rb2, &case, false) {
+    match bareme::evaluate_value(&rb2, &case, false) {
         Err(e) => assert!(
             e.to_string()
                 .contains("cannot be scaled by a negative number"),

@@ -7,8 +7,8 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-use bareme::coverage::Task;
-use bareme::score::{load_rubric, Baselines, Means, Rubric, Scorer};
+use bareme::unstable::coverage::Task;
+use bareme::unstable::score::{load_rubric, Baselines, Means, Rubric, Scorer};
 
 use super::cli::{bareme, tempdir};
 use super::root;
@@ -416,7 +416,7 @@ fn baselines_and_rescore_on_the_command_line() {
 
 #[test]
 fn rubric_7_to_8_changes_exactly_the_settings_the_seed_describes() {
-    use bareme::score::{setting_changes, settings};
+    use bareme::unstable::score::{setting_changes, settings};
     let changes = setting_changes(&settings(&rubric(7)), &settings(&rubric(8)));
     let lines: Vec<String> = changes
         .iter()

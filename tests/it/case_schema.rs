@@ -39,7 +39,7 @@ fn every_conformance_case_the_validator_accepts_passes_the_case_schema() {
             Ok(v) => v,
             Err(e) => panic!("{}: {e}", dir.display()),
         };
-        let cases = bareme::conformance::cases(&dir).expect("conformance cases");
+        let cases = bareme::unstable::conformance::cases(&dir).expect("conformance cases");
         let (mut accepted, mut refused_by_both) = (0, 0);
         for (name, case) in &cases {
             let valid = bareme::validate_case(&rb, case).is_ok();
@@ -77,7 +77,7 @@ fn a_misspelt_key_is_refused_by_the_schema_and_the_validator() {
     for dir in super::rulebook_dirs() {
         let rb = super::rulebook(&dir.to_string_lossy());
         let validator = jsonschema::draft202012::new(&rb.case_schema()).expect("a schema");
-        let cases = bareme::conformance::cases(&dir).expect("conformance cases");
+        let cases = bareme::unstable::conformance::cases(&dir).expect("conformance cases");
         let (name, case) = cases
             .iter()
             .find(|(_, c)| c.is_object() && bareme::validate_case(&rb, c).is_ok())

@@ -10,7 +10,7 @@ use super::cli::bareme;
 /// The outcome line `eval --batch` would print.
 fn outcome(rb: &bareme::Rulebook, case: &serde_json::Value) -> serde_json::Value {
     bareme::outcome_json(
-        bareme::evaluate_json(rb, case, false)
+        bareme::evaluate_value(rb, case, false)
             .as_ref()
             .map(|(o, _)| o),
     )
@@ -97,7 +97,8 @@ fn a_batch_line_with_an_unknown_key_is_refused_and_the_next_answers() {
 fn a_misspelt_paie_fr_bonus_is_refused() {
     let rb = super::rulebook("rulebooks/paie-fr/v2026");
     let cases =
-        bareme::conformance::cases(&super::root().join("rulebooks/paie-fr/v2026")).expect("cases");
+        bareme::unstable::conformance::cases(&super::root().join("rulebooks/paie-fr/v2026"))
+            .expect("cases");
     let (_, case25) = cases
         .iter()
         .find(|(name, _)| name.starts_with("25-"))

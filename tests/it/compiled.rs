@@ -4,7 +4,7 @@
 //! for any other rulebook or bareme, and answer every answer themselves
 //! rather than handing cases back to the interpreter.
 
-use bareme::compiled::{Bound, Compiled, Stale};
+use bareme::unstable::compiled::{Bound, Compiled, Stale};
 use bareme::{evaluate, validate_case, Outcome, Rulebook};
 
 #[rustfmt::skip]
@@ -76,12 +76,12 @@ pub(super) fn compiled(
 pub(super) fn agrees_on_its_cases(module: &Compiled, dir: &str, file: &str) {
     let rb = super::rulebook(dir);
     let bound = bind(module, &rb, file);
-    let generated = bareme::codegen::generate(&rb);
+    let generated = bareme::unstable::codegen::generate(&rb);
     let path = format!("tests/compiled/{file}.rs");
     let text = std::fs::read_to_string(super::root().join(&path)).expect("the checked-in module");
     assert!(text == generated.source, "{path} was edited");
     assert!(generated.fallbacks.is_empty(), "{:?}", generated.fallbacks);
-    let cases = bareme::conformance::cases(&super::root().join(dir)).expect("cases");
+    let cases = bareme::unstable::conformance::cases(&super::root().join(dir)).expect("cases");
     for (name, case) in &cases {
         let expected = interpreted(&rb, case);
         let (got, by_code) = compiled(&bound, &rb, case);
@@ -97,7 +97,7 @@ fn checked_in_modules_are_what_the_generator_writes_now() {
     for (module, dir, file) in MODULES {
         let rb = super::rulebook(dir);
         bind(module, &rb, file);
-        let generated = bareme::codegen::generate(&rb);
+        let generated = bareme::unstable::codegen::generate(&rb);
         assert_eq!(generated.fingerprint, module.fingerprint);
         let text = std::fs::read_to_string(super::root().join(format!("tests/compiled/{file}.rs")))
             .expect("the checked-in module");
@@ -125,7 +125,7 @@ fn the_roads_module_is_what_the_generator_writes_now() {
     let text = std::fs::read_to_string(super::root().join("tests/compiled/roads.rs"))
         .expect("the checked-in module");
     assert!(
-        text == bareme::codegen::generate(&rb).source,
+        text == bareme::unstable::codegen::generate(&rb).source,
         "tests/compiled/roads.rs was edited"
     );
 }
@@ -153,7 +153,7 @@ fn conformance_cases_come_out_as_interpreted_and_are_answered_compiled() {
     for (module, dir, file) in MODULES {
         let rb = super::rulebook(dir);
         let bound = bind(module, &rb, file);
-        let cases = bareme::conformance::cases(&super::root().join(dir)).expect("cases");
+        let cases = bareme::unstable::conformance::cases(&super::root().join(dir)).expect("cases");
         assert!(cases.len() >= 20, "{dir}");
         let mut answered = 0;
         for (name, case) in &cases {
@@ -347,7 +347,9 @@ static CASES: std::sync::LazyLock<Vec<(usize, serde_json::Value)>> =
     std::sync::LazyLock::new(|| {
         let mut all = Vec::new();
         for (r, (_, dir, _)) in MODULES.iter().enumerate() {
-            for (_, case) in bareme::conformance::cases(&super::root().join(dir)).expect("cases") {
+            for (_, case) in
+                bareme::unstable::conformance::cases(&super::root().join(dir)).expect("cases")
+            {
                 all.push((r, case));
             }
         }

@@ -1,6 +1,6 @@
 //! Every bundled rulebook passes its own conformance cases, and has some.
 
-use bareme::conformance::run_conformance;
+use bareme::unstable::conformance::run_conformance;
 
 /// How many conformance cases a rulebook folder holds, and each failing
 /// one as `name: failure; failure`.
@@ -69,12 +69,12 @@ fn luma_cases_cover_every_reason_and_rejection_path() {
 fn every_declared_ablation_changes_some_conformance_answer() {
     for dir in super::rulebook_dirs() {
         let rb = bareme::load_rulebook(&dir).expect("loads");
-        let cases = bareme::conformance::cases(&dir).expect("cases");
+        let cases = bareme::unstable::conformance::cases(&dir).expect("cases");
         for ablation in rb.ablation_names() {
             let ablated = rb.ablated(ablation).expect("declared");
             let changed = cases.iter().any(|(_, case)| {
-                let plain = bareme::evaluate_json(&rb, case, false).map(|r| r.0);
-                let other = bareme::evaluate_json(&ablated, case, false).map(|r| r.0);
+                let plain = bareme::evaluate_value(&rb, case, false).map(|r| r.0);
+                let other = bareme::evaluate_value(&ablated, case, false).map(|r| r.0);
                 plain != other
             });
             assert!(

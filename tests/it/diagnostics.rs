@@ -579,7 +579,7 @@ fn an_ablation_may_not_make_a_cycle_through_a_citation() {
     let rb = parse_rulebook("demo.toml", &fine).expect("valid");
     let ablated = rb.ablated("zero").expect("applies");
     let case = serde_json::json!({"x": "5"});
-    let (_, trace) = bareme::evaluate_json(&ablated, &case, true).expect("evaluates");
+    let (_, trace) = bareme::evaluate_value(&ablated, &case, true).expect("evaluates");
     let text = bareme::render_text(&trace.expect("traced"));
     assert!(text.contains("citation: a > 0 → does not cite A"), "{text}");
 }

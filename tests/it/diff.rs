@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::cli::{bareme, stderr, stdout, tempdir};
 use super::root;
-use bareme::diff::{diff_rulebooks, impact, ImpactTask, Version};
+use bareme::unstable::diff::{diff_rulebooks, impact, ImpactTask, Version};
 
 /// A small rulebook with something in every section a diff compares.
 const MINI: &str = r#"# A small rulebook that has something in every section a diff compares.

@@ -4,7 +4,7 @@
 //! and cases run against several versions.
 
 use super::cli::{bareme, stderr, stdout, tempdir};
-use bareme::conformance::run_conformance;
+use bareme::unstable::conformance::run_conformance;
 use bareme::{load_rulebook, LoadError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -66,7 +66,7 @@ fn child(body: &str) -> String {
 
 fn answer(path: &Path, case: serde_json::Value) -> serde_json::Value {
     let rb = super::rulebook(&path.display().to_string());
-    let (outcome, _) = bareme::evaluate_json(&rb, &case, false).expect("evaluates");
+    let (outcome, _) = bareme::evaluate_value(&rb, &case, false).expect("evaluates");
     match outcome {
         bareme::Outcome::Answer(a) => a.to_json(),
         other => panic!("not an answer: {other:?}"),
@@ -235,7 +235,7 @@ fn the_hash_covers_every_file_of_the_chain() {
     let one = super::rulebook(&dir.join("v1").display().to_string());
     assert_eq!(
         one.hash(),
-        bareme::rulebook::load::content_hash(&format!("{BASE}# a comment in the base\n"))
+        bareme::unstable::rulebook::load::content_hash(&format!("{BASE}# a comment in the base\n"))
     );
 }
 
@@ -269,10 +269,11 @@ fn check_effective_prints_a_rulebook_that_answers_as_the_chain_does() {
     let chain = super::rulebook("rulebooks/paie-fr/v2025");
     assert_eq!(flat.summary(), chain.summary());
     for (name, case) in
-        bareme::conformance::cases(&super::root().join("rulebooks/paie-fr/v2025")).expect("cases")
+        bareme::unstable::conformance::cases(&super::root().join("rulebooks/paie-fr/v2025"))
+            .expect("cases")
     {
-        let a = bareme::evaluate_json(&flat, &case, false).expect("flat").0;
-        let b = bareme::evaluate_json(&chain, &case, false)
+        let a = bareme::evaluate_value(&flat, &case, false).expect("flat").0;
+        let b = bareme::evaluate_value(&chain, &case, false)
             .expect("chain")
             .0;
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
@@ -344,13 +345,13 @@ fn a_version_overriding_a_step_carries_its_citations() {
     let clauses_of_tax = |path: &Path| -> Vec<String> {
         let rb = super::rulebook(&path.display().to_string());
         let case = json!({"pay": "2000", "counts": []});
-        let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+        let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluates");
         trace
             .expect("traced")
             .events
             .iter()
             .find_map(|e| match e {
-                bareme::trace::Event::Step(s) if &*s.step == "tax" => {
+                bareme::unstable::trace::Event::Step(s) if &*s.step == "tax" => {
                     Some(s.clauses.iter().map(|c| c.to_string()).collect())
                 }
                 _ => None,
@@ -524,7 +525,7 @@ rate = "0.30"
         serde_json::json!({"allowance": "70.00", "rate": "0.10", "tax": "0.00"})
     );
     // The effective rulebook states each table once, its rows in order.
-    let effective = bareme::rulebook::load::effective_toml(&v2).expect("checks");
+    let effective = bareme::unstable::rulebook::load::effective_toml(&v2).expect("checks");
     let bands = effective.find("[tables.bands]").expect("bands");
     let upto: Vec<&str> = effective[bands..]
         .lines()

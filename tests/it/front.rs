@@ -5,9 +5,9 @@
 //! regular files inside the rulebook set's folder.
 
 use super::cli::{bareme, stderr, tempdir};
-use bareme::diag::{Diagnostics, Problem, SourceFile, MAX_RENDERED};
-use bareme::rulebook::{load_rulebook_with, LoadOptions};
-use bareme::span::Span;
+use bareme::unstable::diag::{Diagnostics, Problem, SourceFile, MAX_RENDERED};
+use bareme::unstable::rulebook::{load_rulebook_with, LoadOptions};
+use bareme::unstable::span::Span;
 use bareme::LoadError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -215,7 +215,7 @@ b = { expr = "lookup(codes, 'b').amount", format = "money" }
 fn tax(path: &Path, income: &str) -> (String, String) {
     let rb = super::rulebook(&path.display().to_string());
     let case = serde_json::json!({ "income": income });
-    match bareme::evaluate_json(&rb, &case, false)
+    match bareme::evaluate_value(&rb, &case, false)
         .expect("evaluates")
         .0
     {
@@ -304,7 +304,7 @@ fn a_version_removes_rows_by_band_limit_key_or_period_name() {
         tax(&v2, "3000.00"),
         ("\"400.00\"".into(), "\"2.00\"".into())
     );
-    let effective = bareme::rulebook::effective_toml(&v2).expect("checks");
+    let effective = bareme::unstable::rulebook::effective_toml(&v2).expect("checks");
     for gone in ["y2", "remove", "code = \"a\"", "upto = \"1000\""] {
         assert!(!effective.contains(gone), "{gone}: {effective}");
     }
@@ -366,7 +366,7 @@ fn test_runs_the_inherited_cases_of_a_version_without_its_own() {
 /// construction, whatever the machine.
 #[test]
 fn a_failing_expression_is_read_in_bounded_work() {
-    use bareme::expr::{parse_expr, MAX_EXPR_BYTES, MAX_PARSE_CALLS};
+    use bareme::unstable::expr::{parse_expr, MAX_EXPR_BYTES, MAX_PARSE_CALLS};
     let nested = [
         ("if exempt then 0 else 1 + (", "", "expected an expression"),
         (
@@ -418,7 +418,9 @@ fn a_failing_expression_is_read_in_bounded_work() {
         assert!(parse_expr(text).is_ok(), "{text}");
     }
     assert_eq!(
-        bareme::expr::print::print(&parse_expr("1 + if a then 2 else 3 + 4").expect("valid")),
+        bareme::unstable::expr::print::print(
+            &parse_expr("1 + if a then 2 else 3 + 4").expect("valid")
+        ),
         "1 + (if a then 2 else 3 + 4)"
     );
 }

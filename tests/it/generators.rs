@@ -5,9 +5,11 @@
 //! task must exercise), and the same lines from a run split into shards.
 //! (`.ci/run` checks 400 of each, against the Python readings too.)
 
-use bareme::coverage::{Coverage, Task as CoverageTask};
-use bareme::generate::{load_generator, run, Generator, Manifest, RunOptions, TaskDrawer};
-use bareme::{evaluate_json, Outcome, Rulebook};
+use bareme::unstable::coverage::{Coverage, Task as CoverageTask};
+use bareme::unstable::generate::{
+    load_generator, run, Generator, Manifest, RunOptions, TaskDrawer,
+};
+use bareme::{evaluate_value, Outcome, Rulebook};
 use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
@@ -17,7 +19,9 @@ use super::root;
 fn load(rel: &str) -> (Generator, Rulebook) {
     match load_generator(&root().join(rel), None) {
         Ok(pair) => pair,
-        Err(bareme::generate::GeneratorError::Invalid(d)) => panic!("{}", d.render(100, false)),
+        Err(bareme::unstable::generate::GeneratorError::Invalid(d)) => {
+            panic!("{}", d.render(100, false))
+        }
         Err(e) => panic!("{e}"),
     }
 }
@@ -58,7 +62,7 @@ fn generate(rel: &str, n: u64, seed: u64) -> (Vec<Json>, Rulebook) {
 
 /// The answer of a case, as `bareme eval` prints it.
 fn answer(rb: &Rulebook, case: &Json) -> Json {
-    match evaluate_json(rb, case, false) {
+    match evaluate_value(rb, case, false) {
         Ok((Outcome::Answer(a), _)) => a.to_json(),
         other => panic!("no answer for {case}: {other:?}"),
     }
@@ -226,7 +230,7 @@ fn common(
 
 fn changes(rb: &Rulebook, ablation: &str, case: &Json, expected: &Json) -> bool {
     let ablated = rb.ablated(ablation).expect("the ablation is declared");
-    match evaluate_json(&ablated, case, false) {
+    match evaluate_value(&ablated, case, false) {
         Ok((Outcome::Answer(a), _)) => a.to_json() != *expected,
         _ => true,
     }

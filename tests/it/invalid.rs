@@ -1,6 +1,7 @@
 //! `invalid = "absent"`: a value the rules may read but never reject for.
 
-use bareme::{evaluate_json, parse_rulebook, render_text, Given, Outcome};
+use bareme::unstable::facts::Given;
+use bareme::{evaluate_value, parse_rulebook, render_text, Outcome};
 use serde_json::json;
 
 const DEMO: &str = r#"[rulebook]
@@ -61,7 +62,7 @@ fn a_value_that_does_not_validate_reads_as_absent_or_its_default() {
         "note": [1],
         "level": "high"
     });
-    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     let Outcome::Answer(answer) = outcome else {
         panic!("rejected: {outcome:?}")
     };
@@ -84,13 +85,13 @@ fn a_value_that_does_not_validate_reads_as_absent_or_its_default() {
     );
     // A valid value is read as given, and `invalid = "reject"` is the default.
     let valid = json!({"people": {"b": {"region": "north", "age": 30}}, "note": "hi", "level": 3});
-    let (outcome, _) = evaluate_json(&rb, &valid, false).expect("evaluates");
+    let (outcome, _) = evaluate_value(&rb, &valid, false).expect("evaluates");
     assert_eq!(
         bareme::outcome_json(Ok(&outcome)),
         json!({"known": 1, "ages": 30, "note": "hi", "level": 3})
     );
     let bad_name = json!({"people": {"b": {"name": 5}}});
-    let (outcome, _) = evaluate_json(&rb, &bad_name, false).expect("evaluates");
+    let (outcome, _) = evaluate_value(&rb, &bad_name, false).expect("evaluates");
     let Outcome::Rejected(err) = outcome else {
         panic!("accepted: {outcome:?}")
     };

@@ -71,7 +71,7 @@ fn a_pattern_input_must_be_a_text() {
 fn a_clause_per_branch_in_the_trace_text() {
     let rb = super::rulebook(DIR);
     let case = serde_json::json!({"x": "50", "amounts": ["0.5", "3"], "cite_case": true});
-    let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluates");
     let text = bareme::render_text(&trace.expect("trace requested"));
     assert!(
         text.contains("  step relief — Relief, tapered above 100 [L1, L2]\n"),
@@ -89,9 +89,9 @@ fn a_clause_per_branch_in_the_trace_text() {
 fn a_clause_per_branch_in_the_trace_json() {
     let rb = super::rulebook(DIR);
     let case = serde_json::json!({"x": "160", "cite_case": true});
-    let (_, trace) = bareme::evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluates");
     let mut written = Vec::new();
-    bareme::trace::write_trace_json(&mut written, &trace.expect("trace requested"));
+    bareme::unstable::trace::write_trace_json(&mut written, &trace.expect("trace requested"));
     let trace: serde_json::Value = serde_json::from_slice(&written).expect("JSON");
     let relief = trace["events"]
         .as_array()

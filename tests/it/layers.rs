@@ -28,7 +28,7 @@ const LAYERS: &[&[&str]] = &[
     &["outcome"],
     &["eval"],
     &["case"],
-    &["pipeline"],
+    &["evaluation"],
     &["rulebook"],
     &["codegen"],
     &["compiled"],
@@ -49,7 +49,7 @@ const NEVER: &[(&str, &str)] = &[
     ("codegen", "eval"),
     ("codegen", "case"),
     ("codegen", "rulebook"),
-    ("codegen", "pipeline"),
+    ("codegen", "evaluation"),
     // A trace is data the interpreter fills; it never calls back into it.
     ("trace", "eval"),
     // The interpreter never validates: facts come to it validated.
@@ -66,20 +66,11 @@ const NEVER: &[(&str, &str)] = &[
 /// bottom, and the reply reader needs nothing of the engine but it.
 const ONLY: &[(&str, &[&str])] = &[("json", &[]), ("reply", &["json"])];
 
-/// Circles known today, each a `mod.rs` that both holds the types its
-/// files share and calls into them. Listed so the test fails on any new
-/// circle and on a listed one that is gone (the list only shrinks); the
-/// cure is the hub's shared types moved into a file of their own.
-const KNOWN_CIRCLES: &[&[&str]] = &[
-    &[
-        "case",
-        "case::number",
-        "case::refs",
-        "case::rows",
-        "case::shape",
-    ],
-    &["eval", "eval::answer", "eval::steps"],
-];
+/// Circles known today: none. Kept as a list so that a circle found
+/// later is written down here before it is cured, and the test says when
+/// it is gone (the list only shrinks). The cure is the shared types moved
+/// into a file of their own (`eval/machine.rs`, `case/messages.rs`).
+const KNOWN_CIRCLES: &[&[&str]] = &[];
 
 /// A source file as the checker sees it: its module path and its text.
 struct Source {

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bareme::generate::{parse_generator, run, RunError, RunOptions, TaskDrawer};
-use bareme::sweep::Vary;
+use bareme::unstable::generate::{parse_generator, run, RunError, RunOptions, TaskDrawer};
+use bareme::unstable::sweep::Vary;
 
 use super::cli::{bareme, stderr, tempdir};
 

@@ -1,8 +1,8 @@
 //! Properties: rounding and margins, printing and parsing, payslip identities.
 
-use bareme::expr::{parse_expr, print::print};
-use bareme::num::{round, RoundingMode};
-use bareme::{evaluate_json, Outcome};
+use bareme::unstable::expr::{parse_expr, print::print};
+use bareme::unstable::num::{round, RoundingMode};
+use bareme::{evaluate_value, Outcome};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -57,7 +57,7 @@ proptest! {
             "payroll_month": format!("2026-{month:02}"),
             "allowed_deduction": Decimal::new(deduction, 2).to_string(),
         });
-        let (outcome, _) = evaluate_json(&rb, &case, false).expect("no fault");
+        let (outcome, _) = evaluate_value(&rb, &case, false).expect("no fault");
         if let Outcome::Answer(a) = outcome {
             let a = a.to_json();
             let get = |k: &str| a[k].as_str().and_then(|s| s.parse::<Decimal>().ok()).expect("money field");
@@ -141,7 +141,7 @@ proptest! {
         let case = serde_json::Value::Object(case);
         for rb in BUNDLED.iter() {
             // Either an answer, a rejection naming a path, or a rulebook fault: never a panic.
-            if let Ok((Outcome::Rejected(e), _)) = evaluate_json(rb, &case, true) {
+            if let Ok((Outcome::Rejected(e), _)) = evaluate_value(rb, &case, true) {
                 prop_assert!(!e.path.is_empty());
             }
         }

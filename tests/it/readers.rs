@@ -1,5 +1,5 @@
 //! The two readings of a case give one: a case read from its text in one
-//! pass (`CaseJson`, what `eval` and `eval --batch` read) validates to the
+//! pass (`CaseText`, what `eval` and `eval --batch` read) validates to the
 //! very `Facts`, or the very rejection, that the same text read into a
 //! `serde_json::Value` (what the library and the conformance runner give)
 //! validates to; the one-pass reader takes exactly the texts serde_json
@@ -13,9 +13,9 @@
 //! `serde_json::Value` the library gives at its edge (`written.rs` pins the
 //! corners by hand).
 
-use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::{
-    evaluate_case_json, outcome_json, validate_case, validate_case_json, write_outcome, CaseJson,
+    evaluate_text, outcome_json, validate_case, validate_case_text, write_outcome, CaseText,
     Rulebook,
 };
 use serde_json::Value as Json;
@@ -39,7 +39,7 @@ struct Tally {
 /// Reads `text` both ways and requires one reading.
 fn both_ways(rb: &Rulebook, text: &str, tally: &mut Tally) {
     let serde = serde_json::from_str::<Json>(text);
-    let (flat, value) = match (CaseJson::read(text), serde) {
+    let (flat, value) = match (CaseText::read(text), serde) {
         (Ok(flat), Ok(value)) => (flat, value),
         (Ok(_), Err(e)) => panic!("read in one pass, refused by serde_json ({e}): {text}"),
         (Err(refused), Ok(_)) => {
@@ -67,13 +67,13 @@ fn both_ways(rb: &Rulebook, text: &str, tally: &mut Tally) {
         tally.rejected += 1;
     }
     assert_eq!(
-        reading(validate_case_json(rb, &flat)),
+        reading(validate_case_text(rb, &flat)),
         reading(expected),
         "{text}"
     );
     // The line `eval --batch` writes is serde_json's text of the value
     // the library gives for the same outcome.
-    let result = evaluate_case_json(rb, &flat, false);
+    let result = evaluate_text(rb, &flat, false);
     let mut written = Vec::new();
     write_outcome(&mut written, result.as_ref().map(|(o, _)| o));
     assert_eq!(
@@ -83,9 +83,9 @@ fn both_ways(rb: &Rulebook, text: &str, tally: &mut Tally) {
     );
     // In its envelope, as a batch line may carry it.
     let enveloped = format!("{{\"case\": {text}}}");
-    if let Some(flat) = CaseJson::parse(&enveloped) {
+    if let Some(flat) = CaseText::parse(&enveloped) {
         assert_eq!(
-            reading(validate_case_json(rb, &flat.without_envelope())),
+            reading(validate_case_text(rb, &flat.without_envelope())),
             reading(validate_case(rb, &value)),
             "{enveloped}"
         );
@@ -189,7 +189,7 @@ fn conformance_cases_read_one_way() {
     let mut tally = Tally::default();
     for dir in rulebook_dirs() {
         let rb = rulebook(dir.to_str().expect("UTF-8 path"));
-        let cases = bareme::conformance::cases(&dir).expect("cases");
+        let cases = bareme::unstable::conformance::cases(&dir).expect("cases");
         for (n, (_, case)) in cases.iter().enumerate() {
             both_ways(&rb, &case.to_string(), &mut tally);
             for text in damaged(case, n) {

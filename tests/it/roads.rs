@@ -6,7 +6,7 @@
 //! values, faults of another step, ties between equal numbers of different
 //! scales, per-item groups and comprehensions.
 
-use bareme::{evaluate_json, parse_rulebook};
+use bareme::{evaluate_value, parse_rulebook};
 
 pub(crate) const RULEBOOK: &str = r#"
 [rulebook]
@@ -127,7 +127,7 @@ rated = { expr = "rated", format = "decimal" }
 /// The line `eval --batch` writes for the case, the same bytes on both roads.
 fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
     let line = |trace: bool| {
-        let result = evaluate_json(rb, &case, trace);
+        let result = evaluate_value(rb, &case, trace);
         let mut out = Vec::new();
         bareme::write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
         String::from_utf8(out).expect("UTF-8")
@@ -178,18 +178,18 @@ fn faults_are_named_alike_on_both_roads() {
     let rb = parse_rulebook("roads.toml", &text).expect("valid");
     // `y` is missing: the fault belongs to step `unguarded`, read by another step.
     let case = serde_json::json!({"x": "1", "kind": "a"});
-    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
-    let traced = evaluate_json(&rb, &case, true).expect_err("a fault");
+    let untraced = evaluate_value(&rb, &case, false).expect_err("a fault");
+    let traced = evaluate_value(&rb, &case, true).expect_err("a fault");
     assert_eq!(untraced, traced);
     assert_eq!(untraced.context, "step unguarded");
     // A division by zero inside a per-item step.
     text = text.replace("expr = \"line / x\"", "expr = \"line / (x - 1)\"");
     let rb = parse_rulebook("roads.toml", &text).expect("valid");
     let case = serde_json::json!({"x": "1", "y": "1", "kind": "a", "lines": ["3"]});
-    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    let untraced = evaluate_value(&rb, &case, false).expect_err("a fault");
     assert_eq!(
         untraced,
-        evaluate_json(&rb, &case, true).expect_err("a fault")
+        evaluate_value(&rb, &case, true).expect_err("a fault")
     );
     assert_eq!(untraced.context, "step each.share of item 0");
     // Past the range of exact decimals, both roads refuse alike.
@@ -204,10 +204,10 @@ fn faults_are_named_alike_on_both_roads() {
     )
     .expect("valid");
     let case = serde_json::json!({"x": "79228162514264", "kind": "a"});
-    let untraced = evaluate_json(&rb, &case, false).expect_err("an overflow");
+    let untraced = evaluate_value(&rb, &case, false).expect_err("an overflow");
     assert_eq!(
         untraced,
-        evaluate_json(&rb, &case, true).expect_err("an overflow")
+        evaluate_value(&rb, &case, true).expect_err("an overflow")
     );
     assert!(untraced.message.contains("exceeds the range"), "{untraced}");
 }
@@ -223,10 +223,10 @@ fn citations_fault_alike_on_both_roads() {
     );
     let rb = parse_rulebook("roads.toml", &text).expect("valid");
     let case = serde_json::json!({"x": "1", "kind": "a", "lines": ["3"]});
-    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    let untraced = evaluate_value(&rb, &case, false).expect_err("a fault");
     assert_eq!(
         untraced,
-        evaluate_json(&rb, &case, true).expect_err("a fault")
+        evaluate_value(&rb, &case, true).expect_err("a fault")
     );
     assert_eq!(untraced.context, "citation of step each.share of item 0");
     // Otherwise the answer is the same on both roads.
@@ -242,10 +242,10 @@ fn citations_fault_alike_on_both_roads() {
     );
     let rb = parse_rulebook("roads.toml", &text).expect("valid");
     let case = serde_json::json!({"x": "1", "kind": "a"});
-    let untraced = evaluate_json(&rb, &case, false).expect_err("a fault");
+    let untraced = evaluate_value(&rb, &case, false).expect_err("a fault");
     assert_eq!(
         untraced,
-        evaluate_json(&rb, &case, true).expect_err("a fault")
+        evaluate_value(&rb, &case, true).expect_err("a fault")
     );
     assert_eq!(untraced.context, "step unguarded");
 }
@@ -379,8 +379,8 @@ proptest::proptest! {
             // The month and dates fall in the rulebook's own year.
             let text = case.to_string().replace("\"2026-", &format!("\"{}-", rb.version()));
             let case: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-            let untraced = evaluate_json(rb, &case, false).map(|(o, _)| o);
-            let traced = evaluate_json(rb, &case, true).map(|(o, _)| o);
+            let untraced = evaluate_value(rb, &case, false).map(|(o, _)| o);
+            let traced = evaluate_value(rb, &case, true).map(|(o, _)| o);
             proptest::prop_assert_eq!(untraced, traced, "{} on {}", rb.reference(), case);
         }
     }

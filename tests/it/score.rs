@@ -6,9 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bareme::coverage::Task;
-use bareme::generate::{load_generator, run, RunOptions, TaskDrawer};
-use bareme::score::{grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer};
+use bareme::unstable::coverage::Task;
+use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::unstable::score::{
+    grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -33,7 +35,7 @@ const RUBRICS: &[(&str, &str)] = &[
 fn rubric(rel: &str) -> Rubric {
     match load_rubric(&root().join(rel), None) {
         Ok((r, _)) => r,
-        Err(bareme::score::RubricError::Invalid(d)) => panic!("{}", d.render(100, false)),
+        Err(bareme::unstable::score::RubricError::Invalid(d)) => panic!("{}", d.render(100, false)),
         Err(e) => panic!("{e}"),
     }
 }
@@ -68,7 +70,9 @@ fn every_bundled_rubric_loads() {
     for f in files {
         if let Err(e) = load_rubric(&f, None) {
             match e {
-                bareme::score::RubricError::Invalid(d) => panic!("{}", d.render(100, false)),
+                bareme::unstable::score::RubricError::Invalid(d) => {
+                    panic!("{}", d.render(100, false))
+                }
                 e => panic!("{}: {e}", f.display()),
             }
         }
@@ -76,7 +80,7 @@ fn every_bundled_rubric_loads() {
 }
 
 /// The luma rubric's text with one replacement, checked against luma-payroll@3.
-fn luma_with(from: &str, to: &str) -> Result<Rubric, bareme::diag::Diagnostics> {
+fn luma_with(from: &str, to: &str) -> Result<Rubric, bareme::unstable::diag::Diagnostics> {
     let path = root().join("rulebooks/luma-payroll/rubric-8.toml");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains(from), "{from}");
@@ -183,7 +187,7 @@ pub(super) fn generated(rel: &str, n: u64) -> Vec<Task> {
 /// Tasks made from a rulebook's conformance cases whose outcome is an answer.
 fn conformance_tasks(dir: &str) -> Vec<Task> {
     let rb = rulebook(dir);
-    bareme::conformance::cases(&root().join(dir))
+    bareme::unstable::conformance::cases(&root().join(dir))
         .expect("cases")
         .into_iter()
         .filter_map(|(name, case)| {

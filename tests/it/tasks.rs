@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use bareme::generate::{load_generator, TaskDrawer};
-use bareme::score::{load_rubric, Scorer};
-use bareme::tasks::{ReplyLine, Task};
+use bareme::unstable::generate::{load_generator, TaskDrawer};
+use bareme::unstable::score::{load_rubric, Scorer};
+use bareme::unstable::tasks::{ReplyLine, Task};
 use serde_json::{json, Map, Value};
 
 use super::{root, rulebook};
@@ -47,7 +47,7 @@ fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
 fn payslip(id: &str) -> String {
     let rb = rulebook("rulebooks/luma-payroll/v3");
     let case = json!({"task": "payslip", "gross_pay": "1205.12", "payroll_month": "2026-07", "allowed_deduction": "74.70"});
-    let expected = bareme::score::reference_outcome(&rb, &case);
+    let expected = bareme::unstable::score::reference_outcome(&rb, &case);
     json!({"id": id, "level": 1, "tier": "payslip", "rulebook": "luma-payroll@3",
         "rulebook_hash": rb.hash(), "case": case, "expected": expected})
     .to_string()
@@ -142,7 +142,7 @@ fn a_byte_order_mark_is_named_in_a_task_and_a_replies_file() {
 }
 
 /// The line `bareme score` writes for a graded reply: its id, then the grade.
-fn score_line(id: &str, graded: &bareme::score::Graded) -> String {
+fn score_line(id: &str, graded: &bareme::unstable::score::Graded) -> String {
     let mut line = Map::new();
     line.insert("id".into(), json!(id));
     if let Value::Object(rest) = graded.to_json() {

@@ -1,18 +1,18 @@
 //! Snapshots of traces: what an auditor reads (text) and what tools read
-//! (JSON). A trace's JSON is written one way (`bareme::trace::write_trace_json`,
+//! (JSON). A trace's JSON is written one way (`bareme::unstable::trace::write_trace_json`,
 //! the format of `docs/trace-format.md`): the JSON snapshots show it read
 //! back and indented, and a digest of the bytes written for every
 //! conformance case pins them all.
 
-use bareme::trace::write_trace_json;
-use bareme::{evaluate_json, render_text, Trace};
+use bareme::unstable::trace::write_trace_json;
+use bareme::{evaluate_value, render_text, Trace};
 use sha2::{Digest, Sha256};
 
 fn trace_of(case_file: &str) -> bareme::Trace {
     let rb = super::rulebook("rulebooks/luma-payroll/v3");
     let text = std::fs::read_to_string(super::root().join(case_file)).expect("case file");
     let case: serde_json::Value = serde_json::from_str(&text).expect("JSON case");
-    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     trace.expect("trace requested")
 }
 
@@ -66,7 +66,7 @@ fn sales_tax_lines_text() {
     let text = std::fs::read_to_string(super::root().join("examples/sales-tax/cart.json"))
         .expect("case file");
     let case: serde_json::Value = serde_json::from_str(&text).expect("JSON case");
-    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     insta::assert_snapshot!(render_text(&trace.expect("trace requested")));
 }
 
@@ -81,7 +81,7 @@ fn sales_tax_supplied_rules_json() {
         "products": {"P1": {"category": "GROCERY", "unit_price": "0.05"}},
         "rules": {"ZONE_1": {"rate": "0.05", "categories": {"STANDARD": "taxable", "DIGITAL": "taxable", "GROCERY": "taxable", "MEDICAL": "exempt"}}}
     });
-    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     // 0.05 × 0.10 = 0.005, a half-cent tie: half-up gives 0.01, with a margin of 0.
     assert_eq!(
         bareme::outcome_json(Ok(&outcome)),
@@ -100,7 +100,7 @@ fn paie_fr_payslip_report_text() {
     let text = std::fs::read_to_string(super::root().join("examples/paie-fr/level4-entry.json"))
         .expect("case file");
     let case: serde_json::Value = serde_json::from_str(&text).expect("JSON case");
-    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     let rendered = render_text(&trace.expect("trace requested"));
     // The payslip as a reader sees it: the report table and its totals, before the inputs.
     let report: String = rendered
@@ -130,7 +130,7 @@ fn succession_gift_with_recall_json() {
     // Taxable = 100,000 − 31,865 − 0 = 68,135; tax = scale(88,135) − scale(20,000), where the
     // bands up to 15,932 give 403.6 + 403.7 + 573.45 = 1,380.75 and the 20 % band the rest:
     // (1,380.75 + 0.2 × 72,203) − (1,380.75 + 0.2 × 4,068) = 15,821.35 − 2,194.35 = 13,627.
-    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     assert_eq!(
         bareme::outcome_json(Ok(&outcome)),
         serde_json::json!({
@@ -198,7 +198,7 @@ worked = { expr = "worked", format = "decimal" }
 fn audit_helps_text() {
     let rb = bareme::parse_rulebook("audit-demo.toml", AUDIT).expect("valid");
     let case = serde_json::json!({"hours": ["1", "0", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]});
-    let (_, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (_, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     let text = render_text(&trace.expect("trace requested"));
     assert!(
         text.contains("hours = [1, 0, 2, 3, 4, 5, 6, 7, … 4 more]"),
@@ -234,8 +234,8 @@ fn every_conformance_trace_is_written_as_pinned() {
         let rb = bareme::load_rulebook(&dir).expect("a bundled rulebook loads");
         let mut hash = Sha256::new();
         let (mut traces, mut bytes) = (0, 0);
-        for (name, case) in bareme::conformance::cases(&dir).expect("cases") {
-            let Ok((_, Some(trace))) = evaluate_json(&rb, &case, true) else {
+        for (name, case) in bareme::unstable::conformance::cases(&dir).expect("cases") {
+            let Ok((_, Some(trace))) = evaluate_value(&rb, &case, true) else {
                 continue;
             };
             let mut written = Vec::new();
@@ -285,7 +285,7 @@ fn trace_texts_are_escaped_as_json_requires() {
         "products": {"P1": {"category": "GROCERY", "unit_price": "0.05"}},
         "rules": {"ZONE_1": {"rate": "0.05", "categories": {"STANDARD": "taxable", "DIGITAL": "taxable", "GROCERY": "taxable", "MEDICAL": "exempt"}}}
     });
-    let (outcome, trace) = evaluate_json(&rb, &case, true).expect("evaluates");
+    let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     assert!(matches!(outcome, bareme::Outcome::Answer(_)), "{outcome:?}");
     let trace = trace.expect("trace requested");
     let mut written = Vec::new();

@@ -8,8 +8,8 @@
 //! bundled rulebook's conformance and generated cases.
 
 use bareme::{
-    evaluate_case_json, evaluate_case_json_to, outcome_json, parse_rulebook, write_outcome,
-    CaseJson, Rulebook,
+    evaluate_text, outcome_json, parse_rulebook, write_evaluation, write_outcome, CaseText,
+    Rulebook,
 };
 
 /// Items with an id and an amount, each answered under its key; the
@@ -83,12 +83,12 @@ clauses = {{ expr = "clauses" }}
 /// The line `eval --batch` writes for one case text (untraced), checked to
 /// be serde_json's text of the library's `Value` of the same outcome.
 fn line_of(rb: &Rulebook, text: &str) -> String {
-    let case = CaseJson::parse(text).expect("a case the one-pass reader takes");
+    let case = CaseText::parse(text).expect("a case the one-pass reader takes");
     // Written after other bytes, as a batch buffer holds earlier lines.
     let mut written = b"earlier\n".to_vec();
-    evaluate_case_json_to(&mut written, rb, &case);
+    write_evaluation(&mut written, rb, &case);
     let line = String::from_utf8(written[8..].to_vec()).expect("UTF-8");
-    let result = evaluate_case_json(rb, &case, false);
+    let result = evaluate_text(rb, &case, false);
     assert_eq!(
         outcome_json(result.as_ref().map(|(o, _)| o)).to_string(),
         line,
@@ -99,8 +99,8 @@ fn line_of(rb: &Rulebook, text: &str) -> String {
 
 /// The line a traced evaluation of the same case gives, without its trace.
 fn traced_line_of(rb: &Rulebook, text: &str) -> String {
-    let case = CaseJson::parse(text).expect("a case the one-pass reader takes");
-    let result = evaluate_case_json(rb, &case, true);
+    let case = CaseText::parse(text).expect("a case the one-pass reader takes");
+    let result = evaluate_text(rb, &case, true);
     let mut out = Vec::new();
     write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
     String::from_utf8(out).expect("UTF-8")
@@ -200,7 +200,7 @@ fn an_error_line_is_serde_s_text_of_it() {
         (awkward.as_str(), ""),
     ] {
         let mut out = Vec::new();
-        bareme::write_error(&mut out, path, message);
+        bareme::unstable::outcome::write_error(&mut out, path, message);
         assert_eq!(
             String::from_utf8(out).expect("UTF-8"),
             serde_json::json!({"error": {"path": path, "message": message}}).to_string()

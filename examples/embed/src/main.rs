@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bareme::generate::{load_generator, TaskDrawer};
-use bareme::score::{load_rubric, Scorer};
-use bareme::{evaluate_json, render_text, Outcome};
+use bareme::unstable::generate::{load_generator, TaskDrawer};
+use bareme::unstable::score::{load_rubric, Scorer};
+use bareme::{evaluate_value, render_text, Outcome};
 
 fn bundled(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -36,7 +36,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let case = serde_json::json!({
         "task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"
     });
-    let (outcome, trace) = evaluate_json(&rb, &case, true)?;
+    let (outcome, trace) = evaluate_value(&rb, &case, true)?;
     let Outcome::Answer(answer) = outcome else {
         return Err("the payslip was rejected".into());
     };

@@ -16,7 +16,7 @@ fn reads_as_serde_json_does() {
         "\t\r\n null \n",
     ];
     for text in texts {
-        let flat = CaseJson::parse(text).unwrap_or_else(|| panic!("refused {text}"));
+        let flat = CaseText::parse(text).unwrap_or_else(|| panic!("refused {text}"));
         let serde: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
         assert_eq!(flat.root().to_value(), serde, "{text}");
         assert_eq!(flat.root().to_text(), serde.to_string(), "{text}");
@@ -26,7 +26,7 @@ fn reads_as_serde_json_does() {
 /// Numbers keep the text written, as serde_json's `arbitrary_precision` does.
 #[test]
 fn numbers_are_their_text() {
-    let flat = CaseJson::parse(r#"{"n": 1.500, "m": -0, "e": 2E3}"#).expect("JSON");
+    let flat = CaseText::parse(r#"{"n": 1.500, "m": -0, "e": 2E3}"#).expect("JSON");
     let number = |key| flat.root().get(key).map(|n| n.kind());
     assert_eq!(number("n"), Some(JsonKind::Number("1.500")));
     assert_eq!(number("m"), Some(JsonKind::Number("-0")));
@@ -69,7 +69,7 @@ fn refuses_what_serde_json_refuses_and_equal_keys() {
         &deep,
     ];
     for text in refused {
-        assert!(CaseJson::parse(text).is_none(), "read {text:?}");
+        assert!(CaseText::parse(text).is_none(), "read {text:?}");
         if !text.contains("\"k3\":3}") && !text.contains("\"a\":2") {
             assert!(
                 serde_json::from_str::<serde_json::Value>(text).is_err(),
@@ -78,7 +78,7 @@ fn refuses_what_serde_json_refuses_and_equal_keys() {
         }
     }
     let shallow = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
-    assert!(CaseJson::parse(&shallow).is_some());
+    assert!(CaseText::parse(&shallow).is_some());
     assert!(serde_json::from_str::<serde_json::Value>(&shallow).is_ok());
 }
 
@@ -86,7 +86,7 @@ fn refuses_what_serde_json_refuses_and_equal_keys() {
 /// envelope, the case's path), anything else at `$` in serde_json's words.
 #[test]
 fn refusals_name_the_key_or_quote_serde_json() {
-    let refused = |text: &str| match CaseJson::read(text) {
+    let refused = |text: &str| match CaseText::read(text) {
         Ok(_) => panic!("read {text:?}"),
         Err(e) => (e.path, e.message),
     };
@@ -127,7 +127,7 @@ fn refusals_name_the_key_or_quote_serde_json() {
 /// Keys in the order written; the envelope taken off as `eval` does.
 #[test]
 fn entries_in_order_and_envelope() {
-    let flat = CaseJson::parse(r#"{"case": {"z": 1, "a": [2, 3]}}"#).expect("JSON");
+    let flat = CaseText::parse(r#"{"case": {"z": 1, "a": [2, 3]}}"#).expect("JSON");
     let case = flat.without_envelope();
     let keys: Vec<_> = case.root().entries().map(|(k, _)| k).collect();
     assert_eq!(keys, ["z", "a"]);
@@ -140,6 +140,6 @@ fn entries_in_order_and_envelope() {
         .collect();
     assert_eq!(items, [JsonKind::Number("2"), JsonKind::Number("3")]);
     // Two keys: no envelope.
-    let two = CaseJson::parse(r#"{"case": 1, "x": 2}"#).expect("JSON");
+    let two = CaseText::parse(r#"{"case": 1, "x": 2}"#).expect("JSON");
     assert_eq!(two.without_envelope().root().len(), 2);
 }

@@ -17,7 +17,7 @@ use rand::Rng as _;
 use serde_json::Value;
 
 /// The case target.
-pub struct CaseJson {
+pub struct CaseText {
     cfg: Config,
 }
 
@@ -27,14 +27,14 @@ pub struct Input {
     book: usize,
 }
 
-impl CaseJson {
+impl CaseText {
     /// The target for a run.
-    pub fn new(cfg: Config) -> CaseJson {
-        CaseJson { cfg }
+    pub fn new(cfg: Config) -> CaseText {
+        CaseText { cfg }
     }
 }
 
-impl Target for CaseJson {
+impl Target for CaseText {
     type Input = Input;
     const NAME: &'static str = "case_json";
     const SHORT_COUNT: u64 = 1_500;

@@ -35,7 +35,7 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
         let loaded: Vec<Loaded> = seeds("generator")
             .into_iter()
             .map(|(path, text)| {
-                let (_, rb) = bareme::generate::load_generator(&path, None)
+                let (_, rb) = bareme::unstable::generate::load_generator(&path, None)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let rel = path
                     .strip_prefix(super::super::root())
@@ -57,16 +57,17 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
 /// What a generator text comes to: its diagnostics, or the tasks it draws.
 /// The one place this target calls the generator's API.
 fn outcome(input: &Input, rb: &bareme::Rulebook, count: bool) -> String {
-    let g = match bareme::generate::parse_generator("fuzz-generator.toml", &input.text, rb) {
-        Ok(g) => g,
-        Err(d) => {
-            if count {
-                tally("refused");
+    let g =
+        match bareme::unstable::generate::parse_generator("fuzz-generator.toml", &input.text, rb) {
+            Ok(g) => g,
+            Err(d) => {
+                if count {
+                    tally("refused");
+                }
+                return format!("refused\n{}", d.render(100, false));
             }
-            return format!("refused\n{}", d.render(100, false));
-        }
-    };
-    let engine = match bareme::generate::TaskDrawer::new(&g, rb) {
+        };
+    let engine = match bareme::unstable::generate::TaskDrawer::new(&g, rb) {
         Ok(e) => e,
         Err(e) => {
             if count {

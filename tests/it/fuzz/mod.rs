@@ -507,11 +507,12 @@ pub fn outcome_bytes<E: std::fmt::Display>(
             let head = match outcome {
                 bareme::Outcome::Answer(a) => format!("answer {a}"),
                 bareme::Outcome::Rejected(e) => rejected(&e.path, &e.message),
+                other => format!("{other:?}"),
             };
             let trace = match trace {
                 Some(t) if with_trace => {
                     let mut written = Vec::new();
-                    bareme::trace::write_trace_json(&mut written, t);
+                    bareme::unstable::trace::write_trace_json(&mut written, t);
                     String::from_utf8_lossy(&written).into_owned()
                 }
                 _ => String::new(),
@@ -562,7 +563,7 @@ pub fn check_load(text: &str, cases: &[serde_json::Value], thorough: bool) -> Re
     }
 }
 
-/// Evaluates a case untraced twice (once through `evaluate_json`, once
+/// Evaluates a case untraced twice (once through `evaluate_value`, once
 /// through `validate_case` then `evaluate`, on the second load) and traced,
 /// and checks the bytes agree: the same answer, rejection or fault, traced or
 /// not. When `thorough`, a second traced evaluation must give the same trace.
@@ -572,7 +573,7 @@ pub fn check_evaluation(
     case: &serde_json::Value,
     thorough: bool,
 ) -> Result<(), Finding> {
-    let plain_a = outcome_bytes(&bareme::evaluate_json(first, case, false), false);
+    let plain_a = outcome_bytes(&bareme::evaluate_value(first, case, false), false);
     tally(match plain_a.0.split(' ').next() {
         Some("answer") => "answers",
         Some("rejected") => "rejections",
@@ -597,7 +598,7 @@ pub fn check_evaluation(
             format!("rejected with an empty path: {}", plain_a.0),
         ));
     }
-    let traced_a = outcome_bytes(&bareme::evaluate_json(first, case, true), thorough);
+    let traced_a = outcome_bytes(&bareme::evaluate_value(first, case, true), thorough);
     // Reports run only when a trace is asked for, so a faulty report cell (a
     // fault in an item's answer) fails the traced evaluation alone: a documented limitation
     // (docs/rulebook-format.md §19, item 2), not a disagreement.
@@ -618,7 +619,7 @@ pub fn check_evaluation(
         ));
     }
     if thorough {
-        let traced_b = outcome_bytes(&bareme::evaluate_json(second, case, true), true);
+        let traced_b = outcome_bytes(&bareme::evaluate_value(second, case, true), true);
         if traced_a != traced_b {
             return Err(Finding::new(
                 "nondeterministic: traced",
@@ -689,7 +690,7 @@ fn expression_text() {
 
 #[test]
 fn case_json() {
-    run(&case_json::CaseJson::new(Config::from_env()));
+    run(&case_json::CaseText::new(Config::from_env()));
 }
 
 #[test]
@@ -845,7 +846,7 @@ fn fuzz_inputs_are_reproducible_by_index() {
     let cfg = Config::short(7);
     same(&rulebook_toml::RulebookToml::new(cfg.clone()));
     same(&expr_text::ExprText::new(cfg.clone()));
-    same(&case_json::CaseJson::new(cfg.clone()));
+    same(&case_json::CaseText::new(cfg.clone()));
     same(&reply_text::ReplyText::new(cfg.clone()));
     same(&generator_toml::GeneratorToml::new(cfg.clone()));
     same(&rubric_toml::RubricToml::new(cfg.clone()));

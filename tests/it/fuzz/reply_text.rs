@@ -6,7 +6,7 @@
 //! The oracle: no panic; a score between the rubric's floor and its
 //! maximum; the same reply graded twice gives the same score and parts.
 
-use bareme::score::{grade, load_rubric, Rubric};
+use bareme::unstable::score::{grade, load_rubric, Rubric};
 use rand::seq::IndexedRandom;
 use rand::Rng as _;
 use rust_decimal::Decimal;

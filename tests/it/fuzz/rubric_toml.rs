@@ -7,7 +7,7 @@
 //! The oracle: no panic, no abort, within the time limit, and the same text
 //! loaded and graded twice gives the same diagnostics or the same grades.
 
-use bareme::score::Rubric;
+use bareme::unstable::score::Rubric;
 use rand::seq::IndexedRandom;
 use rand::Rng as _;
 use rust_decimal::Decimal;
@@ -47,9 +47,9 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
         let generators: Vec<(String, Vec<Value>)> = seeds("generator")
             .into_iter()
             .map(|(path, _)| {
-                let (g, rb) = bareme::generate::load_generator(&path, None)
+                let (g, rb) = bareme::unstable::generate::load_generator(&path, None)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let engine = bareme::generate::TaskDrawer::new(&g, &rb)
+                let engine = bareme::unstable::generate::TaskDrawer::new(&g, &rb)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let expected = (0..TASKS)
                     .map(|i| match engine.task(1, i, None) {
@@ -63,7 +63,7 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
         let loaded: Vec<Loaded> = seeds("rubric")
             .into_iter()
             .map(|(path, text)| {
-                let (rubric, rb) = bareme::score::load_rubric(&path, None)
+                let (rubric, rb) = bareme::unstable::score::load_rubric(&path, None)
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let rel = path
                     .strip_prefix(super::super::root())
@@ -92,7 +92,7 @@ fn corpus() -> &'static (Vec<Loaded>, Pool) {
 /// What a rubric text comes to: its diagnostics, or its grades of the
 /// replies. The one place this target calls the rubric's API.
 fn outcome(input: &Input, rb: &bareme::Rulebook, count: bool) -> String {
-    let rubric = match bareme::score::parse_rubric("fuzz-rubric.toml", &input.text, rb) {
+    let rubric = match bareme::unstable::score::parse_rubric("fuzz-rubric.toml", &input.text, rb) {
         Ok(r) => r,
         Err(d) => {
             if count {
@@ -101,11 +101,12 @@ fn outcome(input: &Input, rb: &bareme::Rulebook, count: bool) -> String {
             return format!("refused\n{}", d.render(100, false));
         }
     };
-    let reference =
-        bareme::score::Scorer::new(rubric.clone(), false).reference_reply(&input.expected);
+    let reference = bareme::unstable::score::Scorer::new(rubric.clone(), false)
+        .reference_reply(&input.expected);
     let mut out = String::new();
     for reply in std::iter::once(&reference).chain(&input.replies) {
-        let graded = bareme::score::grade(&rubric, &input.expected, reply, input.explanation);
+        let graded =
+            bareme::unstable::score::grade(&rubric, &input.expected, reply, input.explanation);
         if count {
             tally(match &graded {
                 Ok(g) if g.malformed.is_some() => "malformed",
@@ -164,8 +165,8 @@ impl Target for RubricToml {
         let l = &loaded[seed];
         let text = mutated(rng, &l.seed, pool);
         let expected = l.expected.choose(rng).cloned().unwrap_or(Value::Null);
-        let reference =
-            bareme::score::Scorer::new(l.rubric.clone(), false).reference_reply(&expected);
+        let reference = bareme::unstable::score::Scorer::new(l.rubric.clone(), false)
+            .reference_reply(&expected);
         let replies = (0..rng.random_range(1..=3))
             .map(|_| damaged(rng, &reference))
             .collect();

@@ -4,7 +4,7 @@
 //! It sits above both the validator (`case`) and the evaluator (`eval`), so
 //! neither calls the other to compose them.
 
-use crate::case::{validate_case, validate_case_json, CaseJson};
+use crate::case::{validate_case, validate_case_text, CaseText};
 use crate::eval::evaluate;
 use crate::facts::{CaseError, Facts};
 use crate::model::Rulebook;
@@ -12,7 +12,16 @@ use crate::outcome::{write_outcome, EvalError, Outcome};
 use crate::trace::{OutcomeTrace, Trace};
 
 /// Validates and evaluates a JSON case, optionally tracing.
-pub fn evaluate_json(
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+/// let (outcome, _) = bareme::evaluate_value(&rb, &case, false)?;
+/// let bareme::Outcome::Answer(answer) = outcome else { panic!("rejected") };
+/// assert_eq!(answer.to_json()["net_pay"], "2237.50");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn evaluate_value(
     rb: &Rulebook,
     case: &serde_json::Value,
     trace: bool,
@@ -20,20 +29,37 @@ pub fn evaluate_json(
     evaluate_validated(rb, validate_case(rb, case), trace)
 }
 
-/// Validates and evaluates a case read from its text, as [`evaluate_json`]
+/// Validates and evaluates a case read from its text, as [`evaluate_value`]
 /// does the same case read into a `serde_json::Value`.
-pub fn evaluate_case_json(
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let text = bareme::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-13"}"#)?;
+/// let (outcome, _) = bareme::evaluate_text(&rb, &text, false)?;
+/// assert!(matches!(outcome, bareme::Outcome::Rejected(e) if e.path == "payroll_month"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn evaluate_text(
     rb: &Rulebook,
-    case: &CaseJson<'_>,
+    case: &CaseText<'_>,
     trace: bool,
 ) -> Result<(Outcome, Option<Trace>), EvalError> {
-    evaluate_validated(rb, validate_case_json(rb, case), trace)
+    evaluate_validated(rb, validate_case_text(rb, case), trace)
 }
 
 /// Validates and evaluates a case read from its text, untraced, and writes
 /// its outcome to `out` as `eval --batch` writes a line ([`write_outcome`]).
-pub fn evaluate_case_json_to(out: &mut Vec<u8>, rb: &Rulebook, case: &CaseJson<'_>) {
-    let result = evaluate_validated(rb, validate_case_json(rb, case), false);
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let text = bareme::CaseText::from_bytes(br#"{"task": "retrieval", "field": "contribution_rate", "payroll_month": "2026-03"}"#)?;
+/// let mut line = Vec::new();
+/// bareme::write_evaluation(&mut line, &rb, &text);
+/// assert!(String::from_utf8(line)?.contains(r#""value":"0.05""#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_evaluation(out: &mut Vec<u8>, rb: &Rulebook, case: &CaseText<'_>) {
+    let result = evaluate_validated(rb, validate_case_text(rb, case), false);
     write_outcome(out, result.as_ref().map(|(outcome, _)| outcome));
 }
 
