@@ -222,6 +222,7 @@ impl std::error::Error for Diagnostics {}
 
 impl Diagnostics {
     /// An empty list for a file.
+    #[doc(hidden)] // built by the loaders; an embedder reads, never builds
     pub fn new(source: SourceFile) -> Self {
         Diagnostics {
             source,
@@ -232,6 +233,7 @@ impl Diagnostics {
 
     /// An empty list for files laid one after the other in `source`, each
     /// starting at its offset (in increasing order).
+    #[doc(hidden)] // built by the loaders; an embedder reads, never builds
     pub fn of_parts(source: SourceFile, parts: Vec<(usize, SourceFile)>) -> Self {
         Diagnostics {
             source,
@@ -241,6 +243,7 @@ impl Diagnostics {
     }
 
     /// Adds a problem; in a chain, its span is moved into the file it falls in.
+    #[doc(hidden)] // built by the loaders; an embedder reads, never builds
     pub fn push(&mut self, mut problem: Problem) {
         let part = problem.span.and_then(|span| {
             self.parts
@@ -260,6 +263,12 @@ impl Diagnostics {
     }
 
     /// Whether nothing was found.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert!(rb.warnings().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.problems.is_empty()
     }
@@ -267,6 +276,12 @@ impl Diagnostics {
     /// Renders the first [`MAX_RENDERED`] problems as miette does, `width`
     /// columns wide, then a line counting the others
     /// (`… and 7 more problems`). Each file's lines are indexed once.
+    ///
+    /// ```
+    /// let problems = bareme::parse_rulebook("r.toml", "[rulebook]\nid = 3\n").unwrap_err();
+    /// let page = problems.render(80, false);
+    /// assert!(page.contains("r.toml:2:6"), "{page}");
+    /// ```
     pub fn render(&self, width: usize, color: bool) -> String {
         let theme = if color {
             GraphicalTheme::unicode()
@@ -324,6 +339,11 @@ impl Diagnostics {
     }
 
     /// The compact `code line:col-line:col` of every problem.
+    ///
+    /// ```
+    /// let problems = bareme::parse_rulebook("r.toml", "[rulebook]\nid = 3\n").unwrap_err();
+    /// assert_eq!(problems.locations()[0], "load::toml 2:6-2:7");
+    /// ```
     pub fn locations(&self) -> Vec<String> {
         self.problems.iter().map(Problem::location).collect()
     }

@@ -155,17 +155,44 @@ pub enum AnswerValue {
 
 impl Answer {
     /// The answer's value under `key`, if it has that field.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+    /// # let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+    /// let net = answer.get("net_pay");
+/// assert!(matches!(net, Some(bareme::AnswerValue::Amount(d)) if d.to_string() == "2237.50"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn get(&self, key: &str) -> Option<&AnswerValue> {
         self.fields.get(key)
     }
 
     /// Appends the answer's JSON text to `out`.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+    /// # let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+    /// let mut out = Vec::new();
+    /// answer.write_json(&mut out);
+    /// assert_eq!(out, answer.to_string().into_bytes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write_json(&self, out: &mut Vec<u8>) {
         write_fields(out, &self.fields);
     }
 
     /// The answer as a `serde_json::Value`: the value `serde_json` reads
     /// from [`Answer::write_json`]'s text.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+    /// # let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+    /// assert_eq!(answer.to_json()["clauses"][0], "R1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::Value::from(self)
     }
@@ -193,6 +220,14 @@ impl Fields {
     }
 
     /// The named values, in order.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
+    /// # let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
+    /// assert_eq!(answer.fields.iter().count(), 9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&str, &AnswerValue)> {
         self.0.iter().map(|(k, v)| (&**k, v))
     }

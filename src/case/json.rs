@@ -178,6 +178,11 @@ impl<'t> CaseText<'t> {
     /// Reads `text` as one JSON value, or refuses it: a key given twice
     /// in an object at the key's path, any other fault at `$` with
     /// serde_json's message (see the module's invariant).
+    ///
+    /// ```
+    /// let case = bareme::CaseText::read(r#"{"a": 1, "a": 2}"#).unwrap_err();
+    /// assert_eq!(case.path, "a");
+    /// ```
     pub fn read(text: &'t str) -> Result<CaseText<'t>, CaseError> {
         let spare = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
         let mut nodes = relabel(spare);
@@ -224,11 +229,22 @@ impl<'t> CaseText<'t> {
     }
 
     /// What [`CaseText::read`] reads, or `None` for a text it refuses.
+    ///
+    /// ```
+    /// assert!(bareme::CaseText::parse("{").is_none());
+    /// assert!(bareme::CaseText::parse("{}").is_some());
+    /// ```
     pub fn parse(text: &'t str) -> Option<CaseText<'t>> {
         Self::read(text).ok()
     }
 
     /// The value read (the case, once its envelope is taken off).
+    ///
+    /// ```
+    /// let case = bareme::CaseText::read(r#"{"n": [1, 2]}"#)?;
+    /// assert_eq!(case.root().to_value()["n"][1], 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn root(&self) -> JsonNode<'_> {
         JsonNode {
             nodes: &self.nodes,
@@ -238,6 +254,12 @@ impl<'t> CaseText<'t> {
 
     /// The case inside an envelope `{"case": CASE}` (an object whose only
     /// key is `case`), else the value itself, as `eval` reads a case.
+    ///
+    /// ```
+    /// let case = bareme::CaseText::read(r#"{"case": {"n": 1}}"#)?.without_envelope();
+    /// assert_eq!(case.root().to_value(), serde_json::json!({"n": 1}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn without_envelope(mut self) -> Self {
         let root = self.root();
         if root.len() == 1 {

@@ -147,11 +147,26 @@ pub struct RulebookDiff {
 
 impl RulebookDiff {
     /// Whether the two versions mean the same.
+    ///
+    /// ```
+    /// let text = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
+    /// let v = bareme::Version { file: "v3", text: &text };
+    /// assert!(bareme::diff_rulebooks(&v, &v)?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.sections.values().all(Vec::is_empty)
     }
 
     /// How many changes in all.
+    ///
+    /// ```
+    /// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
+    /// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
+    /// let diff = bareme::diff_rulebooks(&bareme::Version { file: "old", text: &old }, &bareme::Version { file: "new", text: &new })?;
+    /// assert_eq!(diff.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.sections.values().map(Vec::len).sum()
     }

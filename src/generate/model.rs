@@ -224,31 +224,67 @@ pub(crate) struct Prompt {
 
 impl Generator {
     /// `luma-payroll/generator-4`.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert_eq!(generator.name(), "luma-payroll/generator-4");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The rulebook it is written against: `luma-payroll@3`.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert_eq!(generator.rulebook(), "luma-payroll@3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rulebook(&self) -> &str {
         &self.rulebook
     }
 
     /// Its number: `generator-4.toml` has 4.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert_eq!(generator.number(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn number(&self) -> i64 {
         self.number
     }
 
     /// Human title.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert!(generator.title().is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
 
     /// SHA-256 of the generator file.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert_eq!(generator.hash().len(), 64);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn hash(&self) -> &str {
         &self.hash
     }
 
     /// Level numbers, in the order declared.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert!(generator.level_numbers().count() >= 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn level_numbers(&self) -> impl Iterator<Item = i64> + '_ {
         self.levels.iter().map(|l| l.number)
     }

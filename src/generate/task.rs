@@ -110,11 +110,26 @@ impl<'g> TaskDrawer<'g> {
     }
 
     /// The answer format every task states alike.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+    /// assert!(!drawer.format().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn format(&self) -> &str {
         self.renderer.format()
     }
 
     /// Task `index` of the run with this seed; `level` fixes the level.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+    /// let drawn = drawer.task(7, 41, None)?;
+    /// assert_eq!(drawn.task.id, drawer.task(7, 41, None)?.task.id);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn task(
         &self,
         seed: u64,

@@ -134,11 +134,23 @@ pub enum StepRef {
 
 impl Rulebook {
     /// Stable id, e.g. `luma-payroll`.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.id(), "luma-payroll");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn id(&self) -> &str {
         &self.id
     }
 
     /// Version of the rules.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.version(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn version(&self) -> i64 {
         self.version
     }
@@ -146,42 +158,93 @@ impl Rulebook {
     /// SHA-256 of the file text (line endings normalised), hex; for a
     /// chain of versions, of every file's hash, so a change to any file of
     /// the chain changes it.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert!(rb.hash().chars().all(|c| c.is_ascii_hexdigit()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn hash(&self) -> &str {
         &self.hash
     }
 
     /// The files read, the named one first, then each version it extends.
+    ///
+    /// ```
+    /// let rb = bareme::load_rulebook("rulebooks/paie-fr/v2025".as_ref())?;
+    /// // v2025 extends v2026: both files were read.
+    /// assert_eq!(rb.files().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn files(&self) -> &[String] {
         &self.files
     }
 
     /// Human title, when the rulebook gives one.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.title(), Some("Luma payroll rules, version 3"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
 
     /// Bounds on one evaluation.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert!(rb.limits().max_case_bytes >= 1024);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
 
     /// The declared ablations' names, as `--ablate` takes them.
+    ///
+    /// ```
+    /// let rb = bareme::load_rulebook("rulebooks/sales-tax/v1".as_ref())?;
+    /// assert_eq!(rb.ablation_names().count(), 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ablation_names(&self) -> impl Iterator<Item = &str> {
         self.ablations.iter().map(|a| &*a.name)
     }
 
     /// The ablations this copy evaluates under, in the order applied.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.applied_ablations().count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn applied_ablations(&self) -> impl Iterator<Item = &str> {
         self.applied_ablations.iter().map(|a| &**a)
     }
 
     /// The ablations this copy evaluates under as traces name them, joined
     /// with `,` as `--ablate` takes them; `None` for the rulebook as written.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.ablation_label(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ablation_label(&self) -> Option<String> {
         (!self.applied_ablations.is_empty()).then(|| self.applied_ablations.join(","))
     }
 
     /// The warnings `bareme check` prints, located in the rulebook's file.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// for warning in &rb.warnings().problems {
+    ///     println!("{}: {}", warning.code, warning.message);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn warnings(&self) -> crate::diag::Diagnostics {
         let mut diags = crate::diag::Diagnostics::new(self.source.clone());
         for w in &self.warnings {
@@ -191,6 +254,12 @@ impl Rulebook {
     }
 
     /// What the rulebook declares, counted, as `bareme check` reports it.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert!(rb.summary().contains("inputs"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn summary(&self) -> String {
         let per_item: usize = self.groups.iter().map(|g| g.steps.len()).sum();
         format!(
@@ -206,11 +275,23 @@ impl Rulebook {
     }
 
     /// Clause texts by id, in the rulebook's order.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert!(rb.clauses()["R3"].starts_with("Employee contribution"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn clauses(&self) -> &IndexMap<Arc<str>, String> {
         &self.clauses
     }
 
     /// `id@version#hash12`, the reference every task and trace records.
+    ///
+    /// ```
+    /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+    /// assert_eq!(rb.reference(), format!("luma-payroll@3#{}", &rb.hash()[..12]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reference(&self) -> String {
         format!(
             "{}@{}#{}",

@@ -123,6 +123,16 @@ pub struct Graded {
 
 impl Graded {
     /// `{"score", "max", "malformed"?, "explanation"?, "components"}`.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let graded = bareme::Scorer::new(rubric, false).score(&task, "no answer", None)?;
+    /// assert!(graded.malformed.is_some());
+    /// assert!(graded.to_json()["components"].is_array());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("score".into(), number(self.score));

@@ -47,16 +47,34 @@ pub struct Rubric {
 
 impl Rubric {
     /// `luma-payroll@3`.
+    ///
+    /// ```
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// assert_eq!(rubric.rulebook(), "luma-payroll@3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rulebook(&self) -> String {
         format!("{}@{}", self.rulebook_id, self.rulebook_version)
     }
 
     /// The decision named.
+    ///
+    /// ```
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// assert!(rubric.decision("calculate").is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn decision(&self, name: &str) -> Option<&DecisionRubric> {
         self.decisions.iter().find(|d| d.name == name)
     }
 
     /// The most a reply can score.
+    ///
+    /// ```
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// assert_eq!(rubric.max(), rust_decimal::Decimal::ONE);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max(&self) -> Decimal {
         self.score.exact + self.score.citations.unwrap_or_default()
     }

@@ -141,6 +141,14 @@ fn keys_text() -> String {
 
 impl Task {
     /// A task from its line's text, read strictly.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// let line = serde_json::to_string(&task)?;
+    /// assert_eq!(bareme::Task::from_json(&line)?.id, task.id);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_json(text: &str) -> Result<Task, TaskError> {
         let Value::Object(mut o) = read_json(text).map_err(TaskError::Json)? else {
             return Err(TaskError::NotObject);
@@ -201,6 +209,13 @@ impl Task {
 
     /// Where a bundled rulebook of the task's id and version is, relative to
     /// the repository root: `rulebooks/<id>/v<version>`.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// assert_eq!(task.rulebook_dir(), std::path::Path::new("rulebooks/luma-payroll/v3"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rulebook_dir(&self) -> PathBuf {
         PathBuf::from("rulebooks")
             .join(&self.rulebook_id)
@@ -208,6 +223,13 @@ impl Task {
     }
 
     /// `id@version#hash`, the hash in full.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// assert_eq!(task.written_for(), format!("luma-payroll@3#{}", rb.hash()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn written_for(&self) -> String {
         format!("{}@{}#{}", self.rulebook_id, self.version, self.hash)
     }
