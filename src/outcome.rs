@@ -161,7 +161,7 @@ impl Answer {
     /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
     /// # let bareme::Outcome::Answer(answer) = bareme::evaluate_value(&rb, &case, false)?.0 else { panic!() };
     /// let net = answer.get("net_pay");
-/// assert!(matches!(net, Some(bareme::AnswerValue::Amount(d)) if d.to_string() == "2237.50"));
+    /// assert!(matches!(net, Some(bareme::AnswerValue::Amount(d)) if d.to_string() == "2237.50"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn get(&self, key: &str) -> Option<&AnswerValue> {

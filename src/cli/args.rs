@@ -179,6 +179,12 @@ pub struct DiffArgs {
     /// Examples shown per changed answer field.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub examples: usize,
+    /// With `--impact` or `--sample`: move every month and date input the old version
+    /// declares by this many whole years before it reads a case (`-1`: last year's rules
+    /// on this year's cases, where only the dates differ).
+    #[arg(long, value_name = "YEARS", default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-200..=200))]
+    pub old_years: i32,
     /// Two rubrics: grade these tasks' replies under both (the scripted strategies' replies
     /// without `--replies`).
     #[arg(long, value_name = "TASKS.jsonl")]

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use bareme::unstable::diff::{
     diff_rulebooks, impact, render_markdown, render_text, verdict, Dependent, DependentKind,
-    Report, RulebookDiff, Style, Verdict, Version,
+    ImpactOptions, Report, RulebookDiff, Style, Verdict, Version,
 };
 use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
 use bareme::unstable::rulebook::effective_toml;
@@ -140,7 +140,13 @@ fn rulebooks(args: &DiffArgs) -> ExitCode {
     };
     let impact = match tasks(args) {
         Ok(None) => None,
-        Ok(Some(tasks)) => Some(impact(&old.rulebook, &new.rulebook, &tasks, args.examples)),
+        Ok(Some(tasks)) => {
+            let options = ImpactOptions {
+                examples: args.examples,
+                old_years: args.old_years,
+            };
+            Some(impact(&old.rulebook, &new.rulebook, &tasks, options))
+        }
         Err(code) => return code,
     };
     let report = Report {

@@ -23,7 +23,8 @@ use serde::Serialize;
 pub use changes::{Change, ChangeKind, RulebookDiff, Section, Side};
 pub use compat::{verdict, Break, Dependent, DependentKind, Verdict};
 pub use impact::{
-    impact, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactTask, ReadChange,
+    impact, shift_years, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactOptions,
+    ImpactTask, ReadChange, Rejection, Rejections, StepMove,
 };
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::changes::{Change, ChangeKind, Section};
 use super::compat::Verdict;
-use super::impact::Impact;
+use super::impact::{Impact, Rejections, StepMove};
 use super::Report;
 use crate::trace::escape_text;
 
@@ -182,21 +182,78 @@ fn counts(map: &std::collections::BTreeMap<String, usize>) -> String {
     parts.join(", ")
 }
 
-fn impact_text(out: &mut String, i: &Impact, style: Style) {
+/// The impact's headline: moved answers, and refusals apart.
+fn impact_head(i: &Impact) -> String {
+    let mut head = format!("impact: {} of {} tasks change", i.changed, i.tasks);
+    if i.old_rejects.count + i.new_rejects.count > 0 {
+        head.push_str(&format!(
+            "; {} refused by the old version only, {} by the new only",
+            i.old_rejects.count, i.new_rejects.count
+        ));
+    }
+    head
+}
+
+/// A step's move, `step of item: old → new (+delta)`.
+fn step_move(m: &StepMove) -> (String, String, String, String) {
+    let item = m
+        .item
+        .as_deref()
+        .map_or_else(String::new, |i| format!(" of {}", clean(i)));
+    let value = |v: &Option<serde_json::Value>| {
+        v.as_ref()
+            .map_or_else(|| "(not computed)".to_string(), json_text)
+    };
+    let delta = m
+        .delta
+        .as_deref()
+        .map_or_else(String::new, |d| format!(" ({d})"));
+    (
+        format!("{}{item}", clean(&m.step)),
+        value(&m.old),
+        value(&m.new),
+        delta,
+    )
+}
+
+fn rejections_text(out: &mut String, what: &str, r: &Rejections) {
+    if r.count == 0 {
+        return;
+    }
     let _ = writeln!(
         out,
-        "\n{}",
-        style.head(&format!(
-            "impact: {} of {} tasks change",
-            i.changed, i.tasks
-        ))
+        "  refused by {what} only: {} (by path: {})",
+        r.count,
+        counts(&r.by_path)
     );
+    for e in &r.examples {
+        let _ = writeln!(
+            out,
+            "    {}: {}: {}",
+            clean(&e.task),
+            clean(&e.path),
+            clean(&e.message)
+        );
+    }
+}
+
+fn impact_text(out: &mut String, i: &Impact, style: Style) {
+    let _ = writeln!(out, "\n{}", style.head(&impact_head(i)));
     let _ = writeln!(
         out,
         "  tasks by level: {}; by tier: {}",
         counts(&i.levels),
         counts(&i.tiers)
     );
+    if i.old_years != 0 {
+        let _ = writeln!(
+            out,
+            "  the old version read each case with its months and dates moved by {} year(s)",
+            i.old_years
+        );
+    }
+    rejections_text(out, "the old version", &i.old_rejects);
+    rejections_text(out, "the new version", &i.new_rejects);
     for (field, f) in &i.fields {
         let _ = writeln!(
             out,
@@ -254,13 +311,45 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                 }
                 let _ = writeln!(out, "        clauses: {}", clean(&d.clauses.join(", ")));
             }
+            if !e.steps.is_empty() {
+                let _ = writeln!(out, "      steps that moved ({}):", e.steps_moved);
+                for m in &e.steps {
+                    let (at, old, new, delta) = step_move(m);
+                    let _ = writeln!(
+                        out,
+                        "        {at}: {} → {}{delta}",
+                        style.removed(&old),
+                        style.added(&new)
+                    );
+                }
+                if e.steps_moved > e.steps.len() {
+                    let _ = writeln!(out, "        … and {} more", e.steps_moved - e.steps.len());
+                }
+            }
         }
     }
 }
 
 /// Text for a Markdown table cell: one line, `|` escaped.
 fn cell(text: &str) -> String {
-    clean(text).replace('|', "\\|")
+    let mut out = String::new();
+    for c in clean(text).chars() {
+        if matches!(
+            c,
+            '\\' | '|' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '~'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text for inside a code span in a table cell: one line, `|` escaped (a
+/// table splits on it even there), a backtick written as `'` (it would end
+/// the span); nothing else is read as Markdown inside a span.
+fn code(text: &str) -> String {
+    clean(text).replace('|', "\\|").replace('`', "'")
 }
 
 /// The report as Markdown: a table per section.
@@ -272,8 +361,8 @@ pub fn render_markdown(r: &Report) -> String {
         "# {} → {}\n\n`{}` → `{}`: {} change(s).",
         cell(&d.old.rulebook),
         cell(&d.new.rulebook),
-        cell(&d.old.file),
-        cell(&d.new.file),
+        code(&d.old.file),
+        code(&d.new.file),
         d.len()
     );
     for section in Section::ALL {
@@ -329,13 +418,13 @@ pub fn render_markdown(r: &Report) -> String {
             let _ = writeln!(
                 out,
                 "- `{}`: {}",
-                cell(&v.file),
+                code(&v.file),
                 if v.loads { "loads" } else { "**breaks**" }
             );
             for b in &v.breaks {
                 let here = b.line.map_or_else(String::new, |l| format!("line {l}"));
                 let there = match (&b.old_entity, b.old_line) {
-                    (Some(e), Some(l)) => format!(", old rulebook line {l} (`{}`)", cell(e)),
+                    (Some(e), Some(l)) => format!(", old rulebook line {l} (`{}`)", code(e)),
                     _ => String::new(),
                 };
                 let _ = writeln!(out, "  - {here}{there}: `{}` {}", b.code, cell(&b.message));
@@ -343,11 +432,40 @@ pub fn render_markdown(r: &Report) -> String {
         }
     }
     if let Some(i) = &r.impact {
-        let _ = writeln!(
-            out,
-            "\n## impact: {} of {} tasks change\n",
-            i.changed, i.tasks
-        );
+        let _ = writeln!(out, "\n## {}\n", cell(&impact_head(i)));
+        if i.old_years != 0 {
+            let _ = writeln!(
+                out,
+                "The old version read each case with its months and dates moved by {} year(s).\n",
+                i.old_years
+            );
+        }
+        for (what, r) in [
+            ("the old version", &i.old_rejects),
+            ("the new version", &i.new_rejects),
+        ] {
+            if r.count == 0 {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "Refused by {what} only: {} (by path: {}).\n",
+                r.count,
+                cell(&counts(&r.by_path))
+            );
+            for e in &r.examples {
+                let _ = writeln!(
+                    out,
+                    "- `{}`: `{}`: {}",
+                    code(&e.task),
+                    code(&e.path),
+                    cell(&e.message)
+                );
+            }
+            if !r.examples.is_empty() {
+                let _ = writeln!(out);
+            }
+        }
         let _ = writeln!(
             out,
             "| field | changed | by level | by tier |\n|---|---|---|---|"
@@ -356,7 +474,7 @@ pub fn render_markdown(r: &Report) -> String {
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {} | {} |",
-                cell(field),
+                code(field),
                 f.changed,
                 cell(&counts(&f.by_level)),
                 cell(&counts(&f.by_tier))
@@ -367,8 +485,8 @@ pub fn render_markdown(r: &Report) -> String {
                 let _ = writeln!(
                     out,
                     "\n- `{}` of `{}`: {} → {}",
-                    cell(field),
-                    cell(&e.task),
+                    code(field),
+                    code(&e.task),
                     cell(&json_text(&e.old)),
                     cell(&json_text(&e.new))
                 );
@@ -384,10 +502,10 @@ pub fn render_markdown(r: &Report) -> String {
                     let _ = writeln!(
                         out,
                         "  first divergence: step `{}`{}: {} → {}; old `{}`, new `{}`; clauses {}",
-                        cell(&dv.step),
+                        code(&dv.step),
                         dv.item
                             .as_deref()
-                            .map_or_else(String::new, |i| format!(" of `{}`", cell(i))),
+                            .map_or_else(String::new, |i| format!(" of `{}`", code(i))),
                         cell(&v(&dv.old_value)),
                         cell(&v(&dv.new_value)),
                         f(&dv.old_formula),
@@ -399,11 +517,40 @@ pub fn render_markdown(r: &Report) -> String {
                     }
                     for r in &dv.reads {
                         let (old, new) = (json_text(&r.old), json_text(&r.new));
-                        let _ = writeln!(out, "  read `{}`: {old} → {new}", cell(&r.name));
+                        let _ = writeln!(out, "  read `{}`: {old} → {new}", code(&r.name));
+                    }
+                }
+                if !e.steps.is_empty() {
+                    let _ = writeln!(out, "  steps that moved ({}):", e.steps_moved);
+                    for m in &e.steps {
+                        let (at, old, new, delta) = step_move(m);
+                        let _ = writeln!(
+                            out,
+                            "  - `{}`: {} → {}{}",
+                            code(&at),
+                            cell(&old),
+                            cell(&new),
+                            cell(&delta)
+                        );
+                    }
+                    if e.steps_moved > e.steps.len() {
+                        let _ = writeln!(out, "  - … and {} more", e.steps_moved - e.steps.len());
                     }
                 }
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cell, code};
+
+    #[test]
+    fn a_markdown_cell_escapes_what_markdown_reads_and_a_code_span_only_its_pipe() {
+        assert_eq!(cell("a_b * c|d"), "a\\_b \\* c\\|d");
+        assert_eq!(cell("net_a_payer"), "net\\_a\\_payer");
+        assert_eq!(code("a|b`c_d*"), "a\\|b'c_d*");
+    }
 }
