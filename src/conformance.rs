@@ -224,7 +224,7 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
                 ablated = a;
                 &ablated
             }
-            Err(e) => return vec![e],
+            Err(e) => return vec![e.to_string()],
         },
     };
     let plain = evaluate_json(rb, &case, false);

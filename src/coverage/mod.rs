@@ -162,7 +162,7 @@ impl Coverage {
                 .collect();
             match self.rulebook.ablated_all(&chosen) {
                 Err(why) => {
-                    let _ = combination.refused.set(Some(why));
+                    let _ = combination.refused.set(Some(why.to_string()));
                 }
                 Ok(ablated) => {
                     let _ = combination.refused.set(None);
