@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::chunks::all_cores;
-use bareme::score::{grade_in_order, FileError};
+use bareme::score::{grade_in_order, FileError, ScoreError};
 use bareme::tasks::{LineError, ReplyLine, Task};
 
 use super::progress;
@@ -35,7 +35,7 @@ pub(super) fn in_file_order<'t, R: Send>(
     tasks: &'t IndexMap<String, Task>,
     lines: impl Iterator<Item = Result<(usize, ReplyLine), LineError>>,
     jobs: Option<usize>,
-    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, String> + Sync,
+    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, ScoreError> + Sync,
     mut take: impl FnMut(&'t Task, ReplyLine, R) -> Result<(), ExitCode>,
 ) -> Result<(), ExitCode> {
     let bar = progress::bar("replies", None);

@@ -14,7 +14,9 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::score::{number, setting_changes, settings, Baselines, Means, Scorer, SettingChange};
+use bareme::score::{
+    number, setting_changes, settings, Baselines, Means, ScoreError, Scorer, SettingChange,
+};
 use bareme::tasks::{ReplyLine, Task};
 
 use super::args::DiffFormat;
@@ -132,7 +134,7 @@ fn score(
     replies: Option<&Path>,
 ) -> Result<Scores, ExitCode> {
     let list: Vec<Task> = tasks.values().cloned().collect();
-    let fail = |e: String| {
+    let fail = |e: ScoreError| {
         warn!("error: {e}");
         ExitCode::from(2)
     };
@@ -159,7 +161,7 @@ fn score(
         new: Means::default(),
         strategies,
     };
-    let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
+    let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), ScoreError> {
         Ok((
             old.grade_line(task, line)?.score,
             new.grade_line(task, line)?.score,
