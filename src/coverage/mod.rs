@@ -127,10 +127,10 @@ pub enum CoverageError {
         task: String,
         /// The rulebook, as `id@version#hash12`.
         rulebook: String,
-        /// The task's `expected`.
-        expected: Value,
+        /// The task's `expected` (boxed, as the error of every task is).
+        expected: Box<Value>,
         /// The rulebook's outcome, as `expected` would hold it.
-        actual: Value,
+        actual: Box<Value>,
     },
 }
 
@@ -304,8 +304,8 @@ impl Coverage {
         Err(CoverageError::WrongExpected {
             task: task.id.to_string(),
             rulebook: self.rulebook.reference(),
-            expected: task.expected.clone(),
-            actual: actual.clone(),
+            expected: Box::new(task.expected.clone()),
+            actual: Box::new(actual.clone()),
         })
     }
 
