@@ -90,16 +90,64 @@ impl Report {
     }
 }
 
+/// Why a rulebook's conformance cases cannot be listed or read. A run
+/// ([`run_conformance`]) fails only when the folder cannot be listed; a bad
+/// case file is one failed case there.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConformanceError {
+    /// The `cases` folder cannot be listed.
+    #[error("cannot read {path}: {source}")]
+    Folder {
+        /// The folder tried.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A case file cannot be read, or is no case file.
+    #[error("{name}: {message}")]
+    CaseFile {
+        /// The file's name, without extension.
+        name: String,
+        /// Why, as a failed case of a run says it.
+        message: String,
+    },
+    /// A case file's `case` is not JSON.
+    #[error("{name}: `case` is not JSON: {source}")]
+    NotJson {
+        /// The file's name, without extension.
+        name: String,
+        /// The JSON reader's error.
+        source: serde_json::Error,
+    },
+}
+
+impl ConformanceError {
+    /// A stable code: `conformance.folder`, `conformance.case_file`,
+    /// `conformance.not_json`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConformanceError::Folder { .. } => "conformance::folder",
+            ConformanceError::CaseFile { .. } => "conformance::case_file",
+            ConformanceError::NotJson { .. } => "conformance::not_json",
+        }
+    }
+}
+
 /// The JSON cases of a rulebook's conformance files (those without an ablation), by file name.
-pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, String> {
+pub fn cases(dir: &Path) -> Result<Vec<(String, serde_json::Value)>, ConformanceError> {
     let mut out = Vec::new();
     for file in case_files(dir)? {
         let (name, parsed) = read_case(&file);
-        let raw = parsed.map_err(|e| format!("{name}: {e}"))?;
+        let raw = match parsed {
+            Ok(raw) => raw,
+            Err(message) => return Err(ConformanceError::CaseFile { name, message }),
+        };
         if raw.ablation.is_none() {
-            let case = serde_json::from_str(&raw.case)
-                .map_err(|e| format!("{name}: `case` is not JSON: {e}"))?;
-            out.push((name, case));
+            match serde_json::from_str(&raw.case) {
+                Ok(case) => out.push((name, case)),
+                Err(source) => return Err(ConformanceError::NotJson { name, source }),
+            }
         }
     }
     Ok(out)
@@ -136,10 +184,12 @@ fn parse_case(text: &str) -> Result<RawCase, String> {
 }
 
 /// The case files of a rulebook folder, sorted.
-pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, ConformanceError> {
     let cases = dir.join("cases");
-    let entries =
-        std::fs::read_dir(&cases).map_err(|e| format!("cannot read {}: {e}", cases.display()))?;
+    let entries = std::fs::read_dir(&cases).map_err(|source| ConformanceError::Folder {
+        path: cases.display().to_string(),
+        source,
+    })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -151,7 +201,7 @@ pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Runs every case of `dir/cases` against a rulebook, then the cases of
 /// each version it extends that name its version.
-pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, String> {
+pub fn run_conformance(rb: &Rulebook, dir: &Path) -> Result<Report, ConformanceError> {
     let mut results = Vec::new();
     run_folder(rb, dir, None, &mut results)?;
     for file in rb.files().iter().skip(1) {
@@ -172,7 +222,7 @@ fn run_folder(
     dir: &Path,
     inherited: Option<&str>,
     results: &mut Vec<CaseResult>,
-) -> Result<(), String> {
+) -> Result<(), ConformanceError> {
     // A version that extends another may have no cases of its own: the
     // cases it inherits are then all it has.
     let extends = rb.files().len() > 1;
@@ -224,7 +274,7 @@ fn run_case(rb: &Rulebook, raw: &RawCase, expect: &RawExpect) -> Vec<String> {
                 ablated = a;
                 &ablated
             }
-            Err(e) => return vec![e],
+            Err(e) => return vec![e.to_string()],
         },
     };
     let plain = evaluate_value(rb, &case, false);

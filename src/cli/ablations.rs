@@ -45,7 +45,7 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
         };
         coverage
             .add(&task)
-            .map_err(|message| line_fault(&args.tasks, line, &message))?;
+            .map_err(|e| line_fault(&args.tasks, line, &e.to_string()))?;
     }
     bar.finish_and_clear();
     match coverage {

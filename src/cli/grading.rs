@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::unstable::chunks::all_cores;
-use bareme::unstable::score::{grade_in_order, FileError};
+use bareme::unstable::score::{grade_in_order, FileError, ScoreError};
 use bareme::unstable::tasks::{LineError, ReplyLine, Task};
 
 use super::progress;
@@ -35,7 +35,7 @@ pub(super) fn in_file_order<'t, R: Send>(
     tasks: &'t IndexMap<String, Task>,
     lines: impl Iterator<Item = Result<(usize, ReplyLine), LineError>>,
     jobs: Option<usize>,
-    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, String> + Sync,
+    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, ScoreError> + Sync,
     mut take: impl FnMut(&'t Task, ReplyLine, R) -> Result<(), ExitCode>,
 ) -> Result<(), ExitCode> {
     let bar = progress::bar("replies", None);

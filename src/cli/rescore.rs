@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
 
-use bareme::unstable::score::{Means, Scorer};
+use bareme::unstable::score::{Means, ScoreError, Scorer};
 use bareme::unstable::tasks::Task;
 
 use super::args::{ReportFormat, RescoreArgs};
@@ -88,7 +88,7 @@ pub(super) fn rescore(
             scorers
                 .iter()
                 .map(|s| Ok(s.grade_line(task, line)?.score))
-                .collect::<Result<Vec<Decimal>, String>>()
+                .collect::<Result<Vec<Decimal>, ScoreError>>()
         },
         |task, line, scores| {
             for (m, s) in r.means.iter_mut().zip(&scores) {

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::unstable::score::{
-    number, setting_changes, settings, Baselines, Means, Scorer, SettingChange,
+    number, setting_changes, settings, Baselines, Means, ScoreError, Scorer, SettingChange,
 };
 use bareme::unstable::tasks::{ReplyLine, Task};
 
@@ -134,7 +134,7 @@ fn score(
     replies: Option<&Path>,
 ) -> Result<Scores, ExitCode> {
     let list: Vec<Task> = tasks.values().cloned().collect();
-    let fail = |e: String| {
+    let fail = |e: ScoreError| {
         warn!("error: {e}");
         ExitCode::from(2)
     };
@@ -161,7 +161,7 @@ fn score(
         new: Means::default(),
         strategies,
     };
-    let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), String> {
+    let both = |task: &Task, line: &ReplyLine| -> Result<(Decimal, Decimal), ScoreError> {
         Ok((
             old.grade_line(task, line)?.score,
             new.grade_line(task, line)?.score,

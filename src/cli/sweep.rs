@@ -20,7 +20,9 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         Err(code) => return code,
     };
     let case = read_case(Some(&args.case), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
-    let swept = case.and_then(|case| bareme::unstable::sweep::sweep(&rb, &case, &args.vary));
+    let swept = case.and_then(|case| {
+        bareme::unstable::sweep::sweep(&rb, &case, &args.vary).map_err(|e| e.to_string())
+    });
     let swept = match swept {
         Ok(s) => s,
         Err(e) => {
@@ -31,6 +33,7 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     if let Some(file) = &args.plot {
         let title = format!("{} — {}", rb.reference(), args.case.display());
         let written = bareme::unstable::sweep::plot::svg(&swept, &title)
+            .map_err(|e| e.to_string())
             .and_then(|svg| write_file(file, svg.as_bytes()).map_err(|e| e.to_string()));
         if let Err(e) = written {
             warn!("error: cannot write {}: {e}", file.display());

@@ -79,6 +79,77 @@ pub struct Coverage {
     tasks: usize,
 }
 
+/// Why coverage cannot be measured, or a task cannot be counted. Its
+/// `Display` is the message `bareme ablations` prints (a task's after the
+/// file and line).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CoverageError {
+    /// The rulebook declares no ablation to measure.
+    #[error("rulebook {rulebook} declares no ablations")]
+    NoAblations {
+        /// The rulebook, as `id@version#hash12`.
+        rulebook: String,
+    },
+    /// Combinations of no ablation were asked for (`--subsets 0`).
+    #[error("--subsets must be at least 1")]
+    ZeroSubsets,
+    /// The combinations asked for are more than [`MAX_COMBINATIONS`].
+    #[error("the combinations of {ablations} ablations up to {max_size} at once are more than {MAX_COMBINATIONS}: ask for fewer with --subsets")]
+    TooManyCombinations {
+        /// The ablations the rulebook declares.
+        ablations: usize,
+        /// The largest combinations asked for.
+        max_size: usize,
+    },
+    /// The task names another rulebook id, version or hash.
+    #[error("task {task} was written for {written_for}, not for the rulebook given, {rulebook}")]
+    TaskMismatch {
+        /// The task's id.
+        task: String,
+        /// The rulebook it names, `id@version#hash`.
+        written_for: String,
+        /// The rulebook given, `id@version#hash`.
+        rulebook: String,
+    },
+    /// The rulebook fails on the task's (valid) case.
+    #[error("task {task}: the rulebook fails on its case: {error}")]
+    ReferenceFails {
+        /// The task's id.
+        task: String,
+        /// The evaluation's error.
+        error: crate::outcome::EvalError,
+    },
+    /// The task's `expected` is not the rulebook's own outcome for its case.
+    #[error("task {task}: `expected` is not what {rulebook} gives for its case: expected {expected}, the rulebook gives {actual}")]
+    WrongExpected {
+        /// The task's id.
+        task: String,
+        /// The rulebook, as `id@version#hash12`.
+        rulebook: String,
+        /// The task's `expected` (boxed, as the error of every task is).
+        expected: Box<Value>,
+        /// The rulebook's outcome, as `expected` would hold it.
+        actual: Box<Value>,
+    },
+}
+
+impl CoverageError {
+    /// A stable code: `coverage.no_ablations`, `coverage.zero_subsets`,
+    /// `coverage.too_many_combinations`, `coverage.task_mismatch`,
+    /// `coverage.reference_fails`, `coverage.wrong_expected`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CoverageError::NoAblations { .. } => "coverage::no_ablations",
+            CoverageError::ZeroSubsets => "coverage::zero_subsets",
+            CoverageError::TooManyCombinations { .. } => "coverage::too_many_combinations",
+            CoverageError::TaskMismatch { .. } => "coverage::task_mismatch",
+            CoverageError::ReferenceFails { .. } => "coverage::reference_fails",
+            CoverageError::WrongExpected { .. } => "coverage::wrong_expected",
+        }
+    }
+}
+
 /// One combination in a report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CombinationReport<'a> {
@@ -95,25 +166,25 @@ impl Coverage {
     /// Readies the measure of `rulebook`'s declared ablations and of every
     /// combination of up to `max_size` of them (by default all when there are
     /// at most 10 ablations, else pairs), with no task yet.
-    pub fn new(rulebook: &Rulebook, max_size: Option<usize>) -> Result<Coverage, String> {
+    pub fn new(rulebook: &Rulebook, max_size: Option<usize>) -> Result<Coverage, CoverageError> {
         let names: Vec<Arc<str>> = rulebook.ablation_names().map(Arc::from).collect();
         let n = names.len();
         if n == 0 {
-            return Err(format!(
-                "rulebook {} declares no ablations",
-                rulebook.reference()
-            ));
+            return Err(CoverageError::NoAblations {
+                rulebook: rulebook.reference(),
+            });
         }
         let max_size = match max_size {
-            Some(0) => return Err("--subsets must be at least 1".into()),
+            Some(0) => return Err(CoverageError::ZeroSubsets),
             Some(k) => k.min(n),
             None if n <= ALL_UP_TO => n,
             None => 2,
         };
         let Some(count) = combination_count(n, max_size) else {
-            return Err(format!(
-                "the combinations of {n} ablations up to {max_size} at once are more than {MAX_COMBINATIONS}: ask for fewer with --subsets"
-            ));
+            return Err(CoverageError::TooManyCombinations {
+                ablations: n,
+                max_size,
+            });
         };
         let mut combinations = Vec::with_capacity(count);
         for size in 1..=max_size {
@@ -162,7 +233,7 @@ impl Coverage {
                 .collect();
             match self.rulebook.ablated_all(&chosen) {
                 Err(why) => {
-                    let _ = combination.refused.set(Some(why));
+                    let _ = combination.refused.set(Some(why.to_string()));
                 }
                 Ok(ablated) => {
                     let _ = combination.refused.set(None);
@@ -183,17 +254,14 @@ impl Coverage {
     /// Scores one task: refused if it was written for another rulebook, or if
     /// its `expected` is not the rulebook's own outcome for its case (then
     /// nothing of it is counted).
-    pub fn add(&mut self, task: &Task) -> Result<(), String> {
+    pub fn add(&mut self, task: &Task) -> Result<(), CoverageError> {
         let rb = &self.rulebook;
         if task.rulebook_id != rb.id() || task.version != rb.version() || task.hash != rb.hash() {
-            return Err(format!(
-                "task {} was written for {}, not for the rulebook given, {}@{}#{}",
-                task.id,
-                task.written_for(),
-                rb.id(),
-                rb.version(),
-                rb.hash()
-            ));
+            return Err(CoverageError::TaskMismatch {
+                task: task.id.to_string(),
+                written_for: task.written_for(),
+                rulebook: format!("{}@{}#{}", rb.id(), rb.version(), rb.hash()),
+            });
         }
         let facts = match validate_case(rb, &task.case) {
             Ok(facts) => facts,
@@ -206,8 +274,11 @@ impl Coverage {
                 return Ok(());
             }
         };
-        let outcome = evaluate(rb, &facts, false)
-            .map_err(|e| format!("task {}: the rulebook fails on its case: {e}", task.id))?;
+        let outcome =
+            evaluate(rb, &facts, false).map_err(|error| CoverageError::ReferenceFails {
+                task: task.id.to_string(),
+                error,
+            })?;
         self.reference_is(task, &outcome_json(Ok(&outcome.0)))?;
         let full = {
             let pending = self
@@ -226,16 +297,16 @@ impl Coverage {
     }
 
     /// Whether the task's `expected` is `actual`, the rulebook's own outcome.
-    fn reference_is(&self, task: &Task, actual: &Value) -> Result<(), String> {
+    fn reference_is(&self, task: &Task, actual: &Value) -> Result<(), CoverageError> {
         if *actual == task.expected {
             return Ok(());
         }
-        Err(format!(
-            "task {}: `expected` is not what {} gives for its case: expected {}, the rulebook gives {actual}",
-            task.id,
-            self.rulebook.reference(),
-            task.expected
-        ))
+        Err(CoverageError::WrongExpected {
+            task: task.id.to_string(),
+            rulebook: self.rulebook.reference(),
+            expected: Box::new(task.expected.clone()),
+            actual: Box::new(actual.clone()),
+        })
     }
 
     /// How many tasks were scored.

@@ -22,3 +22,33 @@ fn combinations_are_counted_and_listed_in_order() {
         [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]].map(Vec::from)
     );
 }
+
+#[test]
+fn a_rulebook_without_ablations_is_refused_with_its_code() {
+    let text = r#"
+[rulebook]
+id = "bare"
+version = 1
+schema = 1
+
+[inputs.pay]
+type = "money"
+required = true
+
+[steps.levy]
+expr = "pay"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+levy = { expr = "levy", format = "money" }
+"#;
+    let rb = crate::rulebook::parse_rulebook("bare.toml", text).expect("checks");
+    let e = Coverage::new(&rb, None).err().expect("no ablations");
+    assert_eq!(e.code(), "coverage::no_ablations");
+    assert_eq!(
+        e.to_string(),
+        format!("rulebook {} declares no ablations", rb.reference())
+    );
+}

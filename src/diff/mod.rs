@@ -67,8 +67,28 @@ pub struct Version<'a> {
     pub text: &'a str,
 }
 
-fn parse(v: &Version<'_>) -> Result<RawRulebook, String> {
-    toml::from_str(v.text).map_err(|e| format!("{}: {}", v.file, e.message()))
+/// Why two texts cannot be diffed: one is not the rulebook format.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct DiffError {
+    /// The file, as named on the command line.
+    pub file: String,
+    /// The TOML reader's message.
+    pub message: String,
+}
+
+impl DiffError {
+    /// A stable code: `diff.not_a_rulebook`.
+    pub fn code(&self) -> &'static str {
+        "diff::not_a_rulebook"
+    }
+}
+
+fn parse(v: &Version<'_>) -> Result<RawRulebook, DiffError> {
+    toml::from_str(v.text).map_err(|e| DiffError {
+        file: v.file.to_string(),
+        message: e.message().to_string(),
+    })
 }
 
 /// The structural difference of two rulebook texts. Both should be valid
@@ -86,7 +106,7 @@ fn parse(v: &Version<'_>) -> Result<RawRulebook, String> {
 /// assert_eq!(diff.new.rulebook, "luma-payroll@3");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDiff, String> {
+pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDiff, DiffError> {
     let (a, b) = (parse(old)?, parse(new)?);
     let side = |v: &Version<'_>, r: &RawRulebook| Side {
         file: v.file.to_string(),

@@ -36,3 +36,19 @@ fn toml_tables_print_with_sorted_keys() {
         toml::from_str::<toml::Table>("v = { b = 1, a = [\"x\", true] }").unwrap()["v"].clone();
     assert_eq!(toml_text(&a), "{a = [x, true], b = 1}");
 }
+
+#[test]
+fn text_that_is_no_rulebook_names_its_file() {
+    let old = super::Version {
+        file: "old.toml",
+        text: "[rulebook]\nid = \"x\"\n",
+    };
+    let new = super::Version {
+        file: "new.toml",
+        text: "not toml at all",
+    };
+    let e = super::diff_rulebooks(&old, &new).expect_err("refused");
+    assert_eq!(e.code(), "diff::not_a_rulebook");
+    assert_eq!(e.file, "old.toml");
+    assert!(e.to_string().starts_with("old.toml: "), "{e}");
+}

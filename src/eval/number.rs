@@ -20,7 +20,7 @@ use rust_decimal::Decimal;
 use crate::expr::BinOp;
 use crate::model::code::{Code, CodeKind};
 use crate::num::exact::Num;
-use crate::num::{rounding, RoundingMode};
+use crate::num::{rounding, NumError, RoundingMode};
 use crate::span::Span;
 use crate::trace::RoundingTrace;
 use crate::value::{compare, describe_value, Value};
@@ -57,11 +57,11 @@ fn num(x: Operand) -> Num {
 
 /// A number as a node gives it: a decimal, or the fraction as a value.
 #[inline]
-fn from_num(r: Result<Num, String>, span: Span) -> Dec {
+fn from_num<E: std::fmt::Display>(r: Result<Num, E>, span: Span) -> Dec {
     match r {
         Ok(Num::Dec(d)) => Ok(d),
         Ok(Num::Frac(f)) => Err(Off::Value(Value::Fraction(Box::new(f)))),
-        Err(m) => Err(Off::Fault(Fault::at(span, m))),
+        Err(m) => Err(Off::Fault(Fault::at(span, m.to_string()))),
     }
 }
 
@@ -250,7 +250,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         mode: RoundingMode,
         span: Span,
     ) -> Res<Decimal> {
-        let fault = |m: String| Fault::at(span, m);
+        let fault = |m: NumError| Fault::at(span, m.to_string());
         if !T::ON {
             return rounding::round_value(x, places, mode).map_err(fault);
         }
@@ -400,11 +400,13 @@ impl<'a, T: Tracer> Machine<'a, T> {
             total = match (total, term) {
                 (Ok(Num::Dec(t)), Ok(d)) => match decimal_op(BinOp::Add, t, d) {
                     Some(s) => Ok(Num::Dec(s)),
-                    None => Num::Dec(t).arith(BinOp::Add, Num::Dec(d)),
+                    None => Num::Dec(t)
+                        .arith(BinOp::Add, Num::Dec(d))
+                        .map_err(|e| e.to_string()),
                 },
-                (Ok(t), Ok(d)) => t.arith(BinOp::Add, Num::Dec(d)),
+                (Ok(t), Ok(d)) => t.arith(BinOp::Add, Num::Dec(d)).map_err(|e| e.to_string()),
                 (Ok(t), Err(v)) => match v.as_num() {
-                    Some(n) => t.arith(BinOp::Add, n),
+                    Some(n) => t.arith(BinOp::Add, n).map_err(|e| e.to_string()),
                     None => Err(format!("`sum` needs numbers, found {}", describe_value(&v))),
                 },
                 (Err(m), _) => Err(m),

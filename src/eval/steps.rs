@@ -11,7 +11,7 @@ use crate::facts::Facts;
 use crate::model::code::{Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
-use crate::num::{rounding, RoundingMode};
+use crate::num::{rounding, NumError, RoundingMode};
 use crate::span::Span;
 use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
@@ -396,7 +396,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 )))
             }
         };
-        let fail = |m: String| Fault::eval(self.error(&step.expr, context, step.expr.code.span, m));
+        let fail = |m: NumError| {
+            Fault::eval(self.error(&step.expr, context, step.expr.code.span, m.to_string()))
+        };
         if !T::ON {
             return Ok(Value::Number(
                 rounding::round_value(n, places, mode).map_err(fail)?,

@@ -26,4 +26,4 @@ mod task;
 pub use load::{load_generator, parse_generator, GeneratorError};
 pub use model::{Generator, Language};
 pub use run::{run, Manifest, RunError, RunOptions};
-pub use task::{DrawnTask, GenerateError, TaskDrawer};
+pub use task::{DrawerError, DrawnTask, GenerateError, TaskDrawer};

@@ -20,6 +20,7 @@ use crate::eval::{evaluate, evaluate_ended, evaluate_formula, evaluate_under, Ou
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
 use crate::outcome::{outcome_json, EvalError};
+use crate::rulebook::AblationError;
 use crate::tasks::Task;
 use crate::trace::Event;
 use crate::value::Value;
@@ -81,10 +82,35 @@ pub struct GenerateError {
     pub message: String,
 }
 
+/// Why a checked generator cannot draw from its rulebook. Its `Display` is
+/// the line `bareme generate` prints after `error: `.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DrawerError {
+    /// A prompt template fails to compile, or to render its fixed parts
+    /// (`template `rules` at level 2: …`).
+    #[error("{0}")]
+    Template(String),
+    /// An ablation the generator names does not apply to the rulebook.
+    #[error(transparent)]
+    Ablation(#[from] AblationError),
+}
+
+impl DrawerError {
+    /// A stable code: `generate::template`, or the ablation's own
+    /// (`ablation::unknown`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            DrawerError::Template(_) => "generate::template",
+            DrawerError::Ablation(e) => e.code(),
+        }
+    }
+}
+
 impl<'g> TaskDrawer<'g> {
     /// Prepares a checked generator and its rulebook.
-    pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<TaskDrawer<'g>, String> {
-        let renderer = Renderer::new(generator, rb)?;
+    pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<TaskDrawer<'g>, DrawerError> {
+        let renderer = Renderer::new(generator, rb).map_err(DrawerError::Template)?;
         let mut ablated = HashMap::new();
         let names = generator
             .levels

@@ -18,6 +18,11 @@ use crate::num::arith;
 use crate::num::exact::Num;
 use crate::value::{Month, Value};
 
+/// A numeric fault as the message these operations return.
+fn text(e: crate::num::NumError) -> String {
+    e.to_string()
+}
+
 /// The fault of an operation given arguments of a kind its type rule
 /// excludes: resolution checked each argument's kind, so this is a fault
 /// (a defect of the engine), never a panic.
@@ -80,7 +85,7 @@ fn reciprocal(x: Decimal, y: Decimal, r: Decimal) -> Result<Decimal, String> {
     if r.is_zero() && !x.is_zero() {
         return Err(format!("{x}^{y} overflows the exact decimal range"));
     }
-    arith(crate::expr::BinOp::Div, Decimal::ONE, r)
+    arith(crate::expr::BinOp::Div, Decimal::ONE, r).map_err(text)
 }
 
 /// √x to full decimal precision, by Newton's iteration (as rust_decimal's
@@ -161,23 +166,24 @@ pub fn scale(
     let mut lower = Num::Dec(Decimal::ZERO);
     let mut lines = Vec::new();
     for (upto, rate) in bands {
-        if x.cmp_exact(lower)?.is_le() {
+        if x.cmp_exact(lower).map_err(text)?.is_le() {
             break;
         }
         let top = match upto {
-            Some(u) if x.cmp_exact(Num::Dec(*u))?.is_gt() => Num::Dec(*u),
+            Some(u) if x.cmp_exact(Num::Dec(*u)).map_err(text)?.is_gt() => Num::Dec(*u),
             _ => x,
         };
-        let width = top.arith(Sub, lower)?;
-        let exact = Num::Dec(*rate).arith(Mul, width)?;
+        let width = top.arith(Sub, lower).map_err(text)?;
+        let exact = Num::Dec(*rate).arith(Mul, width).map_err(text)?;
         let part = match round_each {
             Some(places) => Num::Dec(
-                crate::num::rounding::round_num(exact, places, crate::num::RoundingMode::HalfUp)?
+                crate::num::rounding::round_num(exact, places, crate::num::RoundingMode::HalfUp)
+                    .map_err(text)?
                     .after,
             ),
             None => exact,
         };
-        total = total.arith(Add, part)?;
+        total = total.arith(Add, part).map_err(text)?;
         if round_each.is_some() && part != exact {
             lines.push(format!("{rate} × ({top} − {lower}) = {exact} → {part}"));
         } else {
@@ -272,7 +278,7 @@ pub fn range_row(rows: &[Row], x: Num) -> Result<Option<&Row>, String> {
     for r in rows {
         match r.record.fields.first() {
             Some(Value::Number(upto)) => {
-                if x.cmp_exact(Num::Dec(*upto))?.is_le() {
+                if x.cmp_exact(Num::Dec(*upto)).map_err(text)?.is_le() {
                     return Ok(Some(r));
                 }
             }
@@ -292,7 +298,11 @@ pub fn scale_limits(
     places: u32,
     mode: crate::num::RoundingMode,
 ) -> Result<Vec<(usize, Decimal, crate::num::rounding::Rounded)>, String> {
-    if factor.cmp_exact(Num::Dec(Decimal::ZERO))?.is_lt() {
+    if factor
+        .cmp_exact(Num::Dec(Decimal::ZERO))
+        .map_err(text)?
+        .is_lt()
+    {
         return Err(format!(
             "the factor of `scale_by` is {factor}; band limits cannot be scaled by a negative number"
         ));
@@ -300,8 +310,10 @@ pub fn scale_limits(
     let mut out = Vec::new();
     for (n, (upto, _)) in bands.iter_mut().enumerate() {
         let Some(limit) = *upto else { continue };
-        let scaled = Num::Dec(limit).arith(crate::expr::BinOp::Mul, factor)?;
-        let r = crate::num::rounding::round_num(scaled, places, mode)?;
+        let scaled = Num::Dec(limit)
+            .arith(crate::expr::BinOp::Mul, factor)
+            .map_err(text)?;
+        let r = crate::num::rounding::round_num(scaled, places, mode).map_err(text)?;
         *upto = Some(r.after);
         out.push((n, limit, r));
     }
@@ -360,7 +372,7 @@ pub fn sum(items: &[Value]) -> Result<Num, String> {
     let mut total = Num::Dec(Decimal::ZERO);
     for v in items {
         match v.as_num() {
-            Some(n) => total = total.arith(crate::expr::BinOp::Add, n)?,
+            Some(n) => total = total.arith(crate::expr::BinOp::Add, n).map_err(text)?,
             None => {
                 return Err(format!(
                     "`sum` needs numbers, found {}",
@@ -454,8 +466,12 @@ pub fn get(map: &Value, key: &Value) -> Result<Value, String> {
 
 /// `clamp(x, lo, hi)`: `min(max(x, lo), hi)`, exact.
 pub fn clamp(x: Num, lo: Num, hi: Num) -> Result<Num, String> {
-    let raised = if x.cmp_exact(lo)?.is_lt() { lo } else { x };
-    Ok(if raised.cmp_exact(hi)?.is_gt() {
+    let raised = if x.cmp_exact(lo).map_err(text)?.is_lt() {
+        lo
+    } else {
+        x
+    };
+    Ok(if raised.cmp_exact(hi).map_err(text)?.is_gt() {
         hi
     } else {
         raised

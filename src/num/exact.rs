@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::fmt;
 
+use super::error::NumError;
 use super::{RoundingMode, MAX_PLACES};
 
 /// An exact fraction `num / den` that is not a finite decimal.
@@ -56,7 +57,7 @@ impl Frac {
     }
 }
 
-const RANGE: &str = "the exact value exceeds the range of exact arithmetic";
+const RANGE: NumError = NumError::OutOfRange;
 
 /// The greatest common divisor of |a| and |b| (0 for two zeros). Fractions
 /// reduce by it at every operation; their terms mostly fit a machine word,
@@ -202,9 +203,9 @@ pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal
 }
 
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
-pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
+pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
     if den == 0 {
-        return Err("division by zero".into());
+        return Err(NumError::DivisionByZero(None));
     }
     let (mut num, mut den) = if den < 0 {
         (
@@ -231,7 +232,7 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
             let mantissa = num.checked_mul(factor).ok_or(RANGE)?;
             return Decimal::try_from_i128_with_scale(mantissa, places)
                 .map(Num::Dec)
-                .map_err(|_| RANGE.to_string());
+                .map_err(|_| RANGE);
         }
     }
     Ok(Num::Frac(Frac { num, den }))
@@ -239,7 +240,7 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, String> {
 
 impl Num {
     /// As `(numerator, denominator)` integers.
-    fn parts(self) -> Result<(i128, i128), String> {
+    fn parts(self) -> Result<(i128, i128), NumError> {
         match self {
             Num::Dec(d) => Ok((d.mantissa(), pow10(d.scale()).ok_or(RANGE)?)),
             Num::Frac(f) => Ok((f.num, f.den)),
@@ -247,7 +248,7 @@ impl Num {
     }
 
     /// `a + b`, `a - b`, `a * b`, `a / b`, exact.
-    pub fn arith(self, op: crate::expr::BinOp, other: Num) -> Result<Num, String> {
+    pub fn arith(self, op: crate::expr::BinOp, other: Num) -> Result<Num, NumError> {
         use crate::expr::BinOp::*;
         if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
             match op {
@@ -256,7 +257,7 @@ impl Num {
                         return Ok(Num::Dec(d));
                     }
                 }
-                Div if b.is_zero() => return Err(format!("division by zero ({a} / 0)")),
+                Div if b.is_zero() => return Err(NumError::DivisionByZero(Some(a.to_string()))),
                 Div => {
                     if let Some(q) = quotient_by_power_of_ten(a, b) {
                         return Ok(Num::Dec(q));
@@ -275,7 +276,7 @@ impl Num {
         }
         let (a, b) = self.parts()?;
         let (c, d) = other.parts()?;
-        let m = |x: i128, y: i128| x.checked_mul(y).ok_or_else(|| RANGE.to_string());
+        let m = |x: i128, y: i128| x.checked_mul(y).ok_or(RANGE);
         match op {
             Add => ratio(m(a, d)?.checked_add(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
             Sub => ratio(m(a, d)?.checked_sub(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
@@ -286,16 +287,16 @@ impl Num {
             }
             Div => {
                 if c == 0 {
-                    return Err(format!("division by zero ({self} / 0)"));
+                    return Err(NumError::DivisionByZero(Some(self.to_string())));
                 }
                 ratio(m(a, d)?, m(b, c)?)
             }
-            _ => Err(format!("`{}` is not arithmetic", op.symbol())),
+            _ => Err(NumError::NotArithmetic(op)),
         }
     }
 
     /// Exact comparison.
-    pub fn cmp_exact(self, other: Num) -> Result<Ordering, String> {
+    pub fn cmp_exact(self, other: Num) -> Result<Ordering, NumError> {
         if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
             return Ok(a.cmp(&b));
         }
@@ -352,7 +353,11 @@ impl fmt::Display for Num {
 }
 
 /// Rounds a fraction exactly: the result and the margin to the nearest boundary.
-pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, Decimal), String> {
+pub fn round_frac(
+    x: Frac,
+    places: u32,
+    mode: RoundingMode,
+) -> Result<(Decimal, Decimal), NumError> {
     let scale = pow10(places.min(MAX_PLACES)).ok_or(RANGE)?;
     let scaled = x.num.checked_mul(scale).ok_or(RANGE)?;
     // floor division: scaled = q·den + r with 0 ≤ r < den.
@@ -379,7 +384,7 @@ pub fn round_frac(x: Frac, places: u32, mode: RoundingMode) -> Result<(Decimal, 
         RoundingMode::Ceiling => true,
     };
     let result = if up { q + 1 } else { q };
-    let after = Decimal::try_from_i128_with_scale(result, places).map_err(|_| RANGE.to_string())?;
+    let after = Decimal::try_from_i128_with_scale(result, places).map_err(|_| RANGE)?;
     // Margin, in units of the last place: |r/den − 1/2| for nearest modes, min(r, den − r)/den otherwise.
     let (mnum, mden) = if mode.is_nearest() {
         ((twice - x.den).abs(), x.den.checked_mul(2).ok_or(RANGE)?)

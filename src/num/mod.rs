@@ -8,9 +8,11 @@
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 
+mod error;
 pub mod exact;
 pub mod rounding;
 
+pub use error::NumError;
 pub use exact::{Frac, Num};
 pub use rounding::{round, Rounded};
 
@@ -114,7 +116,7 @@ impl RoundingMode {
 pub const MAX_PLACES: u32 = 28;
 
 /// `a + b`, `a - b`, `a * b`, `a / b`, checked.
-pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, String> {
+pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, NumError> {
     use crate::expr::BinOp::*;
     let res = match op {
         Add => a.checked_add(b),
@@ -122,11 +124,15 @@ pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, 
         Mul => a.checked_mul(b),
         Div => {
             if b.is_zero() {
-                return Err(format!("division by zero ({a} / 0)"));
+                return Err(NumError::DivisionByZero(Some(a.to_string())));
             }
             a.checked_div(b)
         }
-        _ => return Err(format!("`{}` is not arithmetic", op.symbol())),
+        _ => return Err(NumError::NotArithmetic(op)),
     };
-    res.ok_or_else(|| format!("{a} {} {b} overflows the exact decimal range", op.symbol()))
+    res.ok_or(NumError::Overflow {
+        left: a,
+        op,
+        right: b,
+    })
 }

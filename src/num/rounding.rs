@@ -7,6 +7,7 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
+use super::error::NumError;
 use super::exact::Num;
 use super::{RoundingMode, MAX_PLACES};
 use serde::Serialize;
@@ -47,7 +48,7 @@ pub fn round(value: Decimal, places: u32, mode: RoundingMode) -> Rounded {
 }
 
 /// The rounded value alone, for evaluations that record no trace (no margin to measure).
-pub fn round_value(value: Num, places: u32, mode: RoundingMode) -> Result<Decimal, String> {
+pub fn round_value(value: Num, places: u32, mode: RoundingMode) -> Result<Decimal, NumError> {
     match value {
         Num::Dec(d) => Ok(round_decimal(d, places.min(MAX_PLACES), mode)),
         frac => round_num(frac, places, mode).map(|r| r.after),
@@ -145,7 +146,7 @@ pub fn round_product_over(
 }
 
 /// Rounds a decimal or an exact fraction; a fraction is rounded exactly.
-pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded, String> {
+pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded, NumError> {
     match value {
         Num::Dec(d) => Ok(round(d, places, mode)),
         Num::Frac(f) => {

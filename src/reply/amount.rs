@@ -117,6 +117,90 @@ impl fmt::Display for Amount {
     }
 }
 
+/// Why a reply's number or string is not an amount the rubric accepts. Its
+/// `Display` is what a graded reply's `malformed` message says of it (after
+/// the field's path, and `the number N: ` for a JSON number).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AmountError {
+    /// Its absolute value is above the rubric's `max_abs`.
+    #[error("its absolute value is above {max}")]
+    AboveMax {
+        /// The bound.
+        max: Amount,
+    },
+    /// A plain number with more decimals than the format's places.
+    #[error("it has {decimals} decimals, more than {places}")]
+    Decimals {
+        /// Decimals written.
+        decimals: usize,
+        /// Most allowed.
+        places: usize,
+    },
+    /// An integer written with more digits than `max_integer_digits`.
+    #[error("an integer of {digits} digits, more than {max}")]
+    IntegerDigits {
+        /// Digits written.
+        digits: usize,
+        /// Most allowed.
+        max: usize,
+    },
+    /// An exponent of more digits than `max_exponent_digits` (leading zeros aside).
+    #[error("an exponent of {digits} digits, more than {max}")]
+    ExponentDigits {
+        /// Digits written.
+        digits: usize,
+        /// Most allowed.
+        max: usize,
+    },
+    /// An exponent form whose value has more than [`MAX_SCALED_DIGITS`] integer digits.
+    #[error("its value is out of range")]
+    OutOfRange,
+    /// An exponent form whose value has more decimals than the format's places.
+    #[error("its value has {decimals} decimals, more than {places}")]
+    ValueDecimals {
+        /// Decimals of the value.
+        decimals: i64,
+        /// Most allowed.
+        places: usize,
+    },
+    /// A string that is not one amount in any accepted writing.
+    #[error("{text:?} is not one amount")]
+    NotOneAmount {
+        /// The string.
+        text: String,
+    },
+    /// A string amount with more decimals than the format's places.
+    #[error("{text:?} has {decimals} decimals, more than {places}")]
+    TextDecimals {
+        /// The string.
+        text: String,
+        /// Decimals written.
+        decimals: usize,
+        /// Most allowed.
+        places: usize,
+    },
+}
+
+impl AmountError {
+    /// A stable code: `amount.above_max`, `amount.decimals`,
+    /// `amount.integer_digits`, `amount.exponent_digits`,
+    /// `amount.out_of_range`, `amount.value_decimals`,
+    /// `amount.not_one_amount`, `amount.text_decimals`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AmountError::AboveMax { .. } => "amount::above_max",
+            AmountError::Decimals { .. } => "amount::decimals",
+            AmountError::IntegerDigits { .. } => "amount::integer_digits",
+            AmountError::ExponentDigits { .. } => "amount::exponent_digits",
+            AmountError::OutOfRange => "amount::out_of_range",
+            AmountError::ValueDecimals { .. } => "amount::value_decimals",
+            AmountError::NotOneAmount { .. } => "amount::not_one_amount",
+            AmountError::TextDecimals { .. } => "amount::text_decimals",
+        }
+    }
+}
+
 /// What an amount of a reply may be.
 #[derive(Clone, Debug)]
 pub struct AmountRules {
@@ -148,17 +232,17 @@ impl Default for AmountRules {
 }
 
 impl AmountRules {
-    fn bounded(&self, amount: Amount) -> Result<Amount, String> {
+    fn bounded(&self, amount: Amount) -> Result<Amount, AmountError> {
         match &self.max_abs {
             Some(max) if amount.cmp_abs(max) == Ordering::Greater => {
-                Err(format!("its absolute value is above {max}"))
+                Err(AmountError::AboveMax { max: max.clone() })
             }
             _ => Ok(amount),
         }
     }
 
     /// A JSON number's text (already checked against the JSON grammar).
-    pub fn json_number(&self, text: &str) -> Result<Amount, String> {
+    pub fn json_number(&self, text: &str) -> Result<Amount, AmountError> {
         let (neg, rest) = match text.strip_prefix('-') {
             Some(r) => (true, r),
             None => (false, text),
@@ -170,18 +254,17 @@ impl AmountRules {
         let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
         let Some(exponent) = exponent else {
             if frac.len() > self.places {
-                return Err(format!(
-                    "it has {} decimals, more than {}",
-                    frac.len(),
-                    self.places
-                ));
+                return Err(AmountError::Decimals {
+                    decimals: frac.len(),
+                    places: self.places,
+                });
             }
             if let Some(max) = self.max_integer_digits {
                 if frac.is_empty() && mantissa.len() > max {
-                    return Err(format!(
-                        "an integer of {} digits, more than {max}",
-                        int.len()
-                    ));
+                    return Err(AmountError::IntegerDigits {
+                        digits: int.len(),
+                        max,
+                    });
                 }
             }
             return self.bounded(Amount::from_parts(neg, int, frac));
@@ -193,11 +276,10 @@ impl AmountRules {
         };
         let exp_digits = exp_digits.trim_start_matches('0');
         if exp_digits.len() > self.max_exponent_digits {
-            return Err(format!(
-                "an exponent of {} digits, more than {}",
-                exp_digits.len(),
-                self.max_exponent_digits
-            ));
+            return Err(AmountError::ExponentDigits {
+                digits: exp_digits.len(),
+                max: self.max_exponent_digits,
+            });
         }
         // At most max_exponent_digits digits, which a rubric caps at 18: an i64.
         let exp: i64 = exp_digits.parse().unwrap_or(0);
@@ -212,13 +294,13 @@ impl AmountRules {
         let shift = exp - frac.len() as i64 + (trimmed.len() - digits.len()) as i64;
         let int_len = digits.len() as i64 + shift;
         if int_len > MAX_SCALED_DIGITS as i64 {
-            return Err("its value is out of range".into());
+            return Err(AmountError::OutOfRange);
         }
         if shift < 0 && (-shift) as usize > self.places {
-            return Err(format!(
-                "its value has {} decimals, more than {}",
-                -shift, self.places
-            ));
+            return Err(AmountError::ValueDecimals {
+                decimals: -shift,
+                places: self.places,
+            });
         }
         let amount = if shift >= 0 {
             let int = format!("{digits}{}", "0".repeat(shift as usize));
@@ -240,8 +322,12 @@ impl AmountRules {
     /// threes by a space, no-break space or narrow no-break space, 1 to
     /// `places` decimals after `.` or `,`, an optional `€` (a space of those
     /// three kinds may stand before it), whitespace around when `padding`.
-    pub fn text(&self, text: &str) -> Result<Amount, String> {
-        let bad = || Err(format!("{text:?} is not one amount"));
+    pub fn text(&self, text: &str) -> Result<Amount, AmountError> {
+        let bad = || {
+            Err(AmountError::NotOneAmount {
+                text: text.to_string(),
+            })
+        };
         let is_space = |c: char| matches!(c, ' ' | '\u{a0}' | '\u{202f}');
         let is_pad = |c: char| is_space(c) || matches!(c, '\t' | '\r' | '\n');
         let s = if self.padding {
@@ -278,10 +364,11 @@ impl AmountRules {
                 return bad();
             }
             if n > self.places {
-                return Err(format!(
-                    "{text:?} has {n} decimals, more than {}",
-                    self.places
-                ));
+                return Err(AmountError::TextDecimals {
+                    text: text.to_string(),
+                    decimals: n,
+                    places: self.places,
+                });
             }
             frac.extend(&chars[i + 1..i + 1 + n]);
             i += 1 + n;

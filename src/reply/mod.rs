@@ -14,7 +14,7 @@
 mod amount;
 mod json;
 
-pub use amount::{Amount, AmountRules, MAX_SCALED_DIGITS};
+pub use amount::{Amount, AmountError, AmountRules, MAX_SCALED_DIGITS};
 pub use json::{parse_json, Json, MAX_DEPTH};
 
 /// Why a reply was refused before grading: a stable code and a message.

@@ -13,9 +13,72 @@ use std::sync::Arc;
 
 use crate::model::{Ablation, Node, Rulebook, Step, StepRef};
 
+/// Why a rulebook cannot evaluate under the ablations named. Its `Display`
+/// is the line `bareme --ablate` prints after `error: `.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AblationError {
+    /// An empty name in the list (`a,,b`).
+    #[error("an empty ablation name: separate the names with commas, as in `a,b`")]
+    EmptyName,
+    /// The rulebook declares no ablation at all.
+    #[error("rulebook {rulebook} declares no ablations")]
+    NoneDeclared {
+        /// The rulebook's id.
+        rulebook: String,
+    },
+    /// No declared ablation has this name.
+    #[error("unknown ablation `{name}`; {rulebook} declares: {}", .declared.join(", "))]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The rulebook's id.
+        rulebook: String,
+        /// The ablations it declares, in declaration order.
+        declared: Vec<String>,
+    },
+    /// The same ablation named twice (or named again on a copy already under it).
+    #[error("ablation `{0}` is named twice")]
+    Twice(String),
+    /// Two ablations replace the same step, so neither reading is the other's.
+    #[error("ablations `{first}` and `{second}` both replace step `{step}`, so they cannot apply together")]
+    SameStep {
+        /// The ablation named first.
+        first: String,
+        /// The one named after it.
+        second: String,
+        /// The step both replace, as `step` or `group.step`.
+        step: String,
+    },
+    /// The replacements together make steps read each other.
+    #[error("ablations {ablations} together make steps depend on each other in a cycle: {}", .cycle.join(" → "))]
+    Cycle {
+        /// The ablations, as the rulebook labels them (`a,b`).
+        ablations: String,
+        /// The steps of the cycle, in reading order, the first repeated last.
+        cycle: Vec<String>,
+    },
+}
+
+impl AblationError {
+    /// A stable code: `ablation::empty_name`, `ablation::none_declared`,
+    /// `ablation::unknown`, `ablation::twice`, `ablation::same_step`,
+    /// `ablation::cycle`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AblationError::EmptyName => "ablation::empty_name",
+            AblationError::NoneDeclared { .. } => "ablation::none_declared",
+            AblationError::Unknown { .. } => "ablation::unknown",
+            AblationError::Twice(_) => "ablation::twice",
+            AblationError::SameStep { .. } => "ablation::same_step",
+            AblationError::Cycle { .. } => "ablation::cycle",
+        }
+    }
+}
+
 impl Rulebook {
     /// A copy of the rulebook evaluating under the named ablation.
-    pub fn ablated(&self, name: &str) -> Result<Rulebook, String> {
+    pub fn ablated(&self, name: &str) -> Result<Rulebook, AblationError> {
         self.ablated_all(&[name])
     }
 
@@ -23,7 +86,7 @@ impl Rulebook {
     /// the order given (after any this copy already evaluates under). Refused:
     /// an unknown or empty name, a name given twice, two ablations replacing
     /// the same step, and replacements that together read steps in a cycle.
-    pub fn ablated_all(&self, names: &[&str]) -> Result<Rulebook, String> {
+    pub fn ablated_all(&self, names: &[&str]) -> Result<Rulebook, AblationError> {
         let mut chosen: Vec<&Ablation> = Vec::new();
         for name in self
             .applied_ablations
@@ -33,7 +96,7 @@ impl Rulebook {
         {
             let ablation = self.find_ablation(name)?;
             if chosen.iter().any(|c| c.name == ablation.name) {
-                return Err(format!("ablation `{name}` is named twice"));
+                return Err(AblationError::Twice(name.to_string()));
             }
             for earlier in &chosen {
                 let shared = ablation
@@ -41,12 +104,11 @@ impl Rulebook {
                     .iter()
                     .find(|(t, _)| earlier.replacements.iter().any(|(u, _)| u == t));
                 if let Some((target, _)) = shared {
-                    return Err(format!(
-                        "ablations `{}` and `{}` both replace step `{}`, so they cannot apply together",
-                        earlier.name,
-                        ablation.name,
-                        self.step_label(*target)
-                    ));
+                    return Err(AblationError::SameStep {
+                        first: earlier.name.to_string(),
+                        second: ablation.name.to_string(),
+                        step: self.step_label(*target),
+                    });
                 }
             }
             chosen.push(ablation);
@@ -65,11 +127,10 @@ impl Rulebook {
         copy.applied_ablations = chosen.iter().map(|a| a.name.clone()).collect();
         if chosen.len() > 1 {
             if let Some(cycle) = step_cycle(&copy) {
-                return Err(format!(
-                    "ablations {} together make steps depend on each other in a cycle: {}",
-                    copy.ablation_label().unwrap_or_default(),
-                    cycle.join(" → ")
-                ));
+                return Err(AblationError::Cycle {
+                    ablations: copy.ablation_label().unwrap_or_default(),
+                    cycle: cycle.iter().map(|s| s.to_string()).collect(),
+                });
             }
         }
         if !new.is_empty() {
@@ -79,25 +140,26 @@ impl Rulebook {
     }
 
     /// The declared ablation `name`, or an error listing the declared ones.
-    fn find_ablation(&self, name: &str) -> Result<&Ablation, String> {
+    fn find_ablation(&self, name: &str) -> Result<&Ablation, AblationError> {
         if name.is_empty() {
-            return Err(
-                "an empty ablation name: separate the names with commas, as in `a,b`".into(),
-            );
+            return Err(AblationError::EmptyName);
         }
         self.ablations
             .iter()
             .find(|a| &*a.name == name)
             .ok_or_else(|| {
-                let known: Vec<&str> = self.ablations.iter().map(|a| &*a.name).collect();
-                if known.is_empty() {
-                    format!("rulebook {} declares no ablations", self.id)
+                let declared: Vec<String> =
+                    self.ablations.iter().map(|a| a.name.to_string()).collect();
+                if declared.is_empty() {
+                    AblationError::NoneDeclared {
+                        rulebook: self.id.to_string(),
+                    }
                 } else {
-                    format!(
-                        "unknown ablation `{name}`; {} declares: {}",
-                        self.id,
-                        known.join(", ")
-                    )
+                    AblationError::Unknown {
+                        name: name.to_string(),
+                        rulebook: self.id.to_string(),
+                        declared,
+                    }
                 }
             })
     }

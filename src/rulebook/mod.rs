@@ -20,6 +20,7 @@ pub mod schema;
 pub(crate) mod usage;
 
 pub use crate::model::Rulebook;
+pub use ablate::AblationError;
 pub use check::is_rulebook_id;
 pub use load::{
     effective_toml, effective_toml_with, load_rulebook, load_rulebook_with, parse_rulebook,

@@ -24,6 +24,7 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 
+use super::error::ScoreError;
 use super::grade::expected_decision;
 use super::means::Means;
 use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
@@ -226,7 +227,7 @@ impl Baselines {
 
     /// Each strategy's replies to every task, graded: its means, in the
     /// order of [`Baselines::strategies`]. Strategies are graded in parallel.
-    pub fn measure(&self, scorer: &Scorer, tasks: &[Task]) -> Result<Vec<Means>, String> {
+    pub fn measure(&self, scorer: &Scorer, tasks: &[Task]) -> Result<Vec<Means>, ScoreError> {
         self.measure_with(scorer, tasks, &|_| {})
     }
 
@@ -237,7 +238,7 @@ impl Baselines {
         scorer: &Scorer,
         tasks: &[Task],
         graded: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Means>, String> {
+    ) -> Result<Vec<Means>, ScoreError> {
         let rubric = scorer.rubric();
         self.strategies
             .par_iter()
@@ -245,10 +246,9 @@ impl Baselines {
                 let mut means = Means::default();
                 for task in tasks {
                     let reply = self.reply(rubric, strategy, task).ok_or_else(|| {
-                        format!(
-                            "task {}: the reference is a rejection of the case, which no reply is graded against",
-                            task.id
-                        )
+                        ScoreError::RejectedReference {
+                            task: task.id.to_string(),
+                        }
                     })?;
                     means.add(task, scorer.score(task, &reply, None)?.score);
                     graded(1);

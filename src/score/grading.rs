@@ -4,6 +4,7 @@
 
 use indexmap::IndexMap;
 
+use super::error::ScoreError;
 use super::taskset::{Fault, FileError};
 use crate::chunks::{in_order, pool};
 use crate::tasks::{LineError, ReplyLine, Task};
@@ -22,7 +23,7 @@ pub fn grade_in_order<'t, R, E>(
     tasks: &'t IndexMap<String, Task>,
     mut lines: impl Iterator<Item = Result<(usize, ReplyLine), LineError>>,
     jobs: usize,
-    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, String> + Sync,
+    grade: impl Fn(&'t Task, &ReplyLine) -> Result<R, ScoreError> + Sync,
     mut take: impl FnMut(&'t Task, ReplyLine, R) -> Result<(), E>,
     progress: &dyn Fn(u64),
 ) -> Result<(), E>

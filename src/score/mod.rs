@@ -20,6 +20,7 @@
 //! knows a rule set (payroll, tax, succession live in the rubric files).
 
 mod baselines;
+mod error;
 mod grade;
 mod grading;
 mod load;
@@ -34,6 +35,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 pub use baselines::{Baselines, Strategy};
+pub use error::ScoreError;
 pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
 pub use grading::grade_in_order;
 pub use load::{load_rubric, parse_rubric, RubricError};
@@ -87,17 +89,15 @@ impl Scorer {
     }
 
     /// Refuses a task written for another rulebook, version or hash than the rubric's.
-    pub fn check_task(&self, task: &Task) -> Result<(), String> {
+    pub fn check_task(&self, task: &Task) -> Result<(), ScoreError> {
         let r = &self.rubric;
         if !self.same_version(task) || task.hash != r.rulebook_hash {
-            return Err(format!(
-                "task {} was written for {}, but {} grades {}#{}",
-                task.id,
-                task.written_for(),
-                r.name,
-                r.rulebook(),
-                r.rulebook_hash
-            ));
+            return Err(ScoreError::TaskMismatch {
+                task: task.id.to_string(),
+                written_for: task.written_for(),
+                rubric: r.name.to_string(),
+                grades: format!("{}#{}", r.rulebook(), r.rulebook_hash),
+            });
         }
         Ok(())
     }
@@ -113,31 +113,30 @@ impl Scorer {
         task: &Task,
         reply: &str,
         explanation_grade: Option<Decimal>,
-    ) -> Result<Graded, String> {
+    ) -> Result<Graded, ScoreError> {
         self.check_task(task)?;
         if let Some(g) = explanation_grade {
             if g < Decimal::ZERO || g > Decimal::ONE {
-                return Err(format!(
-                    "task {}: an explanation grade is between 0 and 1, not {g}",
-                    task.id
-                ));
+                return Err(ScoreError::ExplanationGrade {
+                    task: task.id.to_string(),
+                    grade: g,
+                });
             }
         }
         grade(&self.rubric, &task.expected, reply, explanation_grade)
-            .map_err(|e| format!("task {}: {e}", task.id))
+            .map_err(|error| expected(task, error))
     }
 
     /// Grades a reply line that holds no reply text (absent, or not a string): the floor.
-    pub fn score_missing(&self, task: &Task) -> Result<Graded, String> {
+    pub fn score_missing(&self, task: &Task) -> Result<Graded, ScoreError> {
         self.check_task(task)?;
         let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
-        grade_malformed(&self.rubric, &task.expected, m)
-            .map_err(|e| format!("task {}: {e}", task.id))
+        grade_malformed(&self.rubric, &task.expected, m).map_err(|error| expected(task, error))
     }
 
     /// Grades one line of a replies file: its reply, or, when it holds no
     /// reply text, the floor ([`Scorer::score_missing`]).
-    pub fn grade_line(&self, task: &Task, line: &ReplyLine) -> Result<Graded, String> {
+    pub fn grade_line(&self, task: &Task, line: &ReplyLine) -> Result<Graded, ScoreError> {
         match &line.reply {
             Some(reply) => self.score(task, reply, line.grade),
             None => self.score_missing(task),
@@ -152,6 +151,14 @@ impl Scorer {
             Some(tag) => format!("<{0}>\n{json}\n</{0}>", tag.name),
             None => json,
         }
+    }
+}
+
+/// A task's reference the rubric cannot grade against, with the task's id.
+fn expected(task: &Task, error: ExpectedError) -> ScoreError {
+    ScoreError::Expected {
+        task: task.id.to_string(),
+        error,
     }
 }
 

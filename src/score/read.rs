@@ -234,7 +234,7 @@ fn read_value(rubric: &Rubric, format: Format, value: &Json, path: &str) -> Resu
                 .amounts
                 .text(s)
                 .map(Got::Amount)
-                .map_err(|e| bad(path, e)),
+                .map_err(|e| bad(path, e.to_string())),
             other => Err(bad(path, format!("{}, not an amount", other.kind()))),
         },
         Format::String => match value {

@@ -6,6 +6,7 @@
 use indexmap::IndexMap;
 use std::io::BufRead;
 
+use super::error::ScoreError;
 use super::{reference_outcome, Scorer};
 use crate::model::Rulebook;
 use crate::tasks::{LineError, LineFault, LineFile, Task};
@@ -48,9 +49,9 @@ pub enum Fault {
     #[error(transparent)]
     Line(LineFault),
     /// The scorer refuses the task or reply (another rulebook, a grade out
-    /// of range, a reference the rubric cannot read), in its words.
+    /// of range, a reference the rubric cannot read).
     #[error("{0}")]
-    Scorer(String),
+    Scorer(ScoreError),
     /// The task's `expected` is not the rulebook's outcome for its case.
     #[error("task {id}: `expected` is not what {rulebook} gives for its case (--recompute-expected re-derives it)")]
     Expected {

@@ -20,10 +20,94 @@ use std::str::FromStr;
 
 use crate::eval::Outcome;
 use crate::evaluation::evaluate_value;
+use crate::facts::CaseError;
 use crate::model::Rulebook;
 
 /// Most values one sweep evaluates.
 pub const MAX_POINTS: u64 = 100_000;
+
+/// Why a range cannot be read, or a case cannot be swept. Its `Display` is
+/// the message `bareme sweep` prints (after clap's own words for `--vary`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SweepError {
+    /// The text is not `FIELD=FROM..TO:STEP`, or its field path is empty.
+    #[error("`{text}` is not FIELD=FROM..TO:STEP (e.g. gross=1000..5000:10)")]
+    Usage {
+        /// The whole text given.
+        text: String,
+    },
+    /// A bound or the step is not a decimal.
+    #[error("`{text}` is not a decimal")]
+    NotDecimal {
+        /// The part given, as written.
+        text: String,
+    },
+    /// The step is zero or negative.
+    #[error("the step must be positive, found {step}")]
+    StepNotPositive {
+        /// The step given.
+        step: Decimal,
+    },
+    /// The last value is below the first.
+    #[error("the range {from}..{to} is empty")]
+    EmptyRange {
+        /// The first value.
+        from: Decimal,
+        /// The last value.
+        to: Decimal,
+    },
+    /// The range's width or count leaves the decimal range.
+    #[error("the range {from}..{to} by {step} holds more than {MAX_POINTS} values: a sweep evaluates at most {MAX_POINTS}; widen the step")]
+    TooWide {
+        /// The first value.
+        from: Decimal,
+        /// The last value.
+        to: Decimal,
+        /// The step.
+        step: Decimal,
+    },
+    /// The range holds more than [`MAX_POINTS`] values.
+    #[error("{count} values: a sweep evaluates at most {MAX_POINTS}; widen the step")]
+    TooManyValues {
+        /// How many it holds.
+        count: Decimal,
+    },
+    /// No input of the rulebook declares the field.
+    #[error("{0}")]
+    Undeclared(CaseError),
+    /// A value could not be written as a JSON number.
+    #[error("{0}")]
+    Number(String),
+    /// The path runs through something in the case that is not an object.
+    #[error("`{path}`: the case holds no object at `{key}`")]
+    NoObject {
+        /// The field's path.
+        path: String,
+        /// The key that is not an object.
+        key: String,
+    },
+}
+
+impl SweepError {
+    /// A stable code: `sweep.usage`, `sweep.not_decimal`,
+    /// `sweep.step_not_positive`, `sweep.empty_range`, `sweep.too_wide`,
+    /// `sweep.too_many_values`, `sweep.undeclared`, `sweep.number`,
+    /// `sweep.no_object`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SweepError::Usage { .. } => "sweep::usage",
+            SweepError::NotDecimal { .. } => "sweep::not_decimal",
+            SweepError::StepNotPositive { .. } => "sweep::step_not_positive",
+            SweepError::EmptyRange { .. } => "sweep::empty_range",
+            SweepError::TooWide { .. } => "sweep::too_wide",
+            SweepError::TooManyValues { .. } => "sweep::too_many_values",
+            SweepError::Undeclared(_) => "sweep::undeclared",
+            SweepError::Number(_) => "sweep::number",
+            SweepError::NoObject { .. } => "sweep::no_object",
+        }
+    }
+}
 
 /// `FIELD=FROM..TO:STEP`, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,15 +123,19 @@ pub struct Vary {
 }
 
 impl FromStr for Vary {
-    type Err = String;
+    type Err = SweepError;
 
-    fn from_str(text: &str) -> Result<Self, String> {
-        let usage = || format!("`{text}` is not FIELD=FROM..TO:STEP (e.g. gross=1000..5000:10)");
+    fn from_str(text: &str) -> Result<Self, SweepError> {
+        let usage = || SweepError::Usage {
+            text: text.to_string(),
+        };
         let (field, range) = text.split_once('=').ok_or_else(usage)?;
         let (span, step) = range.rsplit_once(':').ok_or_else(usage)?;
         let (from, to) = span.split_once("..").ok_or_else(usage)?;
         let number = |s: &str| {
-            Decimal::from_str_exact(s.trim()).map_err(|_| format!("`{s}` is not a decimal"))
+            Decimal::from_str_exact(s.trim()).map_err(|_| SweepError::NotDecimal {
+                text: s.to_string(),
+            })
         };
         let vary = Vary {
             field: field.trim().to_string(),
@@ -59,18 +147,20 @@ impl FromStr for Vary {
             return Err(usage());
         }
         if vary.step <= Decimal::ZERO {
-            return Err(format!("the step must be positive, found {}", vary.step));
+            return Err(SweepError::StepNotPositive { step: vary.step });
         }
         if vary.to < vary.from {
-            return Err(format!("the range {}..{} is empty", vary.from, vary.to));
+            return Err(SweepError::EmptyRange {
+                from: vary.from,
+                to: vary.to,
+            });
         }
         // Values from outside: every operation checked, as a range whose
         // width or count leaves the decimal range is too wide to sweep.
-        let too_many = || {
-            format!(
-                "the range {}..{} by {} holds more than {MAX_POINTS} values: a sweep evaluates at most {MAX_POINTS}; widen the step",
-                vary.from, vary.to, vary.step
-            )
+        let too_many = || SweepError::TooWide {
+            from: vary.from,
+            to: vary.to,
+            step: vary.step,
         };
         let count = vary
             .to
@@ -79,9 +169,7 @@ impl FromStr for Vary {
             .and_then(|steps| steps.floor().checked_add(Decimal::ONE))
             .ok_or_else(too_many)?;
         if count > Decimal::from(MAX_POINTS) {
-            return Err(format!(
-                "{count} values: a sweep evaluates at most {MAX_POINTS}; widen the step"
-            ));
+            return Err(SweepError::TooManyValues { count });
         }
         Ok(vary)
     }
@@ -131,16 +219,17 @@ pub struct Row {
 /// decimal string, as money inputs are written); a path that names nothing
 /// the rulebook declares, or that runs through a missing object or a
 /// non-object, is an error.
-pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, String> {
+pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, SweepError> {
     // A field no input declares would be refused at every point.
-    crate::case::check_declared_path(rb, &vary.field).map_err(|e| e.to_string())?;
+    crate::case::check_declared_path(rb, &vary.field).map_err(SweepError::Undeclared)?;
     let as_number = matches!(lookup(case, &vary.field), Some(Value::Number(_)));
     let mut columns: Vec<String> = Vec::new();
     let mut rows = Vec::new();
     for x in vary.values() {
         let mut case = case.clone();
         let written = if as_number {
-            serde_json::from_str::<Value>(&x.to_string()).map_err(|e| e.to_string())?
+            serde_json::from_str::<Value>(&x.to_string())
+                .map_err(|e| SweepError::Number(e.to_string()))?
         } else {
             Value::String(x.to_string())
         };
@@ -201,12 +290,15 @@ fn lookup<'v>(case: &'v Value, path: &str) -> Option<&'v Value> {
     path.split('.').try_fold(case, |v, k| v.get(k))
 }
 
-fn set(case: &mut Value, path: &str, value: Value) -> Result<(), String> {
+fn set(case: &mut Value, path: &str, value: Value) -> Result<(), SweepError> {
     let mut here = case;
     let mut keys = path.split('.').peekable();
     while let Some(key) = keys.next() {
         let Value::Object(map) = here else {
-            return Err(format!("`{path}`: the case holds no object at `{key}`"));
+            return Err(SweepError::NoObject {
+                path: path.to_string(),
+                key: key.to_string(),
+            });
         };
         if keys.peek().is_none() {
             map.insert(key.to_string(), value);

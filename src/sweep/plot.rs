@@ -29,8 +29,23 @@ const COLOURS: [RGBColor; 10] = [
 /// Runs of connected points (a rejection or a missing field breaks a run).
 type Runs = Vec<Vec<(f64, f64)>>;
 
+/// Why a plot could not be drawn: the drawing library's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot draw the plot: {message}")]
+pub struct PlotError {
+    /// What plotters said.
+    pub message: String,
+}
+
+impl PlotError {
+    /// A stable code: `sweep.plot`.
+    pub fn code(&self) -> &'static str {
+        "sweep::plot"
+    }
+}
+
 /// The SVG text of a sweep, `title` on top.
-pub fn svg(sweep: &Sweep, title: &str) -> Result<String, String> {
+pub fn svg(sweep: &Sweep, title: &str) -> Result<String, PlotError> {
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (1000, 900)).into_drawing_area();
@@ -55,8 +70,10 @@ pub fn svg(sweep: &Sweep, title: &str) -> Result<String, String> {
     Ok(text)
 }
 
-fn err(e: impl std::fmt::Display) -> String {
-    format!("cannot draw the plot: {e}")
+fn err(e: impl std::fmt::Display) -> PlotError {
+    PlotError {
+        message: e.to_string(),
+    }
 }
 
 /// One chart: every field's runs as lines, with a legend.
@@ -67,7 +84,7 @@ fn panel(
     y_desc: &str,
     (x0, x1): (f64, f64),
     series: &[(String, Runs)],
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     let ys = series
         .iter()
         .flat_map(|(_, runs)| runs.iter().flatten().map(|p| p.1));

@@ -27,8 +27,10 @@ levy = { expr = "levy", format = "money" }
 note = { expr = "'fixed'", format = "text" }
 "#;
 
+/// The range read, or its refusal's code and message.
 fn vary(text: &str) -> Result<Vary, String> {
-    text.parse()
+    text.parse::<Vary>()
+        .map_err(|e| format!("{}: {e}", e.code()))
 }
 
 #[test]
@@ -44,19 +46,22 @@ fn a_range_is_read_exactly_and_refused_when_it_cannot_be_swept() {
     assert_eq!(vary("a.b=1..1:1").expect("reads").values().len(), 1);
     assert!(vary("pay=1..5")
         .unwrap_err()
-        .contains("FIELD=FROM..TO:STEP"));
+        .starts_with("sweep.usage: `pay=1..5` is not FIELD=FROM..TO:STEP"));
     assert_eq!(
         vary("pay=1..5:0").unwrap_err(),
-        "the step must be positive, found 0"
+        "sweep.step_not_positive: the step must be positive, found 0"
     );
-    assert_eq!(vary("pay=5..1:1").unwrap_err(), "the range 5..1 is empty");
+    assert_eq!(
+        vary("pay=5..1:1").unwrap_err(),
+        "sweep.empty_range: the range 5..1 is empty"
+    );
     assert_eq!(
         vary("pay=1.5e3..2:1").unwrap_err(),
-        "`1.5e3` is not a decimal"
+        "sweep.not_decimal: `1.5e3` is not a decimal"
     );
     assert!(vary("pay=0..100000:1")
         .unwrap_err()
-        .starts_with("100001 values: a sweep evaluates at most 100000"));
+        .starts_with("sweep.too_many_values: 100001 values: a sweep evaluates at most 100000"));
     assert_eq!(
         vary("pay=0..99999:1").expect("the cap").values().len(),
         100_000
@@ -89,9 +94,12 @@ fn a_number_stays_a_number_and_a_path_reaches_into_records() {
     set(&mut case, "pay", json!(2)).expect("sets");
     set(&mut case, "a.b", json!("3")).expect("sets");
     assert_eq!(case, json!({"pay": 2, "a": {"b": "3"}}));
-    assert!(set(&mut json!({"a": 1}), "a.b", json!(1))
-        .unwrap_err()
-        .contains("no object at `b`"));
+    let refused = set(&mut json!({"a": 1}), "a.b", json!(1)).unwrap_err();
+    assert_eq!(refused.code(), "sweep::no_object");
+    assert_eq!(
+        refused.to_string(),
+        "`a.b`: the case holds no object at `b`"
+    );
     assert_eq!(quote("a,\"b\""), "\"a,\"\"b\"\"\"");
 }
 

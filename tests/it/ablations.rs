@@ -105,28 +105,32 @@ fn ablations_apply_together_each_on_its_own_steps() {
 #[test]
 fn ablations_that_cannot_apply_together_are_refused_by_name() {
     let rb = demo();
-    let err = |names: &[&str]| rb.ablated_all(names).expect_err("refused");
+    // Each refusal's code, then the message `--ablate` prints.
+    let err = |names: &[&str]| {
+        let e = rb.ablated_all(names).expect_err("refused");
+        format!("{}: {e}", e.code())
+    };
     assert_eq!(
         err(&["doubled", "tripled", "also_a"]),
-        "ablations `doubled` and `also_a` both replace step `a`, so they cannot apply together"
+        "ablation::same_step: ablations `doubled` and `also_a` both replace step `a`, so they cannot apply together"
     );
     assert_eq!(
         err(&["doubled", "doubled"]),
-        "ablation `doubled` is named twice"
+        "ablation::twice: ablation `doubled` is named twice"
     );
     assert_eq!(
         err(&["doubled", "nope"]),
-        "unknown ablation `nope`; combo-demo declares: doubled, tripled, also_a, loop_a, loop_b"
+        "ablation::unknown: unknown ablation `nope`; combo-demo declares: doubled, tripled, also_a, loop_a, loop_b"
     );
     assert_eq!(
         err(&["doubled", ""]),
-        "an empty ablation name: separate the names with commas, as in `a,b`"
+        "ablation::empty_name: an empty ablation name: separate the names with commas, as in `a,b`"
     );
     // Each alone is acyclic (the checker proved it); together c → b → a → c.
     assert!(rb.ablated("loop_a").is_ok() && rb.ablated("loop_b").is_ok());
     assert_eq!(
         err(&["loop_a", "loop_b"]),
-        "ablations loop_a,loop_b together make steps depend on each other in a cycle: a → c → b → a"
+        "ablation::cycle: ablations loop_a,loop_b together make steps depend on each other in a cycle: a → c → b → a"
     );
 }
 

@@ -86,3 +86,15 @@ fn every_declared_ablation_changes_some_conformance_answer() {
         }
     }
 }
+
+#[test]
+fn a_folder_without_cases_is_an_error_with_its_code() {
+    let dir = super::root().join("rulebooks/luma-payroll/v3");
+    let rb = bareme::load_rulebook(&dir).expect("loads");
+    let nowhere = dir.join("no-such-folder");
+    let e = run_conformance(&rb, &nowhere).expect_err("no cases folder");
+    assert_eq!(e.code(), "conformance::folder");
+    let shown = e.to_string();
+    let want = format!("cannot read {}: ", nowhere.join("cases").display());
+    assert!(shown.starts_with(&want), "{shown}");
+}

@@ -73,9 +73,9 @@ const ONLY: &[(&str, &[&str])] = &[("json", &[]), ("reply", &["json"])];
 const KNOWN_CIRCLES: &[&[&str]] = &[];
 
 /// A source file as the checker sees it: its module path and its text.
-struct Source {
-    module: String,
-    text: String,
+pub(super) struct Source {
+    pub(super) module: String,
+    pub(super) text: String,
 }
 
 /// A path in `src/` as a module path: `eval/plan.rs` → `eval::plan`,
@@ -109,7 +109,7 @@ fn within(module: &str, prefix: &str) -> bool {
 /// The code of a file with comments, string and character literals and
 /// test modules blanked (lines kept), so a path named in prose, in a string
 /// or in a test helper is no import, and everything else is read.
-fn code_of(text: &str) -> String {
+pub(super) fn code_of(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
@@ -555,7 +555,7 @@ fn strongly_connected(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<Str
     state.out
 }
 
-fn library_sources() -> Vec<Source> {
+pub(super) fn library_sources() -> Vec<Source> {
     fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<Source>) {
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let path = entry.path();

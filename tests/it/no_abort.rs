@@ -182,14 +182,18 @@ fn a_sweep_range_past_the_decimal_range_is_a_usage_error() {
     let err = "x=0..79228162514264337593543950335:1"
         .parse::<Vary>()
         .expect_err("too many values");
+    assert_eq!(err.code(), "sweep::too_wide");
     assert_eq!(
-        err,
+        err.to_string(),
         "the range 0..79228162514264337593543950335 by 1 holds more than 100000 values: a sweep evaluates at most 100000; widen the step"
     );
     let err = "x=-79228162514264337593543950335..79228162514264337593543950335:0.5"
         .parse::<Vary>()
         .expect_err("too wide");
-    assert!(err.contains("holds more than 100000 values"), "{err}");
+    assert!(
+        err.to_string().contains("holds more than 100000 values"),
+        "{err}"
+    );
     let o = bareme(
         &[
             "sweep",

@@ -243,16 +243,17 @@ fn a_task_for_another_rulebook_version_is_refused() {
     let mut task = conformance_tasks("rulebooks/luma-payroll/v3").remove(0);
     task.hash = "0".repeat(64);
     let err = scorer.score(&task, "{}", None).unwrap_err();
+    assert_eq!(err.code(), "score::task_mismatch");
+    let err = err.to_string();
     assert!(
         err.contains(&"0".repeat(64)) && err.contains(scorer.rubric().rulebook_hash.as_str()),
         "{err}"
     );
     let paie = Scorer::new(rubric("rulebooks/paie-fr/rubric-1.toml"), false);
     let task = conformance_tasks("rulebooks/luma-payroll/v3").remove(0);
-    assert!(paie
-        .score(&task, "{}", None)
-        .unwrap_err()
-        .contains("paie-fr@2026"));
+    let err = paie.score(&task, "{}", None).unwrap_err();
+    assert_eq!(err.code(), "score::task_mismatch");
+    assert!(err.to_string().contains("paie-fr@2026"), "{err}");
 }
 
 #[test]

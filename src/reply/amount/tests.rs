@@ -21,11 +21,17 @@ fn succession() -> AmountRules {
 }
 
 fn number(rules: &AmountRules, text: &str) -> Result<String, String> {
-    rules.json_number(text).map(|a| a.to_string())
+    rules
+        .json_number(text)
+        .map(|a| a.to_string())
+        .map_err(|e| e.to_string())
 }
 
 fn string(rules: &AmountRules, text: &str) -> Result<String, String> {
-    rules.text(text).map(|a| a.to_string())
+    rules
+        .text(text)
+        .map(|a| a.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -135,4 +141,44 @@ fn french_amount_strings() {
 fn padding_is_the_rubrics_choice() {
     assert!(string(&succession(), " 41169").is_err());
     assert!(string(&paie(), " 41169").is_ok());
+}
+
+#[test]
+fn each_refusal_has_its_code_and_the_message_a_grade_shows() {
+    let refused = |r: Result<Amount, AmountError>| {
+        let e = r.expect_err("refused");
+        (e.code(), e.to_string())
+    };
+    assert_eq!(
+        refused(paie().json_number("1.234")),
+        ("amount::decimals", "it has 3 decimals, more than 2".into())
+    );
+    assert_eq!(
+        refused(paie().json_number("2000000000")),
+        (
+            "amount::above_max",
+            "its absolute value is above 1000000000".into()
+        )
+    );
+    assert_eq!(
+        refused(paie().json_number("1e-3")),
+        (
+            "amount::value_decimals",
+            "its value has 3 decimals, more than 2".into()
+        )
+    );
+    assert_eq!(
+        refused(succession().text("12 34")),
+        (
+            "amount::not_one_amount",
+            "\"12 34\" is not one amount".into()
+        )
+    );
+    assert_eq!(
+        refused(succession().text("1,234")),
+        (
+            "amount::text_decimals",
+            "\"1,234\" has 3 decimals, more than 2".into()
+        )
+    );
 }

@@ -1,0 +1,114 @@
+//! Why an exact operation on numbers has no result.
+//!
+//! One error for the whole numeric layer, so the interpreter, compiled code
+//! and the rulebook front end read the same causes. Its `Display` is the
+//! fault message an evaluation prints (and traces and snapshots hold), so
+//! each text is kept exactly as it was when these were strings.
+
+use rust_decimal::Decimal;
+use std::fmt;
+
+use crate::expr::BinOp;
+
+/// Why an exact operation on numbers failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NumError {
+    /// A division by zero: the dividend as written when the operation
+    /// knows it (`division by zero (5 / 0)`, a fraction as `1/3`), none for
+    /// a bare ratio. Text, not a `Num`, so this file needs nothing of
+    /// `exact`, which needs it.
+    DivisionByZero(Option<String>),
+    /// An operator that is not arithmetic was given to an arithmetic
+    /// operation (a caller's mistake, never a rulebook's).
+    NotArithmetic(BinOp),
+    /// A decimal operation whose exact result leaves rust_decimal's range.
+    Overflow {
+        /// The left operand.
+        left: Decimal,
+        /// The operator.
+        op: BinOp,
+        /// The right operand.
+        right: Decimal,
+    },
+    /// An exact fraction whose terms leave the 128-bit integer range.
+    OutOfRange,
+}
+
+impl NumError {
+    /// A stable code: `num.division_by_zero`, `num.not_arithmetic`,
+    /// `num.overflow`, `num.out_of_range`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NumError::DivisionByZero(_) => "num::division_by_zero",
+            NumError::NotArithmetic(_) => "num::not_arithmetic",
+            NumError::Overflow { .. } => "num::overflow",
+            NumError::OutOfRange => "num::out_of_range",
+        }
+    }
+}
+
+impl fmt::Display for NumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumError::DivisionByZero(Some(n)) => write!(f, "division by zero ({n} / 0)"),
+            NumError::DivisionByZero(None) => f.write_str("division by zero"),
+            NumError::NotArithmetic(op) => write!(f, "`{}` is not arithmetic", op.symbol()),
+            NumError::Overflow { left, op, right } => write!(
+                f,
+                "{left} {} {right} overflows the exact decimal range",
+                op.symbol()
+            ),
+            NumError::OutOfRange => {
+                f.write_str("the exact value exceeds the range of exact arithmetic")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NumError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::exact::{ratio, Num};
+    use crate::num::rounding::round_num;
+    use crate::num::{arith, RoundingMode};
+
+    #[test]
+    fn division_by_zero_names_its_dividend_and_code() {
+        let e = arith(BinOp::Div, Decimal::new(125, 2), Decimal::ZERO).unwrap_err();
+        assert_eq!(e.code(), "num::division_by_zero");
+        assert_eq!(e.to_string(), "division by zero (1.25 / 0)");
+        let third = ratio(1, 3).unwrap();
+        let e = third
+            .arith(BinOp::Div, Num::Dec(Decimal::ZERO))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "division by zero (1/3 / 0)");
+        assert_eq!(ratio(7, 0).unwrap_err().to_string(), "division by zero");
+    }
+
+    #[test]
+    fn overflow_and_range_keep_their_messages() {
+        let e = arith(BinOp::Mul, Decimal::MAX, Decimal::TWO).unwrap_err();
+        assert_eq!(e.code(), "num::overflow");
+        assert_eq!(
+            e.to_string(),
+            "79228162514264337593543950335 * 2 overflows the exact decimal range"
+        );
+        let e = arith(BinOp::Eq, Decimal::ONE, Decimal::ONE).unwrap_err();
+        assert_eq!(
+            (e.code(), e.to_string().as_str()),
+            ("num::not_arithmetic", "`==` is not arithmetic")
+        );
+        // 10^20/3 at 28 places is scaled to 10^48/3, past the 128-bit range.
+        let huge = ratio(10i128.pow(20), 3).unwrap();
+        let e = round_num(huge, 28, RoundingMode::HalfUp).unwrap_err();
+        assert_eq!(e, NumError::OutOfRange);
+        assert_eq!(e.code(), "num::out_of_range");
+        assert_eq!(
+            e.to_string(),
+            "the exact value exceeds the range of exact arithmetic"
+        );
+    }
+}
