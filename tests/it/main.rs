@@ -31,6 +31,7 @@ mod properties;
 mod readers;
 mod roads;
 mod score;
+mod splits;
 mod sweep;
 mod tasks;
 mod traces;
