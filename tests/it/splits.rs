@@ -235,6 +235,26 @@ fn sets_drawn_as_a_split_are_disjoint_at_any_seeds() {
     }
 }
 
+/// Item 2: a generator without a signature identifies a task by its case,
+/// read back from the file exactly as drawn: a set drawn at another set's
+/// own seed, excluding it, draws every index again and shares no case.
+#[test]
+fn a_case_is_its_own_signature_when_the_generator_declares_none() {
+    let (g, rb) = load(&super::root().join("rulebooks/sales-tax/generator-1.toml"));
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
+    let (train, _) = lines(&engine, options(11, 0, 20, 2), &Exclusion::new());
+    let excluded = exclusion(&engine, &[("train", &train)]);
+    assert_eq!(excluded.files()[0].signatures, 20);
+    let (dev, manifest) = lines(&engine, options(11, 0, 20, 2), &excluded);
+    assert_eq!(dev.lines().count(), 20);
+    assert!(manifest.exclude[0].redraws >= 20, "{manifest:?}");
+    assert_eq!(shared_cases(&train, &dev), 0);
+    assert_eq!(
+        exclusion(&engine, &[("train", &train), ("dev", &dev)]).signatures(),
+        40
+    );
+}
+
 /// Item 2: a shard of a run with `--exclude` writes exactly the full run's
 /// lines, whatever the threads.
 #[test]
