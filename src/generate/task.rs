@@ -1,7 +1,9 @@
 //! One task: drawn from its own random stream, evaluated by the reference,
 //! and kept only when it passes every self-check its generator declares;
 //! otherwise drawn again, and the reason counted. What is drawn is a
-//! `tasks::Task`, the very line a task file holds.
+//! `tasks::Task`, the very line a task file holds. Its signature and
+//! identity (what makes two tasks one case) are computed here alike for a
+//! draw and for a case read back from a task file.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
