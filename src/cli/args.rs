@@ -263,15 +263,20 @@ pub struct GenerateArgs {
     /// A generator file (`rulebooks/<id>/generator-<n>.toml`).
     #[arg(value_parser = super::locate::companion)]
     pub generator: PathBuf,
-    /// How many task indices to draw.
+    /// How many tasks to draw: one per index, each distinct from every other
+    /// (a duplicate is drawn again).
     #[arg(short = 'n', long, default_value_t = 100)]
     pub count: u64,
     /// The seed: the same seed, generator and index give the same task.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The first index (a shard of a larger run).
+    /// The first index (a shard of a larger run); start + n is at most 100000000.
     #[arg(long, default_value_t = 0)]
     pub start: u64,
+    /// A task file of this generator and rulebook version whose cases this run must not
+    /// draw (a dev set that shares no case with a training set); repeatable.
+    #[arg(long, value_name = "TASKS.jsonl")]
+    pub exclude: Vec<PathBuf>,
     /// Draw every task at this level instead of the generator's mix.
     #[arg(long)]
     pub level: Option<i64>,

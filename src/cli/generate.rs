@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
+use bareme::unstable::generate::{
+    load_generator, run_excluding, Exclusion, RunOptions, TaskDrawer,
+};
 
 use super::args::GenerateArgs;
 use super::output::{clobbers, OutFile, Stdout};
@@ -20,6 +22,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         .collect();
     let mut inputs = vec![args.generator.as_path()];
     inputs.extend(args.rulebook.as_deref());
+    inputs.extend(args.exclude.iter().map(|p| p.as_path()));
     if let Some(why) = clobbers(&outputs, &inputs) {
         warn!("error: {why}");
         return ExitCode::from(2);
@@ -45,13 +48,32 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         level: args.level,
         jobs,
     };
+    // A range past the bound is refused before any excluded file is read.
+    if let Err(e) = options.end() {
+        warn!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let mut excluded = Exclusion::new();
+    for path in &args.exclude {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                warn!("error: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(e) = excluded.add(&engine, &path.display().to_string(), file, jobs) {
+            warn!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let bar = progress::bar("tasks", Some(args.count));
     let progress = |n: u64| bar.inc(n);
     // The tasks file is put in place only once the manifest is ready too.
     let mut tasks_file = None;
     let result = match &args.out {
         Some(path) => match OutFile::create(path) {
-            Ok(f) => run_generator(&engine, options, tasks_file.insert(f), &progress),
+            Ok(f) => run_excluding(&engine, options, &excluded, tasks_file.insert(f), &progress),
             Err(e) => {
                 warn!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(2);
@@ -59,7 +81,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         },
         None => {
             let mut out = StdoutWrite(Stdout::new());
-            let r = run_generator(&engine, options, &mut out, &progress);
+            let r = run_excluding(&engine, options, &excluded, &mut out, &progress);
             let code = out.0.finish(ExitCode::SUCCESS);
             if code != ExitCode::SUCCESS {
                 return code;
@@ -97,12 +119,17 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    let excluded: u64 = manifest.exclude.iter().map(|f| f.redraws).sum();
+    let excluded = match args.exclude.is_empty() {
+        true => String::new(),
+        false => format!(", {excluded} in excluded files"),
+    };
     warn!(
-        "{}: {} tasks ({} duplicates dropped), sha256 {}",
+        "{}: {} tasks ({} duplicates drawn again{excluded}), sha256 {}",
         manifest.generator,
         manifest.tasks,
         manifest.duplicates,
-        &manifest.sha256[..16]
+        manifest.sha256.get(..16).unwrap_or_default()
     );
     ExitCode::SUCCESS
 }

@@ -10,10 +10,14 @@
 //! a manifest. A generator file is loaded as every companion file of a
 //! rulebook version is (`tasks::load_companion`).
 //!
-//! INVARIANT: task `i` depends only on (seed, generator, i): its random
-//! stream is its own, so any shard of a run reproduces the full run's lines.
+//! INVARIANT: task `i` depends only on (seed, generator, i), the tasks of
+//! indices below it and the excluded files (`exclude`): its random stream
+//! is its own, drawn from again when its task repeats one of those, so any
+//! shard of a run, which draws the indices below it first, reproduces the
+//! full run's lines.
 
 mod draw;
+mod exclude;
 mod fields;
 mod leak;
 mod load;
@@ -23,7 +27,8 @@ mod run;
 mod schema;
 mod task;
 
+pub use exclude::{ExcludeError, ExcludeFault, ExcludedFile, Exclusion};
 pub use load::{load_generator, parse_generator, GeneratorError};
 pub use model::{Generator, Language};
-pub use run::{run, Manifest, RunError, RunOptions};
+pub use run::{run, run_excluding, Manifest, RunError, RunOptions, MAX_INDEX_END};
 pub use task::{DrawerError, DrawnTask, GenerateError, TaskDrawer};

@@ -1,7 +1,9 @@
 //! One task: drawn from its own random stream, evaluated by the reference,
 //! and kept only when it passes every self-check its generator declares;
 //! otherwise drawn again, and the reason counted. What is drawn is a
-//! `tasks::Task`, the very line a task file holds.
+//! `tasks::Task`, the very line a task file holds. Its signature and
+//! identity (what makes two tasks one case) are computed here alike for a
+//! draw and for a case read back from a task file.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -46,6 +48,39 @@ pub struct DrawnTask {
     pub signature: String,
     /// Draws abandoned before it, by reason.
     pub redraws: BTreeMap<String, u64>,
+}
+
+/// The draws of one task index: its stream where it stands, and what it
+/// has cost so far. Made by [`TaskDrawer::draws`], drawn from by
+/// [`TaskDrawer::next`].
+pub(crate) struct Draws<'g> {
+    rng: ChaCha8Rng,
+    index: u64,
+    level: &'g Level,
+    /// The profile every draw keeps to (`keep_profile`).
+    kept: Option<usize>,
+    /// Draws taken, the passing ones included.
+    attempts: u32,
+    /// Draws abandoned since the last task given, by reason.
+    fresh: BTreeMap<String, u64>,
+    /// Every draw abandoned, by reason.
+    tally: BTreeMap<String, u64>,
+    /// Tasks given and then refused by the run.
+    refused: u32,
+}
+
+impl Draws<'_> {
+    /// The task last given is refused (`reason`: why, after its branch):
+    /// the next one is drawn where the stream stands.
+    pub(crate) fn refuse(&mut self, branch: &str, reason: &str) {
+        self.refused += 1;
+        self.count(format!("{branch}: {reason}"));
+    }
+
+    fn count(&mut self, reason: String) {
+        *self.tally.entry(reason.clone()).or_default() += 1;
+        *self.fresh.entry(reason).or_default() += 1;
+    }
 }
 
 /// A generator ready to draw: its rulebook, prompts and ablated copies.
@@ -147,7 +182,8 @@ impl<'g> TaskDrawer<'g> {
         self.renderer.format()
     }
 
-    /// Task `index` of the run with this seed; `level` fixes the level.
+    /// Task `index` of the run with this seed; `level` fixes the level:
+    /// the first draw of its stream that passes every self-check.
     ///
     /// ```
     /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
@@ -162,48 +198,135 @@ impl<'g> TaskDrawer<'g> {
         index: u64,
         level: Option<i64>,
     ) -> Result<DrawnTask, GenerateError> {
+        let mut draws = self.draws(seed, index, level)?;
+        self.next(&mut draws)
+    }
+
+    /// The draws of task `index`: its own stream, not yet drawn from.
+    pub(crate) fn draws(
+        &self,
+        seed: u64,
+        index: u64,
+        level: Option<i64>,
+    ) -> Result<Draws<'g>, GenerateError> {
         let g = self.generator;
         let level_number = level.unwrap_or_else(|| {
             let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
             g.mix.get(at).copied().unwrap_or(1)
         });
-        let fail = |message: String| GenerateError { index, message };
         let Some(level) = g.levels.iter().find(|l| l.number == level_number) else {
-            return Err(fail(format!("no level {level_number}")));
+            return Err(GenerateError {
+                index,
+                message: format!("no level {level_number}"),
+            });
         };
         let mut rng = stream(seed, &g.name, index);
-        let mut redraws: BTreeMap<String, u64> = BTreeMap::new();
         let kept = g.keep_profile.then(|| pick(&mut rng, &level.profiles));
-        for _ in 0..g.max_redraws {
-            let at = kept.unwrap_or_else(|| pick(&mut rng, &level.profiles));
+        Ok(Draws {
+            rng,
+            index,
+            level,
+            kept,
+            attempts: 0,
+            fresh: BTreeMap::new(),
+            tally: BTreeMap::new(),
+            refused: 0,
+        })
+    }
+
+    /// The next draw of `draws` that passes every self-check, where its
+    /// stream stands: called again after [`Draws::refuse`], it gives the
+    /// task that index holds when the one before was a duplicate. All
+    /// draws of one index, refused ones included, count towards
+    /// `max_redraws`.
+    pub(crate) fn next(&self, draws: &mut Draws<'g>) -> Result<DrawnTask, GenerateError> {
+        let g = self.generator;
+        let index = draws.index;
+        let fail = |message: String| GenerateError { index, message };
+        while draws.attempts < g.max_redraws {
+            draws.attempts += 1;
+            let at = draws
+                .kept
+                .unwrap_or_else(|| pick(&mut draws.rng, &draws.level.profiles));
             let profile = &g.profiles[at];
             let mut broken = None;
-            match self.attempt(&mut rng, index, level, profile, &mut broken) {
+            match self.attempt(&mut draws.rng, index, draws.level, profile, &mut broken) {
                 Ok((task, signature)) => {
                     return Ok(DrawnTask {
                         task,
                         signature,
-                        redraws,
+                        redraws: std::mem::take(&mut draws.fresh),
                     })
                 }
                 // A template that fails fails every draw: no redraw mends it.
                 Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
-                Err(Redraw(reason)) => {
-                    *redraws
-                        .entry(format!("{}: {reason}", profile.name))
-                        .or_default() += 1;
-                }
+                Err(Redraw(reason)) => draws.count(format!("{}: {reason}", profile.name)),
             }
         }
-        let worst = redraws
+        let worst = draws
+            .tally
             .iter()
             .max_by_key(|(_, n)| **n)
             .map(|(r, n)| format!("{r} ({n} times)"))
             .unwrap_or_default();
+        if draws.refused > 0 {
+            return Err(fail(format!(
+                "no draw gave a new task in {} attempts ({} drew a task already in the set \
+                 or in an excluded file); most frequent reason: {worst}",
+                g.max_redraws, draws.refused
+            )));
+        }
         Err(fail(format!(
             "no draw passed in {} attempts; most frequent reason: {worst}",
             g.max_redraws
         )))
+    }
+
+    /// The signature of a case read from a task file, as [`TaskDrawer::task`]
+    /// computes it for a task it draws: the reference's decision and reason,
+    /// then each of the generator's `signature` expressions over the case
+    /// (empty when the generator declares none). An error when the
+    /// reference fails on the case, which no drawn task does.
+    pub(crate) fn signature_of(&self, case: &Json) -> Result<String, EvalError> {
+        let rb = self.rb;
+        let facts = validate_case(rb, case);
+        let (decision, reason) = match &facts {
+            Ok(facts) => {
+                let (_, at) = evaluate_ended(rb, facts)?;
+                decided(rb, at)
+            }
+            Err(_) => (Arc::from("rejected"), None),
+        };
+        let mut reader = facts.as_ref().ok().map(|f| Reader::new(rb, f));
+        Ok(self.signature(&decision, reason.as_deref(), reader.as_mut()))
+    }
+
+    /// A task's signature: its decision and reason, then the values of the
+    /// generator's `signature` expressions read over its case (none when
+    /// the case was rejected at validation); empty when it declares none.
+    fn signature<'r>(
+        &'r self,
+        decision: &str,
+        reason: Option<&str>,
+        reader: Option<&mut Reader<'r>>,
+    ) -> String {
+        let checks = &self.generator.checks;
+        if checks.signature.is_empty() {
+            return String::new();
+        }
+        let mut signature = format!("{decision}|{}", reason.unwrap_or(""));
+        if let Some(reader) = reader {
+            for f in &checks.signature {
+                // A value the case does not determine (a payslip step of a
+                // trap) identifies nothing: it is written `-`.
+                let v = reader
+                    .read(f)
+                    .map_or_else(|_| "-".to_string(), |v| v.to_string());
+                signature.push('|');
+                signature.push_str(&v);
+            }
+        }
+        signature
     }
 
     fn attempt(
@@ -224,13 +347,7 @@ impl<'g> TaskDrawer<'g> {
             Ok(facts) => {
                 let (outcome, at) = evaluate_ended(rb, facts)
                     .map_err(|e| Redraw(format!("the rulebook failed: {e}")))?;
-                let decided = match &rb.checks[at].outcome {
-                    CheckOutcome::Decide {
-                        decision, reason, ..
-                    } => (rb.decisions[*decision].name.clone(), reason.clone()),
-                    CheckOutcome::Reject { .. } => (Arc::from("rejected"), None),
-                };
-                (outcome, decided)
+                (outcome, decided(rb, at))
             }
             Err(e) => (Outcome::Rejected(e.clone()), (Arc::from("rejected"), None)),
         };
@@ -290,7 +407,6 @@ impl<'g> TaskDrawer<'g> {
                 tags.push(format!("ablation:{name}"));
             }
         }
-        let mut signature = format!("{decision}|{}", reason.as_deref().unwrap_or(""));
         if let Some(reader) = &mut reader {
             for (tag, when) in &profile.tags {
                 let holds = match when {
@@ -301,19 +417,8 @@ impl<'g> TaskDrawer<'g> {
                     tags.push(tag.clone());
                 }
             }
-            for f in &self.generator.checks.signature {
-                // A value the case does not determine (a payslip step of a
-                // trap) identifies nothing: it is written `-`.
-                let v = reader
-                    .read(f)
-                    .map_or_else(|_| "-".to_string(), |v| v.to_string());
-                signature.push('|');
-                signature.push_str(&v);
-            }
         }
-        if self.generator.checks.signature.is_empty() {
-            signature.clear();
-        }
+        let signature = self.signature(&decision, reason.as_deref(), reader.as_mut());
         let id = self
             .generator
             .id
@@ -460,8 +565,38 @@ impl<'g> TaskDrawer<'g> {
     }
 }
 
+/// What identifies a task within a set and across the sets of a split:
+/// SHA-256 of its signature, or of its case's JSON when the generator
+/// declares no signature. Two tasks of one identity are one case.
+pub(crate) type Identity = [u8; 32];
+
+/// The identity of a task of this signature (empty: none declared) and case.
+pub(crate) fn identity(signature: &str, case: &Json) -> Identity {
+    let mut h = Sha256::new();
+    if signature.is_empty() {
+        h.update(b"case\0");
+        h.update(case.to_string().as_bytes());
+    } else {
+        h.update(b"signature\0");
+        h.update(signature.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// The decision and reason of the check at which an evaluation ended.
+fn decided(rb: &Rulebook, at: usize) -> (Arc<str>, Option<Arc<str>>) {
+    // INVARIANT: `at` is the index of the check an evaluation of `rb` ended at.
+    match &rb.checks[at].outcome {
+        CheckOutcome::Decide {
+            decision, reason, ..
+        } => (rb.decisions[*decision].name.clone(), reason.clone()),
+        CheckOutcome::Reject { .. } => (Arc::from("rejected"), None),
+    }
+}
+
 /// Task `index`'s own stream: ChaCha8 keyed by SHA-256 of (seed, generator, index),
-/// so a task never depends on the tasks before it.
+/// so its draws never depend on the tasks before it (only which of its
+/// draws the run keeps does).
 pub(crate) fn stream(seed: u64, generator: &str, index: u64) -> ChaCha8Rng {
     let mut h = Sha256::new();
     h.update(b"bareme generate 1\0");

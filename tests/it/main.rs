@@ -32,6 +32,7 @@ mod properties;
 mod readers;
 mod roads;
 mod score;
+mod splits;
 mod sweep;
 mod tasks;
 mod traces;

@@ -333,7 +333,7 @@ fn a_range_of_indices_past_the_last_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(
-            "--start 18446744073709551614 and -n 3 pass the last index, 18446744073709551615"
+            "--start 18446744073709551614 and -n 3 go past the last index a run may draw, 99999999"
         ),
         "{}",
         stderr(&o)
