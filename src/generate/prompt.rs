@@ -6,6 +6,8 @@
 //! `tables`, whose map cells are objects), `case` (and `case_json`, its
 //! exact JSON text), `level`, `tier`, `branch`, and in the task template
 //! the rendered `rules` (per level) and `format` (the same for every task).
+//! Every template also sees `options` (the prompt's switches for this run)
+//! and `examples` (worked examples, answered by the reference here).
 //! Filters write amounts as a reader of the prompt's language would:
 //! `money` (two places), `amount` (as held), `percent` (a rate × 100).
 //!
@@ -160,6 +162,8 @@ pub(crate) struct Renderer {
     task: guard::Compiled<'static>,
     /// The rulebook as a template value, converted once (values share it).
     rulebook: Jinja,
+    /// The prompt switches of this run, as a template value.
+    options: Jinja,
     format: String,
     rules: BTreeMap<i64, String>,
 }
@@ -175,11 +179,18 @@ impl Renderer {
         }
         let env = environment(generator.language, guard::fuel(TEMPLATE_FUEL, longest));
         let rulebook = rulebook_context(rb);
+        let options: Map<String, Json> = prompt
+            .options
+            .iter()
+            .map(|(name, on)| (name.clone(), Json::Bool(*on)))
+            .collect();
+        let examples = examples_context(&prompt.examples, rb)?;
         let format = render(
             &env,
             "format",
             &prompt.format,
-            jinja(&json!({"rulebook": rulebook, "rubric": generator.rubric})),
+            jinja(&json!({"rulebook": rulebook, "rubric": generator.rubric,
+                "options": options, "examples": examples})),
         )
         .map_err(|e| format!("template `format`: {e:#}"))?;
         let mut rules = BTreeMap::new();
@@ -188,7 +199,8 @@ impl Renderer {
                 &env,
                 "rules",
                 &prompt.rules,
-                jinja(&json!({"rulebook": rulebook, "level": level})),
+                jinja(&json!({"rulebook": rulebook, "level": level,
+                    "options": options, "examples": examples})),
             )
             .map_err(|e| format!("template `rules` at level {level}: {e:#}"))?;
             rules.insert(level, text);
@@ -198,6 +210,7 @@ impl Renderer {
             task: guard::compile("task", guard::interned(&prompt.task))
                 .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
+            options: jinja(&Json::Object(options)),
             format,
             rules,
         })
@@ -227,9 +240,35 @@ impl Renderer {
             branch => branch,
             rules => rules,
             format => self.format.as_str(),
+            options => self.options.clone(),
         };
         run(&self.env, &self.task, context).map_err(|e| format!("template `task`: {e:#}"))
     }
+}
+
+/// The worked examples as templates read them: each one's `name`, `case`,
+/// `case_json` (written as a task's record is) and the reference's
+/// `answer` and `answer_json` (the line `bareme eval` prints).
+fn examples_context(
+    examples: &[(Option<String>, Json)],
+    rb: &Rulebook,
+) -> Result<Vec<Json>, String> {
+    let mut out = Vec::with_capacity(examples.len());
+    for (i, (name, case)) in examples.iter().enumerate() {
+        let (outcome, _) = crate::pipeline::evaluate_json(rb, case, false)
+            .map_err(|e| format!("example {}: the reference gives no answer: {e}", i + 1))?;
+        let answer = crate::outcome::outcome_json(Ok(&outcome));
+        let case_json = serde_json::to_string_pretty(case).map_err(|e| e.to_string())?;
+        let answer_json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+        out.push(json!({
+            "name": name.as_deref().unwrap_or(""),
+            "case": case,
+            "case_json": case_json,
+            "answer": answer,
+            "answer_json": answer_json,
+        }));
+    }
+    Ok(out)
 }
 
 /// JSON as a template value: numbers as integers when they are, else as
