@@ -510,3 +510,49 @@ fn changed(facts: Option<&Facts>, readings: &[&Rulebook], outcome: &Outcome) -> 
     evaluate_under(facts, readings)
         .any(|other: Result<Outcome, EvalError>| other.is_ok_and(|other| other != *outcome))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{level_position, stratum_pick};
+
+    #[test]
+    fn a_level_position_counts_only_that_levels_slots() {
+        // Mix [1, 2, 1]: level 1 has indices 0, 2, 3, 5, 6, 8, level 2 1, 4, 7.
+        let mix = [1, 2, 1];
+        let ones: Vec<u64> = [0, 2, 3, 5, 6, 8]
+            .iter()
+            .map(|i| level_position(&mix, 1, *i, false))
+            .collect();
+        assert_eq!(ones, [0, 1, 2, 3, 4, 5]);
+        let twos: Vec<u64> = [1, 4, 7]
+            .iter()
+            .map(|i| level_position(&mix, 2, *i, false))
+            .collect();
+        assert_eq!(twos, [0, 1, 2]);
+        // A level fixed for the run: the index itself.
+        assert_eq!(level_position(&mix, 2, 5, true), 5);
+    }
+
+    #[test]
+    fn each_run_deals_every_profile_its_weight() {
+        // Profiles 3, 7 and 9 with weights 1, 2, 3: runs of 6.
+        let weighted = [(3, 1), (7, 2), (9, 3)];
+        for run in 0..4u64 {
+            let mut dealt: Vec<usize> = (run * 6..run * 6 + 6)
+                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
+                .collect();
+            dealt.sort_unstable();
+            assert_eq!(dealt, [3, 7, 7, 9, 9, 9], "run {run}");
+        }
+        // Runs are shuffled apart: some run of the first 20 differs from the first.
+        let run = |r: u64| -> Vec<usize> {
+            (r * 6..r * 6 + 6)
+                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
+                .collect()
+        };
+        assert!((1..20).any(|r| run(r) != run(0)));
+        // A profile of weight 0 is never dealt.
+        let with_base = [(0, 0), (1, 2)];
+        assert!((0..10).all(|p| stratum_pick(1, "g", 1, p, &with_base) == 1));
+    }
+}
