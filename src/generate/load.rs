@@ -207,7 +207,11 @@ impl<'a> Cx<'a> {
                 let message = format!("example {}: the reference gives no answer: {e}", i + 1);
                 self.problem("generate::example", span_of(&example.case), message);
             }
-            examples.push((example.name.clone(), case));
+            examples.push(Example {
+                name: example.name.clone(),
+                case,
+                explanation: example.explanation.clone(),
+            });
         }
         let prompt = Prompt {
             format: raw.prompt.format.clone().unwrap_or_default(),

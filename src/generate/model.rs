@@ -217,8 +217,19 @@ pub(crate) struct Prompt {
     pub(crate) task: String,
     /// Declared switches and their values for this run.
     pub(crate) options: Vec<(String, bool)>,
-    /// Worked examples: a name and a case, answered by the reference.
-    pub(crate) examples: Vec<(Option<String>, serde_json::Value)>,
+    /// Worked examples, answered by the reference.
+    pub(crate) examples: Vec<Example>,
+}
+
+/// A worked example of the prompt.
+#[derive(Clone, Debug)]
+pub(crate) struct Example {
+    /// What it shows.
+    pub(crate) name: Option<String>,
+    /// Its case.
+    pub(crate) case: serde_json::Value,
+    /// The explanation its reply adds to the reference's answer.
+    pub(crate) explanation: Option<String>,
 }
 
 impl Generator {

@@ -23,7 +23,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
 
-use super::model::{Generator, Language, Prompt};
+use super::model::{Example, Generator, Language, Prompt};
 use crate::model::{ParamValue, Period, Rulebook};
 use crate::value::{decimal_text, Value};
 
@@ -247,25 +247,29 @@ impl Renderer {
 }
 
 /// The worked examples as templates read them: each one's `name`, `case`,
-/// `case_json` (written as a task's record is) and the reference's
-/// `answer` and `answer_json` (the line `bareme eval` prints).
-fn examples_context(
-    examples: &[(Option<String>, Json)],
-    rb: &Rulebook,
-) -> Result<Vec<Json>, String> {
+/// `case_json` (written as a task's record is), the reference's `answer`
+/// and `answer_json` (the line `bareme eval` prints), and `reply_json`,
+/// the answer with the example's `explanation` added last when it has one
+/// (a reply a rubric accepts).
+fn examples_context(examples: &[Example], rb: &Rulebook) -> Result<Vec<Json>, String> {
     let mut out = Vec::with_capacity(examples.len());
-    for (i, (name, case)) in examples.iter().enumerate() {
-        let (outcome, _) = crate::pipeline::evaluate_json(rb, case, false)
+    for (i, example) in examples.iter().enumerate() {
+        let (outcome, _) = crate::pipeline::evaluate_json(rb, &example.case, false)
             .map_err(|e| format!("example {}: the reference gives no answer: {e}", i + 1))?;
         let answer = crate::outcome::outcome_json(Ok(&outcome));
-        let case_json = serde_json::to_string_pretty(case).map_err(|e| e.to_string())?;
-        let answer_json = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+        let mut reply = answer.clone();
+        if let (Some(text), Json::Object(map)) = (&example.explanation, &mut reply) {
+            map.insert("explanation".into(), Json::String(text.clone()));
+        }
+        let written = |v: &Json| serde_json::to_string(v).map_err(|e| e.to_string());
         out.push(json!({
-            "name": name.as_deref().unwrap_or(""),
-            "case": case,
-            "case_json": case_json,
+            "name": example.name.as_deref().unwrap_or(""),
+            "case": example.case,
+            "case_json": serde_json::to_string_pretty(&example.case).map_err(|e| e.to_string())?,
+            "answer_json": written(&answer)?,
+            "reply_json": written(&reply)?,
             "answer": answer,
-            "answer_json": answer_json,
+            "explanation": example.explanation.as_deref().unwrap_or(""),
         }));
     }
     Ok(out)

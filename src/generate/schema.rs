@@ -338,4 +338,8 @@ pub struct RawExample {
     pub name: Option<String>,
     /// Its case, as a case file holds it.
     pub case: Spanned<toml::Value>,
+    /// An explanation the demonstrated reply adds to the reference's
+    /// answer (the optional `explanation` a rubric may grade).
+    #[serde(default)]
+    pub explanation: Option<String>,
 }

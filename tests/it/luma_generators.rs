@@ -270,6 +270,10 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
         for r in REASONS {
             assert!(s.contains(&format!(r#""reason_code":"{r}""#)), "{r}");
         }
+        // A clarification's reply carries the example's explanation last.
+        assert!(s.contains(
+            r#"{"decision":"clarify","reason_code":"MISSING_PAYROLL_MONTH","clauses":["R1","R7"],"explanation":"The payroll month is missing, so no reference row can be chosen. Please provide the payroll month."}"#
+        ));
     }
     // The cases are the same; only the prompt changes.
     for (p, s) in plain.iter().zip(&shown) {
