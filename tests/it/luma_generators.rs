@@ -200,6 +200,11 @@ fn a_pick_or_name_the_loader_does_not_know_is_refused() {
     assert!(d
         .render(100, false)
         .contains("generator name `Transfer Set`"));
+    let bad = text.replace("demonstrations = false", "Demos = false");
+    let Err(d) = parse_generator("g.toml", &bad, &rb) else {
+        panic!("a bad option name loads")
+    };
+    assert!(d.render(100, false).contains("prompt option `Demos`"));
 }
 
 #[test]
