@@ -292,6 +292,10 @@ pub struct GenerateArgs {
     /// Worker threads, 1 to 256; all cores by default.
     #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
+    /// A prompt switch the generator declares (`[prompt.options]`): `NAME`
+    /// turns it on, `NAME=false` off; repeatable.
+    #[arg(long = "option", value_name = "NAME[=true|false]")]
+    pub options: Vec<String>,
 }
 
 /// Arguments of `bareme eval`.

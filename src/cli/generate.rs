@@ -27,10 +27,25 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         warn!("error: {why}");
         return ExitCode::from(2);
     }
-    let (generator, rb) = match load_generator(&args.generator, args.rulebook.as_deref()) {
+    let (mut generator, rb) = match load_generator(&args.generator, args.rulebook.as_deref()) {
         Ok(pair) => pair,
         Err(e) => return super::taskfile::companion_failed(e),
     };
+    for option in &args.options {
+        let (name, on) = match option.split_once('=') {
+            None => (option.as_str(), true),
+            Some((name, "true")) => (name, true),
+            Some((name, "false")) => (name, false),
+            Some((name, other)) => {
+                warn!("error: --option {name}={other}: the value is `true` or `false`");
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(e) = generator.set_option(name, on) {
+            warn!("error: --option: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let engine = match TaskDrawer::new(&generator, &rb) {
         Ok(e) => e,
         Err(e) => {

@@ -13,6 +13,7 @@ use toml::Spanned;
 use super::model::*;
 use super::prompt;
 use super::schema::*;
+use crate::case::toml::json_from_toml;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{CheckOutcome, Formula, Rulebook, Type};
 use crate::rulebook::check::parse_plain_decimal;
@@ -25,6 +26,9 @@ use crate::value::{parse_date, Month};
 const MAX_REDRAWS: u32 = 100_000;
 /// Most draws of one task, unless the generator says otherwise.
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
+/// The longest run of a stratified pick (the sum of a level's weights): a
+/// task deals its run's profiles, so this bounds the work of one pick.
+const MAX_STRATUM: u64 = 100_000;
 
 /// Why a generator could not be loaded: the error of every companion file.
 ///
@@ -145,16 +149,95 @@ impl<'a> Cx<'a> {
                 "no level to draw".into(),
             );
         }
+        let stratified = match h.pick.as_ref().map(|p| p.get_ref().as_str()) {
+            None | Some("weighted") => false,
+            Some("stratified") => true,
+            Some(other) => {
+                let message = format!("unknown pick `{other}`: `weighted` or `stratified`");
+                let span = h.pick.as_ref().map(span_of).unwrap_or_default();
+                self.problem("generate::pick", span, message);
+                false
+            }
+        };
+        if stratified {
+            for level in &levels {
+                let period: u64 = level.profiles.iter().map(|(_, w)| u64::from(*w)).sum();
+                if period > MAX_STRATUM {
+                    let message = format!(
+                        "a stratified pick deals a level's profiles in runs as long as their \
+                         weights' sum, at most {MAX_STRATUM}; level {} sums to {period}",
+                        level.number
+                    );
+                    let span = h.pick.as_ref().map(span_of).unwrap_or_default();
+                    self.problem("generate::pick", span, message);
+                }
+            }
+        }
+        let family = match &h.name {
+            Some(name) => {
+                let text = name.get_ref();
+                let ok = !text.is_empty()
+                    && text.len() <= 40
+                    && text
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+                if !ok {
+                    let message = format!(
+                        "generator name `{text}`: 1 to 40 lower-case letters, digits and `-`"
+                    );
+                    self.problem("generate::name", span_of(name), message);
+                }
+                Some(text.as_str())
+            }
+            None => None,
+        };
+        let mut options = Vec::new();
+        for (name, on) in &raw.prompt.options {
+            let ok = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if !ok {
+                let message =
+                    format!("prompt option `{name}`: a lower-case name of letters, digits and `_`");
+                self.problem("generate::option", span_of(&raw.prompt.task), message);
+            }
+            options.push((name.clone(), *on));
+        }
+        let mut examples = Vec::new();
+        for (i, example) in raw.prompt.examples.iter().enumerate() {
+            let case = match json_from_toml(example.case.get_ref()) {
+                Ok(case) => case,
+                Err(e) => {
+                    let message = format!("example {}: {e}", i + 1);
+                    self.problem("generate::example", span_of(&example.case), message);
+                    continue;
+                }
+            };
+            // The reference answers it now, so an example the rulebook
+            // refuses fails the load where it is written.
+            if let Err(e) = crate::evaluation::evaluate_value(self.rb, &case, false) {
+                let message = format!("example {}: the reference gives no answer: {e}", i + 1);
+                self.problem("generate::example", span_of(&example.case), message);
+            }
+            examples.push(Example {
+                name: example.name.clone(),
+                case,
+                explanation: example.explanation.clone(),
+            });
+        }
         let prompt = Prompt {
             format: raw.prompt.format.clone().unwrap_or_default(),
             rules: raw.prompt.rules.clone().unwrap_or_default(),
             task: raw.prompt.task.get_ref().clone(),
+            options,
+            examples,
         };
         if let Err(e) = prompt::compile(&prompt) {
             self.problem("generate::template", span_of(&raw.prompt.task), e);
         }
         Some(Generator {
-            name: generator_name(*h.number.get_ref(), &id),
+            name: generator_name(family, *h.number.get_ref(), &id),
             number: *h.number.get_ref(),
             title: h.title.clone(),
             rulebook: format!("{}@{}", self.rb.id(), self.rb.version()),
@@ -177,6 +260,7 @@ impl<'a> Cx<'a> {
                 .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
                 .clamp(1, MAX_REDRAWS),
             keep_profile: h.keep_profile.unwrap_or(false),
+            stratified,
         })
     }
 
@@ -597,8 +681,12 @@ impl<'a> Cx<'a> {
 }
 
 /// `luma-payroll/generator-4`.
-fn generator_name(number: i64, id: &str) -> String {
-    format!("{id}/generator-{number}")
+/// `luma-payroll/generator-transfer-1` with a name.
+fn generator_name(family: Option<&str>, number: i64, id: &str) -> String {
+    match family {
+        Some(name) => format!("{id}/generator-{name}-{number}"),
+        None => format!("{id}/generator-{number}"),
+    }
 }
 
 /// Byte offset of a TOML string's content, when it is written without escapes.

@@ -50,6 +50,9 @@ pub struct Generator {
     pub(crate) max_redraws: u32,
     /// Redraws stay in the profile first picked.
     pub(crate) keep_profile: bool,
+    /// Profiles are picked by strata of task indices, not one task at a
+    /// time (`pick = "stratified"`); redraws then stay in the profile.
+    pub(crate) stratified: bool,
 }
 
 /// The language of a prompt: how amounts are written.
@@ -220,9 +223,53 @@ pub(crate) struct Prompt {
     pub(crate) format: String,
     pub(crate) rules: String,
     pub(crate) task: String,
+    /// Declared switches and their values for this run.
+    pub(crate) options: Vec<(String, bool)>,
+    /// Worked examples, answered by the reference.
+    pub(crate) examples: Vec<Example>,
+}
+
+/// A worked example of the prompt.
+#[derive(Clone, Debug)]
+pub(crate) struct Example {
+    /// What it shows.
+    pub(crate) name: Option<String>,
+    /// Its case.
+    pub(crate) case: serde_json::Value,
+    /// The explanation its reply adds to the reference's answer.
+    pub(crate) explanation: Option<String>,
 }
 
 impl Generator {
+    /// Sets a prompt switch the generator declares (`[prompt.options]`)
+    /// for the runs that follow; an undeclared name is refused with the
+    /// declared ones.
+    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), String> {
+        match self.prompt.options.iter_mut().find(|(n, _)| n == name) {
+            Some((_, value)) => {
+                *value = on;
+                Ok(())
+            }
+            None => {
+                let known: Vec<&str> = self
+                    .prompt
+                    .options
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                Err(format!(
+                    "{} has no prompt option `{name}` (it declares: {})",
+                    self.name,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ))
+            }
+        }
+    }
+
     /// `luma-payroll/generator-4`.
     ///
     /// ```

@@ -6,6 +6,8 @@
 //! `tables`, whose map cells are objects), `case` (and `case_json`, its
 //! exact JSON text), `level`, `tier`, `branch`, and in the task template
 //! the rendered `rules` (per level) and `format` (the same for every task).
+//! Every template also sees `options` (the prompt's switches for this run)
+//! and `examples` (worked examples, answered by the reference here).
 //! Filters write amounts as a reader of the prompt's language would:
 //! `money` (two places), `amount` (as held), `percent` (a rate × 100).
 //!
@@ -21,7 +23,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
 
-use super::model::{Generator, Language, Prompt};
+use super::model::{Example, Generator, Language, Prompt};
 use crate::model::{ParamValue, Period, Rulebook};
 use crate::value::{decimal_text, Value};
 
@@ -160,6 +162,8 @@ pub(crate) struct Renderer {
     task: guard::Compiled<'static>,
     /// The rulebook as a template value, converted once (values share it).
     rulebook: Jinja,
+    /// The prompt switches of this run, as a template value.
+    options: Jinja,
     format: String,
     rules: BTreeMap<i64, String>,
 }
@@ -175,11 +179,18 @@ impl Renderer {
         }
         let env = environment(generator.language, guard::fuel(TEMPLATE_FUEL, longest));
         let rulebook = rulebook_context(rb);
+        let options: Map<String, Json> = prompt
+            .options
+            .iter()
+            .map(|(name, on)| (name.clone(), Json::Bool(*on)))
+            .collect();
+        let examples = examples_context(&prompt.examples, rb)?;
         let format = render(
             &env,
             "format",
             &prompt.format,
-            jinja(&json!({"rulebook": rulebook, "rubric": generator.rubric})),
+            jinja(&json!({"rulebook": rulebook, "rubric": generator.rubric,
+                "options": options, "examples": examples})),
         )
         .map_err(|e| format!("template `format`: {e:#}"))?;
         let mut rules = BTreeMap::new();
@@ -188,7 +199,8 @@ impl Renderer {
                 &env,
                 "rules",
                 &prompt.rules,
-                jinja(&json!({"rulebook": rulebook, "level": level})),
+                jinja(&json!({"rulebook": rulebook, "level": level,
+                    "options": options, "examples": examples})),
             )
             .map_err(|e| format!("template `rules` at level {level}: {e:#}"))?;
             rules.insert(level, text);
@@ -198,6 +210,7 @@ impl Renderer {
             task: guard::compile("task", guard::interned(&prompt.task))
                 .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
+            options: jinja(&Json::Object(options)),
             format,
             rules,
         })
@@ -227,9 +240,39 @@ impl Renderer {
             branch => branch,
             rules => rules,
             format => self.format.as_str(),
+            options => self.options.clone(),
         };
         run(&self.env, &self.task, context).map_err(|e| format!("template `task`: {e:#}"))
     }
+}
+
+/// The worked examples as templates read them: each one's `name`, `case`,
+/// `case_json` (written as a task's record is), the reference's `answer`
+/// and `answer_json` (the line `bareme eval` prints), and `reply_json`,
+/// the answer with the example's `explanation` added last when it has one
+/// (a reply a rubric accepts).
+fn examples_context(examples: &[Example], rb: &Rulebook) -> Result<Vec<Json>, String> {
+    let mut out = Vec::with_capacity(examples.len());
+    for (i, example) in examples.iter().enumerate() {
+        let (outcome, _) = crate::evaluation::evaluate_value(rb, &example.case, false)
+            .map_err(|e| format!("example {}: the reference gives no answer: {e}", i + 1))?;
+        let answer = crate::outcome::outcome_json(Ok(&outcome));
+        let mut reply = answer.clone();
+        if let (Some(text), Json::Object(map)) = (&example.explanation, &mut reply) {
+            map.insert("explanation".into(), Json::String(text.clone()));
+        }
+        let written = |v: &Json| serde_json::to_string(v).map_err(|e| e.to_string());
+        out.push(json!({
+            "name": example.name.as_deref().unwrap_or(""),
+            "case": example.case,
+            "case_json": serde_json::to_string_pretty(&example.case).map_err(|e| e.to_string())?,
+            "answer_json": written(&answer)?,
+            "reply_json": written(&reply)?,
+            "answer": answer,
+            "explanation": example.explanation.as_deref().unwrap_or(""),
+        }));
+    }
+    Ok(out)
 }
 
 /// JSON as a template value: numbers as integers when they are, else as

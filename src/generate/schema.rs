@@ -55,6 +55,17 @@ pub struct RawHeader {
     /// rates) instead of from a profile picked again.
     #[serde(default)]
     pub keep_profile: Option<bool>,
+    /// How a task's profile is picked: `weighted` (each task on its own,
+    /// the default) or `stratified` (every run of as many tasks of a level
+    /// as its weights sum to holds each profile exactly its weight's times,
+    /// in an order shuffled by the seed).
+    #[serde(default)]
+    pub pick: Option<Spanned<String>>,
+    /// A name between the rulebook's id and the number, for a second family
+    /// of generators beside the numbered ones: `transfer` makes
+    /// `luma-payroll/generator-transfer-1`.
+    #[serde(default)]
+    pub name: Option<Spanned<String>>,
 }
 
 /// `[levels.N]`.
@@ -307,4 +318,28 @@ pub struct RawPrompt {
     pub rules: Option<String>,
     /// The whole prompt (a template over the rulebook, the case, `rules` and `format`).
     pub task: Spanned<String>,
+    /// Switches of the prompt, off or on unless a run says otherwise
+    /// (`bareme generate --option NAME`); every template reads them as
+    /// `options.NAME`.
+    #[serde(default)]
+    pub options: IndexMap<String, bool>,
+    /// Worked examples: cases the reference answers when the generator is
+    /// prepared; every template reads them as `examples`.
+    #[serde(default)]
+    pub examples: Vec<RawExample>,
+}
+
+/// `[[prompt.examples]]`: one worked example.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExample {
+    /// What the example shows, for the templates (`examples[i].name`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its case, as a case file holds it.
+    pub case: Spanned<toml::Value>,
+    /// An explanation the demonstrated reply adds to the reference's
+    /// answer (the optional `explanation` a rubric may grade).
+    #[serde(default)]
+    pub explanation: Option<String>,
 }

@@ -214,6 +214,7 @@ impl<'g> TaskDrawer<'g> {
             let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
             g.mix.get(at).copied().unwrap_or(1)
         });
+        let fixed = level.is_some();
         let Some(level) = g.levels.iter().find(|l| l.number == level_number) else {
             return Err(GenerateError {
                 index,
@@ -221,7 +222,18 @@ impl<'g> TaskDrawer<'g> {
             });
         };
         let mut rng = stream(seed, &g.name, index);
-        let kept = g.keep_profile.then(|| pick(&mut rng, &level.profiles));
+        let kept = if g.stratified {
+            let position = level_position(&g.mix, level_number, index, fixed);
+            Some(stratum_pick(
+                seed,
+                &g.name,
+                level_number,
+                position,
+                &level.profiles,
+            ))
+        } else {
+            g.keep_profile.then(|| pick(&mut rng, &level.profiles))
+        };
         Ok(Draws {
             rng,
             index,
@@ -607,6 +619,56 @@ pub(crate) fn stream(seed: u64, generator: &str, index: u64) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(h.finalize().into())
 }
 
+/// Where task `index` stands among the tasks of its level: the index itself
+/// when every task is at that level (`fixed`), else its rank among the
+/// indices the mix gives the level (mix `[1, 2, 1]`: level 1's tasks are
+/// 0, 2, 3, 5, 6, …, at positions 0, 1, 2, 3, 4, …).
+fn level_position(mix: &[i64], level: i64, index: u64, fixed: bool) -> u64 {
+    let m = mix.len() as u64;
+    if fixed || m == 0 {
+        return index;
+    }
+    let slots = mix.iter().filter(|l| **l == level).count() as u64;
+    let at = usize::try_from(index % m).unwrap_or(0);
+    let rank = mix.iter().take(at).filter(|l| **l == level).count() as u64;
+    (index / m).saturating_mul(slots).saturating_add(rank)
+}
+
+/// The profile of the task at `position` among its level's tasks, picked by
+/// strata: the positions are cut into runs as long as the weights' sum,
+/// each run deals every profile exactly its weight's times, in an order
+/// shuffled by a stream of its own (seed, generator, level, run). So any
+/// run of tasks holds each profile in its share, within one run's
+/// remainder, and a task still depends on (seed, generator, index) only.
+fn stratum_pick(
+    seed: u64,
+    generator: &str,
+    level: i64,
+    position: u64,
+    weighted: &[(usize, u32)],
+) -> usize {
+    use rand::seq::SliceRandom;
+    let period: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
+    if period == 0 {
+        return weighted.first().map_or(0, |(i, _)| *i);
+    }
+    // The loader bounds `period` (MAX_STRATUM), so the run is small.
+    let mut deck: Vec<usize> = weighted
+        .iter()
+        .flat_map(|(i, w)| std::iter::repeat_n(*i, *w as usize))
+        .collect();
+    let mut h = Sha256::new();
+    h.update(b"bareme generate stratum 1\0");
+    h.update(generator.as_bytes());
+    h.update(b"\0");
+    h.update(seed.to_le_bytes());
+    h.update(level.to_le_bytes());
+    h.update((position / period).to_le_bytes());
+    deck.shuffle(&mut ChaCha8Rng::from_seed(h.finalize().into()));
+    let at = usize::try_from(position % period).unwrap_or(0);
+    deck.get(at).copied().unwrap_or(0)
+}
+
 fn pick(rng: &mut ChaCha8Rng, weighted: &[(usize, u32)]) -> usize {
     use rand::Rng;
     let total: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
@@ -650,4 +712,50 @@ fn changed(facts: Option<&Facts>, readings: &[&Rulebook], outcome: &Outcome) -> 
     };
     evaluate_under(facts, readings)
         .any(|other: Result<Outcome, EvalError>| other.is_ok_and(|other| other != *outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{level_position, stratum_pick};
+
+    #[test]
+    fn a_level_position_counts_only_that_levels_slots() {
+        // Mix [1, 2, 1]: level 1 has indices 0, 2, 3, 5, 6, 8, level 2 1, 4, 7.
+        let mix = [1, 2, 1];
+        let ones: Vec<u64> = [0, 2, 3, 5, 6, 8]
+            .iter()
+            .map(|i| level_position(&mix, 1, *i, false))
+            .collect();
+        assert_eq!(ones, [0, 1, 2, 3, 4, 5]);
+        let twos: Vec<u64> = [1, 4, 7]
+            .iter()
+            .map(|i| level_position(&mix, 2, *i, false))
+            .collect();
+        assert_eq!(twos, [0, 1, 2]);
+        // A level fixed for the run: the index itself.
+        assert_eq!(level_position(&mix, 2, 5, true), 5);
+    }
+
+    #[test]
+    fn each_run_deals_every_profile_its_weight() {
+        // Profiles 3, 7 and 9 with weights 1, 2, 3: runs of 6.
+        let weighted = [(3, 1), (7, 2), (9, 3)];
+        for run in 0..4u64 {
+            let mut dealt: Vec<usize> = (run * 6..run * 6 + 6)
+                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
+                .collect();
+            dealt.sort_unstable();
+            assert_eq!(dealt, [3, 7, 7, 9, 9, 9], "run {run}");
+        }
+        // Runs are shuffled apart: some run of the first 20 differs from the first.
+        let run = |r: u64| -> Vec<usize> {
+            (r * 6..r * 6 + 6)
+                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
+                .collect()
+        };
+        assert!((1..20).any(|r| run(r) != run(0)));
+        // A profile of weight 0 is never dealt.
+        let with_base = [(0, 0), (1, 2)];
+        assert!((0..10).all(|p| stratum_pick(1, "g", 1, p, &with_base) == 1));
+    }
 }

@@ -27,6 +27,7 @@ mod invalid;
 mod lang;
 mod layers;
 mod locate;
+mod luma_generators;
 mod no_abort;
 mod properties;
 mod readers;
