@@ -29,6 +29,6 @@ mod task;
 
 pub use exclude::{ExcludeError, ExcludeFault, ExcludedFile, Exclusion};
 pub use load::{load_generator, parse_generator, GeneratorError};
-pub use model::{Generator, Language};
+pub use model::{Generator, Language, OptionError};
 pub use run::{run, run_excluding, Manifest, RunError, RunOptions, MAX_INDEX_END};
 pub use task::{DrawerError, DrawnTask, GenerateError, TaskDrawer};

@@ -240,33 +240,56 @@ pub(crate) struct Example {
     pub(crate) explanation: Option<String>,
 }
 
+/// A prompt switch the generator does not declare (`--option NAME`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    /// The generator, `luma-payroll/generator-4`.
+    pub generator: String,
+    /// The name asked for.
+    pub name: String,
+    /// The switches it declares, in order.
+    pub declared: Vec<String>,
+}
+
+impl OptionError {
+    /// `generate::unknown_option`.
+    pub fn code(&self) -> &'static str {
+        "generate::unknown_option"
+    }
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let declared = if self.declared.is_empty() {
+            "none".to_string()
+        } else {
+            self.declared.join(", ")
+        };
+        write!(
+            f,
+            "{} has no prompt option `{}` (it declares: {declared})",
+            self.generator, self.name
+        )
+    }
+}
+
+impl std::error::Error for OptionError {}
+
 impl Generator {
     /// Sets a prompt switch the generator declares (`[prompt.options]`)
     /// for the runs that follow; an undeclared name is refused with the
     /// declared ones.
-    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, on: bool) -> Result<(), OptionError> {
         match self.prompt.options.iter_mut().find(|(n, _)| n == name) {
             Some((_, value)) => {
                 *value = on;
                 Ok(())
             }
-            None => {
-                let known: Vec<&str> = self
-                    .prompt
-                    .options
-                    .iter()
-                    .map(|(n, _)| n.as_str())
-                    .collect();
-                Err(format!(
-                    "{} has no prompt option `{name}` (it declares: {})",
-                    self.name,
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                ))
-            }
+            None => Err(OptionError {
+                generator: self.name.clone(),
+                name: name.to_string(),
+                declared: self.prompt.options.iter().map(|(n, _)| n.clone()).collect(),
+            }),
         }
     }
 

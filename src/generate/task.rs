@@ -144,6 +144,13 @@ impl DrawerError {
 
 impl<'g> TaskDrawer<'g> {
     /// Prepares a checked generator and its rulebook.
+    ///
+    /// ```
+    /// let (generator, rb) = bareme::load_generator("rulebooks/succession-fr/generator-1.toml".as_ref(), None)?;
+    /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+    /// assert_eq!(drawer.task(1, 0, None)?.task.rulebook_id, "succession-fr");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(generator: &'g Generator, rb: &'g Rulebook) -> Result<TaskDrawer<'g>, DrawerError> {
         let renderer = Renderer::new(generator, rb).map_err(DrawerError::Template)?;
         let mut ablated = HashMap::new();

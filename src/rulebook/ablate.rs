@@ -78,6 +78,14 @@ impl AblationError {
 
 impl Rulebook {
     /// A copy of the rulebook evaluating under the named ablation.
+    ///
+    /// ```
+    /// let rb = bareme::load_rulebook("rulebooks/sales-tax/v1".as_ref())?;
+    /// let wrong = rb.ablated("exemption_ignored")?;
+    /// assert_eq!(wrong.ablation_label().as_deref(), Some("exemption_ignored"));
+    /// assert_eq!(rb.ablated("nope").unwrap_err().code(), "ablation::unknown");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ablated(&self, name: &str) -> Result<Rulebook, AblationError> {
         self.ablated_all(&[name])
     }
@@ -86,6 +94,13 @@ impl Rulebook {
     /// the order given (after any this copy already evaluates under). Refused:
     /// an unknown or empty name, a name given twice, two ablations replacing
     /// the same step, and replacements that together read steps in a cycle.
+    ///
+    /// ```
+    /// let rb = bareme::load_rulebook("rulebooks/sales-tax/v1".as_ref())?;
+    /// let both = rb.ablated_all(&["billing_jurisdiction", "tax_per_unit"])?;
+    /// assert_eq!(both.applied_ablations().count(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ablated_all(&self, names: &[&str]) -> Result<Rulebook, AblationError> {
         let mut chosen: Vec<&Ablation> = Vec::new();
         for name in self

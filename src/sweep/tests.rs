@@ -46,22 +46,22 @@ fn a_range_is_read_exactly_and_refused_when_it_cannot_be_swept() {
     assert_eq!(vary("a.b=1..1:1").expect("reads").values().len(), 1);
     assert!(vary("pay=1..5")
         .unwrap_err()
-        .starts_with("sweep.usage: `pay=1..5` is not FIELD=FROM..TO:STEP"));
+        .starts_with("sweep::usage: `pay=1..5` is not FIELD=FROM..TO:STEP"));
     assert_eq!(
         vary("pay=1..5:0").unwrap_err(),
-        "sweep.step_not_positive: the step must be positive, found 0"
+        "sweep::step_not_positive: the step must be positive, found 0"
     );
     assert_eq!(
         vary("pay=5..1:1").unwrap_err(),
-        "sweep.empty_range: the range 5..1 is empty"
+        "sweep::empty_range: the range 5..1 is empty"
     );
     assert_eq!(
         vary("pay=1.5e3..2:1").unwrap_err(),
-        "sweep.not_decimal: `1.5e3` is not a decimal"
+        "sweep::not_decimal: `1.5e3` is not a decimal"
     );
     assert!(vary("pay=0..100000:1")
         .unwrap_err()
-        .starts_with("sweep.too_many_values: 100001 values: a sweep evaluates at most 100000"));
+        .starts_with("sweep::too_many_values: 100001 values: a sweep evaluates at most 100000"));
     assert_eq!(
         vary("pay=0..99999:1").expect("the cap").values().len(),
         100_000

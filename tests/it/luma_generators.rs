@@ -291,7 +291,8 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
     // An option the generator does not declare is refused.
     let (mut g, _) = load(G4);
     let err = g.set_option("hints", true).unwrap_err();
-    assert!(err.contains("demonstrations"), "{err}");
+    assert_eq!(err.code(), "generate::unknown_option");
+    assert!(err.to_string().contains("demonstrations"), "{err}");
     let out = Command::new(env!("CARGO_BIN_EXE_bareme"))
         .current_dir(root())
         .args([
