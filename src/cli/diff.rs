@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bareme::unstable::diff::{
-    diff_rulebooks, impact, render_markdown, render_text, verdict, Dependent, DependentKind,
-    ImpactOptions, Report, RulebookDiff, Style, Verdict, Version,
+    diff_rulebooks, impact, relocate, render_markdown, render_text, verdict, Dependent,
+    DependentKind, ImpactOptions, Report, RulebookDiff, Style, Verdict, Version,
 };
 use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
 use bareme::unstable::rulebook::effective_toml;
@@ -79,6 +79,9 @@ struct Loaded {
     file: String,
     text: String,
     rulebook: Rulebook,
+    /// For a version that extends another: each file of the chain and its
+    /// text, the named one first, where the diff's lines are pointed.
+    parts: Vec<(String, String)>,
 }
 
 impl Loaded {
@@ -88,11 +91,18 @@ impl Loaded {
             text: &self.text,
         }
     }
+
+    fn parts(&self) -> Vec<Version<'_>> {
+        self.parts
+            .iter()
+            .map(|(file, text)| Version { file, text })
+            .collect()
+    }
 }
 
 /// A version as the diff reads it. A version that `extends` another is
-/// compared as its effective rulebook (the chain merged, printed as TOML),
-/// so its lines are those of `bareme check --effective`.
+/// compared as its effective rulebook (the chain merged, printed as TOML);
+/// its lines are then pointed back into the files of the chain.
 fn load(path: &Path) -> Result<Loaded, ExitCode> {
     let file = rulebook_file(path);
     let name = file.display().to_string();
@@ -105,10 +115,15 @@ fn load(path: &Path) -> Result<Loaded, ExitCode> {
                 ExitCode::from(2)
             }
         })?;
+        let mut parts = Vec::new();
+        for part in rulebook.files() {
+            parts.push((part.clone(), read_text(Path::new(part))?));
+        }
         return Ok(Loaded {
             file: format!("{name} (effective)"),
             text,
             rulebook,
+            parts,
         });
     }
     let text = read_text(&file)?;
@@ -117,6 +132,7 @@ fn load(path: &Path) -> Result<Loaded, ExitCode> {
         file: name,
         text,
         rulebook,
+        parts: Vec::new(),
     })
 }
 
@@ -128,7 +144,10 @@ fn rulebooks(args: &DiffArgs) -> ExitCode {
         (Err(code), _) | (_, Err(code)) => return code,
     };
     let diff = match diff_rulebooks(&old.version(), &new.version()) {
-        Ok(d) => d,
+        Ok(mut d) => {
+            relocate(&mut d, &old.parts(), &new.parts());
+            d
+        }
         Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(3);

@@ -109,6 +109,13 @@ pub struct Change {
     /// 1-based line in the new file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_line: Option<usize>,
+    /// For an old version that extends another, the file on disk that
+    /// writes the option (`old_line` is then a line of that file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_file: Option<String>,
+    /// The same for the new version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_file: Option<String>,
     /// For a reworded clause: its words kept, removed and added.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub words: Vec<WordRun>,

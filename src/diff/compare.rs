@@ -88,6 +88,8 @@ pub(super) fn compare(
                         new: None,
                         old_line: Some(la.line(a.offset)),
                         new_line: None,
+                        old_file: None,
+                        new_file: None,
                         words: Vec::new(),
                     },
                 );
@@ -108,6 +110,8 @@ pub(super) fn compare(
             new,
             old_line: ol,
             new_line: nl,
+            old_file: None,
+            new_file: None,
         };
         let bf: IndexMap<&str, _> = b.facts.iter().map(|f| (f.attr.as_str(), f)).collect();
         let af: IndexMap<&str, _> = a.facts.iter().map(|f| (f.attr.as_str(), f)).collect();
@@ -165,6 +169,8 @@ pub(super) fn compare(
                     new: Some(summary(b)),
                     old_line: None,
                     new_line: Some(lb.line(b.offset)),
+                    old_file: None,
+                    new_file: None,
                     words: Vec::new(),
                 },
             );
@@ -198,6 +204,8 @@ fn check_order(old: &Flat, new: &Flat) -> Option<Change> {
         new: Some(b.join(" → ")),
         old_line: None,
         new_line: None,
+        old_file: None,
+        new_file: None,
         words: Vec::new(),
     })
 }

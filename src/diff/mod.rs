@@ -135,5 +135,78 @@ pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDi
     })
 }
 
+/// Points each change's lines into the files on disk of a version that
+/// extends another: `old_files` (or `new_files`) are the files a version
+/// was read from, the named one first, then the ones it extends, each with
+/// its text. A change is located in the first file that writes its option
+/// (or, for a whole thing, the thing), and that file is named beside the
+/// line. A side given no files keeps the lines of the text it was diffed
+/// as; a file that is not the rulebook format on its own is skipped.
+///
+/// ```
+/// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
+/// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
+/// let (o, n) = (bareme::Version { file: "old.toml", text: &old }, bareme::Version { file: "new.toml", text: &new });
+/// let mut diff = bareme::diff_rulebooks(&o, &n)?;
+/// bareme::unstable::diff::relocate(&mut diff, &[o], &[]);
+/// let change = &diff.sections.values().flatten().next().unwrap();
+/// assert_eq!(change.old_file.as_deref(), Some("old.toml"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn relocate(diff: &mut RulebookDiff, old_files: &[Version<'_>], new_files: &[Version<'_>]) {
+    let read = |files: &[Version<'_>]| -> Vec<(String, flatten::Flat, compare::Lines)> {
+        files
+            .iter()
+            .filter_map(|v| {
+                let raw = parse(v).ok()?;
+                Some((
+                    v.file.to_string(),
+                    flatten::flatten(&raw, v.text),
+                    compare::Lines::new(v.text),
+                ))
+            })
+            .collect()
+    };
+    let (old, new) = (read(old_files), read(new_files));
+    let find = |files: &[(String, flatten::Flat, compare::Lines)], c: &changes::Change| {
+        let written = |(_, flat, _): &&(String, flatten::Flat, compare::Lines)| {
+            flat.entities.get(&c.entity).and_then(|e| match &c.attr {
+                Some(attr) => e.facts.iter().find(|f| &f.attr == attr).map(|f| f.offset),
+                None => Some(e.offset),
+            })
+        };
+        let in_file = files.iter().find(|f| written(f).is_some());
+        let (file, offset) = match in_file {
+            Some(f) => (f, written(&f)?),
+            // The option is written by no file alone (a default): the thing's place.
+            None => {
+                let f = files
+                    .iter()
+                    .find(|(_, flat, _)| flat.entities.contains_key(&c.entity))?;
+                (f, flat_offset(&f.1, &c.entity)?)
+            }
+        };
+        Some((file.0.clone(), file.2.line(offset)))
+    };
+    for change in diff.sections.values_mut().flatten() {
+        if !old.is_empty() && change.old_line.is_some() {
+            if let Some((file, line)) = find(&old, change) {
+                change.old_file = Some(file);
+                change.old_line = Some(line);
+            }
+        }
+        if !new.is_empty() && change.new_line.is_some() {
+            if let Some((file, line)) = find(&new, change) {
+                change.new_file = Some(file);
+                change.new_line = Some(line);
+            }
+        }
+    }
+}
+
+fn flat_offset(flat: &flatten::Flat, entity: &str) -> Option<usize> {
+    flat.entities.get(entity).map(|e| e.offset)
+}
+
 #[cfg(test)]
 mod tests;

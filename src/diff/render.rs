@@ -50,11 +50,19 @@ fn json_text(v: &serde_json::Value) -> String {
     }
 }
 
+/// Where a change is: `lines 344 → 264`, or with the files on disk of a
+/// version that extends another, `v2025/rulebook.toml:337 → v2026/rulebook.toml:264`.
 fn lines(c: &Change) -> String {
+    let at = |file: &Option<String>, line: usize| match file {
+        Some(f) => format!("{}:{line}", clean(f)),
+        None => format!("line {line}"),
+    };
+    let files = c.old_file.is_some() || c.new_file.is_some();
     match (c.old_line, c.new_line) {
+        (Some(a), Some(b)) if files => format!("{} → {}", at(&c.old_file, a), at(&c.new_file, b)),
         (Some(a), Some(b)) => format!("lines {a} → {b}"),
-        (Some(a), None) => format!("old line {a}"),
-        (None, Some(b)) => format!("new line {b}"),
+        (Some(a), None) => format!("old {}", at(&c.old_file, a)),
+        (None, Some(b)) => format!("new {}", at(&c.new_file, b)),
         (None, None) => String::new(),
     }
 }
@@ -402,7 +410,7 @@ pub fn render_markdown(r: &Report) -> String {
                 out,
                 "| {mark} | `{}` | {old} | {new} | {} |",
                 thing(c),
-                lines(c)
+                cell(&lines(c))
             );
         }
     }

@@ -286,17 +286,19 @@ fn every_section_of_the_json_diff_is_snapshot() {
 
 #[test]
 fn paie_fr_2025_to_2026_lists_every_change_of_the_law_and_nothing_else() {
-    let dir = root().join("rulebooks/paie-fr");
-    let out = bareme(
-        &[
+    // Run from the repository root with relative paths, so the files an
+    // extending version's lines point into are named the same on any machine.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .current_dir(root())
+        .args([
             "diff",
-            dir.join("v2025").to_str().unwrap(),
-            dir.join("v2026").to_str().unwrap(),
+            "rulebooks/paie-fr/v2025",
+            "rulebooks/paie-fr/v2026",
             "--format",
             "json",
-        ],
-        None,
-    );
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     for (section, list) in v["sections"].as_object().expect("sections") {
@@ -781,4 +783,28 @@ fn the_old_version_reads_months_and_dates_moved_by_whole_years() {
     // What is no month or date is left for validation to refuse.
     let odd = json!({"m": "soon", "d": 3});
     assert_eq!(bareme::unstable::diff::shift_years(&rb, &odd, 1), odd);
+}
+
+/// An extending version's changes point at the file on disk that writes
+/// them, not at a line of the merged text: v2025 writes its month bounds
+/// at lines 34 and 35 of its own file (v2026, compared as written, at 37
+/// and 38), and its removed reduced sickness row at line 99.
+#[test]
+fn an_extending_versions_lines_are_lines_of_its_own_file() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .current_dir(root())
+        .args(["diff", "rulebooks/paie-fr/v2025", "rulebooks/paie-fr/v2026"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("~ inputs.month.min (rulebooks/paie-fr/v2025/rulebook.toml:34 → line 37): 2025-01 → 2026-01"),
+        "{text}"
+    );
+    assert!(
+        text.contains("- tables.schedule[code=maladie_reduit] (old rulebooks/paie-fr/v2025/rulebook.toml:99)"),
+        "{text}"
+    );
+    let v2025 = std::fs::read_to_string(root().join("rulebooks/paie-fr/v2025/rulebook.toml")).unwrap();
+    assert_eq!(v2025.lines().nth(33), Some("min = \"2025-01\""));
 }
