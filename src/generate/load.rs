@@ -31,7 +31,7 @@ const DEFAULT_MAX_REDRAWS: u32 = 1000;
 /// a profile is checked with its bases' fields, so a short file of
 /// thousands of profiles on one large base would cost the product of the
 /// two to load. The bundled generators inherit 600 to 3,200.
-const MAX_INHERITED: usize = 100_000;
+const MAX_INHERITED: usize = 20_000;
 
 /// Why a generator could not be loaded: the error of every companion file.
 pub type GeneratorError = CompanionError;

@@ -490,18 +490,18 @@ fn what_profiles_inherit_in_all_is_bounded() {
         text.push_str("\n[prompt]\ntask = \"x\"\n");
         text
     };
-    // 99 × 1,001 = 99,099: under the bound of 100,000.
-    if let Err(d) = parse_generator("under.toml", &generator(99), &rb) {
+    // 19 × 1,001 = 19,019: under the bound of 20,000.
+    if let Err(d) = parse_generator("under.toml", &generator(19), &rb) {
         panic!(
-            "99 profiles on the base are refused: {}",
+            "19 profiles on the base are refused: {}",
             d.render(100, false)
         );
     }
-    // 100 × 1,001 = 100,100: the hundredth profile goes past it.
+    // 20 × 1,001 = 20,020: the twentieth profile goes past it.
     assert_eq!(
-        refused("over.toml", &generator(100), &rb),
+        refused("over.toml", &generator(20), &rb),
         [(
-            "profiles inherit more than 100000 fields, conditions and values in all (each profile counting again what it inherits); profile `c100` goes past it".to_string(),
+            "profiles inherit more than 20000 fields, conditions and values in all (each profile counting again what it inherits); profile `c20` goes past it".to_string(),
             "\"base\"".to_string()
         )]
     );
