@@ -13,7 +13,7 @@ use bareme::unstable::score::{Baselines, Means, Scorer};
 use bareme::unstable::tasks::Task;
 
 use super::args::{BaselinesArgs, ReportFormat};
-use super::output::{clobbers, OutFile, Stdout};
+use super::output::{clobbers, clobbers_rulebook, OutFile, Stdout};
 use super::table;
 use super::taskfile::{load_scorer, read_tasks, set_jobs};
 
@@ -30,6 +30,14 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
         Ok(pair) => pair,
         Err(code) => return code,
     };
+    if let Some(why) = args
+        .replies_out
+        .as_deref()
+        .and_then(|out| clobbers_rulebook(&[("--replies-out", out)], &rb))
+    {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let tasks: Vec<Task> = match read_tasks(&args.tasks, &scorer, &rb, false) {
         Ok(t) => t.into_values().collect(),
         Err(code) => return code,

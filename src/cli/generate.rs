@@ -31,6 +31,12 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         Ok(pair) => pair,
         Err(e) => return super::taskfile::companion_failed(e),
     };
+    // The rulebook's files are known only once it is loaded: an output
+    // onto the version it extends is refused before anything is drawn.
+    if let Some(why) = super::output::clobbers_rulebook(&outputs, &rb) {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     for option in &args.options {
         let (name, on) = match option.split_once('=') {
             None => (option.as_str(), true),

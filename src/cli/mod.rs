@@ -207,6 +207,10 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
         Ok(rb) => rb,
         Err(code) => return code,
     };
+    if let Some(why) = out.and_then(|o| output::clobbers_rulebook(&[("-o", o)], &rb)) {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let generated = bareme::unstable::codegen::generate(&rb);
     for f in &generated.fallbacks {
         warn!("left to the interpreter: {f}");

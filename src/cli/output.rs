@@ -212,6 +212,14 @@ pub fn clobbers(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Option<String> {
     None
 }
 
+/// [`clobbers`] over every file a loaded rulebook was read from: the
+/// versions it `extends` too, which no path of the command line names.
+/// Checked once the rulebook is loaded, before anything is written.
+pub fn clobbers_rulebook(outputs: &[(&str, &Path)], rb: &bareme::Rulebook) -> Option<String> {
+    let files: Vec<&Path> = rb.files().iter().map(Path::new).collect();
+    clobbers(outputs, &files)
+}
+
 /// Whether two paths name the same existing file.
 fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::canonicalize(a), fs::canonicalize(b)) {

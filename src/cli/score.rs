@@ -19,7 +19,7 @@ use bareme::unstable::tasks::Task;
 
 use super::args::ScoreArgs;
 use super::grading::in_file_order;
-use super::output::{clobbers, write_file, Stdout};
+use super::output::{clobbers, clobbers_rulebook, write_file, Stdout};
 use super::taskfile::{load_scorer, open, read_tasks};
 
 /// Runs `bareme score`.
@@ -40,6 +40,14 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
             Ok(pair) => pair,
             Err(code) => return code,
         };
+    if let Some(why) = args
+        .summary
+        .as_deref()
+        .and_then(|out| clobbers_rulebook(&[("--summary", out)], &rb))
+    {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let tasks = match read_tasks(&args.tasks, &scorer, &rb, args.recompute_expected) {
         Ok(t) => t,
         Err(code) => return code,

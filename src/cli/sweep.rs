@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::args::SweepArgs;
 use super::input::{case_limit, parse_case, read_case};
-use super::output::{clobbers, write_file, Stdout};
+use super::output::{clobbers, clobbers_rulebook, write_file, Stdout};
 
 /// Runs `bareme sweep`.
 pub fn run(args: &SweepArgs) -> ExitCode {
@@ -19,6 +19,14 @@ pub fn run(args: &SweepArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
+    if let Some(why) = args
+        .plot
+        .as_deref()
+        .and_then(|plot| clobbers_rulebook(&[("--plot", plot)], &rb))
+    {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let case = read_case(Some(&args.case), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
     let swept = case.and_then(|case| {
         bareme::unstable::sweep::sweep(&rb, &case, &args.vary).map_err(|e| e.to_string())

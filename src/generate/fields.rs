@@ -103,7 +103,7 @@ impl<'a> Cx<'a> {
         let span = raw
             .span()
             .map(Span::from)
-            .unwrap_or_else(|| key_span(self.text, path));
+            .unwrap_or_else(|| self.key_span(path));
         let segments: Vec<&str> = path.split('.').collect();
         let slot = match self.slot(&segments, from) {
             Ok(s) => s,
@@ -382,6 +382,26 @@ impl<'a> Cx<'a> {
                 mismatch(self, "a list of parts");
                 return None;
             }
+            // The parts together are one list: what they draw at most, in
+            // all, is bounded as a single `list` is. Without it, a part
+            // repeated thousands of times drew a case of tens of thousands
+            // of items at every redraw of every task (issue 24).
+            let most = parts
+                .iter()
+                .filter_map(|p| p.list.map(|[min, max]| min.max(max)))
+                .fold(0u32, u32::saturating_add);
+            if let Some(InputKind::List { max_items, .. }) = kind {
+                let cap = (*max_items).min(MAX_DRAWN_ITEMS);
+                if usize::try_from(most).map_or(true, |n| n > cap) {
+                    let message = format!(
+                        "`{path}` is drawn in {} parts of up to {most} items in all, but in {} it holds at most {cap}",
+                        parts.len(),
+                        self.side()
+                    );
+                    self.problem("generate::items", span, message);
+                    return None;
+                }
+            }
             let mut drawn = Vec::new();
             for part in parts {
                 if part.list.is_none() {
@@ -584,14 +604,4 @@ fn describe_kind(kind: &InputKind) -> String {
         InputKind::Fraction { .. } => "a fraction".into(),
         InputKind::Table { .. } => "a table's rows".into(),
     }
-}
-
-/// Where a field's key is first written, when its value has no span of its own.
-fn key_span(text: &str, path: &str) -> Span {
-    let quoted = format!("\"{path}\"");
-    let at = text
-        .find(&quoted)
-        .map(|i| (i, quoted.len()))
-        .or_else(|| text.find(&format!("{path} =")).map(|i| (i, path.len())));
-    at.map_or_else(Span::default, |(i, n)| Span::new(i, i + n))
 }

@@ -6,6 +6,7 @@
 //! schema drift is caught when the generator loads, not in a scorer later.
 
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use toml::Spanned;
@@ -29,6 +30,12 @@ const DEFAULT_MAX_REDRAWS: u32 = 1000;
 /// The longest run of a stratified pick (the sum of a level's weights): a
 /// task deals its run's profiles, so this bounds the work of one pick.
 const MAX_STRATUM: u64 = 100_000;
+/// Most that profiles may inherit in all, each profile counting again what
+/// its bases hold ([`profile_size`], one per link of a chain of bases too):
+/// a profile is checked with its bases' fields, so a short file of
+/// thousands of profiles on one large base would cost the product of the
+/// two to load. The bundled generators inherit 600 to 3,200.
+const MAX_INHERITED: usize = 20_000;
 
 /// Why a generator could not be loaded: the error of every companion file.
 ///
@@ -69,6 +76,7 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
         rb,
         text,
         diags: &mut diags,
+        key_spans: None,
     };
     let generator = cx.generator(raw, content_hash(text));
     if diags.problems.is_empty() {
@@ -83,6 +91,8 @@ pub(super) struct Cx<'a> {
     pub(super) rb: &'a Rulebook,
     pub(super) text: &'a str,
     pub(super) diags: &'a mut Diagnostics,
+    /// Where the text's keys are written, indexed on first need.
+    pub(super) key_spans: Option<KeySpans<'a>>,
 }
 
 pub(super) fn span_of<T>(s: &Spanned<T>) -> Span {
@@ -99,6 +109,14 @@ pub(super) enum Slot<'r> {
 }
 
 impl<'a> Cx<'a> {
+    /// Where a field's key is first written, when its value has no span of its own.
+    pub(super) fn key_span(&mut self, path: &str) -> Span {
+        let text = self.text;
+        self.key_spans
+            .get_or_insert_with(|| KeySpans::new(text))
+            .find(path)
+    }
+
     pub(super) fn problem(&mut self, code: &'static str, span: Span, message: String) {
         self.diags
             .push(Problem::new(code, message).at(span, "here"));
@@ -420,6 +438,10 @@ impl<'a> Cx<'a> {
 
     fn profiles(&mut self, raw: &indexmap::IndexMap<String, RawProfile>) -> Vec<Profile> {
         let mut out = Vec::new();
+        // What profiles inherit, counted over every profile: a base's part
+        // is checked and copied again for each profile that inherits it.
+        let mut inherited = 0usize;
+        let mut sizes: HashMap<&str, usize> = HashMap::new();
         for (name, p) in raw {
             // A base's fields come first; this profile's replace them in place or follow.
             let mut chain = vec![p];
@@ -427,6 +449,19 @@ impl<'a> Cx<'a> {
             while let Some(base) = &at.base {
                 match raw.get(base.get_ref()) {
                     Some(b) if chain.len() <= raw.len() => {
+                        let size = *sizes
+                            .entry(base.get_ref())
+                            .or_insert_with(|| profile_size(b));
+                        inherited = inherited.saturating_add(size.saturating_add(1));
+                        if inherited > MAX_INHERITED {
+                            let message = format!(
+                                "profiles inherit more than {MAX_INHERITED} fields, \
+                                 conditions and values in all (each profile counting \
+                                 again what it inherits); profile `{name}` goes past it"
+                            );
+                            self.problem("generate::base", span_of(base), message);
+                            return out;
+                        }
                         chain.push(b);
                         at = b;
                     }
@@ -446,7 +481,9 @@ impl<'a> Cx<'a> {
                 }
             }
             chain.reverse();
-            let mut fields: Vec<(String, RawField)> = Vec::new();
+            // By key: a base's field replaced in place in one look-up, not a
+            // scan of the fields so far (quadratic in a profile's fields).
+            let mut fields: indexmap::IndexMap<&String, &RawField> = indexmap::IndexMap::new();
             let mut accept = Vec::new();
             let mut detect = Vec::new();
             let mut detect_each = Vec::new();
@@ -455,10 +492,7 @@ impl<'a> Cx<'a> {
             let mut perturb = Vec::new();
             for link in &chain {
                 for (path, f) in &link.case {
-                    match fields.iter_mut().find(|(p, _)| p == path) {
-                        Some(slot) => slot.1 = f.clone(),
-                        None => fields.push((path.clone(), f.clone())),
-                    }
+                    fields.insert(path, f);
                 }
                 accept.extend(link.accept.iter());
                 detect.extend(link.detect.iter());
@@ -699,4 +733,91 @@ fn content_offset(text: &str, span: Span, value: &str) -> Option<usize> {
     };
     let inner = raw.get(quote..raw.len().checked_sub(quote)?)?;
     (inner == value).then_some(span.start as usize + quote)
+}
+
+/// What a profile passes on to a profile built on it, counted: each field
+/// (with its items, parts, record fields, choices and values), condition,
+/// tag, perturbation and ablation named.
+fn profile_size(p: &RawProfile) -> usize {
+    fn value(v: &toml::Value) -> usize {
+        match v {
+            toml::Value::Array(a) => a.iter().map(value).fold(1, usize::saturating_add),
+            toml::Value::Table(t) => t.values().map(value).fold(1, usize::saturating_add),
+            _ => 1,
+        }
+    }
+    fn field(f: &RawField) -> usize {
+        let nested = f.item.iter().chain(&f.fields).flat_map(|m| m.values());
+        let parts = f.parts.iter().flatten();
+        let values = f.value.iter().chain(f.choice.iter().flatten());
+        let values = values.chain(&f.placeholder).map(value);
+        nested
+            .chain(parts)
+            .map(field)
+            .chain(values)
+            .fold(1, usize::saturating_add)
+            .saturating_add(f.weights.as_ref().map_or(0, Vec::len))
+    }
+    p.case
+        .values()
+        .map(field)
+        .chain([
+            p.accept.len(),
+            p.shown.len(),
+            p.detect.len(),
+            p.detect_each.len(),
+            p.tags.len(),
+        ])
+        .chain(p.perturb.iter().map(|x| 1 + x.set.len() + x.moves.len()))
+        .fold(0, usize::saturating_add)
+}
+
+/// Where each key of a generator's text is first written, for a field whose
+/// value has no span of its own: indexed in one pass over the text on first
+/// need, since searching the text for each such key in turn made loading
+/// quadratic in the file (a part of a list repeated 5,000 times, issue 24).
+pub(super) struct KeySpans<'t> {
+    /// The text between two successive quotes, at the first quote: where
+    /// `"key"` is first written.
+    quoted: HashMap<&'t str, usize>,
+    /// A run of bare-key characters right before ` =`, at its start: where
+    /// `key =` is first written.
+    bare: HashMap<&'t str, usize>,
+}
+
+impl<'t> KeySpans<'t> {
+    pub(super) fn new(text: &'t str) -> KeySpans<'t> {
+        let mut quoted = HashMap::new();
+        let mut last = None;
+        for (i, _) in text.match_indices('"') {
+            if let Some(open) = last {
+                quoted.entry(&text[open + 1..i]).or_insert(open);
+            }
+            last = Some(i);
+        }
+        // Runs before successive ` =` are disjoint: one pass in all.
+        let bytes = text.as_bytes();
+        let mut bare = HashMap::new();
+        for (k, _) in text.match_indices(" =") {
+            let key_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
+            // Every byte after the last non-key byte is ASCII: a char boundary.
+            let start = bytes[..k]
+                .iter()
+                .rposition(|b| !key_byte(b))
+                .map_or(0, |i| i + 1);
+            if start < k {
+                bare.entry(&text[start..k]).or_insert(start);
+            }
+        }
+        KeySpans { quoted, bare }
+    }
+
+    /// Where `path` is first written as `"path"`, else as `path =`.
+    fn find(&self, path: &str) -> Span {
+        let at = match self.quoted.get(path) {
+            Some(&i) => Some((i, path.len() + 2)),
+            None => self.bare.get(path).map(|&i| (i, path.len())),
+        };
+        at.map_or_else(Span::default, |(i, n)| Span::new(i, i + n))
+    }
 }

@@ -9,6 +9,11 @@ use crate::expr::parse_expr;
 use crate::model::{Formula, InputId, Rulebook, StepId, TableId, Type};
 use crate::rulebook::resolve::{resolve_with_locals, Binding, ExprProblem, Scope};
 
+/// What the "did you mean" searches of one free expression may do, in
+/// characters compared: a generator or rubric checks each of its expressions
+/// on its own, and each search reads every name of the rulebook.
+const SUGGEST_WORK: usize = 1_000_000;
+
 impl Rulebook {
     /// Resolves `text` over every input, parameter, table, step and group of
     /// this rulebook, and types it; problems are relative to `text`.
@@ -41,7 +46,9 @@ impl Rulebook {
             &group_types,
         );
         let mut problems = Vec::new();
-        let (node, ty) = resolve_with_locals(&ast, &scope, locals, &mut problems);
+        let mut suggest_work = SUGGEST_WORK;
+        let (node, ty) =
+            resolve_with_locals(&ast, &scope, locals, &mut problems, &mut suggest_work);
         if !problems.is_empty() {
             return Err(problems);
         }

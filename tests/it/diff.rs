@@ -802,9 +802,12 @@ fn an_extending_versions_lines_are_lines_of_its_own_file() {
         "{text}"
     );
     assert!(
-        text.contains("- tables.schedule[code=maladie_reduit] (old rulebooks/paie-fr/v2025/rulebook.toml:99)"),
+        text.contains(
+            "- tables.schedule[code=maladie_reduit] (old rulebooks/paie-fr/v2025/rulebook.toml:99)"
+        ),
         "{text}"
     );
-    let v2025 = std::fs::read_to_string(root().join("rulebooks/paie-fr/v2025/rulebook.toml")).unwrap();
+    let v2025 =
+        std::fs::read_to_string(root().join("rulebooks/paie-fr/v2025/rulebook.toml")).unwrap();
     assert_eq!(v2025.lines().nth(33), Some("min = \"2025-01\""));
 }

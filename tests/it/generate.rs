@@ -367,3 +367,145 @@ n = { expr = "n", format = "integer" }
         ["`code.region`: input `code` of coded@1 is a text read through its pattern: draw the text whole"]
     );
 }
+
+/// The messages of a generator that fails to load, each with the text its
+/// span covers.
+fn refused(name: &str, text: &str, rb: &Rulebook) -> Vec<(String, String)> {
+    match parse_generator(name, text, rb) {
+        Ok(_) => panic!("{name} loads"),
+        Err(d) => d
+            .problems
+            .iter()
+            .map(|p| {
+                let at = p
+                    .span
+                    .map_or("", |s| &text[s.start as usize..s.end as usize]);
+                (p.message.clone(), at.to_string())
+            })
+            .collect(),
+    }
+}
+
+/// A list drawn in parts is one list: its parts' maxima together are
+/// bounded as a single list's is. The fuzz run's generator input 222 (the
+/// last part of sales-tax's `full_cart` repeated 5,000 times) loaded and
+/// drew a case of 40,000 lines at each of 400 redraws of each task
+/// (137 s in release); it is refused at load, where its parts are written.
+#[test]
+fn parts_drawing_more_than_the_list_holds_are_refused_at_load() {
+    const GEN: &str = "rulebooks/sales-tax/generator-1.toml";
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let text = read(GEN);
+    let last = "  { list = [8, 8], item = { id = { text = \"L{n}\" }, product_id = { key_of = \"products\" }, quantity = { integer = [1, 12] }, jurisdiction = { choice = [\"STATE_A\", \"STATE_B\", \"STATE_C\"] } } },\n";
+    assert_eq!(text.matches(last).count(), 1, "full_cart's last part");
+
+    // As bundled, full_cart's parts draw at most 9 + 1 + 6 + 8 = 24 lines,
+    // the most the rulebook takes, and a task is drawn.
+    let g = parse_generator(GEN, &text, &rb).expect("the bundled generator loads");
+    let drawer = TaskDrawer::new(&g, &rb).expect("engine");
+    let task = drawer.task(2026, 0, None).expect("a task");
+    let lines = task.task.case["cart"]["lines"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!((1..=24).contains(&lines), "{lines} lines");
+
+    // One line more, and the first profile holding the key is where it is shown.
+    let one_more = text.replace(last, &last.replace("[8, 8]", "[8, 9]"));
+    assert_eq!(
+        refused("one-more.toml", &one_more, &rb),
+        [(
+            "`cart.lines` is drawn in 4 parts of up to 25 items in all, but in sales-tax@1 it holds at most 24".to_string(),
+            "\"cart.lines\"".to_string()
+        )]
+    );
+
+    let repeated = text.replace(last, &last.repeat(5_000));
+    assert_eq!(
+        refused("repeated.toml", &repeated, &rb),
+        [(
+            "`cart.lines` is drawn in 5003 parts of up to 40016 items in all, but in sales-tax@1 it holds at most 24".to_string(),
+            "\"cart.lines\"".to_string()
+        )]
+    );
+}
+
+/// A field whose value has no span of its own is located at its key, quoted
+/// or bare, from one index of the text's keys: thousands of such fields no
+/// longer search the whole text each.
+#[test]
+fn a_field_without_a_span_is_located_at_its_key() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let text = r#"[generator]
+number = 9
+rulebook = "sales-tax@1"
+rubric = 1
+
+[profiles.p.case]
+"cart.lines" = { list = [1, 2], item = { quantity = { integer = [1, 2] }, idd = { text = "L{n}" } } }
+"cart.nope" = { value = "x" }
+
+[prompt]
+task = "x"
+"#;
+    assert_eq!(
+        refused("keys.toml", text, &rb),
+        [
+            (
+                "`idd`: input `item` of sales-tax@1 has no field `idd`".to_string(),
+                "idd".to_string()
+            ),
+            (
+                "`cart.nope`: input `cart` of sales-tax@1 has no field `nope`".to_string(),
+                "\"cart.nope\"".to_string()
+            ),
+        ]
+    );
+    let idd = text.find("idd =").expect("idd");
+    let spans: Vec<usize> = match parse_generator("keys.toml", text, &rb) {
+        Ok(_) => panic!("loads"),
+        Err(d) => d
+            .problems
+            .iter()
+            .filter_map(|p| p.span.map(|s| s.start as usize))
+            .collect(),
+    };
+    assert_eq!(spans[0], idd);
+}
+
+/// Profiles built on a base are checked with its fields: what they inherit
+/// in all is bounded, so that a short file of many profiles on one large
+/// base cannot cost the product of the two to load.
+#[test]
+fn what_profiles_inherit_in_all_is_bounded() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    // The base passes on 1 field and its 999 choices; each profile built on
+    // it counts 1,000 and its link to the base, 1,001.
+    let generator = |children: usize| {
+        let ids: Vec<String> = (1..=999).map(|i| format!("\"C{i}\"")).collect();
+        let mut text = format!(
+            "[generator]\nnumber = 9\nrulebook = \"sales-tax@1\"\nrubric = 1\n\n\
+             [profiles.base.case]\n\"cart.cart_id\" = {{ choice = [{}] }}\n",
+            ids.join(", ")
+        );
+        for c in 1..=children {
+            text.push_str(&format!("\n[profiles.c{c}]\nbase = \"base\"\n"));
+        }
+        text.push_str("\n[prompt]\ntask = \"x\"\n");
+        text
+    };
+    // 19 × 1,001 = 19,019: under the bound of 20,000.
+    if let Err(d) = parse_generator("under.toml", &generator(19), &rb) {
+        panic!(
+            "19 profiles on the base are refused: {}",
+            d.render(100, false)
+        );
+    }
+    // 20 × 1,001 = 20,020: the twentieth profile goes past it.
+    assert_eq!(
+        refused("over.toml", &generator(20), &rb),
+        [(
+            "profiles inherit more than 20000 fields, conditions and values in all (each profile counting again what it inherits); profile `c20` goes past it".to_string(),
+            "\"base\"".to_string()
+        )]
+    );
+}

@@ -580,3 +580,79 @@ fn every_combination_of_twelve_ablations_fits_in_bounded_memory() {
         )
     );
 }
+
+/// An output onto a file the rulebook `extends` (a parent version no path
+/// of the command line names) is refused like one onto a named input,
+/// once the rulebook is loaded and before anything is written.
+#[test]
+fn an_output_onto_an_extended_version_is_refused() {
+    let dir = tempdir("clobber-extends");
+    for v in ["v2025", "v2026"] {
+        let from = super::root()
+            .join("rulebooks/paie-fr")
+            .join(v)
+            .join("rulebook.toml");
+        std::fs::create_dir_all(dir.join(v)).expect("version folder");
+        std::fs::copy(&from, dir.join(v).join("rulebook.toml")).expect("copied");
+    }
+    let parent = dir.join("v2026").join("rulebook.toml");
+    let before = std::fs::read(&parent).expect("parent");
+    let child = dir.join("v2025");
+    let o = bareme(&["compile", arg(&child), "-o", arg(&parent)], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("-o {} names", parent.display()))
+            && stderr(&o).contains("an input of this run"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&parent).expect("parent"), before);
+    // The parent folder written as the child names it, `v2025/../v2026`.
+    let roundabout = child.join("..").join("v2026").join("rulebook.toml");
+    let o = bareme(&["compile", arg(&child), "-o", arg(&roundabout)], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&parent).expect("parent"), before);
+    // Elsewhere, the module is written.
+    let module = dir.join("module.rs");
+    let o = bareme(&["compile", arg(&child), "-o", arg(&module)], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::metadata(&module).is_ok_and(|m| m.len() > 0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `generate` finds its rulebook beside the generator file; an output onto
+/// that rulebook was written over it (exit 0) before: it is now refused.
+#[test]
+fn a_generated_set_is_never_written_onto_the_rulebook_found_beside_the_generator() {
+    let dir = tempdir("clobber-generate");
+    let set = super::root().join("rulebooks/paie-fr");
+    std::fs::create_dir_all(dir.join("v2026")).expect("version folder");
+    std::fs::copy(
+        set.join("v2026/rulebook.toml"),
+        dir.join("v2026/rulebook.toml"),
+    )
+    .expect("copied");
+    std::fs::copy(set.join("generator-1.toml"), dir.join("generator-1.toml")).expect("copied");
+    let rulebook = dir.join("v2026").join("rulebook.toml");
+    let before = std::fs::read(&rulebook).expect("rulebook");
+    let generator = dir.join("generator-1.toml");
+    let o = bareme(
+        &[
+            "generate",
+            arg(&generator),
+            "-n",
+            "2",
+            "--out",
+            arg(&rulebook),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("an input of this run"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&rulebook).expect("rulebook"), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,7 @@ use toml::Spanned;
 use super::{index_of, sp, Checker, Declared};
 use crate::diag::Problem;
 use crate::model::*;
-use crate::rulebook::resolve::suggest;
+use crate::rulebook::resolve::suggest_within;
 use crate::rulebook::schema::*;
 
 impl Checker<'_> {
@@ -141,8 +141,12 @@ impl Checker<'_> {
                 let decision = match decision_index.get(d.get_ref().as_str()) {
                     Some(i) => *i,
                     None => {
-                        let help = suggest(d.get_ref(), decisions.keys().map(String::as_str))
-                            .map(|s| format!("did you mean `{s}`?"));
+                        let help = suggest_within(
+                            &mut self.suggest_work,
+                            d.get_ref(),
+                            decisions.keys().map(String::as_str),
+                        )
+                        .map(|s| format!("did you mean `{s}`?"));
                         let mut p = Problem::new(
                             "check::unknown_decision",
                             format!("unknown decision `{}`", d.get_ref()),

@@ -37,7 +37,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::resolve::{resolve_with_locals, suggest, Binding, ExprProblem, GroupScope, Scope};
+use super::resolve::{
+    resolve_with_locals, suggest_within, Binding, ExprProblem, GroupScope, Scope, SUGGEST_WORK,
+};
 use super::schema::*;
 use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr};
@@ -54,6 +56,7 @@ pub fn check_rulebook(
         text: diags.source.text.clone(),
         diags: &mut diags,
         shapes: Vec::new(),
+        suggest_work: SUGGEST_WORK,
     };
     // INVARIANT: every section runs whatever the others found, so a
     // rulebook's problems are reported all at once.
@@ -83,6 +86,8 @@ struct Checker<'d> {
     diags: &'d mut Diagnostics,
     /// Record layouts declared so far (records, table rows, group items).
     shapes: Vec<Shape>,
+    /// What is left for "did you mean" searches, over the whole rulebook.
+    suggest_work: usize,
 }
 
 /// An expression parsed but not yet resolved, with where it sits in the file.
@@ -367,7 +372,8 @@ impl Checker<'_> {
     ) -> Option<(Formula, Type)> {
         let ast = p.ast.as_ref()?;
         let mut problems: Vec<ExprProblem> = Vec::new();
-        let (node, ty) = resolve_with_locals(ast, scope, locals, &mut problems);
+        let (node, ty) =
+            resolve_with_locals(ast, scope, locals, &mut problems, &mut self.suggest_work);
         for e in problems {
             let at = self.locate(p.offset, p.span, e.span);
             let mut problem = Problem::new(e.code, e.message).at(at, "here");
@@ -485,7 +491,9 @@ impl Checker<'_> {
                 let mut p =
                     Problem::new("check::unknown_clause", format!("unknown clause `{name}`"))
                         .at(sp(r), "not declared under [clauses]");
-                if let Some(s) = suggest(name, known.iter().map(|k| &**k)) {
+                if let Some(s) =
+                    suggest_within(&mut self.suggest_work, name, known.iter().map(|k| &**k))
+                {
                     p = p.help(format!("did you mean `{s}`?"));
                 }
                 self.diags.push(p);

@@ -9,7 +9,7 @@ use crate::num::{RoundingMode, MAX_PLACES};
 use crate::span::Span;
 use crate::value::{Month, Value};
 
-use super::{suggest, Resolver};
+use super::{suggest_within, Resolver};
 
 impl Resolver<'_, '_> {
     pub(super) fn arity(
@@ -39,7 +39,7 @@ impl Resolver<'_, '_> {
 
     pub(super) fn call(&mut self, span: Span, f: &Ident, args: &[Expr]) -> (NodeKind, Type) {
         let Some(func) = Func::parse(&f.name) else {
-            let help = suggest(&f.name, Func::names())
+            let help = suggest_within(self.suggest_work, &f.name, Func::names())
                 .map(|s| format!("did you mean `{s}`?"))
                 .unwrap_or_else(|| {
                     format!(

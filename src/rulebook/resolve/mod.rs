@@ -100,17 +100,20 @@ pub struct GroupScope<'a> {
 
 /// Resolves the names of an expression and types it; `locals` are bound, in
 /// order, to the evaluator's first local slots (a field rule's `value` and
-/// `item`). Problems are appended to `problems`.
+/// `item`). Problems are appended to `problems`; their "did you mean"
+/// searches spend `suggest_work` ([`SUGGEST_WORK`]).
 pub fn resolve_with_locals(
     expr: &Expr,
     scope: &Scope<'_>,
     locals: Vec<(Arc<str>, Type)>,
     problems: &mut Vec<ExprProblem>,
+    suggest_work: &mut usize,
 ) -> (Node, Type) {
     Resolver {
         scope,
         problems,
         locals,
+        suggest_work,
     }
     .expr(expr)
 }
@@ -120,6 +123,8 @@ struct Resolver<'s, 'p> {
     problems: &'p mut Vec<ExprProblem>,
     /// Names bound inside the formula, innermost last.
     locals: Vec<(Arc<str>, Type)>,
+    /// What is left for "did you mean" searches.
+    suggest_work: &'p mut usize,
 }
 
 impl Resolver<'_, '_> {
@@ -500,7 +505,11 @@ impl Resolver<'_, '_> {
             Some(Binding::Param(i, ty)) => (NodeKind::Param(*i), ty.clone()),
             Some(Binding::Table(t)) => (NodeKind::Table(*t), Type::Table(*t)),
             None => {
-                let help = suggest(name, self.scope.names.keys().map(|k| &**k))
+                let help = suggest_within(
+                    self.suggest_work,
+                    name,
+                    self.scope.names.keys().map(|k| &**k),
+                )
                     .map(|s| format!("did you mean `{s}`?"))
                     .unwrap_or_else(|| {
                         "names are inputs, steps, per-item groups, parameters and tables of this rulebook".into()
@@ -534,13 +543,24 @@ impl Resolver<'_, '_> {
                 match shape.fields.iter().position(|(n, _)| *n == field.name) {
                     Some(i) => (i, shape.fields[i].1.clone()),
                     None => {
-                        let help = suggest(&field.name, shape.fields.iter().map(|(n, _)| &**n))
-                            .map(|s| format!("did you mean `{s}`?"))
-                            .unwrap_or_else(|| {
+                        // Once the searches are spent, the fields are not
+                        // listed either: a list in each of thousands of
+                        // problems would be as quadratic.
+                        let searched = *self.suggest_work > 0;
+                        let near = suggest_within(
+                            self.suggest_work,
+                            &field.name,
+                            shape.fields.iter().map(|(n, _)| &**n),
+                        );
+                        let help = match near {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None if searched && *self.suggest_work > 0 => {
                                 let names: Vec<&str> =
                                     shape.fields.iter().map(|(n, _)| &**n).collect();
                                 format!("fields of {} are: {}", shape.name, names.join(", "))
-                            });
+                            }
+                            None => format!("{} is declared with its fields", shape.name),
+                        };
                         let message = format!("{} has no field `{}`", shape.name, field.name);
                         self.problem_help("check::unknown_field", field.span, message, help);
                         (0, Type::Any)
@@ -623,26 +643,93 @@ fn name_path(e: &Expr) -> Option<String> {
     }
 }
 
-/// The closest known name, if one is close enough to be a typo.
-pub fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    known
-        .map(|k| (edit_distance(name, k), k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
-        .map(|(_, k)| k)
+/// How much the "did you mean" searches of one check of a rulebook may do in
+/// all, in characters compared: each search compares a name with every
+/// known one, so a rulebook of thousands of unknown names among thousands
+/// of known ones made checking quadratic (issue 24: 2,000 unknown names,
+/// 86 s in debug). Once it is spent, a problem gets the help it would get
+/// with no near name. Far above what a rulebook written by hand spends.
+pub const SUGGEST_WORK: usize = 20_000_000;
+
+/// The closest known name, if one is close enough to be a typo (an edit
+/// distance of at most a third of its length), its work (characters
+/// compared, and one for each known name) taken from `left`: a search that
+/// would need more than is left finds nothing and spends the rest. What a search costs does not depend on the
+/// order of `known`, so neither does whether it finds anything.
+pub fn suggest_within<'a>(
+    left: &mut usize,
+    name: &str,
+    known: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let a: Vec<char> = name.chars().collect();
+    let limit = (a.len() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    let mut rows = Rows::default();
+    for k in known {
+        let mut work = 1;
+        let d = rows.distance_within(&a, k, limit, &mut work);
+        if work >= *left {
+            *left = 0;
+            return None;
+        }
+        *left -= work;
+        if let Some(d) = d {
+            if best.is_none_or(|b| (d, k) < b) {
+                best = Some((d, k));
+            }
+        }
+    }
+    best.map(|(_, k)| k)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+/// The buffers of an edit distance, kept from one known name to the next.
+#[derive(Default)]
+struct Rows {
+    b: Vec<char>,
+    prev: Vec<usize>,
+    cur: Vec<usize>,
+}
+
+impl Rows {
+    /// The edit distance of `a` and `b` when it is at most `limit`; `work`
+    /// grows by the characters compared. Stops at the first row whose least
+    /// distance is past `limit` (no later row is less), and before any row
+    /// when the lengths alone differ by more.
+    fn distance_within(
+        &mut self,
+        a: &[char],
+        b: &str,
+        limit: usize,
+        work: &mut usize,
+    ) -> Option<usize> {
+        self.b.clear();
+        self.b.extend(b.chars());
+        *work += self.b.len();
+        let n = self.b.len();
+        if a.len().abs_diff(n) > limit {
+            return None;
         }
-        prev = cur;
+        self.prev.clear();
+        self.prev.extend(0..=n);
+        self.cur.clear();
+        self.cur.resize(n + 1, 0);
+        for (i, ca) in a.iter().enumerate() {
+            self.cur[0] = i + 1;
+            let mut least = self.cur[0];
+            for (j, cb) in self.b.iter().enumerate() {
+                let cost = usize::from(ca != cb);
+                let d = (self.prev[j] + cost)
+                    .min(self.prev[j + 1] + 1)
+                    .min(self.cur[j] + 1);
+                self.cur[j + 1] = d;
+                least = least.min(d);
+            }
+            *work += n;
+            if least > limit {
+                return None;
+            }
+            std::mem::swap(&mut self.prev, &mut self.cur);
+        }
+        Some(self.prev[n]).filter(|d| *d <= limit)
     }
-    prev[b.len()]
 }
