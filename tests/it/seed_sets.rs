@@ -12,6 +12,7 @@
 use std::process::Command;
 
 use bareme::unstable::coverage::Task;
+use bareme::unstable::generate::parse_generator;
 use bareme::unstable::score::{load_rubric, Scorer};
 use bareme::{evaluate_value, Outcome, Rulebook};
 use rust_decimal::Decimal;
@@ -176,6 +177,62 @@ fn succession_levels_3_and_4_hold_the_seeds_proportions_at_two_seeds() {
 
 /// The two new readings, by hand: a donee of 17 gets no 790 G exemption, and
 /// a 790 G gift of 20,000 € made in 2020 only lowers the ceiling.
+/// The seed's opening: levels 1, 4, 2, 3, 3, 4, 2, 1 and the six calibration
+/// variants, whatever the seed; a single-level run (`--level`) has none.
+#[test]
+fn succession_opens_with_the_seeds_first_eight_tasks() {
+    let want = [
+        ("succession-1-0", "l1_estate_only_child"),
+        ("succession-4-1", "l4_usufruct_representation"),
+        ("succession-2-2", "l2_spouse_2_children"),
+        ("succession-3-3", "l3_gift_790g_2_children"),
+        ("succession-3-4", "l3_estate_representation"),
+        ("succession-4-5", "l4_bare_gift_3_donees"),
+        ("succession-2-6", "l2_2_siblings_1_legatee"),
+        ("succession-1-7", "l1_gift_child"),
+    ];
+    for seed in [2026, 0] {
+        let tasks = generate(SUCCESSION, 12, seed);
+        for (t, (id, branch)) in tasks.iter().zip(want) {
+            assert_eq!((t.id.as_str(), t.branch.as_deref()), (id, Some(branch)));
+        }
+        // The cycle resumes: task 8 is level 1, task 11 level 3.
+        assert_eq!(tasks[8].level, Some(1));
+        assert_eq!(tasks[11].level, Some(3));
+        // The level-4 estate holds 8 beneficiaries, as the seed's does.
+        assert_eq!(
+            tasks[1].case["beneficiaries"].as_array().map(Vec::len),
+            Some(8)
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .current_dir(root())
+        .args(["generate", SUCCESSION, "-n", "8", "--level", "3"])
+        .output()
+        .expect("bareme runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 8);
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("{\"id\":\"succession-3-")),
+        "{text}"
+    );
+    // An opening naming no drawn profile is refused where it is written.
+    let rb = rulebook("rulebooks/succession-fr/v2026");
+    let source = std::fs::read_to_string(root().join(SUCCESSION)).expect("file");
+    for bad in ["\"l9_nothing\"", "\"base\""] {
+        let text = source.replacen("\"l1_gift_child\"]", &format!("{bad}]"), 1);
+        let Err(d) = parse_generator("g.toml", &text, &rb) else {
+            panic!("an opening naming {bad} loads")
+        };
+        let shown = d.render(100, false);
+        assert!(
+            shown.contains("generate::opening") && shown.contains("the opening names"),
+            "{shown}"
+        );
+    }
+}
+
 #[test]
 fn succession_declares_the_age_and_recall_misreadings() {
     let rb = rulebook("rulebooks/succession-fr/v2026");
