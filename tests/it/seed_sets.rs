@@ -199,6 +199,16 @@ fn succession_opens_with_the_seeds_first_eight_tasks() {
         // The cycle resumes: task 8 is level 1, task 11 level 3.
         assert_eq!(tasks[8].level, Some(1));
         assert_eq!(tasks[11].level, Some(3));
+        // Gifts of levels 3-4 work the recall example, its figures the
+        // reference's (hand: 240,000 − 21,865 = 218,135; 20 % of it 43,627);
+        // estates, which have no 790 G rule, do not.
+        let gift = prompt(&tasks[3]).replace('\u{202f}', " ");
+        assert!(
+            gift.contains("arrondi(240 000 − 21 865 − 0) = 218 135 € ; droits"),
+            "{gift}"
+        );
+        assert!(gift.contains("− barème(30 000)) = 43 627 €."), "{gift}");
+        assert!(!prompt(&tasks[4]).contains("Exemple fictif :"));
         // The level-4 estate holds 8 beneficiaries, as the seed's does.
         assert_eq!(
             tasks[1].case["beneficiaries"].as_array().map(Vec::len),
