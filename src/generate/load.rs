@@ -191,6 +191,28 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+        let mut opening = Vec::new();
+        for name in h
+            .opening
+            .as_ref()
+            .map(|o| o.get_ref().as_slice())
+            .unwrap_or_default()
+        {
+            let found = profiles.iter().position(|p| *p.name == **name);
+            match found.filter(|i| {
+                let p = &profiles[*i];
+                p.weight > 0 && mix.contains(&p.level)
+            }) {
+                Some(i) => opening.push(i),
+                None => {
+                    let message = format!(
+                        "the opening names `{name}`, which is not a drawn profile of a level in the mix"
+                    );
+                    let span = h.opening.as_ref().map(span_of).unwrap_or_default();
+                    self.problem("generate::opening", span, message);
+                }
+            }
+        }
         let family = match &h.name {
             Some(name) => {
                 let text = name.get_ref();
@@ -269,6 +291,7 @@ impl<'a> Cx<'a> {
                 .map_or_else(|| format!("{id}-{{index}}"), |s| s.get_ref().clone()),
             mix,
             levels,
+            opening,
             profiles,
             checks,
             prompt,

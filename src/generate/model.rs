@@ -53,6 +53,9 @@ pub struct Generator {
     /// Profiles are picked by strata of task indices, not one task at a
     /// time (`pick = "stratified"`); redraws then stay in the profile.
     pub(crate) stratified: bool,
+    /// Profiles (indices into `profiles`) of the first task indices of a
+    /// mixed run (`opening`): they set the level and the profile.
+    pub(crate) opening: Vec<usize>,
 }
 
 /// The language of a prompt: how amounts are written.

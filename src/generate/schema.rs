@@ -61,6 +61,11 @@ pub struct RawHeader {
     /// in an order shuffled by the seed).
     #[serde(default)]
     pub pick: Option<Spanned<String>>,
+    /// The profiles of the first tasks, in order: task `i` of a mixed run
+    /// is drawn from `opening[i]`, at that profile's level, whatever the mix
+    /// and the pick (a calibration run of `-n 6` sees fixed variants).
+    #[serde(default)]
+    pub opening: Option<Spanned<Vec<String>>>,
     /// A name between the rulebook's id and the number, for a second family
     /// of generators beside the numbered ones: `transfer` makes
     /// `luma-payroll/generator-transfer-1`.

@@ -217,10 +217,22 @@ impl<'g> TaskDrawer<'g> {
         level: Option<i64>,
     ) -> Result<Draws<'g>, GenerateError> {
         let g = self.generator;
-        let level_number = level.unwrap_or_else(|| {
-            let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
-            g.mix.get(at).copied().unwrap_or(1)
-        });
+        // The opening fixes the first tasks of a mixed run, level and profile.
+        let opening = match level {
+            Some(_) => None,
+            None => usize::try_from(index)
+                .ok()
+                .and_then(|i| g.opening.get(i))
+                .copied(),
+        };
+        let level_number = match (level, opening) {
+            (Some(l), _) => l,
+            (None, Some(p)) => g.profiles.get(p).map_or(1, |p| p.level),
+            (None, None) => {
+                let at = usize::try_from(index % g.mix.len().max(1) as u64).unwrap_or(0);
+                g.mix.get(at).copied().unwrap_or(1)
+            }
+        };
         let fixed = level.is_some();
         let Some(level) = g.levels.iter().find(|l| l.number == level_number) else {
             return Err(GenerateError {
@@ -229,7 +241,9 @@ impl<'g> TaskDrawer<'g> {
             });
         };
         let mut rng = stream(seed, &g.name, index);
-        let kept = if g.stratified {
+        let kept = if opening.is_some() {
+            opening
+        } else if g.stratified {
             let position = level_position(&g.mix, level_number, index, fixed);
             Some(stratum_pick(
                 seed,

@@ -1,4 +1,4 @@
-//! The rulebook succession-fr@2026#36560e584ddf, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook succession-fr@2026#45a8e38b6435, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,7 +8,7 @@ use bareme::unstable::compiled::rt::*;
 use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "succession-fr@2026#36560e584ddf",
+    reference: "succession-fr@2026#45a8e38b6435",
     fingerprint: "cb0db20031d92e3f3c97a7762969f37683aa07d3deadc1c0cff5940271dcbd48",
     run,
 };

@@ -426,7 +426,8 @@ fn ablations_refuses_tasks_it_cannot_score() {
 #[test]
 fn combinations_that_replace_one_step_twice_are_not_combinable_not_undetected() {
     // succession-fr: round_each_band and restart_scale_after_recall both
-    // replace heirs.tax_before, so no combination holding both is measured.
+    // replace heirs.tax_before (and ignore_recall and recall_prior_790g
+    // heirs.recalled), so no combination holding both is measured.
     let rb = super::rulebook("rulebooks/succession-fr/v2026");
     let case = json!({"kind": "estate", "act_date": "2026-04-15", "person": {"birth_date": "1950-01-10"},
         "assets": [{"value": 300000}], "funeral_costs": 2300, "residue_shares": {"C1": "1"},
@@ -435,10 +436,10 @@ fn combinations_that_replace_one_step_twice_are_not_combinable_not_undetected() 
         "expected": {"beneficiaires": {"C1": {"part_taxable": 198500, "droits": 37894}}, "total_droits": 37894}});
     let file = task_file("succession", &[line.to_string()]);
     let o = bareme(&["ablations", &file, "--subsets", "2"], None);
-    // 7 + 21 combinations, one not combinable. The heir's 2,300 of funeral costs
+    // 9 + 36 combinations, two not combinable. The heir's 2,300 of funeral costs
     // are capped at 1,500, so uncapped_funeral_costs changes the answer, and so
-    // does round_each_band; the other five readings change nothing here. Detected:
-    // those two alone, the 6 pairs with uncapped_funeral_costs, and the 4 other
+    // does round_each_band; the other seven readings change nothing here. Detected:
+    // those two alone, the 8 pairs with uncapped_funeral_costs, and the 6 other
     // pairs with round_each_band (not the one with restart_scale_after_recall).
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -446,18 +447,18 @@ fn combinations_that_replace_one_step_twice_are_not_combinable_not_undetected() 
     assert_eq!(
         lines.next(),
         Some(format!(
-            "{}: 1 task; 28 combinations of 7 ablations (up to 2 at once): 12 detected, 15 undetected, 1 not combinable (two of their ablations replace the same step)",
+            "{}: 1 task; 45 combinations of 9 ablations (up to 2 at once): 16 detected, 27 undetected, 2 not combinable (two of their ablations replace the same step)",
             rb.reference()
         ).as_str())
     );
     assert_eq!(lines.next(), Some("undetected: ignore_790g"));
-    assert_eq!(lines.count(), 14);
+    assert_eq!(lines.count(), 26);
     let v: serde_json::Value = serde_json::from_str(&stdout(&bareme(
         &["ablations", &file, "--subsets", "2", "--format", "json"],
         None,
     )))
     .expect("JSON");
-    assert_eq!(v["refused"], 1);
+    assert_eq!(v["refused"], 2);
     let refused: Vec<&serde_json::Value> = v["combinations"]
         .as_array()
         .expect("the table")
@@ -467,6 +468,8 @@ fn combinations_that_replace_one_step_twice_are_not_combinable_not_undetected() 
     assert_eq!(
         refused,
         [
+            &json!({"ablations": ["ignore_recall", "recall_prior_790g"],
+                 "refused": "ablations `ignore_recall` and `recall_prior_790g` both replace step `heirs.recalled`, so they cannot apply together"}),
             &json!({"ablations": ["restart_scale_after_recall", "round_each_band"],
                  "refused": "ablations `restart_scale_after_recall` and `round_each_band` both replace step `heirs.tax_before`, so they cannot apply together"})
         ]
