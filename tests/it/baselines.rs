@@ -196,6 +196,26 @@ fn measured(n: u32, tasks: &[Task]) -> HashMap<String, Means> {
         .collect()
 }
 
+/// What the reference strategy earns: the maximum, but (1 − w) × it on a
+/// decision an explanation rule of weight w covers (the reference carries
+/// no explanation, which scores 0), as a mean over `tasks` to 6 places.
+fn reference_mean(r: &Rubric, tasks: &[Task]) -> Decimal {
+    let sum: Decimal = tasks
+        .iter()
+        .map(|t| match &r.score.explanation {
+            Some(e)
+                if e.decisions
+                    .iter()
+                    .any(|d| t.expected["decision"] == d.as_str()) =>
+            {
+                (Decimal::ONE - e.weight) * r.max()
+            }
+            _ => r.max(),
+        })
+        .sum();
+    (sum / Decimal::from(tasks.len() as u64)).round_dp(6)
+}
+
 fn mean(m: &HashMap<String, Means>, name: &str) -> Decimal {
     m.get(name)
         .unwrap_or_else(|| panic!("no strategy {name}"))
@@ -208,7 +228,8 @@ fn luma_rubric_8_prices_refusal_and_a_wrong_payslip_alike_and_every_constant_bel
     let tasks = generated(LUMA_GENERATOR, 240);
     let r = rubric(8);
     let m = measured(8, &tasks);
-    assert_eq!(mean(&m, "reference"), r.max());
+    assert_eq!(mean(&m, "reference"), reference_mean(&r, &tasks));
+    assert!(reference_mean(&r, &tasks) < r.max());
     let refusal = mean(&m, "calculate tasks answered clarify");
     let wrong = mean(&m, "calculate tasks answered wrongly");
     assert!(
@@ -241,7 +262,12 @@ fn rescoring_under_rubrics_3_to_8_shows_the_incentives_the_seed_reports() {
     let m: HashMap<u32, HashMap<String, Means>> =
         (3..=8).map(|n| (n, measured(n, &tasks))).collect();
     for n in 3..=8 {
-        assert_eq!(mean(&m[&n], "reference"), rubric(n).max(), "rubric {n}");
+        let r = rubric(n);
+        assert_eq!(
+            mean(&m[&n], "reference"),
+            reference_mean(&r, &tasks),
+            "rubric {n}"
+        );
     }
     // 3: copying inputs pays; 4: almost nothing (an income tax of 0.00 is copied right).
     assert!(mean(&m[&3], "copy the inputs") > Decimal::new(3, 2));
@@ -327,7 +353,15 @@ fn baselines_and_rescore_on_the_command_line() {
     assert_eq!(report["rubric"], "luma-payroll/rubric-8");
     let strategies = report["strategies"].as_array().expect("strategies");
     assert_eq!(strategies[0]["name"], "reference");
-    assert_eq!(strategies[0]["mean"], json!(1));
+    // The reference carries no explanation: each clarification scores
+    // 0.9 (rubric 8's explanation rule), every other task 1.
+    let text = std::fs::read_to_string(&tasks).expect("tasks");
+    let clarify = text.matches(r#""decision":"clarify""#).count();
+    assert!(clarify > 0);
+    let mean = (Decimal::from(60) - Decimal::new(1, 1) * Decimal::from(clarify as u64))
+        / Decimal::from(60);
+    let mean = mean.round_dp(6).normalize().to_string();
+    assert_eq!(strategies[0]["mean"].to_string(), mean);
     let lines = std::fs::read_to_string(&replies).expect("replies written");
     let tasks_n = report["tasks"].as_u64().expect("tasks") as usize;
     assert_eq!(lines.lines().count(), tasks_n * strategies.len());
@@ -474,7 +508,9 @@ fn diff_of_two_rubrics_names_the_settings_and_the_strategies_that_lose() {
     assert_eq!(refused["change"], json!(0));
     assert!(wrong["change"].as_f64().unwrap() < 0.0, "{wrong}");
     assert_eq!(refused["new"], wrong["new"]);
-    assert_eq!(by_name("reference")["new"], json!(1));
+    // The reference: no explanation, 0.9 on each clarification under both.
+    assert!(by_name("reference")["new"].as_f64().unwrap() < 1.0);
+    assert_eq!(by_name("reference")["change"], json!(0));
     // With replies: each reply's move, counted.
     let replies = dir.join("one.jsonl");
     let task_id = std::fs::read_to_string(tasks)

@@ -99,16 +99,22 @@ fn rubric_8() -> Scorer {
 }
 
 /// Every task's expected answer is the reference's, and its reference
-/// reply scores 1.0 under rubric 8.
+/// reply scores 1.0 under rubric 8 (0.9 for a clarification: it carries
+/// no explanation, which scores 0 under the explanation rule).
 fn references_hold(tasks: &[Task], rb: &Rulebook) {
     let scorer = rubric_8();
     for t in tasks {
         assert_eq!(eval(rb, &t.case), t.expected, "{}", t.id);
         let reply = scorer.reference_reply(&t.expected);
         let graded = scorer.score(t, &reply, None).expect("scored");
+        let clarify = t.expected["decision"] == "clarify";
         assert_eq!(
-            graded.score,
-            Decimal::ONE,
+            graded.score.normalize(),
+            if clarify {
+                Decimal::new(9, 1)
+            } else {
+                Decimal::ONE
+            },
             "{}: {:?}",
             t.id,
             graded.components
