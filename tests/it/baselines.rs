@@ -560,3 +560,68 @@ fn diff_of_two_rubrics_names_the_settings_and_the_strategies_that_lose() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn baselines_find_the_no_tax_exploit_on_400_sales_tax_tasks() {
+    // The reply of "the rate dropped" on one task, by hand: every line's
+    // tax 0.00, the invoice's tax 0.00, its total the subtotal of the nets.
+    let tasks = generated("rulebooks/sales-tax/generator-1.toml", 400);
+    let (r, rb) =
+        load_rubric(&root().join("rulebooks/sales-tax/rubric-1.toml"), None).expect("rubric");
+    let b = Baselines::with_rulebook(&r, &rb, &tasks);
+    let no_tax = b
+        .strategies()
+        .iter()
+        .find(|s| s.name == "step `lines.rate` dropped (0)")
+        .expect("the no-tax strategy");
+    assert!(no_tax.exploit && !no_tax.constant);
+    let reply: Value = serde_json::from_str(&b.reply(&r, no_tax, &tasks[0]).unwrap()).unwrap();
+    let e = &tasks[0].expected;
+    assert_eq!(reply["subtotal"], e["subtotal"]);
+    assert_eq!(reply["tax"], "0.00");
+    assert_eq!(reply["total"], e["subtotal"]);
+    assert_ne!(e["tax"], "0.00");
+    for (line, want) in reply["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(e["lines"].as_array().unwrap())
+    {
+        assert_eq!(
+            (&line["tax"], &line["net"], &line["total"]),
+            (&json!("0.00"), &want["net"], &want["net"])
+        );
+    }
+    // On the command line (seed 11): listed with its mean (the issue
+    // measured 0.303 on its own 200 invoices; 0.2818 on the baseline's
+    // seed 2026), and the best exploit per group printed: a wrong reading
+    // of the rules earns more than charging no tax.
+    let dir = tempdir("baselines-no-tax");
+    let file = write_tasks(&dir, "rulebooks/sales-tax/generator-1.toml", 400);
+    let out = bareme(
+        &[
+            "baselines",
+            "rulebooks/sales-tax/rubric-1.toml",
+            "--tasks",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("step `lines.rate` dropped (0)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains(" 0.2796 "), "{row}");
+    assert!(
+        text.contains(
+            "best exploit (a strategy that reads no reference) per group:\n  all: reading `"
+        ),
+        "{text}"
+    );
+}
