@@ -661,3 +661,36 @@ fn cli_judge_grades_records_and_replays_explanations() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no verdict is recorded"), "{err}");
 }
+
+#[test]
+fn luma_retrieval_clause_components_cite_what_the_task_cites() {
+    // The rulebook's retrieval cites R1, then R4 for the deduction cap and
+    // R3 for every other field; the clause list's component said R1 alone.
+    let (rubric, _) =
+        load_rubric(&root().join("rulebooks/luma-payroll/rubric-8.toml"), None).expect("rubric");
+    let scorer = Scorer::new(rubric, false);
+    let tasks = generated("rulebooks/luma-payroll/generator-4.toml", 400);
+    let mut seen = std::collections::BTreeMap::new();
+    for t in tasks
+        .iter()
+        .filter(|t| t.expected["decision"] == "retrieve")
+    {
+        let g = scorer
+            .score(t, &scorer.reference_reply(&t.expected), None)
+            .expect("scored");
+        let c = g
+            .components
+            .iter()
+            .find(|c| c.path.as_deref() == Some("clauses"))
+            .expect("clauses");
+        let cited: Vec<&str> = c.clauses.iter().map(|c| &**c).collect();
+        let want = if t.expected["field"] == "deduction_cap" {
+            ["R1", "R4"]
+        } else {
+            ["R1", "R3"]
+        };
+        assert_eq!(cited, want, "{}", t.id);
+        *seen.entry(want[1]).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
+}
