@@ -71,7 +71,10 @@ pub use outcome::{
     outcome_json, write_outcome, write_traced, Answer, AnswerValue, EvalError, Fields, Outcome,
 };
 pub use rulebook::{load_rulebook, load_rulebook_with, parse_rulebook, LoadError, LoadOptions};
-pub use score::{load_rubric, Graded, Rubric, RubricError, Scorer};
+pub use score::{
+    load_rubric, Graded, Judge, JudgeError, JudgeRequest, Recorded, Rubric, RubricError, Scorer,
+    Verdict,
+};
 pub use tasks::Task;
 pub use trace::{render_text, Trace};
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::process::ExitCode;
 
-use bareme::unstable::score::{Baselines, Means, Scorer};
+use bareme::unstable::score::{number, Baselines, Means, Scorer};
 use bareme::unstable::tasks::Task;
 
 use super::args::{BaselinesArgs, ReportFormat};
@@ -43,7 +43,7 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
         Err(code) => return code,
     };
     set_jobs(args.jobs);
-    let baselines = Baselines::new(scorer.rubric(), &tasks);
+    let baselines = Baselines::with_rulebook(scorer.rubric(), &rb, &tasks);
     let total = (baselines.strategies().len() * tasks.len()) as u64;
     let bar = super::progress::bar("replies graded", Some(total));
     let measured = baselines.measure_with(&scorer, &tasks, &|n| bar.inc(n));
@@ -73,6 +73,14 @@ pub fn run(args: &BaselinesArgs) -> ExitCode {
                 tasks.len()
             ));
             out.line(&report_text(&baselines, &means));
+            out.line("best exploit (a strategy that reads no reference) per group:");
+            for (group, strategy, mean) in baselines.best_exploits(&means) {
+                out.line(&format!(
+                    "  {group}: {} ({})",
+                    strategy.name,
+                    table::mean(mean)
+                ));
+            }
         }
     }
     out.finish(ExitCode::SUCCESS)
@@ -128,14 +136,15 @@ fn report_text(baselines: &Baselines, means: &[Means]) -> String {
     table::render(&header, &rows)
 }
 
-/// `{"rubric", "rulebook", "tasks", "strategies": [{"name", "constant", "replies", "mean", "tiers", "levels"}]}`.
+/// `{"rubric", "rulebook", "tasks", "strategies": [{"name", "constant", "exploit", "replies",
+/// "mean", "tiers", "levels"}], "best_exploits": [{"group", "name", "mean"}]}`.
 fn report_json(scorer: &Scorer, baselines: &Baselines, means: &[Means]) -> Value {
     let strategies: Vec<Value> = baselines
         .strategies()
         .iter()
         .zip(means)
         .map(|(s, m)| {
-            let mut v = json!({"name": s.name, "constant": s.constant});
+            let mut v = json!({"name": s.name, "constant": s.constant, "exploit": s.exploit});
             if let (Value::Object(o), Value::Object(rest)) = (&mut v, m.to_json()) {
                 o.extend(rest);
             }
@@ -147,5 +156,10 @@ fn report_json(scorer: &Scorer, baselines: &Baselines, means: &[Means]) -> Value
         "rulebook": scorer.rubric().rulebook(),
         "tasks": means.first().map_or(0, |m| m.all.n),
         "strategies": strategies,
+        "best_exploits": baselines
+            .best_exploits(means)
+            .into_iter()
+            .map(|(group, s, mean)| json!({"group": group, "name": s.name, "mean": number(mean)}))
+            .collect::<Vec<_>>(),
     })
 }

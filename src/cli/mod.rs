@@ -40,6 +40,7 @@ mod eval;
 mod generate;
 mod grading;
 mod input;
+mod judge;
 mod locate;
 mod new;
 mod output;

@@ -35,7 +35,18 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let (scorer, rb) =
+    if let Some(out) = &args.verdicts {
+        let inputs = [
+            args.rubric.as_path(),
+            args.tasks.as_path(),
+            args.replies.as_path(),
+        ];
+        if let Some(why) = clobbers(&[("--verdicts", out)], &inputs) {
+            warn!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
+    let (mut scorer, rb) =
         match load_scorer(&args.rubric, args.rulebook.as_deref(), args.all_or_nothing) {
             Ok(pair) => pair,
             Err(code) => return code,
@@ -48,6 +59,18 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
         warn!("error: {why}");
         return ExitCode::from(2);
     }
+    match super::judge::configure(
+        args.judge.as_deref(),
+        args.verdicts.as_deref(),
+        args.judge_timeout,
+    ) {
+        Ok(Some(judge)) => scorer = scorer.with_judge(judge),
+        Ok(None) => {}
+        Err(why) => {
+            warn!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     let tasks = match read_tasks(&args.tasks, &scorer, &rb, args.recompute_expected) {
         Ok(t) => t,
         Err(code) => return code,
@@ -55,22 +78,26 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
     grade_replies(args, &scorer, &tasks)
 }
 
-/// Means per tier, per level and overall, and the malformed replies.
+/// Means per tier, per level and overall, the malformed replies and the
+/// explanations left ungraded (no grade given, no judge configured).
 #[derive(Default)]
 struct Summary {
     means: Means,
     malformed: usize,
+    ungraded: usize,
 }
 
 impl Summary {
-    fn add(&mut self, task: &Task, score: Decimal, malformed: bool) {
+    fn add(&mut self, task: &Task, score: Decimal, malformed: bool, ungraded: bool) {
         self.means.add(task, score);
         self.malformed += usize::from(malformed);
+        self.ungraded += usize::from(ungraded);
     }
 
+    /// The summary; `ungraded` only under a rubric with an explanation rule.
     fn to_json(&self, scorer: &Scorer) -> Value {
         let means = self.means.to_json();
-        json!({
+        let mut s = json!({
             "rubric": scorer.rubric().name,
             "rulebook": scorer.rubric().rulebook(),
             "replies": self.means.all.n,
@@ -78,7 +105,13 @@ impl Summary {
             "mean": means["mean"],
             "tiers": means["tiers"],
             "levels": means["levels"],
-        })
+        });
+        if scorer.rubric().score.explanation.is_some() {
+            if let Value::Object(m) = &mut s {
+                m.insert("ungraded".into(), json!(self.ungraded));
+            }
+        }
+        s
     }
 }
 
@@ -99,11 +132,17 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
                 if let Value::Object(rest) = g.to_json() {
                     m.extend(rest);
                 }
-                Ok((Value::Object(m).to_string(), g.score, g.malformed.is_some()))
+                let ungraded = g.explanation_graded == Some(false);
+                Ok((
+                    Value::Object(m).to_string(),
+                    g.score,
+                    g.malformed.is_some(),
+                    ungraded,
+                ))
             },
-            |task, _, (text, score, malformed)| {
+            |task, _, (text, score, malformed, ungraded)| {
                 out.line(&text);
-                summary.add(task, score, malformed);
+                summary.add(task, score, malformed, ungraded);
                 // Nobody reads what follows an unwritable line; `finish`
                 // says why.
                 unwritable = out.failed();
@@ -144,6 +183,11 @@ fn summary_text(s: &Value) -> String {
         s["mean"],
         s["malformed"]
     );
+    if let Some(n) = s["ungraded"].as_u64() {
+        text.push_str(&format!(
+            ", {n} explanations ungraded (no judge: deterministic part only)"
+        ));
+    }
     for (what, key) in [("tier", "tiers"), ("level", "levels")] {
         if let Some(m) = s[key].as_object() {
             for (k, v) in m {

@@ -154,6 +154,47 @@ impl Rulebook {
         Ok(copy)
     }
 
+    /// Every number step dropped in turn: a copy whose step (top-level or
+    /// of a group, named `step` or `group.step`) is `0` wherever it applies,
+    /// nothing else changed. What a reader who skips that step answers
+    /// (sales-tax without its rate: the nets, no tax); `bareme baselines`
+    /// scores each as a strategy.
+    pub fn dropped_steps(&self) -> Vec<(String, Rulebook)> {
+        let Ok((zero, _)) = self.free_formula("0", Vec::new()) else {
+            return Vec::new();
+        };
+        let mut targets: Vec<StepRef> = Vec::new();
+        for (i, step) in self.steps.iter().enumerate() {
+            if step.ty == crate::model::Type::Number {
+                targets.push(StepRef::Top(crate::model::StepId::new(i)));
+            }
+        }
+        for (g, group) in self.groups.iter().enumerate() {
+            for (j, step) in group.steps.iter().enumerate() {
+                if step.ty == crate::model::Type::Number {
+                    targets.push(StepRef::Item(g, j));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for target in targets {
+            let mut copy = self.clone();
+            let step = match target {
+                StepRef::Top(i) => copy.steps.get_mut(i.index()),
+                StepRef::Item(g, j) => copy.groups.get_mut(g).and_then(|g| g.steps.get_mut(j)),
+            };
+            if let Some(step) = step {
+                step.expr = zero.clone();
+                if step.otherwise.is_some() {
+                    step.otherwise = Some(zero.clone());
+                }
+            }
+            super::prepare(&mut copy);
+            out.push((self.step_label(target), copy));
+        }
+        out
+    }
+
     /// The declared ablation `name`, or an error listing the declared ones.
     fn find_ablation(&self, name: &str) -> Result<&Ablation, AblationError> {
         if name.is_empty() {

@@ -14,8 +14,17 @@
 //! copied input or the same in every reference of its decision (a currency):
 //! what a policy writes without arithmetic.
 //!
+//! Given the rulebook ([`Baselines::with_rulebook`]), the strategies also
+//! include the rulebook's own wrong readings: the answer under each
+//! declared ablation, and under each number step dropped (made 0), each
+//! computed from the case. These read no reference: with the constant
+//! strategies they are the *exploits*, and the best exploit per tier is
+//! what a policy earns without the rules (sales-tax: "compute the nets,
+//! charge no tax", the rate dropped).
+//!
 //! Invariant: nothing here knows a rule set; every strategy is derived from
-//! the rubric's decisions and formats and the task set's references.
+//! the rubric's decisions and formats, the rulebook's steps and ablations
+//! and the task set's references.
 
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
@@ -29,6 +38,7 @@ use super::grade::expected_decision;
 use super::means::Means;
 use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
 use super::Scorer;
+use crate::model::Rulebook;
 use crate::tasks::Task;
 
 /// Most distinct values a text field may take for one constant strategy per value.
@@ -44,6 +54,8 @@ pub struct Strategy {
     pub name: String,
     /// Whether it writes the same reply to every task of a set (the case aside).
     pub constant: bool,
+    /// Whether it reads no task's reference (an exploit a policy can find).
+    pub exploit: bool,
     play: Play,
 }
 
@@ -73,6 +85,8 @@ enum Play {
     },
     /// The reference, except on tasks of this decision: every field not given, wrong.
     Wrong(usize),
+    /// The answer under one of the rulebook's wrong readings (`readings[i]`).
+    Reading(usize),
 }
 
 /// The strategies of a rubric over one task set, and what they learned from it.
@@ -82,6 +96,8 @@ pub struct Baselines {
     /// Per decision: each root value field's values among the references,
     /// counted, in order of first appearance.
     seen: Vec<BTreeMap<String, Vec<(Value, usize)>>>,
+    /// The rulebook under each wrong reading, named.
+    readings: Vec<Rulebook>,
 }
 
 impl Baselines {
@@ -111,9 +127,60 @@ impl Baselines {
         let mut b = Baselines {
             strategies: Vec::new(),
             seen,
+            readings: Vec::new(),
         };
         b.strategies = b.list(rubric);
         b
+    }
+
+    /// [`Baselines::new`], plus the rulebook's wrong readings: each
+    /// declared ablation and each number step dropped, answered from the
+    /// case (`rb` is the rubric's rulebook).
+    pub fn with_rulebook<'t>(
+        rubric: &Rubric,
+        rb: &Rulebook,
+        tasks: impl IntoIterator<Item = &'t Task>,
+    ) -> Baselines {
+        let mut b = Baselines::new(rubric, tasks);
+        let mut add = |name: String, reading: Rulebook| {
+            b.strategies.push(Strategy {
+                name,
+                constant: false,
+                exploit: true,
+                play: Play::Reading(b.readings.len()),
+            });
+            b.readings.push(reading);
+        };
+        let names: Vec<String> = rb.ablation_names().map(str::to_string).collect();
+        for name in names {
+            if let Ok(reading) = rb.ablated(&name) {
+                add(format!("reading `{name}`"), reading);
+            }
+        }
+        for (step, reading) in rb.dropped_steps() {
+            add(format!("step `{step}` dropped (0)"), reading);
+        }
+        b
+    }
+
+    /// The exploit that scores best on each group (`all`, each tier, each
+    /// level), with its mean: ties go to the first listed.
+    pub fn best_exploits<'s>(&'s self, means: &[Means]) -> Vec<(String, &'s Strategy, Decimal)> {
+        let mut best: Vec<(String, &Strategy, Decimal)> = Vec::new();
+        for (strategy, m) in self.strategies.iter().zip(means) {
+            if !strategy.exploit {
+                continue;
+            }
+            for (group, tally) in m.groups() {
+                let mean = tally.mean();
+                match best.iter_mut().find(|(g, _, _)| *g == group) {
+                    Some(entry) if mean > entry.2 => *entry = (group, strategy, mean),
+                    Some(_) => {}
+                    None => best.push((group, strategy, mean)),
+                }
+            }
+        }
+        best
     }
 
     /// Every strategy, in a fixed order.
@@ -122,9 +189,13 @@ impl Baselines {
     }
 
     fn list(&self, rubric: &Rubric) -> Vec<Strategy> {
-        let named = |name: &str, constant, play| Strategy {
+        let named = |name: &str, constant, play: Play| Strategy {
             name: name.to_string(),
             constant,
+            exploit: matches!(
+                play,
+                Play::Refuse | Play::Zeros | Play::CopyInputs | Play::Usual { .. }
+            ),
             play,
         };
         let mut out = vec![
@@ -221,6 +292,17 @@ impl Baselines {
             }
             Play::Wrong(d) if *d == want => self.fill(rubric, *d, task, Fill::Wrong, None),
             Play::Instead { .. } | Play::Wrong(_) => expected.clone(),
+            Play::Reading(i) => {
+                let answer = self
+                    .readings
+                    .get(*i)
+                    .map(|rb| super::reference_outcome(rb, &task.case))?;
+                if answer.get("error").is_some() {
+                    // The reading refuses the case: the policy says so in prose.
+                    return Some(REFUSAL.to_string());
+                }
+                answer
+            }
         };
         Some(wrap(rubric, &answer.to_string()))
     }

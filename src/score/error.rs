@@ -6,6 +6,7 @@
 use rust_decimal::Decimal;
 
 use super::grade::ExpectedError;
+use super::judge::JudgeError;
 
 /// Why a task or a reply to it cannot be graded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,6 +41,14 @@ pub enum ScoreError {
         /// Why.
         error: ExpectedError,
     },
+    /// The judge asked for an explanation's grade gave none.
+    #[error("task {task}: {error}")]
+    Judge {
+        /// The task's id.
+        task: String,
+        /// Why.
+        error: JudgeError,
+    },
     /// A scripted baseline has no reply to write: the reference is a
     /// rejection of the case.
     #[error(
@@ -53,13 +62,15 @@ pub enum ScoreError {
 
 impl ScoreError {
     /// A stable code: `score.task_mismatch`, `score.explanation_grade`,
-    /// `score.expected`, `score.rejected_reference`.
+    /// `score.expected`, `score.rejected_reference`; a judge's failure its
+    /// own code (`judge::timeout`, …).
     pub fn code(&self) -> &'static str {
         match self {
             ScoreError::TaskMismatch { .. } => "score::task_mismatch",
             ScoreError::ExplanationGrade { .. } => "score::explanation_grade",
             ScoreError::Expected { .. } => "score::expected",
             ScoreError::RejectedReference { .. } => "score::rejected_reference",
+            ScoreError::Judge { error, .. } => error.code(),
         }
     }
 }

@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use super::judge::{Judge, JudgeError, JudgeRequest};
 use super::model::*;
 use super::read::{read_answer, reply_decision, Got};
 use crate::reply::{read_reply, Amount, Json, Malformed};
@@ -154,12 +155,45 @@ impl Graded {
 
 /// Grades `reply` against `expected` (the reference answer as the rulebook
 /// writes it), with an external explanation grade in [0, 1] if one was given.
+/// An empty or missing explanation scores 0 whatever grade is given; a
+/// non-empty one without a grade is reported ungraded.
 pub fn grade(
     rubric: &Rubric,
     expected: &Value,
     reply: &str,
     explanation_grade: Option<Decimal>,
 ) -> Result<Graded, ExpectedError> {
+    grade_judged(rubric, expected, reply, explanation_grade, None).map_err(|e| match e {
+        GradeError::Expected(e) => e,
+        // No judge is given, so none fails.
+        GradeError::Judge(j) => ExpectedError(j.to_string()),
+    })
+}
+
+/// Why a reply could not be graded: the reference's fault, or the judge's.
+#[derive(Debug)]
+pub(super) enum GradeError {
+    Expected(ExpectedError),
+    Judge(JudgeError),
+}
+
+impl From<ExpectedError> for GradeError {
+    fn from(e: ExpectedError) -> GradeError {
+        GradeError::Expected(e)
+    }
+}
+
+/// The key of the optional explanation a rubric's explanation rule reads.
+pub const EXPLANATION_KEY: &str = "explanation";
+
+/// [`grade`], asking `judge` for a non-empty explanation's grade when none is given.
+pub(super) fn grade_judged(
+    rubric: &Rubric,
+    expected: &Value,
+    reply: &str,
+    explanation_grade: Option<Decimal>,
+    judge: Option<&dyn Judge>,
+) -> Result<Graded, GradeError> {
     let want = expected_decision(rubric, expected)?;
     let max = rubric.max();
     let expected_clauses = clauses_of(want, expected);
@@ -167,9 +201,13 @@ pub fn grade(
         let decision = reply_decision(rubric, &json)?;
         let same = decision.name == want.name;
         let got = read_answer(rubric, decision, &json, same.then_some(expected))?;
-        Ok((decision, got))
+        let explanation = match json.get(EXPLANATION_KEY) {
+            Some(Json::String(text)) => text.to_string(),
+            _ => String::new(),
+        };
+        Ok((decision, got, explanation))
     });
-    let (decision, got) = match read {
+    let (decision, got, explanation) = match read {
         Ok(x) => x,
         Err(m) => return Ok(floor(rubric, want, m)),
     };
@@ -250,13 +288,34 @@ pub fn grade(
     if let Some(e) = &s.explanation {
         if exact && e.decisions.contains(&want.name) {
             let mut xc = Component::new("explanation", &e.clauses);
-            xc.right = Some(explanation_grade.is_some());
-            if let Some(g) = explanation_grade {
+            let g = if explanation.trim().is_empty() {
+                xc.reason = Some(Malformed::new(
+                    "explanation::empty",
+                    "an empty or missing explanation scores 0, no judge asked",
+                ));
+                Some(Decimal::ZERO)
+            } else {
+                match (explanation_grade, judge) {
+                    (Some(g), _) => Some(g),
+                    (None, Some(judge)) => {
+                        let request = JudgeRequest {
+                            blocker: blocker(rubric, want, expected),
+                            clauses: union(&e.clauses, &expected_clauses),
+                            explanation: explanation.clone(),
+                        };
+                        let verdict = judge.judge(&request).map_err(GradeError::Judge)?;
+                        Some(verdict.grade())
+                    }
+                    (None, None) => None,
+                }
+            };
+            xc.right = Some(g.is_some());
+            if let Some(g) = g {
                 xc.measure = Some(g);
                 score = (Decimal::ONE - e.weight) * score + e.weight * g;
                 xc.points = Some(e.weight * g);
             }
-            explanation_graded = Some(explanation_grade.is_some());
+            explanation_graded = Some(g.is_some());
             parts.push(xc);
         }
     }
@@ -267,6 +326,36 @@ pub fn grade(
         explanation_graded,
         components: parts,
     })
+}
+
+/// The verified blocker a judge is told of: the reference's fields but its
+/// decision and clause lists.
+fn blocker(rubric: &Rubric, want: &DecisionRubric, expected: &Value) -> Value {
+    let mut m = Map::new();
+    if let Value::Object(fields) = expected {
+        for (k, v) in fields {
+            let is_decision = rubric.decision_key.as_deref() == Some(k.as_str());
+            let is_clauses = want
+                .fields
+                .iter()
+                .any(|f| f.key == *k && matches!(f.kind, FieldKind::Value(Format::Clauses)));
+            if !is_decision && !is_clauses {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+/// `a`, then what `b` adds, as strings.
+fn union(a: &[Arc<str>], b: &[Arc<str>]) -> Vec<String> {
+    let mut out: Vec<String> = a.iter().map(|c| c.to_string()).collect();
+    for c in b {
+        if !out.iter().any(|o| **o == **c) {
+            out.push(c.to_string());
+        }
+    }
+    out
 }
 
 /// The score of a malformed reply: the rubric's floor, with the reason.

@@ -356,6 +356,14 @@ impl Cx<'_> {
                     FieldKind::Value(Format::Any)
                 }
             };
+            // A clause list's component is governed by what the task's
+            // reference cites (filled in at grading): the decision's own
+            // clauses miss those it cites on a condition (Luma's retrieval
+            // cites R1 always, then R3 or R4 by the field asked).
+            let clauses = match (&kind, &f.clauses) {
+                (FieldKind::Value(Format::Clauses), None) => Vec::new(),
+                _ => clauses,
+            };
             out.push(Field {
                 key: output.key.to_string(),
                 kind,

@@ -23,6 +23,7 @@ mod baselines;
 mod error;
 mod grade;
 mod grading;
+mod judge;
 mod load;
 mod means;
 mod model;
@@ -33,11 +34,17 @@ mod taskset;
 
 use rust_decimal::Decimal;
 use serde_json::Value;
+use std::sync::Arc;
+
+use grade::{grade_judged, GradeError};
 
 pub use baselines::{Baselines, Strategy};
 pub use error::ScoreError;
-pub use grade::{grade, grade_malformed, number, Component, ExpectedError, Graded};
+pub use grade::{
+    grade, grade_malformed, number, Component, ExpectedError, Graded, EXPLANATION_KEY,
+};
 pub use grading::grade_in_order;
+pub use judge::{Judge, JudgeError, JudgeRequest, Recorded, Verdict};
 pub use load::{load_rubric, parse_rubric, RubricError};
 pub use means::{Means, Tally};
 pub use model::{
@@ -74,13 +81,54 @@ pub fn reference_outcome(rb: &Rulebook, case: &Value) -> Value {
 #[derive(Clone, Debug)]
 pub struct Scorer {
     rubric: Rubric,
+    judge: Option<Arc<dyn Judge>>,
 }
 
 impl Scorer {
     /// A scorer for a checked rubric; `all_or_nothing` forces the option on.
     pub fn new(mut rubric: Rubric, all_or_nothing: bool) -> Scorer {
         rubric.score.all_or_nothing |= all_or_nothing;
-        Scorer { rubric }
+        Scorer {
+            rubric,
+            judge: None,
+        }
+    }
+
+    /// The same scorer asking `judge` for the grade of every non-empty
+    /// explanation the rubric's explanation rule covers and no reply line
+    /// grades. Without a judge such an explanation is reported ungraded
+    /// (the deterministic part alone, `"explanation": "ungraded"`); an
+    /// empty or missing one scores 0 and no judge is asked. Wrap a judge in
+    /// [`Recorded`] to keep and replay its verdicts.
+    ///
+    /// ```
+    /// use bareme::{Judge, JudgeError, JudgeRequest, Verdict};
+    /// #[derive(Debug)]
+    /// struct Strict;
+    /// impl Judge for Strict {
+    ///     fn judge(&self, r: &JudgeRequest) -> Result<Verdict, JudgeError> {
+    ///         let names = r.explanation.contains("month");
+    ///         Ok(Verdict { identifies_blocker: names, requests_resolution: true, avoids_unsupported_answer: true })
+    ///     }
+    /// }
+    /// let (rubric, rb) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let case = serde_json::json!({"task": "payslip", "gross_pay": "1000.00"});
+    /// let expected = bareme::outcome_json(bareme::evaluate_value(&rb, &case, false).as_ref().map(|(o, _)| o));
+    /// let task = bareme::Task::from_json(&serde_json::json!({"id": "t", "level": 1, "tier": "trap",
+    ///     "rulebook": "luma-payroll@3", "rulebook_hash": rb.hash(), "case": case, "expected": expected}).to_string())?;
+    /// let reply = r#"{"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"],
+    ///     "explanation": "Which payroll month is this?"}"#;
+    /// let plain = bareme::Scorer::new(rubric.clone(), false).score(&task, reply, None)?;
+    /// assert_eq!((plain.score, plain.explanation_graded), ("1".parse()?, Some(false)));
+    /// let judged = bareme::Scorer::new(rubric, false).with_judge(std::sync::Arc::new(Strict));
+    /// let g = judged.score(&task, reply, None)?;
+    /// // 0.9 × 1 + 0.1 × (3 of 3 criteria)
+    /// assert_eq!((g.score.normalize(), g.explanation_graded), ("1".parse()?, Some(true)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_judge(mut self, judge: Arc<dyn Judge>) -> Scorer {
+        self.judge = Some(judge);
+        self
     }
 
     /// The rubric.
@@ -123,8 +171,20 @@ impl Scorer {
                 });
             }
         }
-        grade(&self.rubric, &task.expected, reply, explanation_grade)
-            .map_err(|error| expected(task, error))
+        grade_judged(
+            &self.rubric,
+            &task.expected,
+            reply,
+            explanation_grade,
+            self.judge.as_deref(),
+        )
+        .map_err(|error| match error {
+            GradeError::Expected(error) => expected(task, error),
+            GradeError::Judge(error) => ScoreError::Judge {
+                task: task.id.to_string(),
+                error,
+            },
+        })
     }
 
     /// Grades a reply line that holds no reply text (absent, or not a string): the floor.
@@ -145,13 +205,56 @@ impl Scorer {
 
     /// The reply a perfect answerer writes: the reference answer as JSON,
     /// inside the rubric's tag when it has one. It scores the maximum.
+    /// Where the rubric's explanation rule applies (Luma's clarifications),
+    /// it carries a non-empty explanation naming the decision and the
+    /// clauses it rests on: with no judge that explanation is reported
+    /// ungraded and the reply keeps its deterministic score; an empty one
+    /// would score 0 on explanation.
     pub fn reference_reply(&self, expected: &Value) -> String {
-        let json = expected.to_string();
+        let json = match (&self.rubric.score.explanation, expected) {
+            (Some(rule), Value::Object(fields)) if self.explains(rule, expected) => {
+                let mut fields = fields.clone();
+                fields.insert(
+                    grade::EXPLANATION_KEY.into(),
+                    Value::String(reference_explanation(expected)),
+                );
+                Value::Object(fields).to_string()
+            }
+            _ => expected.to_string(),
+        };
         match &self.rubric.envelope.tag {
             Some(tag) => format!("<{0}>\n{json}\n</{0}>", tag.name),
             None => json,
         }
     }
+
+    /// Whether the explanation rule grades a reply to this reference.
+    fn explains(&self, rule: &model::Explanation, expected: &Value) -> bool {
+        grade::expected_decision(&self.rubric, expected)
+            .is_ok_and(|d| rule.decisions.iter().any(|name| *name == d.name))
+    }
+}
+
+/// The reference reply's explanation: what the answer decides and why, in
+/// the answer's own words (its text fields, then its clauses).
+fn reference_explanation(expected: &Value) -> String {
+    let mut said: Vec<String> = Vec::new();
+    let mut clauses: Vec<&str> = Vec::new();
+    if let Value::Object(fields) = expected {
+        for (key, value) in fields {
+            match value {
+                Value::String(text) => said.push(format!("{key} {text}")),
+                Value::Array(items) => clauses.extend(items.iter().filter_map(Value::as_str)),
+                _ => {}
+            }
+        }
+    }
+    let mut text = format!("The record calls for {}", said.join(", "));
+    if !clauses.is_empty() {
+        text.push_str(&format!(", under {}", clauses.join(", ")));
+    }
+    text.push('.');
+    text
 }
 
 /// A task's reference the rubric cannot grade against, with the task's id.

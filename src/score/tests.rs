@@ -185,20 +185,54 @@ fn luma_rubric_8_payslips() {
 fn luma_rubric_8_clarifications_and_the_judge() {
     let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
     let e = json!({"decision": "clarify", "reason_code": "CONFLICTING_GROSS_PAY", "clauses": ["R7", "R9"]});
+    // No explanation: g = 0 without a judge, 0.9 × 1 (an outside grade
+    // does not lift it: the rule decides an empty explanation).
     let g = grade(&r, &e, &e.to_string(), None).unwrap();
-    assert_eq!((g.score, g.explanation_graded), (d("1"), Some(false)));
+    assert_eq!(
+        (g.score.normalize(), g.explanation_graded),
+        (d("0.9"), Some(true))
+    );
     let g = grade(&r, &e, &e.to_string(), Some(d("0.5"))).unwrap();
+    assert_eq!(g.score.normalize(), d("0.9"));
+    let blank = with(&e, &[("explanation", json!("  "))]);
+    let g = grade(&r, &e, &blank, None).unwrap();
+    assert_eq!(g.score.normalize(), d("0.9"));
+    let x = g.to_json();
+    let xc = &x["components"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (
+            xc["part"].as_str(),
+            xc["graded"].as_bool(),
+            xc["reason"].as_str()
+        ),
+        (Some("explanation"), Some(true), Some("explanation::empty"))
+    );
+    // A non-empty explanation and no grade: the deterministic part, ungraded.
+    let said = with(
+        &e,
+        &[(
+            "explanation",
+            json!("Two gross figures disagree; which is right?"),
+        )],
+    );
+    let g = grade(&r, &e, &said, None).unwrap();
+    assert_eq!((g.score, g.explanation_graded), (d("1"), Some(false)));
+    assert_eq!(g.to_json()["explanation"], json!("ungraded"));
+    // Graded 0.5: 0.9 × 1 + 0.1 × 0.5 = 0.95.
+    let g = grade(&r, &e, &said, Some(d("0.5"))).unwrap();
     assert_eq!(
         (g.score.normalize(), g.explanation_graded),
         (d("0.95"), Some(true))
     );
-    let g = grade(
-        &r,
+    // J({R7}, {R7, R9}) = 1/2: 0.9 × (0.95 + 0.025) + 0.1 × 1 = 0.9775.
+    let said_r7 = with(
         &e,
-        &with(&e, &[("clauses", json!(["R7"]))]),
-        Some(d("1")),
-    )
-    .unwrap();
+        &[
+            ("clauses", json!(["R7"])),
+            ("explanation", json!("Which gross is right?")),
+        ],
+    );
+    let g = grade(&r, &e, &said_r7, Some(d("1"))).unwrap();
     assert_eq!(g.score.normalize(), d("0.9775"));
     // A wrong reason: no partial credit, no judge.
     let wrong = with(&e, &[("reason_code", json!("MISSING_GROSS_PAY"))]);
@@ -206,6 +240,99 @@ fn luma_rubric_8_clarifications_and_the_judge() {
     assert_eq!((g.score, g.explanation_graded), (d("-0.5"), None));
     // Calculating through a trap.
     check(&r, &e, &luma_payslip().to_string(), "-0.5");
+}
+
+/// A judge that counts its calls and says yes to two criteria out of three.
+#[derive(Debug, Default)]
+struct Counting(std::sync::atomic::AtomicUsize);
+
+impl Judge for Counting {
+    fn judge(&self, request: &JudgeRequest) -> Result<Verdict, JudgeError> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(Verdict {
+            identifies_blocker: request.blocker["reason_code"] == "CONFLICTING_GROSS_PAY",
+            requests_resolution: true,
+            avoids_unsupported_answer: false,
+        })
+    }
+}
+
+#[test]
+fn a_judge_is_asked_once_per_request_and_its_record_replays() {
+    let r = rubric("rulebooks/luma-payroll/rubric-8.toml");
+    let e = json!({"decision": "clarify", "reason_code": "CONFLICTING_GROSS_PAY", "clauses": ["R7", "R9"]});
+    let said = with(&e, &[("explanation", json!("Which gross is right?"))]);
+    let counting = std::sync::Arc::new(Counting::default());
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    /// A writer handing each line to the test.
+    struct Lines(std::sync::mpsc::Sender<Vec<u8>>);
+    impl std::io::Write for Lines {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            let _ = self.0.send(b.to_vec());
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let recorded = Recorded::new(
+        Some(counting.clone()),
+        std::io::empty(),
+        Some(Box::new(Lines(tx))),
+    )
+    .unwrap();
+    // 2 of 3 criteria: 0.9 × 1 + 0.1 × 2/3 = 0.9666…
+    let want = d("0.9") + d("0.2") / d("3");
+    for _ in 0..2 {
+        let g = super::grade::grade_judged(&r, &e, &said, None, Some(&recorded)).unwrap();
+        assert_eq!((g.score, g.explanation_graded), (want, Some(true)));
+    }
+    assert_eq!(counting.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // No judge for an empty explanation.
+    super::grade::grade_judged(&r, &e, &e.to_string(), None, Some(&recorded)).unwrap();
+    assert_eq!(counting.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let record: Vec<u8> = rx.try_iter().flatten().collect();
+    let request = JudgeRequest {
+        blocker: json!({"reason_code": "CONFLICTING_GROSS_PAY"}),
+        clauses: vec!["R1".into(), "R7".into(), "R9".into()],
+        explanation: "Which gross is right?".into(),
+    };
+    assert_eq!(
+        String::from_utf8(record.clone()).unwrap(),
+        format!(
+            "{{\"key\":\"{}\",\"verdict\":{{\"identifies_blocker\":true,\"requests_resolution\":true,\"avoids_unsupported_answer\":false}}}}\n",
+            request.key()
+        )
+    );
+    // The record alone replays; a request it lacks is an error, not a score.
+    let replay = Recorded::new(None, &record[..], None).unwrap();
+    let g = super::grade::grade_judged(&r, &e, &said, None, Some(&replay)).unwrap();
+    assert_eq!(g.score, want);
+    let other = with(&e, &[("explanation", json!("Something else."))]);
+    let err = super::grade::grade_judged(&r, &e, &other, None, Some(&replay)).unwrap_err();
+    assert!(matches!(
+        err,
+        super::grade::GradeError::Judge(JudgeError::NotRecorded(_))
+    ));
+}
+
+#[test]
+fn a_verdict_is_exactly_three_booleans() {
+    let v = Verdict::from_text(
+        r#" {"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true} "#,
+    )
+    .unwrap();
+    assert_eq!(v.grade(), d("2") / d("3"));
+    for bad in [
+        "",
+        "yes",
+        r#"{"identifies_blocker": true, "requests_resolution": false}"#,
+        r#"{"identifies_blocker": 1, "requests_resolution": false, "avoids_unsupported_answer": true}"#,
+        r#"{"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true, "score": 1}"#,
+    ] {
+        let e = Verdict::from_text(bad).unwrap_err();
+        assert_eq!(e.code(), "judge::malformed", "{bad}");
+    }
 }
 
 #[test]

@@ -159,6 +159,11 @@ def luma8(expected, reply: str, grade):
     if d == "clarify":
         if not (is_json_str(v["reason_code"]) and v["reason_code"] == expected["reason_code"]):
             return Decimal("-0.5"), False
+        # The explanation rule (spec, rubric 8): an empty or missing
+        # explanation scores 0, whatever grade is given; a non-empty one
+        # without a grade is the deterministic part alone (ungraded).
+        if str(v.get("explanation", "")).strip() == "":
+            return Decimal("0.9") * accepted, False
         if grade is not None:
             return Decimal("0.9") * accepted + Decimal("0.1") * grade, False
         return accepted, False

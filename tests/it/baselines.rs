@@ -196,6 +196,26 @@ fn measured(n: u32, tasks: &[Task]) -> HashMap<String, Means> {
         .collect()
 }
 
+/// What the reference strategy earns: the maximum, but (1 − w) × it on a
+/// decision an explanation rule of weight w covers (the reference carries
+/// no explanation, which scores 0), as a mean over `tasks` to 6 places.
+fn reference_mean(r: &Rubric, tasks: &[Task]) -> Decimal {
+    let sum: Decimal = tasks
+        .iter()
+        .map(|t| match &r.score.explanation {
+            Some(e)
+                if e.decisions
+                    .iter()
+                    .any(|d| t.expected["decision"] == d.as_str()) =>
+            {
+                (Decimal::ONE - e.weight) * r.max()
+            }
+            _ => r.max(),
+        })
+        .sum();
+    (sum / Decimal::from(tasks.len() as u64)).round_dp(6)
+}
+
 fn mean(m: &HashMap<String, Means>, name: &str) -> Decimal {
     m.get(name)
         .unwrap_or_else(|| panic!("no strategy {name}"))
@@ -208,7 +228,8 @@ fn luma_rubric_8_prices_refusal_and_a_wrong_payslip_alike_and_every_constant_bel
     let tasks = generated(LUMA_GENERATOR, 240);
     let r = rubric(8);
     let m = measured(8, &tasks);
-    assert_eq!(mean(&m, "reference"), r.max());
+    assert_eq!(mean(&m, "reference"), reference_mean(&r, &tasks));
+    assert!(reference_mean(&r, &tasks) < r.max());
     let refusal = mean(&m, "calculate tasks answered clarify");
     let wrong = mean(&m, "calculate tasks answered wrongly");
     assert!(
@@ -241,7 +262,12 @@ fn rescoring_under_rubrics_3_to_8_shows_the_incentives_the_seed_reports() {
     let m: HashMap<u32, HashMap<String, Means>> =
         (3..=8).map(|n| (n, measured(n, &tasks))).collect();
     for n in 3..=8 {
-        assert_eq!(mean(&m[&n], "reference"), rubric(n).max(), "rubric {n}");
+        let r = rubric(n);
+        assert_eq!(
+            mean(&m[&n], "reference"),
+            reference_mean(&r, &tasks),
+            "rubric {n}"
+        );
     }
     // 3: copying inputs pays; 4: almost nothing (an income tax of 0.00 is copied right).
     assert!(mean(&m[&3], "copy the inputs") > Decimal::new(3, 2));
@@ -327,7 +353,15 @@ fn baselines_and_rescore_on_the_command_line() {
     assert_eq!(report["rubric"], "luma-payroll/rubric-8");
     let strategies = report["strategies"].as_array().expect("strategies");
     assert_eq!(strategies[0]["name"], "reference");
-    assert_eq!(strategies[0]["mean"], json!(1));
+    // The reference carries no explanation: each clarification scores
+    // 0.9 (rubric 8's explanation rule), every other task 1.
+    let text = std::fs::read_to_string(&tasks).expect("tasks");
+    let clarify = text.matches(r#""decision":"clarify""#).count();
+    assert!(clarify > 0);
+    let mean = (Decimal::from(60) - Decimal::new(1, 1) * Decimal::from(clarify as u64))
+        / Decimal::from(60);
+    let mean = mean.round_dp(6).normalize().to_string();
+    assert_eq!(strategies[0]["mean"].to_string(), mean);
     let lines = std::fs::read_to_string(&replies).expect("replies written");
     let tasks_n = report["tasks"].as_u64().expect("tasks") as usize;
     assert_eq!(lines.lines().count(), tasks_n * strategies.len());
@@ -474,7 +508,9 @@ fn diff_of_two_rubrics_names_the_settings_and_the_strategies_that_lose() {
     assert_eq!(refused["change"], json!(0));
     assert!(wrong["change"].as_f64().unwrap() < 0.0, "{wrong}");
     assert_eq!(refused["new"], wrong["new"]);
-    assert_eq!(by_name("reference")["new"], json!(1));
+    // The reference: no explanation, 0.9 on each clarification under both.
+    assert!(by_name("reference")["new"].as_f64().unwrap() < 1.0);
+    assert_eq!(by_name("reference")["change"], json!(0));
     // With replies: each reply's move, counted.
     let replies = dir.join("one.jsonl");
     let task_id = std::fs::read_to_string(tasks)
@@ -523,4 +559,69 @@ fn diff_of_two_rubrics_names_the_settings_and_the_strategies_that_lose() {
     );
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn baselines_find_the_no_tax_exploit_on_400_sales_tax_tasks() {
+    // The reply of "the rate dropped" on one task, by hand: every line's
+    // tax 0.00, the invoice's tax 0.00, its total the subtotal of the nets.
+    let tasks = generated("rulebooks/sales-tax/generator-1.toml", 400);
+    let (r, rb) =
+        load_rubric(&root().join("rulebooks/sales-tax/rubric-1.toml"), None).expect("rubric");
+    let b = Baselines::with_rulebook(&r, &rb, &tasks);
+    let no_tax = b
+        .strategies()
+        .iter()
+        .find(|s| s.name == "step `lines.rate` dropped (0)")
+        .expect("the no-tax strategy");
+    assert!(no_tax.exploit && !no_tax.constant);
+    let reply: Value = serde_json::from_str(&b.reply(&r, no_tax, &tasks[0]).unwrap()).unwrap();
+    let e = &tasks[0].expected;
+    assert_eq!(reply["subtotal"], e["subtotal"]);
+    assert_eq!(reply["tax"], "0.00");
+    assert_eq!(reply["total"], e["subtotal"]);
+    assert_ne!(e["tax"], "0.00");
+    for (line, want) in reply["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(e["lines"].as_array().unwrap())
+    {
+        assert_eq!(
+            (&line["tax"], &line["net"], &line["total"]),
+            (&json!("0.00"), &want["net"], &want["net"])
+        );
+    }
+    // On the command line (seed 11): listed with its mean (the issue
+    // measured 0.303 on its own 200 invoices; 0.2818 on the baseline's
+    // seed 2026), and the best exploit per group printed: a wrong reading
+    // of the rules earns more than charging no tax.
+    let dir = tempdir("baselines-no-tax");
+    let file = write_tasks(&dir, "rulebooks/sales-tax/generator-1.toml", 400);
+    let out = bareme(
+        &[
+            "baselines",
+            "rulebooks/sales-tax/rubric-1.toml",
+            "--tasks",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("step `lines.rate` dropped (0)"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains(" 0.2796 "), "{row}");
+    assert!(
+        text.contains(
+            "best exploit (a strategy that reads no reference) per group:\n  all: reading `"
+        ),
+        "{text}"
+    );
 }

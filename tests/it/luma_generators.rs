@@ -99,15 +99,24 @@ fn rubric_8() -> Scorer {
 }
 
 /// Every task's expected answer is the reference's, and its reference
-/// reply scores 1.0 under rubric 8.
+/// reply scores 1.0 under rubric 8: a clarification's carries an
+/// explanation, which with no judge is reported ungraded (an empty one
+/// would score 0 on explanation, 0.9 in all).
 fn references_hold(tasks: &[Task], rb: &Rulebook) {
     let scorer = rubric_8();
     for t in tasks {
         assert_eq!(eval(rb, &t.case), t.expected, "{}", t.id);
         let reply = scorer.reference_reply(&t.expected);
         let graded = scorer.score(t, &reply, None).expect("scored");
+        let clarify = t.expected["decision"] == "clarify";
         assert_eq!(
-            graded.score,
+            graded.explanation_graded,
+            clarify.then_some(false),
+            "{}",
+            t.id
+        );
+        assert_eq!(
+            graded.score.normalize(),
             Decimal::ONE,
             "{}: {:?}",
             t.id,

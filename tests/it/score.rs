@@ -12,6 +12,7 @@ use bareme::unstable::score::{
     grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer,
 };
 use proptest::prelude::*;
+use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
 use super::{root, rulebook};
@@ -206,9 +207,17 @@ fn all_score_the_maximum(scorer: &Scorer, tasks: &[Task]) {
     for t in tasks {
         let reply = scorer.reference_reply(&t.expected);
         let g = scorer.score(t, &reply, None).expect("scored");
+        // Under an explanation rule the reference's explanation is ungraded
+        // (no judge): the reply keeps its full deterministic score.
+        let explained = scorer.rubric().score.explanation.as_ref().is_some_and(|e| {
+            e.decisions
+                .iter()
+                .any(|d| t.expected["decision"] == d.as_str())
+        });
+        assert_eq!(g.explanation_graded, explained.then_some(false), "{}", t.id);
         assert_eq!(
-            g.score,
-            scorer.rubric().max(),
+            g.score.normalize(),
+            scorer.rubric().max().normalize(),
             "{}: {:?}",
             t.id,
             g.components
@@ -346,7 +355,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
         "replies.jsonl",
         &[
             json!({"id": "p1", "reply": pay["expected"].to_string()}),
-            json!({"id": "t1", "reply": trap["expected"].to_string(), "explanation_grade": 0.5}),
+            json!({"id": "t1", "reply": with_explanation(&trap["expected"]), "explanation_grade": 0.5}),
             json!({"id": "p1", "reply": format!("```json\n{}\n```", pay["expected"])}),
             json!({"id": "t1"}),
         ],
@@ -378,6 +387,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
         scores,
         [
             ("p1".to_string(), "1".to_string(), None),
+            // 0.9 × 1 + 0.1 × 0.5
             ("t1".to_string(), "0.95".to_string(), None),
             ("p1".to_string(), "-0.5".to_string(), Some("reply::fence")),
             (
@@ -541,4 +551,143 @@ fn luma_rubric_history_prices_the_seeds_incentives() {
     for n in 3..=8 {
         assert_eq!(score(n, &expected, &expected), "1", "rubric {n}");
     }
+}
+
+/// A reference answer with an explanation added.
+fn with_explanation(expected: &Value) -> String {
+    let mut v = expected.clone();
+    v["explanation"] = json!("The payroll month is missing; which month is it?");
+    v.to_string()
+}
+
+#[test]
+fn cli_judge_grades_records_and_replays_explanations() {
+    let dir = std::env::temp_dir().join(format!("bareme-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rb = rulebook("rulebooks/luma-payroll/v3");
+    let case = json!({"task": "payslip", "payroll_month": "2026-07"});
+    let expected = reference_outcome(&rb, &case);
+    assert_eq!(expected["reason_code"], "MISSING_GROSS_PAY");
+    let trap = json!({"id": "t1", "level": 1, "tier": "trap", "rulebook": "luma-payroll@3",
+        "rulebook_hash": rb.hash(), "case": case, "expected": expected});
+    let tasks = write(&dir, "tasks.jsonl", &[trap]);
+    let replies = write(
+        &dir,
+        "replies.jsonl",
+        &[
+            json!({"id": "t1", "reply": with_explanation(&expected)}),
+            json!({"id": "t1", "reply": expected.to_string()}),
+        ],
+    );
+    let verdicts = dir.join("verdicts.jsonl");
+    let _ = std::fs::remove_file(&verdicts);
+    let score = |extra: &[&str]| {
+        let mut args = vec![
+            "score",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            &tasks,
+            "--replies",
+            &replies,
+        ];
+        args.extend_from_slice(extra);
+        bareme(&args)
+    };
+    // No judge: the explanation is ungraded, the score its deterministic
+    // part; the reply without one scores 0.9 × 1.
+    let (code, out, err) = score(&[]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (
+            lines[0]["score"].to_string(),
+            lines[0]["explanation"].as_str()
+        ),
+        ("1".to_string(), Some("ungraded"))
+    );
+    assert_eq!(
+        (
+            lines[1]["score"].to_string(),
+            lines[1]["explanation"].as_str()
+        ),
+        ("0.9".to_string(), Some("graded"))
+    );
+    assert!(err.contains("1 explanations ungraded"), "{err}");
+    // A judge saying yes to two criteria: 0.9 × 1 + 0.1 × 2/3, the verdict recorded.
+    let v = verdicts.to_str().unwrap();
+    let two = r#"cat > /dev/null; echo '{"identifies_blocker": true, "requests_resolution": true, "avoids_unsupported_answer": false}'"#;
+    let (code, out, err) = score(&["--judge", two, "--verdicts", v]);
+    assert_eq!(code, 0, "{err}");
+    let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(
+        first["score"].to_string().starts_with("0.966666666"),
+        "{first}"
+    );
+    assert_eq!(first["explanation"], "graded");
+    assert!(err.contains("0 explanations ungraded"), "{err}");
+    let record = std::fs::read_to_string(&verdicts).unwrap();
+    assert_eq!(record.lines().count(), 1, "{record}");
+    // Replayed: a failing judge is never called, and the record alone replays.
+    for extra in [
+        &["--judge", "exit 3", "--verdicts", v][..],
+        &["--verdicts", v][..],
+    ] {
+        let (code, again, err) = score(extra);
+        assert_eq!((code, again.clone()), (0, out.clone()), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&verdicts).unwrap(), record);
+    // A judge's failure is an error, never a score.
+    let fresh = dir.join("fresh.jsonl");
+    let f = fresh.to_str().unwrap();
+    for (judge, says) in [
+        ("echo down >&2; exit 3", "judge failed"),
+        ("echo '{\"identifies_blocker\": true}'", "malformed"),
+        ("sleep 10", "no verdict within 1 s"),
+    ] {
+        let _ = std::fs::remove_file(&fresh);
+        let (code, _, err) = score(&["--judge", judge, "--verdicts", f, "--judge-timeout", "1"]);
+        assert_eq!(code, 2, "{judge}: {err}");
+        assert!(err.contains(says), "{judge}: {err}");
+    }
+    // Replaying a record that lacks the request is an error too.
+    let _ = std::fs::remove_file(&fresh);
+    let (code, _, err) = score(&["--verdicts", f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no verdict is recorded"), "{err}");
+}
+
+#[test]
+fn luma_retrieval_clause_components_cite_what_the_task_cites() {
+    // The rulebook's retrieval cites R1, then R4 for the deduction cap and
+    // R3 for every other field; the clause list's component said R1 alone.
+    let (rubric, _) =
+        load_rubric(&root().join("rulebooks/luma-payroll/rubric-8.toml"), None).expect("rubric");
+    let scorer = Scorer::new(rubric, false);
+    let tasks = generated("rulebooks/luma-payroll/generator-4.toml", 400);
+    let mut seen = std::collections::BTreeMap::new();
+    for t in tasks
+        .iter()
+        .filter(|t| t.expected["decision"] == "retrieve")
+    {
+        let g = scorer
+            .score(t, &scorer.reference_reply(&t.expected), None)
+            .expect("scored");
+        let c = g
+            .components
+            .iter()
+            .find(|c| c.path.as_deref() == Some("clauses"))
+            .expect("clauses");
+        let cited: Vec<&str> = c.clauses.iter().map(|c| &**c).collect();
+        let want = if t.expected["field"] == "deduction_cap" {
+            ["R1", "R4"]
+        } else {
+            ["R1", "R3"]
+        };
+        assert_eq!(cited, want, "{}", t.id);
+        *seen.entry(want[1]).or_insert(0) += 1;
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
 }
