@@ -231,7 +231,7 @@ impl Scorer {
     /// Whether the explanation rule grades a reply to this reference.
     fn explains(&self, rule: &model::Explanation, expected: &Value) -> bool {
         grade::expected_decision(&self.rubric, expected)
-            .is_ok_and(|d| rule.decisions.iter().any(|name| *name == d.name))
+            .is_ok_and(|d| rule.decisions.contains(&d.name))
     }
 }
 
