@@ -12,7 +12,6 @@ use bareme::unstable::score::{
     grade, load_rubric, parse_rubric, reference_outcome, Rubric, Scorer,
 };
 use proptest::prelude::*;
-use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
 use super::{root, rulebook};
