@@ -59,16 +59,30 @@ fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> 
         .map_err(|_| RulebookFault::new_err("internal error: the engine stopped on this input"))
 }
 
+/// The decoders, made once: a `json.JSONDecoder` per call costs more than
+/// a small evaluation.
+static EXACT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+static PLAIN: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
 /// `json.loads(text)`, numbers with a fraction or exponent as `Decimal`
 /// when `exact`.
 fn loads<'py>(py: Python<'py>, text: &str, exact: bool) -> PyResult<Bound<'py, PyAny>> {
-    let json = py.import("json")?;
-    if !exact {
-        return json.call_method1("loads", (text,));
-    }
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("parse_float", py.import("decimal")?.getattr("Decimal")?)?;
-    json.call_method("loads", (text,), Some(&kwargs))
+    let decoder = if exact {
+        EXACT.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("parse_float", py.import("decimal")?.getattr("Decimal")?)?;
+            Ok(py
+                .import("json")?
+                .getattr("JSONDecoder")?
+                .call((), Some(&kwargs))?
+                .unbind())
+        })?
+    } else {
+        PLAIN.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("json")?.getattr("JSONDecoder")?.call0()?.unbind())
+        })?
+    };
+    decoder.bind(py).call_method1("decode", (text,))
 }
 
 /// An error with attributes set on the instance.
@@ -496,6 +510,11 @@ impl Rulebook {
         trace: bool,
         ablate: Option<Vec<String>>,
     ) -> PyResult<Vec<String>> {
+        if cases.is_instance_of::<PyString>() || cases.is_instance_of::<pyo3::types::PyBytes>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "cases is a list of cases (dicts or JSON texts), not one text",
+            ));
+        }
         // A case that cannot be written as JSON is its own error line.
         let mut inputs: Vec<Result<Vec<u8>, (String, String)>> = Vec::new();
         for case in cases.try_iter()? {

@@ -130,3 +130,12 @@ def test_score_errors():
         rub.score(other, "x")
     with pytest.raises(ValueError):
         rub.score({"id": "t"}, "x")
+
+
+def test_a_batch_is_a_list_of_cases():
+    rb = bareme.Rulebook.load(LUMA)
+    with pytest.raises(TypeError):
+        rb.evaluate_batch('{"task": "payslip"}')
+    assert rb.evaluate_batch([]) == []
+    with pytest.raises(ValueError):
+        rb.evaluate_batch(["{}"], ablate=["no_such"])
