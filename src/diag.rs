@@ -114,6 +114,18 @@ impl Problem {
         self.source.as_ref().map(|s| s.name.as_str())
     }
 
+    /// The line and column (from 1) where the problem starts, once pushed
+    /// and when it has a place: what an embedder shows beside the file.
+    ///
+    /// ```
+    /// let problems = bareme::parse_rulebook("r.toml", "[rulebook]\nid = 3\n").unwrap_err();
+    /// assert_eq!(problems.problems[0].line_column(), Some((2, 6)));
+    /// ```
+    pub fn line_column(&self) -> Option<(usize, usize)> {
+        let (source, span) = (self.source.as_ref()?, self.span?);
+        Some(source.line_col(span.start as usize))
+    }
+
     /// `code line:col-line:col`, the compact form tests compare.
     pub fn location(&self) -> String {
         match (&self.source, self.span) {

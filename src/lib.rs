@@ -39,6 +39,7 @@ mod conformance;
 mod coverage;
 mod diag;
 mod diff;
+mod embed;
 mod eval;
 mod evaluation;
 mod expr;
@@ -60,11 +61,14 @@ mod value;
 pub use case::{validate_case, validate_case_text, CaseText};
 pub use diag::Diagnostics;
 pub use diff::{diff_rulebooks, RulebookDiff, Version};
+pub use embed::{
+    batch_line, batch_lines, diff_versions, evaluate_bytes, generate_lines, DiffError, PoolError,
+};
 pub use eval::evaluate;
 pub use evaluation::{evaluate_text, evaluate_value, write_evaluation};
 pub use facts::{CaseError, Facts};
 pub use generate::{
-    load_generator, DrawnTask, GenerateError, Generator, GeneratorError, TaskDrawer,
+    load_generator, DrawnTask, GenerateError, Generator, GeneratorError, RunError, TaskDrawer,
 };
 pub use model::{Limits, Rulebook};
 pub use outcome::{

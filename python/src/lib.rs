@@ -1,0 +1,786 @@
+//! `bareme._bareme`: the library's root API as a Python module (PyO3).
+//!
+//! Every call goes through bareme's root names (`load_rulebook`,
+//! `evaluate_bytes`, `batch_lines`, `generate_lines`, `Scorer`, …), so
+//! what Python gets is byte for byte what the `bareme` command prints:
+//! an answer, a task or a score is the command's JSON text, read into
+//! Python by `json.loads` (non-integer numbers as `decimal.Decimal`).
+//!
+//! Nothing here may panic on outside input: every error is mapped to a
+//! Python exception (`RulebookError`, `CaseRejected`, `RulebookFault`, or
+//! `ValueError`/`TypeError` for a wrong argument), and each call into the
+//! engine runs inside `catch_unwind` as a last guard, with the GIL
+//! released (`Python::detach`) while the engine works.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use rust_decimal::Decimal;
+
+create_exception!(
+    _bareme,
+    BaremeError,
+    PyException,
+    "The base of bareme's errors."
+);
+create_exception!(
+    _bareme,
+    RulebookError,
+    BaremeError,
+    "A rulebook, generator or rubric file that cannot be read or has problems: `.diagnostics` lists them (dicts: code, message, file, line, column)."
+);
+create_exception!(
+    _bareme,
+    CaseRejected,
+    BaremeError,
+    "A case the rulebook refuses (the command's exit 2): `.path` names the field (`$` the case itself), `.message` says why."
+);
+create_exception!(
+    _bareme,
+    RulebookFault,
+    BaremeError,
+    "The rulebook failed on a valid case (the command's exit 4): a fault of the rulebook, not of the case."
+);
+
+/// Deepest nesting of a Python value turned into JSON: a self-containing
+/// list stops here rather than exhausting the stack.
+const MAX_DEPTH: usize = 128;
+
+/// Runs engine work without the GIL, a panic (which the engine must never
+/// raise on outside input) turned into a `RulebookFault`.
+fn engine<T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    py.detach(|| catch_unwind(AssertUnwindSafe(f)))
+        .map_err(|_| RulebookFault::new_err("internal error: the engine stopped on this input"))
+}
+
+/// The decoders, made once: a `json.JSONDecoder` per call costs more than
+/// a small evaluation.
+static EXACT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+static PLAIN: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
+/// `json.loads(text)`, numbers with a fraction or exponent as `Decimal`
+/// when `exact`.
+fn loads<'py>(py: Python<'py>, text: &str, exact: bool) -> PyResult<Bound<'py, PyAny>> {
+    let decoder = if exact {
+        EXACT.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("parse_float", py.import("decimal")?.getattr("Decimal")?)?;
+            Ok(py
+                .import("json")?
+                .getattr("JSONDecoder")?
+                .call((), Some(&kwargs))?
+                .unbind())
+        })?
+    } else {
+        PLAIN.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("json")?.getattr("JSONDecoder")?.call0()?.unbind())
+        })?
+    };
+    decoder.bind(py).call_method1("decode", (text,))
+}
+
+/// An error with attributes set on the instance.
+fn error_with(py: Python<'_>, err: PyErr, attrs: &[(&str, Bound<'_, PyAny>)]) -> PyErr {
+    let value = err.value(py);
+    for (name, v) in attrs {
+        if let Err(e) = value.setattr(*name, v) {
+            return e;
+        }
+    }
+    err
+}
+
+fn case_rejected(py: Python<'_>, path: &str, message: &str) -> PyErr {
+    let err = CaseRejected::new_err(format!("{path}: {message}"));
+    error_with(
+        py,
+        err,
+        &[
+            ("path", PyString::new(py, path).into_any()),
+            ("message", PyString::new(py, message).into_any()),
+        ],
+    )
+}
+
+/// Each problem as a dict: code, message, file, line, column (`line`
+/// and `column` None for a problem without a place).
+fn diagnostics_list<'py>(
+    py: Python<'py>,
+    diags: &bareme::Diagnostics,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for p in &diags.problems {
+        let d = PyDict::new(py);
+        d.set_item("code", p.code)?;
+        d.set_item("message", &p.message)?;
+        d.set_item("file", p.file().unwrap_or(&diags.source.name))?;
+        let (line, column) = match p.line_column() {
+            Some((l, c)) => (Some(l), Some(c)),
+            None => (None, None),
+        };
+        d.set_item("line", line)?;
+        d.set_item("column", column)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// A `RulebookError` with its diagnostics.
+fn rulebook_error(py: Python<'_>, message: String, list: Bound<'_, PyList>) -> PyErr {
+    error_with(
+        py,
+        RulebookError::new_err(message),
+        &[("diagnostics", list.into_any())],
+    )
+}
+
+/// A file that could not be read, as one diagnostic without a place.
+fn unreadable(py: Python<'_>, code: &str, message: String, file: &str) -> PyErr {
+    let one = || -> PyResult<Bound<'_, PyList>> {
+        let d = PyDict::new(py);
+        d.set_item("code", code)?;
+        d.set_item("message", &message)?;
+        d.set_item("file", file)?;
+        d.set_item("line", py.None())?;
+        d.set_item("column", py.None())?;
+        PyList::new(py, [d])
+    };
+    match one() {
+        Ok(list) => rulebook_error(py, message.clone(), list),
+        Err(e) => e,
+    }
+}
+
+fn load_error(py: Python<'_>, e: &bareme::LoadError, file: &str) -> PyErr {
+    match e {
+        bareme::LoadError::Invalid(diags) => match diagnostics_list(py, diags) {
+            Ok(list) => rulebook_error(py, format!("{e}:\n{diags}"), list),
+            Err(err) => err,
+        },
+        bareme::LoadError::Io { path, .. } | bareme::LoadError::TooLarge { path, .. } => {
+            unreadable(py, e.code(), e.to_string(), path)
+        }
+        other => unreadable(py, other.code(), other.to_string(), file),
+    }
+}
+
+/// A generator's or rubric's load failure.
+fn companion_error(py: Python<'_>, e: &bareme::GeneratorError, file: &str) -> PyErr {
+    match e {
+        bareme::GeneratorError::Invalid(diags) => match diagnostics_list(py, diags) {
+            Ok(list) => rulebook_error(py, format!("{e}:\n{diags}"), list),
+            Err(err) => err,
+        },
+        bareme::GeneratorError::Rulebook { source, .. } => load_error(py, source, file),
+        other => unreadable(py, "load::io", other.to_string(), file),
+    }
+}
+
+/// A Python value as JSON text, written into `out`: dict (string keys,
+/// in order), list or tuple, str, int, bool, None and a finite
+/// `decimal.Decimal` (written as a JSON number, as `str` writes it). A
+/// float is refused: money is never a float.
+fn write_json(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    path: &str,
+    depth: usize,
+    out: &mut String,
+) -> Result<(), (String, String)> {
+    let refuse = |message: String| Err((path_or_root(path), message));
+    if depth > MAX_DEPTH {
+        return refuse(format!(
+            "the value nests deeper than {MAX_DEPTH} levels (or contains itself)"
+        ));
+    }
+    if value.is_none() {
+        out.push_str("null");
+    } else if let Ok(b) = value.cast::<PyBool>() {
+        out.push_str(if b.is_true() { "true" } else { "false" });
+    } else if value.is_instance_of::<PyInt>() {
+        match value.str() {
+            Ok(s) => out.push_str(&s.to_string_lossy()),
+            Err(_) => return refuse("an int that cannot be written".into()),
+        }
+    } else if value.is_instance_of::<PyFloat>() {
+        return refuse(format!(
+            "a Python float ({}) is refused: money is never a float; pass the amount as a string such as \"2500.00\", a decimal.Decimal, or the case as JSON text",
+            value.repr().map(|r| r.to_string_lossy().into_owned()).unwrap_or_default()
+        ));
+    } else if let Ok(s) = value.cast::<PyString>() {
+        match s.to_str() {
+            Ok(text) => write_string(out, text),
+            Err(_) => {
+                return refuse("a string that is not valid Unicode text (a lone surrogate)".into())
+            }
+        }
+    } else if let Ok(d) = value.cast::<PyDict>() {
+        out.push('{');
+        for (i, (k, v)) in d.iter().enumerate() {
+            let Ok(key) = k.cast::<PyString>() else {
+                return refuse("an object's keys are strings".into());
+            };
+            let Ok(key) = key.to_str() else {
+                return refuse("a key that is not valid Unicode text".into());
+            };
+            if i > 0 {
+                out.push(',');
+            }
+            write_string(out, key);
+            out.push(':');
+            let inner = if path.is_empty() {
+                key.to_string()
+            } else {
+                format!("{path}.{key}")
+            };
+            write_json(py, &v, &inner, depth + 1, out)?;
+        }
+        out.push('}');
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        out.push('[');
+        let items = match value.try_iter() {
+            Ok(items) => items,
+            Err(_) => return refuse("a list that cannot be read".into()),
+        };
+        for (i, item) in items.enumerate() {
+            let Ok(item) = item else {
+                return refuse("a list that cannot be read".into());
+            };
+            if i > 0 {
+                out.push(',');
+            }
+            write_json(py, &item, &format!("{path}[{i}]"), depth + 1, out)?;
+        }
+        out.push(']');
+    } else if is_decimal(py, value) {
+        let text = value
+            .str()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // Only a finite decimal is a JSON number: `NaN`, `sNaN` and
+        // `Infinity` hold letters besides the exponent's `E`.
+        let finite = !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
+        if !finite {
+            return refuse(format!("the decimal {text} is not a finite number"));
+        }
+        out.push_str(&text);
+    } else {
+        let kind = value
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "value".into());
+        return refuse(format!(
+            "a Python {kind} is no JSON value (use dict, list, str, int, bool, None or decimal.Decimal)"
+        ));
+    }
+    Ok(())
+}
+
+fn path_or_root(path: &str) -> String {
+    if path.is_empty() {
+        "$".into()
+    } else {
+        path.into()
+    }
+}
+
+fn write_string(out: &mut String, text: &str) {
+    match serde_json::to_string(text) {
+        Ok(s) => out.push_str(&s),
+        // INVARIANT: serialising a str to a String cannot fail; written
+        // as an empty string rather than a panic all the same.
+        Err(_) => out.push_str("\"\""),
+    }
+}
+
+fn is_decimal(py: Python<'_>, value: &Bound<'_, PyAny>) -> bool {
+    py.import("decimal")
+        .and_then(|m| m.getattr("Decimal"))
+        .and_then(|t| value.is_instance(&t))
+        .unwrap_or(false)
+}
+
+/// A case (or task) argument as JSON bytes: a str or bytes is the JSON
+/// text itself (numbers kept as written); anything else is written as JSON.
+fn json_bytes(py: Python<'_>, value: &Bound<'_, PyAny>) -> Result<Vec<u8>, (String, String)> {
+    if let Ok(s) = value.cast::<PyString>() {
+        return match s.to_str() {
+            Ok(t) => Ok(t.as_bytes().to_vec()),
+            Err(_) => Err((
+                "$".into(),
+                "the text is not valid Unicode (a lone surrogate)".into(),
+            )),
+        };
+    }
+    if let Ok(b) = value.cast::<pyo3::types::PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    let mut out = String::new();
+    write_json(py, value, "", 0, &mut out)?;
+    Ok(out.into_bytes())
+}
+
+/// Worker threads: every core unless told (the library bounds the count).
+fn jobs_of(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A checked rulebook version, loaded from its folder or file.
+///
+/// >>> rb = bareme.Rulebook.load("rulebooks/luma-payroll/v3")
+/// >>> rb.evaluate({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"})["net_pay"]
+/// '2237.50'
+#[pyclass(module = "bareme", frozen)]
+struct Rulebook {
+    rb: bareme::Rulebook,
+}
+
+impl Rulebook {
+    /// The rulebook under `ablate`, or a `ValueError` saying why not.
+    fn under(&self, ablate: Option<Vec<String>>) -> PyResult<Option<bareme::Rulebook>> {
+        let Some(names) = ablate.filter(|n| !n.is_empty()) else {
+            return Ok(None);
+        };
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.rb
+            .ablated_all(&names)
+            .map(Some)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+#[pymethods]
+impl Rulebook {
+    /// Loads and checks a rulebook (a version folder or its
+    /// `rulebook.toml`); raises `RulebookError` with its diagnostics.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Rulebook> {
+        let name = path.display().to_string();
+        match engine(py, || bareme::load_rulebook(&path))? {
+            Ok(rb) => Ok(Rulebook { rb }),
+            Err(e) => Err(load_error(py, &e, &name)),
+        }
+    }
+
+    /// The rulebook's id, e.g. `"luma-payroll"`.
+    #[getter]
+    fn id(&self) -> &str {
+        self.rb.id()
+    }
+
+    /// The version, as text: `"3"`.
+    #[getter]
+    fn version(&self) -> String {
+        self.rb.version().to_string()
+    }
+
+    /// The SHA-256 (hex) of the rulebook's text, as tasks record it.
+    #[getter]
+    fn hash(&self) -> &str {
+        self.rb.hash()
+    }
+
+    /// The warnings of `bareme check` (dicts: code, message, file, line, column).
+    fn check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        diagnostics_list(py, &self.rb.warnings())
+    }
+
+    /// The JSON Schema (draft 2020-12) of a case, as `bareme schema --case`.
+    fn case_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.rb.case_schema().to_string();
+        loads(py, &text, true)
+    }
+
+    /// Evaluates one case as `bareme eval` does and gives the answer as a
+    /// dict (with `trace=True`: `{"answer": …, "trace": …}` as `--trace
+    /// json`), under the named ablations if any. Raises `CaseRejected`
+    /// (`.path`, `.message`) and `RulebookFault`.
+    #[pyo3(signature = (case, trace = false, ablate = None))]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        case: &Bound<'py, PyAny>,
+        trace: bool,
+        ablate: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let line = self.evaluate_json(py, case, trace, ablate)?;
+        loads(py, &line, true)
+    }
+
+    /// As `evaluate`, the answer's JSON text exactly as `bareme eval`
+    /// prints it (without the newline).
+    #[pyo3(signature = (case, trace = false, ablate = None))]
+    fn evaluate_json(
+        &self,
+        py: Python<'_>,
+        case: &Bound<'_, PyAny>,
+        trace: bool,
+        ablate: Option<Vec<String>>,
+    ) -> PyResult<String> {
+        let bytes = json_bytes(py, case).map_err(|(p, m)| case_rejected(py, &p, &m))?;
+        let ablated = self.under(ablate)?;
+        let rb = ablated.as_ref().unwrap_or(&self.rb);
+        let result = engine(py, || {
+            let result = bareme::evaluate_bytes(rb, &bytes, trace);
+            let mut out = Vec::new();
+            match &result {
+                Ok((outcome @ bareme::Outcome::Answer(_), Some(trace))) => {
+                    bareme::write_traced(&mut out, outcome, trace)
+                }
+                Ok((outcome @ bareme::Outcome::Answer(_), None)) => {
+                    bareme::write_outcome(&mut out, Ok(outcome))
+                }
+                _ => {}
+            }
+            (result.map(|(o, _)| o), out)
+        })?;
+        match result {
+            (Ok(bareme::Outcome::Rejected(e)), _) => Err(case_rejected(py, &e.path, &e.message)),
+            (Err(e), _) => Err(RulebookFault::new_err(format!(
+                "the rulebook failed on this case: {e}"
+            ))),
+            (Ok(_), out) => Ok(utf8(out)),
+        }
+    }
+
+    /// Evaluates many cases on `jobs` threads (None: every core), as `eval
+    /// --batch`: a list, one item per case, the answer or `{"error":
+    /// {"path", "message"}}` (with `trace=True` each with its trace).
+    #[pyo3(signature = (cases, jobs = None, trace = false, ablate = None))]
+    fn evaluate_batch<'py>(
+        &self,
+        py: Python<'py>,
+        cases: &Bound<'py, PyAny>,
+        jobs: Option<usize>,
+        trace: bool,
+        ablate: Option<Vec<String>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let lines = self.batch(py, cases, jobs, trace, ablate)?;
+        // One `json.loads` for the whole batch: one call into the parser.
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
+        text.push('[');
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(line);
+        }
+        text.push(']');
+        loads(py, &text, true)
+    }
+
+    /// As `evaluate_batch`, each item's JSON line exactly as `eval --batch` writes it.
+    #[pyo3(signature = (cases, jobs = None, trace = false, ablate = None))]
+    fn evaluate_batch_json(
+        &self,
+        py: Python<'_>,
+        cases: &Bound<'_, PyAny>,
+        jobs: Option<usize>,
+        trace: bool,
+        ablate: Option<Vec<String>>,
+    ) -> PyResult<Vec<String>> {
+        self.batch(py, cases, jobs, trace, ablate)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<bareme.Rulebook {}@{}>", self.rb.id(), self.rb.version())
+    }
+}
+
+impl Rulebook {
+    fn batch(
+        &self,
+        py: Python<'_>,
+        cases: &Bound<'_, PyAny>,
+        jobs: Option<usize>,
+        trace: bool,
+        ablate: Option<Vec<String>>,
+    ) -> PyResult<Vec<String>> {
+        if cases.is_instance_of::<PyString>() || cases.is_instance_of::<pyo3::types::PyBytes>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "cases is a list of cases (dicts or JSON texts), not one text",
+            ));
+        }
+        // A case that cannot be written as JSON is its own error line.
+        let mut inputs: Vec<Result<Vec<u8>, (String, String)>> = Vec::new();
+        for case in cases.try_iter()? {
+            inputs.push(json_bytes(py, &case?));
+        }
+        let ablated = self.under(ablate)?;
+        let rb = ablated.as_ref().unwrap_or(&self.rb);
+        let jobs = jobs_of(jobs);
+        let lines = engine(py, || {
+            let texts: Vec<&[u8]> = inputs.iter().map(|i| i.as_deref().unwrap_or(b"")).collect();
+            bareme::batch_lines(rb, &texts, jobs, trace)
+        })?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut out = Vec::with_capacity(lines.len());
+        for (input, line) in inputs.iter().zip(lines) {
+            out.push(match input {
+                Ok(_) => utf8(line),
+                // serde_json escapes strings as the library's one writer does.
+                Err((path, message)) => {
+                    serde_json::json!({"error": {"path": path, "message": message}}).to_string()
+                }
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// A task generator, checked against the rulebook version it names.
+///
+/// >>> gen = bareme.Generator.load("rulebooks/luma-payroll/generator-4.toml")
+/// >>> tasks = gen.generate(10, 2026)
+#[pyclass(module = "bareme", frozen)]
+struct Generator {
+    generator: bareme::Generator,
+    rb: bareme::Rulebook,
+}
+
+#[pymethods]
+impl Generator {
+    /// Loads a generator file and the rulebook it names (or `rulebook`,
+    /// a path, instead); raises `RulebookError`.
+    #[staticmethod]
+    #[pyo3(signature = (path, rulebook = None))]
+    fn load(py: Python<'_>, path: PathBuf, rulebook: Option<PathBuf>) -> PyResult<Generator> {
+        let name = path.display().to_string();
+        let loaded = engine(py, || bareme::load_generator(&path, rulebook.as_deref()))?;
+        let (generator, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        // Checked once here, so that `generate` meets no surprise.
+        let ready = engine(py, || bareme::TaskDrawer::new(&generator, &rb).map(|_| ()))?;
+        ready.map_err(|e| unreadable(py, "generate::prompt", e.to_string(), &name))?;
+        Ok(Generator { generator, rb })
+    }
+
+    /// The generator's name, `luma-payroll/generator-4`.
+    #[getter]
+    fn name(&self) -> &str {
+        self.generator.name()
+    }
+
+    /// The rulebook it draws from.
+    #[getter]
+    fn rulebook(&self) -> Rulebook {
+        Rulebook {
+            rb: self.rb.clone(),
+        }
+    }
+
+    /// Tasks `start..start + n` of `seed` as dicts, as `bareme generate`
+    /// writes them (a duplicate of an earlier index dropped), all at
+    /// `level` if given, drawn on `jobs` threads (None: every core).
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    fn generate<'py>(
+        &self,
+        py: Python<'py>,
+        n: u64,
+        seed: u64,
+        start: u64,
+        level: Option<i64>,
+        jobs: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let lines = self.generate_json(py, n, seed, start, level, jobs)?;
+        let list = PyList::empty(py);
+        for line in &lines {
+            list.append(loads(py, line, true)?)?;
+        }
+        Ok(list)
+    }
+
+    /// As `generate`, each task's JSON line exactly as `bareme generate`
+    /// writes it (without the newline).
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    fn generate_json(
+        &self,
+        py: Python<'_>,
+        n: u64,
+        seed: u64,
+        start: u64,
+        level: Option<i64>,
+        jobs: Option<usize>,
+    ) -> PyResult<Vec<String>> {
+        let jobs = jobs_of(jobs);
+        let text = engine(py, || -> Result<Vec<u8>, String> {
+            let drawer =
+                bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
+            bareme::generate_lines(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+        })?
+        .map_err(PyValueError::new_err)?;
+        Ok(utf8(text).lines().map(str::to_string).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<bareme.Generator {}>", self.generator.name())
+    }
+}
+
+/// A rubric, checked against the rulebook version it names.
+///
+/// >>> rub = bareme.Rubric.load("rulebooks/luma-payroll/rubric-8.toml")
+/// >>> rub.score(task, rub.reference_reply(task))["score"]
+/// 1.0
+#[pyclass(module = "bareme", frozen)]
+struct Rubric {
+    scorer: bareme::Scorer,
+}
+
+/// A task argument (dict or its JSON line) read as a task line is read.
+fn task_of(py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<bareme::Task> {
+    let bytes =
+        json_bytes(py, task).map_err(|(p, m)| PyValueError::new_err(format!("task: {p}: {m}")))?;
+    let text =
+        std::str::from_utf8(&bytes).map_err(|_| PyValueError::new_err("task: not UTF-8 text"))?;
+    bareme::Task::from_json(text).map_err(|e| PyValueError::new_err(format!("task: {e}")))
+}
+
+/// An explanation grade: None, an int, a str, a Decimal or a float in [0, 1].
+fn grade_of(grade: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Decimal>> {
+    let Some(g) = grade.filter(|g| !g.is_none()) else {
+        return Ok(None);
+    };
+    let text = g.str()?.to_string_lossy().into_owned();
+    Decimal::from_str(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .map(Some)
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "an explanation grade is a number in [0, 1], not {text}"
+            ))
+        })
+}
+
+#[pymethods]
+impl Rubric {
+    /// Loads a rubric file and the rulebook it names (or `rulebook`, a
+    /// path, instead); `all_or_nothing` forces that option on. Raises
+    /// `RulebookError`.
+    #[staticmethod]
+    #[pyo3(signature = (path, rulebook = None, all_or_nothing = false))]
+    fn load(
+        py: Python<'_>,
+        path: PathBuf,
+        rulebook: Option<PathBuf>,
+        all_or_nothing: bool,
+    ) -> PyResult<Rubric> {
+        let name = path.display().to_string();
+        let loaded = engine(py, || bareme::load_rubric(&path, rulebook.as_deref()))?;
+        let (rubric, _) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        Ok(Rubric {
+            scorer: bareme::Scorer::new(rubric, all_or_nothing),
+        })
+    }
+
+    /// The rubric's name, `luma-payroll/rubric-8`.
+    #[getter]
+    fn name(&self) -> String {
+        self.scorer.rubric().name.to_string()
+    }
+
+    /// Scores a reply to a task (a dict as `generate` gives it, or its
+    /// JSON line) as `bareme score` writes its line: `{"id", "score",
+    /// "max", …, "components": […]}`, `score` and `max` as floats.
+    /// `explanation_grade` in [0, 1] is the outside grade of the
+    /// explanation, for a rubric that weighs one.
+    #[pyo3(signature = (task, reply, explanation_grade = None))]
+    fn score<'py>(
+        &self,
+        py: Python<'py>,
+        task: &Bound<'py, PyAny>,
+        reply: &str,
+        explanation_grade: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let line = self.score_json(py, task, reply, explanation_grade)?;
+        let d = loads(py, &line, false)?;
+        for key in ["score", "max"] {
+            let v = d.get_item(key)?;
+            d.set_item(key, v.call_method0("__float__")?)?;
+        }
+        Ok(d)
+    }
+
+    /// As `score`, the line exactly as `bareme score` writes it.
+    #[pyo3(signature = (task, reply, explanation_grade = None))]
+    fn score_json(
+        &self,
+        py: Python<'_>,
+        task: &Bound<'_, PyAny>,
+        reply: &str,
+        explanation_grade: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let task = task_of(py, task)?;
+        let grade = grade_of(explanation_grade)?;
+        let graded = engine(py, || {
+            self.scorer.score(&task, reply, grade).map(|g| {
+                let mut m = serde_json::Map::new();
+                m.insert("id".into(), serde_json::Value::from(task.id.clone()));
+                if let serde_json::Value::Object(rest) = g.to_json() {
+                    m.extend(rest);
+                }
+                serde_json::Value::Object(m).to_string()
+            })
+        })?;
+        graded.map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The reply a perfect answerer writes to a task: its reference answer
+    /// in the rubric's envelope. It earns the rubric's top score.
+    fn reference_reply(&self, py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<String> {
+        let task = task_of(py, task)?;
+        Ok(self.scorer.reference_reply(&task.expected))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<bareme.Rubric {}>", self.scorer.rubric().name)
+    }
+}
+
+/// `bareme diff OLD NEW --format json`: the report's JSON text.
+#[pyfunction]
+fn _diff_json(py: Python<'_>, old: PathBuf, new: PathBuf) -> PyResult<String> {
+    let name = old.display().to_string();
+    match engine(py, || bareme::diff_versions(&old, &new))? {
+        Ok(json) => Ok(json),
+        Err(bareme::DiffError::Load(e)) => Err(load_error(py, &e, &name)),
+        Err(e) => Err(unreadable(py, e.code(), e.to_string(), &name)),
+    }
+}
+
+/// The repository's `rulebooks/` folder this module was built from: `pip
+/// install ./python` builds from a checkout, whose bundled rulebook sets
+/// the package then reads (`bareme.rulebooks_dir()`).
+#[pyfunction]
+fn _source_rulebooks() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../rulebooks")
+}
+
+/// The module: the classes, the exceptions.
+#[pymodule]
+fn _bareme(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Rulebook>()?;
+    m.add_class::<Generator>()?;
+    m.add_class::<Rubric>()?;
+    m.add_function(wrap_pyfunction!(_diff_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_source_rulebooks, m)?)?;
+    m.add("BaremeError", py.get_type::<BaremeError>())?;
+    m.add("RulebookError", py.get_type::<RulebookError>())?;
+    m.add("CaseRejected", py.get_type::<CaseRejected>())?;
+    m.add("RulebookFault", py.get_type::<RulebookFault>())?;
+    Ok(())
+}

@@ -1,0 +1,52 @@
+"""Shared fixtures: the repository's rulebooks and the `bareme` command the
+module is compared with (`$BAREME_BIN`, else the workspace's release or
+debug build)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULEBOOKS = ROOT / "rulebooks"
+
+
+def bareme_bin() -> str:
+    env = os.environ.get("BAREME_BIN")
+    if env:
+        return env
+    for profile in ("release", "debug"):
+        candidate = ROOT / "target" / profile / "bareme"
+        if candidate.exists():
+            return str(candidate)
+    raise RuntimeError(
+        "no `bareme` command to compare with: build it (`cargo build`) or set BAREME_BIN"
+    )
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [bareme_bin(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def versions() -> list[Path]:
+    """Every bundled rulebook version with conformance cases."""
+    return sorted(p for p in RULEBOOKS.glob("*/*") if (p / "rulebook.toml").is_file())
+
+
+GENERATORS = sorted(RULEBOOKS.glob("*/generator-*.toml"))
+RUBRICS = sorted(RULEBOOKS.glob("*/rubric-*.toml"))
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
