@@ -9,9 +9,11 @@
 //! from it, the outcome built as a `Value` by `outcome_json` and written) or
 //! `flat` (each line read in one pass into a `CaseText`, the outcome written
 //! straight to text), `written` (the same through the library's
-//! `write_evaluation`, as `eval --batch` does) or
+//! `write_evaluation`, as `eval --batch` does),
 //! `traced` (the flat road with a trace, each line written as
-//! `eval --batch --trace json` writes it: `{"answer", "trace"}`), and again
+//! `eval --batch --trace json` writes it: `{"answer", "trace"}`) or
+//! `parse` (each line only read into a `CaseText` and dropped: the case
+//! reader's own cost), and again
 //! with `PASSES` 0: the difference, over the lines times the passes, is the
 //! instruction count of one line.
 
@@ -30,7 +32,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {
-        eprintln!("usage: read_profile RULEBOOK CASES.jsonl value|flat|written|traced PASSES");
+        eprintln!(
+            "usage: read_profile RULEBOOK CASES.jsonl value|flat|written|traced|parse PASSES"
+        );
         return ExitCode::FAILURE;
     };
     let Ok(passes) = passes.parse::<usize>() else {
@@ -56,12 +60,23 @@ fn main() -> ExitCode {
         "flat" => (true, false, false),
         "written" => (true, true, false),
         "traced" => (true, false, true),
+        "parse" => (true, false, false),
         _ => {
-            eprintln!("ROAD must be value, flat, written or traced");
+            eprintln!("ROAD must be value, flat, written, traced or parse");
             return ExitCode::FAILURE;
         }
     };
     let mut bytes = 0;
+    if road == "parse" {
+        // Each line read into a `CaseText` and dropped: the reader alone.
+        for _ in 0..passes {
+            for line in text.lines() {
+                bytes += usize::from(std::hint::black_box(CaseText::parse(line)).is_some());
+            }
+        }
+        println!("{bytes} lines read");
+        return ExitCode::SUCCESS;
+    }
     for _ in 0..passes {
         for line in text.lines() {
             let out = if written {

@@ -57,8 +57,12 @@ pub enum Step {
     Index(usize),
 }
 
-/// Keys of an object compared pairwise; past them, a hash set.
-const FEW: usize = 12;
+/// Keys of an object compared pairwise; past them, a hash set. Enough for
+/// the widest object of a bundled rulebook's case (a paie-fr payslip's 18
+/// inputs), so a case never builds a set: SipHash for each key and the set's
+/// growth cost more than the pairwise scan of so few (BENCHMARKS.md, "The
+/// library round").
+const FEW: usize = 24;
 
 /// Reads `text` as exactly one JSON value (JSON whitespace allowed around
 /// it) into `nodes`, which must be empty: the value's node first, then its
@@ -468,8 +472,9 @@ impl<'t> Keys<'t> {
             self.count += 1;
             return true;
         }
-        // The first past the few: from now on, a set.
-        let mut more: HashSet<Cow<'t, str>> = self.first.iter().map(|&k| key(k)).collect();
+        // The first past the few: from now on, a set, sized for as many again.
+        let mut more: HashSet<Cow<'t, str>> = HashSet::with_capacity(2 * FEW);
+        more.extend(self.first.iter().map(|&k| key(k)));
         let new = more.insert(key(at));
         self.more = Some(more);
         new

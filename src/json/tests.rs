@@ -113,6 +113,56 @@ fn constants_and_duplicates_have_a_path() {
     assert_eq!(e.kind, ErrorKind::DuplicateKey("a".into()));
 }
 
+/// Past the keys compared pairwise an object's keys go to a set with the
+/// ones before them, so a duplicate is found whichever side of that edge
+/// each copy falls, at any depth, and an inner object's keys never count
+/// for its parent.
+#[test]
+fn duplicates_are_found_past_the_pairwise_keys() {
+    let many = |n: usize| -> String { (0..n).map(|i| format!("\"k{i}\": {i}, ")).collect() };
+    for key in ["k0", "k23", "k24", "k25", "k50", "k79"] {
+        let e = refusal(&format!("{{{}\"{key}\": 0}}", many(80)), 8);
+        assert_eq!(e.kind, ErrorKind::DuplicateKey(key.into()), "{key}");
+        assert_eq!(e.dollar_path(), "$");
+    }
+    assert!(nodes(&format!("{{{}\"k80\": 0}}", many(80)), 8).is_ok());
+    // An inner object of 51 keys in a parent of 21: each its own keys.
+    let inner = |extra: &str| format!("{{{}{extra}\"k_last\": 0}}", many(50));
+    let text = |extra: &str, after: &str| {
+        format!(
+            "{{{}\"in\": {}, {after}\"end\": 0}}",
+            many(20),
+            inner(extra)
+        )
+    };
+    assert!(nodes(&text("", "\"k20\": 1, \"k40\": 2, "), 8).is_ok());
+    let e = refusal(&text("\"k3\": 0, ", ""), 8);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("k3".into()));
+    assert_eq!(e.dollar_path(), "$.in");
+    let e = refusal(&text("", "\"k19\": 1, "), 8);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("k19".into()));
+    assert_eq!(e.dollar_path(), "$");
+    let e = refusal(&text("", "\"in\": 1, "), 8);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("in".into()));
+    // Forty levels of three keys: the deepest sees its own duplicates and
+    // none of its parents' keys.
+    let deep = |last: &str| {
+        let open: String = (0..40).map(|_| "{\"a\": 1, \"b\": 2, \"c\": ").collect();
+        format!("{open}{{\"a\": 1, {last}}}{}", "}".repeat(40))
+    };
+    assert!(nodes(&deep("\"b\": 2"), 64).is_ok());
+    let e = refusal(&deep("\"a\": 2"), 64);
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("a".into()));
+    assert_eq!(e.dollar_path(), format!("${}", ".c".repeat(40)));
+    // Keys alike in length and edge bytes (one fingerprint) are told apart.
+    assert!(nodes(r#"{"employer_share": 1, "employee_share": 2}"#, 8).is_ok());
+    let e = refusal(
+        r#"{"employer_share": 1, "employee_share": 2, "employer_share": 3}"#,
+        8,
+    );
+    assert_eq!(e.kind, ErrorKind::DuplicateKey("employer_share".into()));
+}
+
 /// Nesting is bounded by the caller: `max_depth` levels read, one more refused.
 #[test]
 fn depth_is_the_callers() {
