@@ -33,6 +33,7 @@ mod properties;
 mod readers;
 mod roads;
 mod score;
+mod serve;
 mod splits;
 mod sweep;
 mod tasks;
