@@ -329,3 +329,24 @@ fn the_openapi_document_and_the_page_describe_the_routes() {
     assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
     assert!(html.contains("No such run"));
 }
+
+#[test]
+fn a_right_clarification_s_explanation_is_reported_ungraded_without_a_judge() {
+    let dir = temp_dir("explanation");
+    let server = Server::start(&dir.join("s.sqlite"), OPEN);
+    let (scorer, rb) = scorer();
+    let run = server.run("n=1&tier=trap");
+    let task = task_of(&run["tasks"][0], &rb);
+    let mut reply = task.expected.clone();
+    if let Some(m) = reply.as_object_mut() {
+        m.insert("explanation".into(), json!("The record has no gross pay (R7)."));
+    }
+    let reply = reply.to_string();
+    let run_id = run["run_id"].as_str().unwrap_or("");
+    let (status, result) = server.json("POST", "/submit", &submission(run_id, &[(&task.id, &reply)]));
+    assert_eq!(status, 200, "{result}");
+    let graded = scorer.score(&task, &reply, None).expect("graded");
+    assert_eq!(graded.explanation_graded, Some(false));
+    assert_eq!(result["scores"][0]["explanation"], "ungraded", "{result}");
+    assert_eq!(result["scores"][0]["score"], crate::serve::decimal(graded.score));
+}

@@ -186,3 +186,8 @@ pub fn assert_client_error(status: u16, v: &Value, what: &str) {
     assert!(v["error"]["code"].is_string(), "{what}: {v}");
     assert!(v["error"]["message"].is_string(), "{what}: {v}");
 }
+
+/// A decimal as the server writes it: a JSON number, trailing zeros removed.
+pub fn decimal(d: rust_decimal::Decimal) -> Value {
+    bareme::unstable::score::number(d)
+}
