@@ -339,14 +339,24 @@ fn a_right_clarification_s_explanation_is_reported_ungraded_without_a_judge() {
     let task = task_of(&run["tasks"][0], &rb);
     let mut reply = task.expected.clone();
     if let Some(m) = reply.as_object_mut() {
-        m.insert("explanation".into(), json!("The record has no gross pay (R7)."));
+        m.insert(
+            "explanation".into(),
+            json!("The record has no gross pay (R7)."),
+        );
     }
     let reply = reply.to_string();
     let run_id = run["run_id"].as_str().unwrap_or("");
-    let (status, result) = server.json("POST", "/submit", &submission(run_id, &[(&task.id, &reply)]));
+    let (status, result) = server.json(
+        "POST",
+        "/submit",
+        &submission(run_id, &[(&task.id, &reply)]),
+    );
     assert_eq!(status, 200, "{result}");
     let graded = scorer.score(&task, &reply, None).expect("graded");
     assert_eq!(graded.explanation_graded, Some(false));
     assert_eq!(result["scores"][0]["explanation"], "ungraded", "{result}");
-    assert_eq!(result["scores"][0]["score"], crate::serve::decimal(graded.score));
+    assert_eq!(
+        result["scores"][0]["score"],
+        crate::serve::decimal(graded.score)
+    );
 }
