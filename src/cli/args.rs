@@ -71,6 +71,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// Serve tasks and grade replies over HTTP (the sandbox), runs kept in SQLite.
+    Serve(super::serve::ServeArgs),
     /// Grade the same replies under several rubric versions side by side.
     Rescore(RescoreArgs),
     /// Scripted strategies' mean scores under a rubric: what cheap policies earn.

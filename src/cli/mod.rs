@@ -48,6 +48,7 @@ mod progress;
 mod rescore;
 mod rubric_diff;
 mod score;
+mod serve;
 mod sweep;
 mod table;
 mod taskfile;
@@ -83,6 +84,7 @@ pub fn run() -> ExitCode {
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Baselines(args) => baselines::run(&args),
         Command::Diff(args) => diff::run(&args),

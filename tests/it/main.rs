@@ -34,6 +34,7 @@ mod readers;
 mod roads;
 mod score;
 mod seed_sets;
+mod serve;
 mod splits;
 mod sweep;
 mod tasks;

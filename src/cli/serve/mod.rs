@@ -1,0 +1,168 @@
+//! `bareme serve`: the sandbox (issue 27). Tasks from a generator served
+//! over HTTP, replies graded by a rubric as `bareme score` grades them, runs
+//! kept in an embedded SQLite file; expected answers never leave the server.
+//!
+//! `store` is the SQLite file, `app` the work behind the routes, `routes`
+//! the HTTP surface (axum on tokio), `page` the OpenAPI document and the
+//! HTML page, `error` the JSON error shape. Exit codes: 2 when the service
+//! cannot start (an address in use, a store that does not open), 3 an
+//! invalid generator or rubric.
+
+mod app;
+mod error;
+mod page;
+mod routes;
+mod store;
+
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use bareme::{load_generator, TaskDrawer};
+
+use super::taskfile::{companion_failed, load_scorer};
+use app::{App, Limits};
+use store::Store;
+
+/// `bareme serve`'s arguments.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port, printed on start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The SQLite file that keeps the runs (created if absent).
+    #[arg(long, default_value = "sandbox.sqlite")]
+    pub db: PathBuf,
+    /// The generator whose tasks are served.
+    #[arg(long, requires = "rubric", value_parser = super::locate::companion,
+          default_value = "rulebooks/luma-payroll/generator-4.toml")]
+    pub generator: PathBuf,
+    /// The rubric that grades the replies.
+    #[arg(long, value_parser = super::locate::companion,
+          default_value = "rulebooks/luma-payroll/rubric-8.toml")]
+    pub rubric: PathBuf,
+    /// Most tasks in one run.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_tasks: u16,
+    /// Seconds a run lives (then 404, and purged).
+    #[arg(long, default_value_t = 86_400)]
+    pub run_ttl: u32,
+    /// Requests one caller (one IP address) may make per minute.
+    #[arg(long, default_value_t = 12)]
+    pub rate_limit: u32,
+    /// Most bytes of a request body.
+    #[arg(long, default_value_t = 256 * 1024)]
+    pub max_body: usize,
+}
+
+/// Tasks drawn at start to learn the tiers the generator serves.
+const TIER_PROBE: u64 = 400;
+
+/// Runs `bareme serve` until interrupted.
+pub fn run(args: &ServeArgs) -> ExitCode {
+    let (generator, rb) = match load_generator(&args.generator, None) {
+        Ok(pair) => pair,
+        Err(e) => return companion_failed(e),
+    };
+    let (scorer, _) = match load_scorer(&args.rubric, None, false) {
+        Ok(pair) => pair,
+        Err(code) => return code,
+    };
+    // The generator and its rulebook serve every request until the process
+    // ends: leaked once, so the drawer borrows them for `'static`.
+    let generator = Box::leak(Box::new(generator));
+    let rb = Box::leak(Box::new(rb));
+    let drawer = match TaskDrawer::new(generator, rb) {
+        Ok(d) => d,
+        Err(e) => {
+            warn!("error: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let mut tiers: Vec<String> = Vec::new();
+    for index in 0..TIER_PROBE {
+        let task = match drawer.task(0, index, None) {
+            Ok(d) => d.task,
+            Err(e) => {
+                warn!("error: {e}");
+                return ExitCode::from(3);
+            }
+        };
+        if let Err(e) = scorer.check_task(&task) {
+            warn!("error: the rubric does not grade the generator's tasks: {e}");
+            return ExitCode::from(3);
+        }
+        if let Some(t) = task.tier.filter(|t| !tiers.contains(t)) {
+            tiers.push(t);
+        }
+    }
+    let store = match Store::open(&args.db) {
+        Ok(s) => s,
+        Err(e) => {
+            warn!("error: cannot open {}: {e}", args.db.display());
+            return ExitCode::from(2);
+        }
+    };
+    let app = App {
+        drawer,
+        scorer,
+        tiers,
+        store: Mutex::new(store),
+        limits: Limits {
+            max_tasks: usize::from(args.max_tasks),
+            run_ttl_ms: i64::from(args.run_ttl) * 1000,
+            per_minute: args.rate_limit,
+            max_body: args.max_body,
+        },
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            warn!("error: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(serve(args.addr, app))
+}
+
+async fn serve(addr: SocketAddr, app: App) -> ExitCode {
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            warn!("error: cannot listen on {addr}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // The bound address on standard output, one line: with port 0 it is how
+    // a caller (the tests, CI) learns the port.
+    match listener.local_addr() {
+        Ok(a) => {
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "listening on http://{a}").and_then(|()| out.flush());
+        }
+        Err(e) => {
+            warn!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let router = routes::router(app).into_make_service_with_connect_info::<SocketAddr>();
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    match axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown)
+        .await
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            warn!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

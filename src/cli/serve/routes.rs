@@ -1,0 +1,178 @@
+//! The sandbox's routes: `GET /tasks`, `POST /submit`, `GET /runs/{run_id}`,
+//! `GET /openapi.json` and `GET /`, with the per-caller rate limit and the
+//! body cap. Every rejection the framework makes (a bad query, a body too
+//! large, an unknown route or method) is turned into the JSON error shape.
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::app::{App, Submission};
+use super::error::ApiError;
+use super::page;
+
+/// The state the handlers share.
+#[derive(Clone)]
+pub struct Shared {
+    app: Arc<App>,
+    callers: Arc<Mutex<HashMap<IpAddr, (Instant, u32)>>>,
+}
+
+/// The service's router.
+pub fn router(app: App) -> Router {
+    let max_body = app.limits.max_body;
+    let shared = Shared {
+        app: Arc::new(app),
+        callers: Arc::new(Mutex::new(HashMap::new())),
+    };
+    let api = Router::new()
+        .route("/tasks", get(tasks))
+        .route("/submit", post(submit))
+        .route("/runs/{run_id}", get(run))
+        .layer(middleware::from_fn_with_state(shared.clone(), rate_limit));
+    Router::new()
+        .route("/", get(index))
+        .route("/openapi.json", get(openapi))
+        .merge(api)
+        .fallback(unknown_route)
+        .method_not_allowed_fallback(wrong_method)
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(shared)
+}
+
+/// The window of the rate limit.
+const WINDOW: Duration = Duration::from_secs(60);
+
+/// Counts a caller's requests in fixed one-minute windows; past the limit,
+/// 429 with the seconds left in the window.
+async fn rate_limit(State(s): State<Shared>, req: Request, next: Next) -> Response {
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(ip) = ip {
+        let now = Instant::now();
+        let wait = {
+            let mut callers = s.callers.lock().unwrap_or_else(|e| e.into_inner());
+            if callers.len() > 100_000 {
+                callers.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
+            }
+            let entry = callers.entry(ip).or_insert((now, 0));
+            if now.duration_since(entry.0) >= WINDOW {
+                *entry = (now, 0);
+            }
+            entry.1 = entry.1.saturating_add(1);
+            match entry.1 > s.app.limits.per_minute {
+                true => Some(WINDOW.saturating_sub(now.duration_since(entry.0)).as_secs() + 1),
+                false => None,
+            }
+        };
+        if let Some(secs) = wait {
+            return ApiError::too_many(secs).into_response();
+        }
+    }
+    next.run(req).await
+}
+
+/// Runs blocking work (SQLite, drawing, grading) off the async workers.
+async fn blocking<F>(app: &Arc<App>, f: F) -> Result<Json<Value>, ApiError>
+where
+    F: FnOnce(&App) -> Result<Value, ApiError> + Send + 'static,
+{
+    let app = Arc::clone(app);
+    tokio::task::spawn_blocking(move || f(&app))
+        .await
+        .map_err(ApiError::internal)?
+        .map(Json)
+}
+
+/// The query of `GET /tasks`.
+#[derive(Deserialize)]
+struct TasksQuery {
+    n: Option<usize>,
+    tier: Option<String>,
+}
+
+async fn tasks(
+    State(s): State<Shared>,
+    q: Result<Query<TasksQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    let n = q.n.unwrap_or(3);
+    let tier = q.tier.unwrap_or_else(|| "all".into());
+    blocking(&s.app, move |app| app.new_run(n, &tier)).await
+}
+
+async fn submit(
+    State(s): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.map_err(|e| {
+        let status = e.status();
+        match status == StatusCode::PAYLOAD_TOO_LARGE {
+            true => ApiError::new(status, "body_too_large", e.body_text()),
+            false => ApiError::new(status, "bad_body", e.body_text()),
+        }
+    })?;
+    let sub: Submission = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad("bad_json", format!("the body is not a submission: {e}")))?;
+    blocking(&s.app, move |app| app.submit(&sub)).await
+}
+
+async fn run(
+    State(s): State<Shared>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Path(id) = id.map_err(|e| ApiError::bad("bad_path", e.body_text()))?;
+    blocking(&s.app, move |app| app.show_run(&id)).await
+}
+
+async fn openapi(State(s): State<Shared>) -> Json<Value> {
+    Json(page::openapi(&s.app.tier_names(), s.app.limits.max_tasks))
+}
+
+/// The query of `GET /`: a run whose scores the page shows.
+#[derive(Deserialize)]
+struct IndexQuery {
+    run_id: Option<String>,
+}
+
+async fn index(State(s): State<Shared>, q: Result<Query<IndexQuery>, QueryRejection>) -> Response {
+    let run_id = q
+        .ok()
+        .and_then(|Query(q)| q.run_id)
+        .filter(|r| !r.is_empty());
+    let app = Arc::clone(&s.app);
+    let shown = match run_id.clone() {
+        Some(id) => tokio::task::spawn_blocking(move || app.show_run(&id))
+            .await
+            .ok()
+            .map(|r| r.ok()),
+        None => None,
+    };
+    let html = page::index(run_id.as_deref(), shown.flatten().as_ref());
+    ([(header::CACHE_CONTROL, "no-store")], Html(html)).into_response()
+}
+
+async fn unknown_route() -> ApiError {
+    ApiError::not_found("unknown_route", "no such route; see /openapi.json")
+}
+
+async fn wrong_method() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take that method; see /openapi.json",
+    )
+}
