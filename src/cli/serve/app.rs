@@ -274,7 +274,15 @@ impl App {
                 ))
                 .or_else(|m| floor(&self.scorer, &task, m)),
             }
-            .map_err(ApiError::internal)?;
+            .map_err(|e| match e {
+                // The judge failed: nothing is scored, nothing stored.
+                ScoreError::Judge { .. } => ApiError::new(
+                    axum::http::StatusCode::BAD_GATEWAY,
+                    e.code(),
+                    format!("the explanation judge failed, nothing was scored: {e}"),
+                ),
+                other => ApiError::internal(other),
+            })?;
             sum += graded.score;
             let mut m = Map::new();
             m.insert("id".into(), json!(stored.id));

@@ -360,3 +360,68 @@ fn a_right_clarification_s_explanation_is_reported_ungraded_without_a_judge() {
         crate::serve::decimal(graded.score)
     );
 }
+
+/// With `--judge`, a right clarification's explanation is graded by the
+/// judge (three criteria met: grade 1, so 0.9 × 1 + 0.1 × 1 = 1); a judge
+/// that fails leaves the run unscored, with a 502 JSON error.
+#[test]
+fn a_configured_judge_grades_the_explanation_and_a_failing_one_scores_nothing() {
+    let dir = temp_dir("judge");
+    let verdict = r#"{"identifies_blocker":true,"requests_resolution":true,"avoids_unsupported_answer":true}"#;
+    let judge = format!("cat >/dev/null; echo '{verdict}'");
+    let mut flags: Vec<&str> = OPEN.to_vec();
+    flags.extend(["--judge", judge.as_str()]);
+    let server = Server::start(&dir.join("s.sqlite"), &flags);
+    let (scorer, rb) = scorer();
+    let explained = |task: &bareme::Task| {
+        let mut reply = task.expected.clone();
+        if let Some(m) = reply.as_object_mut() {
+            m.insert(
+                "explanation".into(),
+                json!("The record has no gross pay (R7)."),
+            );
+        }
+        reply.to_string()
+    };
+    let run = server.run("n=1&tier=trap");
+    let task = task_of(&run["tasks"][0], &rb);
+    let reply = explained(&task);
+    let run_id = run["run_id"].as_str().unwrap_or("");
+    let (status, result) = server.json(
+        "POST",
+        "/submit",
+        &submission(run_id, &[(&task.id, &reply)]),
+    );
+    assert_eq!(status, 200, "{result}");
+    let graded = scorer
+        .score(&task, &reply, Some(rust_decimal::Decimal::ONE))
+        .expect("graded");
+    assert_eq!(result["scores"][0]["explanation"], "graded", "{result}");
+    assert_eq!(
+        result["scores"][0]["score"],
+        crate::serve::decimal(graded.score)
+    );
+    drop(server);
+
+    let failing = ["--rate-limit", "100000", "--judge", "exit 3"];
+    let server = Server::start(&dir.join("f.sqlite"), &failing);
+    let run = server.run("n=1&tier=trap");
+    let task = task_of(&run["tasks"][0], &rb);
+    let reply = explained(&task);
+    let run_id = run["run_id"].as_str().unwrap_or("").to_string();
+    let (status, result) = server.json(
+        "POST",
+        "/submit",
+        &submission(&run_id, &[(&task.id, &reply)]),
+    );
+    assert_eq!(status, 502, "{result}");
+    assert!(
+        result["error"]["code"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("judge::")),
+        "{result}"
+    );
+    let (status, shown) = server.json("GET", &format!("/runs/{run_id}"), "");
+    assert_eq!(status, 200, "{shown}");
+    assert!(shown.get("scores").is_none_or(|s| s.is_null()), "{shown}");
+}
