@@ -10,6 +10,11 @@ use crate::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use crate::rulebook::{effective_toml, load_rulebook, parse_rulebook, LoadError};
 
 /// Why two versions could not be diffed.
+///
+/// ```
+/// let err = bareme::diff_versions("rulebooks/no-such/v1".as_ref(), "rulebooks/paie-fr/v2026".as_ref()).unwrap_err();
+/// assert_eq!(err.code(), "load::io");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DiffError {

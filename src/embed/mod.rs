@@ -102,6 +102,11 @@ pub fn batch_line(rb: &Rulebook, case: &[u8], trace: bool) -> Vec<u8> {
 }
 
 /// The pool of worker threads could not start.
+///
+/// ```
+/// let error = bareme::PoolError { jobs: 4 };
+/// assert!(error.to_string().contains('4'));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[error("cannot start {jobs} worker threads")]
 pub struct PoolError {

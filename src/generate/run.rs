@@ -113,6 +113,15 @@ pub struct Manifest {
 }
 
 /// Why a run stopped.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// // Past the index bound, the run is refused before any task is drawn.
+/// let err = bareme::generate_lines(&drawer, 1, u64::MAX - 1, 1, None, 1).unwrap_err();
+/// assert!(matches!(err, bareme::RunError::Range { .. }), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A task could not be drawn.

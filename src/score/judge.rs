@@ -24,6 +24,16 @@ use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 /// What a judge is asked: data, never instructions.
+///
+/// ```
+/// let request = bareme::JudgeRequest {
+///     blocker: serde_json::json!({"reason_code": "MISSING_PAYROLL_MONTH"}),
+///     clauses: vec!["R7".into()],
+///     explanation: "Which payroll month is it?".into(),
+/// };
+/// assert_eq!(request.to_json()["clauses"][0], "R7");
+/// assert_eq!(request.key().len(), 64);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JudgeRequest {
     /// The verified blocker: the reference answer's fields but its decision
@@ -54,6 +64,13 @@ impl JudgeRequest {
 }
 
 /// A judge's verdict: the three criteria of the seed's judge prompt.
+///
+/// ```
+/// let v = bareme::Verdict::from_text(r#"{"identifies_blocker": true, "requests_resolution": true, "avoids_unsupported_answer": false}"#)?;
+/// assert_eq!(v.grade(), rust_decimal::Decimal::from(2) / rust_decimal::Decimal::from(3));
+/// assert_eq!(bareme::Verdict::from_text("yes").unwrap_err().code(), "judge::malformed");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
     /// The explanation names the supplied blocker without inventing facts.
@@ -126,6 +143,11 @@ impl Verdict {
 }
 
 /// Why a judge gave no verdict: an infrastructure error, never a score.
+///
+/// ```
+/// let err = bareme::Verdict::from_text(r#"{"identifies_blocker": 1}"#).unwrap_err();
+/// assert_eq!(err.code(), "judge::malformed");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum JudgeError {
@@ -170,6 +192,19 @@ fn poisoned<T>(_: T) -> JudgeError {
 }
 
 /// Who grades explanations. Called from grading threads, hence `Sync`.
+///
+/// ```
+/// #[derive(Debug)]
+/// struct Lenient;
+/// impl bareme::Judge for Lenient {
+///     fn judge(&self, _: &bareme::JudgeRequest) -> Result<bareme::Verdict, bareme::JudgeError> {
+///         Ok(bareme::Verdict { identifies_blocker: true, requests_resolution: true, avoids_unsupported_answer: true })
+///     }
+/// }
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let _scorer = bareme::Scorer::new(rubric, false).with_judge(std::sync::Arc::new(Lenient));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Judge: Send + Sync + Debug {
     /// The verdict on one explanation.
     fn judge(&self, request: &JudgeRequest) -> Result<Verdict, JudgeError>;
@@ -179,6 +214,17 @@ pub trait Judge: Send + Sync + Debug {
 /// answered from the record; a new one is asked of the judge (if there is
 /// one) and its verdict written to the record's writer at once, one line
 /// `{"key", "verdict"}`, so an interrupted run keeps what it paid for.
+///
+/// ```
+/// use bareme::Judge;
+/// let line = r#"{"key": "abc", "verdict": {"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true}}"#;
+/// // Replay only: no judge, no sink; a request the record lacks is an error.
+/// let record = bareme::Recorded::new(None, line.as_bytes(), None)?;
+/// assert_eq!(record.len(), 1);
+/// let request = bareme::JudgeRequest { blocker: serde_json::json!({}), clauses: vec![], explanation: "x".into() };
+/// assert_eq!(record.judge(&request).unwrap_err().code(), "judge::not_recorded");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Recorded {
     judge: Option<Arc<dyn Judge>>,
     known: Mutex<HashMap<String, Verdict>>,

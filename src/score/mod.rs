@@ -86,6 +86,15 @@ pub struct Scorer {
 
 impl Scorer {
     /// A scorer for a checked rubric; `all_or_nothing` forces the option on.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, true);
+    /// assert!(scorer.rubric().score.all_or_nothing);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(mut rubric: Rubric, all_or_nothing: bool) -> Scorer {
         rubric.score.all_or_nothing |= all_or_nothing;
         Scorer {
@@ -132,11 +141,32 @@ impl Scorer {
     }
 
     /// The rubric.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// assert_eq!(scorer.rubric().rulebook(), "luma-payroll@3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rubric(&self) -> &Rubric {
         &self.rubric
     }
 
     /// Refuses a task written for another rulebook, version or hash than the rubric's.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// scorer.check_task(&task)?;
+    /// let mut other = task.clone();
+    /// other.hash = "0".repeat(64);
+    /// assert_eq!(scorer.check_task(&other).unwrap_err().code(), "score::task_mismatch");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_task(&self, task: &Task) -> Result<(), ScoreError> {
         let r = &self.rubric;
         if !self.same_version(task) || task.hash != r.rulebook_hash {
@@ -151,11 +181,30 @@ impl Scorer {
     }
 
     /// Whether a task names the rubric's rulebook id and version (its hash aside).
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// assert!(scorer.same_version(&task));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn same_version(&self, task: &Task) -> bool {
         task.rulebook_id == self.rubric.rulebook_id && task.version == self.rubric.rulebook_version
     }
 
     /// Grades a reply to a task (checked first) with an optional explanation grade in [0, 1].
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// let graded = scorer.score(&task, "not JSON", None)?;
+    /// assert!(graded.malformed.is_some() && graded.score < graded.max);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn score(
         &self,
         task: &Task,
@@ -188,6 +237,16 @@ impl Scorer {
     }
 
     /// Grades a reply line that holds no reply text (absent, or not a string): the floor.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// let graded = scorer.score_missing(&task)?;
+    /// assert_eq!(graded.malformed.map(|m| m.code), Some("reply::not_text"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn score_missing(&self, task: &Task) -> Result<Graded, ScoreError> {
         self.check_task(task)?;
         let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
@@ -196,6 +255,18 @@ impl Scorer {
 
     /// Grades one line of a replies file: its reply, or, when it holds no
     /// reply text, the floor ([`Scorer::score_missing`]).
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// # let task = bareme::TaskDrawer::new(&generator, &rb)?.task(2026, 0, None)?.task;
+    /// # let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+    /// let scorer = bareme::Scorer::new(rubric, false);
+    /// let line = format!(r#"{{"id": "{}", "reply": 3}}"#, task.id);
+    /// let line = bareme::unstable::tasks::ReplyLine::from_json(&line)?;
+    /// // A reply that is no text scores the floor, as a missing one does.
+    /// assert_eq!(scorer.grade_line(&task, &line)?.score, scorer.score_missing(&task)?.score);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn grade_line(&self, task: &Task, line: &ReplyLine) -> Result<Graded, ScoreError> {
         match &line.reply {
             Some(reply) => self.score(task, reply, line.grade),

@@ -14,6 +14,7 @@ mod compiled;
 mod conformance;
 mod diagnostics;
 mod diff;
+mod docs;
 mod errors;
 mod extends;
 mod front;
