@@ -509,3 +509,37 @@ fn what_profiles_inherit_in_all_is_bounded() {
         )]
     );
 }
+
+/// A template with thousands of `elif` branches overflowed the stack in
+/// minijinja's parser (one frame per branch) and aborted the process (fuzz
+/// seed 0x126d6dc08fd0, input 359): it is refused at load, on a test
+/// thread's small stack, naming the count and the bound.
+#[test]
+fn a_template_of_thousands_of_elif_branches_is_refused_not_an_abort() {
+    const GEN: &str = "rulebooks/luma-payroll/generator-transfer-1.toml";
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let text = read(GEN);
+    let branch = "{%- elif branch == \"upload_date\" -%}\n";
+    assert_eq!(
+        text.matches(branch).count(),
+        1,
+        "the transfer template's branch"
+    );
+    // 200 in all still load; 5,000 more are refused.
+    let within = text.replace(branch, &branch.repeat(200 - elifs(&text) + 1));
+    assert_eq!(elifs(&within), 200);
+    parse_generator("within.toml", &within, &rb).expect("200 branches load");
+    let many = text.replace(branch, &branch.repeat(5_000));
+    let problems = refused("many.toml", &many, &rb);
+    assert!(
+        problems
+            .iter()
+            .any(|(m, _)| m.contains("`elif` branches, more than the 200 a template may have")),
+        "{problems:?}"
+    );
+}
+
+/// `{% elif` tags in a text, as the guard counts them.
+fn elifs(text: &str) -> usize {
+    text.matches("{%- elif").count() + text.matches("{% elif").count()
+}

@@ -393,6 +393,22 @@ pub(crate) fn interned(source: &str) -> &'static str {
     kept
 }
 
+/// Most `elif` branches a template may have in all (the bundled templates
+/// have a few): minijinja's parser recurses once per branch.
+pub(crate) const MAX_ELIFS: usize = 200;
+
+/// How many `{% elif` tags (`{%-`, `{%+` and spaces allowed) `source` holds.
+fn elif_tags(source: &str) -> usize {
+    source
+        .match_indices("{%")
+        .filter(|(at, _)| {
+            let rest = source[at + 2..].trim_start_matches(['-', '+']).trim_start();
+            rest.starts_with("elif")
+                && !rest[4..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+        .count()
+}
+
 /// A template compiled by us, its value-building operators calling the
 /// guarded functions above, with the longest literal it writes.
 pub(crate) struct Compiled<'s> {
@@ -405,6 +421,18 @@ pub(crate) struct Compiled<'s> {
 /// folded constants are sized (`fold`), and rewrites its operators in place
 /// (one instruction for one, so every jump and location stays as it was).
 pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>, Error> {
+    // minijinja reads an `elif` chain by recursion, one frame per branch:
+    // thousands of them overflow the stack and abort the process before any
+    // fuel is spent. Counted first, on the text.
+    let elifs = elif_tags(source);
+    if elifs > MAX_ELIFS {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!(
+                "the template has {elifs} `elif` branches, more than the {MAX_ELIFS} a template may have: use a mapping, or split the template"
+            ),
+        ));
+    }
     let ws_config = WhitespaceConfig {
         keep_trailing_newline: true,
         lstrip_blocks: false,
