@@ -107,14 +107,14 @@ impl Fold<'_> {
         let when = s.when.as_ref().map(|w| self.formula(w));
         match when.as_ref().map(|w| as_const(&w.node)) {
             Some(Some(Value::Bool(true))) => Step {
-                expr: self.formula(&s.expr),
+                expr: self.value_formula(&s.expr, s.round.is_some()),
                 when: None,
                 otherwise: None,
                 ..s.clone()
             },
             Some(Some(Value::Bool(false))) => Step {
                 expr: match &s.otherwise {
-                    Some(o) => self.formula(o),
+                    Some(o) => self.value_formula(o, false),
                     None => super::lower::formula(
                         s.expr.text.clone(),
                         constant(s.expr.node.span, Value::Absent),
@@ -127,16 +127,24 @@ impl Fold<'_> {
                 ..s.clone()
             },
             _ => Step {
-                expr: self.formula(&s.expr),
+                expr: self.value_formula(&s.expr, s.round.is_some()),
                 when,
-                otherwise: s.otherwise.as_ref().map(|o| self.formula(o)),
+                otherwise: s.otherwise.as_ref().map(|o| self.value_formula(o, false)),
                 ..s.clone()
             },
         }
     }
 
+    /// A condition: its value is judged (true or false) where it stands.
     fn formula(&self, f: &Formula) -> Formula {
         super::lower::formula(f.text.clone(), self.fold(&f.node), f.offset)
+    }
+
+    /// A step's formula: its value is kept as it is, missing or not, so
+    /// nothing judges what its root gives but a rounding point (`rounded`),
+    /// which names the whole formula when it cannot round it.
+    fn value_formula(&self, f: &Formula, rounded: bool) -> Formula {
+        super::lower::formula(f.text.clone(), self.fold_in(&f.node, rounded), f.offset)
     }
 }
 
@@ -154,6 +162,27 @@ fn constant(span: crate::span::Span, v: Value) -> Node {
     }
 }
 
+/// The arm an `if` or `match` settles on, standing for the choice where
+/// that keeps what any fault says. Where nothing in the formula judges the
+/// choice's value, any arm stands for it as it is (its own faults are named
+/// at its own text, as the evaluator names them). Where the value is judged,
+/// what cannot use it names the choice (the text at its span), so only an
+/// arm that cannot fault by itself and is named by that text too, a constant
+/// or a per-item step's read, stands for it, at the choice's span; any other
+/// arm leaves the choice to the evaluator.
+fn chosen(span: crate::span::Span, arm: &Node, judged: bool) -> Option<Node> {
+    if !judged {
+        return Some(arm.clone());
+    }
+    match &arm.kind {
+        NodeKind::Const(_) | NodeKind::ItemStep(_) => Some(Node {
+            span,
+            kind: arm.kind.clone(),
+        }),
+        _ => None,
+    }
+}
+
 fn as_const(node: &Node) -> Option<&Value> {
     match &node.kind {
         NodeKind::Const(v) => Some(v),
@@ -166,10 +195,18 @@ impl Fold<'_> {
     /// Grows the stack rather than overflow it on a formula nested to the
     /// parser's bound.
     fn fold(&self, node: &Node) -> Node {
-        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.fold_now(node))
+        self.fold_in(node, true)
     }
 
-    fn fold_now(&self, node: &Node) -> Node {
+    /// `judged`: whether what the node gives is judged by a node of the same
+    /// formula (an operand, an argument, a condition), which names the node
+    /// when it cannot use the value. A choice's arms stand where the choice
+    /// stands; the root of a step's formula is not judged.
+    fn fold_in(&self, node: &Node, judged: bool) -> Node {
+        stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.fold_now(node, judged))
+    }
+
+    fn fold_now(&self, node: &Node, judged: bool) -> Node {
         let span = node.span;
         let kind = match &node.kind {
             NodeKind::Item => return constant(span, self.item.clone()),
@@ -179,14 +216,19 @@ impl Fold<'_> {
             },
             NodeKind::Field { base, index, path } => {
                 let base = self.fold(base);
+                // A missing field that is judged stays a read: what cannot
+                // use it names the read by its path, as the evaluator does.
                 match as_const(&base) {
-                    Some(Value::Record(r)) => {
-                        return constant(
-                            span,
-                            r.fields.get(*index).cloned().unwrap_or(Value::Absent),
-                        )
-                    }
-                    Some(v) if v.is_missing() => return constant(span, v.clone()),
+                    Some(Value::Record(r)) => match r.fields.get(*index) {
+                        Some(v) if !(judged && v.is_missing()) => return constant(span, v.clone()),
+                        None if !judged => return constant(span, Value::Absent),
+                        _ => NodeKind::Field {
+                            base: Box::new(base),
+                            index: *index,
+                            path: path.clone(),
+                        },
+                    },
+                    Some(v) if v.is_missing() && !judged => return constant(span, v.clone()),
                     _ => NodeKind::Field {
                         base: Box::new(base),
                         index: *index,
@@ -210,17 +252,25 @@ impl Fold<'_> {
             }
             NodeKind::Binary(op, a, b) => {
                 let (a, b) = (self.fold(a), self.fold(b));
-                if let Some(v) = fold_binary(*op, &a, &b) {
+                if let Some(v) = fold_binary(*op, span, &a, &b) {
                     return v;
                 }
                 NodeKind::Binary(*op, Box::new(a), Box::new(b))
             }
             NodeKind::If(parts) => {
                 let c = self.fold(&parts.0);
-                match as_const(&c) {
-                    Some(Value::Bool(true)) => return self.fold(&parts.1),
-                    Some(Value::Bool(false)) => return self.fold(&parts.2),
-                    _ => NodeKind::If(Box::new((c, self.fold(&parts.1), self.fold(&parts.2)))),
+                let (a, b) = (
+                    self.fold_in(&parts.1, judged),
+                    self.fold_in(&parts.2, judged),
+                );
+                let arm = match as_const(&c) {
+                    Some(Value::Bool(true)) => chosen(span, &a, judged),
+                    Some(Value::Bool(false)) => chosen(span, &b, judged),
+                    _ => None,
+                };
+                match arm {
+                    Some(arm) => return arm,
+                    None => NodeKind::If(Box::new((c, a, b))),
                 }
             }
             NodeKind::Match {
@@ -229,24 +279,31 @@ impl Fold<'_> {
                 otherwise,
             } => {
                 let s = self.fold(scrutinee);
+                let arms: Vec<_> = arms
+                    .iter()
+                    .map(|(lit, value)| (lit.clone(), self.fold_in(value, judged)))
+                    .collect();
+                let otherwise = self.fold_in(otherwise, judged);
                 if let Some(v) = as_const(&s).filter(|v| !v.is_missing()) {
                     let arm = arms.iter().find(|(lits, _)| {
                         lits.iter()
                             .any(|lit| compare(v, lit).is_some_and(|o| o.is_eq()))
                     });
-                    return self.fold(arm.map_or(&**otherwise, |(_, value)| value));
+                    let arm = arm.map_or(&otherwise, |(_, value)| value);
+                    if let Some(arm) = chosen(span, arm, judged) {
+                        return arm;
+                    }
                 }
                 NodeKind::Match {
                     scrutinee: Box::new(s),
-                    arms: arms
-                        .iter()
-                        .map(|(lit, value)| (lit.clone(), self.fold(value)))
-                        .collect(),
-                    otherwise: Box::new(self.fold(otherwise)),
+                    arms,
+                    otherwise: Box::new(otherwise),
                 }
             }
             NodeKind::Call(func, args) => {
-                let args: Vec<Node> = args.iter().map(|a| self.fold(a)).collect();
+                // These take a missing argument as it is: no fault to name.
+                let judged = !matches!(func, Func::Coalesce | Func::IsMissing | Func::IsNull);
+                let args: Vec<Node> = args.iter().map(|a| self.fold_in(a, judged)).collect();
                 match (func, args.first().and_then(as_const)) {
                     (Func::IsMissing, Some(v)) => {
                         return constant(span, Value::Bool(v.is_missing()))
@@ -260,9 +317,9 @@ impl Fold<'_> {
                         for a in args {
                             match as_const(&a) {
                                 Some(v) if v.is_missing() => {}
-                                Some(_) => {
+                                Some(v) => {
                                     if kept.is_empty() {
-                                        return a;
+                                        return constant(span, v.clone());
                                     }
                                     kept.push(a);
                                     break;
@@ -272,7 +329,8 @@ impl Fold<'_> {
                         }
                         match kept.len() {
                             0 => return constant(span, Value::Absent),
-                            1 => return kept.remove(0),
+                            // One argument left stays a call: its missing or null
+                            // value is the call's missing value, named as the call.
                             _ => NodeKind::Call(Func::Coalesce, kept),
                         }
                     }
@@ -281,7 +339,7 @@ impl Fold<'_> {
             }
             NodeKind::Let { value, body } => NodeKind::Let {
                 value: Box::new(self.fold(value)),
-                body: Box::new(self.fold(body)),
+                body: Box::new(self.fold_in(body, judged)),
             },
             NodeKind::Comprehension {
                 indexed,
@@ -301,8 +359,7 @@ impl Fold<'_> {
 }
 
 /// A binary operation on constants, when its value is certain.
-fn fold_binary(op: BinOp, a: &Node, b: &Node) -> Option<Node> {
-    let span = a.span.join(b.span);
+fn fold_binary(op: BinOp, span: crate::span::Span, a: &Node, b: &Node) -> Option<Node> {
     let (x, y) = (as_const(a), as_const(b));
     match op {
         BinOp::And => match (x, y) {

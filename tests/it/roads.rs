@@ -399,3 +399,103 @@ pub(crate) static PAYSLIP_RULEBOOKS: std::sync::LazyLock<Vec<bareme::Rulebook>> 
         }
         all
     });
+
+/// A rulebook whose group runs over the rows of a table: the untraced road
+/// runs each row's steps folded against its constant fields.
+const ROWS: &str = r#"
+[rulebook]
+id = "rows"
+version = 1
+schema = 1
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[parameters.default_rate]
+value = "2"
+
+[tables.lines]
+kind = "keyed"
+keys = ["code"]
+
+[tables.lines.columns]
+code = { type = "text" }
+rate = { type = "decimal", nullable = true }
+rate_from = { type = "enum", values = ["default"], nullable = true }
+
+[[tables.lines.rows]]
+code = "a"
+rate = "3"
+
+[[tables.lines.rows]]
+code = "b"
+rate_from = "default"
+
+[[tables.lines.rows]]
+code = "c"
+
+[per_item.each]
+over = "rows(lines)"
+item = "line"
+
+[per_item.each.steps.rate]
+expr = "FORMULA"
+
+[per_item.each.steps.amount]
+expr = "x * coalesce(rate, 0)"
+
+[steps.total]
+expr = "sum(each.amount)"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+total = { expr = "total", format = "decimal" }
+"#;
+
+/// A choice settled by a row's constant fields on the untraced road names a
+/// value it cannot use as the evaluator names it on the traced road: the
+/// whole choice, not the arm it settled on (found by the rulebook fuzz
+/// target: a `match … { else => line.rate } + 0` over a row without a rate).
+#[test]
+fn a_choice_settled_by_a_row_is_named_as_the_choice_on_both_roads() {
+    let case = serde_json::json!({"x": "10"});
+    for (formula, named, item) in [
+        (
+            "match coalesce(line.rate_from, '') { 'default' => default_rate, else => line.rate } + 0",
+            "`match coalesce(line.rate_from, '') { 'default' => default_rate, else => line.rate }` is missing",
+            2,
+        ),
+        (
+            "(if is_missing(line.rate_from) then line.rate else default_rate) * 1",
+            "`(if is_missing(line.rate_from) then line.rate else default_rate)` is missing",
+            2,
+        ),
+        // Row b has no rate either.
+        ("line.rate * 1", "`line.rate` is missing", 1),
+    ] {
+        let rb = parse_rulebook("rows.toml", &ROWS.replace("FORMULA", formula)).expect("valid");
+        let untraced = evaluate_value(&rb, &case, false).expect_err("a row has no rate");
+        let traced = evaluate_value(&rb, &case, true).expect_err("a row has no rate");
+        assert_eq!(untraced, traced, "{formula}");
+        assert!(untraced.message.starts_with(named), "{formula}: {untraced}");
+        assert_eq!(
+            untraced.context,
+            format!("step each.rate of item {item}"),
+            "{formula}"
+        );
+    }
+    // Settled at the root of a step, a missing arm is the step's missing
+    // value, and the answer the same on both roads: 10 × 3 + 10 × 2 + 0.
+    let rb = parse_rulebook(
+        "rows.toml",
+        &ROWS.replace(
+            "FORMULA",
+            "match coalesce(line.rate_from, '') { 'default' => default_rate, else => line.rate }",
+        ),
+    )
+    .expect("valid");
+    assert_eq!(both_roads(&rb, case), "{\"total\":\"50\"}");
+}
