@@ -1,0 +1,674 @@
+//! What an audit page shows, worked out once for its two renderings
+//! (`html.rs`, `markdown.rs`, `docs/audit-page.md`): the header (rulebook,
+//! engine, the case's digest), the answer read back from its JSON text,
+//! the evaluation as blocks in order (a per-item group gathered into one
+//! block), where each value read came from, and the anchor of every step
+//! so that a value links to the step that made it.
+//!
+//! The answer comes as the JSON text its one writer wrote (`outcome` sits
+//! above the trace, so the page reads what `eval --trace json` prints); the
+//! rulebook gives what the trace only names: clause texts, which names are
+//! inputs and parameters, a group's item and list, the decision's fields.
+//!
+//! Invariant: nothing here is written for a reader; the renderers escape
+//! every piece of text they take from here (case text included), and the
+//! anchors made here hold only `[A-Za-z0-9_-]`.
+
+use std::collections::{HashMap, HashSet};
+
+use sha2::{Digest, Sha256};
+
+use super::text::shown;
+use super::{CheckTrace, CiteTrace, Event, OutcomeTrace, Read, StepTrace, Trace};
+use crate::json::{self, Item, Node};
+use crate::model::{OutputValue, Rulebook};
+use crate::value::Value;
+
+/// Characters of a value in a table cell before `…`.
+const CELL_CHARS: usize = 80;
+
+/// Columns of item fields a group's table shows beside its steps.
+const ITEM_FIELDS: usize = 2;
+
+/// Deepest answer JSON read (an answer nests a few levels at most).
+const ANSWER_DEPTH: usize = 64;
+
+/// What a page is made from: the evaluation's trace and answer, the
+/// rulebook it ran under and the case's bytes as read (for their digest).
+#[derive(Clone, Copy, Debug)]
+pub struct PageSource<'a> {
+    /// The rulebook evaluated under (clause texts, names, decisions).
+    pub rulebook: &'a Rulebook,
+    /// The trace of the evaluation.
+    pub trace: &'a Trace,
+    /// The answer's JSON text as its writer writes it; `None` for a rejection.
+    pub answer: Option<&'a str>,
+    /// The case's bytes as read (a file, or a batch line without its ending).
+    pub case: &'a [u8],
+}
+
+/// The page, worked out.
+pub(super) struct Page<'a> {
+    /// The rulebook's title, or its id.
+    pub title: String,
+    /// Label and value of each header line.
+    pub header: Vec<(&'static str, String)>,
+    /// The ablation evaluated under, if any.
+    pub ablation: Option<&'a str>,
+    /// The answer's fields, in order (empty for a rejection).
+    pub answer: Vec<Field>,
+    /// The evaluation in order.
+    pub blocks: Vec<Block<'a>>,
+    /// Every clause the page names, in the rulebook's order, with its text.
+    pub clauses: Vec<(String, String)>,
+    /// The trace.
+    pub trace: &'a Trace,
+    rb: &'a Rulebook,
+    /// Anchor of each step: (item or "", step) → id.
+    anchors: HashMap<(String, String), String>,
+}
+
+/// One answer field.
+pub(super) struct Field {
+    /// Its key.
+    pub key: String,
+    /// Its value.
+    pub value: FieldValue,
+    /// The step or input it comes from.
+    pub href: Option<String>,
+}
+
+/// An answer field's value.
+pub(super) enum FieldValue {
+    /// A value as written in the JSON (a string without its quotes).
+    Scalar(String),
+    /// A list (or keyed object) of objects: a table.
+    Items {
+        /// The objects' keys, in order of first appearance.
+        columns: Vec<String>,
+        /// Each object's key (keyed answers) and cells, each with its link.
+        rows: Vec<(Option<String>, Vec<(String, Option<String>)>)>,
+    },
+}
+
+/// One block of the evaluation.
+pub(super) enum Block<'a> {
+    /// A check tested.
+    Check(&'a CheckTrace),
+    /// A top-level step.
+    Step(&'a StepTrace),
+    /// A decision's conditional citation.
+    Cite(&'a CiteTrace),
+    /// Every step of a per-item group.
+    Group(Group<'a>),
+}
+
+/// A per-item group: its steps (columns) and items (rows).
+pub(super) struct Group<'a> {
+    /// Its name (`lines`).
+    pub name: String,
+    /// Its label.
+    pub label: Option<String>,
+    /// The list it runs over, as written.
+    pub over: Option<String>,
+    /// Its steps, in order of first appearance, with the first trace of each.
+    pub columns: Vec<&'a StepTrace>,
+    /// The item fields read (`line.base`), a few at most.
+    pub fields: Vec<String>,
+    /// Each item: its name (`lines[3]`) and its steps in order.
+    pub items: Vec<(String, Vec<&'a StepTrace>)>,
+}
+
+/// Where a value read came from.
+pub(super) struct Origin {
+    /// What it is: `input`, `parameter`, `step`, `table row`, …
+    pub kind: &'static str,
+    /// More words (a label, the row and its key).
+    pub detail: String,
+    /// The anchor of where it is shown, when the page shows it.
+    pub href: Option<String>,
+}
+
+impl<'a> Page<'a> {
+    /// Works the page out.
+    pub fn new(src: &PageSource<'a>) -> Page<'a> {
+        let (rb, trace) = (src.rulebook, src.trace);
+        let mut page = Page {
+            title: rb.title().unwrap_or(rb.id()).to_string(),
+            header: header(src),
+            ablation: trace.ablation.as_deref(),
+            answer: Vec::new(),
+            blocks: Vec::new(),
+            clauses: Vec::new(),
+            trace,
+            rb,
+            anchors: HashMap::new(),
+        };
+        let mut used = HashSet::new();
+        for e in &trace.events {
+            if let Event::Step(s) = e {
+                let key = (
+                    s.item.as_deref().unwrap_or("").to_string(),
+                    s.step.to_string(),
+                );
+                if !page.anchors.contains_key(&key) {
+                    let id = unique(&mut used, &step_id(s.item.as_deref(), &s.step));
+                    page.anchors.insert(key, id);
+                }
+            }
+        }
+        page.blocks = blocks(rb, &trace.events);
+        page.clauses = clauses(rb, trace);
+        if let Some(text) = src.answer {
+            page.answer = answer_fields(&page, text);
+        }
+        page
+    }
+
+    /// The anchor of a step: per-item in `item`, else top-level.
+    pub fn step_href(&self, item: Option<&str>, name: &str) -> Option<String> {
+        item.and_then(|i| self.anchors.get(&(i.to_string(), name.to_string())))
+            .or_else(|| self.anchors.get(&(String::new(), name.to_string())))
+            .cloned()
+    }
+
+    /// The anchor of a step's own trace.
+    pub fn anchor(&self, s: &StepTrace) -> String {
+        self.step_href(s.item.as_deref(), &s.step)
+            .unwrap_or_else(|| step_id(s.item.as_deref(), &s.step))
+    }
+
+    /// Where a value read by a formula (of a step of `item`) came from.
+    pub fn origin(&self, read: &Read, item: Option<&str>) -> Origin {
+        let name = &*read.name;
+        let (root, field) = match name.split_once('.') {
+            Some((root, field)) => (root, Some(field)),
+            None => (name, None),
+        };
+        let group = item.and_then(|i| self.rb.groups.iter().find(|g| *g.name == *group_of(i)));
+        if let Some(href) = self.step_href(item, root) {
+            if field.is_none() {
+                return origin("step", String::new(), Some(href));
+            }
+            let step = self.step_at(item, root);
+            let row = step.and_then(|s| s.lookups.iter().find(|l| l.row.is_some()));
+            return match row {
+                Some(l) => origin(
+                    "table row",
+                    format!(
+                        "table {} ({}), row {} by {} {}",
+                        l.table,
+                        l.source,
+                        l.row.as_deref().unwrap_or(""),
+                        l.kind,
+                        l.key
+                    ),
+                    Some(href),
+                ),
+                None => origin("step field", format!("of step {root}"), Some(href)),
+            };
+        }
+        if let Some(g) = group.filter(|g| *g.item == *root) {
+            let over = format!("an item of {}", g.over.text.trim());
+            return origin("item field", over, None);
+        }
+        if let Some(input) = self.rb.inputs.iter().find(|i| *i.name == *root) {
+            let kind = if field.is_some() {
+                "input field"
+            } else {
+                "input"
+            };
+            let label = input.label.clone().unwrap_or_default();
+            return origin(kind, label, Some(format!("input-{}", safe(root))));
+        }
+        if let Some(p) = self.rb.params.iter().find(|p| *p.name == *root) {
+            let mut detail = p.label.clone().unwrap_or_default();
+            if let Some(c) = &p.clause {
+                detail = format!("{detail} [{c}]").trim().to_string();
+            }
+            return origin("parameter", detail, None);
+        }
+        origin("local", String::new(), None)
+    }
+
+    /// The trace of a step, per-item in `item` first.
+    fn step_at(&self, item: Option<&str>, name: &str) -> Option<&'a StepTrace> {
+        let find = |want: Option<&str>| {
+            self.trace.events.iter().find_map(|e| match e {
+                Event::Step(s) if *s.step == *name && s.item.as_deref() == want => Some(&**s),
+                _ => None,
+            })
+        };
+        item.and_then(|i| find(Some(i))).or_else(|| find(None))
+    }
+
+    /// The clause's text, if the rulebook has it.
+    pub fn clause_text(&self, id: &str) -> Option<&'a str> {
+        self.rb.clauses.get(id).map(|t| t.as_str())
+    }
+
+    /// Why the decision is what it is: the check that held, if one did.
+    pub fn deciding_check(&self) -> Option<&'a CheckTrace> {
+        self.trace.events.iter().rev().find_map(|e| match e {
+            Event::Check(c) if c.held => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The decision's conditional citations, in order.
+    pub fn decision_cites(&self) -> impl Iterator<Item = &'a CiteTrace> {
+        self.trace.events.iter().filter_map(|e| match e {
+            Event::Cite(c) => Some(c),
+            _ => None,
+        })
+    }
+}
+
+fn origin(kind: &'static str, detail: String, href: Option<String>) -> Origin {
+    Origin { kind, detail, href }
+}
+
+/// The header lines: rulebook, version, hashes, engine, the case's digest.
+fn header(src: &PageSource<'_>) -> Vec<(&'static str, String)> {
+    let rb = src.rulebook;
+    let digest = Sha256::digest(src.case);
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        hex.push_str(&format!("{b:02x}"));
+    }
+    vec![
+        ("rulebook", rb.id().to_string()),
+        ("version", rb.version().to_string()),
+        ("rulebook sha256", rb.hash().to_string()),
+        ("engine", format!("bareme {}", env!("CARGO_PKG_VERSION"))),
+        ("case sha256", hex),
+        ("trace reference", src.trace.rulebook.clone()),
+    ]
+}
+
+/// `step-net_pay`, `step-lines-3-employee_part`.
+fn step_id(item: Option<&str>, step: &str) -> String {
+    match item {
+        Some(item) => format!("step-{}-{}", safe(item), safe(step)),
+        None => format!("step-{}", safe(step)),
+    }
+}
+
+/// A name as an anchor's part: `[A-Za-z0-9_]` kept, runs of others one `-`,
+/// none at either end.
+pub(super) fn safe(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// `id`, or `id-2`, `id-3`… when taken.
+fn unique(used: &mut HashSet<String>, id: &str) -> String {
+    let mut candidate = id.to_string();
+    let mut n = 1;
+    while used.contains(&candidate) {
+        n += 1;
+        candidate = format!("{id}-{n}");
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
+/// `lines` of `lines[3]`.
+pub(super) fn group_of(item: &str) -> &str {
+    item.split('[').next().unwrap_or(item)
+}
+
+/// The events as blocks: a per-item group gathered where its last step
+/// finished, so that the top-level steps its items read come before it.
+fn blocks<'a>(rb: &Rulebook, events: &'a [Event]) -> Vec<Block<'a>> {
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (at, e) in events.iter().enumerate() {
+        if let Event::Step(s) = e {
+            if let Some(item) = &s.item {
+                last.insert(group_of(item), at);
+            }
+        }
+    }
+    let mut open: HashMap<&str, Group<'a>> = HashMap::new();
+    let mut out = Vec::new();
+    for (at, e) in events.iter().enumerate() {
+        match e {
+            Event::Check(c) => out.push(Block::Check(c)),
+            Event::Cite(c) => out.push(Block::Cite(c)),
+            Event::Step(s) => match &s.item {
+                None => out.push(Block::Step(s)),
+                Some(item) => {
+                    let name = group_of(item);
+                    let g = open.entry(name).or_insert_with(|| new_group(rb, name));
+                    add_to_group(rb, g, s);
+                    if last.get(name) == Some(&at) {
+                        if let Some(g) = open.remove(name) {
+                            out.push(Block::Group(g));
+                        }
+                    }
+                }
+            },
+        }
+    }
+    out
+}
+
+fn new_group<'a>(rb: &Rulebook, name: &str) -> Group<'a> {
+    let model = rb.groups.iter().find(|g| *g.name == *name);
+    Group {
+        name: name.to_string(),
+        label: model.and_then(|g| g.label.clone()),
+        over: model.map(|g| g.over.text.trim().to_string()),
+        columns: Vec::new(),
+        fields: Vec::new(),
+        items: Vec::new(),
+    }
+}
+
+fn add_to_group<'a>(rb: &Rulebook, g: &mut Group<'a>, s: &'a StepTrace) {
+    let item = s.item.as_deref().unwrap_or("");
+    if !g.columns.iter().any(|c| c.step == s.step) {
+        g.columns.push(s);
+    }
+    let var = rb
+        .groups
+        .iter()
+        .find(|m| *m.name == *g.name)
+        .map(|m| format!("{}.", m.item));
+    if let Some(var) = var {
+        for r in &s.reads {
+            let name = &*r.name;
+            if name.starts_with(&var)
+                && g.fields.len() < ITEM_FIELDS
+                && !g.fields.iter().any(|f| f == name)
+            {
+                g.fields.push(name.to_string());
+            }
+        }
+    }
+    match g.items.iter_mut().find(|(name, _)| name == item) {
+        Some((_, steps)) => steps.push(s),
+        None => g.items.push((item.to_string(), vec![s])),
+    }
+}
+
+/// Every clause named by the outcome, a step or a citation, in the
+/// rulebook's order (an id the rulebook lacks last, with no text).
+fn clauses(rb: &Rulebook, trace: &Trace) -> Vec<(String, String)> {
+    let mut named: HashSet<&str> = HashSet::new();
+    if let OutcomeTrace::Decision { clauses, .. } = &trace.outcome {
+        named.extend(clauses.iter().map(|c| c.as_str()));
+    }
+    for e in &trace.events {
+        match e {
+            Event::Step(s) => {
+                named.extend(s.clauses.iter().map(|c| &**c));
+                for c in &s.cites {
+                    named.extend(c.clauses.iter().map(|c| &**c));
+                }
+            }
+            Event::Cite(c) => named.extend(c.clauses.iter().map(|c| &**c)),
+            Event::Check(_) => {}
+        }
+    }
+    let mut out: Vec<(String, String)> = rb
+        .clauses
+        .iter()
+        .filter(|(id, _)| named.contains(&***id))
+        .map(|(id, text)| (id.to_string(), text.clone()))
+        .collect();
+    let mut missing: Vec<&str> = named
+        .into_iter()
+        .filter(|id| !rb.clauses.contains_key(*id))
+        .collect();
+    missing.sort_unstable();
+    out.extend(
+        missing
+            .into_iter()
+            .map(|id| (id.to_string(), String::new())),
+    );
+    out
+}
+
+/// A value as a page shows it (as a text trace does, capped).
+pub(super) fn value_text(v: &Value) -> String {
+    shown(v)
+}
+
+/// A value in a table cell: shorter.
+pub(super) fn cell_text(v: &Value) -> String {
+    let text = shown(v);
+    if text.chars().count() <= CELL_CHARS {
+        return text;
+    }
+    let mut cut: String = text.chars().take(CELL_CHARS).collect();
+    cut.push('…');
+    cut
+}
+
+/// Whether a value is nothing: zero, false or absent (an item whose steps
+/// all are is shown dimmed).
+pub(super) fn is_nothing(v: &Value) -> bool {
+    match v {
+        Value::Number(d) => d.is_zero(),
+        Value::Bool(b) => !b,
+        Value::Absent | Value::Null => true,
+        _ => false,
+    }
+}
+
+/// The answer's fields read back from its JSON text, each linked to the
+/// step (or input) its decision's formula names.
+fn answer_fields(page: &Page<'_>, text: &str) -> Vec<Field> {
+    let mut nodes: Vec<Node<'_>> = Vec::new();
+    if json::read(text, ANSWER_DEPTH, &mut nodes).is_err() {
+        return vec![Field {
+            key: "answer".into(),
+            value: FieldValue::Scalar(text.to_string()),
+            href: None,
+        }];
+    }
+    let decision = match &page.trace.outcome {
+        OutcomeTrace::Decision { decision, .. } => {
+            page.rb.decisions.iter().find(|d| *d.name == **decision)
+        }
+        OutcomeTrace::Rejected { .. } => None,
+    };
+    let mut fields = Vec::new();
+    for (key, at) in entries(&nodes, 0) {
+        let output = decision.and_then(|d| d.answer.iter().find(|o| *o.key == *key));
+        let (value, href) = match output.map(|o| &o.value) {
+            Some(OutputValue::Value { expr, .. }) => (
+                field_value(&nodes, at, page, None),
+                page.name_href(None, &expr.text),
+            ),
+            Some(OutputValue::Each { group, fields, .. }) => {
+                let group = page.rb.groups.get(*group).map(|g| g.name.to_string());
+                let links = group.map(|g| (g, fields.as_slice()));
+                (field_value(&nodes, at, page, links), None)
+            }
+            None => (field_value(&nodes, at, page, None), None),
+        };
+        fields.push(Field { key, value, href });
+    }
+    fields
+}
+
+impl Page<'_> {
+    /// The anchor a formula that is a bare name points to: a step (of
+    /// `item` first) or an input.
+    fn name_href(&self, item: Option<&str>, formula: &str) -> Option<String> {
+        let name = formula.trim();
+        if let Some(href) = self.step_href(item, name) {
+            return Some(href);
+        }
+        self.rb
+            .inputs
+            .iter()
+            .any(|i| *i.name == *name)
+            .then(|| format!("input-{}", safe(name)))
+    }
+}
+
+/// The entries of the object at `at`: (key, index of the value).
+fn entries(nodes: &[Node<'_>], at: usize) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let Some(node) = nodes.get(at) else {
+        return out;
+    };
+    if !matches!(node.item, Item::Object(_)) {
+        return out;
+    }
+    let mut i = at + 1;
+    while i + 1 < node.end.min(nodes.len()) {
+        let key = match &nodes[i].item {
+            Item::String(k) => k.to_string(),
+            _ => String::new(),
+        };
+        out.push((key, i + 1));
+        i = nodes[i + 1].end;
+    }
+    out
+}
+
+/// The items of the array at `at`.
+fn items(nodes: &[Node<'_>], at: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let Some(node) = nodes.get(at) else {
+        return out;
+    };
+    let mut i = at + 1;
+    while i < node.end.min(nodes.len()) {
+        out.push(i);
+        i = nodes[i].end;
+    }
+    out
+}
+
+/// An answer value: a table when it is a list (or keyed object) of objects.
+fn field_value(
+    nodes: &[Node<'_>],
+    at: usize,
+    page: &Page<'_>,
+    links: Option<(String, &[crate::model::Output])>,
+) -> FieldValue {
+    let objects: Vec<(Option<String>, usize)> = match nodes.get(at).map(|n| &n.item) {
+        Some(Item::Array(_)) => items(nodes, at).into_iter().map(|i| (None, i)).collect(),
+        Some(Item::Object(_)) if links.is_some() => entries(nodes, at)
+            .into_iter()
+            .map(|(k, i)| (Some(k), i))
+            .collect(),
+        _ => return FieldValue::Scalar(json_text(nodes, at)),
+    };
+    if objects.is_empty()
+        || !objects
+            .iter()
+            .all(|(_, i)| matches!(nodes[*i].item, Item::Object(_)))
+    {
+        return FieldValue::Scalar(json_text(nodes, at));
+    }
+    let mut columns: Vec<String> = Vec::new();
+    for (_, i) in &objects {
+        for (k, _) in entries(nodes, *i) {
+            if !columns.contains(&k) {
+                columns.push(k);
+            }
+        }
+    }
+    let rows = objects
+        .iter()
+        .enumerate()
+        .map(|(n, (key, i))| {
+            let cells = entries(nodes, *i);
+            let item = links.as_ref().map(|(g, _)| format!("{g}[{n}]"));
+            let row = columns
+                .iter()
+                .map(|c| {
+                    let text = cells
+                        .iter()
+                        .find(|(k, _)| k == c)
+                        .map(|(_, v)| json_text(nodes, *v))
+                        .unwrap_or_default();
+                    let formula = links
+                        .as_ref()
+                        .and_then(|(_, fields)| fields.iter().find(|o| *o.key == **c))
+                        .and_then(|o| match &o.value {
+                            OutputValue::Value { expr, .. } => Some(&expr.text),
+                            OutputValue::Each { .. } => None,
+                        });
+                    let href = match (&item, formula) {
+                        (Some(item), Some(f)) => page.name_href(Some(item), f),
+                        _ => None,
+                    };
+                    (text, href)
+                })
+                .collect();
+            (key.clone(), row)
+        })
+        .collect();
+    FieldValue::Items { columns, rows }
+}
+
+/// A JSON value as a person reads it: a string without quotes, a number as
+/// written, a list as `[a, b]`, an object as `{k: v}`.
+fn json_text(nodes: &[Node<'_>], at: usize) -> String {
+    match nodes.get(at).map(|n| &n.item) {
+        None | Some(Item::Null) => "null".into(),
+        Some(Item::Bool(b)) => b.to_string(),
+        Some(Item::Number(n)) => n.to_string(),
+        Some(Item::String(s)) => s.to_string(),
+        Some(Item::Array(_)) => {
+            let parts: Vec<String> = items(nodes, at)
+                .into_iter()
+                .map(|i| json_text(nodes, i))
+                .collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Some(Item::Object(_)) => {
+            let parts: Vec<String> = entries(nodes, at)
+                .into_iter()
+                .map(|(k, i)| format!("{k}: {}", json_text(nodes, i)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+/// One line of a batch's index: a case's line, its page and what it gave.
+#[derive(Clone, Debug)]
+pub struct IndexEntry {
+    /// The case's line number in the batch, from 1.
+    pub line: u64,
+    /// The page's file name, when the case has one (not for a line that is
+    /// no case, nor for a fault).
+    pub page: Option<String>,
+    /// `answered`, `rejected` or `fault`.
+    pub kind: &'static str,
+    /// The decision and answer in a line, or the rejection, or the fault.
+    pub summary: String,
+}
+
+/// The answer in a line for a batch's index: its scalar fields, `key value`
+/// joined with `, `, lists counted.
+pub fn answer_summary(answer: &str) -> String {
+    let mut nodes: Vec<Node<'_>> = Vec::new();
+    if json::read(answer, ANSWER_DEPTH, &mut nodes).is_err() {
+        return answer.to_string();
+    }
+    let parts: Vec<String> = entries(&nodes, 0)
+        .into_iter()
+        .map(|(k, i)| match &nodes[i].item {
+            Item::Array(n) => format!("{k} [{n} items]"),
+            Item::Object(n) => format!("{k} {{{n} entries}}"),
+            _ => format!("{k} {}", json_text(&nodes, i)),
+        })
+        .collect();
+    parts.join(", ")
+}
