@@ -165,7 +165,11 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
                 let _ = write!(out, ", reason <strong>{}</strong>", escape_html(r));
             }
             let ids: Vec<std::sync::Arc<str>> = clauses.iter().map(|c| c.as_str().into()).collect();
-            let _ = writeln!(out, " — clauses {}</p>", clause_links(&ids));
+            let _ = writeln!(
+                out,
+                " <span class=\"clauses\">{}</span></p>",
+                clause_links(&ids)
+            );
         }
         OutcomeTrace::Rejected { error } => {
             let _ = writeln!(
@@ -241,12 +245,17 @@ fn write_why(out: &mut String, page: &Page<'_>) {
             _ => None,
         })
         .collect();
-    let failed = checks.iter().filter(|c| !c.held).count();
-    if failed > 0 {
+    let failed: Vec<String> = checks
+        .iter()
+        .filter(|c| !c.held)
+        .map(|c| format!("<a href=\"#check-{}\">{}</a>", c.index, c.index))
+        .collect();
+    if !failed.is_empty() {
         let _ = writeln!(
             out,
-            "<li>{failed} check{} before it did not hold.</li>",
-            if failed == 1 { "" } else { "s" }
+            "<li>Check{} {} did not hold.</li>",
+            if failed.len() == 1 { "" } else { "s" },
+            failed.join(", ")
         );
     }
     match page.deciding_check() {

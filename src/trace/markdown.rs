@@ -251,16 +251,20 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
 
 fn write_why(out: &mut String, page: &Page<'_>) {
     out.push_str("## Why this decision\n\n");
-    let failed = page
+    let failed: Vec<String> = page
         .blocks
         .iter()
-        .filter(|b| matches!(b, Block::Check(c) if !c.held))
-        .count();
-    if failed > 0 {
+        .filter_map(|b| match b {
+            Block::Check(c) if !c.held => Some(format!("[{}](#check-{})", c.index, c.index)),
+            _ => None,
+        })
+        .collect();
+    if !failed.is_empty() {
         let _ = writeln!(
             out,
-            "- {failed} check{} before it did not hold.",
-            if failed == 1 { "" } else { "s" }
+            "- Check{} {} did not hold.",
+            if failed.len() == 1 { "" } else { "s" },
+            failed.join(", ")
         );
     }
     match page.deciding_check() {
