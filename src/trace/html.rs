@@ -12,14 +12,13 @@
 
 use std::fmt::Write;
 
-use super::page::{
-    cell_text, is_nothing, safe, value_text, Block, FieldValue, Group, IndexEntry, Page, PageSource,
-};
+use super::answer::{answer_fields, Field, FieldValue};
+use super::page::{cell_text, is_nothing, safe, value_text, Block, Group, Page, PageSource};
 use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, Read, StepTrace};
 use crate::facts::Given;
 
 /// The page's style: readable on a screen, printable on A4.
-const STYLE: &str = include_str!("page.css");
+pub(super) const STYLE: &str = include_str!("page.css");
 
 /// Text as HTML: `escape_text`'s visible escapes, then `&`, `<`, `>`, `"`
 /// and `'` as character references, so no text can close an element,
@@ -83,7 +82,11 @@ pub fn render_html(src: &PageSource<'_>) -> String {
     );
     write_header(&mut out, &page, &title);
     out.push_str("<main>\n");
-    write_answer(&mut out, &page);
+    let answer = src
+        .answer
+        .map(|a| answer_fields(&page, a))
+        .unwrap_or_default();
+    write_answer(&mut out, &page, &answer);
     write_why(&mut out, &page);
     write_reports(&mut out, &page);
     write_inputs(&mut out, &page);
@@ -95,7 +98,7 @@ pub fn render_html(src: &PageSource<'_>) -> String {
             Block::Step(s) => write_step(&mut out, &page, s, &mut quoted),
             Block::Cite(c) => {
                 out.push_str("<p class=\"cite\">");
-                write_cite(&mut out, c);
+                write_cite(&mut out, &page, c);
                 out.push_str("</p>\n");
             }
             Block::Group(g) => write_group(&mut out, &page, g),
@@ -104,7 +107,7 @@ pub fn render_html(src: &PageSource<'_>) -> String {
     out.push_str("</section>\n");
     write_clauses(&mut out, &page);
     out.push_str("</main>\n<footer>Written by ");
-    out.push_str(&escape_html(&page.header[3].1));
+    out.push_str(&escape_html(&page.engine));
     out.push_str(" from the evaluation's trace; every value links to the step that made it.</footer>\n</body>\n</html>\n");
     out
 }
@@ -140,15 +143,22 @@ fn linked(text: &str, href: Option<&str>) -> String {
     }
 }
 
-fn clause_links(clauses: &[std::sync::Arc<str>]) -> String {
+fn clause_links<S: AsRef<str>>(page: &Page<'_>, clauses: &[S]) -> String {
     let links: Vec<String> = clauses
         .iter()
-        .map(|c| format!("<a href=\"#clause-{}\">{}</a>", safe(c), escape_html(c)))
+        .map(|c| {
+            let c = c.as_ref();
+            format!(
+                "<a href=\"#{}\">{}</a>",
+                page.clause_anchor(c),
+                escape_html(c)
+            )
+        })
         .collect();
     links.join(" ")
 }
 
-fn write_answer(out: &mut String, page: &Page<'_>) {
+fn write_answer(out: &mut String, page: &Page<'_>, answer: &[Field]) {
     out.push_str("<section id=\"answer\">\n<h2>Answer</h2>\n");
     match &page.trace.outcome {
         OutcomeTrace::Decision {
@@ -168,7 +178,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
             let _ = writeln!(
                 out,
                 " <span class=\"clauses\">{}</span></p>",
-                clause_links(&ids)
+                clause_links(page, &ids)
             );
         }
         OutcomeTrace::Rejected { error } => {
@@ -180,8 +190,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
             );
         }
     }
-    let scalars: Vec<_> = page
-        .answer
+    let scalars: Vec<_> = answer
         .iter()
         .filter(|f| matches!(f.value, FieldValue::Scalar(_)))
         .collect();
@@ -199,7 +208,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
         }
         out.push_str("</tbody>\n</table>\n");
     }
-    for f in &page.answer {
+    for f in answer {
         let FieldValue::Items { columns, rows } = &f.value else {
             continue;
         };
@@ -279,7 +288,7 @@ fn write_why(out: &mut String, page: &Page<'_>) {
     }
     for c in page.decision_cites() {
         out.push_str("<li>");
-        write_cite(out, c);
+        write_cite(out, page, c);
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n</section>\n");
@@ -394,19 +403,19 @@ fn write_reads(out: &mut String, page: &Page<'_>, reads: &[Read], item: Option<&
     out.push_str("</tbody>\n</table>\n");
 }
 
-fn write_cite(out: &mut String, c: &CiteTrace) {
+fn write_cite(out: &mut String, page: &Page<'_>, c: &CiteTrace) {
     let verdict = if c.held { "cites" } else { "does not cite" };
     let _ = write!(
         out,
         "citation <code>{}</code> → {verdict} {}",
         escape_html(&c.when),
-        clause_links(&c.clauses)
+        clause_links(page, &c.clauses)
     );
 }
 
 /// The parts of a step's work shown both in a step's card and in an
 /// item's row: condition, lookups, exact value, roundings, citations.
-fn write_work(out: &mut String, s: &StepTrace) {
+fn write_work(out: &mut String, page: &Page<'_>, s: &StepTrace) {
     if let Some(c) = &s.condition {
         let _ = writeln!(
             out,
@@ -459,7 +468,7 @@ fn write_work(out: &mut String, s: &StepTrace) {
     }
     for c in &s.cites {
         out.push_str("<p class=\"cite\">");
-        write_cite(out, c);
+        write_cite(out, page, c);
         out.push_str("</p>\n");
     }
 }
@@ -479,7 +488,7 @@ fn write_step(out: &mut String, page: &Page<'_>, s: &StepTrace, quoted: &mut Vec
         let _ = write!(
             out,
             " <span class=\"clauses\">{}</span>",
-            clause_links(&s.clauses)
+            clause_links(page, &s.clauses)
         );
     }
     let _ = writeln!(
@@ -508,7 +517,7 @@ fn write_step(out: &mut String, page: &Page<'_>, s: &StepTrace, quoted: &mut Vec
         escape_block(&s.formula)
     );
     write_reads(out, page, &s.reads, s.item.as_deref());
-    write_work(out, s);
+    write_work(out, page, s);
     out.push_str("</article>\n");
 }
 
@@ -545,8 +554,8 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
             .map(|id| {
                 let text = page.clause_text(id).unwrap_or("");
                 format!(
-                    "<a href=\"#clause-{}\">{}</a> <span class=\"muted\">{}</span>",
-                    safe(id),
+                    "<a href=\"#{}\">{}</a> <span class=\"muted\">{}</span>",
+                    page.clause_anchor(id),
                     escape_html(id),
                     escape_html(text)
                 )
@@ -626,7 +635,7 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
                 })
                 .collect();
             let mut work = String::new();
-            write_work(&mut work, s);
+            write_work(&mut work, page, s);
             let _ = writeln!(
                 out,
                 "<tr id=\"{}\"><th><code>{}</code></th><td class=\"small\">{}</td><td class=\"small\">{work}</td><td class=\"num\"><strong>{}</strong></td></tr>",
@@ -649,49 +658,11 @@ fn write_clauses(out: &mut String, page: &Page<'_>) {
     for (id, text) in &page.clauses {
         let _ = writeln!(
             out,
-            "<dt id=\"clause-{}\">{}</dt><dd>{}</dd>",
-            safe(id),
+            "<dt id=\"{}\">{}</dt><dd>{}</dd>",
+            page.clause_anchor(id),
             escape_html(id),
             escape_html(text)
         );
     }
     out.push_str("</dl>\n</section>\n");
-}
-
-/// The index of a batch's pages: one row per case line, its page linked
-/// (a relative file name in the same folder, never a URL).
-pub fn render_html_index(rulebook: &crate::model::Rulebook, entries: &[IndexEntry]) -> String {
-    let mut out = String::with_capacity(256 + entries.len() * 160);
-    let title = escape_html(rulebook.title().unwrap_or(rulebook.id()));
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title} — audit pages</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
-         <header>\n<p class=\"kicker\">Audit pages of a batch</p>\n<h1>{title}</h1>\n<table class=\"meta\">\n\
-         <tr><th>rulebook</th><td><code>{}</code></td></tr>\n<tr><th>version</th><td><code>{}</code></td></tr>\n\
-         <tr><th>rulebook sha256</th><td><code>{}</code></td></tr>\n<tr><th>engine</th><td><code>bareme {}</code></td></tr>\n\
-         <tr><th>cases</th><td>{}</td></tr>\n</table>\n</header>\n<main>\n<table class=\"index\">\n\
-         <thead><tr><th>line</th><th>outcome</th><th>answer</th></tr></thead>\n<tbody>\n",
-        escape_html(rulebook.id()),
-        rulebook.version(),
-        escape_html(rulebook.hash()),
-        env!("CARGO_PKG_VERSION"),
-        entries.len()
-    );
-    for e in entries {
-        let line = match &e.page {
-            Some(p) => format!("<a href=\"{}\">{}</a>", escape_html(p), e.line),
-            None => e.line.to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "<tr class=\"{}\"><th>{line}</th><td>{}</td><td>{}</td></tr>",
-            e.kind,
-            e.kind,
-            escape_html(&e.summary)
-        );
-    }
-    out.push_str("</tbody>\n</table>\n</main>\n</body>\n</html>\n");
-    out
 }

@@ -11,9 +11,8 @@
 
 use std::fmt::Write;
 
-use super::page::{
-    cell_text, is_nothing, safe, value_text, Block, FieldValue, Group, IndexEntry, Page, PageSource,
-};
+use super::answer::{answer_fields, Field, FieldValue};
+use super::page::{cell_text, is_nothing, safe, value_text, Block, Group, Page, PageSource};
 use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, Read, StepTrace};
 use crate::facts::Given;
 
@@ -56,7 +55,7 @@ fn longest_ticks(text: &str) -> usize {
 
 /// Code in a table cell or a line: one line, in a span longer than any run
 /// of backticks inside, `|` escaped (GitHub reads `\|` in a cell's span as `|`).
-fn code(text: &str) -> String {
+pub(super) fn code(text: &str) -> String {
     let flat: Vec<&str> = text.split_whitespace().collect();
     let flat = escape_text(&flat.join(" ")).replace('|', "\\|");
     let fence = "`".repeat(longest_ticks(&flat) + 1);
@@ -88,19 +87,19 @@ fn linked(text: &str, href: Option<&str>) -> String {
     }
 }
 
-fn clause_links<S: AsRef<str>>(clauses: &[S]) -> String {
+fn clause_links<S: AsRef<str>>(page: &Page<'_>, clauses: &[S]) -> String {
     let links: Vec<String> = clauses
         .iter()
         .map(|c| {
             let c = c.as_ref();
-            format!("[{}](#clause-{})", escape_markdown(c), safe(c))
+            format!("[{}](#{})", escape_markdown(c), page.clause_anchor(c))
         })
         .collect();
     links.join(", ")
 }
 
 /// A table's header and alignment lines: `num` columns right-aligned.
-fn table_head(out: &mut String, columns: &[String], num: &[bool]) {
+pub(super) fn table_head(out: &mut String, columns: &[String], num: &[bool]) {
     out.push('|');
     for c in columns {
         let _ = write!(out, " {c} |");
@@ -116,7 +115,7 @@ fn table_head(out: &mut String, columns: &[String], num: &[bool]) {
     out.push('\n');
 }
 
-fn table_row(out: &mut String, cells: &[String]) {
+pub(super) fn table_row(out: &mut String, cells: &[String]) {
     out.push('|');
     for c in cells {
         let _ = write!(out, " {c} |");
@@ -147,7 +146,11 @@ pub fn render_markdown(src: &PageSource<'_>) -> String {
         );
     }
     out.push('\n');
-    write_answer(&mut out, &page);
+    let answer = src
+        .answer
+        .map(|a| answer_fields(&page, a))
+        .unwrap_or_default();
+    write_answer(&mut out, &page, &answer);
     write_why(&mut out, &page);
     write_reports(&mut out, &page);
     write_inputs(&mut out, &page);
@@ -158,7 +161,7 @@ pub fn render_markdown(src: &PageSource<'_>) -> String {
             Block::Check(c) => write_check(&mut out, &page, c),
             Block::Step(s) => write_step(&mut out, &page, s, &mut quoted),
             Block::Cite(c) => {
-                let _ = writeln!(out, "- {}\n", cite(c));
+                let _ = writeln!(out, "- {}\n", cite(&page, c));
             }
             Block::Group(g) => write_group(&mut out, &page, g),
         }
@@ -168,8 +171,8 @@ pub fn render_markdown(src: &PageSource<'_>) -> String {
         for (id, text) in &page.clauses {
             let _ = writeln!(
                 out,
-                "- <a id=\"clause-{}\"></a>**{}** — {}",
-                safe(id),
+                "- <a id=\"{}\"></a>**{}** — {}",
+                page.clause_anchor(id),
                 escape_markdown(id),
                 escape_markdown(text)
             );
@@ -179,12 +182,12 @@ pub fn render_markdown(src: &PageSource<'_>) -> String {
     let _ = writeln!(
         out,
         "*Written by {} from the evaluation's trace; every value links to the step that made it.*",
-        escape_markdown(&page.header[3].1)
+        escape_markdown(&page.engine)
     );
     out
 }
 
-fn write_answer(out: &mut String, page: &Page<'_>) {
+fn write_answer(out: &mut String, page: &Page<'_>, answer: &[Field]) {
     out.push_str("## Answer\n\n");
     match &page.trace.outcome {
         OutcomeTrace::Decision {
@@ -196,7 +199,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
             if let Some(r) = reason {
                 let _ = write!(out, ", reason **{}**", escape_markdown(r));
             }
-            let _ = writeln!(out, " — clauses {}\n", clause_links(clauses));
+            let _ = writeln!(out, " — clauses {}\n", clause_links(page, clauses));
         }
         OutcomeTrace::Rejected { error } => {
             let _ = writeln!(
@@ -207,8 +210,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
             );
         }
     }
-    let scalars: Vec<_> = page
-        .answer
+    let scalars: Vec<_> = answer
         .iter()
         .filter_map(|f| match &f.value {
             FieldValue::Scalar(v) => Some((f, v)),
@@ -225,7 +227,7 @@ fn write_answer(out: &mut String, page: &Page<'_>) {
         }
         out.push('\n');
     }
-    for f in &page.answer {
+    for f in answer {
         let FieldValue::Items { columns, rows } = &f.value else {
             continue;
         };
@@ -286,7 +288,7 @@ fn write_why(out: &mut String, page: &Page<'_>) {
         None => out.push_str("- No check held: the case was rejected as it was read.\n"),
     }
     for c in page.decision_cites() {
-        let _ = writeln!(out, "- {}", cite(c));
+        let _ = writeln!(out, "- {}", cite(page, c));
     }
     out.push('\n');
 }
@@ -354,12 +356,12 @@ fn write_inputs(out: &mut String, page: &Page<'_>) {
     out.push('\n');
 }
 
-fn cite(c: &CiteTrace) -> String {
+fn cite(page: &Page<'_>, c: &CiteTrace) -> String {
     let verdict = if c.held { "cites" } else { "does not cite" };
     format!(
         "citation {} → {verdict} {}",
         code(&c.when),
-        clause_links(&c.clauses)
+        clause_links(page, &c.clauses)
     )
 }
 
@@ -414,7 +416,7 @@ fn write_check(out: &mut String, page: &Page<'_>, c: &CheckTrace) {
 
 /// A step's work as list items: condition, lookups, exact value,
 /// roundings with their margins, citations.
-fn work(s: &StepTrace) -> Vec<String> {
+fn work(page: &Page<'_>, s: &StepTrace) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(c) = &s.condition {
         lines.push(format!(
@@ -459,7 +461,7 @@ fn work(s: &StepTrace) -> Vec<String> {
         ));
     }
     for c in &s.cites {
-        lines.push(cite(c));
+        lines.push(cite(page, c));
     }
     lines
 }
@@ -475,7 +477,7 @@ fn write_step(out: &mut String, page: &Page<'_>, s: &StepTrace, quoted: &mut Vec
         let _ = write!(out, " — {}", escape_markdown(l));
     }
     if !s.clauses.is_empty() {
-        let _ = write!(out, " · {}", clause_links(&s.clauses));
+        let _ = write!(out, " · {}", clause_links(page, &s.clauses));
     }
     let _ = writeln!(out, " · = {}\n", escape_markdown(&value_text(&s.value)));
     for c in s.clauses.iter() {
@@ -494,7 +496,7 @@ fn write_step(out: &mut String, page: &Page<'_>, s: &StepTrace, quoted: &mut Vec
     }
     code_block(out, &s.formula);
     write_reads(out, page, &s.reads, s.item.as_deref());
-    let lines = work(s);
+    let lines = work(page, s);
     for l in &lines {
         let _ = writeln!(out, "- {l}");
     }
@@ -539,7 +541,7 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
             &[
                 format!("{}{label}", code(&c.step)),
                 format!("{}{when}", code(&c.formula)),
-                clause_links(&c.clauses),
+                clause_links(page, &c.clauses),
             ],
         );
     }
@@ -607,53 +609,11 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
                 &[
                     format!("<a id=\"{}\"></a>{}", page.anchor(s), code(&s.step)),
                     reads.join("; "),
-                    work(s).join("; "),
+                    work(page, s).join("; "),
                     format!("**{}**", escape_markdown(&cell_text(&s.value))),
                 ],
             );
         }
         out.push('\n');
     }
-}
-
-/// The index of a batch's Markdown pages (see `render_html_index`).
-pub fn render_markdown_index(rulebook: &crate::model::Rulebook, entries: &[IndexEntry]) -> String {
-    let mut out = String::with_capacity(256 + entries.len() * 120);
-    let _ = writeln!(
-        out,
-        "# {} — audit pages of a batch\n",
-        escape_markdown(rulebook.title().unwrap_or(rulebook.id()))
-    );
-    table_head(&mut out, &["".into(), "".into()], &[]);
-    table_row(&mut out, &["rulebook".into(), code(rulebook.id())]);
-    table_row(
-        &mut out,
-        &["version".into(), rulebook.version().to_string()],
-    );
-    table_row(&mut out, &["rulebook sha256".into(), code(rulebook.hash())]);
-    table_row(
-        &mut out,
-        &[
-            "engine".into(),
-            code(&format!("bareme {}", env!("CARGO_PKG_VERSION"))),
-        ],
-    );
-    table_row(&mut out, &["cases".into(), entries.len().to_string()]);
-    out.push('\n');
-    table_head(
-        &mut out,
-        &["line".into(), "outcome".into(), "answer".into()],
-        &[],
-    );
-    for e in entries {
-        let line = match &e.page {
-            Some(p) => format!("[{}]({})", e.line, escape_markdown(p)),
-            None => e.line.to_string(),
-        };
-        table_row(
-            &mut out,
-            &[line, e.kind.into(), escape_markdown(&e.summary)],
-        );
-    }
-    out
 }

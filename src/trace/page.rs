@@ -1,14 +1,12 @@
 //! What an audit page shows, worked out once for its two renderings
 //! (`html.rs`, `markdown.rs`, `docs/audit-page.md`): the header (rulebook,
-//! engine, the case's digest), the answer read back from its JSON text,
-//! the evaluation as blocks in order (a per-item group gathered into one
-//! block), where each value read came from, and the anchor of every step
-//! so that a value links to the step that made it.
+//! engine, the case's digest), the evaluation as blocks in order (a
+//! per-item group gathered into one block), where each value read came
+//! from, and the anchor of every step and clause, so that a value links to
+//! the step that made it (the answer is `answer.rs`'s).
 //!
-//! The answer comes as the JSON text its one writer wrote (`outcome` sits
-//! above the trace, so the page reads what `eval --trace json` prints); the
-//! rulebook gives what the trace only names: clause texts, which names are
-//! inputs and parameters, a group's item and list, the decision's fields.
+//! The rulebook gives what the trace only names: clause texts, which names
+//! are inputs and parameters, a group's item and list, the decision's fields.
 //!
 //! Invariant: nothing here is written for a reader; the renderers escape
 //! every piece of text they take from here (case text included), and the
@@ -20,8 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::text::shown;
 use super::{CheckTrace, CiteTrace, Event, OutcomeTrace, Read, StepTrace, Trace};
-use crate::json::{self, Item, Node};
-use crate::model::{OutputValue, Rulebook};
+use crate::model::Rulebook;
 use crate::value::Value;
 
 /// Characters of a value in a table cell before `…`.
@@ -29,9 +26,6 @@ const CELL_CHARS: usize = 80;
 
 /// Columns of item fields a group's table shows beside its steps.
 const ITEM_FIELDS: usize = 2;
-
-/// Deepest answer JSON read (an answer nests a few levels at most).
-const ANSWER_DEPTH: usize = 64;
 
 /// What a page is made from: the evaluation's trace and answer, the
 /// rulebook it ran under and the case's bytes as read (for their digest).
@@ -53,42 +47,22 @@ pub(super) struct Page<'a> {
     pub title: String,
     /// Label and value of each header line.
     pub header: Vec<(&'static str, String)>,
+    /// `bareme` and its version.
+    pub engine: String,
     /// The ablation evaluated under, if any.
     pub ablation: Option<&'a str>,
-    /// The answer's fields, in order (empty for a rejection).
-    pub answer: Vec<Field>,
     /// The evaluation in order.
     pub blocks: Vec<Block<'a>>,
     /// Every clause the page names, in the rulebook's order, with its text.
     pub clauses: Vec<(String, String)>,
     /// The trace.
     pub trace: &'a Trace,
-    rb: &'a Rulebook,
-    /// Anchor of each step: (item or "", step) → id.
-    anchors: HashMap<(String, String), String>,
-}
-
-/// One answer field.
-pub(super) struct Field {
-    /// Its key.
-    pub key: String,
-    /// Its value.
-    pub value: FieldValue,
-    /// The step or input it comes from.
-    pub href: Option<String>,
-}
-
-/// An answer field's value.
-pub(super) enum FieldValue {
-    /// A value as written in the JSON (a string without its quotes).
-    Scalar(String),
-    /// A list (or keyed object) of objects: a table.
-    Items {
-        /// The objects' keys, in order of first appearance.
-        columns: Vec<String>,
-        /// Each object's key (keyed answers) and cells, each with its link.
-        rows: Vec<(Option<String>, Vec<(String, Option<String>)>)>,
-    },
+    /// The rulebook.
+    pub rb: &'a Rulebook,
+    /// Anchor and first trace of each step: (item or "", step) → both.
+    anchors: HashMap<(String, String), (String, &'a StepTrace)>,
+    /// Anchor of each clause the page names.
+    clause_ids: HashMap<String, String>,
 }
 
 /// One block of the evaluation.
@@ -117,6 +91,8 @@ pub(super) struct Group<'a> {
     pub fields: Vec<String>,
     /// Each item: its name (`lines[3]`) and its steps in order.
     pub items: Vec<(String, Vec<&'a StepTrace>)>,
+    /// Where each item is in `items`.
+    at: HashMap<String, usize>,
 }
 
 /// Where a value read came from.
@@ -136,13 +112,14 @@ impl<'a> Page<'a> {
         let mut page = Page {
             title: rb.title().unwrap_or(rb.id()).to_string(),
             header: header(src),
+            engine: engine(),
             ablation: trace.ablation.as_deref(),
-            answer: Vec::new(),
             blocks: Vec::new(),
             clauses: Vec::new(),
             trace,
             rb,
             anchors: HashMap::new(),
+            clause_ids: HashMap::new(),
         };
         let mut used = HashSet::new();
         for e in &trace.events {
@@ -153,29 +130,48 @@ impl<'a> Page<'a> {
                 );
                 if !page.anchors.contains_key(&key) {
                     let id = unique(&mut used, &step_id(s.item.as_deref(), &s.step));
-                    page.anchors.insert(key, id);
+                    page.anchors.insert(key, (id, &**s));
                 }
             }
         }
         page.blocks = blocks(rb, &trace.events);
         page.clauses = clauses(rb, trace);
-        if let Some(text) = src.answer {
-            page.answer = answer_fields(&page, text);
+        for (id, _) in &page.clauses {
+            let anchor = unique(&mut used, &format!("clause-{}", safe(id)));
+            page.clause_ids.insert(id.clone(), anchor);
         }
         page
     }
 
     /// The anchor of a step: per-item in `item`, else top-level.
     pub fn step_href(&self, item: Option<&str>, name: &str) -> Option<String> {
+        self.step_at(item, name).map(|(id, _)| id.clone())
+    }
+
+    /// The anchor and first trace of a step, per-item in `item` first.
+    fn step_at(&self, item: Option<&str>, name: &str) -> Option<&(String, &'a StepTrace)> {
         item.and_then(|i| self.anchors.get(&(i.to_string(), name.to_string())))
             .or_else(|| self.anchors.get(&(String::new(), name.to_string())))
-            .cloned()
     }
 
     /// The anchor of a step's own trace.
     pub fn anchor(&self, s: &StepTrace) -> String {
-        self.step_href(s.item.as_deref(), &s.step)
-            .unwrap_or_else(|| step_id(s.item.as_deref(), &s.step))
+        let key = (
+            s.item.as_deref().unwrap_or("").to_string(),
+            s.step.to_string(),
+        );
+        match self.anchors.get(&key) {
+            Some((id, _)) => id.clone(),
+            None => step_id(s.item.as_deref(), &s.step),
+        }
+    }
+
+    /// The anchor of a clause the page names.
+    pub fn clause_anchor(&self, id: &str) -> String {
+        self.clause_ids
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("clause-{}", safe(id)))
     }
 
     /// Where a value read by a formula (of a step of `item`) came from.
@@ -186,12 +182,12 @@ impl<'a> Page<'a> {
             None => (name, None),
         };
         let group = item.and_then(|i| self.rb.groups.iter().find(|g| *g.name == *group_of(i)));
-        if let Some(href) = self.step_href(item, root) {
+        if let Some((href, step)) = self.step_at(item, root) {
+            let href = href.clone();
             if field.is_none() {
                 return origin("step", String::new(), Some(href));
             }
-            let step = self.step_at(item, root);
-            let row = step.and_then(|s| s.lookups.iter().find(|l| l.row.is_some()));
+            let row = step.lookups.iter().find(|l| l.row.is_some());
             return match row {
                 Some(l) => origin(
                     "table row",
@@ -231,17 +227,6 @@ impl<'a> Page<'a> {
         origin("local", String::new(), None)
     }
 
-    /// The trace of a step, per-item in `item` first.
-    fn step_at(&self, item: Option<&str>, name: &str) -> Option<&'a StepTrace> {
-        let find = |want: Option<&str>| {
-            self.trace.events.iter().find_map(|e| match e {
-                Event::Step(s) if *s.step == *name && s.item.as_deref() == want => Some(&**s),
-                _ => None,
-            })
-        };
-        item.and_then(|i| find(Some(i))).or_else(|| find(None))
-    }
-
     /// The clause's text, if the rulebook has it.
     pub fn clause_text(&self, id: &str) -> Option<&'a str> {
         self.rb.clauses.get(id).map(|t| t.as_str())
@@ -268,6 +253,11 @@ fn origin(kind: &'static str, detail: String, href: Option<String>) -> Origin {
     Origin { kind, detail, href }
 }
 
+/// `bareme` and its version.
+fn engine() -> String {
+    format!("bareme {}", env!("CARGO_PKG_VERSION"))
+}
+
 /// The header lines: rulebook, version, hashes, engine, the case's digest.
 fn header(src: &PageSource<'_>) -> Vec<(&'static str, String)> {
     let rb = src.rulebook;
@@ -280,7 +270,7 @@ fn header(src: &PageSource<'_>) -> Vec<(&'static str, String)> {
         ("rulebook", rb.id().to_string()),
         ("version", rb.version().to_string()),
         ("rulebook sha256", rb.hash().to_string()),
-        ("engine", format!("bareme {}", env!("CARGO_PKG_VERSION"))),
+        ("engine", engine()),
         ("case sha256", hex),
         ("trace reference", src.trace.rulebook.clone()),
     ]
@@ -369,6 +359,7 @@ fn new_group<'a>(rb: &Rulebook, name: &str) -> Group<'a> {
         columns: Vec::new(),
         fields: Vec::new(),
         items: Vec::new(),
+        at: HashMap::new(),
     }
 }
 
@@ -393,9 +384,12 @@ fn add_to_group<'a>(rb: &Rulebook, g: &mut Group<'a>, s: &'a StepTrace) {
             }
         }
     }
-    match g.items.iter_mut().find(|(name, _)| name == item) {
+    match g.at.get(item).and_then(|&at| g.items.get_mut(at)) {
         Some((_, steps)) => steps.push(s),
-        None => g.items.push((item.to_string(), vec![s])),
+        None => {
+            g.at.insert(item.to_string(), g.items.len());
+            g.items.push((item.to_string(), vec![s]));
+        }
     }
 }
 
@@ -464,47 +458,10 @@ pub(super) fn is_nothing(v: &Value) -> bool {
     }
 }
 
-/// The answer's fields read back from its JSON text, each linked to the
-/// step (or input) its decision's formula names.
-fn answer_fields(page: &Page<'_>, text: &str) -> Vec<Field> {
-    let mut nodes: Vec<Node<'_>> = Vec::new();
-    if json::read(text, ANSWER_DEPTH, &mut nodes).is_err() {
-        return vec![Field {
-            key: "answer".into(),
-            value: FieldValue::Scalar(text.to_string()),
-            href: None,
-        }];
-    }
-    let decision = match &page.trace.outcome {
-        OutcomeTrace::Decision { decision, .. } => {
-            page.rb.decisions.iter().find(|d| *d.name == **decision)
-        }
-        OutcomeTrace::Rejected { .. } => None,
-    };
-    let mut fields = Vec::new();
-    for (key, at) in entries(&nodes, 0) {
-        let output = decision.and_then(|d| d.answer.iter().find(|o| *o.key == *key));
-        let (value, href) = match output.map(|o| &o.value) {
-            Some(OutputValue::Value { expr, .. }) => (
-                field_value(&nodes, at, page, None),
-                page.name_href(None, &expr.text),
-            ),
-            Some(OutputValue::Each { group, fields, .. }) => {
-                let group = page.rb.groups.get(*group).map(|g| g.name.to_string());
-                let links = group.map(|g| (g, fields.as_slice()));
-                (field_value(&nodes, at, page, links), None)
-            }
-            None => (field_value(&nodes, at, page, None), None),
-        };
-        fields.push(Field { key, value, href });
-    }
-    fields
-}
-
 impl Page<'_> {
     /// The anchor a formula that is a bare name points to: a step (of
     /// `item` first) or an input.
-    fn name_href(&self, item: Option<&str>, formula: &str) -> Option<String> {
+    pub(super) fn name_href(&self, item: Option<&str>, formula: &str) -> Option<String> {
         let name = formula.trim();
         if let Some(href) = self.step_href(item, name) {
             return Some(href);
@@ -515,160 +472,4 @@ impl Page<'_> {
             .any(|i| *i.name == *name)
             .then(|| format!("input-{}", safe(name)))
     }
-}
-
-/// The entries of the object at `at`: (key, index of the value).
-fn entries(nodes: &[Node<'_>], at: usize) -> Vec<(String, usize)> {
-    let mut out = Vec::new();
-    let Some(node) = nodes.get(at) else {
-        return out;
-    };
-    if !matches!(node.item, Item::Object(_)) {
-        return out;
-    }
-    let mut i = at + 1;
-    while i + 1 < node.end.min(nodes.len()) {
-        let key = match &nodes[i].item {
-            Item::String(k) => k.to_string(),
-            _ => String::new(),
-        };
-        out.push((key, i + 1));
-        i = nodes[i + 1].end;
-    }
-    out
-}
-
-/// The items of the array at `at`.
-fn items(nodes: &[Node<'_>], at: usize) -> Vec<usize> {
-    let mut out = Vec::new();
-    let Some(node) = nodes.get(at) else {
-        return out;
-    };
-    let mut i = at + 1;
-    while i < node.end.min(nodes.len()) {
-        out.push(i);
-        i = nodes[i].end;
-    }
-    out
-}
-
-/// An answer value: a table when it is a list (or keyed object) of objects.
-fn field_value(
-    nodes: &[Node<'_>],
-    at: usize,
-    page: &Page<'_>,
-    links: Option<(String, &[crate::model::Output])>,
-) -> FieldValue {
-    let objects: Vec<(Option<String>, usize)> = match nodes.get(at).map(|n| &n.item) {
-        Some(Item::Array(_)) => items(nodes, at).into_iter().map(|i| (None, i)).collect(),
-        Some(Item::Object(_)) if links.is_some() => entries(nodes, at)
-            .into_iter()
-            .map(|(k, i)| (Some(k), i))
-            .collect(),
-        _ => return FieldValue::Scalar(json_text(nodes, at)),
-    };
-    if objects.is_empty()
-        || !objects
-            .iter()
-            .all(|(_, i)| matches!(nodes[*i].item, Item::Object(_)))
-    {
-        return FieldValue::Scalar(json_text(nodes, at));
-    }
-    let mut columns: Vec<String> = Vec::new();
-    for (_, i) in &objects {
-        for (k, _) in entries(nodes, *i) {
-            if !columns.contains(&k) {
-                columns.push(k);
-            }
-        }
-    }
-    let rows = objects
-        .iter()
-        .enumerate()
-        .map(|(n, (key, i))| {
-            let cells = entries(nodes, *i);
-            let item = links.as_ref().map(|(g, _)| format!("{g}[{n}]"));
-            let row = columns
-                .iter()
-                .map(|c| {
-                    let text = cells
-                        .iter()
-                        .find(|(k, _)| k == c)
-                        .map(|(_, v)| json_text(nodes, *v))
-                        .unwrap_or_default();
-                    let formula = links
-                        .as_ref()
-                        .and_then(|(_, fields)| fields.iter().find(|o| *o.key == **c))
-                        .and_then(|o| match &o.value {
-                            OutputValue::Value { expr, .. } => Some(&expr.text),
-                            OutputValue::Each { .. } => None,
-                        });
-                    let href = match (&item, formula) {
-                        (Some(item), Some(f)) => page.name_href(Some(item), f),
-                        _ => None,
-                    };
-                    (text, href)
-                })
-                .collect();
-            (key.clone(), row)
-        })
-        .collect();
-    FieldValue::Items { columns, rows }
-}
-
-/// A JSON value as a person reads it: a string without quotes, a number as
-/// written, a list as `[a, b]`, an object as `{k: v}`.
-fn json_text(nodes: &[Node<'_>], at: usize) -> String {
-    match nodes.get(at).map(|n| &n.item) {
-        None | Some(Item::Null) => "null".into(),
-        Some(Item::Bool(b)) => b.to_string(),
-        Some(Item::Number(n)) => n.to_string(),
-        Some(Item::String(s)) => s.to_string(),
-        Some(Item::Array(_)) => {
-            let parts: Vec<String> = items(nodes, at)
-                .into_iter()
-                .map(|i| json_text(nodes, i))
-                .collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Some(Item::Object(_)) => {
-            let parts: Vec<String> = entries(nodes, at)
-                .into_iter()
-                .map(|(k, i)| format!("{k}: {}", json_text(nodes, i)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
-    }
-}
-
-/// One line of a batch's index: a case's line, its page and what it gave.
-#[derive(Clone, Debug)]
-pub struct IndexEntry {
-    /// The case's line number in the batch, from 1.
-    pub line: u64,
-    /// The page's file name, when the case has one (not for a line that is
-    /// no case, nor for a fault).
-    pub page: Option<String>,
-    /// `answered`, `rejected` or `fault`.
-    pub kind: &'static str,
-    /// The decision and answer in a line, or the rejection, or the fault.
-    pub summary: String,
-}
-
-/// The answer in a line for a batch's index: its scalar fields, `key value`
-/// joined with `, `, lists counted.
-pub fn answer_summary(answer: &str) -> String {
-    let mut nodes: Vec<Node<'_>> = Vec::new();
-    if json::read(answer, ANSWER_DEPTH, &mut nodes).is_err() {
-        return answer.to_string();
-    }
-    let parts: Vec<String> = entries(&nodes, 0)
-        .into_iter()
-        .map(|(k, i)| match &nodes[i].item {
-            Item::Array(n) => format!("{k} [{n} items]"),
-            Item::Object(n) => format!("{k} {{{n} entries}}"),
-            _ => format!("{k} {}", json_text(&nodes, i)),
-        })
-        .collect();
-    parts.join(", ")
 }
