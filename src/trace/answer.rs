@@ -26,6 +26,10 @@ pub(super) struct Field {
     pub href: Option<String>,
 }
 
+/// One object of a list answer: its key (keyed answers), then each cell's
+/// text and link.
+pub(super) type ItemRow = (Option<String>, Vec<(String, Option<String>)>);
+
 /// An answer field's value.
 pub(super) enum FieldValue {
     /// A value as written in the JSON (a string without its quotes).
@@ -35,7 +39,7 @@ pub(super) enum FieldValue {
         /// The objects' keys, in order of first appearance.
         columns: Vec<String>,
         /// Each object's key (keyed answers) and cells, each with its link.
-        rows: Vec<(Option<String>, Vec<(String, Option<String>)>)>,
+        rows: Vec<ItemRow>,
     },
 }
 

@@ -128,9 +128,9 @@ impl<'a> Page<'a> {
                     s.item.as_deref().unwrap_or("").to_string(),
                     s.step.to_string(),
                 );
-                if !page.anchors.contains_key(&key) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = page.anchors.entry(key) {
                     let id = unique(&mut used, &step_id(s.item.as_deref(), &s.step));
-                    page.anchors.insert(key, (id, &**s));
+                    slot.insert((id, &**s));
                 }
             }
         }
