@@ -11,6 +11,8 @@ use bareme::unstable::conformance::cases;
 use bareme::unstable::trace::{render_html, render_markdown, write_trace_json, PageSource};
 use bareme::{evaluate_value, Outcome, Rulebook, Trace};
 
+use sha2::Digest;
+
 use super::cli::bareme;
 
 /// The outcome, trace and answer JSON of a case.
@@ -481,4 +483,48 @@ fn pages_that_cannot_be_written_are_exit_2() {
         None,
     );
     assert_eq!(clobber.status.code(), Some(2));
+}
+
+#[test]
+fn an_ablation_and_a_rejection_are_said_on_the_page() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1")
+        .ablated("half_even")
+        .expect("a declared reading");
+    let bytes = std::fs::read(super::root().join("examples/sales-tax/cart.json")).expect("case");
+    let case: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+    let (_, trace, answer) = run(&rb, &case);
+    let html = render_html(&source(&rb, &trace, answer.as_deref(), &bytes));
+    assert!(html.contains(
+        "<tr class=\"warn\"><th>ablation</th><td><code>half_even</code> — an alternative reading, not the rules</td></tr>"
+    ));
+    // The case's digest is SHA-256 of its bytes as read, as `sha256sum` gives it.
+    let digest: String = sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(html.contains(&format!(
+        "<tr><th>case sha256</th><td><code>{digest}</code></td></tr>"
+    )));
+    let md = render_markdown(&source(&rb, &trace, answer.as_deref(), &bytes));
+    assert!(md.contains("| **ablation** | `half_even` — an alternative reading, not the rules |"));
+
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let bytes = br#"{"task": "payslip", "gross_pay": "-1.00", "payroll_month": "2026-03"}"#;
+    let case: serde_json::Value = serde_json::from_slice(bytes).expect("JSON");
+    let (outcome, trace, answer) = run(&rb, &case);
+    let Outcome::Rejected(error) = outcome else {
+        panic!("a negative gross pay is rejected");
+    };
+    assert!(answer.is_none());
+    let html = render_html(&source(&rb, &trace, None, bytes));
+    assert!(html.contains(&format!(
+        "<p class=\"decision rejected\">Rejected at <code>{}</code>: {}</p>",
+        error.path,
+        bareme::unstable::trace::escape_html(&error.message)
+    )));
+    assert!(!html.contains("<table class=\"answer\">"));
+    assert!(html.contains("No check held: the case was rejected as it was read."));
+    // The digest is of the bytes given: one more space, another digest.
+    let spaced = br#"{"task": "payslip",  "gross_pay": "-1.00", "payroll_month": "2026-03"}"#;
+    assert_ne!(html, render_html(&source(&rb, &trace, None, spaced)));
 }
