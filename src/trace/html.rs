@@ -548,8 +548,8 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
             .as_ref()
             .map(|w| format!("\nwhen {}", escape_block(&w.formula)))
             .unwrap_or_default();
-        let texts: Vec<String> = c
-            .clauses
+        let (own, cites) = page.declared_clauses(&g.name, c);
+        let mut texts: Vec<String> = own
             .iter()
             .map(|id| {
                 let text = page.clause_text(id).unwrap_or("");
@@ -561,6 +561,13 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
                 )
             })
             .collect();
+        for (when, ids) in &cites {
+            texts.push(format!(
+                "{} when <code>{}</code>",
+                clause_links(page, ids),
+                escape_html(when)
+            ));
+        }
         let _ = writeln!(
             out,
             "<tr><th><code>{}</code>{label}</th><td><pre class=\"formula\">{}{when}</pre></td><td class=\"small\">{}</td></tr>",

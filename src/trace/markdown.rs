@@ -541,7 +541,15 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
             &[
                 format!("{}{label}", code(&c.step)),
                 format!("{}{when}", code(&c.formula)),
-                clause_links(page, &c.clauses),
+                {
+                    let (own, cites) = page.declared_clauses(&g.name, c);
+                    let mut links = vec![clause_links(page, &own)];
+                    for (when, ids) in &cites {
+                        links.push(format!("{} when {}", clause_links(page, ids), code(when)));
+                    }
+                    links.retain(|l| !l.is_empty());
+                    links.join("; ")
+                },
             ],
         );
     }

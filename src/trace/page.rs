@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::text::shown;
 use super::{CheckTrace, CiteTrace, Event, OutcomeTrace, Read, StepTrace, Trace};
-use crate::model::Rulebook;
+use crate::model::{Clauses, Rulebook};
 use crate::value::Value;
 
 /// Characters of a value in a table cell before `…`.
@@ -163,6 +163,32 @@ impl<'a> Page<'a> {
         match self.anchors.get(&key) {
             Some((id, _)) => id.clone(),
             None => step_id(s.item.as_deref(), &s.step),
+        }
+    }
+
+    /// A per-item step's own clauses and its conditional ones (condition,
+    /// clauses) as the rulebook declares them: an item's trace holds only
+    /// the clauses its own citations added.
+    pub fn declared_clauses(
+        &self,
+        group: &str,
+        s: &StepTrace,
+    ) -> (Clauses, Vec<(String, Clauses)>) {
+        let step = self
+            .rb
+            .groups
+            .iter()
+            .find(|g| *g.name == *group)
+            .and_then(|g| g.steps.iter().find(|m| m.name == s.step));
+        match step {
+            Some(m) => (
+                m.clauses.clone(),
+                m.cite
+                    .iter()
+                    .map(|(f, c)| (f.text.trim().to_string(), c.clone()))
+                    .collect(),
+            ),
+            None => (s.clauses.clone(), Vec::new()),
         }
     }
 
@@ -406,6 +432,17 @@ fn clauses(rb: &Rulebook, trace: &Trace) -> Vec<(String, String)> {
                 named.extend(s.clauses.iter().map(|c| &**c));
                 for c in &s.cites {
                     named.extend(c.clauses.iter().map(|c| &**c));
+                }
+                // A group's table names its steps' declared clauses.
+                let declared = s.item.as_deref().and_then(|item| {
+                    let g = rb.groups.iter().find(|g| *g.name == *group_of(item))?;
+                    g.steps.iter().find(|m| m.name == s.step)
+                });
+                if let Some(m) = declared {
+                    named.extend(m.clauses.iter().map(|c| &**c));
+                    for (_, c) in &m.cite {
+                        named.extend(c.iter().map(|c| &**c));
+                    }
                 }
             }
             Event::Cite(c) => named.extend(c.clauses.iter().map(|c| &**c)),
