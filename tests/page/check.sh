@@ -7,17 +7,17 @@
 #
 #   tests/page/check.sh [BAREME] [OUT_DIR]
 #
-# BAREME defaults to target/debug/bareme, OUT_DIR to a new temporary
-# folder (its screenshots are what docs/img/audit-*.png were taken from:
+# BAREME defaults to target/debug/bareme; the screenshots are kept only
+# when OUT_DIR is given (docs/img/audit-*.png were taken so:
 # `tests/page/check.sh target/debug/bareme docs/img` refreshes them).
 # Needs `chromium` (Debian's package) and python3; no network.
 set -eu
 cd "$(dirname "$0")/../.."
 BAREME=${1:-target/debug/bareme}
-OUT=${2:-$(mktemp -d)}
-mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+OUT=${2:-$WORK/shots}
+mkdir -p "$OUT"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
     echo "check.sh: chromium is not installed (apt-get install -y chromium)" >&2
@@ -55,5 +55,5 @@ if [ "$status" -ne 0 ]; then
     echo "check.sh: chromium's log:" >&2
     tail -5 "$WORK/chromium.log" >&2 || true
 fi
-echo "screenshots in $OUT"
+[ -n "${2:-}" ] && echo "screenshots in $OUT"
 exit $status
