@@ -322,10 +322,15 @@ pub struct EvalArgs {
     /// The case as a JSON file, or `-` for standard input.
     #[arg(conflicts_with = "batch", value_parser = super::locate::case)]
     pub case: Option<PathBuf>,
-    /// Also print the explanation trace (with --batch, `json` only: one
-    /// `{"answer", "trace"}` line per case).
+    /// Also print the explanation trace (with --batch, `json`: one
+    /// `{"answer", "trace"}` line per case; `html` or `markdown`: a page per
+    /// case in the folder --out names, and an index).
     #[arg(long, value_enum)]
     pub trace: Option<TraceFormat>,
+    /// Where to write the audit page (`--trace html` or `markdown`); with
+    /// --batch, a new or empty folder for the pages and their index.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub out: Option<PathBuf>,
     /// Evaluate JSON Lines (a case per line, or {"case": …}); `-` or no file reads standard input.
     #[arg(long, num_args = 0..=1, default_missing_value = "-")]
     pub batch: Option<PathBuf>,
@@ -371,6 +376,10 @@ pub enum TraceFormat {
     Text,
     /// `{"answer": …, "trace": …}` on one line.
     Json,
+    /// A self-contained HTML audit page (the answer, then every step).
+    Html,
+    /// The audit page as GitHub-flavoured Markdown.
+    Markdown,
 }
 
 /// What `check --deny` turns into failures.

@@ -17,7 +17,25 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
+    let pages = matches!(args.trace, Some(TraceFormat::Html | TraceFormat::Markdown));
+    if args.out.is_some() && !pages {
+        warn!("error: --out names where an audit page goes: add --trace html or --trace markdown");
+        return ExitCode::from(2);
+    }
+    if let Some(out) = &args.out {
+        let inputs: Vec<&std::path::Path> =
+            args.case.iter().chain(&args.batch).map(|p| &**p).collect();
+        let clash = super::output::clobbers(&[("--out", out)], &inputs)
+            .or_else(|| super::output::clobbers_rulebook(&[("--out", out)], &rb));
+        if let Some(message) = clash {
+            warn!("error: {message}");
+            return ExitCode::from(2);
+        }
+    }
     if let Some(batch) = &args.batch {
+        let jobs = args
+            .jobs
+            .unwrap_or_else(bareme::unstable::chunks::all_cores);
         let trace = match args.trace {
             None => false,
             Some(TraceFormat::Json) => true,
@@ -25,21 +43,28 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 warn!("error: --trace text cannot be combined with --batch: a batch writes one JSON line per case, so use --trace json");
                 return ExitCode::from(2);
             }
+            Some(format @ (TraceFormat::Html | TraceFormat::Markdown)) => {
+                let Some(dir) = &args.out else {
+                    warn!("error: --batch with --trace html or markdown writes a page per case: add --out DIR");
+                    return ExitCode::from(2);
+                };
+                return super::pages::run_batch(&rb, batch, jobs, format, dir);
+            }
         };
-        let jobs = args
-            .jobs
-            .unwrap_or_else(bareme::unstable::chunks::all_cores);
         return super::batch::run(&rb, batch, jobs, trace);
     }
     if args.jobs.is_some() {
         warn!("error: --jobs applies to a batch: add --batch FILE");
         return ExitCode::from(2);
     }
-    let case =
-        read_case(args.case.as_deref(), case_limit(&rb)).and_then(|bytes| parse_case(&bytes));
-    let case = match case {
-        Ok(case) => case,
-        Err(e) => {
+    let bytes = read_case(args.case.as_deref(), case_limit(&rb));
+    let case = bytes
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|bytes| parse_case(bytes));
+    let (bytes, case) = match (bytes, case) {
+        (Ok(bytes), Ok(case)) => (bytes, case),
+        (Err(e), _) | (_, Err(e)) => {
             warn!("error: {e}");
             return ExitCode::from(2);
         }
@@ -51,6 +76,32 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             return ExitCode::from(4);
         }
     };
+    if let (Some(format @ (TraceFormat::Html | TraceFormat::Markdown)), Some(trace)) =
+        (args.trace, &trace)
+    {
+        let page = super::pages::page(&rb, &bytes, &outcome, trace, format);
+        let code = match &outcome {
+            Outcome::Rejected(err) => {
+                warn!("rejected: {}: {}", err.path, err.message);
+                ExitCode::from(2)
+            }
+            _ => ExitCode::SUCCESS,
+        };
+        return match &args.out {
+            Some(path) => match super::output::write_file(path, page.as_bytes()) {
+                Ok(()) => code,
+                Err(e) => {
+                    warn!("error: cannot write {}: {e}", path.display());
+                    ExitCode::from(super::output::WRITE_FAILED)
+                }
+            },
+            None => {
+                let mut out = Stdout::new();
+                out.text(&page);
+                out.finish(code)
+            }
+        };
+    }
     let mut out = Stdout::new();
     match &outcome {
         Outcome::Answer(answer) => {

@@ -44,6 +44,7 @@ mod judge;
 mod locate;
 mod new;
 mod output;
+mod pages;
 mod progress;
 mod rescore;
 mod rubric_diff;

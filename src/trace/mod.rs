@@ -1,14 +1,21 @@
 //! The explanation trace: what an evaluation did, step by step.
 //!
 //! A trace is plain data; the evaluator fills it only when asked, and
-//! renderers turn it into text for auditors (`text.rs`) or JSON for tools
+//! renderers turn it into text for auditors (`text.rs`), JSON for tools
 //! (`json.rs`, the one writer of the format `docs/trace-format.md`
-//! documents: a trace has no `Serialize`, so its JSON is written one way).
+//! documents: a trace has no `Serialize`, so its JSON is written one way),
+//! or an audit page (`page.rs` works it out, `html.rs` and `markdown.rs`
+//! write it, `index.rs` a batch's index of them: `docs/audit-page.md`).
 //!
 //! Invariant: everything in a trace is deterministic (no clock, no addresses),
 //! so the same rulebook and case give the same bytes.
 
+mod answer;
+mod html;
+mod index;
 mod json;
+mod markdown;
+mod page;
 mod text;
 
 use std::sync::Arc;
@@ -17,8 +24,13 @@ use crate::facts::{CaseError, Given};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
+pub use answer::answer_summary;
+pub use html::{escape_html, render_html};
+pub use index::{render_html_index, render_markdown_index, IndexEntry};
 /// A trace as JSON text, the one road (see `json.rs`).
 pub use json::write_trace_json;
+pub use markdown::{escape_markdown, render_markdown};
+pub use page::PageSource;
 pub use text::{escape_text, render_text};
 
 /// The whole explanation of one evaluation.

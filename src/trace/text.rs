@@ -434,8 +434,9 @@ fn write_folded(out: &mut String, steps: &[Event]) {
 }
 
 /// A value as a trace line shows it: a list or map by its first items and
-/// how many more, the whole at most `SHOWN_CHARS` characters.
-fn shown(value: &Value) -> String {
+/// how many more, the whole at most `SHOWN_CHARS` characters (the audit
+/// pages show values the same way).
+pub(super) fn shown(value: &Value) -> String {
     let mut text = Capped {
         text: String::new(),
         left: SHOWN_CHARS,

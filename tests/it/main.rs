@@ -30,6 +30,7 @@ mod layers;
 mod locate;
 mod luma_generators;
 mod no_abort;
+mod pages;
 mod properties;
 mod readers;
 mod roads;
