@@ -49,6 +49,7 @@ mod json;
 mod model;
 mod num;
 mod outcome;
+mod repair;
 mod reply;
 mod rulebook;
 mod score;
@@ -131,6 +132,9 @@ pub mod unstable {
     }
     pub mod outcome {
         pub use crate::outcome::*;
+    }
+    pub mod repair {
+        pub use crate::repair::*;
     }
     pub mod reply {
         pub use crate::reply::*;

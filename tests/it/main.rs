@@ -32,6 +32,7 @@ mod luma_generators;
 mod no_abort;
 mod properties;
 mod readers;
+mod repair;
 mod roads;
 mod score;
 mod seed_sets;
