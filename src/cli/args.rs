@@ -73,6 +73,8 @@ pub enum Command {
     Score(ScoreArgs),
     /// Write a rulebook folder whose declared readings (`--ablate a,b`) are its main formulas.
     Bake(super::bake::BakeArgs),
+    /// Score a candidate rulebook against a repair task: its reward on hidden and visible cases.
+    Verify(super::verify::VerifyArgs),
     /// Serve tasks and grade replies over HTTP (the sandbox), runs kept in SQLite.
     Serve(super::serve::ServeArgs),
     /// Grade the same replies under several rubric versions side by side.

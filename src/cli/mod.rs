@@ -53,6 +53,7 @@ mod serve;
 mod sweep;
 mod table;
 mod taskfile;
+mod verify;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -86,6 +87,7 @@ pub fn run() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Bake(args) => bake::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Baselines(args) => baselines::run(&args),
