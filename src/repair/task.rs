@@ -192,7 +192,10 @@ struct RawPrompt {
 #[serde(deny_unknown_fields)]
 struct RawVisible {
     id: String,
-    case: toml::Value,
+    /// The case as TOML, or
+    case: Option<toml::Value>,
+    /// the case as JSON text (a conformance case's spelling).
+    json: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -307,14 +310,28 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
         );
     }
     let json = |v: &toml::Value| serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
-    let visible: Vec<Visible> = raw
-        .visible
-        .iter()
-        .map(|v| Visible {
-            id: v.id.clone(),
-            case: json(&v.case),
-        })
-        .collect();
+    let mut visible: Vec<Visible> = Vec::new();
+    for v in &raw.visible {
+        let case = match (&v.case, &v.json) {
+            (Some(case), None) => Some(json(case)),
+            (None, Some(text)) => serde_json::from_str(text).ok(),
+            _ => None,
+        };
+        match case {
+            Some(case) => visible.push(Visible {
+                id: v.id.clone(),
+                case,
+            }),
+            None => problem_at(
+                "repair::visible",
+                Span::default(),
+                format!(
+                    "visible case `{}`: give `case` (TOML) or `json` (JSON text), one of them",
+                    v.id
+                ),
+            ),
+        }
+    }
     if visible.len() > MAX_VISIBLE || raw.groups.len() > MAX_VISIBLE || raw.groups.is_empty() {
         problem_at(
             "repair::size",

@@ -523,3 +523,74 @@ fn bake_and_verify_commands() {
         Some(149 - v["cases_passed"].as_u64().unwrap_or(0) as usize)
     );
 }
+
+/// The paie-fr and succession-fr repair tasks: the reference scores 1.0,
+/// the seeded candidate (`bake` of the file's readings) at most 0.45, every
+/// incomplete repair below 1.0, and each reading left alone fails a group.
+#[test]
+fn other_repair_tasks_hold_the_same() {
+    let sets: [(&str, &str, &[&str]); 2] = [
+        (
+            "paie-fr",
+            "v2026",
+            &[
+                "hourly_rate_rounded_before_premium",
+                "daily_salary_rounded_before_proration",
+                "meal_vouchers_rounded_per_voucher",
+            ],
+        ),
+        (
+            "succession-fr",
+            "v2026",
+            &[
+                "ignore_790g",
+                "ignore_790g_age_conditions",
+                "ignore_recall",
+                "ignore_representation",
+                "restart_scale_after_recall",
+                "uncapped_funeral_costs",
+            ],
+        ),
+    ];
+    for (set, version, readings) in sets {
+        let (task, rb) = load_repair(&root().join(format!("rulebooks/{set}/repair-1.toml")), None)
+            .unwrap_or_else(|e| panic!("{set}: {e}"));
+        let v = Verifier::new(task, rb).unwrap_or_else(|e| panic!("{set}: {e}"));
+        let reference = std::fs::read_to_string(
+            root().join(format!("rulebooks/{set}/{version}/rulebook.toml")),
+        )
+        .expect("read");
+        assert_eq!(v.verify_text(&reference).reward, Decimal::ONE, "{set}");
+        let seeded = std::fs::read_to_string(
+            root().join(format!("rulebooks/{set}/repair-1/candidate/rulebook.toml")),
+        )
+        .expect("read");
+        let baked = bake_text("rulebook.toml", &reference, readings).expect("bake");
+        assert_eq!(
+            baked.text, seeded,
+            "{set}: the candidate is the bake of its readings"
+        );
+        assert_eq!(v.verify_text(&seeded).reward, Decimal::ZERO, "{set}");
+        for mask in 1u32..(1 << readings.len()) {
+            let names: Vec<&str> = (0..readings.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| readings[i])
+                .collect();
+            let verdict = v.verify_rulebook(
+                &bake_text("rulebook.toml", &reference, &names)
+                    .expect("bake")
+                    .rulebook,
+            );
+            assert!(verdict.reward <= Decimal::new(45, 2), "{set} {names:?}");
+            if let [one] = names[..] {
+                let own = v
+                    .task
+                    .groups
+                    .iter()
+                    .position(|g| g.tags == [format!("ablation:{one}")])
+                    .expect("a group of its own");
+                assert!(!verdict.groups[own], "{set} {one}");
+            }
+        }
+    }
+}
