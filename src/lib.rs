@@ -75,6 +75,7 @@ pub use model::{Limits, Rulebook};
 pub use outcome::{
     outcome_json, write_outcome, write_traced, Answer, AnswerValue, EvalError, Fields, Outcome,
 };
+pub use repair::{Repair, RepairSession, RepairVerdict, ToolError};
 pub use rulebook::{load_rulebook, load_rulebook_with, parse_rulebook, LoadError, LoadOptions};
 pub use score::{
     load_rubric, Graded, Judge, JudgeError, JudgeRequest, Recorded, Rubric, RubricError, Scorer,

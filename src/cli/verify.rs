@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use super::args::ReportFormat;
 use super::output::Stdout;
 use bareme::unstable::outcome::outcome_json;
-use bareme::unstable::repair::{load_repair, Refusal, Verdict, Verifier};
+use bareme::unstable::repair::{load_repair, Refusal, RepairVerdict, Verifier};
 use bareme::unstable::rulebook::load::{read_capped, rulebook_file};
 
 /// Arguments of `bareme verify`.
@@ -71,28 +71,8 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
     out.finish(ExitCode::SUCCESS)
 }
 
-/// A reward as a JSON number with a decimal point: `1.0`, `0.0`, `0.135`.
-fn reward_text(verdict: &Verdict) -> String {
-    let r = verdict.reward.normalize();
-    if r.scale() == 0 {
-        format!("{r}.0")
-    } else {
-        r.to_string()
-    }
-}
-
-fn json(verifier: &Verifier, verdict: &Verdict, reveal: bool) -> serde_json::Value {
-    let reward: serde_json::Value =
-        serde_json::from_str(&reward_text(verdict)).unwrap_or(serde_json::Value::Null);
-    let mut out = serde_json::json!({
-        "reward": reward,
-        "cases_passed": verdict.cases_passed,
-        "cases": verdict.cases,
-        "groups": verdict.groups,
-    });
-    if let Some(r) = &verdict.refusal {
-        out["refused"] = r.message().into();
-    }
+fn json(verifier: &Verifier, verdict: &RepairVerdict, reveal: bool) -> serde_json::Value {
+    let mut out = verdict.summary_json();
     if reveal {
         let failed: Vec<serde_json::Value> = verdict
             .failed
@@ -113,11 +93,11 @@ fn json(verifier: &Verifier, verdict: &Verdict, reveal: bool) -> serde_json::Val
     out
 }
 
-fn text(out: &mut Stdout, verifier: &Verifier, verdict: &Verdict, reveal: bool) {
+fn text(out: &mut Stdout, verifier: &Verifier, verdict: &RepairVerdict, reveal: bool) {
     let right = verdict.groups.values().filter(|r| **r).count();
     let mut line = format!(
         "reward {}: {}/{} cases, {}/{} groups",
-        reward_text(verdict),
+        verdict.reward_text(),
         verdict.cases_passed,
         verdict.cases,
         right,

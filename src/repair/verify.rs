@@ -29,6 +29,15 @@ use crate::rulebook::{effective_toml, parse_rulebook};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RepairError {
+    /// The repair file or its rulebook does not load.
+    #[error(transparent)]
+    Load(Box<crate::tasks::CompanionError>),
+    /// The seeded candidate cannot be read (missing, over the byte cap, not UTF-8).
+    #[error("the seeded candidate of {file} cannot be read within its cap")]
+    Candidate {
+        /// The repair file.
+        file: String,
+    },
     /// The hidden-case generator does not load or draw.
     #[error("the hidden cases of {file}: {message}")]
     Hidden {
@@ -56,9 +65,12 @@ pub enum RepairError {
 }
 
 impl RepairError {
-    /// A stable code: `repair::hidden`, `repair::empty_group` or `repair::reference`.
+    /// A stable code: `repair::load`, `repair::candidate`, `repair::hidden`,
+    /// `repair::empty_group` or `repair::reference`.
     pub fn code(&self) -> &'static str {
         match self {
+            RepairError::Load(_) => "repair::load",
+            RepairError::Candidate { .. } => "repair::candidate",
             RepairError::Hidden { .. } => "repair::hidden",
             RepairError::EmptyGroup { .. } => "repair::empty_group",
             RepairError::Reference { .. } => "repair::reference",
@@ -136,8 +148,17 @@ pub struct Verifier {
 }
 
 /// A verification's result.
+///
+/// ```
+/// # let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// let reference = std::fs::read_to_string("rulebooks/sales-tax/v1/rulebook.toml")?;
+/// let verdict: bareme::RepairVerdict = repair.verify(&reference);
+/// assert_eq!((verdict.reward, verdict.cases_passed), (1.into(), verdict.cases));
+/// assert_eq!(verdict.reward_text(), "1.0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Verdict {
+pub struct RepairVerdict {
     /// 1 when every case is right; else `partial` × the share of groups
     /// fully right; 0 when refused.
     pub reward: Decimal,
@@ -151,6 +172,35 @@ pub struct Verdict {
     pub refusal: Option<Refusal>,
     /// Indices (into `Verifier::cases`) of the cases got wrong: evaluator-only.
     pub failed: Vec<usize>,
+}
+
+impl RepairVerdict {
+    /// The reward as a JSON number with a decimal point: `1.0`, `0.0`, `0.405`.
+    pub fn reward_text(&self) -> String {
+        let r = self.reward.normalize();
+        if r.scale() == 0 {
+            format!("{r}.0")
+        } else {
+            r.to_string()
+        }
+    }
+
+    /// What may be shown of a verdict: `{"reward", "cases_passed",
+    /// "cases", "groups"}` and, when refused, `"refused"` (its category).
+    pub fn summary_json(&self) -> serde_json::Value {
+        let reward: serde_json::Value =
+            serde_json::from_str(&self.reward_text()).unwrap_or(serde_json::Value::Null);
+        let mut out = serde_json::json!({
+            "reward": reward,
+            "cases_passed": self.cases_passed,
+            "cases": self.cases,
+            "groups": self.groups,
+        });
+        if let Some(r) = &self.refusal {
+            out["refused"] = r.message().into();
+        }
+        out
+    }
 }
 
 impl Verifier {
@@ -235,7 +285,7 @@ impl Verifier {
 
     /// The verdict of candidate text: refused (reward 0) if it is over a
     /// cap, does not load or breaks the contract; else scored on every case.
-    pub fn verify_text(&self, text: &str) -> Verdict {
+    pub fn verify_text(&self, text: &str) -> RepairVerdict {
         match self.load_candidate(text) {
             Ok(rb) => self.verify_rulebook(&rb),
             Err(refusal) => self.refuse(refusal),
@@ -272,7 +322,7 @@ impl Verifier {
     }
 
     /// The verdict of a loaded candidate (its limits clamped here too).
-    pub fn verify_rulebook(&self, candidate: &Rulebook) -> Verdict {
+    pub fn verify_rulebook(&self, candidate: &Rulebook) -> RepairVerdict {
         let candidate = clamp(candidate.clone(), &self.task.caps);
         let mut right = vec![false; self.cases.len()];
         for (i, c) in self.cases.iter().enumerate() {
@@ -300,7 +350,7 @@ impl Verifier {
                 .round_dp(6)
                 .normalize()
         };
-        Verdict {
+        RepairVerdict {
             reward,
             cases_passed,
             cases: right.len(),
@@ -311,8 +361,8 @@ impl Verifier {
     }
 
     /// The verdict of a candidate refused before any case: reward 0.
-    pub fn refuse(&self, refusal: Refusal) -> Verdict {
-        Verdict {
+    pub fn refuse(&self, refusal: Refusal) -> RepairVerdict {
+        RepairVerdict {
             reward: Decimal::ZERO,
             cases_passed: 0,
             cases: self.cases.len(),

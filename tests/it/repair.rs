@@ -594,3 +594,66 @@ fn other_repair_tasks_hold_the_same() {
         }
     }
 }
+
+/// The agent's tools: sections, the stored text, an atomic replacement
+/// with a bounded answer, visible carts only, and sessions that share
+/// nothing; a session that stores the reference earns 1.0, one that keeps
+/// the seeded candidate 0.0.
+#[test]
+fn the_repair_session_tools() {
+    let repair =
+        bareme::Repair::load(&root().join("rulebooks/sales-tax/repair-1.toml")).expect("load");
+    let mut a = repair.session();
+    let b = repair.session();
+    assert_eq!(a.read_rulebook(), seeded_text());
+    for section in [
+        "contract",
+        "rules",
+        "products",
+        "customers",
+        "carts",
+        "visible",
+    ] {
+        assert!(!a.inspect_business(section).expect(section).is_empty());
+    }
+    let err = a.inspect_business("hidden").unwrap_err();
+    assert_eq!(err.code(), "tool::unknown_section");
+    // The seeded candidate's CART-3: one USB cable (3.10) fulfilled in
+    // STATE_B for a customer billed in STATE_C, taxed at STATE_C's 0.09:
+    // 0.279, 0.28 (the reference: 3.10 × 0.0525 = 0.16275, 0.16).
+    let seeded_cart = a.calculate_cart("CART-3").expect("cart");
+    assert_eq!(
+        seeded_cart,
+        r#"{"cart_id":"CART-3","lines":[{"id":"L1","jurisdiction":"STATE_B","net":"3.10","tax":"0.28","total":"3.38"}],"subtotal":"3.10","tax":"0.28","total":"3.38"}"#
+    );
+    assert_eq!(
+        a.calculate_cart("sales-0").unwrap_err().code(),
+        "tool::unknown_cart"
+    );
+    // A refused text leaves the stored one; the answer is a category and a
+    // place, short, quoting nothing.
+    let bad = seeded_text().replace("expr = \"net + tax\"", "expr = \"net + tax + secret_name\"");
+    let err = a.replace_rulebook(&bad).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with("refused: candidate::invalid (check::unknown_name) at "),
+        "{message}"
+    );
+    assert!(
+        !message.contains("secret_name") && message.len() <= 256,
+        "{message}"
+    );
+    assert_eq!(a.read_rulebook(), seeded_text());
+    assert_eq!(a.verify().reward, Decimal::ZERO);
+    // The reference stored in one session changes nothing in the other.
+    a.replace_rulebook(&reference_text()).expect("accepted");
+    assert_eq!(a.read_rulebook(), reference_text());
+    assert_eq!(a.verify().reward, Decimal::ONE);
+    assert_eq!(b.read_rulebook(), seeded_text());
+    assert_eq!(b.verify().reward, Decimal::ZERO);
+    assert_eq!(b.calculate_cart("CART-3").expect("cart"), seeded_cart);
+    assert!(a
+        .calculate_cart("CART-3")
+        .expect("cart")
+        .contains(r#""tax":"0.16","total":"3.26"}"#));
+}
