@@ -6,7 +6,9 @@
 //! TOML text → [`Rulebook`] (checked, lowered) → validated [`Facts`]
 //! → [`Outcome`] (+ [`Trace`]). Beside it, the gym: a [`Generator`] drawn
 //! by a [`TaskDrawer`] makes seeded [`Task`]s, a [`Scorer`] grades replies
-//! under a [`Rubric`], and [`diff_rulebooks`] compares two versions.
+//! under a [`Rubric`], [`diff_rulebooks`] compares two versions, and a
+//! [`Repair`] task scores a candidate rulebook an agent left in its
+//! [`RepairSession`] ([`RepairVerdict`]).
 //!
 //! ```
 //! use bareme::{evaluate_value, load_rulebook, Outcome};
