@@ -384,6 +384,14 @@ fn attacks_score_below_one_or_zero() {
     );
     assert_ne!(renamed, reference);
     assert_eq!(refused(&renamed), Some("contract::answer"));
+    // TOML nested 7,000 deep within the size cap: refused by the TOML
+    // reader's own bound, no stack overflow.
+    let nested = format!(
+        "[rulebook]\nid = \"x\"\nz = {}{}\n",
+        "[".repeat(7000),
+        "]".repeat(7000)
+    );
+    assert_eq!(refused(&nested), Some("candidate::invalid"));
     // Text that is no rulebook: a category and a place, nothing of the text.
     let broken = v.verify_text("[rulebook]\nid = \"x\"\nsecret = 1\n");
     let r = broken.refusal.expect("refused");
