@@ -6,7 +6,9 @@
 //! TOML text → [`Rulebook`] (checked, lowered) → validated [`Facts`]
 //! → [`Outcome`] (+ [`Trace`]). Beside it, the gym: a [`Generator`] drawn
 //! by a [`TaskDrawer`] makes seeded [`Task`]s, a [`Scorer`] grades replies
-//! under a [`Rubric`], and [`diff_rulebooks`] compares two versions.
+//! under a [`Rubric`], [`diff_rulebooks`] compares two versions, and a
+//! [`Repair`] task scores a candidate rulebook an agent left in its
+//! [`RepairSession`] ([`RepairVerdict`]).
 //!
 //! ```
 //! use bareme::{evaluate_value, load_rulebook, Outcome};
@@ -49,6 +51,7 @@ mod json;
 mod model;
 mod num;
 mod outcome;
+mod repair;
 mod reply;
 mod rulebook;
 mod score;
@@ -74,6 +77,7 @@ pub use model::{Limits, Rulebook};
 pub use outcome::{
     outcome_json, write_outcome, write_traced, Answer, AnswerValue, EvalError, Fields, Outcome,
 };
+pub use repair::{Repair, RepairSession, RepairVerdict, ToolError};
 pub use rulebook::{load_rulebook, load_rulebook_with, parse_rulebook, LoadError, LoadOptions};
 pub use score::{
     load_rubric, Graded, Judge, JudgeError, JudgeRequest, Recorded, Rubric, RubricError, Scorer,
@@ -131,6 +135,9 @@ pub mod unstable {
     }
     pub mod outcome {
         pub use crate::outcome::*;
+    }
+    pub mod repair {
+        pub use crate::repair::*;
     }
     pub mod reply {
         pub use crate::reply::*;

@@ -172,7 +172,13 @@ def load_environment(
 ) -> vf.Env:
     """A verifiers environment of ``n`` tasks of ``system``'s ``split``.
 
-    ``options`` go to verifiers' ``EnvConfig`` (e.g. ``max_concurrent_agents``)."""
+    ``options`` go to verifiers' ``EnvConfig`` (e.g. ``max_concurrent_agents``).
+    A repair system (``"sales-tax-repair"``, ``bareme.repair_env.TASKS``)
+    gives its multi-turn tool environment instead, ``options`` its limits."""
+    from bareme import repair_env
+
+    if system in repair_env.TASKS:
+        return repair_env.RepairEnvironment(system, **options)  # type: ignore[return-value]
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}: one of {', '.join(SYSTEMS)}")
     judge_id = None

@@ -23,6 +23,8 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use rust_decimal::Decimal;
 
+mod repair;
+
 create_exception!(
     _bareme,
     BaremeError,
@@ -776,6 +778,8 @@ fn _bareme(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rulebook>()?;
     m.add_class::<Generator>()?;
     m.add_class::<Rubric>()?;
+    m.add_class::<repair::Repair>()?;
+    m.add_class::<repair::RepairSession>()?;
     m.add_function(wrap_pyfunction!(_diff_json, m)?)?;
     m.add_function(wrap_pyfunction!(_source_rulebooks, m)?)?;
     m.add("BaremeError", py.get_type::<BaremeError>())?;

@@ -71,6 +71,10 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Score replies to a task file under a rubric: one JSON line per reply, a summary on stderr.
     Score(ScoreArgs),
+    /// Write a rulebook folder whose declared readings (`--ablate a,b`) are its main formulas.
+    Bake(super::bake::BakeArgs),
+    /// Score a candidate rulebook against a repair task: its reward on hidden and visible cases.
+    Verify(super::verify::VerifyArgs),
     /// Serve tasks and grade replies over HTTP (the sandbox), runs kept in SQLite.
     Serve(super::serve::ServeArgs),
     /// Grade the same replies under several rubric versions side by side.

@@ -33,6 +33,7 @@ macro_rules! warn_raw {
 
 mod ablations;
 mod args;
+mod bake;
 mod baselines;
 mod batch;
 mod diff;
@@ -53,6 +54,7 @@ mod serve;
 mod sweep;
 mod table;
 mod taskfile;
+mod verify;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -85,6 +87,8 @@ pub fn run() -> ExitCode {
         } => compile(&rulebook, ablate.as_deref(), out.as_deref()),
         Command::Generate(args) => generate::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Bake(args) => bake::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Baselines(args) => baselines::run(&args),

@@ -37,6 +37,7 @@ const LAYERS: &[&[&str]] = &[
     &["generate"],
     &["score"],
     &["diff"],
+    &["repair"],
     &["embed"],
     &[""],
 ];

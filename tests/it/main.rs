@@ -33,6 +33,7 @@ mod no_abort;
 mod pages;
 mod properties;
 mod readers;
+mod repair;
 mod roads;
 mod score;
 mod seed_sets;

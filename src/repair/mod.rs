@@ -1,0 +1,18 @@
+//! Repair tasks: a faulty rulebook to fix, a candidate rulebook as the
+//! answer, scored on hidden cases.
+//!
+//! `bake` writes a rulebook whose declared wrong readings are its main
+//! formulas (the seeded candidate of a repair task); `task` reads the
+//! repair task file; `verify` loads a candidate under the task's caps,
+//! holds it to the reference's contract and rewards it; `session` is the
+//! agent's side, the stored candidate and the four tools.
+
+mod bake;
+mod session;
+mod task;
+mod verify;
+
+pub use bake::{bake_path, bake_text, write_baked, BakeError, Baked};
+pub use session::{Repair, RepairSession, ToolError};
+pub use task::{load_repair, parse_repair, Caps, Group, Hidden, RepairTask, Visible, MAX_HIDDEN};
+pub use verify::{Refusal, RepairError, RepairVerdict, ScoredCase, Verifier};
