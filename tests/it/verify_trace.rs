@@ -71,3 +71,239 @@ fn every_conformance_trace_follows() {
         failed.join("\n")
     );
 }
+
+/// A trace changed in one place, and where the change is.
+struct Tampered {
+    line: String,
+    at: String,
+    what: &'static str,
+}
+
+/// The `at` of an event as the verifier names it.
+fn event_at(ev: &serde_json::Value) -> String {
+    let s = |k: &str| ev.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    match s("event").as_deref() {
+        Some("check") => format!("check {}", ev["index"]),
+        _ => match s("item") {
+            Some(item) => format!("step {item}.{}", s("step").unwrap_or_default()),
+            None => format!("step {}", s("step").unwrap_or_default()),
+        },
+    }
+}
+
+fn cent_more(v: &serde_json::Value) -> Option<serde_json::Value> {
+    let d: rust_decimal::Decimal = v.as_str()?.parse().ok()?;
+    Some(serde_json::Value::String(
+        (d + rust_decimal::Decimal::new(1, 2)).to_string(),
+    ))
+}
+
+/// The other rows a lookup could have chosen in the same table.
+fn other_rows(rb_rows: &[(String, Vec<String>)], table: &str, row: &str) -> Vec<String> {
+    rb_rows
+        .iter()
+        .filter(|(t, _)| t == table)
+        .flat_map(|(_, rows)| rows.iter().filter(|r| *r != row).cloned())
+        .collect()
+}
+
+/// One change of the given kind drawn from the trace, if it has a place for one.
+fn tamper(
+    line: &str,
+    kind: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    rows: &[(String, Vec<String>)],
+) -> Option<Tampered> {
+    use rand::Rng;
+    let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
+    let events = json["trace"]["events"].as_array()?.clone();
+    // Every place of this kind: (event, sub-index).
+    let mut places = Vec::new();
+    for (e, ev) in events.iter().enumerate() {
+        match kind {
+            0 if ev["event"] == "step" && cent_more(&ev["value"]).is_some() => places.push((e, 0)),
+            1 => {
+                for (r, read) in ev["reads"].as_array().into_iter().flatten().enumerate() {
+                    if cent_more(&read["value"]).is_some() || read["value"].is_boolean() {
+                        places.push((e, r));
+                    }
+                }
+            }
+            2 => {
+                for (l, lk) in ev["lookups"].as_array().into_iter().flatten().enumerate() {
+                    let (Some(t), Some(r)) = (lk["table"].as_str(), lk["row"].as_str()) else {
+                        continue;
+                    };
+                    if lk["source"] == "rulebook" && !other_rows(rows, t, r).is_empty() {
+                        places.push((e, l));
+                    }
+                }
+            }
+            3 => {
+                for r in 0..ev["roundings"].as_array().map_or(0, Vec::len) {
+                    places.push((e, r));
+                }
+            }
+            _ => {}
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let (e, sub) = places[rng.random_range(0..places.len())];
+    let at = event_at(&events[e]);
+    let ev = &mut json["trace"]["events"][e];
+    let what = match kind {
+        0 => {
+            ev["value"] = cent_more(&ev["value"])?;
+            "value"
+        }
+        1 => {
+            let v = &mut ev["reads"][sub]["value"];
+            let changed = match &*v {
+                serde_json::Value::Bool(b) => serde_json::Value::Bool(!*b),
+                other => cent_more(other)?,
+            };
+            *v = changed;
+            "read"
+        }
+        2 => {
+            let lk = &mut ev["lookups"][sub];
+            let others = other_rows(rows, lk["table"].as_str()?, lk["row"].as_str()?);
+            let other = others[rng.random_range(0..others.len())].clone();
+            if lk["kind"] == "key" {
+                lk["key"] = serde_json::Value::String(other.clone());
+            }
+            lk["row"] = serde_json::Value::String(other);
+            "lookup"
+        }
+        _ => {
+            let r = &mut ev["roundings"][sub];
+            let modes = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+            let now = r["mode"].as_str()?.to_string();
+            let others: Vec<&str> = modes.into_iter().filter(|m| *m != now).collect();
+            r["mode"] = serde_json::Value::String(others[rng.random_range(0..others.len())].into());
+            "rounding"
+        }
+    };
+    Some(Tampered {
+        line: json.to_string(),
+        at,
+        what,
+    })
+}
+
+/// Each table's rows as a lookup names them: a period row by its name, a
+/// keyed row by its key (one key column).
+fn table_rows(rb: &Rulebook, dir: &str) -> Vec<(String, Vec<String>)> {
+    let _ = rb;
+    let text = std::fs::read_to_string(Path::new(dir).join("rulebook.toml")).unwrap_or_default();
+    let doc: toml::Value = toml::from_str(&text).unwrap_or(toml::Value::Integer(0));
+    let mut out = Vec::new();
+    for (name, table) in doc
+        .get("tables")
+        .and_then(|t| t.as_table())
+        .into_iter()
+        .flatten()
+    {
+        let keys: Vec<String> = table
+            .get("keys")
+            .and_then(|k| k.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str().map(str::to_string))
+            .collect();
+        let rows = table
+            .get("rows")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten();
+        let names: Vec<String> = rows
+            .filter_map(|r| match r.get("name").and_then(|n| n.as_str()) {
+                Some(n) => Some(n.to_string()),
+                None if !keys.is_empty() => {
+                    let parts: Option<Vec<String>> = keys
+                        .iter()
+                        .map(|k| r.get(k).and_then(|v| v.as_str()).map(str::to_string))
+                        .collect();
+                    parts.map(|p| p.join(", "))
+                }
+                None => None,
+            })
+            .collect();
+        out.push((name.clone(), names));
+    }
+    out
+}
+
+#[test]
+fn a_trace_changed_in_one_place_is_named_there() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut traces: Vec<(String, String, serde_json::Value)> = Vec::new();
+    // Generated cases of every bundled generator, and every conformance case.
+    for generator in [
+        "rulebooks/luma-payroll/generator-4.toml",
+        "rulebooks/sales-tax/generator-1.toml",
+        "rulebooks/paie-fr/generator-1.toml",
+        "rulebooks/succession-fr/generator-1.toml",
+    ] {
+        let (g, rb) = bareme::load_generator(Path::new(generator), None).expect("generator");
+        let drawer = bareme::TaskDrawer::new(&g, &rb).expect("drawer");
+        let dir = rb.files()[0].clone();
+        let dir = Path::new(&dir)
+            .parent()
+            .expect("folder")
+            .display()
+            .to_string();
+        for i in 0..40 {
+            let task = drawer.task(2026, i, None).expect("task").task;
+            traces.push((dir.clone(), generator.to_string(), task.case));
+        }
+    }
+    for dir in versions() {
+        for (_, case) in cases(Path::new(&dir)).expect("cases") {
+            traces.push((dir.clone(), dir.clone(), case));
+        }
+    }
+    let mut tried = [0usize; 4];
+    let mut missed = Vec::new();
+    let mut books: std::collections::HashMap<String, (Rulebook, Vec<(String, Vec<String>)>)> =
+        Default::default();
+    for (dir, origin, case) in &traces {
+        let (rb, rows) = books.entry(dir.clone()).or_insert_with(|| {
+            let rb = load_rulebook(Path::new(dir)).expect("rulebook");
+            let rows = table_rows(&rb, dir);
+            (rb, rows)
+        });
+        let Some(line) = traced(rb, case) else {
+            continue;
+        };
+        assert!(verdict(rb, &line, case).follows(), "{origin}: {case}");
+        for kind in 0..4 {
+            let Some(t) = tamper(&line, kind, &mut rng, rows) else {
+                continue;
+            };
+            tried[kind] += 1;
+            let v = verdict(rb, &t.line, case);
+            let named = v
+                .findings
+                .iter()
+                .any(|f| f.at == t.at && f.what.starts_with(t.what));
+            let elsewhere: Vec<_> = v.findings.iter().filter(|f| f.at != t.at).collect();
+            if v.follows() || !named || !elsewhere.is_empty() {
+                missed.push(format!("{origin} {} {}: {:?}", t.what, t.at, v.findings));
+            }
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} changes missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(
+        tried.iter().all(|n| *n >= 100),
+        "changes tried per kind: {tried:?}"
+    );
+}
