@@ -307,3 +307,96 @@ fn a_trace_changed_in_one_place_is_named_there() {
         "changes tried per kind: {tried:?}"
     );
 }
+
+/// `bareme verify-trace` on the Luma example payslip: taxable pay
+/// 3650.00 − 146.00 − 120.00 = 3384.00, income tax 0.08 × 1900.00 +
+/// 0.20 × 384.00 = 228.80 (rounded half-up at the step).
+mod command {
+    use crate::cli::bareme;
+
+    fn trace() -> String {
+        let out = bareme(
+            &[
+                "eval",
+                "rulebooks/luma-payroll/v3",
+                "examples/luma-payroll/payslip.json",
+                "--trace",
+                "json",
+            ],
+            None,
+        );
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("UTF-8")
+    }
+
+    fn verify(trace: &str) -> (Option<i32>, String, String) {
+        let out = bareme(
+            &[
+                "verify-trace",
+                "-",
+                "--rulebook",
+                "rulebooks/luma-payroll/v3",
+            ],
+            Some(trace),
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    #[test]
+    fn a_trace_as_written_follows_in_one_line() {
+        let (code, stdout, _) = verify(&trace());
+        assert_eq!(code, Some(0));
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        assert!(
+            stdout.starts_with("1 of 1 traces follow luma-payroll@3#114555701f02: "),
+            "{stdout}"
+        );
+    }
+
+    #[test]
+    fn a_changed_step_is_named_with_what_follows() {
+        let t = trace();
+        for (from, to, finding) in [
+            (
+                "\"value\":\"228.80\"",
+                "\"value\":\"228.81\"",
+                "line 1: step income_tax: value: recorded 228.81, follows 228.80",
+            ),
+            (
+                "{\"name\":\"row.rate\",\"value\":\"0.04\"}",
+                "{\"name\":\"row.rate\",\"value\":\"0.05\"}",
+                "line 1: step employee_contribution: read row.rate: recorded 0.05, follows 0.04",
+            ),
+            (
+                "\"mode\":\"half_up\",\"places\":2,\"before\":\"228.8000\"",
+                "\"mode\":\"half_even\",\"places\":2,\"before\":\"228.8000\"",
+                "line 1: step income_tax: rounding: recorded",
+            ),
+        ] {
+            assert!(t.contains(from), "{from}");
+            let (code, stdout, _) = verify(&t.replacen(from, to, 1));
+            assert_eq!(code, Some(1), "{stdout}");
+            let lines: Vec<&str> = stdout.lines().collect();
+            assert_eq!(lines.len(), 2, "{stdout}");
+            assert!(lines[0].starts_with(finding), "{stdout}");
+            assert!(lines[1].starts_with("0 of 1 traces follow"), "{stdout}");
+        }
+    }
+
+    #[test]
+    fn another_rulebooks_trace_or_no_json_is_a_usage_error() {
+        let out = bareme(
+            &["verify-trace", "-", "--rulebook", "rulebooks/sales-tax/v1"],
+            Some(&trace()),
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("[audit::rulebook]"));
+        let (code, _, stderr) = verify("not json\n");
+        assert_eq!(code, Some(2));
+        assert!(stderr.contains("[audit::json]"), "{stderr}");
+    }
+}
