@@ -14,6 +14,7 @@
 //! import of them here.
 
 mod calc;
+mod compact;
 mod decode;
 mod walk;
 
@@ -127,11 +128,26 @@ pub fn verify_line(rb: &Rulebook, line: &str, case: Option<&Json>) -> Result<Ver
     verify_json(rb, &json, case)
 }
 
+/// A compact trace (format 2) read back as format 1, the trace `eval
+/// --trace json` writes for the same evaluation.
+pub fn expand_compact(trace: &Json) -> Result<Json, AuditError> {
+    compact::expand(trace).map_err(AuditError::Shape)
+}
+
 /// [`verify_line`] on a line already read.
 pub fn verify_json(rb: &Rulebook, line: &Json, case: Option<&Json>) -> Result<Verdict, AuditError> {
     let trace = line
         .get("trace")
         .ok_or_else(|| AuditError::Shape("no \"trace\"".into()))?;
+    let expanded;
+    let trace = match trace.get("format").and_then(Json::as_u64) {
+        None | Some(1) => trace,
+        Some(2) => {
+            expanded = compact::expand(trace).map_err(AuditError::Shape)?;
+            &expanded
+        }
+        Some(n) => return Err(AuditError::Shape(format!("a trace of format {n}"))),
+    };
     let reference = trace
         .get("rulebook")
         .and_then(Json::as_str)

@@ -391,6 +391,9 @@ pub enum TraceFormat {
     Text,
     /// `{"answer": …, "trace": …}` on one line.
     Json,
+    /// The same with the trace in the compact format 2: each step's formula and clauses
+    /// written once, reads of values already in the trace by name alone.
+    JsonCompact,
 }
 
 /// What `check --deny` turns into failures.

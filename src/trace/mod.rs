@@ -8,6 +8,7 @@
 //! Invariant: everything in a trace is deterministic (no clock, no addresses),
 //! so the same rulebook and case give the same bytes.
 
+mod compact;
 mod json;
 mod text;
 
@@ -18,6 +19,7 @@ use crate::num::rounding::Rounded;
 use crate::value::Value;
 
 /// A trace as JSON text, the one road (see `json.rs`).
+pub use compact::write_trace_json_compact;
 pub use json::write_trace_json;
 pub use text::{escape_text, render_text};
 

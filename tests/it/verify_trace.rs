@@ -400,3 +400,69 @@ mod command {
         assert!(stderr.contains("[audit::json]"), "{stderr}");
     }
 }
+
+/// The trace of a case in both formats: format 1 as `--trace json` writes
+/// it, and format 2 (`--trace json-compact`).
+fn both_formats(rb: &Rulebook, case: &serde_json::Value) -> Option<(String, String)> {
+    let (_, trace) = evaluate_value(rb, case, true).ok()?;
+    let trace = trace?;
+    let mut one = Vec::new();
+    bareme::unstable::trace::write_trace_json(&mut one, &trace);
+    let mut two = Vec::new();
+    bareme::unstable::trace::write_trace_json_compact(&mut two, &trace);
+    Some((String::from_utf8(one).ok()?, String::from_utf8(two).ok()?))
+}
+
+#[test]
+fn a_compact_trace_reads_back_as_the_full_one_byte_for_byte() {
+    let mut checked = 0;
+    for dir in versions() {
+        let rb = load_rulebook(Path::new(&dir)).expect("bundled rulebook");
+        for (name, case) in cases(Path::new(&dir)).expect("cases") {
+            let Some((one, two)) = both_formats(&rb, &case) else {
+                continue;
+            };
+            let compact: serde_json::Value = serde_json::from_str(&two).expect("JSON");
+            assert_eq!(compact["format"], 2);
+            let expanded = bareme::unstable::audit::expand_compact(&compact).expect("expands");
+            assert_eq!(
+                serde_json::to_string(&expanded).expect("text"),
+                one,
+                "{dir} {name}"
+            );
+            // And the verifier reads it as it reads the full trace.
+            let line = format!("{{\"trace\":{two}}}");
+            let v = verify_line(&rb, &line, Some(&case)).expect("a trace");
+            assert!(
+                v.findings
+                    .iter()
+                    .all(|f| f.at == "outcome" && f.what == "answer"),
+                "{dir} {name}: {:?}",
+                v.findings
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300);
+}
+
+#[test]
+fn a_level_4_payslips_compact_trace_is_at_most_a_quarter() {
+    let (g, rb) = bareme::load_generator(Path::new("rulebooks/paie-fr/generator-1.toml"), None)
+        .expect("generator");
+    let drawer = bareme::TaskDrawer::new(&g, &rb).expect("drawer");
+    let (mut full, mut compact) = (0usize, 0usize);
+    for i in 0..20 {
+        let task = drawer.task(2026, i, Some(4)).expect("task").task;
+        let (one, two) = both_formats(&rb, &task.case).expect("traced");
+        assert!(
+            two.len() * 4 <= one.len(),
+            "case {i}: {} of {} bytes",
+            two.len(),
+            one.len()
+        );
+        full += one.len();
+        compact += two.len();
+    }
+    assert!(compact * 4 <= full, "{compact} of {full} bytes");
+}
