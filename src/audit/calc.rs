@@ -136,7 +136,9 @@ impl<'a, W: World> Calc<'a, W> {
     fn note(&mut self, name: &str, v: &Value) {
         for (i, (n, recorded)) in self.reads.iter().enumerate() {
             if n == name {
-                self.matched[i] = true;
+                if let Some(m) = self.matched.get_mut(i) {
+                    *m = true;
+                }
                 if !same_value(recorded, v) {
                     self.mismatches.push(ReadMismatch {
                         name: name.to_string(),
@@ -391,8 +393,8 @@ impl<'a, W: World> Calc<'a, W> {
         let func = Func::parse(name).ok_or_else(|| format!("no function {name}"))?;
         match func {
             Func::Min | Func::Max => {
-                let items: Vec<Value> = if args.len() == 1 {
-                    self.list(&args[0], text)?.to_vec()
+                let items: Vec<Value> = if let [list] = args {
+                    self.list(list, text)?.to_vec()
                 } else {
                     let mut v = Vec::new();
                     for a in args {
@@ -500,7 +502,7 @@ impl<'a, W: World> Calc<'a, W> {
                     return Err(format!("lookup in {name}, not a keyed table"));
                 };
                 let mut values = Vec::new();
-                for a in &args[1..] {
+                for a in args.iter().skip(1) {
                     let k = self.eval(a, text)?;
                     if k.is_missing() {
                         // No key, no lookup: the trace records none.

@@ -17,6 +17,7 @@ mod calc;
 mod compact;
 mod decode;
 mod walk;
+mod world;
 
 use std::fmt;
 use std::sync::Arc;

@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::model::{Format, Input, InputKind, OutputValue, Row, Rulebook, StepRef, TableKind};
+use crate::model::{Format, Input, InputKind, OutputValue, Row, Rulebook, StepRef};
 use crate::num::rounding::Rounded;
 use crate::value::{plain, Value};
 
-use super::calc::{record, Calc, LookupMade, Resolved, World};
+use super::calc::{Calc, LookupMade, World};
 use super::decode::{agrees, decode, encode, guess, number, same, same_value, shown};
 
 /// One thing in a trace that does not follow from the rulebook and the case.
@@ -34,16 +34,16 @@ pub struct Finding {
 
 /// What the verifier has read of the trace so far.
 pub struct State<'a> {
-    rb: &'a Rulebook,
-    case: Option<&'a Json>,
-    inputs: HashMap<Arc<str>, (Value, String)>,
-    steps: HashMap<Arc<str>, Value>,
-    items: HashMap<(usize, usize), HashMap<Arc<str>, Value>>,
-    overs: HashMap<usize, Arc<[Value]>>,
-    rows: Vec<Arc<[Row]>>,
+    pub(super) rb: &'a Rulebook,
+    pub(super) case: Option<&'a Json>,
+    pub(super) inputs: HashMap<Arc<str>, (Value, String)>,
+    pub(super) steps: HashMap<Arc<str>, Value>,
+    pub(super) items: HashMap<(usize, usize), HashMap<Arc<str>, Value>>,
+    pub(super) overs: HashMap<usize, Arc<[Value]>>,
+    pub(super) rows: Vec<Arc<[Row]>>,
     replaced: HashMap<(Option<usize>, usize), Arc<str>>,
     /// `decision` and `reason`, which answer fields may read.
-    decided: Vec<(&'static str, Value)>,
+    pub(super) decided: Vec<(&'static str, Value)>,
     /// What was found not to follow.
     pub findings: Vec<Finding>,
     /// Counts for the summary: steps, checks, reads, lookups, roundings, answer fields.
@@ -202,7 +202,10 @@ impl<'a> State<'a> {
         // The step in the rulebook, and its item.
         let (step, key, item) = match &item_text {
             None => match rb.steps.iter().position(|s| *s.name == *name) {
-                Some(i) => (&rb.steps[i], (None, i), None),
+                Some(i) => match rb.steps.get(i) {
+                    Some(step) => (step, (None, i), None),
+                    None => return,
+                },
                 None => return self.find(at, "not a step of the rulebook", name, String::new()),
             },
             Some(it) => {
@@ -668,153 +671,4 @@ fn reads_of(ev: &Json) -> Vec<(String, Json)> {
             )
         })
         .collect()
-}
-
-impl World for State<'_> {
-    fn resolve(&self, name: &str, item: Option<(usize, usize)>) -> Resolved {
-        let rb = self.rb;
-        if let Some((g, i)) = item {
-            if let Some(group) = rb.groups.get(g) {
-                if *group.item == *name {
-                    return match self.overs.get(&g).and_then(|l| l.get(i)) {
-                        Some(v) => Resolved::Value(v.clone()),
-                        None => Resolved::Unknown(format!("no item {i} of {}", group.name)),
-                    };
-                }
-                if group.steps.iter().any(|s| *s.name == *name) {
-                    return match self.items.get(&(g, i)).and_then(|m| m.get(name)) {
-                        Some(v) => Resolved::Value(v.clone()),
-                        None => Resolved::Unknown(format!(
-                            "reads {name} of {}[{i}] before the trace computed it",
-                            group.name
-                        )),
-                    };
-                }
-            }
-        }
-        if rb.steps.iter().any(|s| *s.name == *name) {
-            return match self.steps.get(name) {
-                Some(v) => Resolved::Value(v.clone()),
-                None => Resolved::Unknown(format!(
-                    "reads the step {name} before the trace computed it"
-                )),
-            };
-        }
-        if let Some((v, _)) = self.inputs.get(name) {
-            return Resolved::Value(v.clone());
-        }
-        if let Some(p) = rb.params.iter().position(|p| *p.name == *name) {
-            return Resolved::Param(p);
-        }
-        if let Some(g) = rb.groups.iter().position(|g| *g.name == *name) {
-            return Resolved::Group(g);
-        }
-        if let Some(t) = rb.tables.iter().position(|t| *t.name == *name) {
-            return Resolved::Table(t);
-        }
-        if let Some((_, v)) = self.decided.iter().find(|(n, _)| *n == name) {
-            return Resolved::Value(v.clone());
-        }
-        Resolved::Unknown(format!(
-            "nothing named {name} is in the trace or the rulebook"
-        ))
-    }
-
-    fn rows(&self, t: usize) -> Result<(Arc<[Row]>, String), String> {
-        let rb = self.rb;
-        let supplied = rb.inputs.iter().find(|i| {
-            matches!(&i.kind, InputKind::Table { table } if table.index() == t)
-                && self.inputs.get(&i.name).is_some_and(|(_, g)| g == "value")
-        });
-        let Some(input) = supplied else {
-            let rows = self.rows.get(t).cloned().ok_or("no such table")?;
-            return Ok((rows, "rulebook".into()));
-        };
-        let source = format!("case:{}", input.name);
-        let Some(given) = self.case.and_then(|c| c.get(&*input.name)) else {
-            return Err(format!(
-                "the rows of {source} are not in the trace: give the case to check them"
-            ));
-        };
-        let table = rb.tables.get(t).ok_or("no such table")?;
-        let object = given
-            .as_object()
-            .ok_or("the case's rows are not an object")?;
-        let cells = |row: &serde_json::Map<String, Json>, key: Option<(usize, &str)>| {
-            let mut fields = Vec::with_capacity(table.columns.len());
-            for (c, col) in table.columns.iter().enumerate() {
-                let v = match key {
-                    Some((k, text)) if k == c => decode(&Json::String(text.into()), col),
-                    _ => match row.get(&*col.name) {
-                        Some(j) => decode(j, col),
-                        None => Some(col.default.clone().unwrap_or(Value::Absent)),
-                    },
-                };
-                fields.push(
-                    v.ok_or_else(|| format!("the case's cell {} is not of its kind", col.name))?,
-                );
-            }
-            Ok::<_, String>(fields)
-        };
-        let mut rows = Vec::new();
-        match &table.kind {
-            TableKind::Keyed { keys } if keys.len() == 1 => {
-                for (k, row) in object {
-                    let row = row.as_object().ok_or("a case's row is not an object")?;
-                    let fields = cells(row, Some((keys[0], k)))?;
-                    rows.push(Row {
-                        name: None,
-                        period: None,
-                        record: match record(None, table.names.clone(), fields) {
-                            Value::Record(r) => r,
-                            _ => return Err("not a record".into()),
-                        },
-                    });
-                }
-            }
-            _ => {
-                for declared in table.rows.iter() {
-                    let name = declared.name.as_deref().unwrap_or_default();
-                    let row = object
-                        .get(name)
-                        .and_then(Json::as_object)
-                        .ok_or_else(|| format!("the case gives no row {name}"))?;
-                    let fields = cells(row, None)?;
-                    rows.push(Row {
-                        name: declared.name.clone(),
-                        period: declared.period,
-                        record: match record(declared.name.clone(), table.names.clone(), fields) {
-                            Value::Record(r) => r,
-                            _ => return Err("not a record".into()),
-                        },
-                    });
-                }
-            }
-        }
-        Ok((Arc::from(rows), source))
-    }
-
-    fn group_value(&self, g: usize) -> Result<Value, String> {
-        let group = self.rb.groups.get(g).ok_or("no such group")?;
-        let n = self
-            .overs
-            .get(&g)
-            .map(|l| l.len())
-            .ok_or_else(|| format!("reads the group {} before the trace ran it", group.name))?;
-        let mut items = Vec::with_capacity(n);
-        for i in 0..n {
-            let memo = self.items.get(&(g, i));
-            let fields = group
-                .names
-                .iter()
-                .map(|s| {
-                    memo.and_then(|m| m.get(s))
-                        .cloned()
-                        .unwrap_or(Value::Absent)
-                })
-                .collect();
-            items.push(record(None, group.names.clone(), fields));
-        }
-        Ok(Value::List(Arc::from(items)))
-    }
 }

@@ -19,59 +19,78 @@ use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, w
 use crate::value::Value;
 
 /// The values a read may refer to by its name alone, as far as the trace
-/// has gone: each item's steps, the top-level steps, the inputs.
+/// has gone: each item's steps, the top-level steps, the inputs. Kept in
+/// short vectors scanned in place (a group's items come one after the
+/// other, each with a score of steps; a rulebook has a few dozen inputs):
+/// a read is checked without hashing its name or cloning a value.
 #[derive(Default)]
 struct Known<'t> {
-    items: HashMap<&'t str, HashMap<&'t str, &'t Value>>,
-    /// Items of each group in order, as they were first seen.
-    groups: HashMap<&'t str, Vec<&'t str>>,
+    /// Each group's items in order, each with its steps' values so far.
+    groups: Vec<Group<'t>>,
     top: HashMap<&'t str, &'t Value>,
-    inputs: HashMap<&'t str, &'t Value>,
-    /// Each group's step names in the order of their definitions.
-    fields: HashMap<&'t str, Arc<[Arc<str>]>>,
+    inputs: Vec<(&'t str, &'t Value)>,
+}
+
+struct Group<'t> {
+    name: &'t str,
+    /// Its step names in the order of their definitions.
+    fields: Arc<[Arc<str>]>,
+    items: Vec<(&'t str, Vec<(&'t str, &'t Value)>)>,
+}
+
+fn find<'v>(list: &[(&str, &'v Value)], name: &str) -> Option<&'v Value> {
+    list.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
 }
 
 impl<'t> Known<'t> {
-    /// The value a name alone refers to in this scope, if any: the item's
-    /// own step, else a top-level step, else an input. A `GROUP.STEP`
-    /// projection is the list of that step's values over the group's items.
-    fn lookup(&self, item: Option<&str>, name: &str) -> Option<Value> {
-        if let Some(v) = item
-            .and_then(|i| self.items.get(i))
-            .and_then(|m| m.get(name))
-        {
-            return Some((*v).clone());
+    fn group(&self, name: &str) -> Option<&Group<'t>> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// Whether `[NAME]` gives `v` as written: the value the name has here is
+    /// the item's own step of that name, else a top-level step, else an
+    /// input, else a group (a record of its steps per item), else a
+    /// projection `GROUP.STEP` (that step's values over the group's items).
+    /// Names of steps, inputs and groups hold no dot, so a dotted name can
+    /// only be a projection.
+    fn refers(&self, item: Option<&str>, name: &str, v: &Value) -> bool {
+        if let Some((group, step)) = name.split_once('.') {
+            let (Some(g), Value::List(values)) = (self.group(group), v) else {
+                return false;
+            };
+            return g.items.len() == values.len()
+                && g.items
+                    .iter()
+                    .zip(values.iter())
+                    .all(|((_, memo), x)| find(memo, step).is_some_and(|y| written_eq(y, x)));
         }
-        if let Some(v) = self.top.get(name) {
-            return Some((*v).clone());
+        let current = item.and_then(|i| {
+            let g = self.group(group_of(i))?;
+            g.items.last().filter(|(label, _)| *label == i)
+        });
+        if let Some(found) = current.and_then(|(_, memo)| find(memo, name)) {
+            return written_eq(found, v);
         }
-        if let Some(v) = self.inputs.get(name) {
-            return Some((*v).clone());
+        if let Some(found) = self.top.get(name) {
+            return written_eq(found, v);
         }
-        if let (Some(items), Some(names)) = (self.groups.get(name), self.fields.get(name)) {
-            // The group itself: a record of its steps' values per item.
-            let mut out = Vec::with_capacity(items.len());
-            for i in items {
-                let memo = self.items.get(i)?;
-                let mut fields = Vec::with_capacity(names.len());
-                for n in names.iter() {
-                    fields.push((*memo.get(&**n)?).clone());
-                }
-                out.push(Value::Record(Arc::new(crate::value::Record {
-                    name: None,
-                    names: names.clone(),
-                    fields: fields.into_boxed_slice(),
-                })));
-            }
-            return Some(Value::List(Arc::from(out)));
+        if let Some(found) = find(&self.inputs, name) {
+            return written_eq(found, v);
         }
-        let (group, step) = name.split_once('.')?;
-        let items = self.groups.get(group)?;
-        let mut out = Vec::with_capacity(items.len());
-        for i in items {
-            out.push((*self.items.get(i)?.get(step)?).clone());
-        }
-        Some(Value::List(Arc::from(out)))
+        let (Some(g), Value::List(values)) = (self.group(name), v) else {
+            return false;
+        };
+        g.items.len() == values.len()
+            && g.items.iter().zip(values.iter()).all(|((_, memo), x)| {
+                let Value::Record(r) = x else { return false };
+                r.name.is_none()
+                    && r.names.len() == g.fields.len()
+                    && r.names.iter().zip(g.fields.iter()).all(|(p, q)| p == q)
+                    && g.fields
+                        .iter()
+                        .zip(r.fields.iter())
+                        .all(|(f, y)| find(memo, f).is_some_and(|z| written_eq(z, y)))
+            })
     }
 }
 
@@ -127,6 +146,7 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     // written once there and referred to by position in the events.
     let mut defined: HashMap<(Option<&str>, &str), usize> = HashMap::new();
     let mut order: Vec<Def<'_>> = Vec::new();
+    let mut event_defs: Vec<usize> = Vec::new();
     for e in &trace.events {
         if let Event::Step(s) = e {
             let key = (s.item.as_deref().map(group_of), &*s.step);
@@ -139,6 +159,7 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
                 });
                 order.len() - 1
             });
+            event_defs.push(index);
             if let Some(def) = order.get_mut(index) {
                 for r in &s.reads {
                     if !def.reads.contains(&&*r.name) {
@@ -157,16 +178,27 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     write_list(out, &order, definition);
     let mut known = Known::default();
     for i in &trace.inputs {
-        known.inputs.insert(&i.name, &i.value);
+        known.inputs.push((&i.name, &i.value));
     }
-    let mut fields: HashMap<&str, Vec<Arc<str>>> = HashMap::new();
+    let mut fields: Vec<(&str, Vec<Arc<str>>)> = Vec::new();
     for def in &order {
         if let Some(g) = def.group {
-            fields.entry(g).or_default().push(def.first.step.clone());
+            match fields.iter_mut().find(|(n, _)| *n == g) {
+                Some((_, names)) => names.push(def.first.step.clone()),
+                None => fields.push((g, vec![def.first.step.clone()])),
+            }
         }
     }
-    known.fields = fields.into_iter().map(|(g, n)| (g, Arc::from(n))).collect();
+    known.groups = fields
+        .into_iter()
+        .map(|(name, names)| Group {
+            name,
+            fields: Arc::from(names),
+            items: Vec::new(),
+        })
+        .collect();
     out.extend_from_slice(b",\"events\":[");
+    let mut steps_seen = 0;
     for (n, e) in trace.events.iter().enumerate() {
         if n > 0 {
             out.push(b',');
@@ -174,23 +206,23 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
         match e {
             Event::Check(c) => check(out, c, &known),
             Event::Step(s) => {
-                let key = (s.item.as_deref().map(group_of), &*s.step);
-                let index = defined.get(&key).copied().unwrap_or(0);
+                let index = event_defs.get(steps_seen).copied().unwrap_or(0);
+                steps_seen += 1;
                 if let Some(def) = order.get(index) {
                     step(out, s, index, def, &known);
                 }
                 match &s.item {
                     Some(item) => {
-                        let g = known.groups.entry(group_of(item)).or_default();
-                        // An item's steps come together (a group runs item by item).
-                        if g.last() != Some(&&**item) {
-                            g.push(item);
+                        let name = group_of(item);
+                        if let Some(g) = known.groups.iter_mut().find(|g| g.name == name) {
+                            // An item's steps come together (a group runs item by item).
+                            if g.items.last().is_none_or(|(label, _)| *label != &**item) {
+                                g.items.push((item, Vec::new()));
+                            }
+                            if let Some((_, memo)) = g.items.last_mut() {
+                                memo.push((&s.step, &s.value));
+                            }
                         }
-                        known
-                            .items
-                            .entry(item)
-                            .or_default()
-                            .insert(&s.step, &s.value);
                     }
                     None => {
                         known.top.insert(&s.step, &s.value);
@@ -277,9 +309,7 @@ fn reads(
             Some(k) => write_integer(out, k as u64),
             None => write_string(out, &r.name),
         }
-        let referred = known
-            .lookup(item, &r.name)
-            .is_some_and(|v| written_eq(&v, &r.value));
+        let referred = known.refers(item, &r.name, &r.value);
         if !referred {
             out.push(b',');
             value(out, &r.value);
