@@ -193,6 +193,9 @@ fn tamper(
     })
 }
 
+/// Each table's name and the names of its rows.
+type TableRows = Vec<(String, Vec<String>)>;
+
 /// Each table's rows as a lookup names them: a period row by its name, a
 /// keyed row by its key (one key column).
 fn table_rows(rb: &Rulebook, dir: &str) -> Vec<(String, Vec<String>)> {
@@ -268,8 +271,7 @@ fn a_trace_changed_in_one_place_is_named_there() {
     }
     let mut tried = [0usize; 4];
     let mut missed = Vec::new();
-    let mut books: std::collections::HashMap<String, (Rulebook, Vec<(String, Vec<String>)>)> =
-        Default::default();
+    let mut books: std::collections::HashMap<String, (Rulebook, TableRows)> = Default::default();
     for (dir, origin, case) in &traces {
         let (rb, rows) = books.entry(dir.clone()).or_insert_with(|| {
             let rb = load_rulebook(Path::new(dir)).expect("rulebook");
@@ -280,11 +282,11 @@ fn a_trace_changed_in_one_place_is_named_there() {
             continue;
         };
         assert!(verdict(rb, &line, case).follows(), "{origin}: {case}");
-        for kind in 0..4 {
+        for (kind, tried) in tried.iter_mut().enumerate() {
             let Some(t) = tamper(&line, kind, &mut rng, rows) else {
                 continue;
             };
-            tried[kind] += 1;
+            *tried += 1;
             let v = verdict(rb, &t.line, case);
             let named = v
                 .findings
