@@ -120,13 +120,13 @@ impl<'a, W: World> Calc<'a, W> {
     }
 
     /// A formula's text parsed and computed.
-    pub fn formula(&mut self, text: &str) -> Res {
+    pub(super) fn formula(&mut self, text: &str) -> Res {
         let expr = parse_expr(text).map_err(|e| format!("the formula does not parse: {e}"))?;
         self.eval(&expr, text)
     }
 
     /// A condition's text computed as a boolean.
-    pub fn condition(&mut self, text: &str) -> Result<bool, String> {
+    pub(super) fn condition(&mut self, text: &str) -> Result<bool, String> {
         match self.formula(text)? {
             Value::Bool(b) => Ok(b),
             other => Err(format!("a condition gave {other}, not a boolean")),

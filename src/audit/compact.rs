@@ -102,7 +102,7 @@ fn reads(rs: &[Json], names: &[Json], item: Option<&str>, known: &Known) -> Resu
 }
 
 /// A format-2 trace as format 1.
-pub fn expand(trace: &Json) -> Result<Json, String> {
+pub(super) fn expand(trace: &Json) -> Result<Json, String> {
     let mut out = Map::new();
     for key in ["rulebook", "ablation", "reports", "inputs"] {
         if let Some(v) = trace.get(key) {

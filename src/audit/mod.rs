@@ -30,7 +30,7 @@ pub use walk::Finding;
 use walk::State;
 
 /// Why a trace could not be verified at all (as opposed to a trace that
-/// does not follow, which is a [`Verdict`] with findings).
+/// does not follow, which is a [`TraceVerdict`] with findings).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuditError {
@@ -63,7 +63,7 @@ impl AuditError {
 
 /// What the verifier found of one trace.
 #[derive(Clone, Debug)]
-pub struct Verdict {
+pub struct TraceVerdict {
     /// The rulebook's reference.
     pub rulebook: String,
     /// Steps recomputed.
@@ -82,14 +82,14 @@ pub struct Verdict {
     pub findings: Vec<Finding>,
 }
 
-impl Verdict {
+impl TraceVerdict {
     /// Whether everything the trace records follows.
     pub fn follows(&self) -> bool {
         self.findings.is_empty()
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for TraceVerdict {
     /// The one-line summary `verify-trace` prints when the trace follows.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -124,7 +124,11 @@ impl fmt::Display for Finding {
 /// One line of `eval --trace json` verified against the rulebook, and the
 /// case when the caller has it (the rows a case supplies are checked only
 /// then; without it, each input is taken as recorded).
-pub fn verify_line(rb: &Rulebook, line: &str, case: Option<&Json>) -> Result<Verdict, AuditError> {
+pub fn verify_line(
+    rb: &Rulebook,
+    line: &str,
+    case: Option<&Json>,
+) -> Result<TraceVerdict, AuditError> {
     let json: Json = serde_json::from_str(line)?;
     verify_json(rb, &json, case)
 }
@@ -136,7 +140,11 @@ pub fn expand_compact(trace: &Json) -> Result<Json, AuditError> {
 }
 
 /// [`verify_line`] on a line already read.
-pub fn verify_json(rb: &Rulebook, line: &Json, case: Option<&Json>) -> Result<Verdict, AuditError> {
+pub fn verify_json(
+    rb: &Rulebook,
+    line: &Json,
+    case: Option<&Json>,
+) -> Result<TraceVerdict, AuditError> {
     let trace = line
         .get("trace")
         .ok_or_else(|| AuditError::Shape("no \"trace\"".into()))?;
@@ -219,7 +227,7 @@ pub fn verify_json(rb: &Rulebook, line: &Json, case: Option<&Json>) -> Result<Ve
     }
     outcome_follows(&mut st, rb, line, outcome, decided, cites, &cited);
     let [steps, checks, reads, lookups, roundings, answer_fields] = st.counts;
-    Ok(Verdict {
+    Ok(TraceVerdict {
         rulebook: rb.reference(),
         steps,
         checks,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use bareme::unstable::audit::{verify_line, Verdict};
+use bareme::unstable::audit::{verify_line, TraceVerdict};
 use bareme::unstable::conformance::cases;
 use bareme::{evaluate_value, load_rulebook, write_traced, Rulebook};
 
@@ -35,7 +35,7 @@ pub fn versions() -> Vec<String> {
     out
 }
 
-fn verdict(rb: &Rulebook, line: &str, case: &serde_json::Value) -> Verdict {
+fn verdict(rb: &Rulebook, line: &str, case: &serde_json::Value) -> TraceVerdict {
     verify_line(rb, line, Some(case)).expect("a trace of this rulebook")
 }
 
