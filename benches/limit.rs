@@ -27,9 +27,10 @@ use std::time::Instant;
 
 use bareme::unstable::chunks::{all_cores, in_order, pool};
 use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::unstable::trace::write_trace_json_compact;
 use bareme::{
     evaluate, evaluate_text, evaluate_value, load_rulebook, validate_case, validate_case_text,
-    write_evaluation, write_outcome, write_traced, CaseText, Rulebook,
+    write_evaluation, write_outcome, write_traced, CaseText, Outcome, Rulebook,
 };
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
@@ -122,7 +123,7 @@ fn cases(path: &Path, n: u64, level: Option<i64>) -> (Rulebook, Vec<String>) {
 }
 
 /// The whole batch road on `jobs` workers, as `eval --batch` runs it.
-fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
+fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool, compact: bool) -> usize {
     let pool = pool(jobs).expect("pool");
     let mut next = lines.iter();
     let mut bytes = 0;
@@ -150,6 +151,14 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool) -> usize {
                 }
             };
             match &result {
+                Ok((Outcome::Answer(a), Some(t))) if compact => {
+                    // `--trace json-compact`: the trace in format 2.
+                    out.extend_from_slice(b"{\"answer\":");
+                    a.write_json(&mut out);
+                    out.extend_from_slice(b",\"trace\":");
+                    write_trace_json_compact(&mut out, t);
+                    out.push(b'}');
+                }
                 Ok((outcome, Some(t))) => write_traced(&mut out, outcome, t),
                 _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
             }
@@ -324,11 +333,11 @@ fn main() {
             }),
         );
         let one = per_case(k, || {
-            black_box(batch(&rb, &lines, 1, false));
+            black_box(batch(&rb, &lines, 1, false, false));
         });
         show("end to end, 1 core", one);
         let all = per_case(k, || {
-            black_box(batch(&rb, &lines, cores, false));
+            black_box(batch(&rb, &lines, cores, false, false));
         });
         show(&format!("end to end, {cores} cores"), all);
         println!(
@@ -337,7 +346,7 @@ fn main() {
             one / all
         );
         let traced = per_case(k, || {
-            black_box(batch(&rb, &lines, 1, true));
+            black_box(batch(&rb, &lines, 1, true, false));
         });
         show("end to end traced, 1 core", traced);
         println!(
@@ -348,8 +357,24 @@ fn main() {
         show(
             &format!("end to end traced, {cores} cores"),
             per_case(k, || {
-                black_box(batch(&rb, &lines, cores, true));
+                black_box(batch(&rb, &lines, cores, true, false));
             }),
+        );
+        let compact = per_case(k, || {
+            black_box(batch(&rb, &lines, 1, true, true));
+        });
+        show("end to end compact, 1 core", compact);
+        println!(
+            "{name:<16} {:<26} {:>9.2}×",
+            "  compact / untraced",
+            compact / one
+        );
+        let n = lines.len().max(1);
+        println!(
+            "{name:<16} {:<26} {:>9} B  {:>9} B",
+            "  trace line, full/compact",
+            batch(&rb, &lines, 1, true, false) / n,
+            batch(&rb, &lines, 1, true, true) / n
         );
     }
 }

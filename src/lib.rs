@@ -33,6 +33,7 @@
 // every import pointing down; ARCHITECTURE.md draws them. No module is
 // public: an embedder uses the names re-exported here, the command line
 // and the tests also reach the rest through `unstable`.
+mod audit;
 mod case;
 mod chunks;
 mod codegen;
@@ -94,6 +95,9 @@ pub use trace::{render_text, Trace};
 #[doc(hidden)]
 pub mod unstable {
     #![allow(missing_docs)]
+    pub mod audit {
+        pub use crate::audit::*;
+    }
     pub mod case {
         pub use crate::case::*;
     }

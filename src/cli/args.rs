@@ -87,6 +87,9 @@ pub enum Command {
     Diff(DiffArgs),
     /// A case's answers across a range of one field: CSV on stdout, optionally an SVG plot.
     Sweep(SweepArgs),
+    /// Check traced evaluations (`eval --trace json` lines) against the rulebook without
+    /// trusting the engine: exit 0 when every step follows, 1 with every one that does not.
+    VerifyTrace(VerifyTraceArgs),
     /// Print the JSON Schema of the rulebook format (docs/rulebook.schema.json), for editors;
     /// with `--case RULEBOOK`, the JSON Schema (draft 2020-12) of that rulebook's cases.
     Schema {
@@ -231,6 +234,23 @@ pub struct SweepArgs {
     /// Also draw each numeric answer field and its marginal rate to this SVG file.
     #[arg(long, value_name = "OUT.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// Arguments of `bareme verify-trace` (`docs/audit.md`).
+#[derive(Debug, clap::Args)]
+pub struct VerifyTraceArgs {
+    /// The traces: one `eval --trace json` line, or a traced batch's lines; `-` reads
+    /// standard input.
+    pub trace: PathBuf,
+    /// The rulebook the traces name (folder or TOML file).
+    #[arg(long, value_parser = super::locate::rulebook)]
+    pub rulebook: PathBuf,
+    /// The case of a single trace (JSON): its inputs and supplied rows are checked too.
+    #[arg(long, value_name = "CASE.json", conflicts_with = "cases")]
+    pub case: Option<PathBuf>,
+    /// The cases of a traced batch (JSON Lines, as given to `eval --batch`), line for line.
+    #[arg(long, value_name = "CASES.jsonl")]
+    pub cases: Option<PathBuf>,
 }
 
 /// Arguments of `bareme score`.
@@ -384,6 +404,9 @@ pub enum TraceFormat {
     Html,
     /// The audit page as GitHub-flavoured Markdown.
     Markdown,
+    /// The same with the trace in the compact format 2: each step's formula and clauses
+    /// written once, reads of values already in the trace by name alone.
+    JsonCompact,
 }
 
 /// What `check --deny` turns into failures.

@@ -91,7 +91,7 @@ enum Stop {
 
 /// Runs a batch from a file or, for `-`, standard input, on `jobs` workers,
 /// each answer with its trace when `trace` is set.
-pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
+pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool, compact: bool) -> ExitCode {
     let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -127,7 +127,7 @@ pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool) -> ExitCode {
     };
     let work = |line: Line| match line {
         Line::TooLong => (Kind::Rejected, error_line("$", &too_large(limit))),
-        Line::Fits(bytes) => answer_line(rb, &bytes, trace),
+        Line::Fits(bytes) => answer_line(rb, &bytes, trace, compact),
     };
     let mut counts = Counts::default();
     let sink = |(kind, answer): (Kind, String)| {
@@ -171,7 +171,7 @@ fn progress_bar() -> ProgressBar {
 
 /// The output line for one input line (at most the size limit), and what
 /// became of it; never fails.
-fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> (Kind, String) {
+fn answer_line(rb: &Rulebook, line: &[u8], trace: bool, compact: bool) -> (Kind, String) {
     let case = match read_case_text(line) {
         Ok(case) => case,
         Err(e) => return (Kind::Rejected, error_line(&e.path, &e.message)),
@@ -180,6 +180,7 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> (Kind, String) {
     // The outcome is written by the one writer, traced or not.
     let result = evaluate_text(rb, &case, trace);
     match &result {
+        Ok((outcome, Some(trace))) if compact => write_compact(&mut out, outcome, trace),
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
@@ -189,6 +190,33 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool) -> (Kind, String) {
         Err(_) => Kind::Fault,
     };
     (kind, text_of(out))
+}
+
+/// The same line with the trace in the compact format 2 (`--trace json-compact`).
+pub fn compact_line(outcome: &Outcome, trace: &Trace) -> String {
+    let mut out = Vec::new();
+    write_compact(&mut out, outcome, trace);
+    text_of(out)
+}
+
+/// The line of `--trace json-compact`: `{"answer", "trace"}` (or `{"error",
+/// "trace"}`) with the trace in the compact format 2
+/// (`bareme::unstable::trace::write_trace_json_compact`).
+fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
+    match outcome {
+        Outcome::Answer(answer) => {
+            out.extend_from_slice(b"{\"answer\":");
+            answer.write_json(out);
+        }
+        // `{"error":{…}}`, its closing brace left for the trace to follow.
+        _ => {
+            write_outcome(out, Ok(outcome));
+            out.pop();
+        }
+    }
+    out.extend_from_slice(b",\"trace\":");
+    bareme::unstable::trace::write_trace_json_compact(out, trace);
+    out.push(b'}');
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes

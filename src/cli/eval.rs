@@ -36,9 +36,10 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         let jobs = args
             .jobs
             .unwrap_or_else(bareme::unstable::chunks::all_cores);
-        let trace = match args.trace {
-            None => false,
-            Some(TraceFormat::Json) => true,
+        let (trace, compact) = match args.trace {
+            None => (false, false),
+            Some(TraceFormat::Json) => (true, false),
+            Some(TraceFormat::JsonCompact) => (true, true),
             Some(TraceFormat::Text) => {
                 warn!("error: --trace text cannot be combined with --batch: a batch writes one JSON line per case, so use --trace json");
                 return ExitCode::from(2);
@@ -51,7 +52,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 return super::pages::run_batch(&rb, batch, jobs, format, dir);
             }
         };
-        return super::batch::run(&rb, batch, jobs, trace);
+        return super::batch::run(&rb, batch, jobs, trace, compact);
     }
     if args.jobs.is_some() {
         warn!("error: --jobs applies to a batch: add --batch FILE");
@@ -109,6 +110,9 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 (Some(TraceFormat::Json), Some(trace)) => {
                     super::batch::traced_line(&outcome, &trace)
                 }
+                (Some(TraceFormat::JsonCompact), Some(trace)) => {
+                    super::batch::compact_line(&outcome, &trace)
+                }
                 (Some(TraceFormat::Text), Some(trace)) => {
                     format!("{answer}\n\n{}", render_text(&trace))
                 }
@@ -122,6 +126,9 @@ pub fn run(args: &EvalArgs) -> ExitCode {
                 (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 (Some(TraceFormat::Json), Some(trace)) => {
                     out.line(&super::batch::traced_line(&outcome, &trace));
+                }
+                (Some(TraceFormat::JsonCompact), Some(trace)) => {
+                    out.line(&super::batch::compact_line(&outcome, &trace));
                 }
                 _ => {}
             }

@@ -55,6 +55,7 @@ mod sweep;
 mod table;
 mod taskfile;
 mod verify;
+mod verify_trace;
 
 use clap::Parser;
 use std::io::IsTerminal;
@@ -95,6 +96,7 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::New { id, dir } => new::run(&id, &dir),
         Command::Sweep(args) => sweep::run(&args),
+        Command::VerifyTrace(args) => verify_trace::run(&args),
         Command::Schema { case: None } => {
             let mut out = Stdout::new();
             out.text(&bareme::unstable::rulebook::schema::json_schema());

@@ -43,7 +43,7 @@ pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
     out.push(b'}');
 }
 
-fn report(out: &mut Vec<u8>, r: &ReportTrace) {
+pub(super) fn report(out: &mut Vec<u8>, r: &ReportTrace) {
     out.push(b'{');
     if let Some(title) = &r.title {
         out.extend_from_slice(b"\"title\":");
@@ -67,7 +67,7 @@ fn report(out: &mut Vec<u8>, r: &ReportTrace) {
     out.push(b'}');
 }
 
-fn input(out: &mut Vec<u8>, i: &InputTrace) {
+pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
     out.extend_from_slice(b"{\"name\":");
     write_string(out, &i.name);
     out.extend_from_slice(b",\"given\":\"");
@@ -97,6 +97,18 @@ fn event(out: &mut Vec<u8>, e: &Event) {
 }
 
 fn check(out: &mut Vec<u8>, c: &CheckTrace) {
+    check_head(out, c);
+    out.extend_from_slice(b",\"reads\":");
+    write_list(out, &c.reads, read);
+    out.extend_from_slice(b",\"held\":");
+    write_bool(out, c.held);
+    out.extend_from_slice(b",\"gives\":");
+    write_string(out, &c.gives);
+    out.push(b'}');
+}
+
+/// A check's event up to its reads: `{"event":"check","index":…,"label":…,"when":…`.
+pub(super) fn check_head(out: &mut Vec<u8>, c: &CheckTrace) {
     out.extend_from_slice(b"{\"event\":\"check\",\"index\":");
     write_integer(out, c.index as u64);
     if let Some(label) = &c.label {
@@ -108,13 +120,6 @@ fn check(out: &mut Vec<u8>, c: &CheckTrace) {
         Some(when) => write_string(out, when),
         None => out.extend_from_slice(b"null"),
     }
-    out.extend_from_slice(b",\"reads\":");
-    write_list(out, &c.reads, read);
-    out.extend_from_slice(b",\"held\":");
-    write_bool(out, c.held);
-    out.extend_from_slice(b",\"gives\":");
-    write_string(out, &c.gives);
-    out.push(b'}');
 }
 
 fn step(out: &mut Vec<u8>, s: &StepTrace) {
@@ -164,7 +169,7 @@ fn step(out: &mut Vec<u8>, s: &StepTrace) {
 }
 
 /// A citation's fields, inside braces the caller writes.
-fn cite_fields(out: &mut Vec<u8>, c: &CiteTrace) {
+pub(super) fn cite_fields(out: &mut Vec<u8>, c: &CiteTrace) {
     out.extend_from_slice(b"\"when\":");
     write_string(out, &c.when);
     out.extend_from_slice(b",\"held\":");
@@ -181,7 +186,7 @@ fn read(out: &mut Vec<u8>, r: &Read) {
     out.push(b'}');
 }
 
-fn lookup(out: &mut Vec<u8>, l: &Lookup) {
+pub(super) fn lookup(out: &mut Vec<u8>, l: &Lookup) {
     out.extend_from_slice(b"{\"kind\":");
     write_string(out, l.kind);
     out.extend_from_slice(b",\"table\":");
@@ -200,7 +205,7 @@ fn lookup(out: &mut Vec<u8>, l: &Lookup) {
     out.push(b'}');
 }
 
-fn rounding(out: &mut Vec<u8>, r: &RoundingTrace) {
+pub(super) fn rounding(out: &mut Vec<u8>, r: &RoundingTrace) {
     let rounded = &r.rounded;
     out.extend_from_slice(b"{\"at\":");
     write_string(out, &r.at);
@@ -220,7 +225,7 @@ fn rounding(out: &mut Vec<u8>, r: &RoundingTrace) {
     out.push(b'}');
 }
 
-fn outcome(out: &mut Vec<u8>, o: &OutcomeTrace) {
+pub(super) fn outcome(out: &mut Vec<u8>, o: &OutcomeTrace) {
     match o {
         OutcomeTrace::Decision {
             decision,
@@ -249,7 +254,7 @@ fn outcome(out: &mut Vec<u8>, o: &OutcomeTrace) {
 
 /// A value as `Value`'s `Serialize` gives it: numbers, dates and named rows
 /// as their text, missing values as `null`.
-fn value(out: &mut Vec<u8>, v: &Value) {
+pub(super) fn value(out: &mut Vec<u8>, v: &Value) {
     match v {
         Value::Absent | Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(b) => write_bool(out, *b),

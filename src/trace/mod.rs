@@ -11,6 +11,7 @@
 //! so the same rulebook and case give the same bytes.
 
 mod answer;
+mod compact;
 mod html;
 mod index;
 mod json;
@@ -25,9 +26,10 @@ use crate::num::rounding::Rounded;
 use crate::value::Value;
 
 pub use answer::answer_summary;
+/// A trace as JSON text, the one road (see `json.rs`).
+pub use compact::write_trace_json_compact;
 pub use html::{escape_html, render_html};
 pub use index::{render_html_index, render_markdown_index, IndexEntry};
-/// A trace as JSON text, the one road (see `json.rs`).
 pub use json::write_trace_json;
 pub use markdown::{escape_markdown, render_markdown};
 pub use page::PageSource;

@@ -33,7 +33,7 @@ const LAYERS: &[&[&str]] = &[
     &["codegen"],
     &["compiled"],
     &["tasks"],
-    &["conformance", "coverage", "sweep"],
+    &["conformance", "coverage", "sweep", "audit"],
     &["generate"],
     &["score"],
     &["diff"],
@@ -62,6 +62,16 @@ const NEVER: &[(&str, &str)] = &[
     // A rubric grades tasks; it needs no coverage or generator.
     ("score", "coverage"),
     ("score", "generate"),
+    // The trace re-verifier shares the parser, the numbers and the model's
+    // data and pure operations with the engine, never the interpreter, the
+    // lowered code or compiled code, so a defect there cannot hide in its
+    // own receipt (issue 30).
+    ("audit", "eval"),
+    ("audit", "evaluation"),
+    ("audit", "case"),
+    ("audit", "codegen"),
+    ("audit", "compiled"),
+    ("audit", "model::code"),
 ];
 
 /// Modules that read nothing but what is listed: the JSON layer is the

@@ -42,6 +42,7 @@ mod splits;
 mod sweep;
 mod tasks;
 mod traces;
+mod verify_trace;
 mod warnings;
 mod written;
 

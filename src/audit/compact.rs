@@ -1,0 +1,271 @@
+//! The compact trace (format 2, `docs/trace-format.md` §10) read back into
+//! format 1, the form the verifier checks: each step event given its
+//! definition's label, clauses, formula, condition and citations, each
+//! read its name and value, each rounding its text, mode and values.
+//!
+//! A read written `[NAME]` has the value the name has at that point of
+//! the trace: the item's own step of that name, else a top-level step,
+//! else an input, else a group (a record of its steps per item) or a
+//! group's projection `GROUP.STEP`. The writer leaves a value out only
+//! where this gives it back as written, so the expansion is the format-1
+//! trace byte for byte (`tests/it/verify_trace.rs` checks it on every
+//! conformance case).
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value as Json};
+
+/// What a read by name alone can refer to, as far as the trace has gone.
+#[derive(Default)]
+struct Known {
+    inputs: HashMap<String, Json>,
+    top: HashMap<String, Json>,
+    items: HashMap<String, HashMap<String, Json>>,
+    groups: HashMap<String, Vec<String>>,
+    fields: HashMap<String, Vec<String>>,
+}
+
+impl Known {
+    fn lookup(&self, item: Option<&str>, name: &str) -> Option<Json> {
+        if let Some(v) = item
+            .and_then(|i| self.items.get(i))
+            .and_then(|m| m.get(name))
+        {
+            return Some(v.clone());
+        }
+        if let Some(v) = self.top.get(name).or_else(|| self.inputs.get(name)) {
+            return Some(v.clone());
+        }
+        if let (Some(items), Some(names)) = (self.groups.get(name), self.fields.get(name)) {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                let memo = self.items.get(i)?;
+                let mut record = Map::new();
+                for n in names {
+                    record.insert(n.clone(), memo.get(n)?.clone());
+                }
+                out.push(Json::Object(record));
+            }
+            return Some(Json::Array(out));
+        }
+        let (group, step) = name.split_once('.')?;
+        let items = self.groups.get(group)?;
+        let mut out = Vec::with_capacity(items.len());
+        for i in items {
+            out.push(self.items.get(i)?.get(step)?.clone());
+        }
+        Some(Json::Array(out))
+    }
+}
+
+fn field<'j>(j: &'j Json, key: &str) -> Result<&'j Json, String> {
+    j.get(key).ok_or_else(|| format!("no \"{key}\""))
+}
+
+fn list<'j>(j: &'j Json, key: &str) -> &'j [Json] {
+    j.get(key)
+        .and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+/// The name at a read's or rounding's first place: the text, or its position
+/// in the definition's list.
+fn named(first: Option<&Json>, table: &[Json]) -> Result<Json, String> {
+    match first {
+        Some(Json::String(s)) => Ok(Json::String(s.clone())),
+        Some(Json::Number(n)) => n
+            .as_u64()
+            .and_then(|k| table.get(usize::try_from(k).ok()?))
+            .cloned()
+            .ok_or_else(|| format!("no name at position {n}")),
+        _ => Err("a read or rounding without its name".into()),
+    }
+}
+
+fn reads(rs: &[Json], names: &[Json], item: Option<&str>, known: &Known) -> Result<Json, String> {
+    let mut out = Vec::with_capacity(rs.len());
+    for r in rs {
+        let parts = r.as_array().ok_or("a read is not an array")?;
+        let name = named(parts.first(), names)?;
+        let value = match parts.get(1) {
+            Some(v) => v.clone(),
+            None => known
+                .lookup(item, name.as_str().unwrap_or_default())
+                .ok_or_else(|| format!("the read {name} refers to no value in the trace"))?,
+        };
+        let mut m = Map::new();
+        m.insert("name".into(), name);
+        m.insert("value".into(), value);
+        out.push(Json::Object(m));
+    }
+    Ok(Json::Array(out))
+}
+
+/// A format-2 trace as format 1.
+pub(super) fn expand(trace: &Json) -> Result<Json, String> {
+    let mut out = Map::new();
+    for key in ["rulebook", "ablation", "reports", "inputs"] {
+        if let Some(v) = trace.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    let mut known = Known::default();
+    for i in list(trace, "inputs") {
+        if let Some(name) = i.get("name").and_then(Json::as_str) {
+            known.inputs.insert(
+                name.to_string(),
+                i.get("value").cloned().unwrap_or(Json::Null),
+            );
+        }
+    }
+    let defs = list(trace, "steps");
+    for d in defs {
+        if let (Some(g), Some(s)) = (
+            d.get("group").and_then(Json::as_str),
+            d.get("step").and_then(Json::as_str),
+        ) {
+            known
+                .fields
+                .entry(g.to_string())
+                .or_default()
+                .push(s.to_string());
+        }
+    }
+    let mut events = Vec::new();
+    for ev in list(trace, "events") {
+        match ev.get("event").and_then(Json::as_str) {
+            Some("check") => {
+                let mut m = Map::new();
+                for (k, v) in ev.as_object().into_iter().flatten() {
+                    if k == "r" {
+                        m.insert("reads".into(), reads(list(ev, "r"), &[], None, &known)?);
+                    } else {
+                        m.insert(k.clone(), v.clone());
+                    }
+                }
+                events.push(Json::Object(m));
+            }
+            Some(_) => events.push(ev.clone()),
+            None => events.push(step(ev, defs, &mut known)?),
+        }
+    }
+    out.insert("events".into(), Json::Array(events));
+    out.insert("outcome".into(), field(trace, "outcome")?.clone());
+    Ok(Json::Object(out))
+}
+
+fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
+    let index = field(ev, "s")?.as_u64().ok_or("\"s\" is not an index")?;
+    let def = usize::try_from(index)
+        .ok()
+        .and_then(|i| defs.get(i))
+        .ok_or_else(|| format!("no step definition {index}"))?;
+    let name = field(def, "step")?.clone();
+    let item = match (def.get("group").and_then(Json::as_str), ev.get("i")) {
+        (Some(g), Some(i)) => Some(format!("{g}[{i}]")),
+        _ => None,
+    };
+    let mut m = Map::new();
+    m.insert("event".into(), Json::String("step".into()));
+    m.insert("step".into(), name.clone());
+    if let Some(item) = &item {
+        m.insert("item".into(), Json::String(item.clone()));
+    }
+    if let Some(label) = def.get("label") {
+        m.insert("label".into(), label.clone());
+    }
+    let clauses = ev.get("clauses").or_else(|| def.get("clauses"));
+    m.insert(
+        "clauses".into(),
+        clauses.cloned().unwrap_or(Json::Array(vec![])),
+    );
+    if let Some(cites) = def.get("cites").and_then(Json::as_array) {
+        let held = list(ev, "cites");
+        let mut out = Vec::with_capacity(cites.len());
+        for (c, h) in cites.iter().zip(held) {
+            let mut cm = Map::new();
+            cm.insert("when".into(), field(c, "when")?.clone());
+            cm.insert("held".into(), h.clone());
+            cm.insert("clauses".into(), field(c, "clauses")?.clone());
+            out.push(Json::Object(cm));
+        }
+        m.insert("cites".into(), Json::Array(out));
+    }
+    if let Some(d) = def.get("detail") {
+        m.insert("detail".into(), d.clone());
+    }
+    m.insert("formula".into(), field(def, "formula")?.clone());
+    if let Some(c) = def.get("condition") {
+        let mut cm = Map::new();
+        cm.insert("formula".into(), c.clone());
+        cm.insert("held".into(), ev.get("held").cloned().unwrap_or(Json::Null));
+        m.insert("condition".into(), Json::Object(cm));
+    }
+    m.insert(
+        "reads".into(),
+        reads(list(ev, "r"), list(def, "reads"), item.as_deref(), known)?,
+    );
+    m.insert(
+        "lookups".into(),
+        ev.get("lookups").cloned().unwrap_or(Json::Array(vec![])),
+    );
+    let value = field(ev, "v")?.clone();
+    let exact = ev.get("exact").cloned().unwrap_or_else(|| value.clone());
+    let mut roundings = Vec::new();
+    for r in list(ev, "roundings") {
+        let p = r.as_array().ok_or("a rounding is not an array")?;
+        let get = |k: usize| p.get(k).cloned().ok_or("a rounding too short");
+        roundings.push(rounding(
+            named(p.first(), list(def, "at"))?,
+            &get(1)?,
+            &get(2)?,
+            get(3)?,
+            get(4)?,
+            get(5)?,
+        ));
+    }
+    if let Some(p) = ev.get("round").and_then(Json::as_array) {
+        let get = |k: usize| p.get(k).cloned().ok_or("a rounding point too short");
+        roundings.push(rounding(
+            Json::String("step".into()),
+            &get(0)?,
+            &get(1)?,
+            exact.clone(),
+            value.clone(),
+            get(2)?,
+        ));
+    }
+    m.insert("roundings".into(), Json::Array(roundings));
+    m.insert("exact".into(), exact);
+    m.insert("value".into(), value.clone());
+    let step_name = name.as_str().unwrap_or_default().to_string();
+    match item {
+        Some(item) => {
+            let group = item.split_once('[').map_or("", |(g, _)| g).to_string();
+            let order = known.groups.entry(group).or_default();
+            if order.last() != Some(&item) {
+                order.push(item.clone());
+            }
+            known
+                .items
+                .entry(item)
+                .or_default()
+                .insert(step_name, value);
+        }
+        None => {
+            known.top.insert(step_name, value);
+        }
+    }
+    Ok(Json::Object(m))
+}
+
+fn rounding(at: Json, mode: &Json, places: &Json, before: Json, after: Json, margin: Json) -> Json {
+    let mut m = Map::new();
+    m.insert("at".into(), at);
+    m.insert("mode".into(), mode.clone());
+    m.insert("places".into(), places.clone());
+    m.insert("before".into(), before);
+    m.insert("after".into(), after);
+    m.insert("margin".into(), margin);
+    Json::Object(m)
+}

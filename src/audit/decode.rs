@@ -1,0 +1,206 @@
+//! Values between the trace's JSON and the verifier: a recorded input read
+//! back by its declared kind, a computed value written as the trace writes
+//! it, and the comparison of the two.
+//!
+//! The trace's JSON does not say whether `"2"` is a text or a number
+//! (`docs/trace-format.md` §6), so a recorded input is read by the kind the
+//! rulebook declares for it; a computed value is compared with a recorded
+//! one by its JSON form, numbers by value (`"3.0"` follows from `3.00`).
+
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+use serde_json::Value as Json;
+
+use crate::model::{Input, InputKind};
+use crate::num::exact::{parse_fraction, Num};
+use crate::value::{parse_date, Entries, Month, Record, Value};
+
+/// A recorded value read back as the rulebook declares it; `None` when it
+/// is not of that kind.
+pub fn decode(json: &Json, input: &Input) -> Option<Value> {
+    decode_kind(json, &input.kind)
+}
+
+fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
+    if json.is_null() {
+        return Some(Value::Absent);
+    }
+    Some(match kind {
+        InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. } => {
+            Value::Number(number(json)?)
+        }
+        InputKind::Fraction { .. } => {
+            let text = text_of(json)?;
+            Value::from_num(parse_fraction(&text)?)
+        }
+        InputKind::Bool => Value::Bool(json.as_bool()?),
+        InputKind::Text { .. } | InputKind::Enum { .. } | InputKind::Table { .. } => {
+            Value::Text(Arc::from(json.as_str()?))
+        }
+        InputKind::Date { .. } => Value::Date(parse_date(json.as_str()?)?),
+        InputKind::Month { .. } => Value::Month(Month::parse(json.as_str()?)?),
+        InputKind::Record { fields, names, .. } => {
+            let object = json.as_object()?;
+            let mut values = Vec::with_capacity(fields.len());
+            for field in fields {
+                let v = match object.get(&*field.name) {
+                    Some(j) => decode(j, field)?,
+                    None => Value::Absent,
+                };
+                values.push(v);
+            }
+            // Fields are validated in their own order; a record holds them in
+            // the order of its names.
+            let mut ordered = Vec::with_capacity(names.len());
+            for name in names.iter() {
+                let at = fields.iter().position(|f| f.name == *name)?;
+                ordered.push(values.get(at)?.clone());
+            }
+            Value::Record(Arc::new(Record {
+                name: None,
+                names: names.clone(),
+                fields: ordered.into_boxed_slice(),
+            }))
+        }
+        InputKind::List { item, .. } => {
+            let items = json.as_array()?;
+            let mut out = Vec::with_capacity(items.len());
+            for j in items {
+                out.push(decode(j, item)?);
+            }
+            Value::List(Arc::from(out))
+        }
+        InputKind::Map { item, keys, .. } => {
+            let object = json.as_object()?;
+            let mut entries = Entries::default();
+            match keys {
+                // Declared keys: the others are ignored, the map in their order.
+                Some(keys) => {
+                    for k in keys {
+                        if let Some(j) = object.get(&**k) {
+                            entries.insert(k.clone(), decode(j, item)?);
+                        }
+                    }
+                }
+                None => {
+                    for (k, j) in object {
+                        entries.insert(Arc::from(k.as_str()), decode(j, item)?);
+                    }
+                }
+            }
+            Value::Map(Arc::new(entries))
+        }
+    })
+}
+
+/// A number written as a string (the trace) or as a JSON number (a case).
+pub fn number(json: &Json) -> Option<Decimal> {
+    text_of(json)?.parse().ok()
+}
+
+fn text_of(json: &Json) -> Option<String> {
+    match json {
+        Json::String(s) => Some(s.clone()),
+        Json::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// A value as the trace writes it.
+pub fn encode(v: &Value) -> Json {
+    serde_json::to_value(v).unwrap_or(Json::Null)
+}
+
+/// A number recorded as text: a decimal or a fraction `P/Q`.
+fn recorded_num(text: &str) -> Option<Num> {
+    if text.contains('/') {
+        parse_fraction(text)
+    } else {
+        text.parse::<Decimal>().ok().map(Num::Dec)
+    }
+}
+
+/// Whether a recorded value is the one computed: the same JSON, numbers
+/// compared by value.
+pub fn same(recorded: &Json, computed: &Json) -> bool {
+    match (recorded, computed) {
+        (Json::String(a), Json::String(b)) => {
+            a == b
+                || match (recorded_num(a), recorded_num(b)) {
+                    (Some(x), Some(y)) => x.cmp_exact(y).is_ok_and(|o| o.is_eq()),
+                    _ => false,
+                }
+        }
+        (Json::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
+        (Json::Object(a), Json::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| same(x, y)))
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// Whether a recorded value is the one computed.
+pub fn same_value(recorded: &Json, computed: &Value) -> bool {
+    same(recorded, &encode(computed))
+}
+
+/// Whether a recorded input agrees with what the case gave: every value
+/// the trace holds is the case's, numbers by value. A `null` on either side
+/// agrees (a default, an ignored or invalid value read as absent, a field the
+/// case left out), and keys the rulebook does not declare are not recorded.
+pub fn agrees(recorded: &Json, case: Option<&Json>) -> bool {
+    let Some(case) = case else { return true };
+    match (recorded, case) {
+        (Json::Null, _) | (_, Json::Null) => true,
+        (Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
+        (Json::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| agrees(x, Some(y)))
+        }
+        (Json::Object(a), Json::Object(_)) => a.iter().all(|(k, x)| agrees(x, case.get(k))),
+        // A record read through a pattern: the case gave its text.
+        (Json::Object(_), Json::String(_)) => true,
+        (a, b) => same(a, b),
+    }
+}
+
+/// A recorded value as the verifier shows it in a finding.
+pub fn shown(json: &Json) -> String {
+    match json {
+        Json::String(s) => s.clone(),
+        Json::Null => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+/// A recorded value read back without a declared kind: a number where the
+/// text is one, else the text (used only to go on past a step the verifier
+/// could not recompute, which is already a finding).
+pub fn guess(json: &Json) -> Value {
+    match json {
+        Json::Null => Value::Absent,
+        Json::Bool(b) => Value::Bool(*b),
+        Json::String(s) => match recorded_num(s) {
+            Some(n) => Value::from_num(n),
+            None => parse_date(s)
+                .map(Value::Date)
+                .or_else(|| Month::parse(s).map(Value::Month))
+                .unwrap_or_else(|| Value::Text(Arc::from(s.as_str()))),
+        },
+        Json::Number(n) => n
+            .to_string()
+            .parse()
+            .map(Value::Number)
+            .unwrap_or(Value::Absent),
+        Json::Array(items) => Value::List(items.iter().map(guess).collect()),
+        Json::Object(o) => {
+            let mut entries = Entries::default();
+            for (k, v) in o {
+                entries.insert(Arc::from(k.as_str()), guess(v));
+            }
+            Value::Map(Arc::new(entries))
+        }
+    }
+}

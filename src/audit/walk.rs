@@ -1,0 +1,674 @@
+//! One trace read event by event against the rulebook: each step and check
+//! recomputed by the verifier's own reading (`calc.rs`), each read, lookup
+//! and rounding compared with what the trace recorded, and the outcome and
+//! answer compared with what the steps give.
+//!
+//! A step's value, once recomputed, is what later events read of it: a
+//! step whose recorded value was tampered with is named, and the steps
+//! after it, which read the true value, are not.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use crate::model::{Format, Input, InputKind, OutputValue, Row, Rulebook, StepRef};
+use crate::num::rounding::Rounded;
+use crate::value::{plain, Value};
+
+use super::calc::{Calc, LookupMade, World};
+use super::decode::{agrees, decode, encode, guess, number, same, same_value, shown};
+
+/// One thing in a trace that does not follow from the rulebook and the case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Where: `step lines[0].net`, `check 3`, `input gross_pay`, `answer net_pay`.
+    pub at: String,
+    /// What: `value`, `read row.rate`, `rounding`, `lookup`, …
+    pub what: String,
+    /// What the trace recorded.
+    pub recorded: String,
+    /// What follows from the rulebook and the rest of the trace.
+    pub follows: String,
+}
+
+/// What the verifier has read of the trace so far.
+pub struct State<'a> {
+    pub(super) rb: &'a Rulebook,
+    pub(super) case: Option<&'a Json>,
+    pub(super) inputs: HashMap<Arc<str>, (Value, String)>,
+    pub(super) steps: HashMap<Arc<str>, Value>,
+    pub(super) items: HashMap<(usize, usize), HashMap<Arc<str>, Value>>,
+    pub(super) overs: HashMap<usize, Arc<[Value]>>,
+    pub(super) rows: Vec<Arc<[Row]>>,
+    replaced: HashMap<(Option<usize>, usize), Arc<str>>,
+    /// `decision` and `reason`, which answer fields may read.
+    pub(super) decided: Vec<(&'static str, Value)>,
+    /// What was found not to follow.
+    pub findings: Vec<Finding>,
+    /// Counts for the summary: steps, checks, reads, lookups, roundings, answer fields.
+    pub counts: [usize; 6],
+}
+
+fn text(j: &Json, key: &str) -> Option<String> {
+    j.get(key).and_then(Json::as_str).map(str::to_string)
+}
+
+fn list<'j>(j: &'j Json, key: &str) -> &'j [Json] {
+    j.get(key)
+        .and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+impl<'a> State<'a> {
+    /// A verifier's state before the first event.
+    pub fn new(rb: &'a Rulebook, case: Option<&'a Json>) -> Self {
+        State {
+            rb,
+            case,
+            inputs: HashMap::new(),
+            steps: HashMap::new(),
+            items: HashMap::new(),
+            overs: HashMap::new(),
+            rows: rb
+                .tables
+                .iter()
+                .map(|t| Arc::from(t.rows.clone()))
+                .collect(),
+            replaced: HashMap::new(),
+            decided: Vec::new(),
+            findings: Vec::new(),
+            counts: [0; 6],
+        }
+    }
+
+    fn find(&mut self, at: impl Into<String>, what: &str, recorded: String, follows: String) {
+        self.findings.push(Finding {
+            at: at.into(),
+            what: what.to_string(),
+            recorded,
+            follows,
+        });
+    }
+
+    /// The ablations the trace names, their replacement formulas taken.
+    pub fn ablation(&mut self, names: &str) {
+        for name in names.split(',') {
+            match self.rb.ablations.iter().find(|a| &*a.name == name) {
+                Some(a) => {
+                    for (at, f) in &a.replacements {
+                        let key = match at {
+                            StepRef::Top(s) => (None, s.index()),
+                            StepRef::Item(g, s) => (Some(*g), *s),
+                        };
+                        self.replaced.insert(key, f.text.clone());
+                    }
+                }
+                None => self.find(
+                    "ablation",
+                    "names an ablation the rulebook does not declare",
+                    name.to_string(),
+                    String::new(),
+                ),
+            }
+        }
+    }
+
+    /// The recorded inputs, each read by its declared kind and, with the
+    /// case, compared with what the case gives.
+    pub fn inputs(&mut self, recorded: &[Json]) {
+        let rb = self.rb;
+        if !recorded.is_empty() && recorded.len() != rb.inputs.len() {
+            self.find(
+                "inputs",
+                "the inputs recorded are not the rulebook's",
+                recorded.len().to_string(),
+                rb.inputs.len().to_string(),
+            );
+        }
+        for (j, input) in recorded.iter().zip(&rb.inputs) {
+            let name = text(j, "name").unwrap_or_default();
+            let at = format!("input {name}");
+            if name != *input.name {
+                self.find(at, "name", name, input.name.to_string());
+                continue;
+            }
+            let given = text(j, "given").unwrap_or_default();
+            let value = j.get("value").unwrap_or(&Json::Null);
+            let v = match decode(value, input) {
+                Some(v) if given == "null" && v.is_missing() => Value::Null,
+                Some(v) => v,
+                None => {
+                    self.find(&at, "value", shown(value), "a value of its kind".into());
+                    guess(value)
+                }
+            };
+            self.check_given(&at, input, &given, value);
+            self.inputs.insert(input.name.clone(), (v, given));
+        }
+    }
+
+    fn check_given(&mut self, at: &str, input: &Input, given: &str, value: &Json) {
+        let from_case = self.case.map(|c| c.get(&*input.name));
+        if given == "default" {
+            if let Some(d) = &input.default {
+                if !same_value(value, d) {
+                    self.find(at, "default", shown(value), encode(d).to_string());
+                }
+            }
+        }
+        let Some(in_case) = from_case else { return };
+        let bad = match given {
+            "value" if matches!(input.kind, InputKind::Table { .. }) => in_case.is_none(),
+            "value" => in_case.is_none() || !agrees(value, in_case),
+            "absent" | "default" => in_case.is_some_and(|c| !c.is_null()) && given == "absent",
+            "null" => !in_case.is_some_and(Json::is_null),
+            _ => false,
+        };
+        if bad {
+            let case = in_case.map_or("absent".to_string(), shown);
+            self.find(at, "input against the case", shown(value), case);
+        }
+    }
+
+    fn over(&mut self, g: usize) -> Result<Arc<[Value]>, String> {
+        if let Some(items) = self.overs.get(&g) {
+            return Ok(items.clone());
+        }
+        let group = self.rb.groups.get(g).ok_or("no such group")?;
+        let items = {
+            let mut calc = Calc::new(self.rb, self, None, &[]);
+            calc.formula(&group.over.text)?
+        };
+        let items: Arc<[Value]> = match items {
+            Value::List(items) => items,
+            v if v.is_missing() => Arc::from([]),
+            other => return Err(format!("a group over {other}, not a list")),
+        };
+        self.overs.insert(g, items.clone());
+        Ok(items)
+    }
+
+    /// One step event recomputed.
+    pub fn step(&mut self, ev: &Json) {
+        self.counts[0] += 1;
+        let rb = self.rb;
+        let name = text(ev, "step").unwrap_or_default();
+        let item_text = text(ev, "item");
+        let at = match &item_text {
+            Some(i) => format!("step {i}.{name}"),
+            None => format!("step {name}"),
+        };
+        // The step in the rulebook, and its item.
+        let (step, key, item) = match &item_text {
+            None => match rb.steps.iter().position(|s| *s.name == *name) {
+                Some(i) => match rb.steps.get(i) {
+                    Some(step) => (step, (None, i), None),
+                    None => return,
+                },
+                None => return self.find(at, "not a step of the rulebook", name, String::new()),
+            },
+            Some(it) => {
+                let parsed = it.strip_suffix(']').and_then(|s| s.split_once('['));
+                let found = parsed.and_then(|(g, i)| {
+                    let gi = rb.groups.iter().position(|x| *x.name == *g)?;
+                    let si = rb.groups[gi].steps.iter().position(|s| *s.name == *name)?;
+                    Some((gi, si, i.parse::<usize>().ok()?))
+                });
+                let Some((g, s, i)) = found else {
+                    return self.find(at, "not a step of the rulebook", it.clone(), String::new());
+                };
+                match self.over(g) {
+                    Ok(items) if i < items.len() => {}
+                    Ok(items) => {
+                        return self.find(at, "item", it.clone(), format!("{} items", items.len()))
+                    }
+                    Err(e) => {
+                        return self.find(at, "cannot recompute the group's list", e, String::new())
+                    }
+                }
+                (&rb.groups[g].steps[s], (Some(g), s), Some((g, i)))
+            }
+        };
+        let formula = self
+            .replaced
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| step.expr.text.clone());
+        let recorded_formula = text(ev, "formula").unwrap_or_default();
+        if recorded_formula != *formula {
+            self.find(&at, "formula", recorded_formula, formula.to_string());
+        }
+        let reads = reads_of(ev);
+        self.counts[2] += reads.len();
+        let done = {
+            let mut calc = Calc::new(rb, self, item, &reads);
+            let out = compute(&mut calc, step, &formula, ev);
+            (
+                out,
+                calc.roundings,
+                calc.lookups,
+                calc.mismatches,
+                calc.matched,
+            )
+        };
+        let (out, roundings, lookups, mismatches, matched) = done;
+        let value = match out {
+            Ok((exact, value, condition, cites)) => {
+                self.compare_step(&at, ev, step, &exact, &value, condition, &cites);
+                self.compare_roundings(&at, list(ev, "roundings"), &roundings);
+                self.compare_lookups(&at, list(ev, "lookups"), &lookups);
+                value
+            }
+            Err(e) => {
+                self.find(&at, "cannot recompute", e, String::new());
+                guess(ev.get("value").unwrap_or(&Json::Null))
+            }
+        };
+        self.compare_reads(&at, &reads, &mismatches, &matched);
+        match item {
+            Some(k) => {
+                self.items
+                    .entry(k)
+                    .or_default()
+                    .insert(step.name.clone(), value);
+            }
+            None => {
+                self.steps.insert(step.name.clone(), value);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compare_step(
+        &mut self,
+        at: &str,
+        ev: &Json,
+        step: &crate::model::Step,
+        exact: &Value,
+        value: &Value,
+        condition: Option<bool>,
+        cites: &[bool],
+    ) {
+        let recorded_held = ev
+            .get("condition")
+            .and_then(|c| c.get("held"))
+            .and_then(Json::as_bool);
+        if recorded_held != condition {
+            self.find(
+                at,
+                "condition",
+                format!("{recorded_held:?}"),
+                format!("{condition:?}"),
+            );
+        }
+        let recorded_cites: Vec<Option<bool>> = list(ev, "cites")
+            .iter()
+            .map(|c| c.get("held").and_then(Json::as_bool))
+            .collect();
+        let cites_follow: Vec<Option<bool>> = cites.iter().map(|b| Some(*b)).collect();
+        if recorded_cites != cites_follow {
+            self.find(
+                at,
+                "citations",
+                format!("{recorded_cites:?}"),
+                format!("{cites_follow:?}"),
+            );
+        }
+        let mut clauses: Vec<Arc<str>> = step.clauses.to_vec();
+        for ((_, extra), held) in step.cite.iter().zip(cites) {
+            if *held {
+                for c in extra.iter() {
+                    if !clauses.contains(c) {
+                        clauses.push(c.clone());
+                    }
+                }
+            }
+        }
+        let follows = Json::Array(
+            clauses
+                .iter()
+                .map(|c| Json::String(c.to_string()))
+                .collect(),
+        );
+        let recorded = ev.get("clauses").cloned().unwrap_or(Json::Null);
+        if recorded != follows {
+            self.find(at, "clauses", recorded.to_string(), follows.to_string());
+        }
+        let null = Json::Null;
+        let e = ev.get("exact").unwrap_or(&null);
+        if !same_value(e, exact) {
+            self.find(at, "exact", shown(e), shown(&encode(exact)));
+        }
+        let v = ev.get("value").unwrap_or(&null);
+        if !same_value(v, value) {
+            self.find(at, "value", shown(v), shown(&encode(value)));
+        }
+    }
+
+    fn compare_roundings(&mut self, at: &str, recorded: &[Json], made: &[(String, Rounded)]) {
+        self.counts[4] += made.len();
+        if recorded.len() != made.len() {
+            return self.find(
+                at,
+                "roundings",
+                format!("{} recorded", recorded.len()),
+                format!("{} made", made.len()),
+            );
+        }
+        for (r, (where_, m)) in recorded.iter().zip(made) {
+            let num = |k: &str| r.get(k).cloned().unwrap_or(Json::Null);
+            let ok = text(r, "at").as_deref() == Some(where_.as_str())
+                && text(r, "mode").as_deref() == Some(m.mode.name())
+                && r.get("places").and_then(Json::as_u64) == Some(u64::from(m.places))
+                && same(&num("before"), &Json::String(m.before.to_string()))
+                && same(&num("after"), &Json::String(m.after.to_string()))
+                && same(&num("margin"), &Json::String(m.margin.to_string()));
+            if !ok {
+                let follows = format!(
+                    "{{at: {where_}, mode: {}, places: {}, before: {}, after: {}, margin: {}}}",
+                    m.mode.name(),
+                    m.places,
+                    m.before,
+                    m.after,
+                    m.margin
+                );
+                self.find(at, "rounding", r.to_string(), follows);
+            }
+        }
+    }
+
+    fn compare_lookups(&mut self, at: &str, recorded: &[Json], made: &[LookupMade]) {
+        self.counts[3] += made.len();
+        if recorded.len() != made.len() {
+            return self.find(
+                at,
+                "lookups",
+                format!("{} recorded", recorded.len()),
+                format!("{} made", made.len()),
+            );
+        }
+        for (r, m) in recorded.iter().zip(made) {
+            let ok = text(r, "kind").as_deref() == Some(m.kind)
+                && text(r, "table").as_deref() == Some(&*m.table)
+                && text(r, "source").as_deref() == Some(m.source.as_str())
+                && text(r, "key").as_deref() == Some(m.key.as_str())
+                && text(r, "row") == m.row
+                && m.why
+                    .as_ref()
+                    .is_none_or(|w| text(r, "why").as_ref() == Some(w));
+            if !ok {
+                let follows = format!(
+                    "{{kind: {}, table: {}, source: {}, key: {}, row: {}}}",
+                    m.kind,
+                    m.table,
+                    m.source,
+                    m.key,
+                    m.row.as_deref().unwrap_or("none")
+                );
+                self.find(at, "lookup", r.to_string(), follows);
+            }
+        }
+    }
+
+    fn compare_reads(
+        &mut self,
+        at: &str,
+        reads: &[(String, Json)],
+        mismatches: &[super::calc::ReadMismatch],
+        matched: &[bool],
+    ) {
+        for m in mismatches {
+            self.find(
+                at,
+                &format!("read {}", m.name),
+                shown(&m.recorded),
+                shown(&encode(&m.source)),
+            );
+        }
+        for ((name, v), seen) in reads.iter().zip(matched) {
+            if !seen {
+                self.find(
+                    at,
+                    &format!("read {name}"),
+                    shown(v),
+                    "not read by the formula".into(),
+                );
+            }
+        }
+    }
+
+    /// One check event recomputed; whether it held.
+    pub fn check(&mut self, ev: &Json, expected_index: usize) -> Option<usize> {
+        self.counts[1] += 1;
+        let rb = self.rb;
+        let index = ev.get("index").and_then(Json::as_u64).unwrap_or(0) as usize;
+        let at = format!("check {index}");
+        if index != expected_index {
+            self.find(&at, "order", index.to_string(), expected_index.to_string());
+        }
+        let Some(check) = index.checked_sub(1).and_then(|i| rb.checks.get(i)) else {
+            self.find(
+                at,
+                "not a check of the rulebook",
+                index.to_string(),
+                String::new(),
+            );
+            return None;
+        };
+        let when = check.when.as_ref().map(|f| f.text.clone());
+        let recorded_when = text(ev, "when");
+        if recorded_when.as_deref() != when.as_deref() {
+            self.find(
+                &at,
+                "condition",
+                recorded_when.unwrap_or_default(),
+                when.as_deref().unwrap_or_default().to_string(),
+            );
+        }
+        let reads = reads_of(ev);
+        self.counts[2] += reads.len();
+        let (held, mismatches, matched) = {
+            let mut calc = Calc::new(rb, self, None, &reads);
+            let held = match &when {
+                Some(w) => calc.condition(w),
+                None => Ok(true),
+            };
+            (held, calc.mismatches, calc.matched)
+        };
+        self.compare_reads(&at, &reads, &mismatches, &matched);
+        let recorded = ev.get("held").and_then(Json::as_bool);
+        match held {
+            Ok(h) if Some(h) == recorded => {}
+            Ok(h) => self.find(&at, "held", format!("{recorded:?}"), h.to_string()),
+            Err(e) => self.find(&at, "cannot recompute", e, String::new()),
+        }
+        recorded.unwrap_or(false).then_some(index)
+    }
+
+    /// A decision's citation recomputed; whether it held.
+    pub fn cite(&mut self, ev: &Json, decision: usize, k: usize) -> bool {
+        let rb = self.rb;
+        let at = format!("citation {}", k + 1);
+        let Some((f, _)) = rb.decisions.get(decision).and_then(|d| d.cite.get(k)) else {
+            self.find(
+                at,
+                "not a citation of the decision",
+                ev.to_string(),
+                String::new(),
+            );
+            return false;
+        };
+        let recorded_when = text(ev, "when").unwrap_or_default();
+        if recorded_when != *f.text {
+            self.find(&at, "condition", recorded_when, f.text.to_string());
+        }
+        let held = Calc::new(rb, self, None, &[]).condition(&f.text);
+        let recorded = ev.get("held").and_then(Json::as_bool);
+        match held {
+            Ok(h) if Some(h) == recorded => h,
+            Ok(h) => {
+                self.find(&at, "held", format!("{recorded:?}"), h.to_string());
+                h
+            }
+            Err(e) => {
+                self.find(&at, "cannot recompute", e, String::new());
+                false
+            }
+        }
+    }
+
+    /// The answer's fields recomputed from the steps.
+    pub fn answer(
+        &mut self,
+        answer: &Json,
+        decision: usize,
+        reason: Option<&Arc<str>>,
+        clauses: &[Arc<str>],
+    ) {
+        let rb = self.rb;
+        let Some(d) = rb.decisions.get(decision) else {
+            return;
+        };
+        self.decided = vec![
+            ("decision", Value::Text(d.name.clone())),
+            (
+                "reason",
+                reason.map_or(Value::Absent, |r| Value::Text(r.clone())),
+            ),
+        ];
+        for out in &d.answer {
+            let at = format!("answer {}", out.key);
+            let recorded = answer.get(&*out.key).unwrap_or(&Json::Null);
+            self.counts[5] += 1;
+            match &out.value {
+                OutputValue::Value { expr, format } => {
+                    if *format == Format::Clauses {
+                        let follows: Json = clauses
+                            .iter()
+                            .map(|c| Json::String(c.to_string()))
+                            .collect();
+                        if *recorded != follows {
+                            self.find(at, "clauses", recorded.to_string(), follows.to_string());
+                        }
+                        continue;
+                    }
+                    let v = Calc::new(rb, self, None, &[]).formula(&expr.text);
+                    self.answer_value(&at, recorded, v, *format);
+                }
+                OutputValue::Each { group, key, fields } => {
+                    let n = self.over(*group).map(|l| l.len()).unwrap_or(0);
+                    for i in 0..n {
+                        let item_json = match key {
+                            None => recorded.get(i),
+                            Some(k) => {
+                                let kv = Calc::new(rb, self, Some((*group, i)), &[])
+                                    .formula(&k.text)
+                                    .map(|v| plain(&v))
+                                    .unwrap_or_default();
+                                recorded.get(kv.as_str())
+                            }
+                        };
+                        let Some(item_json) = item_json else {
+                            self.find(format!("{at}[{i}]"), "item", "none".into(), "one".into());
+                            continue;
+                        };
+                        for f in fields {
+                            let OutputValue::Value { expr, format } = &f.value else {
+                                continue;
+                            };
+                            let fat = format!("{at}[{i}].{}", f.key);
+                            let r = item_json.get(&*f.key).unwrap_or(&Json::Null);
+                            let v = Calc::new(rb, self, Some((*group, i)), &[]).formula(&expr.text);
+                            self.answer_value(&fat, r, v, *format);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn answer_value(
+        &mut self,
+        at: &str,
+        recorded: &Json,
+        v: Result<Value, String>,
+        format: Format,
+    ) {
+        match v {
+            Ok(v) => {
+                let follows = encode(&v);
+                let ok = match (format, recorded) {
+                    (_, Json::Null) => v.is_missing(),
+                    (Format::Fixed(p), Json::String(s)) => {
+                        let places = s.split_once('.').map_or(0, |(_, f)| f.len());
+                        places == p as usize && same(recorded, &follows)
+                    }
+                    (Format::Integer | Format::Number, Json::Number(_)) => number(recorded)
+                        .is_some_and(|d| same(&Json::String(d.to_string()), &follows)),
+                    _ => same(recorded, &follows),
+                };
+                if !ok {
+                    self.find(at, "value", shown(recorded), shown(&follows));
+                }
+            }
+            Err(e) => self.find(at, "cannot recompute", e, String::new()),
+        }
+    }
+}
+
+/// A step's exact value, value, condition and citations, as the verifier computes them.
+type Computed = (Value, Value, Option<bool>, Vec<bool>);
+
+fn compute<W: World>(
+    calc: &mut Calc<'_, W>,
+    step: &crate::model::Step,
+    formula: &str,
+    _ev: &Json,
+) -> Result<Computed, String> {
+    let mut condition = None;
+    let mut exact = None;
+    if let Some(when) = &step.when {
+        let held = calc.condition(&when.text)?;
+        condition = Some(held);
+        if !held {
+            exact = Some(match &step.otherwise {
+                Some(o) => calc.formula(&o.text)?,
+                None => Value::Absent,
+            });
+        }
+    }
+    let (exact, value) = match exact {
+        Some(e) => (e.clone(), e),
+        None => {
+            let e = calc.formula(formula)?;
+            match (step.round, e.as_num()) {
+                (Some((places, mode)), Some(n)) => {
+                    let r = crate::num::rounding::round_num(n, places, mode)
+                        .map_err(|x| x.to_string())?;
+                    let after = Value::Number(r.after);
+                    calc.roundings.push(("step".into(), r));
+                    (e, after)
+                }
+                _ => (e.clone(), e),
+            }
+        }
+    };
+    let mut cites = Vec::with_capacity(step.cite.len());
+    for (f, _) in &step.cite {
+        cites.push(calc.condition(&f.text)?);
+    }
+    Ok((exact, value, condition, cites))
+}
+
+fn reads_of(ev: &Json) -> Vec<(String, Json)> {
+    list(ev, "reads")
+        .iter()
+        .map(|r| {
+            (
+                text(r, "name").unwrap_or_default(),
+                r.get("value").cloned().unwrap_or(Json::Null),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,419 @@
+//! The compact trace JSON, format 2 (`eval --trace json-compact`,
+//! `docs/trace-format.md` §10): what a step is (label, clauses, formula,
+//! condition, citations) written once in `steps`, not once per item, and a
+//! read whose value is already in the trace (a step's value, an input, a
+//! group's projection) written as its name alone.
+//!
+//! A paie-fr payslip repeats each of its ~20 line steps' formula and label
+//! on every one of ~27 lines, and most reads are of steps just computed:
+//! both are written once here. The verifier (`audit`) reads this format
+//! back into format 1 by the rules below, so every rule a writer uses to
+//! leave a value out is one its reader follows to put it back.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::json::{check_head, cite_fields, input, lookup, outcome, report, value};
+use super::{CheckTrace, CiteTrace, Event, Read, RoundingTrace, StepTrace, Trace};
+use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, write_string};
+use crate::value::Value;
+
+/// The values a read may refer to by its name alone, as far as the trace
+/// has gone: each item's steps, the top-level steps, the inputs. Kept in
+/// short vectors scanned in place (a group's items come one after the
+/// other, each with a score of steps; a rulebook has a few dozen inputs):
+/// a read is checked without hashing its name or cloning a value.
+#[derive(Default)]
+struct Known<'t> {
+    /// Each group's items in order, each with its steps' values so far.
+    groups: Vec<Group<'t>>,
+    top: HashMap<&'t str, &'t Value>,
+    inputs: Vec<(&'t str, &'t Value)>,
+}
+
+struct Group<'t> {
+    name: &'t str,
+    /// Its step names in the order of their definitions.
+    fields: Arc<[Arc<str>]>,
+    items: Vec<(&'t str, Vec<(&'t str, &'t Value)>)>,
+}
+
+fn find<'v>(list: &[(&str, &'v Value)], name: &str) -> Option<&'v Value> {
+    list.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+}
+
+impl<'t> Known<'t> {
+    fn group(&self, name: &str) -> Option<&Group<'t>> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// Whether `[NAME]` gives `v` as written: the value the name has here is
+    /// the item's own step of that name, else a top-level step, else an
+    /// input, else a group (a record of its steps per item), else a
+    /// projection `GROUP.STEP` (that step's values over the group's items).
+    /// Names of steps, inputs and groups hold no dot, so a dotted name can
+    /// only be a projection.
+    fn refers(&self, item: Option<&str>, name: &str, v: &Value) -> bool {
+        if let Some((group, step)) = name.split_once('.') {
+            let (Some(g), Value::List(values)) = (self.group(group), v) else {
+                return false;
+            };
+            return g.items.len() == values.len()
+                && g.items
+                    .iter()
+                    .zip(values.iter())
+                    .all(|((_, memo), x)| find(memo, step).is_some_and(|y| written_eq(y, x)));
+        }
+        let current = item.and_then(|i| {
+            let g = self.group(group_of(i))?;
+            g.items.last().filter(|(label, _)| *label == i)
+        });
+        if let Some(found) = current.and_then(|(_, memo)| find(memo, name)) {
+            return written_eq(found, v);
+        }
+        if let Some(found) = self.top.get(name) {
+            return written_eq(found, v);
+        }
+        if let Some(found) = find(&self.inputs, name) {
+            return written_eq(found, v);
+        }
+        let (Some(g), Value::List(values)) = (self.group(name), v) else {
+            return false;
+        };
+        g.items.len() == values.len()
+            && g.items.iter().zip(values.iter()).all(|((_, memo), x)| {
+                let Value::Record(r) = x else { return false };
+                r.name.is_none()
+                    && r.names.len() == g.fields.len()
+                    && r.names.iter().zip(g.fields.iter()).all(|(p, q)| p == q)
+                    && g.fields
+                        .iter()
+                        .zip(r.fields.iter())
+                        .all(|(f, y)| find(memo, f).is_some_and(|z| written_eq(z, y)))
+            })
+    }
+}
+
+/// Equal as written: numbers with the same digits (`2.50` is not `2.5`).
+fn written_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y && x.scale() == y.scale(),
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| written_eq(p, q))
+        }
+        (Value::Record(x), Value::Record(y)) => {
+            x.name == y.name
+                && x.names.len() == y.names.len()
+                && x.names.iter().zip(y.names.iter()).all(|(p, q)| p == q)
+                && x.fields.len() == y.fields.len()
+                && x.fields
+                    .iter()
+                    .zip(y.fields.iter())
+                    .all(|(p, q)| written_eq(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k, p), (l, q))| k == l && written_eq(p, q))
+        }
+        (Value::Absent | Value::Null, Value::Absent | Value::Null) => true,
+        _ => a == b,
+    }
+}
+
+/// The group of an item, `lines` of `lines[3]`.
+fn group_of(item: &str) -> &str {
+    item.split_once('[').map_or(item, |(g, _)| g)
+}
+
+/// Appends the trace as compact JSON, format 2.
+pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
+    out.extend_from_slice(b"{\"format\":2,\"rulebook\":");
+    write_string(out, &trace.rulebook);
+    if let Some(ablation) = &trace.ablation {
+        out.extend_from_slice(b",\"ablation\":");
+        write_string(out, ablation);
+    }
+    if !trace.reports.is_empty() {
+        out.extend_from_slice(b",\"reports\":");
+        write_list(out, &trace.reports, report);
+    }
+    out.extend_from_slice(b",\"inputs\":");
+    write_list(out, &trace.inputs, input);
+    // Each step's definition, at its first event, and its index; with the
+    // names its events read and the roundings inside its formula, each
+    // written once there and referred to by position in the events.
+    let mut defined: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let mut order: Vec<Def<'_>> = Vec::new();
+    let mut event_defs: Vec<usize> = Vec::new();
+    for e in &trace.events {
+        if let Event::Step(s) = e {
+            let key = (s.item.as_deref().map(group_of), &*s.step);
+            let index = *defined.entry(key).or_insert_with(|| {
+                order.push(Def {
+                    group: key.0,
+                    first: s,
+                    reads: Vec::new(),
+                    ats: Vec::new(),
+                });
+                order.len() - 1
+            });
+            event_defs.push(index);
+            if let Some(def) = order.get_mut(index) {
+                for r in &s.reads {
+                    if !def.reads.contains(&&*r.name) {
+                        def.reads.push(&r.name);
+                    }
+                }
+                for r in &s.roundings {
+                    if r.at != "step" && !def.ats.contains(&r.at.as_str()) {
+                        def.ats.push(&r.at);
+                    }
+                }
+            }
+        }
+    }
+    out.extend_from_slice(b",\"steps\":");
+    write_list(out, &order, definition);
+    let mut known = Known::default();
+    for i in &trace.inputs {
+        known.inputs.push((&i.name, &i.value));
+    }
+    let mut fields: Vec<(&str, Vec<Arc<str>>)> = Vec::new();
+    for def in &order {
+        if let Some(g) = def.group {
+            match fields.iter_mut().find(|(n, _)| *n == g) {
+                Some((_, names)) => names.push(def.first.step.clone()),
+                None => fields.push((g, vec![def.first.step.clone()])),
+            }
+        }
+    }
+    known.groups = fields
+        .into_iter()
+        .map(|(name, names)| Group {
+            name,
+            fields: Arc::from(names),
+            items: Vec::new(),
+        })
+        .collect();
+    out.extend_from_slice(b",\"events\":[");
+    let mut steps_seen = 0;
+    for (n, e) in trace.events.iter().enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        match e {
+            Event::Check(c) => check(out, c, &known),
+            Event::Step(s) => {
+                let index = event_defs.get(steps_seen).copied().unwrap_or(0);
+                steps_seen += 1;
+                if let Some(def) = order.get(index) {
+                    step(out, s, index, def, &known);
+                }
+                match &s.item {
+                    Some(item) => {
+                        let name = group_of(item);
+                        if let Some(g) = known.groups.iter_mut().find(|g| g.name == name) {
+                            // An item's steps come together (a group runs item by item).
+                            if g.items.last().is_none_or(|(label, _)| *label != &**item) {
+                                g.items.push((item, Vec::new()));
+                            }
+                            if let Some((_, memo)) = g.items.last_mut() {
+                                memo.push((&s.step, &s.value));
+                            }
+                        }
+                    }
+                    None => {
+                        known.top.insert(&s.step, &s.value);
+                    }
+                }
+            }
+            Event::Cite(c) => {
+                out.extend_from_slice(b"{\"event\":\"cite\",");
+                cite_fields(out, c);
+                out.push(b'}');
+            }
+        }
+    }
+    out.extend_from_slice(b"],\"outcome\":");
+    outcome(out, &trace.outcome);
+    out.push(b'}');
+}
+
+/// What a step is, written once: from its first event, with every name
+/// its events read and every rounding inside its formula.
+struct Def<'t> {
+    group: Option<&'t str>,
+    first: &'t StepTrace,
+    reads: Vec<&'t str>,
+    ats: Vec<&'t str>,
+}
+
+fn definition(out: &mut Vec<u8>, def: &Def<'_>) {
+    let s = def.first;
+    out.extend_from_slice(b"{\"step\":");
+    write_string(out, &s.step);
+    if let Some(g) = def.group {
+        out.extend_from_slice(b",\"group\":");
+        write_string(out, g);
+    }
+    if let Some(label) = &s.label {
+        out.extend_from_slice(b",\"label\":");
+        write_string(out, label);
+    }
+    out.extend_from_slice(b",\"clauses\":");
+    write_list(out, s.clauses.iter(), write_string);
+    out.extend_from_slice(b",\"formula\":");
+    write_string(out, &s.formula);
+    if let Some(c) = &s.condition {
+        out.extend_from_slice(b",\"condition\":");
+        write_string(out, &c.formula);
+    }
+    if !s.cites.is_empty() {
+        out.extend_from_slice(b",\"cites\":");
+        write_list(out, &s.cites, |out, c: &CiteTrace| {
+            out.extend_from_slice(b"{\"when\":");
+            write_string(out, &c.when);
+            out.extend_from_slice(b",\"clauses\":");
+            write_list(out, c.clauses.iter(), write_string);
+            out.push(b'}');
+        });
+    }
+    if s.detail {
+        out.extend_from_slice(b",\"detail\":true");
+    }
+    if !def.reads.is_empty() {
+        out.extend_from_slice(b",\"reads\":");
+        write_list(out, &def.reads, |out, n: &&str| write_string(out, n));
+    }
+    if !def.ats.is_empty() {
+        out.extend_from_slice(b",\"at\":");
+        write_list(out, &def.ats, |out, n: &&str| write_string(out, n));
+    }
+    out.push(b'}');
+}
+
+/// Reads as `[NAME]` or `[NAME, VALUE]`; with the definition's names, NAME
+/// is the position of the name there.
+fn reads(
+    out: &mut Vec<u8>,
+    reads: &[Read],
+    item: Option<&str>,
+    known: &Known<'_>,
+    names: Option<&[&str]>,
+) {
+    write_list(out, reads, |out, r: &Read| {
+        out.push(b'[');
+        match names.and_then(|n| n.iter().position(|x| *x == &*r.name)) {
+            Some(k) => write_integer(out, k as u64),
+            None => write_string(out, &r.name),
+        }
+        let referred = known.refers(item, &r.name, &r.value);
+        if !referred {
+            out.push(b',');
+            value(out, &r.value);
+        }
+        out.push(b']');
+    });
+}
+
+fn check(out: &mut Vec<u8>, c: &CheckTrace, known: &Known<'_>) {
+    check_head(out, c);
+    out.extend_from_slice(b",\"r\":");
+    reads(out, &c.reads, None, known, None);
+    out.extend_from_slice(b",\"held\":");
+    write_bool(out, c.held);
+    out.extend_from_slice(b",\"gives\":");
+    write_string(out, &c.gives);
+    out.push(b'}');
+}
+
+/// The item's index within its group, `3` of `lines[3]`.
+fn item_index(item: &str) -> Option<u64> {
+    item.split_once('[')?.1.strip_suffix(']')?.parse().ok()
+}
+
+fn step(out: &mut Vec<u8>, s: &StepTrace, index: usize, def: &Def<'_>, known: &Known<'_>) {
+    out.extend_from_slice(b"{\"s\":");
+    write_integer(out, index as u64);
+    if let Some(i) = s.item.as_deref().and_then(item_index) {
+        out.extend_from_slice(b",\"i\":");
+        write_integer(out, i);
+    }
+    if let Some(c) = &s.condition {
+        out.extend_from_slice(b",\"held\":");
+        write_bool(out, c.held);
+    }
+    if !s.cites.is_empty() {
+        out.extend_from_slice(b",\"cites\":");
+        write_list(out, &s.cites, |out, c: &CiteTrace| write_bool(out, c.held));
+    }
+    if s.clauses != def.first.clauses {
+        out.extend_from_slice(b",\"clauses\":");
+        write_list(out, s.clauses.iter(), write_string);
+    }
+    if !s.reads.is_empty() {
+        out.extend_from_slice(b",\"r\":");
+        reads(out, &s.reads, s.item.as_deref(), known, Some(&def.reads));
+    }
+    if !s.lookups.is_empty() {
+        out.extend_from_slice(b",\"lookups\":");
+        write_list(out, &s.lookups, lookup);
+    }
+    // The step's own rounding point: its before is `exact`, its after the
+    // value, so mode, places and margin are all it needs.
+    let (point, inside) = match s.roundings.split_last() {
+        Some((last, rest))
+            if last.at == "step"
+                && written_eq(&num_value(last.rounded.before), &s.exact)
+                && written_eq(&Value::Number(last.rounded.after), &s.value) =>
+        {
+            (Some(last), rest)
+        }
+        _ => (None, &s.roundings[..]),
+    };
+    if !inside.is_empty() {
+        // [AT, MODE, PLACES, BEFORE, AFTER, MARGIN], AT the position of the
+        // call's text in the definition's `at`.
+        out.extend_from_slice(b",\"roundings\":");
+        write_list(out, inside, |out, r: &RoundingTrace| {
+            out.push(b'[');
+            match def.ats.iter().position(|a| *a == r.at) {
+                Some(k) => write_integer(out, k as u64),
+                None => write_string(out, &r.at),
+            }
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(r.rounded.mode.name().as_bytes());
+            out.extend_from_slice(b"\",");
+            write_integer(out, u64::from(r.rounded.places));
+            out.push(b',');
+            value(out, &num_value(r.rounded.before));
+            out.push(b',');
+            write_quoted_decimal(out, &r.rounded.after);
+            out.push(b',');
+            write_quoted_decimal(out, &r.rounded.margin);
+            out.push(b']');
+        });
+    }
+    if let Some(r) = point {
+        out.extend_from_slice(b",\"round\":[\"");
+        out.extend_from_slice(r.rounded.mode.name().as_bytes());
+        out.extend_from_slice(b"\",");
+        write_integer(out, u64::from(r.rounded.places));
+        out.push(b',');
+        write_quoted_decimal(out, &r.rounded.margin);
+        out.push(b']');
+    }
+    if !written_eq(&s.exact, &s.value) {
+        out.extend_from_slice(b",\"exact\":");
+        value(out, &s.exact);
+    }
+    out.extend_from_slice(b",\"v\":");
+    value(out, &s.value);
+    out.push(b'}');
+}
+
+fn num_value(n: crate::num::exact::Num) -> Value {
+    Value::from_num(n)
+}

@@ -1,0 +1,470 @@
+//! `verify-trace` (issue 30): every bundled rulebook's conformance cases,
+//! traced, verify; a trace changed in one place does not, and the change
+//! is named.
+
+use std::path::Path;
+
+use bareme::unstable::audit::{verify_line, TraceVerdict};
+use bareme::unstable::conformance::cases;
+use bareme::{evaluate_value, load_rulebook, write_traced, Rulebook};
+
+/// The traced line `eval --trace json` prints for a case, or `None` when
+/// the rulebook faults on it (exit 4, no trace).
+pub fn traced(rb: &Rulebook, case: &serde_json::Value) -> Option<String> {
+    let (outcome, trace) = evaluate_value(rb, case, true).ok()?;
+    let mut out = Vec::new();
+    write_traced(&mut out, &outcome, &trace?);
+    String::from_utf8(out).ok()
+}
+
+pub fn versions() -> Vec<String> {
+    let mut out = Vec::new();
+    for set in std::fs::read_dir("rulebooks").expect("rulebooks/") {
+        let set = set.expect("entry").path();
+        let Ok(versions) = std::fs::read_dir(&set) else {
+            continue;
+        };
+        for v in versions {
+            let v = v.expect("entry").path();
+            if v.join("cases").is_dir() {
+                out.push(v.display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn verdict(rb: &Rulebook, line: &str, case: &serde_json::Value) -> TraceVerdict {
+    verify_line(rb, line, Some(case)).expect("a trace of this rulebook")
+}
+
+#[test]
+fn every_conformance_trace_follows() {
+    let mut failed = Vec::new();
+    let mut verified = 0;
+    for dir in versions() {
+        let rb = load_rulebook(Path::new(&dir)).expect("bundled rulebook");
+        for (name, case) in cases(Path::new(&dir)).expect("cases") {
+            let Some(line) = traced(&rb, &case) else {
+                continue;
+            };
+            let v = verdict(&rb, &line, &case);
+            verified += 1;
+            if !v.follows() {
+                failed.push(format!(
+                    "{dir} {name}:\n  {}",
+                    v.findings
+                        .iter()
+                        .map(|f| f.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n  ")
+                ));
+            }
+        }
+    }
+    assert!(verified > 300, "only {verified} traces verified");
+    assert!(
+        failed.is_empty(),
+        "{} traces do not follow:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// A trace changed in one place, and where the change is.
+struct Tampered {
+    line: String,
+    at: String,
+    what: &'static str,
+}
+
+/// The `at` of an event as the verifier names it.
+fn event_at(ev: &serde_json::Value) -> String {
+    let s = |k: &str| ev.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    match s("event").as_deref() {
+        Some("check") => format!("check {}", ev["index"]),
+        _ => match s("item") {
+            Some(item) => format!("step {item}.{}", s("step").unwrap_or_default()),
+            None => format!("step {}", s("step").unwrap_or_default()),
+        },
+    }
+}
+
+fn cent_more(v: &serde_json::Value) -> Option<serde_json::Value> {
+    let d: rust_decimal::Decimal = v.as_str()?.parse().ok()?;
+    Some(serde_json::Value::String(
+        (d + rust_decimal::Decimal::new(1, 2)).to_string(),
+    ))
+}
+
+/// The other rows a lookup could have chosen in the same table.
+fn other_rows(rb_rows: &[(String, Vec<String>)], table: &str, row: &str) -> Vec<String> {
+    rb_rows
+        .iter()
+        .filter(|(t, _)| t == table)
+        .flat_map(|(_, rows)| rows.iter().filter(|r| *r != row).cloned())
+        .collect()
+}
+
+/// One change of the given kind drawn from the trace, if it has a place for one.
+fn tamper(
+    line: &str,
+    kind: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    rows: &[(String, Vec<String>)],
+) -> Option<Tampered> {
+    use rand::Rng;
+    let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
+    let events = json["trace"]["events"].as_array()?.clone();
+    // Every place of this kind: (event, sub-index).
+    let mut places = Vec::new();
+    for (e, ev) in events.iter().enumerate() {
+        match kind {
+            0 if ev["event"] == "step" && cent_more(&ev["value"]).is_some() => places.push((e, 0)),
+            1 => {
+                for (r, read) in ev["reads"].as_array().into_iter().flatten().enumerate() {
+                    if cent_more(&read["value"]).is_some() || read["value"].is_boolean() {
+                        places.push((e, r));
+                    }
+                }
+            }
+            2 => {
+                for (l, lk) in ev["lookups"].as_array().into_iter().flatten().enumerate() {
+                    let (Some(t), Some(r)) = (lk["table"].as_str(), lk["row"].as_str()) else {
+                        continue;
+                    };
+                    if lk["source"] == "rulebook" && !other_rows(rows, t, r).is_empty() {
+                        places.push((e, l));
+                    }
+                }
+            }
+            3 => {
+                for r in 0..ev["roundings"].as_array().map_or(0, Vec::len) {
+                    places.push((e, r));
+                }
+            }
+            _ => {}
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let (e, sub) = places[rng.random_range(0..places.len())];
+    let at = event_at(&events[e]);
+    let ev = &mut json["trace"]["events"][e];
+    let what = match kind {
+        0 => {
+            ev["value"] = cent_more(&ev["value"])?;
+            "value"
+        }
+        1 => {
+            let v = &mut ev["reads"][sub]["value"];
+            let changed = match &*v {
+                serde_json::Value::Bool(b) => serde_json::Value::Bool(!*b),
+                other => cent_more(other)?,
+            };
+            *v = changed;
+            "read"
+        }
+        2 => {
+            let lk = &mut ev["lookups"][sub];
+            let others = other_rows(rows, lk["table"].as_str()?, lk["row"].as_str()?);
+            let other = others[rng.random_range(0..others.len())].clone();
+            if lk["kind"] == "key" {
+                lk["key"] = serde_json::Value::String(other.clone());
+            }
+            lk["row"] = serde_json::Value::String(other);
+            "lookup"
+        }
+        _ => {
+            let r = &mut ev["roundings"][sub];
+            let modes = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+            let now = r["mode"].as_str()?.to_string();
+            let others: Vec<&str> = modes.into_iter().filter(|m| *m != now).collect();
+            r["mode"] = serde_json::Value::String(others[rng.random_range(0..others.len())].into());
+            "rounding"
+        }
+    };
+    Some(Tampered {
+        line: json.to_string(),
+        at,
+        what,
+    })
+}
+
+/// Each table's name and the names of its rows.
+type TableRows = Vec<(String, Vec<String>)>;
+
+/// Each table's rows as a lookup names them: a period row by its name, a
+/// keyed row by its key (one key column).
+fn table_rows(rb: &Rulebook, dir: &str) -> Vec<(String, Vec<String>)> {
+    let _ = rb;
+    let text = std::fs::read_to_string(Path::new(dir).join("rulebook.toml")).unwrap_or_default();
+    let doc: toml::Value = toml::from_str(&text).unwrap_or(toml::Value::Integer(0));
+    let mut out = Vec::new();
+    for (name, table) in doc
+        .get("tables")
+        .and_then(|t| t.as_table())
+        .into_iter()
+        .flatten()
+    {
+        let keys: Vec<String> = table
+            .get("keys")
+            .and_then(|k| k.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str().map(str::to_string))
+            .collect();
+        let rows = table
+            .get("rows")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten();
+        let names: Vec<String> = rows
+            .filter_map(|r| match r.get("name").and_then(|n| n.as_str()) {
+                Some(n) => Some(n.to_string()),
+                None if !keys.is_empty() => {
+                    let parts: Option<Vec<String>> = keys
+                        .iter()
+                        .map(|k| r.get(k).and_then(|v| v.as_str()).map(str::to_string))
+                        .collect();
+                    parts.map(|p| p.join(", "))
+                }
+                None => None,
+            })
+            .collect();
+        out.push((name.clone(), names));
+    }
+    out
+}
+
+#[test]
+fn a_trace_changed_in_one_place_is_named_there() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut traces: Vec<(String, String, serde_json::Value)> = Vec::new();
+    // Generated cases of every bundled generator, and every conformance case.
+    for generator in [
+        "rulebooks/luma-payroll/generator-4.toml",
+        "rulebooks/sales-tax/generator-1.toml",
+        "rulebooks/paie-fr/generator-1.toml",
+        "rulebooks/succession-fr/generator-1.toml",
+    ] {
+        let (g, rb) = bareme::load_generator(Path::new(generator), None).expect("generator");
+        let drawer = bareme::TaskDrawer::new(&g, &rb).expect("drawer");
+        let dir = rb.files()[0].clone();
+        let dir = Path::new(&dir)
+            .parent()
+            .expect("folder")
+            .display()
+            .to_string();
+        for i in 0..40 {
+            let task = drawer.task(2026, i, None).expect("task").task;
+            traces.push((dir.clone(), generator.to_string(), task.case));
+        }
+    }
+    for dir in versions() {
+        for (_, case) in cases(Path::new(&dir)).expect("cases") {
+            traces.push((dir.clone(), dir.clone(), case));
+        }
+    }
+    let mut tried = [0usize; 4];
+    let mut missed = Vec::new();
+    let mut books: std::collections::HashMap<String, (Rulebook, TableRows)> = Default::default();
+    for (dir, origin, case) in &traces {
+        let (rb, rows) = books.entry(dir.clone()).or_insert_with(|| {
+            let rb = load_rulebook(Path::new(dir)).expect("rulebook");
+            let rows = table_rows(&rb, dir);
+            (rb, rows)
+        });
+        let Some(line) = traced(rb, case) else {
+            continue;
+        };
+        assert!(verdict(rb, &line, case).follows(), "{origin}: {case}");
+        for (kind, tried) in tried.iter_mut().enumerate() {
+            let Some(t) = tamper(&line, kind, &mut rng, rows) else {
+                continue;
+            };
+            *tried += 1;
+            let v = verdict(rb, &t.line, case);
+            let named = v
+                .findings
+                .iter()
+                .any(|f| f.at == t.at && f.what.starts_with(t.what));
+            let elsewhere: Vec<_> = v.findings.iter().filter(|f| f.at != t.at).collect();
+            if v.follows() || !named || !elsewhere.is_empty() {
+                missed.push(format!("{origin} {} {}: {:?}", t.what, t.at, v.findings));
+            }
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} changes missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(
+        tried.iter().all(|n| *n >= 100),
+        "changes tried per kind: {tried:?}"
+    );
+}
+
+/// `bareme verify-trace` on the Luma example payslip: taxable pay
+/// 3650.00 − 146.00 − 120.00 = 3384.00, income tax 0.08 × 1900.00 +
+/// 0.20 × 384.00 = 228.80 (rounded half-up at the step).
+mod command {
+    use crate::cli::bareme;
+
+    fn trace() -> String {
+        let out = bareme(
+            &[
+                "eval",
+                "rulebooks/luma-payroll/v3",
+                "examples/luma-payroll/payslip.json",
+                "--trace",
+                "json",
+            ],
+            None,
+        );
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("UTF-8")
+    }
+
+    fn verify(trace: &str) -> (Option<i32>, String, String) {
+        let out = bareme(
+            &[
+                "verify-trace",
+                "-",
+                "--rulebook",
+                "rulebooks/luma-payroll/v3",
+            ],
+            Some(trace),
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    #[test]
+    fn a_trace_as_written_follows_in_one_line() {
+        let (code, stdout, _) = verify(&trace());
+        assert_eq!(code, Some(0));
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        assert!(
+            stdout.starts_with("1 of 1 traces follow luma-payroll@3#114555701f02: "),
+            "{stdout}"
+        );
+    }
+
+    #[test]
+    fn a_changed_step_is_named_with_what_follows() {
+        let t = trace();
+        for (from, to, finding) in [
+            (
+                "\"value\":\"228.80\"",
+                "\"value\":\"228.81\"",
+                "line 1: step income_tax: value: recorded 228.81, follows 228.80",
+            ),
+            (
+                "{\"name\":\"row.rate\",\"value\":\"0.04\"}",
+                "{\"name\":\"row.rate\",\"value\":\"0.05\"}",
+                "line 1: step employee_contribution: read row.rate: recorded 0.05, follows 0.04",
+            ),
+            (
+                "\"mode\":\"half_up\",\"places\":2,\"before\":\"228.8000\"",
+                "\"mode\":\"half_even\",\"places\":2,\"before\":\"228.8000\"",
+                "line 1: step income_tax: rounding: recorded",
+            ),
+        ] {
+            assert!(t.contains(from), "{from}");
+            let (code, stdout, _) = verify(&t.replacen(from, to, 1));
+            assert_eq!(code, Some(1), "{stdout}");
+            let lines: Vec<&str> = stdout.lines().collect();
+            assert_eq!(lines.len(), 2, "{stdout}");
+            assert!(lines[0].starts_with(finding), "{stdout}");
+            assert!(lines[1].starts_with("0 of 1 traces follow"), "{stdout}");
+        }
+    }
+
+    #[test]
+    fn another_rulebooks_trace_or_no_json_is_a_usage_error() {
+        let out = bareme(
+            &["verify-trace", "-", "--rulebook", "rulebooks/sales-tax/v1"],
+            Some(&trace()),
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("[audit::rulebook]"));
+        let (code, _, stderr) = verify("not json\n");
+        assert_eq!(code, Some(2));
+        assert!(stderr.contains("[audit::json]"), "{stderr}");
+    }
+}
+
+/// The trace of a case in both formats: format 1 as `--trace json` writes
+/// it, and format 2 (`--trace json-compact`).
+fn both_formats(rb: &Rulebook, case: &serde_json::Value) -> Option<(String, String)> {
+    let (_, trace) = evaluate_value(rb, case, true).ok()?;
+    let trace = trace?;
+    let mut one = Vec::new();
+    bareme::unstable::trace::write_trace_json(&mut one, &trace);
+    let mut two = Vec::new();
+    bareme::unstable::trace::write_trace_json_compact(&mut two, &trace);
+    Some((String::from_utf8(one).ok()?, String::from_utf8(two).ok()?))
+}
+
+#[test]
+fn a_compact_trace_reads_back_as_the_full_one_byte_for_byte() {
+    let mut checked = 0;
+    for dir in versions() {
+        let rb = load_rulebook(Path::new(&dir)).expect("bundled rulebook");
+        for (name, case) in cases(Path::new(&dir)).expect("cases") {
+            let Some((one, two)) = both_formats(&rb, &case) else {
+                continue;
+            };
+            let compact: serde_json::Value = serde_json::from_str(&two).expect("JSON");
+            assert_eq!(compact["format"], 2);
+            let expanded = bareme::unstable::audit::expand_compact(&compact).expect("expands");
+            assert_eq!(
+                serde_json::to_string(&expanded).expect("text"),
+                one,
+                "{dir} {name}"
+            );
+            // And the verifier reads it as it reads the full trace.
+            let line = format!("{{\"trace\":{two}}}");
+            let v = verify_line(&rb, &line, Some(&case)).expect("a trace");
+            assert!(
+                v.findings
+                    .iter()
+                    .all(|f| f.at == "outcome" && f.what == "answer"),
+                "{dir} {name}: {:?}",
+                v.findings
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300);
+}
+
+#[test]
+fn a_level_4_payslips_compact_trace_is_at_most_a_quarter() {
+    let (g, rb) = bareme::load_generator(Path::new("rulebooks/paie-fr/generator-1.toml"), None)
+        .expect("generator");
+    let drawer = bareme::TaskDrawer::new(&g, &rb).expect("drawer");
+    let (mut full, mut compact) = (0usize, 0usize);
+    for i in 0..20 {
+        let task = drawer.task(2026, i, Some(4)).expect("task").task;
+        let (one, two) = both_formats(&rb, &task.case).expect("traced");
+        assert!(
+            two.len() * 4 <= one.len(),
+            "case {i}: {} of {} bytes",
+            two.len(),
+            one.len()
+        );
+        full += one.len();
+        compact += two.len();
+    }
+    assert!(compact * 4 <= full, "{compact} of {full} bytes");
+}
