@@ -47,6 +47,11 @@ GENERATORS = sorted(RULEBOOKS.glob("*/generator-*.toml"))
 RUBRICS = sorted(RULEBOOKS.glob("*/rubric-*.toml"))
 
 
+def pytest_configure(config):
+    for engine in ("ray", "spark"):
+        config.addinivalue_line("markers", f"{engine}: bareme.dist on {engine} (needs the `{engine}` extra)")
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -131,13 +131,13 @@ def _task_id(line: str) -> str:
 
 def rows(engine: Any, column: str, lines: list[str], blocks: int | None = None, extra: dict[str, list] | None = None) -> Any:
     """A dataset of ``lines`` as rows (``index``, ``column``), in
-    ``blocks`` contiguous, ordered index ranges (four per core by default)."""
+    ``blocks`` contiguous, ordered index ranges (by default: on Ray four
+    per core, on Spark as ``createDataFrame`` slices them, one per core)."""
     kind, session = _engine(engine)
-    blocks = blocks or 4 * _shards(kind, session, None)
     if kind == "ray":
         from . import _ray
 
-        return _ray.from_lines(column, lines, blocks, extra)
+        return _ray.from_lines(column, lines, blocks or 4 * _shards(kind, session, None), extra)
     from . import _spark
 
     return _spark.from_lines(session, column, lines, blocks, extra)

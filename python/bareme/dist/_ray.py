@@ -1,6 +1,6 @@
 """``bareme.dist`` on Ray Data: index ranges as a ``ray.data.range`` of
 shards, ``map_batches`` running ``_work`` in Ray tasks (each retried by Ray
-when its worker dies: ``max_retries``), the order of blocks kept
+when its worker dies: Ray core's ``max_retries``, 3 by default), the order of blocks kept
 (``preserve_order``) so that lines come back in index order."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import ray
 
 from . import _work
 
-#: Ray retries a task whose worker process died this many times.
-MAX_RETRIES = 3
+# A Ray task whose worker process dies is retried by Ray core (its
+# default `max_retries`, 3); an exception raised by the work itself (a
+# refusal) is not retried, and fails the dataset.
 
 
 def start(address: str | None = None, num_cpus: int | None = None) -> None:
@@ -55,7 +56,7 @@ def generate(ident: dict, n: int, seed: int, shards: int, level: int | None, fie
         return pa.Table.from_batches(out, schema=schema)
 
     return ray.data.range(len(bounds), override_num_blocks=len(bounds)).map_batches(
-        draw, batch_size=1, batch_format="pyarrow", max_retries=MAX_RETRIES, num_cpus=1
+        draw, batch_size=1, batch_format="pyarrow", num_cpus=1
     )
 
 
@@ -77,7 +78,7 @@ def evaluate(ident: dict, cases: Any, jobs: int) -> Any:
     def run(batch: pa.Table) -> pa.Table:
         return pa.Table.from_batches(list(_work.evaluate_batches(ident, batch.to_batches(), jobs)), schema=_work.OUT_SCHEMA)
 
-    return cases.map_batches(run, batch_format="pyarrow", batch_size=None, max_retries=MAX_RETRIES, num_cpus=1)
+    return cases.map_batches(run, batch_format="pyarrow", batch_size=None, num_cpus=1)
 
 
 #: This process's task tables, by object reference.
@@ -105,7 +106,7 @@ def score(ident: dict, tasks: Any, replies: Any) -> Any:
             batch = batch.append_column("id", pa.array([_work.reply_id(r) for r in batch.column("reply").to_pylist()], pa.string()))
         return pa.Table.from_batches(list(_work.score_batches(ident, batch.to_batches(), _TASKS[key])), schema=_work.OUT_SCHEMA)
 
-    return replies.map_batches(run, batch_format="pyarrow", batch_size=None, max_retries=MAX_RETRIES, num_cpus=1)
+    return replies.map_batches(run, batch_format="pyarrow", batch_size=None, num_cpus=1)
 
 
 def lines(ds: Any) -> Iterator[tuple[int, str]]:

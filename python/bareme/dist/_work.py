@@ -120,8 +120,8 @@ def maybe_crash(first_index: int) -> None:
 
 #: The columns of a generated task, in the order of its line, and `line`.
 TASK_FIELDS = [
-    ("index", pa.int64()),
     ("id", pa.string()),
+    ("index", pa.int64()),
     ("level", pa.int64()),
     ("tier", pa.string()),
     ("branch", pa.string()),
