@@ -18,7 +18,7 @@ import pytest
 import bareme
 from conftest import GENERATORS, RULEBOOKS, run_cli
 
-N = 20_000
+N = int(os.environ.get("BAREME_DIST_N", "20000"))  # tasks per generator
 SEED = 5
 IDS = [f"{p.parent.name}/{p.stem}" for p in GENERATORS]
 
