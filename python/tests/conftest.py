@@ -53,5 +53,14 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session")
+def refs():
+    """The command's outputs that `bareme.dist`'s tests compare with, made
+    once for both engines (dist_refs.py)."""
+    from dist_refs import make_refs
+
+    yield from make_refs()
+
+
+@pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -68,8 +68,9 @@ class Refs:
         return f
 
 
-@pytest.fixture(scope="session")
-def refs():
+def make_refs():
+    """The session's `Refs`, in a folder removed at the end (the
+    `refs` fixture of conftest.py: one for both engines' modules)."""
     folder = Path(tempfile.mkdtemp(prefix="bareme-dist-"))
     try:
         yield Refs(folder)

@@ -16,7 +16,7 @@ pytest.importorskip("pyarrow")
 
 from conftest import GENERATORS  # noqa: E402
 from dist_refs import IDS, arm, check_crash_retried, check_evaluate, check_fields, check_generate  # noqa: E402
-from dist_refs import check_other_version_refused, check_score, refs  # noqa: E402,F401
+from dist_refs import check_other_version_refused, check_score  # noqa: E402
 
 pytestmark = pytest.mark.spark
 
