@@ -5,7 +5,7 @@ gives (``bareme generate``, ``bareme eval --batch``, ``bareme score``).
 ``pip install "./python[ray]"`` or ``"./python[spark]"``; see
 ``docs/distributed.md``.
 
-- ``generate(engine, generator, n, seed, shards=2)``: a Ray ``Dataset`` or a
+- ``generate(engine, generator, n, seed, shards=None)``: a Ray ``Dataset`` or a
   Spark ``DataFrame`` of tasks, one row per index: the task's fields as
   columns (``case``, ``expected`` and ``tags`` as compact JSON text) and
   ``line``, the exact line ``bareme generate`` writes; ``fields=False``
