@@ -138,6 +138,9 @@ class Rubric:
     @property
     def name(self) -> str:
         """``"luma-payroll/rubric-8"``."""
+    @property
+    def rulebook_hash(self) -> str:
+        """SHA-256 (hex) of the rulebook the rubric was checked against."""
     def score(
         self,
         task: Mapping[str, Any] | str,

@@ -640,6 +640,9 @@ impl Generator {
 #[pyclass(module = "bareme", frozen)]
 struct Rubric {
     scorer: bareme::Scorer,
+    /// The hash of the rulebook it was checked against (`bareme.dist`'s
+    /// workers compare it with the driver's).
+    rulebook_hash: String,
 }
 
 /// A task argument (dict or its JSON line) read as a task line is read.
@@ -682,9 +685,10 @@ impl Rubric {
     ) -> PyResult<Rubric> {
         let name = path.display().to_string();
         let loaded = engine(py, || bareme::load_rubric(&path, rulebook.as_deref()))?;
-        let (rubric, _) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        let (rubric, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
         Ok(Rubric {
             scorer: bareme::Scorer::new(rubric, all_or_nothing),
+            rulebook_hash: rb.hash().to_string(),
         })
     }
 
@@ -692,6 +696,13 @@ impl Rubric {
     #[getter]
     fn name(&self) -> String {
         self.scorer.rubric().name.to_string()
+    }
+
+    /// The SHA-256 (hex) of the rulebook the rubric was checked against,
+    /// as its tasks record it.
+    #[getter]
+    fn rulebook_hash(&self) -> &str {
+        &self.rulebook_hash
     }
 
     /// Scores a reply to a task (a dict as `generate` gives it, or its

@@ -47,6 +47,20 @@ GENERATORS = sorted(RULEBOOKS.glob("*/generator-*.toml"))
 RUBRICS = sorted(RULEBOOKS.glob("*/rubric-*.toml"))
 
 
+def pytest_configure(config):
+    for engine in ("ray", "spark"):
+        config.addinivalue_line("markers", f"{engine}: bareme.dist on {engine} (needs the `{engine}` extra)")
+
+
+@pytest.fixture(scope="session")
+def refs():
+    """The command's outputs that `bareme.dist`'s tests compare with, made
+    once for both engines (dist_refs.py)."""
+    from dist_refs import make_refs
+
+    yield from make_refs()
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
