@@ -122,6 +122,9 @@ pub mod unstable {
     pub mod diff {
         pub use crate::diff::*;
     }
+    pub mod embed {
+        pub use crate::embed::versions::*;
+    }
     pub mod eval {
         pub use crate::eval::evaluate_under;
     }

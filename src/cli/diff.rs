@@ -15,14 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bareme::unstable::diff::{
-    diff_rulebooks, impact, relocate, render_markdown, render_text, verdict, Dependent,
-    DependentKind, ImpactOptions, Report, RulebookDiff, Style, Verdict, Version,
+    impact, render_markdown, render_text, DependentKind, ImpactOptions, Report, RulebookDiff,
+    Style, Verdict,
 };
+use bareme::unstable::embed::{self as versions, compare_versions, DiffedVersion};
 use bareme::unstable::generate::{load_generator, run as run_generator, RunOptions, TaskDrawer};
-use bareme::unstable::rulebook::effective_toml;
-use bareme::unstable::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use bareme::unstable::tasks::{LineFile, Task};
-use bareme::{parse_rulebook, Rulebook};
+use bareme::{DiffError, Rulebook};
 
 use super::args::{DiffArgs, DiffFormat};
 use super::output::Stdout;
@@ -56,84 +55,25 @@ fn is_rubric(path: &Path) -> bool {
             .is_some_and(|n| n.starts_with("rubric-") && n.ends_with(".toml"))
 }
 
-/// A file's text, capped as a rulebook is, or exit 2 and why not.
-fn read_text(path: &Path) -> Result<String, ExitCode> {
-    let fail = |why: String| {
-        warn!("error: cannot read {}: {why}", path.display());
-        ExitCode::from(2)
-    };
-    let bytes = std::fs::File::open(path)
-        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
-        .map_err(|e| fail(e.to_string()))?
-        .ok_or_else(|| fail(format!("the file is over {MAX_RULEBOOK_BYTES} bytes")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        fail(format!(
-            "not UTF-8 text: invalid byte at offset {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-/// A rulebook version: its file name, text and checked rulebook.
-struct Loaded {
-    file: String,
-    text: String,
-    rulebook: Rulebook,
-    /// For a version that extends another: each file of the chain and its
-    /// text, the named one first, where the diff's lines are pointed.
-    parts: Vec<(String, String)>,
-}
-
-impl Loaded {
-    fn version(&self) -> Version<'_> {
-        Version {
-            file: &self.file,
-            text: &self.text,
+/// Why a version or a file beside it could not be read, printed; the exit
+/// code: 3 an invalid rulebook or a diff that cannot be made, 2 otherwise.
+fn failed(e: DiffError) -> ExitCode {
+    match e {
+        DiffError::Load(bareme::LoadError::Invalid(d)) => super::invalid(&d, None),
+        DiffError::Compare(_) => {
+            warn!("error: {e}");
+            ExitCode::from(3)
+        }
+        _ => {
+            warn!("error: {e}");
+            ExitCode::from(2)
         }
     }
-
-    fn parts(&self) -> Vec<Version<'_>> {
-        self.parts
-            .iter()
-            .map(|(file, text)| Version { file, text })
-            .collect()
-    }
 }
 
-/// A version as the diff reads it. A version that `extends` another is
-/// compared as its effective rulebook (the chain merged, printed as TOML);
-/// its lines are then pointed back into the files of the chain.
-fn load(path: &Path) -> Result<Loaded, ExitCode> {
-    let file = rulebook_file(path);
-    let name = file.display().to_string();
-    let rulebook = super::load(&file)?;
-    if rulebook.files().len() > 1 {
-        let text = effective_toml(&file).map_err(|e| match e {
-            bareme::LoadError::Invalid(d) => super::invalid(&d, None),
-            other => {
-                warn!("error: {other}");
-                ExitCode::from(2)
-            }
-        })?;
-        let mut parts = Vec::new();
-        for part in rulebook.files() {
-            parts.push((part.clone(), read_text(Path::new(part))?));
-        }
-        return Ok(Loaded {
-            file: format!("{name} (effective)"),
-            text,
-            rulebook,
-            parts,
-        });
-    }
-    let text = read_text(&file)?;
-    let rulebook = parse_rulebook(&name, &text).map_err(|d| super::invalid(&d, None))?;
-    Ok(Loaded {
-        file: name,
-        text,
-        rulebook,
-        parts: Vec::new(),
-    })
+/// A version as the diff reads it, under the command's load options.
+fn load(path: &Path) -> Result<DiffedVersion, ExitCode> {
+    DiffedVersion::load(path, super::load_options()).map_err(failed)
 }
 
 /// Two rulebook versions: the structural diff, the verdict on the
@@ -143,15 +83,9 @@ fn rulebooks(args: &DiffArgs) -> ExitCode {
         (Ok(a), Ok(b)) => (a, b),
         (Err(code), _) | (_, Err(code)) => return code,
     };
-    let diff = match diff_rulebooks(&old.version(), &new.version()) {
-        Ok(mut d) => {
-            relocate(&mut d, &old.parts(), &new.parts());
-            d
-        }
-        Err(e) => {
-            warn!("error: {e}");
-            return ExitCode::from(3);
-        }
+    let diff = match compare_versions(&old, &new) {
+        Ok(d) => d,
+        Err(e) => return failed(e),
     };
     let compatibility = match verdicts(args, &old, &new.rulebook, &diff) {
         Ok(v) => v,
@@ -197,70 +131,28 @@ fn rulebooks(args: &DiffArgs) -> ExitCode {
     })
 }
 
-/// `[section] rulebook = "…"` of a generator or rubric, read loosely.
-fn names(text: &str, section: &str) -> Option<String> {
-    let table = toml::from_str::<toml::Table>(text).ok()?;
-    Some(table.get(section)?.get("rulebook")?.as_str()?.to_string())
-}
-
-/// The generators or rubrics beside OLD's version folder that name OLD.
-fn beside(old: &Loaded, prefix: &str, section: &str) -> Result<Vec<PathBuf>, ExitCode> {
-    let file = Path::new(&old.file);
-    let Some(set) = file.parent().and_then(Path::parent) else {
-        return Ok(Vec::new());
-    };
-    let Ok(entries) = std::fs::read_dir(set) else {
-        return Ok(Vec::new());
-    };
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(prefix) && name.ends_with(".toml") {
-            let text = read_text(&path)?;
-            let wanted = format!("{}@{}", old.rulebook.id(), old.rulebook.version());
-            if names(&text, section).as_deref() == Some(wanted.as_str()) {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
+/// The generators and rubrics named by `--generators`/`--rubrics`, or else
+/// those beside OLD that name it, each with its verdict against NEW.
 fn verdicts(
     args: &DiffArgs,
-    old: &Loaded,
+    old: &DiffedVersion,
     new: &Rulebook,
     diff: &RulebookDiff,
 ) -> Result<Vec<Verdict>, ExitCode> {
-    let generators = match &args.generators {
-        Some(list) => list.clone(),
-        None => beside(old, "generator-", "generator")?,
+    let beside = if args.generators.is_some() && args.rubrics.is_some() {
+        Vec::new()
+    } else {
+        old.dependents().map_err(failed)?
     };
-    let rubrics = match &args.rubrics {
-        Some(list) => list.clone(),
-        None => beside(old, "rubric-", "rubric")?,
+    let of = |kind: DependentKind, given: &Option<Vec<PathBuf>>| -> Vec<(DependentKind, PathBuf)> {
+        match given {
+            Some(list) => list.iter().map(|p| (kind, p.clone())).collect(),
+            None => beside.iter().filter(|(k, _)| *k == kind).cloned().collect(),
+        }
     };
-    let kinds = generators
-        .iter()
-        .map(|p| (DependentKind::Generator, p))
-        .chain(rubrics.iter().map(|p| (DependentKind::Rubric, p)));
-    let mut out = Vec::new();
-    for (kind, path) in kinds {
-        let text = read_text(path)?;
-        let file = path.display().to_string();
-        out.push(verdict(
-            &Dependent {
-                kind,
-                file: &file,
-                text: &text,
-            },
-            new,
-            diff,
-        ));
-    }
-    Ok(out)
+    let mut dependents = of(DependentKind::Generator, &args.generators);
+    dependents.extend(of(DependentKind::Rubric, &args.rubrics));
+    versions::verdicts(&dependents, new, diff).map_err(failed)
 }
 
 /// The tasks of `--impact` or `--sample`, if asked.

@@ -120,7 +120,7 @@ pub fn run() -> ExitCode {
 /// loads a rulebook here reads it.
 static ALLOW_OUTSIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
-fn load_options() -> bareme::unstable::rulebook::LoadOptions {
+pub(crate) fn load_options() -> bareme::unstable::rulebook::LoadOptions {
     bareme::unstable::rulebook::LoadOptions {
         allow_outside: ALLOW_OUTSIDE.get().copied().unwrap_or(false),
     }

@@ -5,9 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diff::{diff_rulebooks, verdict, Dependent, DependentKind, Report, Verdict, Version};
+use crate::diff::{
+    diff_rulebooks, relocate, verdict, Dependent, DependentKind, Report, RulebookDiff, Verdict,
+    Version,
+};
+use crate::model::Rulebook;
 use crate::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
-use crate::rulebook::{effective_toml, load_rulebook, parse_rulebook, LoadError};
+use crate::rulebook::{
+    effective_toml_with, load_rulebook_with, parse_rulebook, LoadError, LoadOptions,
+};
 
 /// Why two versions could not be diffed.
 ///
@@ -50,18 +56,107 @@ impl DiffError {
     }
 }
 
-/// A version as the diff reads it: its file name, text and rulebook.
-struct Loaded {
-    file: String,
-    text: String,
-    /// For a version that extends another, each file of the chain and its
-    /// text (where the diff's lines are pointed, as `bareme diff` does).
-    parts: Vec<(String, String)>,
-    id: String,
-    version: i64,
+/// A rulebook version as a diff reads it: the file name and text compared
+/// (a version that `extends` another is compared as its effective rulebook,
+/// the chain merged and printed as TOML), its rulebook, and for such a
+/// version each file of the chain with its text, where the diff's lines are
+/// pointed back. `bareme diff` and [`diff_versions`] both read versions
+/// through it.
+pub struct DiffedVersion {
+    /// The file compared (`… (effective)` for an extending version).
+    pub file: String,
+    /// Its text.
+    pub text: String,
+    /// The checked rulebook.
+    pub rulebook: Rulebook,
+    /// Each file of an extending version's chain and its text, the named one first.
+    pub parts: Vec<(String, String)>,
 }
 
-fn read_text(path: &Path) -> Result<String, DiffError> {
+impl DiffedVersion {
+    /// Reads the version at `path` (a folder or its `rulebook.toml`).
+    pub fn load(path: &Path, options: LoadOptions) -> Result<DiffedVersion, DiffError> {
+        let file = rulebook_file(path);
+        let name = file.display().to_string();
+        let rulebook = load_rulebook_with(&file, options)?;
+        if rulebook.files().len() > 1 {
+            let text = effective_toml_with(&file, options)?;
+            let mut parts = Vec::new();
+            for part in rulebook.files() {
+                parts.push((part.clone(), read_text(Path::new(part))?));
+            }
+            return Ok(DiffedVersion {
+                file: format!("{name} (effective)"),
+                text,
+                rulebook,
+                parts,
+            });
+        }
+        let text = read_text(&file)?;
+        parse_rulebook(&name, &text).map_err(LoadError::Invalid)?;
+        Ok(DiffedVersion {
+            file: name,
+            text,
+            rulebook,
+            parts: Vec::new(),
+        })
+    }
+
+    /// The version as the structural diff takes it.
+    pub fn version(&self) -> Version<'_> {
+        Version {
+            file: &self.file,
+            text: &self.text,
+        }
+    }
+
+    fn parts(&self) -> Vec<Version<'_>> {
+        self.parts
+            .iter()
+            .map(|(file, text)| Version { file, text })
+            .collect()
+    }
+
+    /// The generators, then the rubrics, beside this version's folder that
+    /// name this version (`[generator] rulebook = "id@version"`), each kind
+    /// in the order of their paths.
+    pub fn dependents(&self) -> Result<Vec<(DependentKind, PathBuf)>, DiffError> {
+        let generators = self.beside("generator-", "generator")?;
+        let rubrics = self.beside("rubric-", "rubric")?;
+        Ok(generators
+            .into_iter()
+            .map(|p| (DependentKind::Generator, p))
+            .chain(rubrics.into_iter().map(|p| (DependentKind::Rubric, p)))
+            .collect())
+    }
+
+    fn beside(&self, prefix: &str, section: &str) -> Result<Vec<PathBuf>, DiffError> {
+        let file = Path::new(&self.file);
+        let Some(set) = file.parent().and_then(Path::parent) else {
+            return Ok(Vec::new());
+        };
+        let Ok(entries) = std::fs::read_dir(set) else {
+            return Ok(Vec::new());
+        };
+        let wanted = format!("{}@{}", self.rulebook.id(), self.rulebook.version());
+        let mut found = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(prefix) && name.ends_with(".toml") {
+                let text = read_text(&path)?;
+                if names(&text, section).as_deref() == Some(wanted.as_str()) {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+}
+
+/// A file's text, capped as a rulebook is.
+pub fn read_text(path: &Path) -> Result<String, DiffError> {
     let fail = |message: String| DiffError::Read {
         path: path.display().to_string(),
         message,
@@ -78,60 +173,41 @@ fn read_text(path: &Path) -> Result<String, DiffError> {
     })
 }
 
-fn load(path: &Path) -> Result<(Loaded, crate::model::Rulebook), DiffError> {
-    let file = rulebook_file(path);
-    let name = file.display().to_string();
-    let rulebook = load_rulebook(&file)?;
-    let mut parts = Vec::new();
-    let (file, text) = if rulebook.files().len() > 1 {
-        for part in rulebook.files() {
-            parts.push((part.clone(), read_text(Path::new(part))?));
-        }
-        (format!("{name} (effective)"), effective_toml(&file)?)
-    } else {
-        let text = read_text(&file)?;
-        parse_rulebook(&name, &text).map_err(LoadError::Invalid)?;
-        (name, text)
-    };
-    let loaded = Loaded {
-        file,
-        text,
-        parts,
-        id: rulebook.id().to_string(),
-        version: rulebook.version(),
-    };
-    Ok((loaded, rulebook))
-}
-
 /// `[section] rulebook = "…"` of a generator or rubric, read loosely.
 fn names(text: &str, section: &str) -> Option<String> {
     let table = toml::from_str::<toml::Table>(text).ok()?;
     Some(table.get(section)?.get("rulebook")?.as_str()?.to_string())
 }
 
-/// The generators or rubrics beside OLD's version folder that name OLD.
-fn beside(old: &Loaded, prefix: &str, section: &str) -> Result<Vec<PathBuf>, DiffError> {
-    let file = Path::new(&old.file);
-    let Some(set) = file.parent().and_then(Path::parent) else {
-        return Ok(Vec::new());
-    };
-    let Ok(entries) = std::fs::read_dir(set) else {
-        return Ok(Vec::new());
-    };
-    let wanted = format!("{}@{}", old.id, old.version);
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(prefix) && name.ends_with(".toml") {
-            let text = read_text(&path)?;
-            if names(&text, section).as_deref() == Some(wanted.as_str()) {
-                found.push(path);
-            }
-        }
+/// The structural diff of two versions, its lines pointed into the files
+/// of an extending version's chain.
+pub fn compare_versions(
+    old: &DiffedVersion,
+    new: &DiffedVersion,
+) -> Result<RulebookDiff, DiffError> {
+    let mut diff = diff_rulebooks(&old.version(), &new.version()).map_err(DiffError::Compare)?;
+    relocate(&mut diff, &old.parts(), &new.parts());
+    Ok(diff)
+}
+
+/// The verdict on each generator or rubric against NEW under the diff.
+pub fn verdicts(
+    dependents: &[(DependentKind, PathBuf)],
+    new: &Rulebook,
+    diff: &RulebookDiff,
+) -> Result<Vec<Verdict>, DiffError> {
+    let mut out = Vec::new();
+    for (kind, path) in dependents {
+        let text = read_text(path)?;
+        let file = path.display().to_string();
+        let dep = Dependent {
+            kind: *kind,
+            file: &file,
+            text: &text,
+        };
+        out.push(verdict(&dep, new, diff));
     }
-    found.sort();
-    Ok(found)
+    Ok(out)
 }
 
 /// Two rulebook versions compared, as `bareme diff OLD NEW --format json`
@@ -146,53 +222,10 @@ fn beside(old: &Loaded, prefix: &str, section: &str) -> Result<Vec<PathBuf>, Dif
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn diff_versions(old: &Path, new: &Path) -> Result<String, DiffError> {
-    let (old, _) = load(old)?;
-    let (new, new_rb) = load(new)?;
-    let version = |l: &Loaded| (l.file.clone(), l.text.clone());
-    let (of, ot) = version(&old);
-    let (nf, nt) = version(&new);
-    let diff = diff_rulebooks(
-        &Version {
-            file: &of,
-            text: &ot,
-        },
-        &Version {
-            file: &nf,
-            text: &nt,
-        },
-    )
-    .map_err(DiffError::Compare)?;
-    let versions = |l: &Loaded| -> Vec<(String, String)> { l.parts.clone() };
-    let (op, np) = (versions(&old), versions(&new));
-    let ov: Vec<Version<'_>> = op
-        .iter()
-        .map(|(file, text)| Version { file, text })
-        .collect();
-    let nv: Vec<Version<'_>> = np
-        .iter()
-        .map(|(file, text)| Version { file, text })
-        .collect();
-    let mut diff = diff;
-    crate::diff::relocate(&mut diff, &ov, &nv);
-    let mut compatibility: Vec<Verdict> = Vec::new();
-    let kinds = beside(&old, "generator-", "generator")?
-        .into_iter()
-        .map(|p| (DependentKind::Generator, p))
-        .chain(
-            beside(&old, "rubric-", "rubric")?
-                .into_iter()
-                .map(|p| (DependentKind::Rubric, p)),
-        );
-    for (kind, path) in kinds {
-        let text = read_text(&path)?;
-        let file = path.display().to_string();
-        let dep = Dependent {
-            kind,
-            file: &file,
-            text: &text,
-        };
-        compatibility.push(verdict(&dep, &new_rb, &diff));
-    }
+    let old = DiffedVersion::load(old, LoadOptions::default())?;
+    let new = DiffedVersion::load(new, LoadOptions::default())?;
+    let diff = compare_versions(&old, &new)?;
+    let compatibility = verdicts(&old.dependents()?, &new.rulebook, &diff)?;
     let report = Report {
         diff,
         compatibility: Some(compatibility),

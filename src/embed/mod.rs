@@ -12,6 +12,10 @@
 mod diff;
 
 pub use diff::{diff_versions, DiffError};
+/// The diff's reading of versions, for the command line.
+pub mod versions {
+    pub use super::diff::{compare_versions, read_text, verdicts, DiffedVersion};
+}
 
 use rayon::prelude::*;
 
