@@ -74,6 +74,7 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
     let (raw, mut diags) = parse_toml::<RawGenerator>(name, text, "generate::toml")?;
     let mut cx = Cx {
         rb,
+        free: rb.free_names(),
         text,
         diags: &mut diags,
         key_spans: None,
@@ -89,6 +90,8 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
 
 pub(super) struct Cx<'a> {
     pub(super) rb: &'a Rulebook,
+    /// The rulebook's namespace, built once for every formula of the file.
+    pub(super) free: crate::rulebook::FreeNames,
     pub(super) text: &'a str,
     pub(super) diags: &'a mut Diagnostics,
     /// Where the text's keys are written, indexed on first need.
@@ -676,7 +679,7 @@ impl<'a> Cx<'a> {
     ) -> Option<(Formula, Type)> {
         let whole = span_of(s);
         let offset = content_offset(self.text, whole, s.get_ref());
-        match self.rb.free_formula(s.get_ref(), locals) {
+        match self.rb.free_formula_in(&self.free, s.get_ref(), locals) {
             Ok(found) => Some(found),
             Err(problems) => {
                 for p in problems {

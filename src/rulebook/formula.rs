@@ -14,12 +14,45 @@ use crate::rulebook::resolve::{resolve_with_locals, Binding, ExprProblem, Scope}
 /// on its own, and each search reads every name of the rulebook.
 const SUGGEST_WORK: usize = 1_000_000;
 
+/// What a free formula's names resolve to: the rulebook's one namespace and
+/// the types of its steps and groups. A file of many formulas (a generator's
+/// profiles and their perturbations) builds it once, not once per formula.
+pub(crate) struct FreeNames {
+    names: HashMap<Arc<str>, Binding>,
+    step_types: Vec<Type>,
+    group_types: Vec<Type>,
+}
+
 impl Rulebook {
+    /// The namespace free formulas over this rulebook resolve against.
+    pub(crate) fn free_names(&self) -> FreeNames {
+        FreeNames {
+            names: self.names(),
+            step_types: self.steps.iter().map(|s| s.ty.clone()).collect(),
+            group_types: self
+                .groups
+                .iter()
+                .map(|g| Type::List(Box::new(Type::Record(g.shape))))
+                .collect(),
+        }
+    }
+
     /// Resolves `text` over every input, parameter, table, step and group of
     /// this rulebook, and types it; problems are relative to `text`.
     /// `locals` are names bound to the evaluator's first local slots.
     pub(crate) fn free_formula(
         &self,
+        text: &str,
+        locals: Vec<(Arc<str>, Type)>,
+    ) -> Result<(Formula, Type), Vec<ExprProblem>> {
+        self.free_formula_in(&self.free_names(), text, locals)
+    }
+
+    /// [`Rulebook::free_formula`] against a namespace built once
+    /// ([`Rulebook::free_names`] of this rulebook).
+    pub(crate) fn free_formula_in(
+        &self,
+        free: &FreeNames,
         text: &str,
         locals: Vec<(Arc<str>, Type)>,
     ) -> Result<(Formula, Type), Vec<ExprProblem>> {
@@ -31,19 +64,12 @@ impl Rulebook {
                 help: None,
             }]
         })?;
-        let names = self.names();
-        let step_types: Vec<Type> = self.steps.iter().map(|s| s.ty.clone()).collect();
-        let group_types: Vec<Type> = self
-            .groups
-            .iter()
-            .map(|g| Type::List(Box::new(Type::Record(g.shape))))
-            .collect();
         let scope = Scope::top(
-            &names,
+            &free.names,
             &self.shapes,
             &self.tables,
-            &step_types,
-            &group_types,
+            &free.step_types,
+            &free.group_types,
         );
         let mut problems = Vec::new();
         let mut suggest_work = SUGGEST_WORK;

@@ -13,6 +13,7 @@ pub(crate) mod depth;
 pub(crate) mod extends;
 pub(crate) mod fold;
 pub(crate) mod formula;
+pub(crate) use formula::FreeNames;
 pub mod load;
 pub(crate) mod lower;
 pub(crate) mod resolve;
