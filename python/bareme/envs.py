@@ -174,11 +174,14 @@ def load_environment(
 
     ``options`` go to verifiers' ``EnvConfig`` (e.g. ``max_concurrent_agents``).
     A repair system (``"sales-tax-repair"``, ``bareme.repair_env.TASKS``)
-    gives its multi-turn tool environment instead, ``options`` its limits."""
+    gives its multi-turn tool environment instead (``bareme.repair_vf``:
+    task-owned tools, ``options`` its ``max_turns`` and env config)."""
     from bareme import repair_env
 
     if system in repair_env.TASKS:
-        return repair_env.RepairEnvironment(system, **options)  # type: ignore[return-value]
+        from bareme import repair_vf
+
+        return repair_vf.load_environment(system, **options)
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}: one of {', '.join(SYSTEMS)}")
     judge_id = None

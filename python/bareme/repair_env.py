@@ -19,9 +19,10 @@ counts.
 The rollout loop is here, in process: a client is any object with
 ``complete(messages, tools) -> dict``, the assistant message in the OpenAI
 chat shape (``content``, optional ``tool_calls`` with ``id`` and
-``function: {name, arguments}``). verifiers 0.4's v1 stack serves tools as
-MCP toolsets in subprocess runtimes; this environment is not wired into
-it (see docs/repair.md).
+``function: {name, arguments}``). It needs no verifiers: the verifiers (v1)
+environment, with the same tools and limits, is ``bareme.repair_vf`` (what
+``bareme.envs.load_environment("sales-tax-repair")`` returns), which uses
+``TASKS``, the limits and ``check_arguments`` from here.
 """
 
 from __future__ import annotations
@@ -102,6 +103,25 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+def check_arguments(params: set[str], arguments: Any) -> dict[str, str] | str:
+    """A tool call's arguments as the seed admits them: a JSON object of at
+    most 32,000 UTF-8 bytes, each key once, exactly ``params``, every value a
+    string. The arguments, or the error the model reads."""
+    if not isinstance(arguments, str) or len(arguments.encode("utf-8")) > MAX_ARGUMENT_BYTES:
+        return "error: tool arguments are a JSON object of at most 32000 bytes"
+    try:
+        args = json.loads(arguments or "{}", object_pairs_hook=_no_twice)
+    except ValueError:
+        return "error: tool arguments are a JSON object, each key once"
+    if isinstance(args, dict) and args and not params:
+        return "error: this tool takes no arguments"
+    if not isinstance(args, dict) or set(args) != params:
+        return "error: the arguments must be exactly: " + ", ".join(sorted(params))
+    if not all(isinstance(v, str) for v in args.values()):
+        return "error: every argument is a string"
+    return args
+
+
 class RepairEnvironment:
     """One repair task's multi-turn tool environment."""
 
@@ -130,16 +150,9 @@ class RepairEnvironment:
             return "error: this rollout has made its 160 tool calls"
         if name not in _PARAMS:
             return "error: unknown tool"
-        if not isinstance(arguments, str) or len(arguments.encode("utf-8")) > MAX_ARGUMENT_BYTES:
-            return "error: tool arguments are a JSON object of at most 32000 bytes"
-        try:
-            args = json.loads(arguments or "{}", object_pairs_hook=_no_twice)
-        except ValueError:
-            return "error: tool arguments are a JSON object, each key once"
-        if not isinstance(args, dict) or set(args) != _PARAMS[name]:
-            return "error: the arguments must be exactly: " + ", ".join(sorted(_PARAMS[name]))
-        if not all(isinstance(v, str) for v in args.values()):
-            return "error: every argument is a string"
+        args = check_arguments(_PARAMS[name], arguments)
+        if isinstance(args, str):
+            return args
         session = state["session"]
         if name == "inspect_business":
             return session.inspect_business(args["section"])
@@ -186,4 +199,13 @@ def load_environment(name: str = "sales-tax-repair", **options: Any) -> RepairEn
     return RepairEnvironment(name, **options)
 
 
-__all__ = ["RepairEnvironment", "TASKS", "TOOLS", "load_environment"]
+__all__ = [
+    "MAX_ARGUMENT_BYTES",
+    "MAX_CALLS_PER_ROLLOUT",
+    "MAX_CALLS_PER_TURN",
+    "RepairEnvironment",
+    "TASKS",
+    "TOOLS",
+    "check_arguments",
+    "load_environment",
+]

@@ -1,6 +1,8 @@
-"""Repair tasks from Python (issue 28): the session's tools and the
-multi-turn tool environment, driven offline by a scripted client (no
-model, no network): the seeded candidate earns 0.0, the reference 1.0."""
+"""Repair tasks from Python (issue 28): the session's tools, the
+engine-independent tool loop driven by a scripted client, and the verifiers
+environment run as verifiers runs an episode against a scripted endpoint on
+127.0.0.1 (no model, no network beyond loopback): the seeded candidate
+earns 0.0, the reference 1.0."""
 
 from __future__ import annotations
 
@@ -108,8 +110,182 @@ def test_the_turn_limit_stops_tool_calls():
     assert out["reward"] == 0.0
 
 
-def test_envs_gives_the_repair_environment():
-    envs = pytest.importorskip("bareme.envs", reason="the envs extra: pip install './python[envs]'")
+class FakeModel:
+    """A scripted OpenAI-compatible endpoint on 127.0.0.1: each chat
+    completion request gets the next scripted assistant message (then a
+    final text), at most ``limit`` requests; it records what it was sent."""
+
+    def __init__(self, turns: list[dict], limit: int = 12):
+        import http.server
+        import threading
+
+        self.turns = list(turns)
+        self.requests: list[dict] = []
+        model = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                model.requests.append(body)
+                if len(model.requests) > limit:
+                    self.send_response(500)
+                    self.end_headers()
+                    return
+                message = model.turns.pop(0) if model.turns else {"role": "assistant", "content": "Done."}
+                reply = json.dumps({
+                    "id": f"chatcmpl-{len(model.requests)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "scripted"),
+                    "choices": [{
+                        "index": 0,
+                        "message": message,
+                        "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                    }],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "FakeModel":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+def run_episode(env, model: FakeModel):
+    """One rollout of the environment's task against the fake model, as
+    verifiers runs it: interception, the task's tool server, scoring."""
+    import asyncio
+
+    vf = pytest.importorskip("verifiers.v1")
+    task = next(iter(env.taskset))
+    ctx = vf.ModelContext(
+        model="scripted",
+        client=vf.EvalClientConfig(base_url=model.base_url, api_key_var="BAREME_TEST_KEY"),
+    )
+
+    async def go():
+        async with env.serving():
+            return await env.run_episode(task, ctx)
+
+    episode = asyncio.run(asyncio.wait_for(go(), 300))
+    assert not episode.errors, episode.errors
+    (trace,) = episode.traces
+    return trace
+
+
+def tool_answers(model: FakeModel) -> list[str]:
+    """The tool results the model was sent, in order (the last request holds all)."""
+    return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "tool"]
+
+
+def test_the_verifiers_environment_scores_the_rulebook_left_behind():
+    vf = pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
+    from bareme import envs, repair_vf
+
     env = envs.load_environment("sales-tax-repair", max_turns=10)
-    assert isinstance(env, repair_env.RepairEnvironment)
-    assert env.max_turns == 10
+    assert isinstance(env, vf.SingleAgentEnv)
+    assert isinstance(env.taskset, repair_vf.RepairTaskset)
+
+    # The seeded candidate, whatever the final message claims: 0.0.
+    with FakeModel([
+        calls(("inspect_business", {"section": "contract"}), ("calculate_cart", {"cart_id": "CART-1"})),
+        {"role": "assistant", "content": "I fixed everything. PASS"},
+    ]) as model:
+        trace = run_episode(env, model)
+    tools = model.requests[0]["tools"]
+    # The four tools and nothing else (verifiers lists them by name).
+    assert [t["function"]["name"] for t in tools] == [
+        "calculate_cart", "inspect_business", "read_rulebook", "replace_rulebook"
+    ]
+    assert tools[3]["function"]["parameters"]["required"] == ["text"]
+    answers = tool_answers(model)
+    assert "Line net" in answers[0]
+    assert json.loads(answers[1])["cart_id"] == "CART-1"
+    assert trace.rewards["repair_reward"].score == 0.0
+    assert trace.metrics["cases_passed"] == 0.0 and trace.metrics["cases"] == 149.0
+    assert trace.metrics["tool_calls"] == 2.0
+
+    # The reference, after a refused text and two refused calls: 1.0.
+    with FakeModel([
+        calls(("read_rulebook", {})),
+        calls(("replace_rulebook", {"text": "not a rulebook"}), ("read_rulebook", {"state": "x"}), ("shell", {})),
+        calls(("replace_rulebook", {"text": reference_text()}), ("calculate_cart", {"cart_id": "CART-3"})),
+    ]) as model:
+        trace = run_episode(env, model)
+    answers = tool_answers(model)
+    assert answers[0] == repair_vf.load_repair("sales-tax-repair").session().read_rulebook()
+    assert answers[0] != reference_text()
+    refused = json.loads(answers[1])
+    assert refused["updated"] is False and refused["error"].startswith("refused: candidate::invalid")
+    assert answers[2] == "error: this tool takes no arguments"
+    assert answers[3] == "error: unknown tool"
+    assert json.loads(answers[4]) == {"updated": True}
+    assert json.loads(answers[5])["tax"] == "0.16"
+    assert trace.rewards["repair_reward"].score == 1.0
+    assert trace.metrics["cases_passed"] == trace.metrics["cases"] == 149.0
+    assert trace.metrics["group:ordering"] == 1.0
+    # The two calls the harness refused never reached the server; four did.
+    assert trace.metrics["tool_calls"] == 4.0
+    # Nothing hidden reached the model: no hidden id, no group name.
+    shown = json.dumps(model.requests)
+    assert "sales-0" not in shown and "new_identities" not in shown
+
+
+def test_the_verifiers_environment_keeps_the_turn_limit():
+    pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
+    from bareme import repair_vf
+
+    env = repair_vf.load_environment("sales-tax-repair", max_turns=2)
+    with FakeModel([
+        calls(*[("read_rulebook", {})] * 9),
+        calls(("replace_rulebook", {"text": reference_text()})),
+    ]) as model:
+        trace = run_episode(env, model)
+    answers = tool_answers(model)
+    assert len(answers) == 9 and answers[-1] == "error: at most 8 tool calls a turn"
+    # The second turn is the last: its replacement is never run.
+    assert len(model.requests) == 2
+    assert trace.rewards["repair_reward"].score == 0.0
+    assert trace.metrics["tool_calls"] == 8.0
+    with pytest.raises(ValueError):
+        repair_vf.load_environment("sales-tax-repair", max_turns=1)
+
+
+def test_the_tool_server_keeps_the_rollout_limits():
+    import asyncio
+
+    pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
+    from bareme import repair_vf
+
+    def toolset():
+        t = repair_vf.RepairToolset(repair_vf.RepairToolsetConfig())
+        asyncio.run(t.setup_task(repair_vf.RepairTaskData(repair="sales-tax-repair")))
+        return t
+
+    a, b = toolset(), toolset()
+    # Outside a rollout's call the state is the server's own (inert) one.
+    assert json.loads(a.replace_rulebook(reference_text())) == {"updated": True}
+    assert a.state.rulebook == reference_text() and a.state.calls == 1
+    # Sessions share nothing.
+    assert b.read_rulebook() != reference_text() and b.state.rulebook is None
+    assert a.replace_rulebook("x" * 32_001) == "error: tool arguments are at most 32000 bytes"
+    a.state.calls = 160
+    assert a.read_rulebook() == "error: this rollout has made its 160 tool calls"
