@@ -273,6 +273,7 @@ impl<'a> Cx<'a> {
             format: raw.prompt.format.clone().unwrap_or_default(),
             rules: raw.prompt.rules.clone().unwrap_or_default(),
             task: raw.prompt.task.get_ref().clone(),
+            defaults: options.iter().map(|(_, on)| *on).collect(),
             options,
             examples,
         };

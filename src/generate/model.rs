@@ -228,6 +228,9 @@ pub(crate) struct Prompt {
     pub(crate) task: String,
     /// Declared switches and their values for this run.
     pub(crate) options: Vec<(String, bool)>,
+    /// Each switch's declared value, in the same order: what a run that
+    /// sets none uses.
+    pub(crate) defaults: Vec<bool>,
     /// Worked examples, answered by the reference.
     pub(crate) examples: Vec<Example>,
 }
@@ -294,6 +297,24 @@ impl Generator {
                 declared: self.prompt.options.iter().map(|(n, _)| n.clone()).collect(),
             }),
         }
+    }
+
+    /// Every prompt switch the generator declares with its value for the
+    /// runs that follow, in declaration order: what the manifest records.
+    pub fn options(&self) -> &[(String, bool)] {
+        &self.prompt.options
+    }
+
+    /// [`Generator::options`] when some switch differs from its declared
+    /// value, else `None`: what a task line records, so that the lines of
+    /// a run that sets no switch are those of a generator without any.
+    pub fn options_set(&self) -> Option<&[(String, bool)]> {
+        let options = &self.prompt.options;
+        let changed = options
+            .iter()
+            .zip(&self.prompt.defaults)
+            .any(|((_, on), default)| on != default);
+        changed.then_some(&options[..])
     }
 
     /// `luma-payroll/generator-4`.

@@ -13,6 +13,7 @@
 //! each index's first passing draw is made there, and the rare redraws of
 //! a refused one in index order, where the earlier tasks are known.
 
+use indexmap::IndexMap;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashSet};
@@ -89,6 +90,12 @@ pub struct Manifest {
     /// The level every task was drawn at, if fixed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i64>,
+    /// The generator's prompt switches as the run set them, every declared
+    /// one in declaration order (left out for a generator that declares
+    /// none): a task line records them only when one differs from its
+    /// declared value, the manifest always.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub options: IndexMap<String, bool>,
     /// Tasks written.
     pub tasks: u64,
     /// Draws refused (and drawn again) as duplicates of an earlier
@@ -207,6 +214,7 @@ pub fn run_excluding(
         start: options.start,
         count: options.count,
         level: options.level,
+        options: g.options().iter().cloned().collect(),
         exclude: excluded.files().to_vec(),
         ..Manifest::default()
     };

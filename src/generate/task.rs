@@ -471,6 +471,7 @@ impl<'g> TaskDrawer<'g> {
             hash: g.rulebook_hash.clone(),
             generator: Some(g.name.clone()),
             generator_hash: Some(g.hash.clone()),
+            options: g.options_set().map(<[_]>::to_vec),
             rubric: Some(g.rubric),
             case,
             prompt: Some(prompt),

@@ -22,6 +22,11 @@
 //! what a policy earns without the rules (sales-tax: "compute the nets,
 //! charge no tax", the rate dropped).
 //!
+//! Last come the per-field strategies (`fields`): the rulebook's answer
+//! with one amount field zeroed, or copied from the case's matching input
+//! (Luma: net pay copied from gross pay), one per field, named by field:
+//! what the rubric pays for an answer wrong in that field alone.
+//!
 //! Invariant: nothing here knows a rule set; every strategy is derived from
 //! the rubric's decisions and formats, the rulebook's steps and ablations
 //! and the task set's references.
@@ -29,11 +34,11 @@
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use std::str::FromStr;
 
 use rayon::prelude::*;
 
 use super::error::ScoreError;
+use super::fields::{decimal, field_plays, fit, zero, FieldPlay};
 use super::grade::expected_decision;
 use super::means::Means;
 use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
@@ -87,6 +92,8 @@ enum Play {
     Wrong(usize),
     /// The answer under one of the rulebook's wrong readings (`readings[i]`).
     Reading(usize),
+    /// The rulebook's answer with one field changed (`fields[i]`).
+    Field(usize),
 }
 
 /// The strategies of a rubric over one task set, and what they learned from it.
@@ -98,6 +105,10 @@ pub struct Baselines {
     seen: Vec<BTreeMap<String, Vec<(Value, usize)>>>,
     /// The rulebook under each wrong reading, named.
     readings: Vec<Rulebook>,
+    /// The rulebook itself, for the per-field strategies.
+    rulebook: Option<Rulebook>,
+    /// The per-field strategies' changes.
+    fields: Vec<FieldPlay>,
 }
 
 impl Baselines {
@@ -128,6 +139,8 @@ impl Baselines {
             strategies: Vec::new(),
             seen,
             readings: Vec::new(),
+            rulebook: None,
+            fields: Vec::new(),
         };
         b.strategies = b.list(rubric);
         b
@@ -135,7 +148,9 @@ impl Baselines {
 
     /// [`Baselines::new`], plus the rulebook's wrong readings: each
     /// declared ablation and each number step dropped, answered from the
-    /// case (`rb` is the rubric's rulebook).
+    /// case (`rb` is the rubric's rulebook); then the per-field
+    /// strategies (`fields`): the rulebook's answer with one amount field
+    /// zeroed, or copied from the case's matching input.
     pub fn with_rulebook<'t>(
         rubric: &Rubric,
         rb: &Rulebook,
@@ -160,6 +175,17 @@ impl Baselines {
         for (step, reading) in rb.dropped_steps() {
             add(format!("step `{step}` dropped (0)"), reading);
         }
+        let several = rubric.decisions.len() > 1;
+        for play in field_plays(rubric, rb) {
+            b.strategies.push(Strategy {
+                name: play.name(several),
+                constant: false,
+                exploit: true,
+                play: Play::Field(b.fields.len()),
+            });
+            b.fields.push(play);
+        }
+        b.rulebook = Some(rb.clone());
         b
     }
 
@@ -300,6 +326,19 @@ impl Baselines {
                 if answer.get("error").is_some() {
                     // The reading refuses the case: the policy says so in prose.
                     return Some(REFUSAL.to_string());
+                }
+                answer
+            }
+            Play::Field(i) => {
+                let rb = self.rulebook.as_ref()?;
+                let mut answer = super::reference_outcome(rb, &task.case);
+                if answer.get("error").is_some() {
+                    return Some(REFUSAL.to_string());
+                }
+                if let (Some(play), Some(d)) =
+                    (self.fields.get(*i), decision_index(rubric, &answer))
+                {
+                    play.apply(&mut answer, &task.case, &rubric.decisions[d].name);
                 }
                 answer
             }
@@ -516,49 +555,6 @@ fn copied(case: &Value, key: &str, value: &Value) -> bool {
         }
     }
     false
-}
-
-/// A zero, or an empty text, in a format.
-fn zero(format: Format) -> Value {
-    match format {
-        Format::Money | Format::SignedMoney => Value::String("0.00".into()),
-        Format::Amount => Value::from(0),
-        Format::Decimal => Value::String("0".into()),
-        Format::Clauses => Value::Array(Vec::new()),
-        Format::Decision | Format::String | Format::Any => Value::String(String::new()),
-    }
-}
-
-/// A decimal held by a JSON number or string.
-fn decimal(v: &Value) -> Option<Decimal> {
-    let text = match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => return None,
-    };
-    Decimal::from_str(&text)
-        .or_else(|_| Decimal::from_scientific(&text))
-        .ok()
-}
-
-/// A case value written in a format, when it can be without changing it.
-fn fit(format: Format, v: &Value) -> Option<Value> {
-    match format {
-        Format::Money | Format::SignedMoney => {
-            let d = decimal(v)?;
-            let negative_ok = format == Format::SignedMoney;
-            (d.scale() <= 2 && (negative_ok || !d.is_sign_negative()))
-                .then(|| Value::String(format!("{:.2}", d)))
-        }
-        Format::Amount => {
-            let d = decimal(v)?.normalize();
-            serde_json::from_str(&d.to_string()).ok()
-        }
-        Format::Decimal => decimal(v).map(|d| Value::String(d.normalize().to_string())),
-        Format::String => v.is_string().then(|| v.clone()),
-        Format::Any => Some(v.clone()),
-        Format::Decision | Format::Clauses => None,
-    }
 }
 
 /// A value of the format that differs from `v`: one more for an amount.

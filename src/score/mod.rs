@@ -21,6 +21,7 @@
 
 mod baselines;
 mod error;
+mod fields;
 mod grade;
 mod grading;
 mod judge;

@@ -17,7 +17,7 @@ use crate::rulebook::is_rulebook_id;
 pub const MAX_TASK_BYTES: usize = 16 << 20;
 
 /// The keys of a task line, in the order they are written.
-pub const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "id",
     "index",
     "level",
@@ -27,6 +27,7 @@ pub const KEYS: [&str; 14] = [
     "rulebook_hash",
     "generator",
     "generator_hash",
+    "options",
     "rubric",
     "case",
     "prompt",
@@ -71,6 +72,11 @@ pub struct Task {
     pub generator: Option<String>,
     /// `generator_hash`: SHA-256 of the generator file.
     pub generator_hash: Option<String>,
+    /// `options`: the generator's prompt switches (`[prompt.options]`) as
+    /// the run set them, every declared one in declaration order; written
+    /// only when some switch differs from its declared value, so a default
+    /// run's lines carry none.
+    pub options: Option<Vec<(String, bool)>>,
     /// `rubric`: the rubric whose answer format the prompt states.
     pub rubric: Option<i64>,
     /// `case`: the case as `bareme eval` takes it.
@@ -183,6 +189,12 @@ impl Task {
             branch: optional.text("branch")?,
             generator: optional.text("generator")?,
             generator_hash: optional.text("generator_hash")?,
+            options: optional.get("options", "an object of booleans", |v| {
+                v.as_object()?
+                    .iter()
+                    .map(|(k, on)| Some((k.clone(), on.as_bool()?)))
+                    .collect()
+            })?,
             rubric: optional.get("rubric", "a whole number", Value::as_i64)?,
             prompt: optional.text("prompt")?,
             tags: optional.get("tags", "a list of strings", |v| {
@@ -289,6 +301,7 @@ impl Serialize for Task {
         line.serialize_field("rulebook_hash", &self.hash)?;
         skip_or(&mut line, "generator", &self.generator)?;
         skip_or(&mut line, "generator_hash", &self.generator_hash)?;
+        skip_or(&mut line, "options", &self.options.as_deref().map(Switches))?;
         skip_or(&mut line, "rubric", &self.rubric)?;
         line.serialize_field("case", &self.case)?;
         skip_or(&mut line, "prompt", &self.prompt)?;
@@ -306,5 +319,14 @@ fn skip_or<S: SerializeStruct, T: Serialize>(
     match value {
         Some(v) => line.serialize_field(key, v),
         None => line.skip_field(key),
+    }
+}
+
+/// Prompt switches written as one JSON object, in their order.
+struct Switches<'a>(&'a [(String, bool)]);
+
+impl Serialize for Switches<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(name, on)| (name, on)))
     }
 }

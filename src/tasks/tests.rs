@@ -36,6 +36,26 @@ fn a_task_line_names_its_rulebook_as_id_at_version() {
     }
 }
 
+#[test]
+fn a_task_line_options_are_an_object_of_booleans_in_order() {
+    let task = Task::from_json(&line(r#", "options": {"b": false, "a": true}"#)).expect("a task");
+    assert_eq!(
+        task.options,
+        Some(vec![("b".to_string(), false), ("a".to_string(), true)])
+    );
+    for bad in [r#", "options": {"a": "yes"}"#, r#", "options": ["a"]"#] {
+        assert_eq!(
+            Task::from_json(&line(bad)).expect_err(bad).to_string(),
+            "task t: `options` must be an object of booleans"
+        );
+    }
+    let twice = line(r#", "options": {"a": true, "a": false}"#);
+    assert_eq!(
+        Task::from_json(&twice).expect_err("a twice").to_string(),
+        "the task holds the key `a` twice, in the object at $.options"
+    );
+}
+
 /// A task line of the five keys every line holds, with `extra` keys after.
 fn line(extra: &str) -> String {
     format!(
@@ -133,6 +153,10 @@ fn a_task_is_written_in_key_order_and_read_back_equal() {
         hash: "ab".into(),
         generator: Some("luma-payroll/generator-4".into()),
         generator_hash: Some("cd".into()),
+        options: Some(vec![
+            ("demonstrations".into(), true),
+            ("brief".into(), false),
+        ]),
         rubric: Some(8),
         case: json!({"gross_pay": "1205.10", "n": 2}),
         prompt: Some("Compute \"it\".".into()),
@@ -142,7 +166,7 @@ fn a_task_is_written_in_key_order_and_read_back_equal() {
     let text = serde_json::to_string(&task).expect("a line");
     assert_eq!(
         text,
-        r#"{"id":"t-1","index":1,"level":2,"tier":"trap","branch":"gross_missing","rulebook":"luma-payroll@3","rulebook_hash":"ab","generator":"luma-payroll/generator-4","generator_hash":"cd","rubric":8,"case":{"gross_pay":"1205.10","n":2},"prompt":"Compute \"it\".","expected":{"error":{"path":"gross_pay","message":"m"}},"tags":["decision:rejected"]}"#
+        r#"{"id":"t-1","index":1,"level":2,"tier":"trap","branch":"gross_missing","rulebook":"luma-payroll@3","rulebook_hash":"ab","generator":"luma-payroll/generator-4","generator_hash":"cd","options":{"demonstrations":true,"brief":false},"rubric":8,"case":{"gross_pay":"1205.10","n":2},"prompt":"Compute \"it\".","expected":{"error":{"path":"gross_pay","message":"m"}},"tags":["decision:rejected"]}"#
     );
     assert_eq!(Task::from_json(&text).expect("read back"), task);
     // A task made by hand leaves out what it does not have; its numbers

@@ -21,14 +21,14 @@ fn rubric(n: u32) -> Rubric {
     load_rubric(&path, None).expect("rubric").0
 }
 
-fn task(id: &str, case: Value, expected: Value, tier: &str) -> Task {
+pub(super) fn task(id: &str, case: Value, expected: Value, tier: &str) -> Task {
     let line = json!({"id": id, "rulebook": "luma-payroll@3", "rulebook_hash": "h",
         "case": case, "expected": expected, "tier": tier, "level": 1});
     Task::from_json(&line.to_string()).expect("task")
 }
 
 /// Two payslips, traps of two reasons, a retrieval.
-fn hand_made() -> Vec<Task> {
+pub(super) fn hand_made() -> Vec<Task> {
     vec![
         task(
             "p",
@@ -73,7 +73,7 @@ fn hand_made() -> Vec<Task> {
     ]
 }
 
-fn replies(rubric: &Rubric, b: &Baselines, task: &Task) -> HashMap<String, String> {
+pub(super) fn replies(rubric: &Rubric, b: &Baselines, task: &Task) -> HashMap<String, String> {
     b.strategies()
         .iter()
         .map(|s| (s.name.clone(), b.reply(rubric, s, task).expect("a reply")))
@@ -216,7 +216,7 @@ fn reference_mean(r: &Rubric, tasks: &[Task]) -> Decimal {
     (sum / Decimal::from(tasks.len() as u64)).round_dp(6)
 }
 
-fn mean(m: &HashMap<String, Means>, name: &str) -> Decimal {
+pub(super) fn mean(m: &HashMap<String, Means>, name: &str) -> Decimal {
     m.get(name)
         .unwrap_or_else(|| panic!("no strategy {name}"))
         .all

@@ -292,10 +292,16 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
             r#"{"decision":"clarify","reason_code":"MISSING_PAYROLL_MONTH","clauses":["R1","R7"],"explanation":"The payroll month is missing, so no reference row can be chosen. Please provide the payroll month."}"#
         ));
     }
-    // The cases are the same; only the prompt changes.
+    // The cases are the same; only the prompt changes, and the line says
+    // which switches were on.
     for (p, s) in plain.iter().zip(&shown) {
         assert_eq!(p.case, s.case);
         assert_eq!(p.expected, s.expected);
+        assert_eq!(p.options, None);
+        assert_eq!(
+            s.options.as_deref(),
+            Some(&[("demonstrations".to_string(), true)][..])
+        );
     }
     // An option the generator does not declare is refused.
     let (mut g, _) = load(G4);

@@ -17,6 +17,7 @@ mod diff;
 mod docs;
 mod errors;
 mod extends;
+mod field_baselines;
 mod front;
 mod fuzz;
 mod generate;

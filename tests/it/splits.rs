@@ -461,3 +461,57 @@ fn a_range_past_the_index_bound_is_refused_at_once() {
     );
     assert!(o.stdout.is_empty());
 }
+
+#[test]
+fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
+    let path = super::root().join(LUMA_GEN);
+    let (plain, rb) = load(&path);
+    let (mut shown, _) = load(&path);
+    shown.set_option("demonstrations", true).expect("declared");
+    let (mut off, _) = load(&path);
+    // Set to its declared value: a default run.
+    off.set_option("demonstrations", false).expect("declared");
+    let (plain_e, shown_e, off_e) = (
+        TaskDrawer::new(&plain, &rb).expect("drawer"),
+        TaskDrawer::new(&shown, &rb).expect("drawer"),
+        TaskDrawer::new(&off, &rb).expect("drawer"),
+    );
+    let none = Exclusion::new();
+    let (a, ma) = lines(&plain_e, options(5, 0, 30, 2), &none);
+    let (b, mb) = lines(&shown_e, options(5, 0, 30, 2), &none);
+    let (c, mc) = lines(&off_e, options(5, 0, 30, 2), &none);
+    // The manifest records every declared switch with its value.
+    let recorded = |m: &Manifest| serde_json::to_value(m).expect("JSON")["options"].clone();
+    assert_eq!(recorded(&ma), serde_json::json!({"demonstrations": false}));
+    assert_eq!(recorded(&mb), serde_json::json!({"demonstrations": true}));
+    assert_eq!(recorded(&mc), recorded(&ma));
+    assert_eq!((&c, &mc.sha256), (&a, &ma.sha256));
+    // A task line records them only when they differ from the declared ones,
+    // right after `generator_hash`.
+    assert!(!a.contains(r#""options""#));
+    for line in b.lines() {
+        assert!(
+            line.contains(r#"","options":{"demonstrations":true},"rubric":8,"#),
+            "{line}"
+        );
+    }
+    // Same cases, other prompts: the lines differ, the signatures do not.
+    assert_eq!(cases(&a), cases(&b));
+    assert_ne!(ma.sha256, mb.sha256);
+    // So a file drawn with the demonstrations excludes its cases from a
+    // default run: exclusion reads cases, never prompts.
+    let excluded = exclusion(&plain_e, &[("shown.jsonl", &b)]);
+    assert_eq!(excluded.files()[0].signatures, 30);
+    let (d, md) = lines(&plain_e, options(5, 0, 30, 2), &excluded);
+    assert_eq!(shared_cases(&d, &b), 0);
+    assert!(md.exclude[0].redraws >= 30, "{:?}", md.exclude[0]);
+    let options_of = |text: &str| {
+        text.lines()
+            .map(|l| bareme::Task::from_json(l).expect("a task").options)
+            .collect::<Vec<_>>()
+    };
+    assert!(options_of(&d).iter().all(Option::is_none));
+    assert!(options_of(&b)
+        .iter()
+        .all(|o| o.as_deref() == Some(&[("demonstrations".to_string(), true)][..])));
+}

@@ -33,6 +33,7 @@ fn task_of(public: &Value, rb: &bareme::Rulebook) -> Task {
         hash: rb.hash().to_string(),
         generator: None,
         generator_hash: None,
+        options: None,
         rubric: public["rubric"].as_i64(),
         expected: reference_outcome(rb, &case),
         case,
