@@ -585,7 +585,7 @@ impl Generator {
     }
 
     /// Tasks `start..start + n` of `seed` as dicts, as `bareme generate`
-    /// writes them (a duplicate of an earlier index dropped), all at
+    /// writes them (a duplicate of an earlier index drawn again), all at
     /// `level` if given, drawn on `jobs` threads (None: every core).
     #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
     fn generate<'py>(
