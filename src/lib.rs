@@ -72,7 +72,8 @@ pub use eval::evaluate;
 pub use evaluation::{evaluate_text, evaluate_value, write_evaluation};
 pub use facts::{CaseError, Facts};
 pub use generate::{
-    load_generator, DrawnTask, GenerateError, Generator, GeneratorError, RunError, TaskDrawer,
+    first_draws, load_generator, redraw_duplicates, DrawnTask, FirstDraw, GenerateError, Generator,
+    GeneratorError, RunError, TaskDrawer,
 };
 pub use model::{Limits, Rulebook};
 pub use outcome::{

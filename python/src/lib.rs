@@ -585,7 +585,7 @@ impl Generator {
     }
 
     /// Tasks `start..start + n` of `seed` as dicts, as `bareme generate`
-    /// writes them (a duplicate of an earlier index dropped), all at
+    /// writes them (a duplicate of an earlier index drawn again), all at
     /// `level` if given, drawn on `jobs` threads (None: every core).
     #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
     fn generate<'py>(
@@ -625,6 +625,60 @@ impl Generator {
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
+    }
+
+    /// Phase 1 of a draw split over machines (`bareme.dist`): for tasks
+    /// `start..start + n` of `seed`, each index's first passing draw,
+    /// drawing no index below `start`: its line (`bareme generate`'s
+    /// unless an earlier index holds its case) and its identity, as one
+    /// `bytes` of 32 bytes per index. `redraw_duplicates` settles them.
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    fn first_draws<'py>(
+        &self,
+        py: Python<'py>,
+        n: u64,
+        seed: u64,
+        start: u64,
+        level: Option<i64>,
+        jobs: Option<usize>,
+    ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
+        let jobs = jobs_of(jobs);
+        let first = engine(py, || -> Result<Vec<bareme::FirstDraw>, String> {
+            let drawer =
+                bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
+            bareme::first_draws(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+        })?
+        .map_err(PyValueError::new_err)?;
+        let ids: Vec<u8> = first.iter().flat_map(|f| f.identity).collect();
+        let lines = first.into_iter().map(|f| utf8(f.line)).collect();
+        Ok((lines, pyo3::types::PyBytes::new(py, &ids)))
+    }
+
+    /// Phase 2: from the identities of tasks `0..len(identities) / 32`'s
+    /// first draws (`first_draws`, in index order), the `(index, line)`
+    /// of each index whose first draw repeats an earlier index's task,
+    /// drawn again as `bareme generate` draws it.
+    #[pyo3(signature = (identities, seed, level = None))]
+    fn redraw_duplicates(
+        &self,
+        py: Python<'_>,
+        identities: &[u8],
+        seed: u64,
+        level: Option<i64>,
+    ) -> PyResult<Vec<(u64, String)>> {
+        let (ids, rest) = identities.as_chunks::<32>();
+        if !rest.is_empty() {
+            return Err(PyValueError::new_err(
+                "identities are 32 bytes each: the length is not a multiple of 32",
+            ));
+        }
+        let redrawn = engine(py, || -> Result<Vec<(u64, Vec<u8>)>, String> {
+            let drawer =
+                bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
+            bareme::redraw_duplicates(&drawer, seed, level, ids).map_err(|e| e.to_string())
+        })?
+        .map_err(PyValueError::new_err)?;
+        Ok(redrawn.into_iter().map(|(i, l)| (i, utf8(l))).collect())
     }
 
     fn __repr__(&self) -> String {

@@ -93,6 +93,35 @@ def check_generate(engine, generator: Path, refs: Refs, out: Path) -> None:
     same_file(out, f["tasks"])
 
 
+def check_duplicates_redrawn(engine, tmp: Path) -> None:
+    """Where first draws repeat (Luma generator 4 at seed 2026: the
+    manifest counts duplicates in 400), the two phases (shards' first
+    draws, then the duplicates drawn again on the driver) write the
+    command's bytes, lines and fields alike."""
+    import bareme.dist as dist
+
+    generator = RULEBOOKS / "luma-payroll" / "generator-4.toml"
+    cli = run_cli(
+        "generate", str(generator), "-n", "400", "--seed", "2026",
+        "--out", str(tmp / "cli.jsonl"), "--manifest", str(tmp / "manifest.json"),
+    )
+    assert cli.returncode == 0, cli.stderr
+    manifest = json.loads((tmp / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["duplicates"] > 0, manifest["redraws"]
+    expected = (tmp / "cli.jsonl").read_bytes()
+    gen = bareme.Generator.load(generator)
+    lines, ids = gen.first_draws(400, 2026)
+    assert 0 < len(gen.redraw_duplicates(ids, 2026)) <= manifest["duplicates"]
+    assert "\n".join(lines).encode() + b"\n" != expected, "no first draw was redrawn"
+    data = dist.generate(engine, generator, 400, 2026, shards=3, fields=False)
+    assert dist.write_lines(data, tmp / "out.jsonl", 400) == 400
+    assert (tmp / "out.jsonl").read_bytes() == expected
+    data = dist.generate(engine, generator, 400, 2026, shards=3)
+    rows = data.take_all() if hasattr(data, "take_all") else [r.asDict() for r in data.collect()]
+    assert "\n".join(r["line"] for r in rows).encode() + b"\n" == expected
+    check_fields(engine, rows)
+
+
 def check_evaluate(engine, generator: Path, refs: Refs, out: Path) -> None:
     import bareme.dist as dist
 
@@ -156,11 +185,22 @@ def check_other_version_refused(engine, tmp: Path) -> None:
 
     set_dir = tmp / "sales-tax"
     shutil.copytree(RULEBOOKS / "sales-tax", set_dir)
-    data = dist.generate(engine, set_dir / "generator-1.toml", 40, SEED, shards=2, fields=False)
     rulebook = set_dir / "v1" / "rulebook.toml"
-    rulebook.write_text(rulebook.read_text(encoding="utf-8") + "\n# another version\n", encoding="utf-8")
-    with pytest.raises(Exception, match="refusing to work on another version"):
-        dist.write_lines(data, tmp / "out.jsonl", 40)
+    driver_loads = dist.identity
+
+    def then_edited(kind, path):
+        # `generate` draws when called (its first phase): the file changes
+        # between the driver's load and the workers'.
+        ident = driver_loads(kind, path)
+        rulebook.write_text(rulebook.read_text(encoding="utf-8") + "\n# another version\n", encoding="utf-8")
+        return ident
+
+    dist.identity = then_edited
+    try:
+        with pytest.raises(Exception, match="refusing to work on another version"):
+            dist.write_lines(dist.generate(engine, set_dir / "generator-1.toml", 40, SEED, shards=2, fields=False), tmp / "out.jsonl", 40)
+    finally:
+        dist.identity = driver_loads
     assert not (tmp / "out.jsonl").exists()
 
 

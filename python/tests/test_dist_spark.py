@@ -16,7 +16,7 @@ pytest.importorskip("pyarrow")
 
 from conftest import GENERATORS  # noqa: E402
 from dist_refs import IDS, arm, check_crash_retried, check_evaluate, check_fields, check_generate  # noqa: E402
-from dist_refs import check_other_version_refused, check_score  # noqa: E402
+from dist_refs import check_duplicates_redrawn, check_other_version_refused, check_score  # noqa: E402
 
 pytestmark = pytest.mark.spark
 
@@ -58,6 +58,10 @@ def test_columns_are_the_task_fields(engine):
     data = dist.generate(engine, GENERATORS[0], 60, 5, shards=2)
     rows = data.take_all() if hasattr(data, "take_all") else [r.asDict() for r in data.collect()]
     check_fields(engine, rows)
+
+
+def test_duplicates_are_redrawn_as_the_command_does(engine, tmp_path: Path):
+    check_duplicates_redrawn(engine, tmp_path)
 
 
 def test_killed_worker_is_retried(engine, marker: Path, refs, tmp_path: Path):

@@ -153,7 +153,7 @@ pub fn batch_lines<C: AsRef<[u8]> + Sync>(
 
 /// The task lines `bareme generate` writes for indices `start..start +
 /// count` of `seed` (each line ending in `\n`; a duplicate of an earlier
-/// index dropped), drawn on `jobs` worker threads, every task at `level`
+/// index drawn again), drawn on `jobs` worker threads, every task at `level`
 /// when one is given.
 ///
 /// ```

@@ -14,7 +14,10 @@
 //! indices below it and the excluded files (`exclude`): its random stream
 //! is its own, drawn from again when its task repeats one of those, so any
 //! shard of a run, which draws the indices below it first, reproduces the
-//! full run's lines.
+//! full run's lines. A run split over machines (`run::first_draws` on each
+//! shard, then `run::redraw_duplicates` over every index's identity)
+//! draws each index's first draw once, wherever, and only the duplicates
+//! again, through the run's own code.
 
 mod draw;
 mod exclude;
@@ -30,5 +33,8 @@ mod task;
 pub use exclude::{ExcludeError, ExcludeFault, ExcludedFile, Exclusion};
 pub use load::{load_generator, parse_generator, GeneratorError};
 pub use model::{Generator, Language, OptionError};
-pub use run::{run, run_excluding, Manifest, RunError, RunOptions, MAX_INDEX_END};
+pub use run::{
+    first_draws, redraw_duplicates, run, run_excluding, FirstDraw, Manifest, RunError, RunOptions,
+    MAX_INDEX_END,
+};
 pub use task::{DrawerError, DrawnTask, GenerateError, TaskDrawer};

@@ -12,6 +12,13 @@
 //! writes for its indices. Draws are made in parallel, a chunk at a time;
 //! each index's first passing draw is made there, and the rare redraws of
 //! a refused one in index order, where the earlier tasks are known.
+//!
+//! The same two phases split over machines (`bareme.dist`): `first_draws`
+//! gives an index range's first draws with their identities, each shard
+//! drawing its own indices only, and `redraw_duplicates` walks every
+//! index's identity in order, drawing again (from the start of its stream)
+//! only an index whose first draw is refused. Both go through the run's
+//! `first_draw` and `Settler`, so the bytes are the run's.
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -22,6 +29,7 @@ use std::io::Write;
 use super::exclude::{ExcludedFile, Exclusion};
 use super::task::{identity, DrawnTask, Draws, GenerateError, Identity, TaskDrawer};
 use crate::chunks::in_order;
+use crate::tasks::Task;
 
 /// Tasks drawn at once between two writes: bounds memory, keeps order.
 const CHUNK: u64 = 512;
@@ -140,6 +148,16 @@ pub enum RunError {
     /// The worker pool could not start.
     #[error("cannot start {0} worker threads")]
     Pool(usize),
+    /// The identity given for an index is not its first draw's (phase 1
+    /// was drawn with another seed, level or generator).
+    #[error(
+        "task {index}: the identity given is not its first draw's \
+         (drawn with another seed, level or generator version)"
+    )]
+    Mismatch {
+        /// The index.
+        index: u64,
+    },
     /// `start + count` passes [`MAX_INDEX_END`].
     #[error(
         "--start {start} and -n {count} go past the last index a run may draw, {}: \
@@ -188,12 +206,7 @@ pub fn run_excluding(
     let end = options.end()?;
     let pool = crate::chunks::pool(options.jobs).map_err(|_| RunError::Pool(options.jobs))?;
     let g = engine.generator;
-    let first = |i: u64| -> Result<First<'_>, GenerateError> {
-        let mut draws = engine.draws(options.seed, i, options.level)?;
-        let drawn = engine.next(&mut draws)?;
-        let id = identity(&drawn.signature, &drawn.task.case);
-        Ok((draws, drawn, id))
-    };
+    let first = |i: u64| first_draw(engine, options.seed, options.level, i);
     let mut settler = Settler {
         engine,
         excluded,
@@ -239,7 +252,7 @@ pub fn run_excluding(
         }
         progress(1);
         line.clear();
-        serde_json::to_writer(&mut line, &task).map_err(std::io::Error::from)?;
+        write_line(&mut line, &task)?;
         line.push(b'\n');
         out.write_all(&line)?;
         hash.update(&line);
@@ -286,21 +299,46 @@ struct Settler<'a, 'g> {
     seen: HashSet<Identity>,
 }
 
+/// Why the run refuses a task it was given.
+#[derive(Clone, Copy)]
+enum Refusal {
+    /// An earlier index's task has its identity.
+    Duplicate,
+    /// The excluded file of this position holds it.
+    Excluded(usize),
+}
+
 impl<'g> Settler<'_, 'g> {
-    /// The task of the next index, from its first passing draw: drawn
-    /// again, where its stream stands, as long as an excluded file or an
-    /// earlier index holds its identity.
-    fn settle(&mut self, (mut draws, mut drawn, mut id): First<'g>) -> Result<Settled, RunError> {
+    /// Whether a task of identity `id` may be the next index's: `None`,
+    /// and it is now seen; else why not.
+    fn admit(&mut self, id: Identity) -> Option<Refusal> {
+        match self.excluded.owner(&id) {
+            Some(file) => Some(Refusal::Excluded(file)),
+            None if self.seen.insert(id) => None,
+            None => Some(Refusal::Duplicate),
+        }
+    }
+
+    /// The task of the next index, from its first passing draw.
+    fn settle(&mut self, first: First<'g>) -> Result<Settled, RunError> {
+        let verdict = self.admit(first.2);
+        self.redraw(first, verdict)
+    }
+
+    /// The task of the next index, from a draw the run judged `verdict`:
+    /// drawn again, where its stream stands, as long as an excluded file or
+    /// an earlier index holds its identity.
+    fn redraw(
+        &mut self,
+        (mut draws, mut drawn, _): First<'g>,
+        mut verdict: Option<Refusal>,
+    ) -> Result<Settled, RunError> {
         let mut redraws = BTreeMap::new();
         let mut duplicates = 0;
         let mut excluded = Vec::new();
         loop {
-            let refused = match self.excluded.owner(&id) {
-                Some(file) => {
-                    excluded.push(file);
-                    EXCLUDED
-                }
-                None if self.seen.insert(id) => {
+            let refused = match verdict {
+                None => {
                     merge(&mut redraws, std::mem::take(&mut drawn.redraws));
                     drawn.redraws = redraws;
                     return Ok(Settled {
@@ -309,7 +347,11 @@ impl<'g> Settler<'_, 'g> {
                         excluded,
                     });
                 }
-                None => {
+                Some(Refusal::Excluded(file)) => {
+                    excluded.push(file);
+                    EXCLUDED
+                }
+                Some(Refusal::Duplicate) => {
                     duplicates += 1;
                     DUPLICATE
                 }
@@ -318,7 +360,7 @@ impl<'g> Settler<'_, 'g> {
             let branch = drawn.task.branch.as_deref().unwrap_or_default();
             draws.refuse(branch, refused);
             drawn = self.engine.next(&mut draws)?;
-            id = identity(&drawn.signature, &drawn.task.case);
+            verdict = self.admit(identity(&drawn.signature, &drawn.task.case));
         }
     }
 }
@@ -328,4 +370,157 @@ fn merge(into: &mut BTreeMap<String, u64>, more: BTreeMap<String, u64>) {
     for (reason, n) in more {
         *into.entry(reason).or_default() += n;
     }
+}
+
+/// Index `i`'s first passing draw, where every road of a run starts: its
+/// stream where it stands after it, the task and its identity.
+fn first_draw<'g>(
+    engine: &TaskDrawer<'g>,
+    seed: u64,
+    level: Option<i64>,
+    i: u64,
+) -> Result<First<'g>, GenerateError> {
+    let mut draws = engine.draws(seed, i, level)?;
+    let drawn = engine.next(&mut draws)?;
+    let id = identity(&drawn.signature, &drawn.task.case);
+    Ok((draws, drawn, id))
+}
+
+/// A task's line as a task file holds it, without its newline.
+fn write_line(line: &mut Vec<u8>, task: &Task) -> Result<(), RunError> {
+    serde_json::to_writer(line, task).map_err(std::io::Error::from)?;
+    Ok(())
+}
+
+/// An index's first passing draw, phase 1 of a run split over machines
+/// ([`first_draws`], then [`redraw_duplicates`]).
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let first: Vec<bareme::FirstDraw> = bareme::first_draws(&drawer, 2026, 0, 2, None, 1)?;
+/// // No index before task 0: its first draw is its line.
+/// let lines = bareme::generate_lines(&drawer, 2026, 0, 1, None, 1)?;
+/// assert_eq!([&first[0].line[..], b"\n"].concat(), lines);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FirstDraw {
+    /// The task's line (no newline): the line `bareme generate` writes for
+    /// the index unless an earlier index's task has its identity.
+    pub line: Vec<u8>,
+    /// Its identity: SHA-256 of its signature (of its case's JSON when the
+    /// generator declares none); two tasks of one identity are one case.
+    pub identity: [u8; 32],
+}
+
+/// Phase 1 of a run split over machines: each index's first passing draw,
+/// for indices `start..start + count` of `seed`, drawn on `jobs` threads.
+/// Unlike a run from `start`, no index below `start` is drawn: a shard
+/// costs its own indices only. The lines are the run's except where an
+/// index repeats an earlier one's identity, which [`redraw_duplicates`]
+/// settles from every index's identity, in order.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// // Two shards, each drawing its own indices only.
+/// let mut first = bareme::first_draws(&drawer, 7, 0, 3, None, 1)?;
+/// first.extend(bareme::first_draws(&drawer, 7, 3, 3, None, 1)?);
+/// let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
+/// let mut text = Vec::new();
+/// let redrawn = bareme::redraw_duplicates(&drawer, 7, None, &ids)?;
+/// for (i, f) in first.into_iter().enumerate() {
+///     let line = redrawn.iter().find(|(at, _)| *at == i as u64).map_or(f.line, |(_, l)| l.clone());
+///     text.extend(line);
+///     text.push(b'\n');
+/// }
+/// assert_eq!(text, bareme::generate_lines(&drawer, 7, 0, 6, None, 1)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn first_draws(
+    engine: &TaskDrawer<'_>,
+    seed: u64,
+    start: u64,
+    count: u64,
+    level: Option<i64>,
+    jobs: usize,
+) -> Result<Vec<FirstDraw>, RunError> {
+    let options = RunOptions {
+        seed,
+        start,
+        count,
+        level,
+        jobs,
+    };
+    let end = options.end()?;
+    let pool = crate::chunks::pool(jobs).map_err(|_| RunError::Pool(jobs))?;
+    let mut out = Vec::new();
+    let mut next = start;
+    let first = |i: u64| first_draw(engine, seed, level, i);
+    in_order(&pool, indices(&mut next, end), first, |d| {
+        let (_, drawn, identity) = d?;
+        let mut line = Vec::new();
+        write_line(&mut line, &drawn.task)?;
+        out.push(FirstDraw { line, identity });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Phase 2 of a run split over machines: from the identity of every
+/// index's first draw (`firsts[i]`, index `i` of `seed` from 0, as
+/// [`first_draws`] gives them), the indices whose first draw repeats an
+/// earlier index's task, each with the line the run writes there: drawn
+/// again in its own stream, as [`run`] draws it (the same code, the same
+/// `max_redraws` and error). Cheap when duplicates are rare: only they
+/// are drawn.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let first = bareme::first_draws(&drawer, 7, 0, 2, None, 1)?;
+/// // Index 1 given index 0's identity: another seed's draws, refused.
+/// let ids = [first[0].identity, first[0].identity];
+/// let err = bareme::redraw_duplicates(&drawer, 7, None, &ids).unwrap_err();
+/// assert!(matches!(err, bareme::RunError::Mismatch { index: 1 }), "{err}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn redraw_duplicates(
+    engine: &TaskDrawer<'_>,
+    seed: u64,
+    level: Option<i64>,
+    firsts: &[[u8; 32]],
+) -> Result<Vec<(u64, Vec<u8>)>, RunError> {
+    let count = firsts.len() as u64;
+    RunOptions {
+        seed,
+        start: 0,
+        count,
+        level,
+        jobs: 1,
+    }
+    .end()?;
+    let none = Exclusion::new();
+    let mut settler = Settler {
+        engine,
+        excluded: &none,
+        seen: HashSet::with_capacity(firsts.len()),
+    };
+    let mut redrawn = Vec::new();
+    for (index, id) in (0..).zip(firsts) {
+        let Some(verdict) = settler.admit(*id) else {
+            continue;
+        };
+        // Drawn again from the start of its stream, as the run drew it.
+        let first = first_draw(engine, seed, level, index)?;
+        if first.2 != *id {
+            return Err(RunError::Mismatch { index });
+        }
+        let Settled { drawn, .. } = settler.redraw(first, Some(verdict))?;
+        let mut line = Vec::new();
+        write_line(&mut line, &drawn.task)?;
+        redrawn.push((index, line));
+    }
+    Ok(redrawn)
 }

@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use bareme::unstable::generate::{
-    load_generator, parse_generator, run, run_excluding, ExcludeFault, Exclusion, Generator,
-    Manifest, RunError, RunOptions, TaskDrawer, MAX_INDEX_END,
+    first_draws, load_generator, parse_generator, redraw_duplicates, run, run_excluding,
+    ExcludeFault, Exclusion, Generator, Manifest, RunError, RunOptions, TaskDrawer, MAX_INDEX_END,
 };
 use bareme::Rulebook;
 use sha2::{Digest, Sha256};
@@ -165,6 +165,69 @@ fn an_index_with_no_new_task_fails_naming_it() {
         err.message.contains("duplicate of an earlier task"),
         "{err}"
     );
+}
+
+/// The run split in two phases (`bareme.dist`): shards' first draws, each
+/// shard drawing its own indices only, then the duplicates drawn again in
+/// index order, give the run's bytes where duplicates occur (Luma at seed
+/// 2026: 6 in 400), and the run's error where an index has no new task.
+#[test]
+fn first_draws_and_their_redraws_are_the_run() {
+    let (g, rb) = load(&super::root().join(LUMA_GEN));
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
+    let (full, manifest) = lines(&engine, options(2026, 0, 400, 2), &Exclusion::new());
+    assert!(manifest.duplicates > 0, "no duplicate at seed 2026");
+    let mut first = Vec::new();
+    for (start, count) in [(0, 150), (150, 150), (300, 100)] {
+        first.extend(first_draws(&engine, 2026, start, count, None, 2).expect("a shard"));
+    }
+    assert_eq!(first.len(), 400);
+    let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
+    let redrawn = redraw_duplicates(&engine, 2026, None, &ids).expect("settled");
+    assert!(
+        !redrawn.is_empty() && redrawn.len() as u64 <= manifest.duplicates,
+        "{} indices redrawn, {} duplicates",
+        redrawn.len(),
+        manifest.duplicates
+    );
+    let mut text = Vec::new();
+    let mut at = redrawn.iter().peekable();
+    for (index, f) in (0..).zip(first) {
+        let line = match at.next_if(|(i, _)| *i == index) {
+            Some((_, line)) => {
+                assert_ne!(*line, f.line, "index {index} redrawn to its first draw");
+                line.clone()
+            }
+            None => f.line,
+        };
+        text.extend(line);
+        text.push(b'\n');
+    }
+    assert!(at.next().is_none(), "a redrawn index out of order");
+    assert_eq!(String::from_utf8(text).expect("UTF-8"), full);
+
+    // An index with no new task: the run's error, word for word.
+    let text = std::fs::read_to_string(super::root().join(LUMA_GEN)).expect("bundled");
+    let start = text.find("signature = [").expect("a signature");
+    let end = start + text[start..].find(']').expect("its end");
+    let text = format!("{}signature = [\"1\"]{}", &text[..start], &text[end + 1..]);
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let g = parse_generator(LUMA_GEN, &text, &rb).expect("loads");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
+    let ran = run(&engine, options(1, 0, 40, 2), &mut Vec::new(), &|_| {}).map(|_| ());
+    let ids: Vec<[u8; 32]> = first_draws(&engine, 1, 0, 40, None, 2)
+        .expect("first draws pass")
+        .iter()
+        .map(|f| f.identity)
+        .collect();
+    let split = redraw_duplicates(&engine, 1, None, &ids).map(|_| ());
+    match (ran, split) {
+        (Err(RunError::Task(a)), Err(RunError::Task(b))) => {
+            assert_eq!((a.index, &a.message), (b.index, &b.message));
+            assert!(a.message.starts_with("no draw gave a new task"), "{a}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Item 2: seeds 1001 and 3003 of Luma generator 4 drawn as a split share

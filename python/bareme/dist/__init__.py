@@ -71,9 +71,11 @@ def generate(
     jobs: int = 1,
 ) -> Any:
     """Tasks ``0..n`` of ``seed`` in ``shards`` contiguous index ranges (one
-    per worker core by default: a shard draws every task before its start
-    first, so more shards cost more draws), each drawn on ``jobs``
-    threads."""
+    per worker core by default), each drawn on ``jobs`` threads, in two
+    phases: each index's first draw on the workers (a shard draws its own
+    indices only), then on the driver the rare index whose first draw
+    repeats an earlier index's case drawn again, as ``bareme generate``
+    does. The first phase runs when this is called."""
     kind, session = _engine(engine)
     ident = identity("generator", generator)
     count = _shards(kind, session, shards)

@@ -44,20 +44,37 @@ def _ordered() -> None:
 
 
 def generate(ident: dict, n: int, seed: int, shards: int, level: int | None, fields: bool, jobs: int) -> Any:
+    """Phase 1 on the workers (materialized: each shard's first draws and
+    identities), phase 2 on the driver (the duplicates drawn again), the
+    dataset then phase 1's rows with those lines put in place."""
     _ordered()
     bounds = _work.shard_bounds(n, shards)
+    schema = (_work.TASK_SCHEMA if fields else _work.LINE_SCHEMA).append(_work.IDENTITY)
 
     def draw(batch: pa.Table) -> pa.Table:
         out = []
         for k in batch.column("id").to_pylist():
             start, count = bounds[k]
-            out.extend(_work.generate_shard(ident, seed, start, count, level, fields, jobs))
-        schema = _work.TASK_SCHEMA if fields else _work.LINE_SCHEMA
+            out.extend(_work.first_shard(ident, seed, start, count, level, fields, jobs))
         return pa.Table.from_batches(out, schema=schema)
 
-    return ray.data.range(len(bounds), override_num_blocks=len(bounds)).map_batches(
-        draw, batch_size=1, batch_format="pyarrow", num_cpus=1
+    first = (
+        ray.data.range(len(bounds), override_num_blocks=len(bounds))
+        .map_batches(draw, batch_size=1, batch_format="pyarrow", num_cpus=1)
+        .materialize()
     )
+
+    def pairs() -> Iterator[tuple[int, bytes]]:
+        for b in first.select_columns(["index", "identity"]).iter_batches(batch_format="pyarrow", batch_size=None):
+            yield from zip(b.column("index").to_pylist(), b.column("identity").to_pylist())
+
+    redrawn = _work.redrawn(ident, seed, level, pairs(), n)
+
+    def settle(batch: pa.Table) -> pa.Table:
+        out = [_work.settled(b, redrawn, fields) for b in batch.to_batches()]
+        return pa.Table.from_batches(out, schema=_work.TASK_SCHEMA if fields else _work.LINE_SCHEMA)
+
+    return first.map_batches(settle, batch_format="pyarrow", batch_size=None)
 
 
 def from_lines(column: str, lines: list[str], blocks: int, extra: dict[str, list] | None = None) -> Any:

@@ -52,15 +52,32 @@ def start(master: str | None = None) -> SparkSession:
 
 
 def generate(spark: SparkSession, ident: dict, n: int, seed: int, shards: int, level: int | None, fields: bool, jobs: int) -> DataFrame:
+    """Phase 1 on the executors (kept there by a local checkpoint: each
+    shard's first draws and identities), phase 2 on the driver (the duplicates drawn again), the
+    frame then phase 1's rows with those lines put in place."""
     bounds = _work.shard_bounds(n, shards)
+    ddl = _TASK_DDL if fields else _LINE_DDL
 
     def draw(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for k in batch.column(0).to_pylist():
                 start, count = bounds[k]
-                yield from _work.generate_shard(ident, seed, start, count, level, fields, jobs)
+                yield from _work.first_shard(ident, seed, start, count, level, fields, jobs)
 
-    return spark.range(0, len(bounds), 1, numPartitions=len(bounds)).mapInArrow(draw, _TASK_DDL if fields else _LINE_DDL)
+    # Kept on the executors once drawn (eager): a plan cached by `persist`
+    # would be matched by a later call's identical plan and stay until the
+    # session ends; a local checkpoint is dropped with the frame.
+    first = spark.range(0, len(bounds), 1, numPartitions=len(bounds)).mapInArrow(draw, ddl + ", `identity` binary")
+    first = first.localCheckpoint(eager=True)
+    table = first.select("index", "identity").toArrow()
+    pairs = zip(table.column(0).to_pylist(), table.column(1).to_pylist())
+    redrawn = _work.redrawn(ident, seed, level, pairs, n)
+
+    def settle(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            yield _work.settled(batch, redrawn, fields)
+
+    return first.mapInArrow(settle, ddl)
 
 
 def from_lines(spark: SparkSession, column: str, lines: list[str], blocks: int | None, extra: dict[str, list] | None = None) -> DataFrame:

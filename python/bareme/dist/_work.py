@@ -165,19 +165,53 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     return out
 
 
-def generate_shard(
+#: Phase 1's extra column: each row's first-draw identity (32 bytes).
+IDENTITY = pa.field("identity", pa.binary())
+
+
+def first_shard(
     ident: dict[str, str], seed: int, start: int, count: int, level: int | None, fields: bool, jobs: int
 ) -> Iterator[pa.RecordBatch]:
-    """Tasks ``start..start + count`` of ``seed``, the lines of ``bareme
-    generate``. The generator draws every task below ``start`` first
-    (unwritten), as ``bareme generate --start`` does: a task depends on the
-    earlier ones (a duplicate of one is drawn again)."""
+    """Phase 1 on a worker: tasks ``start..start + count`` of ``seed``,
+    each index's first passing draw and its identity (a last column),
+    drawing no index below ``start``: a shard costs its own indices."""
     maybe_crash(start)
     gen = loaded(ident)
-    lines = gen.generate_json(count, seed, start=start, level=level, jobs=jobs)
+    lines, ids = gen.first_draws(count, seed, start=start, level=level, jobs=jobs)
     for at in range(0, len(lines), BATCH_ROWS):
-        chunk = lines[at : at + BATCH_ROWS]
-        yield _task_batch(chunk, start + at, fields)
+        batch = _task_batch(lines[at : at + BATCH_ROWS], start + at, fields)
+        chunk = [ids[32 * i : 32 * i + 32] for i in range(at, at + batch.num_rows)]
+        yield pa.record_batch(
+            batch.columns + [pa.array(chunk, pa.binary())], schema=batch.schema.append(IDENTITY)
+        )
+
+
+def redrawn(ident: dict[str, str], seed: int, level: int | None, pairs: Iterable[tuple[int, bytes]], n: int) -> dict[int, str]:
+    """Phase 2 on the driver: from every index's (index, identity), in any
+    order, the lines of the indices whose first draw repeats an earlier
+    index's task, drawn again as ``bareme generate`` draws them."""
+    ids = bytearray(32 * n)
+    seen = 0
+    for index, identity in pairs:
+        if not 0 <= index < n or len(identity) != 32:
+            raise RuntimeError(f"phase 1 gave index {index} of a run of {n}")
+        ids[32 * index : 32 * index + 32] = identity
+        seen += 1
+    if seen != n:
+        raise RuntimeError(f"phase 1 gave {seen} rows, {n} expected: a lost or repeated row")
+    return dict(loaded(ident).redraw_duplicates(bytes(ids), seed, level=level))
+
+
+def settled(batch: pa.RecordBatch, redrawn: dict[int, str], fields: bool) -> pa.RecordBatch:
+    """Phase 1's rows with the identity dropped and each redrawn index's
+    line (and fields) put in place."""
+    first = batch.column("index")[0].as_py() if batch.num_rows else 0
+    schema = TASK_SCHEMA if fields else LINE_SCHEMA
+    if not any(i in redrawn for i in range(first, first + batch.num_rows)):
+        return pa.record_batch([batch.column(n) for n in schema.names], schema=schema)
+    lines = batch.column("line").to_pylist()
+    lines = [redrawn.get(first + k, line) for k, line in enumerate(lines)]
+    return _task_batch(lines, first, fields)
 
 
 def _task_batch(lines: list[str], first: int, fields: bool) -> pa.RecordBatch:
