@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::json::{check_head, cite_fields, input, lookup, outcome, report, value};
+use super::json::{check_head, cite_fields, lookup, outcome, value};
 use super::{CheckTrace, CiteTrace, Event, Read, RoundingTrace, StepTrace, Trace};
 use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, write_string};
 use crate::value::Value;
@@ -129,18 +129,8 @@ fn group_of(item: &str) -> &str {
 
 /// Appends the trace as compact JSON, format 2.
 pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
-    out.extend_from_slice(b"{\"format\":2,\"rulebook\":");
-    write_string(out, &trace.rulebook);
-    if let Some(ablation) = &trace.ablation {
-        out.extend_from_slice(b",\"ablation\":");
-        write_string(out, ablation);
-    }
-    if !trace.reports.is_empty() {
-        out.extend_from_slice(b",\"reports\":");
-        write_list(out, &trace.reports, report);
-    }
-    out.extend_from_slice(b",\"inputs\":");
-    write_list(out, &trace.inputs, input);
+    out.extend_from_slice(b"{\"format\":2,");
+    super::json::write_head(out, trace);
     // Each step's definition, at its first event, and its index; with the
     // names its events read and the roundings inside its formula, each
     // written once there and referred to by position in the events.

@@ -22,9 +22,10 @@ use crate::json::{
 use crate::num::exact::Num;
 use crate::value::Value;
 
-/// Appends the trace's JSON text, as `serde_json::to_writer` writes it.
-pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
-    out.extend_from_slice(b"{\"rulebook\":");
+/// The keys every trace format opens with, after its `{` (and its format):
+/// the rulebook, the ablation, the reports and the inputs.
+pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace) {
+    out.extend_from_slice(b"\"rulebook\":");
     write_string(out, &trace.rulebook);
     if let Some(ablation) = &trace.ablation {
         out.extend_from_slice(b",\"ablation\":");
@@ -36,6 +37,12 @@ pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
     }
     out.extend_from_slice(b",\"inputs\":");
     write_list(out, &trace.inputs, input);
+}
+
+/// Appends the trace's JSON text, as `serde_json::to_writer` writes it.
+pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
+    out.push(b'{');
+    write_head(out, trace);
     out.extend_from_slice(b",\"events\":");
     write_list(out, &trace.events, event);
     out.extend_from_slice(b",\"outcome\":");
