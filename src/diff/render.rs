@@ -50,6 +50,18 @@ fn json_text(v: &serde_json::Value) -> String {
     }
 }
 
+/// A step's value in one version, or that the version did not compute it.
+fn computed(v: &Option<serde_json::Value>) -> String {
+    v.as_ref()
+        .map_or_else(|| "(not computed)".to_string(), json_text)
+}
+
+/// A step's formula in one version, or that the version did not compute it.
+fn formula(f: &Option<String>) -> String {
+    f.as_deref()
+        .map_or_else(|| "(not computed)".to_string(), clean)
+}
+
 /// Where a change is: `lines 344 → 264`, or with the files on disk of a
 /// version that extends another, `v2025/rulebook.toml:337 → v2026/rulebook.toml:264`.
 fn lines(c: &Change) -> String {
@@ -284,20 +296,12 @@ fn impact_text(out: &mut String, i: &Impact, style: Style) {
                     .item
                     .as_deref()
                     .map_or_else(String::new, |i| format!(" of {}", clean(i)));
-                let value = |v: &Option<serde_json::Value>| {
-                    v.as_ref()
-                        .map_or_else(|| "(not computed)".to_string(), json_text)
-                };
-                let formula = |f: &Option<String>| {
-                    f.as_deref()
-                        .map_or_else(|| "(not computed)".to_string(), clean)
-                };
                 let _ = writeln!(
                     out,
                     "      first divergence: step {}{item}: {} → {}",
                     clean(&d.step),
-                    style.removed(&value(&d.old_value)),
-                    style.added(&value(&d.new_value))
+                    style.removed(&computed(&d.old_value)),
+                    style.added(&computed(&d.new_value))
                 );
                 if d.old_formula == d.new_formula {
                     let _ = writeln!(out, "        formula (both): {}", formula(&d.old_formula));
@@ -499,14 +503,6 @@ pub fn render_markdown(r: &Report) -> String {
                     cell(&json_text(&e.new))
                 );
                 if let Some(dv) = &e.divergence {
-                    let v = |x: &Option<serde_json::Value>| {
-                        x.as_ref()
-                            .map_or_else(|| "(not computed)".to_string(), json_text)
-                    };
-                    let f = |x: &Option<String>| {
-                        x.as_deref()
-                            .map_or_else(|| "(not computed)".to_string(), clean)
-                    };
                     let _ = writeln!(
                         out,
                         "  first divergence: step `{}`{}: {} → {}; old `{}`, new `{}`; clauses {}",
@@ -514,10 +510,10 @@ pub fn render_markdown(r: &Report) -> String {
                         dv.item
                             .as_deref()
                             .map_or_else(String::new, |i| format!(" of `{}`", code(i))),
-                        cell(&v(&dv.old_value)),
-                        cell(&v(&dv.new_value)),
-                        f(&dv.old_formula),
-                        f(&dv.new_formula),
+                        cell(&computed(&dv.old_value)),
+                        cell(&computed(&dv.new_value)),
+                        formula(&dv.old_formula),
+                        formula(&dv.new_formula),
                         cell(&dv.clauses.join(", "))
                     );
                     if !dv.lookups.is_empty() {
