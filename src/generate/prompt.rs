@@ -164,6 +164,8 @@ pub(crate) struct Renderer {
     rulebook: Jinja,
     /// The prompt switches of this run, as a template value.
     options: Jinja,
+    /// The worked examples with their reference answers, as a template value.
+    examples: Jinja,
     format: String,
     rules: BTreeMap<i64, String>,
 }
@@ -211,6 +213,7 @@ impl Renderer {
                 .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
             options: jinja(&Json::Object(options)),
+            examples: jinja(&Json::Array(examples)),
             format,
             rules,
         })
@@ -241,6 +244,7 @@ impl Renderer {
             rules => rules,
             format => self.format.as_str(),
             options => self.options.clone(),
+            examples => self.examples.clone(),
         };
         run(&self.env, &self.task, context).map_err(|e| format!("template `task`: {e:#}"))
     }
