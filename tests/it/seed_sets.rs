@@ -199,16 +199,28 @@ fn succession_opens_with_the_seeds_first_eight_tasks() {
         // The cycle resumes: task 8 is level 1, task 11 level 3.
         assert_eq!(tasks[8].level, Some(1));
         assert_eq!(tasks[11].level, Some(3));
-        // Gifts of levels 3-4 work the recall example, its figures the
-        // reference's (hand: 240,000 − 21,865 = 218,135; 20 % of it 43,627);
-        // estates, which have no 790 G rule, do not.
+        // Gifts of levels 3-4 work the recall and 790 G example, its figures
+        // the reference's (hand: 240,000 − 21,865 = 218,135; 20 % of it
+        // 43,627); estates work a recall without 790 G (hand: the allowance
+        // used up, T = 30,000; 300,000 from 30,000 to 330,000 lies wholly in
+        // the 20 % band: 60,000).
         let gift = prompt(&tasks[3]).replace('\u{202f}', " ");
         assert!(
             gift.contains("arrondi(240 000 − 21 865 − 0) = 218 135 € ; droits"),
             "{gift}"
         );
         assert!(gift.contains("− barème(30 000)) = 43 627 €."), "{gift}");
-        assert!(!prompt(&tasks[4]).contains("Exemple fictif :"));
+        let estate = prompt(&tasks[4]).replace('\u{202f}', " ");
+        assert!(
+            estate.contains("− barème(30 000)) = 60 000 €, tout entier dans la tranche à 20 %."),
+            "{estate}"
+        );
+        assert!(!estate.contains("21 865"), "{estate}");
+        // Every prompt states the seed's simplifications; estates their own.
+        assert!(estate.contains("jamais à recalculer (ni réserve héréditaire"));
+        assert!(!gift.contains("jamais à recalculer"));
+        assert!(gift.contains("ne bénéficie qu'aux enfants et petits-enfants"));
+        assert!(prompt(&tasks[0]).contains("abrogée en 2017"));
         // The level-4 estate holds 8 beneficiaries, as the seed's does.
         assert_eq!(
             tasks[1].case["beneficiaries"].as_array().map(Vec::len),
