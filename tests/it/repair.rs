@@ -577,7 +577,8 @@ const OTHER_TASKS: [(&str, &str, &str, &[&str]); 3] = [
 /// their rulebooks declare is baked into a seeded candidate; the reference
 /// scores 1.0, the seeded candidate 0.0, every incomplete repair at most
 /// 0.45, and a reading left alone fails exactly the groups that hold a
-/// case it gets wrong: its own group, and the group of every file.
+/// case it gets wrong: its own group, the group of every case, and no
+/// `exclusive` group of another reading.
 #[test]
 fn other_repair_tasks_hold_the_same() {
     let mut baked_somewhere: Vec<&str> = Vec::new();
@@ -654,6 +655,10 @@ fn other_repair_tasks_hold_the_same() {
                 assert!(expected.contains(&own.name.as_str()), "{at} {one}");
                 assert!(expected.contains(&v.task.groups.last().expect("a group").name.as_str()));
                 assert_eq!(failed, expected, "{at} {one}");
+                for g in v.task.groups.iter().filter(|g| g.exclusive) {
+                    let fails = failed.contains(&g.name.as_str());
+                    assert_eq!(fails, g.readings == [one], "{at} {one}: {}", g.name);
+                }
             }
         }
         baked_somewhere.extend(readings.iter().copied());
@@ -689,6 +694,35 @@ fn groups_by_reading_are_checked() {
         "{}",
         err.problems[0].message
     );
+    let loose = text.replace(
+        "[groups.every_payslip]\n",
+        "[groups.every_payslip]\nexclusive = true\n",
+    );
+    assert_ne!(loose, text);
+    let err = bareme::unstable::repair::parse_repair("repair-1.toml", &loose, &rb).unwrap_err();
+    assert_eq!(err.problems[0].code, "repair::group");
+    assert!(
+        err.problems[0]
+            .message
+            .contains("`exclusive` goes with `readings`"),
+        "{}",
+        err.problems[0].message
+    );
+    // Exclusive groups keep what a repair fixed: the overtime cap alone left
+    // fails its group and the group of every payslip, 4 of 6 right, 0.45 ×
+    // 4/6 = 0.3.
+    let (task, reference) = load_repair(&path, None).expect("load");
+    let v = Verifier::new(task, reference.clone()).expect("verifier");
+    let reference_text =
+        std::fs::read_to_string(root().join("rulebooks/paie-fr/v2026/rulebook.toml"))
+            .expect("read");
+    let one = bake_text("rulebook.toml", &reference_text, &["ignore_overtime_cap"]).expect("bake");
+    let verdict = v.verify_rulebook(&one.rulebook);
+    assert_eq!(verdict.reward, Decimal::new(3, 1));
+    let failed: Vec<&str> = (verdict.groups.iter().filter(|(_, ok)| !**ok))
+        .map(|(g, _)| g.as_str())
+        .collect();
+    assert_eq!(failed, ["overtime_cap", "every_payslip"]);
     // Two hidden payslips (levels 1 and 4): the first group's reading, the
     // premium hourly rate rounded, changes neither.
     let few = text.replace("count = 146", "count = 2");
