@@ -36,6 +36,7 @@ TASKS: dict[str, str] = {
     "sales-tax-repair": "sales-tax/repair-1.toml",
     "paie-fr-repair": "paie-fr/repair-1.toml",
     "succession-fr-repair": "succession-fr/repair-1.toml",
+    "succession-fr-repair-2": "succession-fr/repair-2.toml",
 }
 """Each repair environment's task file, under ``bareme.rulebooks_dir()``."""
 

@@ -1,9 +1,10 @@
 """A repair task as a verifiers (v1) environment (issue 28, docs/repair.md).
 
 ``load_environment("sales-tax-repair")`` (also ``paie-fr-repair``,
-``succession-fr-repair``; ``bareme.envs.load_environment`` gives the same)
-returns a ``vf.SingleAgentEnv`` over ``RepairTaskset``: one task, the repair
-file's incident as its prompt.
+``succession-fr-repair``, ``succession-fr-repair-2``;
+``bareme.envs.load_environment`` gives the same) returns a
+``vf.SingleAgentEnv`` over ``RepairTaskset``: one task, the repair file's
+incident as its prompt.
 
 * **Tools, owned by the task**: ``RepairTask.toolsets`` declares
   ``RepairToolset``, an MCP tool server verifiers launches per rollout (this

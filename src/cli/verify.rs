@@ -79,13 +79,18 @@ fn json(verifier: &Verifier, verdict: &RepairVerdict, reveal: bool) -> serde_jso
             .iter()
             .filter_map(|&i| verifier.cases.get(i).map(|c| (i, c)))
             .map(|(i, c)| {
-                serde_json::json!({
+                let mut failed = serde_json::json!({
                     "index": i,
                     "visible": c.visible,
                     "tags": c.tags,
                     "case": c.case,
                     "expected": outcome_json(Ok(&c.expected)),
-                })
+                });
+                // Only a task whose groups name readings measures them.
+                if !c.readings.is_empty() {
+                    failed["readings"] = c.readings.clone().into();
+                }
+                failed
             })
             .collect();
         out["failed"] = failed.into();

@@ -132,12 +132,25 @@ pub struct Group {
     pub present: Option<String>,
     /// Cases where the list at `path` has at least `min_items` items.
     pub min_items: Option<(String, usize)>,
+    /// Cases that any of these declared readings of the reference answers
+    /// differently, as the verifier measures them (whatever the generator
+    /// watches); empty: no condition.
+    pub readings: Vec<String>,
+    /// With `readings`: only the cases that no reading named by another
+    /// group gets wrong too, so that the group fails on its own readings
+    /// and an incomplete repair keeps the groups it fixed.
+    pub exclusive: bool,
 }
 
 impl Group {
-    /// Whether a hidden case with these tags belongs to the group.
-    pub fn holds(&self, case: &serde_json::Value, tags: &[String]) -> bool {
+    /// Whether a hidden case belongs to the group: with these generator
+    /// tags, and these readings (of those the groups name) answering it
+    /// otherwise than the reference.
+    pub fn holds(&self, case: &serde_json::Value, tags: &[String], readings: &[String]) -> bool {
         let tagged = self.tags.is_empty() || self.tags.iter().any(|t| tags.contains(t));
+        let misread = self.readings.is_empty()
+            || (self.readings.iter().any(|r| readings.contains(r))
+                && (!self.exclusive || readings.iter().all(|r| self.readings.contains(r))));
         let present = self
             .present
             .as_deref()
@@ -147,7 +160,7 @@ impl Group {
                 .and_then(serde_json::Value::as_array)
                 .is_some_and(|l| l.len() >= *n)
         });
-        tagged && present && long
+        tagged && misread && present && long
     }
 }
 
@@ -232,6 +245,10 @@ struct RawGroup {
     present: Option<String>,
     path: Option<String>,
     min_items: Option<usize>,
+    #[serde(default)]
+    readings: Vec<String>,
+    #[serde(default)]
+    exclusive: bool,
 }
 
 /// Loads a repair file and the rulebook it names (`rulebook` when given,
@@ -367,12 +384,30 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
                     format!("group `{name}`: `path` and `min_items` go together"),
                 );
             }
+            if g.exclusive && g.readings.is_empty() {
+                problem_at(
+                    "repair::group",
+                    Span::default(),
+                    format!("group `{name}`: `exclusive` goes with `readings`"),
+                );
+            }
+            for r in &g.readings {
+                if let Err(e) = rb.ablated(r) {
+                    problem_at(
+                        "repair::group",
+                        Span::default(),
+                        format!("group `{name}`: reading `{r}`: {e}"),
+                    );
+                }
+            }
             Group {
                 name: name.clone(),
                 label: g.label.clone(),
                 tags: g.tags.clone(),
                 present: g.present.clone(),
                 min_items: g.path.clone().zip(g.min_items),
+                readings: g.readings.clone(),
+                exclusive: g.exclusive,
             }
         })
         .collect();

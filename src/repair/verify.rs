@@ -128,6 +128,9 @@ pub struct ScoredCase {
     pub case: serde_json::Value,
     /// The generator's tags (hidden cases).
     pub tags: Vec<String>,
+    /// The readings named by a group that answer it otherwise than the
+    /// reference (hidden cases), in the order the groups name them.
+    pub readings: Vec<String>,
     /// The reference's outcome.
     pub expected: Outcome,
 }
@@ -247,6 +250,7 @@ impl Verifier {
                 expected: answer(&v.case).map_err(refail)?,
                 case: v.case.clone(),
                 tags: Vec::new(),
+                readings: Vec::new(),
             });
         }
         for index in 0..task.hidden.count {
@@ -258,13 +262,18 @@ impl Verifier {
                 visible: None,
                 expected: answer(&case).map_err(refail)?,
                 tags: drawn.task.tags.unwrap_or_default(),
+                readings: Vec::new(),
                 case,
             });
         }
+        measure_readings(&task, &reference, &mut cases).map_err(refail)?;
         let mut members = Vec::new();
         for g in &task.groups {
             let m: Vec<usize> = (0..cases.len())
-                .filter(|&i| cases[i].visible.is_none() && g.holds(&cases[i].case, &cases[i].tags))
+                .filter(|&i| {
+                    let c = &cases[i];
+                    c.visible.is_none() && g.holds(&c.case, &c.tags, &c.readings)
+                })
                 .collect();
             if m.is_empty() {
                 return Err(RepairError::EmptyGroup {
@@ -376,6 +385,39 @@ impl Verifier {
             failed: Vec::new(),
         }
     }
+}
+
+/// Notes on each hidden case the readings its groups name that answer it
+/// otherwise than the reference: what a candidate keeping that reading gets
+/// wrong, measured here whatever the generator watches. A reading that
+/// faults on a case (its budget spent included) answers it otherwise too.
+fn measure_readings(
+    task: &RepairTask,
+    reference: &Rulebook,
+    cases: &mut [ScoredCase],
+) -> Result<(), String> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in task.groups.iter().flat_map(|g| &g.readings) {
+        if !names.contains(&r.as_str()) {
+            names.push(r);
+        }
+    }
+    for name in names {
+        let misread = reference
+            .ablated(name)
+            .map(|rb| clamp(rb, &task.caps))
+            .map_err(|e| format!("reading `{name}`: {e}"))?;
+        for c in cases.iter_mut().filter(|c| c.visible.is_none()) {
+            let same = matches!(
+                evaluate_value(&misread, &c.case, false),
+                Ok((outcome, _)) if outcome == c.expected
+            );
+            if !same {
+                c.readings.push(name.to_string());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The refusal of a candidate with problems: the first one's code and place.

@@ -35,6 +35,7 @@ mod pages;
 mod properties;
 mod readers;
 mod repair;
+mod repair_readings;
 mod roads;
 mod score;
 mod seed_sets;
