@@ -52,7 +52,7 @@ use crate::value::Value;
 /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
 /// let facts = bareme::validate_case(&rb, &case)?;
 /// let (outcome, trace) = bareme::evaluate(&rb, &facts, true)?;
-/// assert_eq!(bareme::outcome_json(Ok(&outcome))["income_tax"], "137.50");
+/// assert_eq!(bareme::unstable::outcome::outcome_json(Ok(&outcome))["income_tax"], "137.50");
 /// assert!(trace.is_some());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

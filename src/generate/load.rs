@@ -65,7 +65,7 @@ const PIN: PinWords = PinWords {
 pub fn load_generator(
     path: &Path,
     rulebook: Option<&Path>,
-) -> Result<(Generator, Rulebook), GeneratorError> {
+) -> Result<(Generator, Rulebook), CompanionError> {
     load_companion(path, "generator", rulebook, parse_generator)
 }
 

@@ -119,6 +119,14 @@ pub struct GenerateError {
 
 /// Why a checked generator cannot draw from its rulebook. Its `Display` is
 /// the line `bareme generate` prints after `error: `.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// assert!(bareme::TaskDrawer::new(&generator, &rb).is_ok());
+/// let err = bareme::DrawerError::Template("template `rules`: unknown".into());
+/// assert_eq!(err.code(), "generate::template");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DrawerError {

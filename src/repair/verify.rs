@@ -150,9 +150,9 @@ pub struct Verifier {
 /// A verification's result.
 ///
 /// ```
-/// # let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// # let repair = bareme::repair::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
 /// let reference = std::fs::read_to_string("rulebooks/sales-tax/v1/rulebook.toml")?;
-/// let verdict: bareme::RepairVerdict = repair.verify(&reference);
+/// let verdict: bareme::repair::RepairVerdict = repair.verify(&reference);
 /// assert_eq!((verdict.reward, verdict.cases_passed), (1.into(), verdict.cases));
 /// assert_eq!(verdict.reward_text(), "1.0");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -49,7 +49,7 @@ const PIN: PinWords = PinWords {
 pub fn load_rubric(
     path: &Path,
     rulebook: Option<&Path>,
-) -> Result<(Rubric, Rulebook), RubricError> {
+) -> Result<(Rubric, Rulebook), CompanionError> {
     load_companion(path, "rubric", rulebook, parse_rubric)
 }
 

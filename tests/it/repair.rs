@@ -609,8 +609,8 @@ fn other_repair_tasks_hold_the_same() {
 /// the seeded candidate 0.0.
 #[test]
 fn the_repair_session_tools() {
-    let repair =
-        bareme::Repair::load(&root().join("rulebooks/sales-tax/repair-1.toml")).expect("load");
+    let repair = bareme::repair::Repair::load(&root().join("rulebooks/sales-tax/repair-1.toml"))
+        .expect("load");
     let mut a = repair.session();
     let b = repair.session();
     assert_eq!(a.read_rulebook(), seeded_text());
