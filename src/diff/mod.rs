@@ -29,7 +29,7 @@ pub use impact::{
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};
 
-use crate::rulebook::schema::RawRulebook;
+use crate::rulebook::raw::RawRulebook;
 
 /// Everything `bareme diff` reports: the structural diff, and when asked
 /// the compatibility verdicts and the impact on a task set.

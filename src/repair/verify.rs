@@ -22,7 +22,7 @@ use crate::evaluation::evaluate_value;
 use crate::generate::{load_generator, TaskDrawer};
 use crate::model::{Node, Rulebook};
 use crate::outcome::{AnswerValue, EvalError, Fields, Outcome};
-use crate::rulebook::schema::{RawOutput, RawRulebook};
+use crate::rulebook::raw::{RawOutput, RawRulebook};
 use crate::rulebook::{effective_toml, parse_rulebook};
 
 /// Why a repair task cannot verify anything (its own fault, not a candidate's).

@@ -28,8 +28,8 @@ mod judge;
 mod load;
 mod means;
 mod model;
+mod raw;
 mod read;
-mod schema;
 mod settings;
 mod taskset;
 

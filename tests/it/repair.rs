@@ -80,7 +80,7 @@ fn bake_refuses_what_ablate_refuses() {
 }
 
 use bareme::unstable::repair::{bake_text, load_repair, Verifier};
-use bareme::unstable::rulebook::schema::RawRulebook;
+use bareme::unstable::rulebook::raw::RawRulebook;
 use rust_decimal::Decimal;
 use std::sync::OnceLock;
 
