@@ -25,13 +25,13 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
+use bareme::unstable::case::{validate_case_text, CaseText};
 use bareme::unstable::chunks::{all_cores, in_order, pool};
+use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
 use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
+use bareme::unstable::outcome::{write_outcome, write_traced};
 use bareme::unstable::trace::write_trace_json_compact;
-use bareme::{
-    evaluate, evaluate_text, evaluate_value, load_rulebook, validate_case, validate_case_text,
-    write_evaluation, write_outcome, write_traced, CaseText, Outcome, Rulebook,
-};
+use bareme::{evaluate, evaluate_value, load_rulebook, validate_case, Outcome, Rulebook};
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
 #[global_allocator]

@@ -45,7 +45,7 @@ fn main() -> ExitCode {
                 Outcome::Answer(answer) => println!("{answer}"),
                 Outcome::Rejected(e) => println!("rejected at {}: {}", e.path, e.message),
                 // Outcomes added in later releases print as their JSON.
-                other => println!("{}", bareme::outcome_json(Ok(&other))),
+                other => println!("{}", bareme::unstable::outcome::outcome_json(Ok(&other))),
             }
             if let Some(trace) = trace {
                 print!("\n{}", render_text(&trace));

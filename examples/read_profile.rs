@@ -20,10 +20,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bareme::{
-    evaluate_text, evaluate_value, load_rulebook, outcome_json, write_evaluation, write_outcome,
-    write_traced, CaseText,
-};
+use bareme::unstable::case::CaseText;
+use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
+use bareme::unstable::outcome::{outcome_json, write_outcome, write_traced};
+use bareme::{evaluate_value, load_rulebook};
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
 #[global_allocator]

@@ -34,8 +34,8 @@ pub fn evaluate_value(
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
-/// let text = bareme::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-13"}"#)?;
-/// let (outcome, _) = bareme::evaluate_text(&rb, &text, false)?;
+/// let text = bareme::unstable::case::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-13"}"#)?;
+/// let (outcome, _) = bareme::unstable::evaluation::evaluate_text(&rb, &text, false)?;
 /// assert!(matches!(outcome, bareme::Outcome::Rejected(e) if e.path == "payroll_month"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -52,9 +52,9 @@ pub fn evaluate_text(
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
-/// let text = bareme::CaseText::from_bytes(br#"{"task": "retrieval", "field": "contribution_rate", "payroll_month": "2026-03"}"#)?;
+/// let text = bareme::unstable::case::CaseText::from_bytes(br#"{"task": "retrieval", "field": "contribution_rate", "payroll_month": "2026-03"}"#)?;
 /// let mut line = Vec::new();
-/// bareme::write_evaluation(&mut line, &rb, &text);
+/// bareme::unstable::evaluation::write_evaluation(&mut line, &rb, &text);
 /// assert!(String::from_utf8(line)?.contains(r#""value":"0.05""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

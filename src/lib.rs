@@ -6,9 +6,9 @@
 //! TOML text → [`Rulebook`] (checked, lowered) → validated [`Facts`]
 //! → [`Outcome`] (+ [`Trace`]). Beside it, the gym: a [`Generator`] drawn
 //! by a [`TaskDrawer`] makes seeded [`Task`]s, a [`Scorer`] grades replies
-//! under a [`Rubric`], [`diff_rulebooks`] compares two versions, and a
-//! [`Repair`] task scores a candidate rulebook an agent left in its
-//! [`RepairSession`] ([`RepairVerdict`]).
+//! under a [`Rubric`] (an outside [`judge`] grading explanations),
+//! [`diff_versions`] compares two versions, and a [`repair`] task scores a
+//! candidate rulebook an agent left in its session.
 //!
 //! ```
 //! use bareme::{evaluate_value, load_rulebook, Outcome};
@@ -22,17 +22,19 @@
 //! # }
 //! ```
 //!
-//! The items at this root are the library's surface. Everything else sits
-//! under [`unstable`] (hidden from the docs): the command line and the
-//! tests use it, and it may change in any release.
+//! The items at this root, [`judge`] and [`repair`] are the library's
+//! surface. Everything else sits under `unstable` (hidden from the docs):
+//! the command line, the Python module, the sandbox and the tests use it,
+//! and it may change in any release.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 // The layers, bottom first, are listed in tests/it/layers.rs, which keeps
-// every import pointing down; ARCHITECTURE.md draws them. No module is
-// public: an embedder uses the names re-exported here, the command line
-// and the tests also reach the rest through `unstable`.
+// every import pointing down; ARCHITECTURE.md draws them. Of the modules
+// only `repair` is public (its surface four names, the rest hidden): an
+// embedder uses the names re-exported here, the command line, the Python
+// module and the tests also reach the rest through `unstable`.
 mod audit;
 mod case;
 mod chunks;
@@ -52,7 +54,7 @@ mod json;
 mod model;
 mod num;
 mod outcome;
-mod repair;
+pub mod repair;
 mod reply;
 mod rulebook;
 mod score;
@@ -62,31 +64,37 @@ mod tasks;
 mod trace;
 mod value;
 
-pub use case::{validate_case, validate_case_text, CaseText};
+// The surface, by concern: a rulebook loaded and checked; a case validated
+// and evaluated (from a `serde_json::Value`, from its bytes as `bareme eval`
+// reads them, or from validated `Facts`), with or without a trace; an
+// outcome and its answer; a trace rendered; the gym's files (a generator
+// draws tasks, a rubric scores replies, with an outside judge), two
+// versions diffed, repair tasks. The command line's own line writers,
+// batch and sharding helpers and the rest stay under `unstable`.
+pub use case::validate_case;
 pub use diag::Diagnostics;
-pub use diff::{diff_rulebooks, RulebookDiff, Version};
-pub use embed::{
-    batch_line, batch_lines, diff_versions, evaluate_bytes, generate_lines, DiffError, PoolError,
-};
+pub use embed::{diff_versions, evaluate_bytes, DiffError};
 pub use eval::evaluate;
-pub use evaluation::{evaluate_text, evaluate_value, write_evaluation};
+pub use evaluation::evaluate_value;
 pub use facts::{CaseError, Facts};
-pub use generate::{
-    first_draws, load_generator, redraw_duplicates, DrawnTask, FirstDraw, GenerateError, Generator,
-    GeneratorError, RunError, TaskDrawer,
-};
+pub use generate::{load_generator, DrawerError, DrawnTask, GenerateError, Generator, TaskDrawer};
 pub use model::{Limits, Rulebook};
-pub use outcome::{
-    outcome_json, write_outcome, write_traced, Answer, AnswerValue, EvalError, Fields, Outcome,
+pub use outcome::{Answer, AnswerValue, EvalError, Fields, Outcome};
+pub use rulebook::{
+    load_rulebook, load_rulebook_with, parse_rulebook, AblationError, LoadError, LoadOptions,
 };
-pub use repair::{Repair, RepairSession, RepairVerdict, ToolError};
-pub use rulebook::{load_rulebook, load_rulebook_with, parse_rulebook, LoadError, LoadOptions};
-pub use score::{
-    load_rubric, Graded, Judge, JudgeError, JudgeRequest, Recorded, Rubric, RubricError, Scorer,
-    Verdict,
-};
-pub use tasks::Task;
+pub use score::{load_rubric, Graded, Rubric, ScoreError, Scorer};
+pub use tasks::{CompanionError, Task};
 pub use trace::{render_text, Trace};
+
+pub mod judge {
+    //! An outside judge of a reply's explanation: what a rubric with an
+    //! `[score.explanation]` asks ([`JudgeRequest`]), the judge a
+    //! [`Scorer`](crate::Scorer) calls ([`Judge`], given with
+    //! `Scorer::with_judge`), its [`Verdict`], and [`Recorded`] verdicts
+    //! replayed without a call.
+    pub use crate::score::{Judge, JudgeError, JudgeRequest, Recorded, Verdict};
+}
 
 /// The engine's internals, for the `bareme` command and the tests.
 ///
@@ -125,9 +133,13 @@ pub mod unstable {
     }
     pub mod embed {
         pub use crate::embed::versions::*;
+        pub use crate::embed::{batch_line, batch_lines, generate_lines, PoolError};
     }
     pub mod eval {
         pub use crate::eval::evaluate_under;
+    }
+    pub mod evaluation {
+        pub use crate::evaluation::*;
     }
     pub mod expr {
         pub use crate::expr::*;

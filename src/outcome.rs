@@ -393,7 +393,7 @@ pub fn fault_message(e: &EvalError) -> String {
 /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
 /// let result = bareme::evaluate_value(&rb, &case, false);
 /// let mut line = Vec::new();
-/// bareme::write_outcome(&mut line, result.as_ref().map(|(outcome, _)| outcome));
+/// bareme::unstable::outcome::write_outcome(&mut line, result.as_ref().map(|(outcome, _)| outcome));
 /// assert!(line.starts_with(br#"{"decision":"calculate""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -430,7 +430,7 @@ fn write_case_error(out: &mut Vec<u8>, path: &str, message: &str) {
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
 /// let case = serde_json::json!({"task": "payslip", "gross_pay": "-1", "payroll_month": "2026-03"});
 /// let result = bareme::evaluate_value(&rb, &case, false);
-/// let json = bareme::outcome_json(result.as_ref().map(|(outcome, _)| outcome));
+/// let json = bareme::unstable::outcome::outcome_json(result.as_ref().map(|(outcome, _)| outcome));
 /// assert_eq!(json["error"]["path"], "gross_pay");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -466,7 +466,7 @@ pub fn same_line(a: Result<&Outcome, &EvalError>, b: Result<&Outcome, &EvalError
 /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
 /// let (outcome, trace) = bareme::evaluate_value(&rb, &case, true)?;
 /// let mut line = Vec::new();
-/// bareme::write_traced(&mut line, &outcome, &trace.expect("asked for"));
+/// bareme::unstable::outcome::write_traced(&mut line, &outcome, &trace.expect("asked for"));
 /// let json: serde_json::Value = serde_json::from_slice(&line)?;
 /// assert_eq!(json["answer"]["net_pay"], "2237.50");
 /// assert!(json["trace"].is_object());

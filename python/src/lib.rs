@@ -1,8 +1,11 @@
 //! `bareme._bareme`: the library's root API as a Python module (PyO3).
 //!
 //! Every call goes through bareme's root names (`load_rulebook`,
-//! `evaluate_bytes`, `batch_lines`, `generate_lines`, `Scorer`, …), so
-//! what Python gets is byte for byte what the `bareme` command prints:
+//! `evaluate_bytes`, `Scorer`, …) and, for the command's own lines, the
+//! writers and runners the command uses (`bareme::unstable`: the outcome
+//! and traced lines, `batch_lines`, `generate_lines`, the two phases of a
+//! distributed draw; this module ships with the library, so it follows
+//! them), so what Python gets is byte for byte what the `bareme` command prints:
 //! an answer, a task or a score is the command's JSON text, read into
 //! Python by `json.loads` (non-integer numbers as `decimal.Decimal`).
 //!
@@ -21,6 +24,9 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use bareme::unstable::embed::{batch_lines, generate_lines};
+use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw};
+use bareme::unstable::outcome::{write_outcome, write_traced};
 use rust_decimal::Decimal;
 
 mod repair;
@@ -173,13 +179,13 @@ fn load_error(py: Python<'_>, e: &bareme::LoadError, file: &str) -> PyErr {
 }
 
 /// A generator's or rubric's load failure.
-fn companion_error(py: Python<'_>, e: &bareme::GeneratorError, file: &str) -> PyErr {
+fn companion_error(py: Python<'_>, e: &bareme::CompanionError, file: &str) -> PyErr {
     match e {
-        bareme::GeneratorError::Invalid(diags) => match diagnostics_list(py, diags) {
+        bareme::CompanionError::Invalid(diags) => match diagnostics_list(py, diags) {
             Ok(list) => rulebook_error(py, format!("{e}:\n{diags}"), list),
             Err(err) => err,
         },
-        bareme::GeneratorError::Rulebook { source, .. } => load_error(py, source, file),
+        bareme::CompanionError::Rulebook { source, .. } => load_error(py, source, file),
         other => unreadable(py, "load::io", other.to_string(), file),
     }
 }
@@ -441,10 +447,10 @@ impl Rulebook {
             let mut out = Vec::new();
             match &result {
                 Ok((outcome @ bareme::Outcome::Answer(_), Some(trace))) => {
-                    bareme::write_traced(&mut out, outcome, trace)
+                    write_traced(&mut out, outcome, trace)
                 }
                 Ok((outcome @ bareme::Outcome::Answer(_), None)) => {
-                    bareme::write_outcome(&mut out, Ok(outcome))
+                    write_outcome(&mut out, Ok(outcome))
                 }
                 _ => {}
             }
@@ -527,7 +533,7 @@ impl Rulebook {
         let jobs = jobs_of(jobs);
         let lines = engine(py, || {
             let texts: Vec<&[u8]> = inputs.iter().map(|i| i.as_deref().unwrap_or(b"")).collect();
-            bareme::batch_lines(rb, &texts, jobs, trace)
+            batch_lines(rb, &texts, jobs, trace)
         })?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let mut out = Vec::with_capacity(lines.len());
@@ -621,7 +627,7 @@ impl Generator {
         let text = engine(py, || -> Result<Vec<u8>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            bareme::generate_lines(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            generate_lines(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
@@ -643,10 +649,10 @@ impl Generator {
         jobs: Option<usize>,
     ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
         let jobs = jobs_of(jobs);
-        let first = engine(py, || -> Result<Vec<bareme::FirstDraw>, String> {
+        let first = engine(py, || -> Result<Vec<FirstDraw>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            bareme::first_draws(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            first_draws(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         let ids: Vec<u8> = first.iter().flat_map(|f| f.identity).collect();
@@ -675,7 +681,7 @@ impl Generator {
         let redrawn = engine(py, || -> Result<Vec<(u64, Vec<u8>)>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            bareme::redraw_duplicates(&drawer, seed, level, ids).map_err(|e| e.to_string())
+            redraw_duplicates(&drawer, seed, level, ids).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(redrawn.into_iter().map(|(i, l)| (i, utf8(l))).collect())

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use bareme::repair;
 use pyo3::prelude::*;
 
 use super::{engine, loads, unreadable};
@@ -15,7 +16,7 @@ use super::{engine, loads, unreadable};
 /// Decimal('0.0')
 #[pyclass(module = "bareme", frozen)]
 pub struct Repair {
-    repair: bareme::Repair,
+    repair: repair::Repair,
 }
 
 #[pymethods]
@@ -25,7 +26,7 @@ impl Repair {
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Repair> {
         let name = path.display().to_string();
-        match engine(py, || bareme::Repair::load(&path))? {
+        match engine(py, || repair::Repair::load(&path))? {
             Ok(repair) => Ok(Repair { repair }),
             Err(e) => Err(unreadable(py, e.code(), e.to_string(), &name)),
         }
@@ -56,11 +57,11 @@ impl Repair {
 /// answering with the text an agent reads.
 #[pyclass(module = "bareme")]
 pub struct RepairSession {
-    session: bareme::RepairSession,
+    session: repair::RepairSession,
 }
 
 /// A tool's failure as the agent reads it.
-fn said(e: &bareme::ToolError) -> String {
+fn said(e: &repair::ToolError) -> String {
     format!("error: {e}")
 }
 

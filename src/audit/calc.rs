@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
 use crate::expr::{parse_expr, BinOp, Expr, ExprKind, UnOp};
-use crate::model::func::{Func, Read};
+use crate::model::func::{ArgRead, Func};
 use crate::model::{ops, ParamValue, Row, Rulebook, TableKind};
 use crate::num::exact::Num;
 use crate::num::rounding::{round_num, Rounded};
@@ -463,7 +463,7 @@ impl<'a, W: World> Calc<'a, W> {
                     .ok_or_else(|| format!("the verifier does not recompute {name}"))?;
                 let mut values = Vec::with_capacity(args.len());
                 for (i, a) in args.iter().enumerate() {
-                    let read = op.reads.get(i).copied().unwrap_or(Read::Value);
+                    let read = op.reads.get(i).copied().unwrap_or(ArgRead::Value);
                     // A map read `Unnoted` (`get`'s) has no read in the trace to
                     // compare; what its entry gives is checked through the result.
                     let v = self.eval(a, text)?;

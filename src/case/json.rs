@@ -158,7 +158,7 @@ pub const MAX_DEPTH: usize = 127;
 /// value), each node knowing where its parts end.
 ///
 /// ```
-/// let text = bareme::CaseText::read(r#"{"gross_pay": 2500.10}"#)?;
+/// let text = bareme::unstable::case::CaseText::read(r#"{"gross_pay": 2500.10}"#)?;
 /// // Numbers stay as written: 2500.10 keeps its trailing zero.
 /// assert_eq!(text.root().to_value().to_string(), r#"{"gross_pay":2500.10}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -180,7 +180,7 @@ impl<'t> CaseText<'t> {
     /// serde_json's message (see the module's invariant).
     ///
     /// ```
-    /// let case = bareme::CaseText::read(r#"{"a": 1, "a": 2}"#).unwrap_err();
+    /// let case = bareme::unstable::case::CaseText::read(r#"{"a": 1, "a": 2}"#).unwrap_err();
     /// assert_eq!(case.path, "a");
     /// ```
     pub fn read(text: &'t str) -> Result<CaseText<'t>, CaseError> {
@@ -205,9 +205,9 @@ impl<'t> CaseText<'t> {
     /// answers for the same bytes.
     ///
     /// ```
-    /// let case = bareme::CaseText::from_bytes(br#"{"case": {"task": "payslip"}}"#)?;
+    /// let case = bareme::unstable::case::CaseText::from_bytes(br#"{"case": {"task": "payslip"}}"#)?;
     /// assert_eq!(case.root().to_value(), serde_json::json!({"task": "payslip"}));
-    /// let refused = bareme::CaseText::from_bytes(b"\xef\xbb\xbf{}").unwrap_err();
+    /// let refused = bareme::unstable::case::CaseText::from_bytes(b"\xef\xbb\xbf{}").unwrap_err();
     /// assert_eq!(refused.path, "$");
     /// # Ok::<(), bareme::CaseError>(())
     /// ```
@@ -231,8 +231,8 @@ impl<'t> CaseText<'t> {
     /// What [`CaseText::read`] reads, or `None` for a text it refuses.
     ///
     /// ```
-    /// assert!(bareme::CaseText::parse("{").is_none());
-    /// assert!(bareme::CaseText::parse("{}").is_some());
+    /// assert!(bareme::unstable::case::CaseText::parse("{").is_none());
+    /// assert!(bareme::unstable::case::CaseText::parse("{}").is_some());
     /// ```
     pub fn parse(text: &'t str) -> Option<CaseText<'t>> {
         Self::read(text).ok()
@@ -241,7 +241,7 @@ impl<'t> CaseText<'t> {
     /// The value read (the case, once its envelope is taken off).
     ///
     /// ```
-    /// let case = bareme::CaseText::read(r#"{"n": [1, 2]}"#)?;
+    /// let case = bareme::unstable::case::CaseText::read(r#"{"n": [1, 2]}"#)?;
     /// assert_eq!(case.root().to_value()["n"][1], 2);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -256,7 +256,7 @@ impl<'t> CaseText<'t> {
     /// key is `case`), else the value itself, as `eval` reads a case.
     ///
     /// ```
-    /// let case = bareme::CaseText::read(r#"{"case": {"n": 1}}"#)?.without_envelope();
+    /// let case = bareme::unstable::case::CaseText::read(r#"{"case": {"n": 1}}"#)?.without_envelope();
     /// assert_eq!(case.root().to_value(), serde_json::json!({"n": 1}));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

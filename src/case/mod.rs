@@ -76,8 +76,8 @@ pub fn validate_case(rb: &Rulebook, case: &serde_json::Value) -> Result<Facts, C
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
-/// let text = bareme::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"}"#)?;
-/// let facts = bareme::validate_case_text(&rb, &text)?;
+/// let text = bareme::unstable::case::CaseText::from_bytes(br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"}"#)?;
+/// let facts = bareme::unstable::case::validate_case_text(&rb, &text)?;
 /// let (outcome, _) = bareme::evaluate(&rb, &facts, false)?;
 /// assert!(matches!(outcome, bareme::Outcome::Answer(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -18,10 +18,11 @@ use std::process::ExitCode;
 use super::input::{case_limit, read_case_text, too_large};
 use super::output::Stdout;
 use bareme::unstable::chunks::{in_order, pool};
+use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::outcome::write_error;
+use bareme::unstable::outcome::{write_outcome, write_traced};
 use bareme::unstable::tasks::{next_line, Line as BatchLine};
-use bareme::{evaluate_text, Rulebook};
-use bareme::{write_outcome, write_traced, Outcome, Trace};
+use bareme::{Outcome, Rulebook, Trace};
 
 /// Lines evaluated together between two writes.
 const CHUNK_LINES: usize = 512;
@@ -220,7 +221,7 @@ fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
-/// a case (`bareme::write_traced`).
+/// a case (`bareme::unstable::outcome::write_traced`).
 pub fn traced_line(outcome: &Outcome, trace: &Trace) -> String {
     let mut out = Vec::new();
     write_traced(&mut out, outcome, trace);

@@ -137,7 +137,7 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         }
         // An outcome of a later library: written as the one writer writes it.
         other => {
-            out.line(&bareme::outcome_json(Ok(other)).to_string());
+            out.line(&bareme::unstable::outcome::outcome_json(Ok(other)).to_string());
             out.finish(ExitCode::SUCCESS)
         }
     }

@@ -13,8 +13,9 @@
 
 use std::path::Path;
 
+use bareme::unstable::case::CaseText;
 use bareme::unstable::rulebook::load::{read_capped, MAX_CASE_BYTES};
-use bareme::{CaseError, CaseText, Rulebook};
+use bareme::{CaseError, Rulebook};
 
 /// The size limit of one case or batch line: the rulebook's
 /// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;

@@ -1,8 +1,8 @@
 //! `bareme score --judge CMD --verdicts FILE`: the judge seam reached
-//! through a command. The command reads the request (`bareme::JudgeRequest`
+//! through a command. The command reads the request (`bareme::judge::JudgeRequest`
 //! as one JSON line) on stdin and prints the verdict's three booleans; it
 //! is killed past its timeout. Its verdicts are kept in the verdicts file
-//! by `bareme::Recorded`, so a second run replays them without a call.
+//! by `bareme::judge::Recorded`, so a second run replays them without a call.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};

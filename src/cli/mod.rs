@@ -99,7 +99,7 @@ pub fn run() -> ExitCode {
         Command::VerifyTrace(args) => verify_trace::run(&args),
         Command::Schema { case: None } => {
             let mut out = Stdout::new();
-            out.text(&bareme::unstable::rulebook::schema::json_schema());
+            out.text(&bareme::unstable::rulebook::raw::json_schema());
             out.finish(ExitCode::SUCCESS)
         }
         Command::Schema { case: Some(path) } => {

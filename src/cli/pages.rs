@@ -16,12 +16,13 @@ use std::process::ExitCode;
 use super::args::TraceFormat;
 use super::input::{case_limit, read_case_text, too_large};
 use bareme::unstable::chunks::{in_order, pool};
+use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::tasks::{next_line, Line as BatchLine};
 use bareme::unstable::trace::{
     answer_summary, render_html, render_html_index, render_markdown, render_markdown_index,
     IndexEntry, PageSource,
 };
-use bareme::{evaluate_text, Outcome, Rulebook, Trace};
+use bareme::{Outcome, Rulebook, Trace};
 
 /// Lines evaluated together between two writes (pages are large).
 const CHUNK_LINES: usize = 64;

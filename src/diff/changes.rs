@@ -134,8 +134,8 @@ pub struct Side {
 ///
 /// ```
 /// let text = std::fs::read_to_string("rulebooks/sales-tax/v1/rulebook.toml")?;
-/// let same = bareme::Version { file: "sales-tax", text: &text };
-/// assert!(bareme::diff_rulebooks(&same, &same)?.is_empty());
+/// let same = bareme::unstable::diff::Version { file: "sales-tax", text: &text };
+/// assert!(bareme::unstable::diff::diff_rulebooks(&same, &same)?.is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Serialize)]
@@ -157,8 +157,8 @@ impl RulebookDiff {
     ///
     /// ```
     /// let text = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
-    /// let v = bareme::Version { file: "v3", text: &text };
-    /// assert!(bareme::diff_rulebooks(&v, &v)?.is_empty());
+    /// let v = bareme::unstable::diff::Version { file: "v3", text: &text };
+    /// assert!(bareme::unstable::diff::diff_rulebooks(&v, &v)?.is_empty());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -170,7 +170,7 @@ impl RulebookDiff {
     /// ```
     /// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
     /// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
-    /// let diff = bareme::diff_rulebooks(&bareme::Version { file: "old", text: &old }, &bareme::Version { file: "new", text: &new })?;
+    /// let diff = bareme::unstable::diff::diff_rulebooks(&bareme::unstable::diff::Version { file: "old", text: &old }, &bareme::unstable::diff::Version { file: "new", text: &new })?;
     /// assert_eq!(diff.len(), 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use super::changes::Section;
 use crate::expr::{parse_expr, print::print};
-use crate::rulebook::schema::*;
+use crate::rulebook::raw::*;
 
 /// One option of one entity, with where it is written.
 #[derive(Clone, Debug)]

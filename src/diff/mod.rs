@@ -29,7 +29,7 @@ pub use impact::{
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};
 
-use crate::rulebook::schema::RawRulebook;
+use crate::rulebook::raw::RawRulebook;
 
 /// Everything `bareme diff` reports: the structural diff, and when asked
 /// the compatibility verdicts and the impact on a task set.
@@ -56,7 +56,7 @@ impl Report {
 /// A rulebook file's name and text.
 ///
 /// ```
-/// let version = bareme::Version { file: "v1/rulebook.toml", text: "[rulebook]\nid = \"demo\"\n" };
+/// let version = bareme::unstable::diff::Version { file: "v1/rulebook.toml", text: "[rulebook]\nid = \"demo\"\n" };
 /// assert_eq!(version.file, "v1/rulebook.toml");
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -98,9 +98,9 @@ fn parse(v: &Version<'_>) -> Result<RawRulebook, DiffError> {
 /// ```
 /// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
 /// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
-/// let diff = bareme::diff_rulebooks(
-///     &bareme::Version { file: "old.toml", text: &old },
-///     &bareme::Version { file: "new.toml", text: &new },
+/// let diff = bareme::unstable::diff::diff_rulebooks(
+///     &bareme::unstable::diff::Version { file: "old.toml", text: &old },
+///     &bareme::unstable::diff::Version { file: "new.toml", text: &new },
 /// )?;
 /// assert_eq!(diff.len(), 1);
 /// assert_eq!(diff.new.rulebook, "luma-payroll@3");
@@ -146,8 +146,8 @@ pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDi
 /// ```
 /// let old = std::fs::read_to_string("rulebooks/luma-payroll/v3/rulebook.toml")?;
 /// let new = old.replace("rate = \"0.05\"", "rate = \"0.06\"");
-/// let (o, n) = (bareme::Version { file: "old.toml", text: &old }, bareme::Version { file: "new.toml", text: &new });
-/// let mut diff = bareme::diff_rulebooks(&o, &n)?;
+/// let (o, n) = (bareme::unstable::diff::Version { file: "old.toml", text: &old }, bareme::unstable::diff::Version { file: "new.toml", text: &new });
+/// let mut diff = bareme::unstable::diff::diff_rulebooks(&o, &n)?;
 /// bareme::unstable::diff::relocate(&mut diff, &[o], &[]);
 /// let change = &diff.sections.values().flatten().next().unwrap();
 /// assert_eq!(change.old_file.as_deref(), Some("old.toml"));

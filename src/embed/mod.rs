@@ -78,7 +78,7 @@ fn too_large(limit: usize) -> CaseError {
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
-/// let line = bareme::batch_line(&rb, br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-13"}"#, false);
+/// let line = bareme::unstable::embed::batch_line(&rb, br#"{"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-13"}"#, false);
 /// assert!(String::from_utf8(line)?.starts_with(r#"{"error":{"path":"payroll_month""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -108,7 +108,7 @@ pub fn batch_line(rb: &Rulebook, case: &[u8], trace: bool) -> Vec<u8> {
 /// The pool of worker threads could not start.
 ///
 /// ```
-/// let error = bareme::PoolError { jobs: 4 };
+/// let error = bareme::unstable::embed::PoolError { jobs: 4 };
 /// assert!(error.to_string().contains('4'));
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -132,7 +132,7 @@ impl PoolError {
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
 /// let cases: Vec<&[u8]> = vec![br#"{"task": "retrieval", "field": "contribution_rate", "payroll_month": "2026-03"}"#, b"[]"];
-/// let lines = bareme::batch_lines(&rb, &cases, 2, false)?;
+/// let lines = bareme::unstable::embed::batch_lines(&rb, &cases, 2, false)?;
 /// assert!(String::from_utf8(lines[0].clone())?.contains(r#""value":"0.05""#));
 /// assert!(String::from_utf8(lines[1].clone())?.starts_with(r#"{"error":{"path":"$""#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -159,7 +159,7 @@ pub fn batch_lines<C: AsRef<[u8]> + Sync>(
 /// ```
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let lines = bareme::generate_lines(&drawer, 2026, 0, 3, None, 1)?;
+/// let lines = bareme::unstable::embed::generate_lines(&drawer, 2026, 0, 3, None, 1)?;
 /// let text = String::from_utf8(lines)?;
 /// assert!(text.lines().count() <= 3 && text.starts_with(r#"{"id":"#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -11,7 +11,7 @@ use crate::outcome::{write_value, Answer, AnswerValue, Fields};
 use crate::trace::{CiteTrace, Event, OutcomeTrace, ReportTrace};
 use crate::value::{describe_value, Value};
 
-use super::machine::{Chosen, Ctx, ItemCtx, Machine};
+use super::machine::{Chosen, ItemCtx, Machine, Site};
 use super::tracer::Tracer;
 use crate::outcome::EvalError;
 
@@ -28,7 +28,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let clauses = self.decide(index, reason.clone(), check_clauses)?;
         let mut fields = Vec::with_capacity(decision.answer.len());
         for (o, out) in decision.answer.iter().enumerate() {
-            let value = self.output(out, Ctx::Answer(index, o), &clauses)?;
+            let value = self.output(out, Site::Answer(index, o), &clauses)?;
             fields.push((out.key.clone(), value));
         }
         if T::ON {
@@ -58,7 +58,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let decision = &self.rb.decisions[index];
         let mut clauses = answer_clauses(check_clauses, decision);
         for (when, extra) in &decision.cite {
-            let held = self.bool_formula(when, Ctx::Cite(index))?;
+            let held = self.bool_formula(when, Site::Cite(index))?;
             if T::ON {
                 self.tracer.event(Event::Cite(CiteTrace {
                     when: when.text.clone(),
@@ -86,7 +86,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             let rows: Vec<Vec<String>> = self
                 .each_item(g, |m, i| {
                     let shown = match &report.when {
-                        Some(w) => m.bool_formula(w, Ctx::ItemAnswer(g, i))?,
+                        Some(w) => m.bool_formula(w, Site::ItemAnswer(g, i))?,
                         None => true,
                     };
                     if !shown {
@@ -95,7 +95,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     report
                         .columns
                         .iter()
-                        .map(|c| m.cell(c, Ctx::ItemAnswer(g, i), clauses))
+                        .map(|c| m.cell(c, Site::ItemAnswer(g, i), clauses))
                         .collect::<Result<Vec<_>, _>>()
                         .map(Some)
                 })?
@@ -105,7 +105,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
             let totals = report
                 .totals
                 .iter()
-                .map(|t| Ok((t.key.to_string(), self.cell(t, Ctx::Answer(0, 0), clauses)?)))
+                .map(|t| {
+                    Ok((
+                        t.key.to_string(),
+                        self.cell(t, Site::Answer(0, 0), clauses)?,
+                    ))
+                })
                 .collect::<Result<Vec<_>, EvalError>>()?;
             let header = report.columns.iter().map(|c| c.key.to_string()).collect();
             out.push(ReportTrace {
@@ -128,7 +133,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let over = &self.rb.groups[g].over;
         let res = self
             .group(g)
-            .map_err(|fault| self.name(fault, over, Ctx::GroupOver(g)))?;
+            .map_err(|fault| self.name(fault, over, Site::GroupOver(g)))?;
         let saved = self.current.take();
         let mut out = Vec::with_capacity(res.items.len());
         let mut failure = None;
@@ -161,7 +166,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn cell(
         &mut self,
         out: &'a Output,
-        context: Ctx,
+        context: Site,
         clauses: &[Arc<str>],
     ) -> Result<String, EvalError> {
         // The value is computed once, both to see it is missing and to write it.
@@ -186,7 +191,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn render(
         &mut self,
         parts: &'a [MessagePart],
-        context: Ctx,
+        context: Site,
     ) -> Result<String, EvalError> {
         let mut text = String::new();
         for part in parts {
@@ -206,7 +211,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn item_key(
         &mut self,
         k: &'a Formula,
-        context: Ctx,
+        context: Site,
         i: usize,
     ) -> Result<Arc<str>, EvalError> {
         match self.formula(k, context)? {
@@ -226,7 +231,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn output(
         &mut self,
         out: &'a Output,
-        context: Ctx,
+        context: Site,
         clauses: &[Arc<str>],
     ) -> Result<AnswerValue, EvalError> {
         match &out.value {
@@ -276,7 +281,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     ) -> Result<Fields, EvalError> {
         let mut object = Vec::with_capacity(fields.len());
         for field in fields {
-            let value = self.output(field, Ctx::ItemAnswer(g, i), clauses)?;
+            let value = self.output(field, Site::ItemAnswer(g, i), clauses)?;
             object.push((field.key.clone(), value));
         }
         Ok(Fields(object))
@@ -289,7 +294,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         value: &Value,
         expr: &Formula,
         format: Format,
-        context: Ctx,
+        context: Site,
         clauses: &[Arc<str>],
     ) -> Result<AnswerValue, EvalError> {
         format_value(value, format, clauses)

@@ -8,7 +8,7 @@
 //! the table functions (rows in force, lookups traced) and the literals.
 
 use crate::model::code::{Code, CodeKind};
-use crate::model::func::{Op, Read, MAX_OP_ARGS};
+use crate::model::func::{ArgRead, Op, MAX_OP_ARGS};
 use crate::model::*;
 use crate::num::RoundingMode;
 use crate::span::Span;
@@ -284,18 +284,18 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let mut values: [Value; MAX_OP_ARGS] = Default::default();
         for ((slot, read), node) in values.iter_mut().zip(op.reads).zip(args) {
             *slot = match read {
-                Read::Value => self.value(node)?,
-                Read::Unnoted => self.eval(node, false)?,
-                Read::Present => self.present(node)?,
-                Read::Number => Value::from_num(self.numeric(node)?),
-                Read::Decimal => Value::Number(self.number(node)?),
-                Read::Approx => Value::Number(
+                ArgRead::Value => self.value(node)?,
+                ArgRead::Unnoted => self.eval(node, false)?,
+                ArgRead::Present => self.present(node)?,
+                ArgRead::Number => Value::from_num(self.numeric(node)?),
+                ArgRead::Decimal => Value::Number(self.number(node)?),
+                ArgRead::Approx => Value::Number(
                     self.numeric(node)?
                         .approx()
                         .ok_or_else(|| Fault::at(span, "the fraction is too large".into()))?,
                 ),
-                Read::Date => Value::Date(self.date(node)?),
-                Read::List => Value::List(self.list(node)?),
+                ArgRead::Date => Value::Date(self.date(node)?),
+                ArgRead::List => Value::List(self.list(node)?),
             };
         }
         let n = args.len().min(op.reads.len()).min(MAX_OP_ARGS);

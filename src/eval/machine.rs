@@ -1,5 +1,5 @@
 //! The machine that runs one case: its state (slots, budget, tracer),
-//! where a formula sits (`Ctx`), why it stopped (`Fault`), and the checks
+//! where a formula sits (`Site`), why it stopped (`Fault`), and the checks
 //! in order. The steps, values, calls and the answer extend it from their
 //! own files; this file names none of them, so every arrow points here.
 
@@ -36,7 +36,7 @@ pub(super) fn nested<T>(f: impl FnOnce() -> T) -> T {
 
 /// Where a formula sits, spelled out only when an error needs it.
 #[derive(Clone, Copy)]
-pub(super) enum Ctx {
+pub(super) enum Site {
     Check(usize),
     Step(StepId),
     Param(usize),
@@ -53,26 +53,26 @@ pub(super) enum Ctx {
     ItemStepCite(usize, usize, usize),
 }
 
-impl Ctx {
+impl Site {
     pub(super) fn describe(self, rb: &Rulebook) -> String {
         match self {
-            Ctx::Check(i) => format!("check {}", i + 1),
-            Ctx::Step(i) => format!("step {}", rb.steps[i.index()].name),
-            Ctx::Param(i) => format!("parameter {}", rb.params[i].name),
-            Ctx::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
-            Ctx::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),
-            Ctx::InputCondition => "input condition".to_string(),
-            Ctx::Free => "formula".to_string(),
-            Ctx::GroupOver(g) => format!("`over` of group {}", rb.groups[g].name),
-            Ctx::ItemStep(g, j, i) => format!(
+            Site::Check(i) => format!("check {}", i + 1),
+            Site::Step(i) => format!("step {}", rb.steps[i.index()].name),
+            Site::Param(i) => format!("parameter {}", rb.params[i].name),
+            Site::Answer(d, o) => format!("answer field {}", rb.decisions[d].answer[o].key),
+            Site::Cite(d) => format!("citation of decision {}", rb.decisions[d].name),
+            Site::InputCondition => "input condition".to_string(),
+            Site::Free => "formula".to_string(),
+            Site::GroupOver(g) => format!("`over` of group {}", rb.groups[g].name),
+            Site::ItemStep(g, j, i) => format!(
                 "step {}.{} of item {i}",
                 rb.groups[g].name, rb.groups[g].steps[j].name
             ),
-            Ctx::ItemAnswer(g, i) => {
+            Site::ItemAnswer(g, i) => {
                 format!("the answer of item {i} of group {}", rb.groups[g].name)
             }
-            Ctx::StepCite(i) => format!("citation of step {}", rb.steps[i.index()].name),
-            Ctx::ItemStepCite(g, j, i) => format!(
+            Site::StepCite(i) => format!("citation of step {}", rb.steps[i.index()].name),
+            Site::ItemStepCite(g, j, i) => format!(
                 "citation of step {}.{} of item {i}",
                 rb.groups[g].name, rb.groups[g].steps[j].name
             ),
@@ -80,10 +80,10 @@ impl Ctx {
     }
 
     /// The context of a `cite` condition of the step in this context.
-    pub(super) fn cite(self) -> Ctx {
+    pub(super) fn cite(self) -> Site {
         match self {
-            Ctx::Step(i) => Ctx::StepCite(i),
-            Ctx::ItemStep(g, j, i) => Ctx::ItemStepCite(g, j, i),
+            Site::Step(i) => Site::StepCite(i),
+            Site::ItemStep(g, j, i) => Site::ItemStepCite(g, j, i),
             other => other,
         }
     }
@@ -302,7 +302,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn error(
         &self,
         f: &Formula,
-        context: Ctx,
+        context: Site,
         span: Span,
         message: String,
     ) -> EvalError {
@@ -325,7 +325,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn in_formula<V>(
         &mut self,
         f: &'a Formula,
-        context: Ctx,
+        context: Site,
         eval: impl FnOnce(&mut Self, &'a Code) -> Res<V>,
     ) -> Res<V> {
         // Only a trace shows formula text while evaluating (at `round()`);
@@ -343,7 +343,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn name(&self, fault: Fault, f: &Formula, context: Ctx) -> Fault {
+    pub(super) fn name(&self, fault: Fault, f: &Formula, context: Site) -> Fault {
         match *fault.0 {
             FaultKind::At(span, message) => Fault::eval(self.error(f, context, span, message)),
             FaultKind::Missing { span, what, null } => {
@@ -355,12 +355,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     /// A whole formula's value.
-    pub(super) fn formula(&mut self, f: &'a Formula, context: Ctx) -> Res<Value> {
+    pub(super) fn formula(&mut self, f: &'a Formula, context: Site) -> Res<Value> {
         self.in_formula(f, context, |m, code| m.value(code))
     }
 
     /// A formula that must be true or false: a check's or a step's condition.
-    pub(super) fn bool_formula(&mut self, f: &'a Formula, context: Ctx) -> Res<bool> {
+    pub(super) fn bool_formula(&mut self, f: &'a Formula, context: Site) -> Res<bool> {
         if f.code.is_boolean() {
             return self.in_formula(f, context, |m, code| m.truth(code));
         }
@@ -413,7 +413,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn checks(&mut self) -> Result<Ended<'a>, EvalError> {
         let rb = self.rb;
         for (i, check) in rb.checks.iter().enumerate() {
-            let context = Ctx::Check(i);
+            let context = Site::Check(i);
             self.tracer.push_frame();
             let held = match &check.when {
                 Some(w) => self.bool_formula(w, context),
@@ -491,11 +491,11 @@ impl<'a> Machine<'a, NoTrace> {
 
     /// An input's `when` or `required_when`: a boolean over the inputs so far.
     pub(super) fn condition(&mut self, formula: &'a Formula) -> Result<bool, EvalError> {
-        match self.formula(formula, Ctx::InputCondition)? {
+        match self.formula(formula, Site::InputCondition)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.error(
                 formula,
-                Ctx::InputCondition,
+                Site::InputCondition,
                 formula.code.span,
                 format!("expected a boolean, found {}", other.kind_name()),
             )),

@@ -30,7 +30,7 @@ mod tracer;
 mod value;
 
 pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
-use machine::{Ctx, Machine};
+use machine::{Machine, Site};
 pub(crate) use steps::rows_in_force;
 use steps::supplied_rows;
 use tracer::{NoTrace, Recorder, Tracer};
@@ -52,7 +52,7 @@ use crate::value::Value;
 /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
 /// let facts = bareme::validate_case(&rb, &case)?;
 /// let (outcome, trace) = bareme::evaluate(&rb, &facts, true)?;
-/// assert_eq!(bareme::outcome_json(Ok(&outcome))["income_tax"], "137.50");
+/// assert_eq!(bareme::unstable::outcome::outcome_json(Ok(&outcome))["income_tax"], "137.50");
 /// assert!(trace.is_some());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -139,21 +139,21 @@ pub(crate) fn evaluate_formula(
 ) -> Result<Value, EvalError> {
     let mut m = Machine::<NoTrace>::new(rb, facts);
     m.locals.extend(locals.iter().cloned());
-    m.formula(formula, Ctx::Free).map_err(EvalError::from)
+    m.formula(formula, Site::Free).map_err(EvalError::from)
 }
 
 /// Free formulas read over one case, sharing the memo of its steps: a
 /// generator reads several conditions, tags and a signature of each case.
-pub(crate) struct Reader<'a>(Machine<'a, NoTrace>);
+pub(crate) struct FormulaReader<'a>(Machine<'a, NoTrace>);
 
-impl<'a> Reader<'a> {
+impl<'a> FormulaReader<'a> {
     pub(crate) fn new(rb: &'a Rulebook, facts: &'a Facts) -> Self {
-        Reader(Machine::new(rb, facts))
+        FormulaReader(Machine::new(rb, facts))
     }
 
     /// The value of a free formula (`Rulebook::free_formula`).
     pub(crate) fn read(&mut self, formula: &'a Formula) -> Result<Value, EvalError> {
-        self.0.formula(formula, Ctx::Free).map_err(EvalError::from)
+        self.0.formula(formula, Site::Free).map_err(EvalError::from)
     }
 }
 
@@ -172,8 +172,8 @@ pub(crate) fn field_rule_message(
     if let Some(item) = item {
         m.locals.push(item.clone());
     }
-    let res = match m.bool_formula(&rule.when, Ctx::InputCondition) {
-        Ok(true) => m.render(&rule.message, Ctx::InputCondition).map(Some),
+    let res = match m.bool_formula(&rule.when, Site::InputCondition) {
+        Ok(true) => m.render(&rule.message, Site::InputCondition).map(Some),
         Ok(false) => Ok(None),
         Err(e) => Err(e.into()),
     };
@@ -192,12 +192,12 @@ pub(crate) fn after_check(
 ) -> Result<Option<(String, String)>, EvalError> {
     let mut m = Machine::for_inputs(rb, facts, spent);
     let mut fired = || -> Result<Option<(String, String)>, EvalError> {
-        if !m.bool_formula(when, Ctx::InputCondition)? {
+        if !m.bool_formula(when, Site::InputCondition)? {
             return Ok(None);
         }
         Ok(Some((
-            m.render(path, Ctx::InputCondition)?,
-            m.render(message, Ctx::InputCondition)?,
+            m.render(path, Site::InputCondition)?,
+            m.render(message, Site::InputCondition)?,
         )))
     };
     let res = fired();

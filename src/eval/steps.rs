@@ -16,7 +16,7 @@ use crate::span::Span;
 use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepTrace};
 use crate::value::{describe_value, Value};
 
-use super::machine::{Ctx, Fault, GroupResult, ItemCtx, Machine, Res, Slot};
+use super::machine::{Fault, GroupResult, ItemCtx, Machine, Res, Site, Slot};
 use super::tracer::Tracer;
 use crate::model::ops;
 
@@ -46,7 +46,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         // checker refuses; meeting one here is a fault, never a loop.
         self.steps[i] = Slot::Busy;
         let rb = self.rb;
-        let value = super::machine::nested(|| self.run_step(&rb.steps[i], Ctx::Step(id), None))?;
+        let value = super::machine::nested(|| self.run_step(&rb.steps[i], Site::Step(id), None))?;
         self.steps[i] = Slot::Done(value.clone());
         Ok(value)
     }
@@ -100,7 +100,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 .unwrap_or(&group.steps[j]),
             _ => &group.steps[j],
         };
-        self.run_step(step, Ctx::ItemStep(g, j, index), label)
+        self.run_step(step, Site::ItemStep(g, j, index), label)
     }
 
     /// Runs every item of a group once; later reads use the memo.
@@ -126,7 +126,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let specialized = group.specialized.as_deref().filter(|_| self.shortcuts);
         let over = match specialized {
             Some(s) => s.items.clone(),
-            None => self.formula(&group.over, Ctx::GroupOver(g))?,
+            None => self.formula(&group.over, Site::GroupOver(g))?,
         };
         let items: Arc<[Value]> = match over {
             Value::List(items) => items,
@@ -207,7 +207,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 }
                 _ => continue,
             };
-            let value = self.run_step(step, Ctx::ItemStep(g, j, index), label)?;
+            let value = self.run_step(step, Site::ItemStep(g, j, index), label)?;
             if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
                 *slot = Slot::Done(value);
             }
@@ -222,7 +222,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn run_step(
         &mut self,
         step: &'a Step,
-        context: Ctx,
+        context: Site,
         item: Option<Arc<str>>,
     ) -> Res<Value> {
         if T::ON {
@@ -245,7 +245,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// The step's `cite` conditions, in order, each with whether it held;
     /// and its clauses: its own, then those of each condition that held,
     /// each once.
-    fn traced_cites(&mut self, step: &'a Step, context: Ctx) -> Res<(Vec<CiteTrace>, Clauses)> {
+    fn traced_cites(&mut self, step: &'a Step, context: Site) -> Res<(Vec<CiteTrace>, Clauses)> {
         let mut clauses = step.clauses.clone();
         let mut cites = Vec::with_capacity(step.cite.len());
         for (when, extra) in &step.cite {
@@ -268,7 +268,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn run_step_traced(
         &mut self,
         step: &'a Step,
-        context: Ctx,
+        context: Site,
         item: Option<Arc<str>>,
     ) -> Res<Value> {
         self.tracer.push_frame();
@@ -303,7 +303,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn compute_step(
         &mut self,
         step: &'a Step,
-        context: Ctx,
+        context: Site,
         exact: &mut Option<Value>,
         condition: &mut Option<ConditionTrace>,
     ) -> Res<Value> {
@@ -341,7 +341,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn compute_full_step(
         &mut self,
         step: &'a Step,
-        context: Ctx,
+        context: Site,
         exact: &mut Option<Value>,
         condition: &mut Option<ConditionTrace>,
     ) -> Res<Value> {
@@ -375,7 +375,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn round_step(
         &mut self,
         step: &'a Step,
-        context: Ctx,
+        context: Site,
         places: u32,
         mode: RoundingMode,
         exact: &Value,
@@ -421,7 +421,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let value = match &rb.params[i].value {
             ParamValue::Fixed(v) => v.clone(),
             ParamValue::Dated { at, periods } => {
-                let key = self.formula(at, Ctx::Param(i))?;
+                let key = self.formula(at, Site::Param(i))?;
                 ops::in_period(periods, &key)
             }
         };

@@ -12,13 +12,13 @@
 
 use std::sync::Arc;
 
-use crate::trace::{Event, Lookup, OutcomeTrace, Read, ReportTrace, RoundingTrace};
+use crate::trace::{Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace};
 use crate::value::Value;
 
 /// What one formula read, looked up and rounded (a step's or a check's).
 #[derive(Default)]
 pub(super) struct Frame {
-    pub(super) reads: Vec<Read>,
+    pub(super) reads: Vec<ReadTrace>,
     pub(super) lookups: Vec<Lookup>,
     pub(super) roundings: Vec<RoundingTrace>,
 }
@@ -118,7 +118,7 @@ pub(super) struct Recorder {
     events: Vec<Event>,
     /// Open frames, each with where its reads start in `reads`.
     frames: Vec<(usize, Frame)>,
-    reads: Vec<Read>,
+    reads: Vec<ReadTrace>,
     outcome: Option<OutcomeTrace>,
     reports: Vec<ReportTrace>,
 }
@@ -157,7 +157,7 @@ impl Tracer for Recorder {
         };
         let mine = self.reads.get(*start..).unwrap_or_default();
         if !mine.iter().any(|r| r.name == *name) {
-            self.reads.push(Read {
+            self.reads.push(ReadTrace {
                 name: name.clone(),
                 value: value.clone(),
             });

@@ -2,9 +2,9 @@
 //! path of each (inputs, record fields, table rows and columns), and whether
 //! the way it is drawn fits what is there (type, places, bounds).
 
-use super::load::{span_of, Cx, Slot};
+use super::load::{span_of, Checker, Slot};
 use super::model::*;
-use super::schema::*;
+use super::raw::*;
 use crate::case::toml::json_from_toml;
 use crate::model::{InputKind, NumberSpec, Type};
 use crate::span::Span;
@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 /// no bound: a generator file is untrusted input too.
 const MAX_DRAWN_ITEMS: usize = 10_000;
 
-impl<'a> Cx<'a> {
+impl<'a> Checker<'a> {
     /// A list or object drawn with at most as many items as its input holds.
     fn at_most(&mut self, path: &str, drawn: u32, cap: usize, span: Span) -> Option<()> {
         let cap = cap.min(MAX_DRAWN_ITEMS);

@@ -13,7 +13,7 @@ use toml::Spanned;
 
 use super::model::*;
 use super::prompt;
-use super::schema::*;
+use super::raw::*;
 use crate::case::toml::json_from_toml;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{CheckOutcome, Formula, Rulebook, Type};
@@ -65,14 +65,14 @@ const PIN: PinWords = PinWords {
 pub fn load_generator(
     path: &Path,
     rulebook: Option<&Path>,
-) -> Result<(Generator, Rulebook), GeneratorError> {
+) -> Result<(Generator, Rulebook), CompanionError> {
     load_companion(path, "generator", rulebook, parse_generator)
 }
 
 /// Parses and checks generator text against a rulebook.
 pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generator, Diagnostics> {
     let (raw, mut diags) = parse_toml::<RawGenerator>(name, text, "generate::toml")?;
-    let mut cx = Cx {
+    let mut cx = Checker {
         rb,
         free: rb.free_names(),
         text,
@@ -88,7 +88,9 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
     Err(diags)
 }
 
-pub(super) struct Cx<'a> {
+/// The checker's state while a generator file is read against its
+/// rulebook: where its problems go and what it resolves names in.
+pub(super) struct Checker<'a> {
     pub(super) rb: &'a Rulebook,
     /// The rulebook's namespace, built once for every formula of the file.
     pub(super) free: crate::rulebook::FreeNames,
@@ -111,7 +113,7 @@ pub(super) enum Slot<'r> {
     Row(crate::model::TableId),
 }
 
-impl<'a> Cx<'a> {
+impl<'a> Checker<'a> {
     /// Where a field's key is first written, when its value has no span of its own.
     pub(super) fn key_span(&mut self, path: &str) -> Span {
         let text = self.text;

@@ -26,8 +26,8 @@ mod leak;
 mod load;
 mod model;
 mod prompt;
+mod raw;
 mod run;
-mod schema;
 mod task;
 
 pub use exclude::{ExcludeError, ExcludeFault, ExcludedFile, Exclusion};

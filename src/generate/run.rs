@@ -133,8 +133,8 @@ pub struct Manifest {
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
 /// // Past the index bound, the run is refused before any task is drawn.
-/// let err = bareme::generate_lines(&drawer, 1, u64::MAX - 1, 1, None, 1).unwrap_err();
-/// assert!(matches!(err, bareme::RunError::Range { .. }), "{err}");
+/// let err = bareme::unstable::embed::generate_lines(&drawer, 1, u64::MAX - 1, 1, None, 1).unwrap_err();
+/// assert!(matches!(err, bareme::unstable::generate::RunError::Range { .. }), "{err}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -398,9 +398,9 @@ fn write_line(line: &mut Vec<u8>, task: &Task) -> Result<(), RunError> {
 /// ```
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let first: Vec<bareme::FirstDraw> = bareme::first_draws(&drawer, 2026, 0, 2, None, 1)?;
+/// let first: Vec<bareme::unstable::generate::FirstDraw> = bareme::unstable::generate::first_draws(&drawer, 2026, 0, 2, None, 1)?;
 /// // No index before task 0: its first draw is its line.
-/// let lines = bareme::generate_lines(&drawer, 2026, 0, 1, None, 1)?;
+/// let lines = bareme::unstable::embed::generate_lines(&drawer, 2026, 0, 1, None, 1)?;
 /// assert_eq!([&first[0].line[..], b"\n"].concat(), lines);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -425,17 +425,17 @@ pub struct FirstDraw {
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
 /// // Two shards, each drawing its own indices only.
-/// let mut first = bareme::first_draws(&drawer, 7, 0, 3, None, 1)?;
-/// first.extend(bareme::first_draws(&drawer, 7, 3, 3, None, 1)?);
+/// let mut first = bareme::unstable::generate::first_draws(&drawer, 7, 0, 3, None, 1)?;
+/// first.extend(bareme::unstable::generate::first_draws(&drawer, 7, 3, 3, None, 1)?);
 /// let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
 /// let mut text = Vec::new();
-/// let redrawn = bareme::redraw_duplicates(&drawer, 7, None, &ids)?;
+/// let redrawn = bareme::unstable::generate::redraw_duplicates(&drawer, 7, None, &ids)?;
 /// for (i, f) in first.into_iter().enumerate() {
 ///     let line = redrawn.iter().find(|(at, _)| *at == i as u64).map_or(f.line, |(_, l)| l.clone());
 ///     text.extend(line);
 ///     text.push(b'\n');
 /// }
-/// assert_eq!(text, bareme::generate_lines(&drawer, 7, 0, 6, None, 1)?);
+/// assert_eq!(text, bareme::unstable::embed::generate_lines(&drawer, 7, 0, 6, None, 1)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn first_draws(
@@ -479,11 +479,11 @@ pub fn first_draws(
 /// ```
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let first = bareme::first_draws(&drawer, 7, 0, 2, None, 1)?;
+/// let first = bareme::unstable::generate::first_draws(&drawer, 7, 0, 2, None, 1)?;
 /// // Index 1 given index 0's identity: another seed's draws, refused.
 /// let ids = [first[0].identity, first[0].identity];
-/// let err = bareme::redraw_duplicates(&drawer, 7, None, &ids).unwrap_err();
-/// assert!(matches!(err, bareme::RunError::Mismatch { index: 1 }), "{err}");
+/// let err = bareme::unstable::generate::redraw_duplicates(&drawer, 7, None, &ids).unwrap_err();
+/// assert!(matches!(err, bareme::unstable::generate::RunError::Mismatch { index: 1 }), "{err}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn redraw_duplicates(

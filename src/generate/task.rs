@@ -18,7 +18,9 @@ use super::leak::{json_decimal, leaks};
 use super::model::*;
 use super::prompt::Renderer;
 use crate::case::validate_case;
-use crate::eval::{evaluate, evaluate_ended, evaluate_formula, evaluate_under, Outcome, Reader};
+use crate::eval::{
+    evaluate, evaluate_ended, evaluate_formula, evaluate_under, FormulaReader, Outcome,
+};
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
 use crate::outcome::{outcome_json, EvalError};
@@ -119,6 +121,14 @@ pub struct GenerateError {
 
 /// Why a checked generator cannot draw from its rulebook. Its `Display` is
 /// the line `bareme generate` prints after `error: `.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// assert!(bareme::TaskDrawer::new(&generator, &rb).is_ok());
+/// let err = bareme::DrawerError::Template("template `rules`: unknown".into());
+/// assert_eq!(err.code(), "generate::template");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DrawerError {
@@ -330,7 +340,7 @@ impl<'g> TaskDrawer<'g> {
             }
             Err(_) => (Arc::from("rejected"), None),
         };
-        let mut reader = facts.as_ref().ok().map(|f| Reader::new(rb, f));
+        let mut reader = facts.as_ref().ok().map(|f| FormulaReader::new(rb, f));
         Ok(self.signature(&decision, reason.as_deref(), reader.as_mut()))
     }
 
@@ -341,7 +351,7 @@ impl<'g> TaskDrawer<'g> {
         &'r self,
         decision: &str,
         reason: Option<&str>,
-        reader: Option<&mut Reader<'r>>,
+        reader: Option<&mut FormulaReader<'r>>,
     ) -> String {
         let checks = &self.generator.checks;
         if checks.signature.is_empty() {
@@ -397,7 +407,7 @@ impl<'g> TaskDrawer<'g> {
         }
         let facts = facts.ok();
         // Conditions, tags and the signature read one memo of the case's steps.
-        let mut reader = facts.as_ref().map(|f| Reader::new(rb, f));
+        let mut reader = facts.as_ref().map(|f| FormulaReader::new(rb, f));
         if let Some(reader) = &mut reader {
             for f in &profile.accept {
                 if !matches!(reader.read(f), Ok(Value::Bool(true))) {

@@ -194,7 +194,7 @@ pub enum Returns {
 #[derive(Debug)]
 pub struct Op {
     /// How each argument is read, in order (one per argument).
-    pub reads: &'static [Read],
+    pub reads: &'static [ArgRead],
     /// The operation on the arguments as read; the message of an `Err` is
     /// located at the call.
     pub run: fn(&[Value]) -> Result<Value, String>,
@@ -205,7 +205,7 @@ pub struct Op {
 /// How the interpreter reads an argument before the operation sees it. A read
 /// that fails is a fault at the argument (or, for `Approx`, at the call).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Read {
+pub enum ArgRead {
     /// The value as it is, missing or not.
     Value,
     /// The value as it is, not noted in the trace as read (a map whose
@@ -225,18 +225,18 @@ pub enum Read {
     List,
 }
 
-impl Read {
+impl ArgRead {
     /// The argument as the operation receives it, or `None` where the
     /// interpreter's read faults: compiled code gives the case up there.
     pub fn admit(self, v: Value) -> Option<Value> {
         match self {
-            Read::Value | Read::Unnoted => Some(v),
-            Read::Present => (!v.is_missing()).then_some(v),
-            Read::Number => v.as_num().map(Value::from_num),
-            Read::Decimal => matches!(v, Value::Number(_)).then_some(v),
-            Read::Approx => v.as_num()?.approx().map(Value::Number),
-            Read::Date => matches!(v, Value::Date(_)).then_some(v),
-            Read::List => match v {
+            ArgRead::Value | ArgRead::Unnoted => Some(v),
+            ArgRead::Present => (!v.is_missing()).then_some(v),
+            ArgRead::Number => v.as_num().map(Value::from_num),
+            ArgRead::Decimal => matches!(v, Value::Number(_)).then_some(v),
+            ArgRead::Approx => v.as_num()?.approx().map(Value::Number),
+            ArgRead::Date => matches!(v, Value::Date(_)).then_some(v),
+            ArgRead::List => match v {
                 Value::List(_) => Some(v),
                 v if v.is_missing() => Some(Value::List(std::sync::Arc::from([]))),
                 _ => None,
@@ -327,7 +327,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Number], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Number],
+            reads: &[ArgRead::Number],
             run: abs,
             emit: Emit::Rt {
                 text: "abs({0})",
@@ -345,7 +345,7 @@ pub const FUNCS: [FuncSpec; 43] = [
             Returns::Number,
         ),
         op: Some(Op {
-            reads: &[Read::Number, Read::Number, Read::Number],
+            reads: &[ArgRead::Number, ArgRead::Number, ArgRead::Number],
             run: clamp,
             emit: Emit::Rt {
                 text: "clamp({0}, {1}, {2})?",
@@ -381,7 +381,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::Fixed(&[Param::Number, Param::Number], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Approx, Read::Approx],
+            reads: &[ArgRead::Approx, ArgRead::Approx],
             run: pow,
             emit: Emit::Rt {
                 text: "pow({0}, {1})?",
@@ -425,7 +425,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Any], Returns::Bool),
         // Lowering makes every call `CodeKind::IsMissing`: the generic call is never written.
         op: Some(Op {
-            reads: &[Read::Value],
+            reads: &[ArgRead::Value],
             run: is_missing,
             emit: Emit::Call,
         }),
@@ -436,7 +436,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Any], Returns::Bool),
         op: Some(Op {
-            reads: &[Read::Value],
+            reads: &[ArgRead::Value],
             run: is_null,
             emit: Emit::Rt {
                 text: "({0} == &Value::Null)",
@@ -472,7 +472,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::MonthOrDate], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Present],
+            reads: &[ArgRead::Present],
             run: days_in_month,
             emit: Emit::Rt {
                 text: "days_in_month({0})?",
@@ -487,7 +487,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::Fixed(&[Param::Date, Param::Date], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Date, Read::Date],
+            reads: &[ArgRead::Date, ArgRead::Date],
             run: days_between,
             emit: Emit::Call,
         }),
@@ -498,7 +498,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::Fixed(&[Param::Date, Param::Date], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Date, Read::Date],
+            reads: &[ArgRead::Date, ArgRead::Date],
             run: age,
             emit: Emit::Rt {
                 text: "age({0}, {1})?",
@@ -513,7 +513,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::Fixed(&[Param::MonthOrDate, Param::Number], Returns::First),
         op: Some(Op {
-            reads: &[Read::Present, Read::Decimal],
+            reads: &[ArgRead::Present, ArgRead::Decimal],
             run: add_months,
             emit: Emit::Rt {
                 text: "add_months({0}, {1})?",
@@ -528,7 +528,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::Fixed(&[Param::Date, Param::Number], Returns::Date),
         op: Some(Op {
-            reads: &[Read::Date, Read::Decimal],
+            reads: &[ArgRead::Date, ArgRead::Decimal],
             run: add_years,
             emit: Emit::Rt {
                 text: "add_years({0}, {1})?",
@@ -543,7 +543,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Date], Returns::Month),
         op: Some(Op {
-            reads: &[Read::Date],
+            reads: &[ArgRead::Date],
             run: month_of,
             emit: Emit::Rt {
                 text: "month_of({0})?",
@@ -558,7 +558,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Date], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Date],
+            reads: &[ArgRead::Date],
             run: day,
             emit: Emit::Rt {
                 text: "day({0})?",
@@ -573,7 +573,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::MonthOrDate], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Present],
+            reads: &[ArgRead::Present],
             run: year,
             emit: Emit::Rt {
                 text: "year({0})?",
@@ -588,7 +588,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::ListOrMap], Returns::Number),
         op: Some(Op {
-            reads: &[Read::Value],
+            reads: &[ArgRead::Value],
             run: count,
             emit: Emit::Rt {
                 text: "count({0})?",
@@ -603,7 +603,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Numbers], Returns::Number),
         op: Some(Op {
-            reads: &[Read::List],
+            reads: &[ArgRead::List],
             run: sum,
             emit: Emit::Rt {
                 text: "sum({0})?",
@@ -618,7 +618,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Booleans], Returns::Bool),
         op: Some(Op {
-            reads: &[Read::List],
+            reads: &[ArgRead::List],
             run: any,
             emit: Emit::Rt {
                 text: "any_all({0}, true)?",
@@ -633,7 +633,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Booleans], Returns::Bool),
         op: Some(Op {
-            reads: &[Read::List],
+            reads: &[ArgRead::List],
             run: all,
             emit: Emit::Rt {
                 text: "any_all({0}, false)?",
@@ -648,7 +648,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (2, 2),
         signature: Signature::ByHand,
         op: Some(Op {
-            reads: &[Read::Unnoted, Read::Present],
+            reads: &[ArgRead::Unnoted, ArgRead::Present],
             run: get,
             emit: Emit::Rt {
                 text: "get({0}, {1})?",
@@ -663,7 +663,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Map], Returns::Keys),
         op: Some(Op {
-            reads: &[Read::Unnoted],
+            reads: &[ArgRead::Unnoted],
             run: keys,
             emit: Emit::Rt {
                 text: "keys_values({0}, true)?",
@@ -678,7 +678,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Map], Returns::Values),
         op: Some(Op {
-            reads: &[Read::Unnoted],
+            reads: &[ArgRead::Unnoted],
             run: values,
             emit: Emit::Rt {
                 text: "keys_values({0}, false)?",
@@ -693,7 +693,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         arity: (1, 1),
         signature: Signature::Fixed(&[Param::Booleans], Returns::Number),
         op: Some(Op {
-            reads: &[Read::List],
+            reads: &[ArgRead::List],
             run: find_index,
             emit: Emit::Rt {
                 text: "find_index({0})?",
@@ -779,10 +779,10 @@ const fn text_fn(
     returns: Returns,
     run: fn(&[Value]) -> Result<Value, String>,
 ) -> FuncSpec {
-    const PRESENT: [Read; MAX_OP_ARGS] = [Read::Present; MAX_OP_ARGS];
-    let reads: &'static [Read] = match params.len() {
-        1 => &[Read::Present],
-        2 => &[Read::Present, Read::Present],
+    const PRESENT: [ArgRead; MAX_OP_ARGS] = [ArgRead::Present; MAX_OP_ARGS];
+    let reads: &'static [ArgRead] = match params.len() {
+        1 => &[ArgRead::Present],
+        2 => &[ArgRead::Present, ArgRead::Present],
         _ => &PRESENT,
     };
     FuncSpec {

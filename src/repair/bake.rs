@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::Rulebook;
-use crate::rulebook::schema::RawRulebook;
+use crate::rulebook::raw::RawRulebook;
 use crate::rulebook::{effective_toml_with, parse_rulebook, AblationError, LoadError, LoadOptions};
 
 /// Why a rulebook could not be baked.

@@ -12,7 +12,16 @@ mod session;
 mod task;
 mod verify;
 
-pub use bake::{bake_path, bake_text, write_baked, BakeError, Baked};
+// The surface: a repair task loaded, an agent's session on it and its
+// tools, the verdict on the candidate it leaves.
 pub use session::{Repair, RepairSession, ToolError};
+pub use verify::RepairVerdict;
+
+// The command line's (`bake`, `verify`) and the tests', reached through
+// `bareme::unstable::repair`.
+#[doc(hidden)]
+pub use bake::{bake_path, bake_text, write_baked, BakeError, Baked};
+#[doc(hidden)]
 pub use task::{load_repair, parse_repair, Caps, Group, Hidden, RepairTask, Visible, MAX_HIDDEN};
-pub use verify::{Refusal, RepairError, RepairVerdict, ScoredCase, Verifier};
+#[doc(hidden)]
+pub use verify::{Refusal, RepairError, ScoredCase, Verifier};

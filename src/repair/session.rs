@@ -27,7 +27,7 @@ use crate::rulebook::load::{read_capped, rulebook_file};
 /// cases are drawn and answered once.
 ///
 /// ```
-/// let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// let repair = bareme::repair::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
 /// let mut session = repair.session();
 /// assert!(session.read_rulebook().contains("[rulebook]"));
 /// assert_eq!(repair.verify(session.read_rulebook()).reward, 0.into());
@@ -43,7 +43,7 @@ pub struct Repair {
 /// the candidate.
 ///
 /// ```
-/// # let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// # let repair = bareme::repair::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
 /// let err = repair.session().calculate_cart("NOPE").unwrap_err();
 /// assert_eq!(err.code(), "tool::unknown_cart");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -137,7 +137,7 @@ impl Repair {
 /// One agent's session: the stored candidate and the tools on it.
 ///
 /// ```
-/// # let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// # let repair = bareme::repair::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
 /// let mut session = repair.session();
 /// assert!(session.inspect_business("products")?.contains("P-100"));
 /// let refused = session.replace_rulebook("not a rulebook").unwrap_err();

@@ -22,7 +22,7 @@ use crate::evaluation::evaluate_value;
 use crate::generate::{load_generator, TaskDrawer};
 use crate::model::{Node, Rulebook};
 use crate::outcome::{AnswerValue, EvalError, Fields, Outcome};
-use crate::rulebook::schema::{RawOutput, RawRulebook};
+use crate::rulebook::raw::{RawOutput, RawRulebook};
 use crate::rulebook::{effective_toml, parse_rulebook};
 
 /// Why a repair task cannot verify anything (its own fault, not a candidate's).
@@ -153,9 +153,9 @@ pub struct Verifier {
 /// A verification's result.
 ///
 /// ```
-/// # let repair = bareme::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
+/// # let repair = bareme::repair::Repair::load("rulebooks/sales-tax/repair-1.toml".as_ref())?;
 /// let reference = std::fs::read_to_string("rulebooks/sales-tax/v1/rulebook.toml")?;
-/// let verdict: bareme::RepairVerdict = repair.verify(&reference);
+/// let verdict: bareme::repair::RepairVerdict = repair.verify(&reference);
 /// assert_eq!((verdict.reward, verdict.cases_passed), (1.into(), verdict.cases));
 /// assert_eq!(verdict.reward_text(), "1.0");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

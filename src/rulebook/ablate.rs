@@ -15,6 +15,14 @@ use crate::model::{Ablation, Node, Rulebook, Step, StepRef};
 
 /// Why a rulebook cannot evaluate under the ablations named. Its `Display`
 /// is the line `bareme --ablate` prints after `error: `.
+///
+/// ```
+/// let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// // Luma declares no ablations.
+/// let err: bareme::AblationError = rb.ablated("nope").unwrap_err();
+/// assert_eq!(err.code(), "ablation::none_declared");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AblationError {

@@ -23,7 +23,7 @@ use rust_decimal::Decimal;
 use std::collections::HashMap;
 use std::str::FromStr;
 
-use super::schema::{RawRulebook, RawTable};
+use super::raw::{RawRulebook, RawTable};
 use crate::diag::Problem;
 use crate::span::Span;
 
@@ -326,7 +326,7 @@ fn remove(rb: &mut RawRulebook, dotted: &str) -> bool {
 /// Problems of a merged rulebook that serde would have reported in one
 /// file: a per-item group must end with its `over` and `item`.
 pub fn incomplete(rb: &RawRulebook) -> Vec<Problem> {
-    use super::schema::Anchor;
+    use super::raw::Anchor;
     let mut out = Vec::new();
     for (name, table) in &rb.tables {
         if table.kind.is_none() {

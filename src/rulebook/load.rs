@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::check::check_rulebook;
 use super::extends::{incomplete, merge, MAX_EXTENDS_DEPTH};
-use super::schema::RawRulebook;
+use super::raw::RawRulebook;
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::{Limits, Rulebook};
 use crate::span::Span;

@@ -1,6 +1,6 @@
 //! The rulebook front end: from TOML text to a checked, lowered [`Rulebook`].
 //!
-//! `load` reads a file (the only IO here) and `schema` mirrors its shape;
+//! `load` reads a file (the only IO here) and `raw` mirrors its shape;
 //! `extends` merges a version with the versions it extends;
 //! `check` validates it and `resolve` turns each formula's names into slots;
 //! `fold` and `lower` ready the checked model for evaluation; `ablate` makes
@@ -16,8 +16,8 @@ pub(crate) mod formula;
 pub(crate) use formula::FreeNames;
 pub mod load;
 pub(crate) mod lower;
+pub mod raw;
 pub(crate) mod resolve;
-pub mod schema;
 pub(crate) mod usage;
 
 pub use crate::model::Rulebook;

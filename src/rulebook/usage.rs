@@ -18,7 +18,7 @@
 use indexmap::IndexMap;
 use std::collections::BTreeSet;
 
-use super::schema::{Anchor, RawRulebook};
+use super::raw::{Anchor, RawRulebook};
 use crate::diag::Problem;
 use crate::model::{
     CheckOutcome, Input, InputKind, Node, NodeKind, Output, OutputValue, RefTarget, Rulebook,

@@ -9,6 +9,17 @@ use super::grade::ExpectedError;
 use super::judge::JudgeError;
 
 /// Why a task or a reply to it cannot be graded.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let mut task = drawer.task(2026, 0, None)?.task;
+/// task.hash = "0".repeat(64);
+/// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
+/// let err = bareme::Scorer::new(rubric, false).score(&task, "{}", None).unwrap_err();
+/// assert_eq!(err.code(), "score::task_mismatch");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScoreError {

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 /// What a judge is asked: data, never instructions.
 ///
 /// ```
-/// let request = bareme::JudgeRequest {
+/// let request = bareme::judge::JudgeRequest {
 ///     blocker: serde_json::json!({"reason_code": "MISSING_PAYROLL_MONTH"}),
 ///     clauses: vec!["R7".into()],
 ///     explanation: "Which payroll month is it?".into(),
@@ -66,9 +66,9 @@ impl JudgeRequest {
 /// A judge's verdict: the three criteria of the seed's judge prompt.
 ///
 /// ```
-/// let v = bareme::Verdict::from_text(r#"{"identifies_blocker": true, "requests_resolution": true, "avoids_unsupported_answer": false}"#)?;
+/// let v = bareme::judge::Verdict::from_text(r#"{"identifies_blocker": true, "requests_resolution": true, "avoids_unsupported_answer": false}"#)?;
 /// assert_eq!(v.grade(), rust_decimal::Decimal::from(2) / rust_decimal::Decimal::from(3));
-/// assert_eq!(bareme::Verdict::from_text("yes").unwrap_err().code(), "judge::malformed");
+/// assert_eq!(bareme::judge::Verdict::from_text("yes").unwrap_err().code(), "judge::malformed");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,7 +145,7 @@ impl Verdict {
 /// Why a judge gave no verdict: an infrastructure error, never a score.
 ///
 /// ```
-/// let err = bareme::Verdict::from_text(r#"{"identifies_blocker": 1}"#).unwrap_err();
+/// let err = bareme::judge::Verdict::from_text(r#"{"identifies_blocker": 1}"#).unwrap_err();
 /// assert_eq!(err.code(), "judge::malformed");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -196,9 +196,9 @@ fn poisoned<T>(_: T) -> JudgeError {
 /// ```
 /// #[derive(Debug)]
 /// struct Lenient;
-/// impl bareme::Judge for Lenient {
-///     fn judge(&self, _: &bareme::JudgeRequest) -> Result<bareme::Verdict, bareme::JudgeError> {
-///         Ok(bareme::Verdict { identifies_blocker: true, requests_resolution: true, avoids_unsupported_answer: true })
+/// impl bareme::judge::Judge for Lenient {
+///     fn judge(&self, _: &bareme::judge::JudgeRequest) -> Result<bareme::judge::Verdict, bareme::judge::JudgeError> {
+///         Ok(bareme::judge::Verdict { identifies_blocker: true, requests_resolution: true, avoids_unsupported_answer: true })
 ///     }
 /// }
 /// let (rubric, _) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
@@ -216,12 +216,12 @@ pub trait Judge: Send + Sync + Debug {
 /// `{"key", "verdict"}`, so an interrupted run keeps what it paid for.
 ///
 /// ```
-/// use bareme::Judge;
+/// use bareme::judge::Judge;
 /// let line = r#"{"key": "abc", "verdict": {"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true}}"#;
 /// // Replay only: no judge, no sink; a request the record lacks is an error.
-/// let record = bareme::Recorded::new(None, line.as_bytes(), None)?;
+/// let record = bareme::judge::Recorded::new(None, line.as_bytes(), None)?;
 /// assert_eq!(record.len(), 1);
-/// let request = bareme::JudgeRequest { blocker: serde_json::json!({}), clauses: vec![], explanation: "x".into() };
+/// let request = bareme::judge::JudgeRequest { blocker: serde_json::json!({}), clauses: vec![], explanation: "x".into() };
 /// assert_eq!(record.judge(&request).unwrap_err().code(), "judge::not_recorded");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 use super::model::*;
-use super::schema::*;
+use super::raw::*;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{self as rbm, NodeKind, OutputValue, Rulebook};
 use crate::reply::{Amount, AmountRules, Closing, Envelope, Tag};
@@ -49,14 +49,14 @@ const PIN: PinWords = PinWords {
 pub fn load_rubric(
     path: &Path,
     rulebook: Option<&Path>,
-) -> Result<(Rubric, Rulebook), RubricError> {
+) -> Result<(Rubric, Rulebook), CompanionError> {
     load_companion(path, "rubric", rulebook, parse_rubric)
 }
 
 /// Parses and checks rubric text against a rulebook.
 pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Diagnostics> {
     let (raw, mut diags) = parse_toml::<RawRubric>(name, text, "score::toml")?;
-    let mut cx = Cx {
+    let mut cx = Checker {
         rb,
         diags: &mut diags,
     };
@@ -71,12 +71,13 @@ fn span_of<T>(s: &Spanned<T>) -> Span {
     Span::from(s.span())
 }
 
-struct Cx<'a> {
+/// The checker's state while a rubric is read against its rulebook.
+struct Checker<'a> {
     rb: &'a Rulebook,
     diags: &'a mut Diagnostics,
 }
 
-impl Cx<'_> {
+impl Checker<'_> {
     fn problem(&mut self, code: &'static str, span: Span, message: String) {
         self.diags
             .push(Problem::new(code, message).at(span, "here"));

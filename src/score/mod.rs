@@ -28,8 +28,8 @@ mod judge;
 mod load;
 mod means;
 mod model;
+mod raw;
 mod read;
-mod schema;
 mod settings;
 mod taskset;
 
@@ -112,7 +112,7 @@ impl Scorer {
     /// [`Recorded`] to keep and replay its verdicts.
     ///
     /// ```
-    /// use bareme::{Judge, JudgeError, JudgeRequest, Verdict};
+    /// use bareme::judge::{Judge, JudgeError, JudgeRequest, Verdict};
     /// #[derive(Debug)]
     /// struct Strict;
     /// impl Judge for Strict {
@@ -123,7 +123,7 @@ impl Scorer {
     /// }
     /// let (rubric, rb) = bareme::load_rubric("rulebooks/luma-payroll/rubric-8.toml".as_ref(), None)?;
     /// let case = serde_json::json!({"task": "payslip", "gross_pay": "1000.00"});
-    /// let expected = bareme::outcome_json(bareme::evaluate_value(&rb, &case, false).as_ref().map(|(o, _)| o));
+    /// let expected = bareme::unstable::outcome::outcome_json(bareme::evaluate_value(&rb, &case, false).as_ref().map(|(o, _)| o));
     /// let task = bareme::Task::from_json(&serde_json::json!({"id": "t", "level": 1, "tier": "trap",
     ///     "rulebook": "luma-payroll@3", "rulebook_hash": rb.hash(), "case": case, "expected": expected}).to_string())?;
     /// let reply = r#"{"decision": "clarify", "reason_code": "MISSING_PAYROLL_MONTH", "clauses": ["R1", "R7"],

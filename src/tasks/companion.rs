@@ -19,8 +19,16 @@ use crate::rulebook::load::{read_capped, MAX_RULEBOOK_BYTES};
 use crate::rulebook::{load_rulebook, LoadError};
 use crate::span::Span;
 
-/// Why a companion file could not be loaded.
+/// Why a companion file (a generator or a rubric, pinned to one rulebook
+/// version) could not be loaded.
+///
+/// ```
+/// let err = bareme::load_rubric("rulebooks/no-such/rubric-1.toml".as_ref(), None).unwrap_err();
+/// assert!(matches!(err, bareme::CompanionError::Io { .. }));
+/// assert_eq!(err.code(), "companion::io");
+/// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CompanionError {
     /// The file itself could not be read.
     #[error("cannot read {path}: {source}")]
@@ -41,6 +49,18 @@ pub enum CompanionError {
     /// The file has problems, or disagrees with its rulebook.
     #[error("{} problem(s) in {}", .0.problems.len(), .0.source.name)]
     Invalid(Diagnostics),
+}
+
+impl CompanionError {
+    /// A stable code: `companion::io`, `companion::invalid`, or the
+    /// rulebook's load error's own (`load::io`, `load::invalid`, …).
+    pub fn code(&self) -> &'static str {
+        match self {
+            CompanionError::Io { .. } => "companion::io",
+            CompanionError::Rulebook { source, .. } => source.code(),
+            CompanionError::Invalid(_) => "companion::invalid",
+        }
+    }
 }
 
 /// Why the bytes of a companion file are not its text.

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::json::{check_head, cite_fields, lookup, outcome, value};
-use super::{CheckTrace, CiteTrace, Event, Read, RoundingTrace, StepTrace, Trace};
+use super::{CheckTrace, CiteTrace, Event, ReadTrace, RoundingTrace, StepTrace, Trace};
 use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, write_string};
 use crate::value::Value;
 
@@ -288,12 +288,12 @@ fn definition(out: &mut Vec<u8>, def: &Def<'_>) {
 /// is the position of the name there.
 fn reads(
     out: &mut Vec<u8>,
-    reads: &[Read],
+    reads: &[ReadTrace],
     item: Option<&str>,
     known: &Known<'_>,
     names: Option<&[&str]>,
 ) {
-    write_list(out, reads, |out, r: &Read| {
+    write_list(out, reads, |out, r: &ReadTrace| {
         out.push(b'[');
         match names.and_then(|n| n.iter().position(|x| *x == &*r.name)) {
             Some(k) => write_integer(out, k as u64),

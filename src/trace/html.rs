@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 use super::answer::{answer_fields, Field, FieldValue};
 use super::page::{cell_text, is_nothing, safe, value_text, Block, Group, Page, PageSource};
-use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, Read, StepTrace};
+use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, ReadTrace, StepTrace};
 use crate::facts::Given;
 
 /// The page's style: readable on a screen, printable on A4.
@@ -380,7 +380,7 @@ fn write_check(out: &mut String, page: &Page<'_>, c: &CheckTrace) {
     out.push_str("</div>\n");
 }
 
-fn write_reads(out: &mut String, page: &Page<'_>, reads: &[Read], item: Option<&str>) {
+fn write_reads(out: &mut String, page: &Page<'_>, reads: &[ReadTrace], item: Option<&str>) {
     if reads.is_empty() {
         return;
     }

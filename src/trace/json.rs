@@ -11,7 +11,7 @@
 //! the digest of every conformance case's trace in `tests/it/traces.rs`.
 
 use super::{
-    CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, Read, ReportTrace,
+    CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
     RoundingTrace, StepTrace, Trace,
 };
 use crate::facts::Given;
@@ -185,7 +185,7 @@ pub(super) fn cite_fields(out: &mut Vec<u8>, c: &CiteTrace) {
     write_list(out, c.clauses.iter(), write_string);
 }
 
-fn read(out: &mut Vec<u8>, r: &Read) {
+fn read(out: &mut Vec<u8>, r: &ReadTrace) {
     out.extend_from_slice(b"{\"name\":");
     write_string(out, &r.name);
     out.extend_from_slice(b",\"value\":");

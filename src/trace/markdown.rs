@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use super::answer::{answer_fields, Field, FieldValue};
 use super::page::{cell_text, is_nothing, safe, value_text, Block, Group, Page, PageSource};
-use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, Read, StepTrace};
+use super::{escape_text, CheckTrace, CiteTrace, OutcomeTrace, ReadTrace, StepTrace};
 use crate::facts::Given;
 
 /// Text as Markdown prose or a table cell: `escape_text`'s visible escapes,
@@ -365,7 +365,7 @@ fn cite(page: &Page<'_>, c: &CiteTrace) -> String {
     )
 }
 
-fn write_reads(out: &mut String, page: &Page<'_>, reads: &[Read], item: Option<&str>) {
+fn write_reads(out: &mut String, page: &Page<'_>, reads: &[ReadTrace], item: Option<&str>) {
     if reads.is_empty() {
         return;
     }

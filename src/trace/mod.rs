@@ -106,7 +106,7 @@ pub struct CheckTrace {
     /// The condition (`None`: always holds).
     pub when: Option<Arc<str>>,
     /// Values the condition read.
-    pub reads: Vec<Read>,
+    pub reads: Vec<ReadTrace>,
     /// Whether it held.
     pub held: bool,
     /// What it gives when it holds: `decision calculate`, `reject allowed_deduction`.
@@ -134,7 +134,7 @@ pub struct StepTrace {
     /// Its applicability condition, and whether it held.
     pub condition: Option<ConditionTrace>,
     /// Every name it read, with its value.
-    pub reads: Vec<Read>,
+    pub reads: Vec<ReadTrace>,
     /// Table rows chosen, and why.
     pub lookups: Vec<Lookup>,
     /// Roundings inside the formula and at the step's rounding point.
@@ -156,7 +156,7 @@ pub struct ConditionTrace {
 
 /// A name read and its value.
 #[derive(Clone, Debug)]
-pub struct Read {
+pub struct ReadTrace {
     /// `gross_pay`, `row.rate`.
     pub name: Arc<str>,
     /// The value read.

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use sha2::{Digest, Sha256};
 
 use super::text::shown;
-use super::{CheckTrace, CiteTrace, Event, OutcomeTrace, Read, StepTrace, Trace};
+use super::{CheckTrace, CiteTrace, Event, OutcomeTrace, ReadTrace, StepTrace, Trace};
 use crate::model::{Clauses, Rulebook};
 use crate::value::Value;
 
@@ -201,7 +201,7 @@ impl<'a> Page<'a> {
     }
 
     /// Where a value read by a formula (of a step of `item`) came from.
-    pub fn origin(&self, read: &Read, item: Option<&str>) -> Origin {
+    pub fn origin(&self, read: &ReadTrace, item: Option<&str>) -> Origin {
         let name = &*read.name;
         let (root, field) = match name.split_once('.') {
             Some((root, field)) => (root, Some(field)),

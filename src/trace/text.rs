@@ -236,7 +236,7 @@ fn write_report(out: &mut String, report: &super::ReportTrace) {
     }
 }
 
-fn write_reads(out: &mut String, reads: &[super::Read]) {
+fn write_reads(out: &mut String, reads: &[super::ReadTrace]) {
     if !reads.is_empty() {
         let list: Vec<String> = reads
             .iter()

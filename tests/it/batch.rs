@@ -71,7 +71,7 @@ fn each_batch_line_answers_its_input_line() {
             Err(_) => None,
             // The envelope `{"case": 1}` holds a case that is no object.
             Ok(case) if case.get("case").is_some() => None,
-            Ok(case) => Some(bareme::outcome_json(
+            Ok(case) => Some(bareme::unstable::outcome::outcome_json(
                 bareme::evaluate_value(&rb, &case, false)
                     .as_ref()
                     .map(|(outcome, _)| outcome),

@@ -9,7 +9,7 @@ use super::cli::bareme;
 
 /// The outcome line `eval --batch` would print.
 fn outcome(rb: &bareme::Rulebook, case: &serde_json::Value) -> serde_json::Value {
-    bareme::outcome_json(
+    bareme::unstable::outcome::outcome_json(
         bareme::evaluate_value(rb, case, false)
             .as_ref()
             .map(|(o, _)| o),

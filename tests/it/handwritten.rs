@@ -129,7 +129,7 @@ fn compare(
     let (mut answered, mut rejected) = (0, 0);
     for line in lines {
         let case: serde_json::Value = serde_json::from_str(&line).expect("JSON");
-        let expected = bareme::outcome_json(
+        let expected = bareme::unstable::outcome::outcome_json(
             bareme::evaluate_value(&rb, &case, false)
                 .as_ref()
                 .map(|(o, _)| o),

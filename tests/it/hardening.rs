@@ -50,7 +50,7 @@ fn an_answer_still_comes_out() {
     let case = serde_json::json!({ "x": "1.5" });
     let (outcome, _) = evaluate_value(&rb, &case, false).expect("no fault");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({ "v": "5.0" })
     );
 }
@@ -114,7 +114,7 @@ fn a_chain_just_under_the_limit_evaluates_on_every_road() {
     for trace in [false, true] {
         let (outcome, _) = evaluate_value(&rb, &case, trace).expect("no fault");
         assert_eq!(
-            bareme::outcome_json(Ok(&outcome)),
+            bareme::unstable::outcome::outcome_json(Ok(&outcome)),
             serde_json::json!({ "v": "1251" })
         );
     }
@@ -151,7 +151,7 @@ fn the_calendar_is_the_same_at_input_and_in_every_function() {
     let case = serde_json::json!({ "m": "9999-12", "d": "9999-12-31" });
     let (outcome, _) = evaluate_value(&rb, &case, false).expect("no fault");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({ "days": 31 })
     );
 
@@ -162,7 +162,7 @@ fn the_calendar_is_the_same_at_input_and_in_every_function() {
     let rb = calendar_rulebook(&[("later", "add_years(d, 7973)", "date")]);
     let (outcome, _) = evaluate_value(&rb, &case, false).expect("no fault");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({ "later": "9999-01-31" })
     );
 
@@ -248,7 +248,7 @@ fn field_rules_spend_the_case_budget() {
     let rb = judged_list(100_000);
     let (outcome, _) = evaluate_value(&rb, &case, false).expect("within the budget");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({ "n": 10000 })
     );
     let rb = judged_list(50_000);

@@ -95,7 +95,10 @@ fn lists_longer_than_their_bound_are_rejected_before_item_checks() {
     assert_eq!(err.message, "has 1000000 items, more than the limit of 24");
     let ok =
         evaluate_value(&rb, &serde_json::json!({ "items": [1, 2, 3] }), false).expect("no fault");
-    assert_eq!(bareme::outcome_json(Ok(&ok.0)), serde_json::json!({"n": 3}));
+    assert_eq!(
+        bareme::unstable::outcome::outcome_json(Ok(&ok.0)),
+        serde_json::json!({"n": 3})
+    );
     assert_eq!(rejected_at(&rb, r#"{"items": [1, 0]}"#), "items[1]");
 }
 
@@ -172,7 +175,7 @@ fn string_literals_do_not_count_as_nesting() {
     let rb = parse_rulebook("h.toml", &text).expect("valid");
     let (outcome, _) = evaluate_value(&rb, &serde_json::json!({}), false).expect("no fault");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({ "v": parens })
     );
 }

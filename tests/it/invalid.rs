@@ -87,7 +87,7 @@ fn a_value_that_does_not_validate_reads_as_absent_or_its_default() {
     let valid = json!({"people": {"b": {"region": "north", "age": 30}}, "note": "hi", "level": 3});
     let (outcome, _) = evaluate_value(&rb, &valid, false).expect("evaluates");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         json!({"known": 1, "ages": 30, "note": "hi", "level": 3})
     );
     let bad_name = json!({"people": {"b": {"name": 5}}});

@@ -13,11 +13,11 @@
 //! `serde_json::Value` the library gives at its edge (`written.rs` pins the
 //! corners by hand).
 
+use bareme::unstable::case::{validate_case_text, CaseText};
+use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
-use bareme::{
-    evaluate_text, outcome_json, validate_case, validate_case_text, write_outcome, CaseText,
-    Rulebook,
-};
+use bareme::unstable::outcome::{outcome_json, write_outcome};
+use bareme::{validate_case, Rulebook};
 use serde_json::Value as Json;
 
 use crate::{root, rulebook, rulebook_dirs};

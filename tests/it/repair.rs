@@ -80,7 +80,7 @@ fn bake_refuses_what_ablate_refuses() {
 }
 
 use bareme::unstable::repair::{bake_text, load_repair, Verifier};
-use bareme::unstable::rulebook::schema::RawRulebook;
+use bareme::unstable::rulebook::raw::RawRulebook;
 use rust_decimal::Decimal;
 use std::sync::OnceLock;
 
@@ -538,8 +538,8 @@ fn bake_and_verify_commands() {
 /// the seeded candidate 0.0.
 #[test]
 fn the_repair_session_tools() {
-    let repair =
-        bareme::Repair::load(&root().join("rulebooks/sales-tax/repair-1.toml")).expect("load");
+    let repair = bareme::repair::Repair::load(&root().join("rulebooks/sales-tax/repair-1.toml"))
+        .expect("load");
     let mut a = repair.session();
     let b = repair.session();
     assert_eq!(a.read_rulebook(), seeded_text());

@@ -129,7 +129,7 @@ fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
     let line = |trace: bool| {
         let result = evaluate_value(rb, &case, trace);
         let mut out = Vec::new();
-        bareme::write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
+        bareme::unstable::outcome::write_outcome(&mut out, result.as_ref().map(|(o, _)| o));
         String::from_utf8(out).expect("UTF-8")
     };
     let untraced = line(false);

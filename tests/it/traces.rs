@@ -84,7 +84,7 @@ fn sales_tax_supplied_rules_json() {
     let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     // 0.05 × 0.10 = 0.005, a half-cent tie: half-up gives 0.01, with a margin of 0.
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({
             "cart_id": "C9",
             "lines": [{"id": "A", "jurisdiction": "ZONE_1", "net": "0.10", "tax": "0.01", "total": "0.11"}],
@@ -132,7 +132,7 @@ fn succession_gift_with_recall_json() {
     // (1,380.75 + 0.2 × 72,203) − (1,380.75 + 0.2 × 4,068) = 15,821.35 − 2,194.35 = 13,627.
     let (outcome, trace) = evaluate_value(&rb, &case, true).expect("evaluates");
     assert_eq!(
-        bareme::outcome_json(Ok(&outcome)),
+        bareme::unstable::outcome::outcome_json(Ok(&outcome)),
         serde_json::json!({
             "beneficiaires": {"B1": {"part_taxable": 68135, "droits": 13627}},
             "total_droits": 13627

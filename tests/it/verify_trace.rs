@@ -6,7 +6,8 @@ use std::path::Path;
 
 use bareme::unstable::audit::{verify_line, TraceVerdict};
 use bareme::unstable::conformance::cases;
-use bareme::{evaluate_value, load_rulebook, write_traced, Rulebook};
+use bareme::unstable::outcome::write_traced;
+use bareme::{evaluate_value, load_rulebook, Rulebook};
 
 /// The traced line `eval --trace json` prints for a case, or `None` when
 /// the rulebook faults on it (exit 4, no trace).

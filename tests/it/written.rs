@@ -7,10 +7,10 @@
 //! gives at its edge (`outcome_json`); `readers.rs` checks that over every
 //! bundled rulebook's conformance and generated cases.
 
-use bareme::{
-    evaluate_text, outcome_json, parse_rulebook, write_evaluation, write_outcome, CaseText,
-    Rulebook,
-};
+use bareme::unstable::case::CaseText;
+use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
+use bareme::unstable::outcome::{outcome_json, write_outcome};
+use bareme::{parse_rulebook, Rulebook};
 
 /// Items with an id and an amount, each answered under its key; the
 /// answer holds every format.

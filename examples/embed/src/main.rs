@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bareme::unstable::generate::{load_generator, TaskDrawer};
-use bareme::unstable::score::{load_rubric, Scorer};
-use bareme::{evaluate_value, render_text, Outcome};
+use bareme::{
+    evaluate_value, load_generator, load_rubric, render_text, Outcome, Scorer, TaskDrawer,
+};
 
 fn bundled(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -166,14 +166,14 @@ fn operations_as_the_walker_runs_them() {
 
 #[test]
 fn admit_refuses_what_the_walker_faults_on() {
-    assert_eq!(Read::Present.admit(Value::Null), None);
-    assert_eq!(Read::Date.admit(Value::Number(1.into())), None);
+    assert_eq!(ArgRead::Present.admit(Value::Null), None);
+    assert_eq!(ArgRead::Date.admit(Value::Number(1.into())), None);
     assert_eq!(
-        Read::List.admit(Value::Absent),
+        ArgRead::List.admit(Value::Absent),
         Some(Value::List(std::sync::Arc::from([])))
     );
     assert_eq!(
-        Read::Decimal.admit(Value::Number(2.into())),
+        ArgRead::Decimal.admit(Value::Number(2.into())),
         Some(Value::Number(2.into()))
     );
 }

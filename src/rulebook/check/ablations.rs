@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::{Checker, Declared};
 use crate::model::*;
-use crate::rulebook::schema::*;
+use crate::rulebook::raw::*;
 use crate::span::Span;
 
 impl Checker<'_> {

@@ -17,8 +17,8 @@ use toml::Spanned;
 use super::{index_of, sp, Checker, Declared};
 use crate::diag::Problem;
 use crate::model::*;
+use crate::rulebook::raw::*;
 use crate::rulebook::resolve::suggest_within;
-use crate::rulebook::schema::*;
 
 impl Checker<'_> {
     /// Builds each decision: its clauses, its conditional citations, and its

@@ -12,8 +12,8 @@ use toml::Spanned;
 
 use super::{sp, Checker};
 use crate::model::*;
+use crate::rulebook::raw::*;
 use crate::rulebook::resolve::Binding;
-use crate::rulebook::schema::*;
 use crate::span::Span;
 
 /// Whether `id` is a rulebook id: lowercase ASCII letters, digits, `-` and

@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use super::{Checker, Condition, Declared};
 use crate::model::*;
+use crate::rulebook::raw::*;
 use crate::rulebook::resolve::Scope;
-use crate::rulebook::schema::*;
 use crate::span::Span;
 
 impl Checker<'_> {

@@ -21,7 +21,7 @@ use crate::case::{toml::json_from_toml as toml_to_json, validate_value};
 use crate::diag::Problem;
 use crate::model::*;
 use crate::num::MAX_PLACES;
-use crate::rulebook::schema::*;
+use crate::rulebook::raw::*;
 use crate::span::Span;
 use crate::value::{parse_date, Month, Value};
 

@@ -37,10 +37,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
+use super::raw::*;
 use super::resolve::{
     resolve_with_locals, suggest_within, Binding, ExprProblem, GroupScope, Scope, SUGGEST_WORK,
 };
-use super::schema::*;
 use crate::diag::{Diagnostics, Problem};
 use crate::expr::{parse_expr, Expr};
 use crate::model::*;

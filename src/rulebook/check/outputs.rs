@@ -16,8 +16,8 @@ use toml::Spanned;
 use super::{sp, type_word, Checker, Declared, GroupNames, Pending};
 use crate::model::*;
 use crate::num::MAX_PLACES;
+use crate::rulebook::raw::*;
 use crate::rulebook::resolve::Scope;
-use crate::rulebook::schema::*;
 
 impl Checker<'_> {
     /// One answer field: a value in a format, or a list over a per-item group.

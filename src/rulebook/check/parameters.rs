@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::periods::overlapping_periods;
 use super::{parse_plain_decimal, sp, Checker, Declared, Pending};
 use crate::model::*;
-use crate::rulebook::schema::*;
+use crate::rulebook::raw::*;
 use crate::span::Span;
 use crate::value::Value;
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::{sp, Checker, InputCx};
 use crate::model::{InputKind, Pattern};
-use crate::rulebook::schema::RawInput;
+use crate::rulebook::raw::RawInput;
 
 /// The most memory a compiled pattern may take, in bytes.
 pub(crate) const MAX_PATTERN_BYTES: usize = 1 << 20;

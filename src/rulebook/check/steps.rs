@@ -18,8 +18,8 @@ use super::{sp, type_word, Checker, GroupNames, Pending, Resolved};
 use crate::expr::{Expr, ExprKind};
 use crate::model::*;
 use crate::num::{RoundingMode, MAX_PLACES};
+use crate::rulebook::raw::*;
 use crate::rulebook::resolve::{Binding, GroupScope, Scope};
-use crate::rulebook::schema::*;
 use crate::span::Span;
 
 /// A step's formula, `when`, `otherwise` and `cite` conditions, parsed.

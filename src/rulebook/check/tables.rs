@@ -21,7 +21,7 @@ use super::periods::overlapping_periods;
 use super::{sp, Checker, InputCx};
 use crate::case::{toml::json_from_toml as toml_to_json, validate_value};
 use crate::model::*;
-use crate::rulebook::schema::*;
+use crate::rulebook::raw::*;
 use crate::span::Span;
 use crate::value::{Record, Value};
 
