@@ -66,7 +66,9 @@ pub use case::{validate_case, validate_case_text, CaseText};
 pub use diag::Diagnostics;
 pub use diff::{diff_rulebooks, RulebookDiff, Version};
 pub use embed::{
-    batch_line, batch_lines, diff_versions, evaluate_bytes, generate_lines, DiffError, PoolError,
+    batch_line, batch_lines, calculate, diff_versions, evaluate_bytes, generate_lines,
+    generate_lines_excluding, table_rows, CalcError, DiffError, LookupError, PoolError, SplitError,
+    TableRow, MAX_CALCULATION_STEPS, MAX_EXPRESSION_BYTES,
 };
 pub use eval::evaluate;
 pub use evaluation::{evaluate_text, evaluate_value, write_evaluation};
