@@ -24,6 +24,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rust_decimal::Decimal;
 
 mod repair;
+mod tools;
 
 create_exception!(
     _bareme,
@@ -587,7 +588,11 @@ impl Generator {
     /// Tasks `start..start + n` of `seed` as dicts, as `bareme generate`
     /// writes them (a duplicate of an earlier index drawn again), all at
     /// `level` if given, drawn on `jobs` threads (None: every core).
-    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    /// `exclude`: other sets' task lines (a list of lists of lines, as
+    /// `generate_json` gives them), whose cases are drawn again, as
+    /// `generate --exclude FILE…` does: still exactly `n` tasks.
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None, exclude = None))]
+    #[allow(clippy::too_many_arguments)]
     fn generate<'py>(
         &self,
         py: Python<'py>,
@@ -596,8 +601,9 @@ impl Generator {
         start: u64,
         level: Option<i64>,
         jobs: Option<usize>,
+        exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let lines = self.generate_json(py, n, seed, start, level, jobs)?;
+        let lines = self.generate_json(py, n, seed, start, level, jobs, exclude)?;
         let list = PyList::empty(py);
         for line in &lines {
             list.append(loads(py, line, true)?)?;
@@ -607,7 +613,8 @@ impl Generator {
 
     /// As `generate`, each task's JSON line exactly as `bareme generate`
     /// writes it (without the newline).
-    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None, exclude = None))]
+    #[allow(clippy::too_many_arguments)]
     fn generate_json(
         &self,
         py: Python<'_>,
@@ -616,12 +623,28 @@ impl Generator {
         start: u64,
         level: Option<i64>,
         jobs: Option<usize>,
+        exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
         let jobs = jobs_of(jobs);
+        // Each excluded set as the task file `generate --exclude` reads.
+        let files: Vec<(String, Vec<u8>)> = exclude
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, lines)| !lines.is_empty())
+            .map(|(i, lines)| (format!("exclude[{i}]"), (lines.join("\n") + "\n").into_bytes()))
+            .collect();
         let text = engine(py, || -> Result<Vec<u8>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            bareme::generate_lines(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            if files.is_empty() {
+                return bareme::generate_lines(&drawer, seed, start, n, level, jobs)
+                    .map_err(|e| e.to_string());
+            }
+            let excluded: Vec<(&str, &[u8])> =
+                files.iter().map(|(name, bytes)| (name.as_str(), bytes.as_slice())).collect();
+            bareme::generate_lines_excluding(&drawer, seed, start, n, level, jobs, &excluded)
+                .map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
@@ -847,6 +870,9 @@ fn _bareme(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<repair::RepairSession>()?;
     m.add_function(wrap_pyfunction!(_diff_json, m)?)?;
     m.add_function(wrap_pyfunction!(_source_rulebooks, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::calculate, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::table_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::case_part, m)?)?;
     m.add("BaremeError", py.get_type::<BaremeError>())?;
     m.add("RulebookError", py.get_type::<RulebookError>())?;
     m.add("CaseRejected", py.get_type::<CaseRejected>())?;

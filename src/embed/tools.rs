@@ -126,9 +126,14 @@ pub fn calculate(expression: &str) -> Result<String, CalcError> {
             .iter()
             .map(|p| {
                 let at = p.span.start as usize;
-                match &p.help {
-                    Some(help) => format!("{} (at byte {at}; {help})", p.message),
-                    None => format!("{} (at byte {at})", p.message),
+                // The resolver's hint speaks of a rulebook's names; the
+                // calculator has none, so it says what to write instead.
+                match p.code {
+                    "check::unknown_name" => format!(
+                        "{} (at byte {at}; the calculator knows no names: write each value as a number)",
+                        p.message
+                    ),
+                    _ => format!("{} (at byte {at})", p.message),
                 }
             })
             .collect::<Vec<_>>()
