@@ -68,7 +68,7 @@ pub use diff::{diff_rulebooks, RulebookDiff, Version};
 pub use embed::{
     batch_line, batch_lines, calculate, diff_versions, evaluate_bytes, generate_lines,
     generate_lines_excluding, table_rows, CalcError, DiffError, LookupError, PoolError, SplitError,
-    TableRow, MAX_CALCULATION_STEPS, MAX_EXPRESSION_BYTES,
+    TableRow,
 };
 pub use eval::evaluate;
 pub use evaluation::{evaluate_text, evaluate_value, write_evaluation};

@@ -15,10 +15,7 @@ mod diff;
 mod tools;
 
 pub use diff::{diff_versions, DiffError};
-pub use tools::{
-    calculate, table_rows, CalcError, LookupError, TableRow, MAX_CALCULATION_STEPS,
-    MAX_EXPRESSION_BYTES,
-};
+pub use tools::{calculate, table_rows, CalcError, LookupError, TableRow};
 /// The diff's reading of versions, for the command line.
 pub mod versions {
     pub use super::diff::{compare_versions, read_text, verdicts, DiffedVersion};
@@ -192,6 +189,14 @@ pub fn generate_lines(
 }
 
 /// Why [`generate_lines_excluding`] wrote nothing.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let refused = bareme::generate_lines_excluding(&drawer, 1, 0, 5, None, 1, &[("train", b"not a task\n")]);
+/// assert_eq!(refused.unwrap_err().code(), "generate::exclude");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SplitError {

@@ -156,6 +156,13 @@ pub fn calculate(expression: &str) -> Result<String, CalcError> {
 }
 
 /// One row of a table, as a lookup tool shows it.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let first = &bareme::table_rows(&rb, br#"{"task": "payslip"}"#, "schedule")?[0];
+/// assert!(first.json.starts_with(r#"{"name":"first-half","from":"2026-01","to":"2026-06","rate":"0.05""#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableRow {
     /// The row's name (a period table's), or its position from 1.
@@ -166,6 +173,13 @@ pub struct TableRow {
 }
 
 /// Why a table's rows cannot be shown.
+///
+/// ```
+/// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
+/// let refused = bareme::table_rows(&rb, b"{}", "rates").unwrap_err();
+/// assert_eq!(refused.code(), "lookup::table");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LookupError {

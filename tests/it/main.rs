@@ -42,6 +42,7 @@ mod serve;
 mod splits;
 mod sweep;
 mod tasks;
+mod tools;
 mod traces;
 mod verify_trace;
 mod warnings;
