@@ -192,11 +192,11 @@ fn companion_error(py: Python<'_>, e: &bareme::GeneratorError, file: &str) -> Py
 fn write_json(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
-    path: &str,
+    path: &Place<'_>,
     depth: usize,
     out: &mut String,
 ) -> Result<(), (String, String)> {
-    let refuse = |message: String| Err((path_or_root(path), message));
+    let refuse = |message: String| Err((path.render(), message));
     if depth > MAX_DEPTH {
         return refuse(format!(
             "the value nests deeper than {MAX_DEPTH} levels (or contains itself)"
@@ -237,12 +237,7 @@ fn write_json(
             }
             write_string(out, key);
             out.push(':');
-            let inner = if path.is_empty() {
-                key.to_string()
-            } else {
-                format!("{path}.{key}")
-            };
-            write_json(py, &v, &inner, depth + 1, out)?;
+            write_json(py, &v, &Place::Key(path, key), depth + 1, out)?;
         }
         out.push('}');
     } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
@@ -258,7 +253,7 @@ fn write_json(
             if i > 0 {
                 out.push(',');
             }
-            write_json(py, &item, &format!("{path}[{i}]"), depth + 1, out)?;
+            write_json(py, &item, &Place::Index(path, i), depth + 1, out)?;
         }
         out.push(']');
     } else if is_decimal(py, value) {
@@ -289,15 +284,52 @@ fn write_json(
     Ok(())
 }
 
-fn path_or_root(path: &str) -> String {
-    if path.is_empty() {
-        "$".into()
-    } else {
-        path.into()
+/// Where a value sits in the Python value being written: rendered as a
+/// path (`a.b[2]`, `$` the value itself) only when a value is refused, so
+/// that writing a valid case allocates no path.
+enum Place<'a> {
+    Root,
+    Key(&'a Place<'a>, &'a str),
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    fn render(&self) -> String {
+        fn walk(place: &Place<'_>, out: &mut String) {
+            match place {
+                Place::Root => {}
+                Place::Key(parent, key) => {
+                    walk(parent, out);
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(key);
+                }
+                Place::Index(parent, i) => {
+                    walk(parent, out);
+                    out.push_str(&format!("[{i}]"));
+                }
+            }
+        }
+        let mut out = String::new();
+        walk(self, &mut out);
+        if out.is_empty() {
+            "$".into()
+        } else {
+            out
+        }
     }
 }
 
+/// A string as serde_json writes it: most case texts (amounts, months,
+/// names) need no escape and are copied between quotes.
 fn write_string(out: &mut String, text: &str) {
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     match serde_json::to_string(text) {
         Ok(s) => out.push_str(&s),
         // INVARIANT: serialising a str to a String cannot fail; written
@@ -306,10 +338,15 @@ fn write_string(out: &mut String, text: &str) {
     }
 }
 
+/// `decimal.Decimal`, looked up once rather than once per value.
+static DECIMAL: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
 fn is_decimal(py: Python<'_>, value: &Bound<'_, PyAny>) -> bool {
-    py.import("decimal")
-        .and_then(|m| m.getattr("Decimal"))
-        .and_then(|t| value.is_instance(&t))
+    DECIMAL
+        .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("decimal")?.getattr("Decimal")?.unbind())
+        })
+        .and_then(|t| value.is_instance(t.bind(py)))
         .unwrap_or(false)
 }
 
@@ -329,7 +366,7 @@ fn json_bytes(py: Python<'_>, value: &Bound<'_, PyAny>) -> Result<Vec<u8>, (Stri
         return Ok(b.as_bytes().to_vec());
     }
     let mut out = String::new();
-    write_json(py, value, "", 0, &mut out)?;
+    write_json(py, value, &Place::Root, 0, &mut out)?;
     Ok(out.into_bytes())
 }
 
