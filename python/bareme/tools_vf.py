@@ -71,6 +71,9 @@ class ToolMode:
     table: in tool mode that paragraph is left out."""
     record_heading: str = "Record:\n"
     """What precedes the record's JSON in the prompt."""
+    reworded: tuple[tuple[str, str], ...] = ()
+    """Phrases of the prompt that speak of the record as shown, and what
+    they say in tool mode."""
     turns: int = 8
     """The seed's turn limit."""
     calculator_help: str = (
@@ -90,6 +93,7 @@ TOOL_MODES: dict[str, ToolMode] = {
             "amendment": ["amendment"],
         },
         hidden_heading="Reference schedule (fictional values), the default:",
+        reworded=(("to the record below:", "to the record:"),),
     ),
 }
 """The systems that have a tool mode, and how."""
@@ -158,6 +162,8 @@ def tool_prompt(system: str, task: dict[str, Any], line: str) -> str:
         "your last message, without a tool call, is your answer.\n"
     )
     prompt = prompt.replace(block, tools, 1)
+    for shown_text, told in mode.reworded:
+        prompt = prompt.replace(shown_text, told, 1)
     # The paragraph that shows the default table, up to the blank line.
     hidden = re.compile(re.escape(mode.hidden_heading) + r"\n(?:.+\n)*\n")
     return hidden.sub("", prompt, count=1)

@@ -124,6 +124,7 @@ def test_a_payslip_worked_through_the_tools_earns_the_top_score(env):
     for value in [line["case"]["gross_pay"], *line["case"]["reference_tables"]["first-half"].values(), "4,800.00"]:
         assert value not in prompt
     assert "lookup_reference(name)" in prompt and "at most 8 turns" in prompt
+    assert "record below" not in prompt and "the default:" not in prompt
     with FakeModel(payslip_script()) as model:
         trace = run_episode(env, model, task)
     tools = {t["function"]["name"]: t["function"] for t in model.requests[0]["tools"]}
