@@ -10,7 +10,8 @@
 //!
 //! Invariant: the calculator resolves names against an empty namespace (it
 //! holds no rates, rules or brackets), and its work is bounded: the text by
-//! [`MAX_EXPRESSION_BYTES`], the evaluation by [`MAX_CALCULATION_STEPS`].
+//! [`MAX_EXPRESSION_BYTES`] (and the parser's nesting bound), the
+//! evaluation by its rulebook's `max_eval_steps` (10,000).
 
 use std::sync::{Arc, OnceLock};
 
@@ -23,11 +24,9 @@ use crate::value::{decimal_text, Value};
 /// The longest expression the calculator reads, in bytes.
 pub const MAX_EXPRESSION_BYTES: usize = 2_000;
 
-/// The most expression nodes one calculation evaluates.
-pub const MAX_CALCULATION_STEPS: u64 = 10_000;
-
 /// The calculator's own rulebook: no input, no table, no parameter, so
-/// that an expression can name nothing but built-in functions.
+/// that an expression can name nothing but built-in functions; at most
+/// 10,000 expression nodes evaluated per calculation.
 const CALCULATOR: &str = r#"
 [rulebook]
 id = "calculator"
