@@ -96,6 +96,14 @@ pub mod judge {
     pub use crate::score::{Judge, JudgeError, JudgeRequest, Recorded, Verdict};
 }
 
+pub mod tools {
+    //! What a tool environment hands a model instead of the documents: the
+    //! rows of a rulebook's table in force for a case ([`table_rows`]) and
+    //! an exact calculator on bareme's expression grammar ([`calculate`]),
+    //! both the engine's own tables and arithmetic, never floats.
+    pub use crate::embed::{calculate, table_rows, CalcError, LookupError, TableRow};
+}
+
 /// The engine's internals, for the `bareme` command and the tests.
 ///
 /// Nothing here is part of the library's surface: names move and change
@@ -133,7 +141,10 @@ pub mod unstable {
     }
     pub mod embed {
         pub use crate::embed::versions::*;
-        pub use crate::embed::{batch_line, batch_lines, generate_lines, PoolError};
+        pub use crate::embed::{
+            batch_line, batch_lines, generate_lines, generate_lines_excluding, PoolError,
+            SplitError,
+        };
     }
     pub mod eval {
         pub use crate::eval::evaluate_under;

@@ -10,6 +10,10 @@ never a float). The ``*_json`` methods give that text itself.
 >>> rb.evaluate({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"})["net_pay"]
 '2237.50'
 
+The tools of a tool environment (``bareme.tools_vf``) are the engine's
+too: ``calculate`` (an expression on decimals, exactly), ``table_rows`` (a
+table's rows in force for a case) and ``case_part`` (part of a record).
+
 Errors: ``RulebookError`` (``.diagnostics``), ``CaseRejected`` (``.path``,
 ``.message``) and ``RulebookFault``, all ``BaremeError``. The GIL is
 released while the engine works.
@@ -32,7 +36,7 @@ from ._bareme import (
     RulebookError,
     RulebookFault,
 )
-from ._bareme import _diff_json, _source_rulebooks
+from ._bareme import _diff_json, _source_rulebooks, calculate, case_part, table_rows
 
 __all__ = [
     "BaremeError",
@@ -44,9 +48,12 @@ __all__ = [
     "Rulebook",
     "RulebookError",
     "RulebookFault",
+    "calculate",
+    "case_part",
     "diff",
     "rulebooks_dir",
     "rulebook_path",
+    "table_rows",
 ]
 
 

@@ -114,9 +114,12 @@ class Generator:
         start: int = 0,
         level: int | None = None,
         jobs: int | None = None,
+        exclude: Sequence[Sequence[str]] | None = None,
     ) -> list[dict[str, Any]]:
         """Tasks ``start..start+n`` of ``seed``, as ``bareme generate`` writes them
-        (a duplicate of an earlier index dropped)."""
+        (a duplicate of an earlier index drawn again). ``exclude``: other sets'
+        task lines, whose cases are drawn again as ``generate --exclude`` does
+        (still exactly ``n`` tasks)."""
     def generate_json(
         self,
         n: int,
@@ -124,6 +127,7 @@ class Generator:
         start: int = 0,
         level: int | None = None,
         jobs: int | None = None,
+        exclude: Sequence[Sequence[str]] | None = None,
     ) -> list[str]:
         """As ``generate``, the task lines themselves."""
 
@@ -170,6 +174,19 @@ def rulebooks_dir() -> Path:
 
 def rulebook_path(relative: str) -> Path:
     """``rulebooks_dir() / relative``."""
+
+def calculate(expression: str) -> str:
+    """An expression of bareme's grammar on decimals, evaluated exactly:
+    ``calculate("round(0.04 * 3450.00, 2)") == "138.00"``. Raises
+    ``ValueError`` with the text a model reads."""
+
+def table_rows(rulebook: Rulebook, case: Mapping[str, Any] | str, table: str) -> list[tuple[str, str]]:
+    """The rows of ``table`` in force for ``case`` (the case's own, validated,
+    or the rulebook's): ``(name, row as JSON text)``. Raises ``ValueError``."""
+
+def case_part(case: Mapping[str, Any] | str, keys: Sequence[str]) -> str | None:
+    """The case's ``keys`` (those present, in its order) as indented JSON
+    text, numbers as written; None when it holds none of them."""
 
 class Repair:
     """A repair task: its hidden cases drawn once, shared by its sessions."""

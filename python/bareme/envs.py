@@ -13,13 +13,19 @@ through ``bareme.Rubric.score``:
   rubric's maximum, a malformed reply its floor); every component's points
   are logged as metrics (``part:path``), with ``malformed`` (0 or 1);
 * splits: ``train``, ``dev`` and ``test`` draw at the seeds 1001, 2002 and
-  3003 (as docs/generators.md's disjoint splits do), and a later split drops
-  every task whose case an earlier split of the same ``n`` holds, so the
-  three share no case;
+  3003 (as docs/generators.md's disjoint splits do), each exactly ``n``
+  tasks; a later split is drawn excluding the earlier splits of the same
+  ``n`` (the generator's ``--exclude``: a draw whose case they hold is drawn
+  again), so the three share no case;
 * ``judge``: the explanation seam. A callable ``(task: dict, reply: str) ->
   float | None`` grading the reply's explanation in [0, 1]; its grade is
   the rubric's ``explanation_grade`` (a rubric that weighs no explanation
   ignores it).
+
+* ``mode="tools"`` (Luma only): the seed's tool mode, a multi-turn tool
+  environment where the record and schedule sit behind tools
+  (``bareme.tools_vf``: read a document, look up a reference row, calculate
+  exactly; at most ``max_turns`` turns, 8 by default).
 
 The taskset is also installed as the verifiers package ``bareme-envs``
 (module ``bareme_envs``), so ``vf eval bareme-envs --env.taskset.system
@@ -54,24 +60,19 @@ _JUDGES: dict[int, Judge] = {}
 
 
 def split_task_lines(system: str, split: str, n: int, seed: int | None = None) -> list[str]:
-    """The task lines of one split: ``n`` indices drawn at the split's seed
-    (or ``seed``), without the cases of the splits before it."""
+    """The task lines of one split: exactly ``n`` tasks drawn at the split's
+    seed (or ``seed``), excluding the cases of the splits before it."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}: one of {', '.join(SYSTEMS)}")
     if split not in SPLIT_SEEDS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLIT_SEEDS)}")
     generator = bareme.Generator.load(bareme.rulebook_path(SYSTEMS[system][0]))
-    earlier: set[str] = set()
+    earlier: list[list[str]] = []
     for name, split_seed in SPLIT_SEEDS.items():
         if name == split:
             break
-        earlier |= {_case_key(line) for line in generator.generate_json(n, split_seed)}
-    lines = generator.generate_json(n, SPLIT_SEEDS[split] if seed is None else seed)
-    return [line for line in lines if _case_key(line) not in earlier]
-
-
-def _case_key(line: str) -> str:
-    return json.dumps(json.loads(line)["case"], sort_keys=True)
+        earlier.append(generator.generate_json(n, split_seed, exclude=earlier))
+    return generator.generate_json(n, SPLIT_SEEDS[split] if seed is None else seed, exclude=earlier)
 
 
 class BaremeTaskData(vf.TaskData):
@@ -139,6 +140,14 @@ class BaremeTasksetConfig(vf.TasksetConfig):
 class BaremeTaskset(vf.Taskset[BaremeTask, BaremeTasksetConfig]):
     """The tasks of one split of one system, drawn by its bundled generator."""
 
+    TASK: type[BaremeTask] = BaremeTask
+    """The task class each line becomes."""
+
+    def prompt_of(self, task: dict[str, Any], line: str) -> str:
+        """The prompt shown to the model (``task`` read from its ``line``):
+        the task's own."""
+        return task["prompt"]
+
     def load(self) -> Iterable[BaremeTask]:
         c = self.config
         rubric = bareme.Rubric.load(bareme.rulebook_path(SYSTEMS[c.system][1]))
@@ -148,7 +157,7 @@ class BaremeTaskset(vf.Taskset[BaremeTask, BaremeTasksetConfig]):
             data = BaremeTaskData(
                 id=task["id"],
                 name=task["id"],
-                prompt=[vf.UserMessage(content=task["prompt"])],
+                prompt=[vf.UserMessage(content=self.prompt_of(task, line))],
                 system=c.system,
                 tier=task.get("tier"),
                 level=task.get("level"),
@@ -156,7 +165,7 @@ class BaremeTaskset(vf.Taskset[BaremeTask, BaremeTasksetConfig]):
                 tags=task.get("tags") or [],
                 bareme_task=line,
             )
-            t = BaremeTask(data)
+            t = self.TASK(data)
             t.rubric = rubric
             t.judge = judge
             yield t
@@ -168,10 +177,14 @@ def load_environment(
     n: int = 200,
     seed: int | None = None,
     judge: Judge | None = None,
+    mode: str = "single",
     **options: Any,
 ) -> vf.Env:
     """A verifiers environment of ``n`` tasks of ``system``'s ``split``.
 
+    ``mode``: ``"single"`` (the prompt holds the record; one reply) or
+    ``"tools"`` (``bareme.tools_vf``: the record behind tools, several
+    turns; ``options`` may give ``max_turns``, 8 by default).
     ``options`` go to verifiers' ``EnvConfig`` (e.g. ``max_concurrent_agents``).
     A repair system (``"sales-tax-repair"``, ``bareme.repair_env.TASKS``)
     gives its multi-turn tool environment instead (``bareme.repair_vf``:
@@ -184,10 +197,18 @@ def load_environment(
         return repair_vf.load_environment(system, **options)
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}: one of {', '.join(SYSTEMS)}")
+    if mode not in ("single", "tools"):
+        raise ValueError(f"unknown mode {mode!r}: single or tools")
     judge_id = None
     if judge is not None:
         judge_id = id(judge)
         _JUDGES[judge_id] = judge
+    if mode == "tools":
+        from bareme import tools_vf
+
+        return tools_vf.load_environment(
+            system, split=split, n=n, seed=seed, judge_id=judge_id, **options
+        )
     taskset = BaremeTasksetConfig(
         id="bareme-envs", system=system, split=split, n=n, seed=seed, judge_id=judge_id
     )

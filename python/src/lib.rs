@@ -24,12 +24,13 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use bareme::unstable::embed::{batch_lines, generate_lines};
+use bareme::unstable::embed::{batch_lines, generate_lines, generate_lines_excluding};
 use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw};
 use bareme::unstable::outcome::{write_outcome, write_traced};
 use rust_decimal::Decimal;
 
 mod repair;
+mod tools;
 
 create_exception!(
     _bareme,
@@ -197,11 +198,11 @@ fn companion_error(py: Python<'_>, e: &bareme::CompanionError, file: &str) -> Py
 fn write_json(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
-    path: &str,
+    path: &Place<'_>,
     depth: usize,
     out: &mut String,
 ) -> Result<(), (String, String)> {
-    let refuse = |message: String| Err((path_or_root(path), message));
+    let refuse = |message: String| Err((path.render(), message));
     if depth > MAX_DEPTH {
         return refuse(format!(
             "the value nests deeper than {MAX_DEPTH} levels (or contains itself)"
@@ -242,12 +243,7 @@ fn write_json(
             }
             write_string(out, key);
             out.push(':');
-            let inner = if path.is_empty() {
-                key.to_string()
-            } else {
-                format!("{path}.{key}")
-            };
-            write_json(py, &v, &inner, depth + 1, out)?;
+            write_json(py, &v, &Place::Key(path, key), depth + 1, out)?;
         }
         out.push('}');
     } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
@@ -263,7 +259,7 @@ fn write_json(
             if i > 0 {
                 out.push(',');
             }
-            write_json(py, &item, &format!("{path}[{i}]"), depth + 1, out)?;
+            write_json(py, &item, &Place::Index(path, i), depth + 1, out)?;
         }
         out.push(']');
     } else if is_decimal(py, value) {
@@ -294,15 +290,52 @@ fn write_json(
     Ok(())
 }
 
-fn path_or_root(path: &str) -> String {
-    if path.is_empty() {
-        "$".into()
-    } else {
-        path.into()
+/// Where a value sits in the Python value being written: rendered as a
+/// path (`a.b[2]`, `$` the value itself) only when a value is refused, so
+/// that writing a valid case allocates no path.
+enum Place<'a> {
+    Root,
+    Key(&'a Place<'a>, &'a str),
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    fn render(&self) -> String {
+        fn walk(place: &Place<'_>, out: &mut String) {
+            match place {
+                Place::Root => {}
+                Place::Key(parent, key) => {
+                    walk(parent, out);
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(key);
+                }
+                Place::Index(parent, i) => {
+                    walk(parent, out);
+                    out.push_str(&format!("[{i}]"));
+                }
+            }
+        }
+        let mut out = String::new();
+        walk(self, &mut out);
+        if out.is_empty() {
+            "$".into()
+        } else {
+            out
+        }
     }
 }
 
+/// A string as serde_json writes it: most case texts (amounts, months,
+/// names) need no escape and are copied between quotes.
 fn write_string(out: &mut String, text: &str) {
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     match serde_json::to_string(text) {
         Ok(s) => out.push_str(&s),
         // INVARIANT: serialising a str to a String cannot fail; written
@@ -311,10 +344,15 @@ fn write_string(out: &mut String, text: &str) {
     }
 }
 
+/// `decimal.Decimal`, looked up once rather than once per value.
+static DECIMAL: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
 fn is_decimal(py: Python<'_>, value: &Bound<'_, PyAny>) -> bool {
-    py.import("decimal")
-        .and_then(|m| m.getattr("Decimal"))
-        .and_then(|t| value.is_instance(&t))
+    DECIMAL
+        .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("decimal")?.getattr("Decimal")?.unbind())
+        })
+        .and_then(|t| value.is_instance(t.bind(py)))
         .unwrap_or(false)
 }
 
@@ -334,7 +372,7 @@ fn json_bytes(py: Python<'_>, value: &Bound<'_, PyAny>) -> Result<Vec<u8>, (Stri
         return Ok(b.as_bytes().to_vec());
     }
     let mut out = String::new();
-    write_json(py, value, "", 0, &mut out)?;
+    write_json(py, value, &Place::Root, 0, &mut out)?;
     Ok(out.into_bytes())
 }
 
@@ -593,7 +631,11 @@ impl Generator {
     /// Tasks `start..start + n` of `seed` as dicts, as `bareme generate`
     /// writes them (a duplicate of an earlier index drawn again), all at
     /// `level` if given, drawn on `jobs` threads (None: every core).
-    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    /// `exclude`: other sets' task lines (a list of lists of lines, as
+    /// `generate_json` gives them), whose cases are drawn again, as
+    /// `generate --exclude FILE…` does: still exactly `n` tasks.
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None, exclude = None))]
+    #[allow(clippy::too_many_arguments)]
     fn generate<'py>(
         &self,
         py: Python<'py>,
@@ -602,8 +644,9 @@ impl Generator {
         start: u64,
         level: Option<i64>,
         jobs: Option<usize>,
+        exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let lines = self.generate_json(py, n, seed, start, level, jobs)?;
+        let lines = self.generate_json(py, n, seed, start, level, jobs, exclude)?;
         let list = PyList::empty(py);
         for line in &lines {
             list.append(loads(py, line, true)?)?;
@@ -613,7 +656,8 @@ impl Generator {
 
     /// As `generate`, each task's JSON line exactly as `bareme generate`
     /// writes it (without the newline).
-    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None))]
+    #[pyo3(signature = (n, seed, start = 0, level = None, jobs = None, exclude = None))]
+    #[allow(clippy::too_many_arguments)]
     fn generate_json(
         &self,
         py: Python<'_>,
@@ -622,12 +666,28 @@ impl Generator {
         start: u64,
         level: Option<i64>,
         jobs: Option<usize>,
+        exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
         let jobs = jobs_of(jobs);
+        // Each excluded set as the task file `generate --exclude` reads.
+        let files: Vec<(String, Vec<u8>)> = exclude
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, lines)| !lines.is_empty())
+            .map(|(i, lines)| (format!("exclude[{i}]"), (lines.join("\n") + "\n").into_bytes()))
+            .collect();
         let text = engine(py, || -> Result<Vec<u8>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            generate_lines(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            if files.is_empty() {
+                return generate_lines(&drawer, seed, start, n, level, jobs)
+                    .map_err(|e| e.to_string());
+            }
+            let excluded: Vec<(&str, &[u8])> =
+                files.iter().map(|(name, bytes)| (name.as_str(), bytes.as_slice())).collect();
+            generate_lines_excluding(&drawer, seed, start, n, level, jobs, &excluded)
+                .map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
@@ -853,6 +913,9 @@ fn _bareme(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<repair::RepairSession>()?;
     m.add_function(wrap_pyfunction!(_diff_json, m)?)?;
     m.add_function(wrap_pyfunction!(_source_rulebooks, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::calculate, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::table_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(tools::case_part, m)?)?;
     m.add("BaremeError", py.get_type::<BaremeError>())?;
     m.add("RulebookError", py.get_type::<RulebookError>())?;
     m.add("CaseRejected", py.get_type::<CaseRejected>())?;

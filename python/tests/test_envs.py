@@ -66,14 +66,32 @@ def test_an_environment_runs_end_to_end(system: str):
         assert bad.metrics["malformed"] == 1.0
 
 
-def test_splits_share_no_case():
+def test_splits_are_exactly_n_and_share_no_case():
     keys = {}
     for split in envs.SPLIT_SEEDS:
         lines = envs.split_task_lines("luma-payroll", split, 60)
         keys[split] = {json.dumps(json.loads(l)["case"], sort_keys=True) for l in lines}
-        assert len(lines) > 40
+        assert len(lines) == len(keys[split]) == 60
     assert not keys["train"] & keys["dev"]
     assert not (keys["train"] | keys["dev"]) & keys["test"]
+    assert len(list(envs.load_environment("luma-payroll", split="test", n=60).taskset)) == 60
+
+
+def test_a_split_is_what_generate_exclude_draws(tmp_path):
+    from conftest import run_cli
+
+    train = envs.split_task_lines("luma-payroll", "train", 100)
+    dev = envs.split_task_lines("luma-payroll", "dev", 100)
+    (tmp_path / "train.jsonl").write_text("\n".join(train) + "\n")
+    out = run_cli(
+        "generate", str(bareme.rulebook_path("luma-payroll/generator-4.toml")), "-n", "100",
+        "--seed", "2002", "--exclude", str(tmp_path / "train.jsonl"),
+    )
+    assert out.stdout.splitlines() == dev
+    # Drawn without the exclusion, one task of the dev seed is one of train
+    # (the same signature: the same case up to months of the same row).
+    plain = bareme.Generator.load(bareme.rulebook_path("luma-payroll/generator-4.toml")).generate_json(100, 2002)
+    assert sum(a != b for a, b in zip(plain, dev)) == 1
 
 
 def test_the_judge_seam_grades_the_explanation():

@@ -112,8 +112,9 @@ def test_the_turn_limit_stops_tool_calls():
 
 class FakeModel:
     """A scripted OpenAI-compatible endpoint on 127.0.0.1: each chat
-    completion request gets the next scripted assistant message (then a
-    final text), at most ``limit`` requests; it records what it was sent."""
+    completion request gets the next scripted assistant message (or what a
+    callable makes of the messages sent), then a final text, at most
+    ``limit`` requests; it records what it was sent."""
 
     def __init__(self, turns: list[dict], limit: int = 12):
         import http.server
@@ -132,6 +133,9 @@ class FakeModel:
                     self.end_headers()
                     return
                 message = model.turns.pop(0) if model.turns else {"role": "assistant", "content": "Done."}
+                # A turn may be written from what the model was sent so far.
+                if callable(message):
+                    message = message(body["messages"])
                 reply = json.dumps({
                     "id": f"chatcmpl-{len(model.requests)}",
                     "object": "chat.completion",

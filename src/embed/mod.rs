@@ -3,15 +3,19 @@
 //! evaluated on worker threads as `eval --batch` writes its lines, and a
 //! generator's tasks over an index range as `bareme generate` writes them,
 //! and two versions diffed as `bareme diff --format json` reports them
-//! (`diff.rs`).
+//! (`diff.rs`); a split drawn disjoint from other task files as
+//! `generate --exclude` draws it; what a tool environment's tools compute
+//! (`tools.rs`: a table's rows in force for a case, an exact calculator).
 //!
 //! The Python module (`python/`) is built on these and on the other root
 //! names; they sit on top of the library and add no behaviour of their own,
 //! so what an embedder gets is byte for byte what the command prints.
 
 mod diff;
+mod tools;
 
 pub use diff::{diff_versions, DiffError};
+pub use tools::{calculate, table_rows, CalcError, LookupError, TableRow};
 /// The diff's reading of versions, for the command line.
 pub mod versions {
     pub use super::diff::{compare_versions, read_text, verdicts, DiffedVersion};
@@ -23,7 +27,7 @@ use crate::case::CaseText;
 use crate::chunks::pool;
 use crate::evaluation::evaluate_text;
 use crate::facts::CaseError;
-use crate::generate::{run, RunError, RunOptions, TaskDrawer};
+use crate::generate::{run, run_excluding, ExcludeError, Exclusion, RunError, RunOptions, TaskDrawer};
 use crate::model::{Limits, Rulebook};
 use crate::outcome::{write_error, write_outcome, write_traced, EvalError, Outcome};
 use crate::trace::Trace;
@@ -181,5 +185,77 @@ pub fn generate_lines(
     };
     let mut out = Vec::new();
     run(drawer, options, &mut out, &|_| {})?;
+    Ok(out)
+}
+
+/// Why [`generate_lines_excluding`] wrote nothing.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let refused = bareme::unstable::embed::generate_lines_excluding(&drawer, 1, 0, 5, None, 1, &[("train", b"not a task\n")]);
+/// assert_eq!(refused.unwrap_err().code(), "generate::exclude");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SplitError {
+    /// An excluded task file cannot be used (not a task file of this
+    /// generator and rulebook version, or a line that is no task).
+    #[error(transparent)]
+    Exclude(#[from] ExcludeError),
+    /// The run failed, as `bareme generate` fails.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl SplitError {
+    /// The stable code: `generate::exclude` or `generate::run`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SplitError::Exclude(_) => "generate::exclude",
+            SplitError::Run(_) => "generate::run",
+        }
+    }
+}
+
+/// [`generate_lines`] drawn disjoint from other task files, as `bareme
+/// generate --exclude FILE…` draws it: `excluded` holds each file's name (as
+/// messages give it) and bytes; a draw whose case one of them holds is drawn
+/// again, so the run still writes exactly `count` lines, none of them a
+/// case of the excluded files.
+///
+/// ```
+/// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+/// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let train = bareme::unstable::embed::generate_lines(&drawer, 1001, 0, 20, None, 1)?;
+/// let dev = bareme::unstable::embed::generate_lines_excluding(&drawer, 2002, 0, 20, None, 1, &[("train", &train)])?;
+/// assert_eq!(String::from_utf8(dev)?.lines().count(), 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn generate_lines_excluding(
+    drawer: &TaskDrawer<'_>,
+    seed: u64,
+    start: u64,
+    count: u64,
+    level: Option<i64>,
+    jobs: usize,
+    excluded: &[(&str, &[u8])],
+) -> Result<Vec<u8>, SplitError> {
+    let options = RunOptions {
+        seed,
+        start,
+        count,
+        level,
+        jobs,
+    };
+    // A range past the bound is refused before any excluded file is read.
+    options.end()?;
+    let mut exclusion = Exclusion::new();
+    for (name, bytes) in excluded {
+        exclusion.add(drawer, name, *bytes, jobs)?;
+    }
+    let mut out = Vec::new();
+    run_excluding(drawer, options, &exclusion, &mut out, &|_| {})?;
     Ok(out)
 }

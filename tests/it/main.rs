@@ -43,6 +43,7 @@ mod serve;
 mod splits;
 mod sweep;
 mod tasks;
+mod tools;
 mod traces;
 mod verify_trace;
 mod warnings;
