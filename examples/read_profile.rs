@@ -11,7 +11,10 @@
 //! straight to text), `written` (the same through the library's
 //! `write_evaluation`, as `eval --batch` does),
 //! `traced` (the flat road with a trace, each line written as
-//! `eval --batch --trace json` writes it: `{"answer", "trace"}`) or
+//! `eval --batch --trace json` writes it: `{"answer", "trace"}`),
+//! `compact` (the same in the compact format 2, as `--trace json-compact`
+//! writes the trace), `evaltrace` (the traced evaluation alone, nothing
+//! written: what tracing costs before a byte of it) or
 //! `parse` (each line only read into a `CaseText` and dropped: the case
 //! reader's own cost), and again
 //! with `PASSES` 0: the difference, over the lines times the passes, is the
@@ -24,6 +27,8 @@ use bareme::unstable::case::CaseText;
 use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
 use bareme::unstable::outcome::{outcome_json, write_outcome, write_traced};
 use bareme::{evaluate_value, load_rulebook};
+use bareme::unstable::trace::write_trace_json_compact;
+use bareme::Outcome;
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
 #[global_allocator]
@@ -33,7 +38,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rulebook, cases, road, passes] = args.as_slice() else {
         eprintln!(
-            "usage: read_profile RULEBOOK CASES.jsonl value|flat|written|traced|parse PASSES"
+            "usage: read_profile RULEBOOK CASES.jsonl value|flat|written|traced|compact|evaltrace|parse PASSES"
         );
         return ExitCode::FAILURE;
     };
@@ -59,10 +64,10 @@ fn main() -> ExitCode {
         "value" => (false, false, false),
         "flat" => (true, false, false),
         "written" => (true, true, false),
-        "traced" => (true, false, true),
+        "traced" | "compact" | "evaltrace" => (true, false, true),
         "parse" => (true, false, false),
         _ => {
-            eprintln!("ROAD must be value, flat, written, traced or parse");
+            eprintln!("ROAD must be value, flat, written, traced, compact, evaltrace or parse");
             return ExitCode::FAILURE;
         }
     };
@@ -93,6 +98,16 @@ fn main() -> ExitCode {
                 let result = evaluate_text(&rb, &case.without_envelope(), traced);
                 let mut out = Vec::new();
                 match &result {
+                    Ok((_, Some(_))) if road == "evaltrace" => {
+                        std::hint::black_box(&result);
+                    }
+                    Ok((Outcome::Answer(a), Some(trace))) if road == "compact" => {
+                        out.extend_from_slice(b"{\"answer\":");
+                        a.write_json(&mut out);
+                        out.extend_from_slice(b",\"trace\":");
+                        write_trace_json_compact(&mut out, trace);
+                        out.push(b'}');
+                    }
                     Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
                     _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
                 }

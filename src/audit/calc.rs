@@ -452,9 +452,12 @@ impl<'a, W: World> Calc<'a, W> {
                         .ok_or_else(|| format!("not a month: {v}"))
                 }
             }
-            Func::Lookup | Func::PeriodRow | Func::RangeRow | Func::Scale | Func::Rows => {
-                self.table_call(func, args, text)
-            }
+            Func::Lookup
+            | Func::PeriodRow
+            | Func::RangeRow
+            | Func::Scale
+            | Func::ScaleBy
+            | Func::Rows => self.table_call(func, args, text),
             _ => {
                 let op = func
                     .spec()
@@ -540,11 +543,31 @@ impl<'a, W: World> Calc<'a, W> {
             }
             _ => {
                 let x = self.num(args.get(1).ok_or("scale without an amount")?, text)?;
-                let places = match args.get(2) {
-                    Some(p) => Some(self.places(p, text)?),
-                    None => None,
+                let mut bands = ops::scale_bands(&rows);
+                let places = if func == Func::ScaleBy {
+                    // `scale_by(table, x, factor, places[, mode])`: each band
+                    // limit times the factor, rounded where the trace records
+                    // it, then the scale as `scale` applies it.
+                    let factor = self.num(args.get(2).ok_or("scale_by without a factor")?, text)?;
+                    let places =
+                        self.places(args.get(3).ok_or("scale_by without places")?, text)?;
+                    let mode = match args.get(4).map(|m| &m.kind) {
+                        Some(ExprKind::Name(m)) => {
+                            RoundingMode::parse(&m.name).ok_or("unknown rounding mode")?
+                        }
+                        _ => RoundingMode::HalfUp,
+                    };
+                    for (n, limit, r) in ops::scale_limits(&mut bands, factor, places, mode)? {
+                        let at = format!("limit of band {} of {name}: {limit} × {factor}", n + 1);
+                        self.roundings.push((at, r));
+                    }
+                    None
+                } else {
+                    match args.get(2) {
+                        Some(p) => Some(self.places(p, text)?),
+                        None => None,
+                    }
                 };
-                let bands = ops::scale_bands(&rows);
                 let (total, lines) = ops::scale(&bands, x, places)?;
                 let why = if lines.is_empty() {
                     "nothing above zero".to_string()

@@ -16,6 +16,7 @@
 mod calc;
 mod compact;
 mod decode;
+mod reports;
 mod walk;
 mod world;
 
@@ -225,7 +226,19 @@ pub fn verify_json(
             _ => st.findings.push(finding("events", "not an event", ev)),
         }
     }
-    outcome_follows(&mut st, rb, line, outcome, decided, cites, &cited);
+    let reports = trace
+        .get("reports")
+        .and_then(Json::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    outcome_follows(
+        &mut st,
+        rb,
+        line,
+        (outcome, reports),
+        decided,
+        cites,
+        &cited,
+    );
     let [steps, checks, reads, lookups, roundings, answer_fields] = st.counts;
     Ok(TraceVerdict {
         rulebook: rb.reference(),
@@ -253,7 +266,7 @@ fn outcome_follows(
     st: &mut State<'_>,
     rb: &Rulebook,
     line: &Json,
-    outcome: &Json,
+    (outcome, reports): (&Json, &[Json]),
     decided: Option<usize>,
     cites: usize,
     cited: &[Arc<str>],
@@ -315,6 +328,7 @@ fn outcome_follows(
                 Some(answer) => st.answer(answer, *decision, reason.as_ref(), &all),
                 None => push(st, "answer", "none".into(), "an answer".into()),
             }
+            st.reports(reports);
         }
         ("rejected", Some(CheckOutcome::Reject { .. })) => {}
         // Rejected while the case was validated: no check ran.

@@ -82,7 +82,13 @@ impl<'a> State<'a> {
         }
     }
 
-    fn find(&mut self, at: impl Into<String>, what: &str, recorded: String, follows: String) {
+    pub(super) fn find(
+        &mut self,
+        at: impl Into<String>,
+        what: &str,
+        recorded: String,
+        follows: String,
+    ) {
         self.findings.push(Finding {
             at: at.into(),
             what: what.to_string(),
@@ -171,7 +177,7 @@ impl<'a> State<'a> {
         }
     }
 
-    fn over(&mut self, g: usize) -> Result<Arc<[Value]>, String> {
+    pub(super) fn over(&mut self, g: usize) -> Result<Arc<[Value]>, String> {
         if let Some(items) = self.overs.get(&g) {
             return Ok(items.clone());
         }

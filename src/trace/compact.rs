@@ -11,6 +11,7 @@
 //! leave a value out is one its reader follows to put it back.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::json::{check_head, cite_fields, lookup, outcome, value};
@@ -27,7 +28,7 @@ use crate::value::Value;
 struct Known<'t> {
     /// Each group's items in order, each with its steps' values so far.
     groups: Vec<Group<'t>>,
-    top: HashMap<&'t str, &'t Value>,
+    top: HashMap<&'t str, &'t Value, Fnv>,
     inputs: Vec<(&'t str, &'t Value)>,
 }
 
@@ -53,8 +54,9 @@ impl<'t> Known<'t> {
     /// projection `GROUP.STEP` (that step's values over the group's items).
     /// Names of steps, inputs and groups hold no dot, so a dotted name can
     /// only be a projection.
-    fn refers(&self, item: Option<&str>, name: &str, v: &Value) -> bool {
-        if let Some((group, step)) = name.split_once('.') {
+    /// `item` is the reading step's item, with its group: `("lines", "lines[3]")`.
+    fn refers(&self, item: Option<(&str, &str)>, name: &str, v: &Value) -> bool {
+        if let Some((group, step)) = split_at_byte(name, b'.') {
             let (Some(g), Value::List(values)) = (self.group(group), v) else {
                 return false;
             };
@@ -64,8 +66,8 @@ impl<'t> Known<'t> {
                     .zip(values.iter())
                     .all(|((_, memo), x)| find(memo, step).is_some_and(|y| written_eq(y, x)));
         }
-        let current = item.and_then(|i| {
-            let g = self.group(group_of(i))?;
+        let current = item.and_then(|(group, i)| {
+            let g = self.group(group)?;
             g.items.last().filter(|(label, _)| *label == i)
         });
         if let Some(found) = current.and_then(|(_, memo)| find(memo, name)) {
@@ -124,8 +126,42 @@ fn written_eq(a: &Value, b: &Value) -> bool {
 
 /// The group of an item, `lines` of `lines[3]`.
 fn group_of(item: &str) -> &str {
-    item.split_once('[').map_or(item, |(g, _)| g)
+    split_at_byte(item, b'[').map_or(item, |(g, _)| g)
 }
+
+/// `text` split around the first `byte` (an ASCII byte, so both sides are
+/// text). Names and item labels are a few bytes long: a plain scan, where
+/// `str::split_once` sets up a searcher for each of the thousands of reads
+/// a payslip's trace checks.
+fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// FNV-1a: the writer's maps are keyed by short names and looked up once
+/// per event; SipHash's setup cost more than the lookups (nothing here
+/// faces keys chosen against it, and no output depends on the order).
+struct FnvHasher(u64);
+
+impl Default for FnvHasher {
+    fn default() -> Self {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+type Fnv = BuildHasherDefault<FnvHasher>;
 
 /// Appends the trace as compact JSON, format 2.
 pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
@@ -134,7 +170,7 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     // Each step's definition, at its first event, and its index; with the
     // names its events read and the roundings inside its formula, each
     // written once there and referred to by position in the events.
-    let mut defined: HashMap<(Option<&str>, &str), usize> = HashMap::new();
+    let mut defined: HashMap<(Option<&str>, &str), usize, Fnv> = HashMap::default();
     let mut order: Vec<Def<'_>> = Vec::new();
     let mut event_defs: Vec<usize> = Vec::new();
     for e in &trace.events {
@@ -198,15 +234,15 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             Event::Step(s) => {
                 let index = event_defs.get(steps_seen).copied().unwrap_or(0);
                 steps_seen += 1;
+                let item = s.item.as_deref().map(|i| (group_of(i), i));
                 if let Some(def) = order.get(index) {
-                    step(out, s, index, def, &known);
+                    step(out, s, item, index, def, &known);
                 }
-                match &s.item {
-                    Some(item) => {
-                        let name = group_of(item);
+                match item {
+                    Some((name, item)) => {
                         if let Some(g) = known.groups.iter_mut().find(|g| g.name == name) {
                             // An item's steps come together (a group runs item by item).
-                            if g.items.last().is_none_or(|(label, _)| *label != &**item) {
+                            if g.items.last().is_none_or(|(label, _)| *label != item) {
                                 g.items.push((item, Vec::new()));
                             }
                             if let Some((_, memo)) = g.items.last_mut() {
@@ -289,7 +325,7 @@ fn definition(out: &mut Vec<u8>, def: &Def<'_>) {
 fn reads(
     out: &mut Vec<u8>,
     reads: &[ReadTrace],
-    item: Option<&str>,
+    item: Option<(&str, &str)>,
     known: &Known<'_>,
     names: Option<&[&str]>,
 ) {
@@ -321,13 +357,20 @@ fn check(out: &mut Vec<u8>, c: &CheckTrace, known: &Known<'_>) {
 
 /// The item's index within its group, `3` of `lines[3]`.
 fn item_index(item: &str) -> Option<u64> {
-    item.split_once('[')?.1.strip_suffix(']')?.parse().ok()
+    split_at_byte(item, b'[')?.1.strip_suffix(']')?.parse().ok()
 }
 
-fn step(out: &mut Vec<u8>, s: &StepTrace, index: usize, def: &Def<'_>, known: &Known<'_>) {
+fn step(
+    out: &mut Vec<u8>,
+    s: &StepTrace,
+    item: Option<(&str, &str)>,
+    index: usize,
+    def: &Def<'_>,
+    known: &Known<'_>,
+) {
     out.extend_from_slice(b"{\"s\":");
     write_integer(out, index as u64);
-    if let Some(i) = s.item.as_deref().and_then(item_index) {
+    if let Some(i) = item.and_then(|(_, i)| item_index(i)) {
         out.extend_from_slice(b",\"i\":");
         write_integer(out, i);
     }
@@ -345,7 +388,7 @@ fn step(out: &mut Vec<u8>, s: &StepTrace, index: usize, def: &Def<'_>, known: &K
     }
     if !s.reads.is_empty() {
         out.extend_from_slice(b",\"r\":");
-        reads(out, &s.reads, s.item.as_deref(), known, Some(&def.reads));
+        reads(out, &s.reads, item, known, Some(&def.reads));
     }
     if !s.lookups.is_empty() {
         out.extend_from_slice(b",\"lookups\":");

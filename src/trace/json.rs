@@ -10,6 +10,8 @@
 //! `docs/trace-format.md`; its bytes are pinned by the JSON snapshots and
 //! the digest of every conformance case's trace in `tests/it/traces.rs`.
 
+use std::sync::Arc;
+
 use super::{
     CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
     RoundingTrace, StepTrace, Trace,
@@ -43,8 +45,15 @@ pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace) {
 pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
     out.push(b'{');
     write_head(out, trace);
-    out.extend_from_slice(b",\"events\":");
-    write_list(out, &trace.events, event);
+    out.extend_from_slice(b",\"events\":[");
+    let mut formulas = Formulas::default();
+    for (i, e) in trace.events.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        event(out, e, &mut formulas);
+    }
+    out.push(b']');
     out.extend_from_slice(b",\"outcome\":");
     outcome(out, &trace.outcome);
     out.push(b'}');
@@ -91,10 +100,50 @@ pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
     out.push(b'}');
 }
 
-fn event(out: &mut Vec<u8>, e: &Event) {
+/// The long formulas already written in this trace, each where its escaped
+/// text sits in the output: a per-item step's formula (the same shared text
+/// for every item) is copied from there instead of escaped again, which a
+/// payslip's multi-line `match` formulas, written once per line, made dear.
+#[derive(Default)]
+struct Formulas {
+    /// The text's address and length, and its escaped bytes' range in `out`.
+    written: Vec<(usize, usize, std::ops::Range<usize>)>,
+}
+
+impl Formulas {
+    /// Formulas shorter than this are escaped again: the search would cost
+    /// what it saves.
+    const SHORTEST: usize = 48;
+
+    fn write(&mut self, out: &mut Vec<u8>, formula: &Arc<str>) {
+        let key = (formula.as_ptr() as usize, formula.len());
+        if formula.len() < Self::SHORTEST {
+            return write_string(out, formula);
+        }
+        // The same text at the same address is the same bytes: the trace
+        // holds every formula it shares alive while it is written. The most
+        // recent first: an item's steps come in the order of the last item's.
+        let found = self
+            .written
+            .iter()
+            .rev()
+            .find(|(at, len, _)| (*at, *len) == key)
+            .map(|(_, _, range)| range.clone());
+        match found {
+            Some(range) if range.end <= out.len() => out.extend_from_within(range),
+            _ => {
+                let start = out.len();
+                write_string(out, formula);
+                self.written.push((key.0, key.1, start..out.len()));
+            }
+        }
+    }
+}
+
+fn event(out: &mut Vec<u8>, e: &Event, formulas: &mut Formulas) {
     match e {
         Event::Check(c) => check(out, c),
-        Event::Step(s) => step(out, s),
+        Event::Step(s) => step(out, s, formulas),
         Event::Cite(c) => {
             out.extend_from_slice(b"{\"event\":\"cite\",");
             cite_fields(out, c);
@@ -129,7 +178,7 @@ pub(super) fn check_head(out: &mut Vec<u8>, c: &CheckTrace) {
     }
 }
 
-fn step(out: &mut Vec<u8>, s: &StepTrace) {
+fn step(out: &mut Vec<u8>, s: &StepTrace, formulas: &mut Formulas) {
     out.extend_from_slice(b"{\"event\":\"step\",\"step\":");
     write_string(out, &s.step);
     if let Some(item) = &s.item {
@@ -154,7 +203,7 @@ fn step(out: &mut Vec<u8>, s: &StepTrace) {
         out.extend_from_slice(b",\"detail\":true");
     }
     out.extend_from_slice(b",\"formula\":");
-    write_string(out, &s.formula);
+    formulas.write(out, &s.formula);
     if let Some(c) = &s.condition {
         out.extend_from_slice(b",\"condition\":{\"formula\":");
         write_string(out, &c.formula);

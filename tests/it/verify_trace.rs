@@ -194,6 +194,128 @@ fn tamper(
     })
 }
 
+/// The traced line of `eval --trace json-compact` for the same evaluation
+/// as a format-1 line: its answer (or error), the trace in format 2.
+fn compact_line(rb: &Rulebook, case: &serde_json::Value, line: &str) -> Option<String> {
+    let (_, two) = both_formats(rb, case)?;
+    let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
+    json["trace"] = serde_json::from_str(&two).ok()?;
+    Some(json.to_string())
+}
+
+/// The `at` of a format-2 event as the verifier names it, its step's name
+/// and group from the trace's definitions.
+fn compact_event_at(steps: &[serde_json::Value], ev: &serde_json::Value) -> String {
+    if ev.get("event").is_some() {
+        return event_at(ev);
+    }
+    let def = ev["s"].as_u64().and_then(|s| steps.get(s as usize));
+    let name = def.and_then(|d| d["step"].as_str()).unwrap_or_default();
+    match (def.and_then(|d| d["group"].as_str()), ev["i"].as_u64()) {
+        (Some(group), Some(i)) => format!("step {group}[{i}].{name}"),
+        _ => format!("step {name}"),
+    }
+}
+
+/// One change of the given kind drawn from a format-2 trace: a step's `v` a
+/// cent more; a read written with its value (`[NAME, VALUE]`) changed; a
+/// lookup's row swapped; a rounding's mode changed, inside the formula
+/// (`roundings`) or at the step's rounding point (`round`).
+fn tamper_compact(
+    line: &str,
+    kind: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    rows: &[(String, Vec<String>)],
+) -> Option<Tampered> {
+    use rand::Rng;
+    let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
+    let events = json["trace"]["events"].as_array()?.clone();
+    let steps = json["trace"]["steps"].as_array()?.clone();
+    // Every place of this kind: (event, sub-index); a sub-index past the
+    // `roundings` is the `round` of the step's rounding point.
+    let mut places = Vec::new();
+    for (e, ev) in events.iter().enumerate() {
+        match kind {
+            0 if ev.get("s").is_some() && cent_more(&ev["v"]).is_some() => places.push((e, 0)),
+            1 => {
+                for (r, read) in ev["r"].as_array().into_iter().flatten().enumerate() {
+                    let value = &read[1];
+                    if cent_more(value).is_some() || value.is_boolean() {
+                        places.push((e, r));
+                    }
+                }
+            }
+            2 => {
+                for (l, lk) in ev["lookups"].as_array().into_iter().flatten().enumerate() {
+                    let (Some(t), Some(r)) = (lk["table"].as_str(), lk["row"].as_str()) else {
+                        continue;
+                    };
+                    if lk["source"] == "rulebook" && !other_rows(rows, t, r).is_empty() {
+                        places.push((e, l));
+                    }
+                }
+            }
+            3 => {
+                let inside = ev["roundings"].as_array().map_or(0, Vec::len);
+                places.extend((0..inside).map(|r| (e, r)));
+                if ev.get("round").is_some() {
+                    places.push((e, inside));
+                }
+            }
+            _ => {}
+        }
+    }
+    if places.is_empty() {
+        return None;
+    }
+    let (e, sub) = places[rng.random_range(0..places.len())];
+    let at = compact_event_at(&steps, &events[e]);
+    let ev = &mut json["trace"]["events"][e];
+    let what = match kind {
+        0 => {
+            ev["v"] = cent_more(&ev["v"])?;
+            "value"
+        }
+        1 => {
+            let v = &mut ev["r"][sub][1];
+            let changed = match &*v {
+                serde_json::Value::Bool(b) => serde_json::Value::Bool(!*b),
+                other => cent_more(other)?,
+            };
+            *v = changed;
+            "read"
+        }
+        2 => {
+            let lk = &mut ev["lookups"][sub];
+            let others = other_rows(rows, lk["table"].as_str()?, lk["row"].as_str()?);
+            let other = others[rng.random_range(0..others.len())].clone();
+            if lk["kind"] == "key" {
+                lk["key"] = serde_json::Value::String(other.clone());
+            }
+            lk["row"] = serde_json::Value::String(other);
+            "lookup"
+        }
+        _ => {
+            let inside = ev["roundings"].as_array().map_or(0, Vec::len);
+            let mode = if sub < inside {
+                &mut ev["roundings"][sub][1]
+            } else {
+                &mut ev["round"][0]
+            };
+            let modes = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
+            let now = mode.as_str()?.to_string();
+            let others: Vec<&str> = modes.into_iter().filter(|m| *m != now).collect();
+            *mode = serde_json::Value::String(others[rng.random_range(0..others.len())].into());
+            "rounding"
+        }
+    };
+    Some(Tampered {
+        line: json.to_string(),
+        at,
+        what,
+    })
+}
+
 /// Each table's name and the names of its rows.
 type TableRows = Vec<(String, Vec<String>)>;
 
@@ -270,7 +392,8 @@ fn a_trace_changed_in_one_place_is_named_there() {
             traces.push((dir.clone(), dir.clone(), case));
         }
     }
-    let mut tried = [0usize; 4];
+    // Per kind of change, in format 1 and in format 2.
+    let mut tried = [[0usize; 2]; 4];
     let mut missed = Vec::new();
     let mut books: std::collections::HashMap<String, (Rulebook, TableRows)> = Default::default();
     for (dir, origin, case) in &traces {
@@ -283,19 +406,49 @@ fn a_trace_changed_in_one_place_is_named_there() {
             continue;
         };
         assert!(verdict(rb, &line, case).follows(), "{origin}: {case}");
-        for (kind, tried) in tried.iter_mut().enumerate() {
-            let Some(t) = tamper(&line, kind, &mut rng, rows) else {
-                continue;
-            };
-            *tried += 1;
-            let v = verdict(rb, &t.line, case);
-            let named = v
-                .findings
-                .iter()
-                .any(|f| f.at == t.at && f.what.starts_with(t.what));
-            let elsewhere: Vec<_> = v.findings.iter().filter(|f| f.at != t.at).collect();
-            if v.follows() || !named || !elsewhere.is_empty() {
-                missed.push(format!("{origin} {} {}: {:?}", t.what, t.at, v.findings));
+        let compact = compact_line(rb, case, &line).expect("a compact trace");
+        assert!(verdict(rb, &compact, case).follows(), "{origin}: {case}");
+        for (kind, [one, two]) in tried.iter_mut().enumerate() {
+            let changes = [
+                (tamper(&line, kind, &mut rng, rows), one, 1),
+                (tamper_compact(&compact, kind, &mut rng, rows), two, 2),
+            ];
+            for (t, tried, format) in changes {
+                let Some(t) = t else {
+                    continue;
+                };
+                *tried += 1;
+                let v = verdict(rb, &t.line, case);
+                let named = v
+                    .findings
+                    .iter()
+                    .any(|f| f.at == t.at && f.what.starts_with(t.what));
+                // In format 2 a later read written as a name alone refers to
+                // the value recorded at the changed step, so it carries the
+                // change too: such reads of that step are named where they are.
+                // (`base` of `step lines[3].base`, or the group `lines` whose
+                // records or projection hold it.)
+                let name = t.at.trim_start_matches("step ");
+                let step = name.rsplit('.').next().unwrap_or_default();
+                let group = name.split_once('[').map(|(g, _)| g);
+                let carried = |what: &str| {
+                    what.strip_prefix("read ").is_some_and(|read| {
+                        let base = read.split('.').next().unwrap_or_default();
+                        read.rsplit('.').next() == Some(step) || Some(base) == group
+                    })
+                };
+                let elsewhere: Vec<_> = v
+                    .findings
+                    .iter()
+                    .filter(|f| f.at != t.at)
+                    .filter(|f| !(format == 2 && t.what == "value" && carried(&f.what)))
+                    .collect();
+                if v.follows() || !named || !elsewhere.is_empty() {
+                    missed.push(format!(
+                        "{origin} format {format} {} {}: {:?}",
+                        t.what, t.at, v.findings
+                    ));
+                }
             }
         }
     }
@@ -306,8 +459,8 @@ fn a_trace_changed_in_one_place_is_named_there() {
         missed.join("\n")
     );
     assert!(
-        tried.iter().all(|n| *n >= 100),
-        "changes tried per kind: {tried:?}"
+        tried.iter().flatten().all(|n| *n >= 100),
+        "changes tried per kind, format 1 and 2: {tried:?}"
     );
 }
 
@@ -468,4 +621,91 @@ fn a_level_4_payslips_compact_trace_is_at_most_a_quarter() {
         compact += two.len();
     }
     assert!(compact * 4 <= full, "{compact} of {full} bytes");
+}
+
+/// `scale_by` (tests/bands): each band limit scaled by the factor and
+/// rounded, each rounding recorded, then the scale applied. The verifier
+/// recomputes them; month 7 of `03-month-seven`: limits 12,570 × 7/12 =
+/// 7,332.5 → 7,333 (up) and 50,270 × 7/12 = 29,324.1666… → 29,325.
+#[test]
+fn scale_by_limits_are_recomputed_and_a_changed_one_is_named() {
+    let dir = Path::new("tests/bands");
+    let rb = load_rulebook(dir).expect("tests/bands");
+    let mut verified = 0;
+    for (name, case) in cases(dir).expect("cases") {
+        let Some(line) = traced(&rb, &case) else {
+            continue;
+        };
+        let v = verdict(&rb, &line, &case);
+        assert!(v.follows(), "{name}: {:?}", v.findings);
+        assert!(v.roundings >= 2, "{name}: {v}");
+        verified += 1;
+    }
+    assert!(verified >= 4, "{verified}");
+    let case = serde_json::json!({"pay_to_date": "20000.00", "month": 7});
+    let line = traced(&rb, &case).expect("traced");
+    let from = "\"after\":\"7333\"";
+    assert!(line.contains("limit of band 1 of annual_bands"), "{line}");
+    assert!(line.contains(from), "{line}");
+    let changed = line.replacen(from, "\"after\":\"7332\"", 1);
+    let v = verdict(&rb, &changed, &case);
+    let at: Vec<_> = v.findings.iter().map(|f| (&*f.at, &*f.what)).collect();
+    assert!(
+        at.contains(&("step tax_to_date", "rounding")),
+        "{:?}",
+        v.findings
+    );
+}
+
+/// The report tables are recomputed: a payslip's cell one cent more, or a
+/// total changed, is named at that cell and nowhere else.
+#[test]
+fn a_changed_report_cell_is_named() {
+    let dir = "rulebooks/paie-fr/v2026";
+    let rb = load_rulebook(Path::new(dir)).expect("paie-fr");
+    let (name, case) = cases(Path::new(dir))
+        .expect("cases")
+        .into_iter()
+        .find(|(_, c)| {
+            traced(&rb, c).is_some_and(|l| l.contains("\"reports\":[{\"title\""))
+        })
+        .expect("a case with a payslip");
+    let line = traced(&rb, &case).expect("traced");
+    assert!(verdict(&rb, &line, &case).follows(), "{name}");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let report = &json["trace"]["reports"][0];
+    let header = report["header"].as_array().expect("header");
+    // The first row's first number cell, and the first total.
+    let rows = report["rows"].as_array().expect("rows");
+    let (r, c) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(r, row)| {
+            let c = row.as_array()?.iter().position(|v| cent_more(v).is_some())?;
+            Some((r, c))
+        })
+        .expect("a number cell");
+    let mut changed = json.clone();
+    let cell = &mut changed["trace"]["reports"][0]["rows"][r][c];
+    *cell = cent_more(cell).expect("a number");
+    let v = verdict(&rb, &changed.to_string(), &case);
+    assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
+    let f = &v.findings[0];
+    assert!(f.at.starts_with("report "), "{f}");
+    assert!(f.at.ends_with(&format!("].{}", header[c].as_str().expect("key"))), "{f}");
+    assert_eq!(f.what, "value", "{f}");
+    let mut changed = json.clone();
+    let total = &mut changed["trace"]["reports"][0]["totals"][0][1];
+    *total = cent_more(total).expect("a number");
+    let v = verdict(&rb, &changed.to_string(), &case);
+    assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
+    assert!(v.findings[0].at.contains(" total "), "{:?}", v.findings);
+    // A row left out is named too.
+    let mut changed = json;
+    changed["trace"]["reports"][0]["rows"]
+        .as_array_mut()
+        .expect("rows")
+        .pop();
+    let v = verdict(&rb, &changed.to_string(), &case);
+    assert!(v.findings.iter().any(|f| f.what == "rows"), "{:?}", v.findings);
 }
