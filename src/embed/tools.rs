@@ -109,7 +109,7 @@ fn calculator() -> Option<&'static (Rulebook, crate::facts::Facts)> {
 /// assert_eq!(bareme::tools::calculate("0.1 + 0.2")?, "0.3");
 /// assert_eq!(bareme::tools::calculate("round(10 / 3, 2)")?, "3.33");
 /// assert!(bareme::tools::calculate("10 / 3").is_err());
-/// # Ok::<(), bareme::CalcError>(())
+/// # Ok::<(), bareme::tools::CalcError>(())
 /// ```
 pub fn calculate(expression: &str) -> Result<String, CalcError> {
     if expression.len() > MAX_EXPRESSION_BYTES {
