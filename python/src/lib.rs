@@ -675,7 +675,12 @@ impl Generator {
             .into_iter()
             .enumerate()
             .filter(|(_, lines)| !lines.is_empty())
-            .map(|(i, lines)| (format!("exclude[{i}]"), (lines.join("\n") + "\n").into_bytes()))
+            .map(|(i, lines)| {
+                (
+                    format!("exclude[{i}]"),
+                    (lines.join("\n") + "\n").into_bytes(),
+                )
+            })
             .collect();
         let text = engine(py, || -> Result<Vec<u8>, String> {
             let drawer =
@@ -684,8 +689,10 @@ impl Generator {
                 return generate_lines(&drawer, seed, start, n, level, jobs)
                     .map_err(|e| e.to_string());
             }
-            let excluded: Vec<(&str, &[u8])> =
-                files.iter().map(|(name, bytes)| (name.as_str(), bytes.as_slice())).collect();
+            let excluded: Vec<(&str, &[u8])> = files
+                .iter()
+                .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+                .collect();
             generate_lines_excluding(&drawer, seed, start, n, level, jobs, &excluded)
                 .map_err(|e| e.to_string())
         })?

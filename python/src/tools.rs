@@ -14,7 +14,8 @@ use super::{engine, json_bytes, Rulebook};
 /// the calculator lacks, a division by zero, a fraction left unrounded).
 #[pyfunction]
 pub fn calculate(py: Python<'_>, expression: &str) -> PyResult<String> {
-    engine(py, || bareme::tools::calculate(expression))?.map_err(|e| PyValueError::new_err(e.to_string()))
+    engine(py, || bareme::tools::calculate(expression))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The rows of `table` in force for `case` (a dict or its JSON text): the
@@ -30,8 +31,10 @@ pub fn table_rows(
 ) -> PyResult<Vec<(String, String)>> {
     let bytes =
         json_bytes(py, case).map_err(|(p, m)| PyValueError::new_err(format!("case: {p}: {m}")))?;
-    let rows = engine(py, || bareme::tools::table_rows(&rulebook.rb, &bytes, table))?
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let rows = engine(py, || {
+        bareme::tools::table_rows(&rulebook.rb, &bytes, table)
+    })?
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(rows.into_iter().map(|r| (r.name, r.json)).collect())
 }
 

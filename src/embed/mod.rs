@@ -27,7 +27,9 @@ use crate::case::CaseText;
 use crate::chunks::pool;
 use crate::evaluation::evaluate_text;
 use crate::facts::CaseError;
-use crate::generate::{run, run_excluding, ExcludeError, Exclusion, RunError, RunOptions, TaskDrawer};
+use crate::generate::{
+    run, run_excluding, ExcludeError, Exclusion, RunError, RunOptions, TaskDrawer,
+};
 use crate::model::{Limits, Rulebook};
 use crate::outcome::{write_error, write_outcome, write_traced, EvalError, Outcome};
 use crate::trace::Trace;

@@ -139,8 +139,8 @@ pub fn calculate(expression: &str) -> Result<String, CalcError> {
             .join("; ");
         CalcError::Expression(text)
     })?;
-    let value = evaluate_formula(rb, facts, &formula, &[])
-        .map_err(|e| CalcError::Evaluation(e.message))?;
+    let value =
+        evaluate_formula(rb, facts, &formula, &[]).map_err(|e| CalcError::Evaluation(e.message))?;
     match value {
         Value::Number(d) => Ok(decimal_text(&d)),
         Value::Bool(b) => Ok(b.to_string()),

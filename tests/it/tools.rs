@@ -62,19 +62,34 @@ fn the_seed_s_payslip_program() {
 fn the_calculator_refuses_clearly_and_within_bounds() {
     let refused = |e: &str| calculate(e).unwrap_err();
     assert_eq!(refused(&"1+".repeat(1_001)), CalcError::TooLong);
-    assert_eq!(refused("1 / 0"), CalcError::Evaluation("division by zero (1 / 0)".into()));
+    assert_eq!(
+        refused("1 / 0"),
+        CalcError::Evaluation("division by zero (1 / 0)".into())
+    );
     assert_eq!(refused("pow(10, 40)").code(), "calculate::evaluation");
     assert_eq!(
         refused("net_pay + 1").to_string(),
         "unknown name `net_pay` (at byte 0; the calculator knows no names: write each value as a number)"
     );
-    assert_eq!(refused("Please compute 5% of 2000").code(), "calculate::expression");
-    assert_eq!(refused("'LCR'").to_string(), "the expression gives a text, not a number");
+    assert_eq!(
+        refused("Please compute 5% of 2000").code(),
+        "calculate::expression"
+    );
+    assert_eq!(
+        refused("'LCR'").to_string(),
+        "the expression gives a text, not a number"
+    );
     // A sum of 100 terms evaluates; one of 400 is refused by the parser's
     // nesting bound, before any work.
-    assert_eq!(calculate(&format!("0{}", " + 1".repeat(100))).unwrap(), "100");
+    assert_eq!(
+        calculate(&format!("0{}", " + 1".repeat(100))).unwrap(),
+        "100"
+    );
     let deep = refused(&format!("0{}", " + 1".repeat(400)));
-    assert!(deep.to_string().contains("nested 401 levels deep"), "{deep}");
+    assert!(
+        deep.to_string().contains("nested 401 levels deep"),
+        "{deep}"
+    );
 }
 
 #[test]
@@ -96,7 +111,10 @@ fn a_case_s_schedule_replaces_the_rulebook_s_rows() {
     let own = table_rows(&rb, br#"{"task": "payslip"}"#, "schedule").unwrap();
     assert!(own[0].json.contains(r#""rate":"0.05","cap":"4800.00""#));
     let unknown = table_rows(&rb, b"{}", "rates").unwrap_err();
-    assert_eq!(unknown.to_string(), "unknown table \"rates\"; the tables are: schedule");
+    assert_eq!(
+        unknown.to_string(),
+        "unknown table \"rates\"; the tables are: schedule"
+    );
     assert_eq!(unknown.code(), "lookup::table");
     let refused = table_rows(&rb, b"[", "schedule").unwrap_err();
     assert!(matches!(refused, LookupError::Case(ref e) if e.path == "$"));

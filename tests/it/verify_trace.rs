@@ -666,9 +666,7 @@ fn a_changed_report_cell_is_named() {
     let (name, case) = cases(Path::new(dir))
         .expect("cases")
         .into_iter()
-        .find(|(_, c)| {
-            traced(&rb, c).is_some_and(|l| l.contains("\"reports\":[{\"title\""))
-        })
+        .find(|(_, c)| traced(&rb, c).is_some_and(|l| l.contains("\"reports\":[{\"title\"")))
         .expect("a case with a payslip");
     let line = traced(&rb, &case).expect("traced");
     assert!(verdict(&rb, &line, &case).follows(), "{name}");
@@ -681,7 +679,10 @@ fn a_changed_report_cell_is_named() {
         .iter()
         .enumerate()
         .find_map(|(r, row)| {
-            let c = row.as_array()?.iter().position(|v| cent_more(v).is_some())?;
+            let c = row
+                .as_array()?
+                .iter()
+                .position(|v| cent_more(v).is_some())?;
             Some((r, c))
         })
         .expect("a number cell");
@@ -692,7 +693,10 @@ fn a_changed_report_cell_is_named() {
     assert_eq!(v.findings.len(), 1, "{:?}", v.findings);
     let f = &v.findings[0];
     assert!(f.at.starts_with("report "), "{f}");
-    assert!(f.at.ends_with(&format!("].{}", header[c].as_str().expect("key"))), "{f}");
+    assert!(
+        f.at.ends_with(&format!("].{}", header[c].as_str().expect("key"))),
+        "{f}"
+    );
     assert_eq!(f.what, "value", "{f}");
     let mut changed = json.clone();
     let total = &mut changed["trace"]["reports"][0]["totals"][0][1];
@@ -707,5 +711,9 @@ fn a_changed_report_cell_is_named() {
         .expect("rows")
         .pop();
     let v = verdict(&rb, &changed.to_string(), &case);
-    assert!(v.findings.iter().any(|f| f.what == "rows"), "{:?}", v.findings);
+    assert!(
+        v.findings.iter().any(|f| f.what == "rows"),
+        "{:?}",
+        v.findings
+    );
 }
