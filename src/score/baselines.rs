@@ -23,9 +23,10 @@
 //! charge no tax", the rate dropped).
 //!
 //! Last come the per-field strategies (`fields`): the rulebook's answer
-//! with one amount field zeroed, or copied from the case's matching input
-//! (Luma: net pay copied from gross pay), one per field, named by field:
-//! what the rubric pays for an answer wrong in that field alone.
+//! with one amount field zeroed, or copied from the input its formula reads
+//! whose copy is right most often in the set (Luma: net pay copied from
+//! gross pay), one of each per field, named by field: what the rubric pays
+//! for an answer wrong in that field alone.
 //!
 //! Invariant: nothing here knows a rule set; every strategy is derived from
 //! the rubric's decisions and formats, the rulebook's steps and ablations
@@ -150,13 +151,15 @@ impl Baselines {
     /// declared ablation and each number step dropped, answered from the
     /// case (`rb` is the rubric's rulebook); then the per-field
     /// strategies (`fields`): the rulebook's answer with one amount field
-    /// zeroed, or copied from the case's matching input.
+    /// zeroed, or copied from the input of its kind, among those its
+    /// formula reads, whose copy the tasks' references hold most often.
     pub fn with_rulebook<'t>(
         rubric: &Rubric,
         rb: &Rulebook,
         tasks: impl IntoIterator<Item = &'t Task>,
     ) -> Baselines {
-        let mut b = Baselines::new(rubric, tasks);
+        let tasks: Vec<&Task> = tasks.into_iter().collect();
+        let mut b = Baselines::new(rubric, tasks.iter().copied());
         let mut add = |name: String, reading: Rulebook| {
             b.strategies.push(Strategy {
                 name,
@@ -176,7 +179,7 @@ impl Baselines {
             add(format!("step `{step}` dropped (0)"), reading);
         }
         let several = rubric.decisions.len() > 1;
-        for play in field_plays(rubric, rb) {
+        for play in field_plays(rubric, rb, &tasks) {
             b.strategies.push(Strategy {
                 name: play.name(several),
                 constant: false,

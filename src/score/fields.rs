@@ -4,17 +4,24 @@
 //! field (the seeds' "each field zeroed", "gross pay copied into net pay").
 //!
 //! Two kinds, each derived from the rubric's fields and the rulebook's
-//! inputs only:
+//! inputs and steps (and a copy's input chosen by the set's references):
 //! - *zeroed*: every amount field of every decision (money, signed money,
 //!   amount, decimal), at the root or in the items of a list or keyed
 //!   field (`lines.tax`: the field zeroed in every item);
 //! - *copied*: a root amount field that is no input of its own name (those
-//!   are copied already) takes the value of the case's *matching input*:
-//!   the first top-level input, in the rulebook's declaration order, of the
-//!   field's kind (a money input for a money or amount field, a decimal one
-//!   for a decimal field), written in the field's format, zero when the
-//!   case leaves it out. Items are not copied: an answer's item is no case
-//!   item by position.
+//!   are copied already) takes the value of an input its formula reads:
+//!   the candidates are the top-level inputs of the field's kind (a money
+//!   input for a money or amount field, a decimal one for a decimal field)
+//!   that the field's answer formula depends on, directly or through the
+//!   steps and per-item groups it reads; an input the field never reads is
+//!   no candidate (Luma's contract gross pay decides a conflict, not a net
+//!   pay). Of them the strategy copies the one whose copy equals the
+//!   field's reference value on the most tasks of the set (the first in
+//!   the rulebook's declaration order among equals, so with no hit the
+//!   first read): one strategy per field, the best copy a policy could
+//!   settle on, learned from the set as the usual answers are. The value
+//!   is written in the field's format, zero when the case leaves it out.
+//!   Items are not copied: an answer's item is no case item by position.
 //!
 //! Everything else of the answer is the rulebook's, so a strategy differs
 //! from the right answer in its one field; on a task whose answer has
@@ -22,10 +29,13 @@
 
 use rust_decimal::Decimal;
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::str::FromStr;
 
-use super::model::{Field, FieldKind, Format, Rubric};
-use crate::model::{InputKind, Rulebook};
+use super::grade::expected_decision;
+use super::model::{DecisionRubric, Field, FieldKind, Format, Rubric};
+use crate::model::{InputKind, Node, NodeKind, OutputValue, Rulebook, Step};
+use crate::tasks::Task;
 
 /// One per-field strategy: which field of which decision, and how it is changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,10 +81,7 @@ impl FieldPlay {
         }
         let value = match &self.from {
             None => zero(self.format),
-            Some(input) => case
-                .get(input)
-                .and_then(|v| fit(self.format, v))
-                .unwrap_or_else(|| zero(self.format)),
+            Some(input) => copy(case, input, self.format),
         };
         let Some(root) = answer.get_mut(&self.key) else {
             return;
@@ -104,10 +111,18 @@ fn amount(format: Format) -> bool {
     )
 }
 
+/// The case's `input` written in a field's format, zero when the case
+/// leaves it out (or holds what the format cannot write).
+fn copy(case: &Value, input: &str, format: Format) -> Value {
+    case.get(input)
+        .and_then(|v| fit(format, v))
+        .unwrap_or_else(|| zero(format))
+}
+
 /// The per-field strategies of a rubric against its rulebook, in the
 /// rubric's order: each decision's fields, each root field's zeroing, then
-/// its copy, then its items' zeroings.
-pub(crate) fn field_plays(rubric: &Rubric, rb: &Rulebook) -> Vec<FieldPlay> {
+/// its copy (from the input `tasks` favour), then its items' zeroings.
+pub(crate) fn field_plays(rubric: &Rubric, rb: &Rulebook, tasks: &[&Task]) -> Vec<FieldPlay> {
     let mut out = Vec::new();
     for decision in &rubric.decisions {
         let play = |key: &Field, item: Option<&Field>, format, from| FieldPlay {
@@ -121,7 +136,10 @@ pub(crate) fn field_plays(rubric: &Rubric, rb: &Rulebook) -> Vec<FieldPlay> {
             match &field.kind {
                 FieldKind::Value(format) if amount(*format) => {
                     out.push(play(field, None, *format, None));
-                    if let Some(input) = matching_input(rb, &field.key, *format) {
+                    let inputs = copied_from(rb, &decision.name, &field.key, *format);
+                    if let Some(input) =
+                        best_copy(rubric, decision, &field.key, *format, inputs, tasks)
+                    {
                         out.push(play(field, None, *format, Some(input)));
                     }
                 }
@@ -141,20 +159,106 @@ pub(crate) fn field_plays(rubric: &Rubric, rb: &Rulebook) -> Vec<FieldPlay> {
     out
 }
 
-/// The case input a root field is copied from: none when an input bears
-/// the field's own name (it is copied already), else the first top-level
-/// input of the field's kind.
-fn matching_input(rb: &Rulebook, key: &str, format: Format) -> Option<String> {
+/// The case inputs a root field may be copied from (its candidates), in
+/// the rulebook's declaration order: none when an input bears the field's own name (it is
+/// copied already) or the rulebook writes no such field; else every
+/// top-level input of the field's kind that its answer formula reads.
+fn copied_from(rb: &Rulebook, decision: &str, key: &str, format: Format) -> Vec<String> {
     if rb.inputs.iter().any(|i| &*i.name == key) {
-        return None;
+        return Vec::new();
     }
+    let formula = rb
+        .decisions
+        .iter()
+        .filter(|d| &*d.name == decision)
+        .flat_map(|d| &d.answer)
+        .find(|o| &*o.key == key)
+        .and_then(|o| match &o.value {
+            OutputValue::Value { expr, .. } => Some(expr),
+            OutputValue::Each { .. } => None,
+        });
+    let Some(formula) = formula else {
+        return Vec::new();
+    };
+    let read = inputs_read(rb, &formula.node);
     rb.inputs
         .iter()
-        .find(|i| match format {
-            Format::Decimal => matches!(i.kind, InputKind::Decimal(_)),
-            _ => matches!(i.kind, InputKind::Money(_)),
+        .enumerate()
+        .filter(|(i, input)| {
+            read.contains(i)
+                && match format {
+                    Format::Decimal => matches!(input.kind, InputKind::Decimal(_)),
+                    _ => matches!(input.kind, InputKind::Money(_)),
+                }
         })
-        .map(|i| i.name.to_string())
+        .map(|(_, input)| input.name.to_string())
+        .collect()
+}
+
+/// Of the candidate `inputs`, the one whose copy equals the field's
+/// reference value (equal in value, as the rubric compares amounts) on the
+/// most tasks whose reference takes the decision; the first among equals.
+fn best_copy(
+    rubric: &Rubric,
+    decision: &DecisionRubric,
+    key: &str,
+    format: Format,
+    inputs: Vec<String>,
+    tasks: &[&Task],
+) -> Option<String> {
+    let references: Vec<(&Value, Decimal)> = tasks
+        .iter()
+        .filter(|t| expected_decision(rubric, &t.expected).is_ok_and(|d| d.name == decision.name))
+        .filter_map(|t| Some((&t.case, decimal(t.expected.get(key)?)?)))
+        .collect();
+    let mut best: Option<(String, usize)> = None;
+    for input in inputs {
+        let hits = references
+            .iter()
+            .filter(|(case, want)| decimal(&copy(case, &input, format)) == Some(*want))
+            .count();
+        if best.as_ref().is_none_or(|(_, most)| hits > *most) {
+            best = Some((input, hits));
+        }
+    }
+    best.map(|(input, _)| input)
+}
+
+/// The top-level inputs (their indices) a formula's value depends on:
+/// those it names, and those of every step and per-item group it reads,
+/// transitively. A step's value depends on its formula, its condition and
+/// its fallback, not on the conditions that add citations; a group read is
+/// every step of it and the list it runs over. Each step and group is
+/// walked once, with a stack of its own (no recursion on a chain of steps).
+fn inputs_read(rb: &Rulebook, root: &Node) -> BTreeSet<usize> {
+    fn value_nodes(step: &Step) -> impl Iterator<Item = &Node> {
+        std::iter::once(&step.expr)
+            .chain(&step.when)
+            .chain(&step.otherwise)
+            .map(|f| &f.node)
+    }
+    let mut inputs = BTreeSet::new();
+    let (mut steps, mut groups) = (BTreeSet::new(), BTreeSet::new());
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::Input(i) => {
+                inputs.insert(i.index());
+            }
+            NodeKind::Step(s) if steps.insert(s.index()) => {
+                stack.extend(rb.steps.get(s.index()).into_iter().flat_map(value_nodes));
+            }
+            NodeKind::Group(g) if groups.insert(*g) => {
+                if let Some(group) = rb.groups.get(*g) {
+                    stack.push(&group.over.node);
+                    stack.extend(group.steps.iter().flat_map(value_nodes));
+                }
+            }
+            _ => {}
+        }
+        stack.extend(node.children());
+    }
+    inputs
 }
 
 /// A zero, or an empty text, in a format.

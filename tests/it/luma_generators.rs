@@ -125,9 +125,13 @@ fn references_hold(tasks: &[Task], rb: &Rulebook) {
     }
 }
 
+/// Seeds no other test draws at: the "held-back reading" of the
+/// seed's generator, beside the seeds the generators were tuned at.
+const HELD_BACK: [u64; 2] = [4099, 8191];
+
 #[test]
 fn generator_4_balances_trap_reasons_within_a_set_of_400() {
-    for seed in [2026, 7] {
+    for seed in [2026, 7].into_iter().chain(HELD_BACK) {
         let tasks = generate(G4, 400, seed, &[]);
         let counts = reasons(&tasks);
         assert_eq!(counts.len(), 4, "{counts:?}");
@@ -138,6 +142,19 @@ fn generator_4_balances_trap_reasons_within_a_set_of_400() {
             assert!(
                 5 * n * 4 >= 4 * total && 5 * n * 4 <= 6 * total,
                 "seed {seed}: {r} {n} of {total}: {counts:?}"
+            );
+        }
+        // The tier mix, our reading (the seed states none): per run of
+        // 148, 72 payslips, 48 traps and 28 retrievals; within 8 tasks of
+        // those shares of 400 (docs/generators.md).
+        for (tier, weight) in [("payslip", 72i64), ("trap", 48), ("retrieval", 28)] {
+            let n = tasks
+                .iter()
+                .filter(|t| t.tier.as_deref() == Some(tier))
+                .count() as i64;
+            assert!(
+                (148 * n - 400 * weight).abs() <= 8 * 148,
+                "seed {seed}: {n} {tier} tasks"
             );
         }
     }
@@ -222,26 +239,28 @@ fn a_pick_or_name_the_loader_does_not_know_is_refused() {
 #[test]
 fn generator_4_draws_complete_payslips_whose_contract_matches() {
     let (_, rb) = load(G4);
-    let tasks = generate(G4, 400, 2026, &[]);
-    let matching: Vec<&Task> = tasks
-        .iter()
-        .filter(|t| {
-            t.expected["decision"] == "calculate"
-                && t.case.get("contract_gross_pay").is_some()
-                && dec(&t.case["contract_gross_pay"]) == dec(&t.case["gross_pay"])
-        })
-        .collect();
-    assert!(
-        matching.len() >= 10,
-        "{} matching contracts",
-        matching.len()
-    );
-    for t in &matching {
-        // No conflict: R9 is not cited, even beside an approved amendment.
-        assert_eq!(
-            t.expected["clauses"],
-            json!(["R1", "R2", "R3", "R4", "R5", "R6"])
+    for seed in [2026].into_iter().chain(HELD_BACK) {
+        let tasks = generate(G4, 400, seed, &[]);
+        let matching: Vec<&Task> = tasks
+            .iter()
+            .filter(|t| {
+                t.expected["decision"] == "calculate"
+                    && t.case.get("contract_gross_pay").is_some()
+                    && dec(&t.case["contract_gross_pay"]) == dec(&t.case["gross_pay"])
+            })
+            .collect();
+        assert!(
+            matching.len() >= 10,
+            "seed {seed}: {} matching contracts",
+            matching.len()
         );
+        for t in &matching {
+            // No conflict: R9 is not cited, even beside an approved amendment.
+            assert_eq!(
+                t.expected["clauses"],
+                json!(["R1", "R2", "R3", "R4", "R5", "R6"])
+            );
+        }
     }
     // The seed's record: gross 1170.19, month 2026-09, matching contract.
     // July to December: 0.04 × 1170.19 = 46.8076 → 46.81; taxable
@@ -364,7 +383,47 @@ fn payslip(case: &Json) -> [Decimal; 4] {
 fn the_transfer_set_holds_the_seeds_hard_cases() {
     let (g, rb) = load(TRANSFER);
     assert_eq!(g.name(), "luma-payroll/generator-transfer-1");
-    let tasks = generate(TRANSFER, 400, 2026, &[]);
+    for seed in [2026].into_iter().chain(HELD_BACK) {
+        transfer_set_holds(&generate(TRANSFER, 400, seed, &[]), seed);
+    }
+    // The exception account, one of each by hand. Taxable pay on the
+    // July-December line: 0.04 × 4054.49 = 162.1796 → 162.18; 4054.49 −
+    // 162.18 − 92.31 = 3800.00; tax 0.08 × (3800.00 − 1100.00) = 216.00;
+    // net 3584.00.
+    let schedule = json!({
+        "first-half": {"rate": "0.05", "cap": "4800.00", "deduction": "300.00", "free": "1000.00",
+            "upper": "4230.00", "middle_rate": "0.10", "upper_rate": "0.22"},
+        "second-half": {"rate": "0.04", "cap": "5000.00", "deduction": "350.00", "free": "1100.00",
+            "upper": "3800.00", "middle_rate": "0.08", "upper_rate": "0.20"}});
+    let case = json!({"task": "payslip", "payroll_month": "2026-08", "allowed_deduction": "92.31",
+        "reference_tables": schedule, "gross_pay": "4054.49"});
+    assert_eq!(
+        eval(&rb, &case),
+        json!({"decision": "calculate", "currency": "LCR", "gross_pay": "4054.49",
+            "employee_contribution": "162.18", "allowed_deduction": "92.31",
+            "taxable_pay": "3800.00", "income_tax": "216.00", "net_pay": "3584.00",
+            "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]})
+    );
+    // Gross on the January-June cap: 0.05 × 4800.00 = 240.00; taxable
+    // 4800.00 − 240.00 − 100.00 = 4460.00; tax 0.10 × 3230.00 + 0.22 ×
+    // 230.00 = 323.00 + 50.60 = 373.60; net 4086.40. (On the default
+    // schedule the line is 3300.00: tax 230.00 + 255.20 = 485.20.)
+    let case = json!({"task": "payslip", "payroll_month": "2026-04", "allowed_deduction": "100.00",
+        "reference_tables": schedule, "gross_pay": "4800.00"});
+    assert_eq!(
+        eval(&rb, &case),
+        json!({"decision": "calculate", "currency": "LCR", "gross_pay": "4800.00",
+            "employee_contribution": "240.00", "allowed_deduction": "100.00",
+            "taxable_pay": "4460.00", "income_tax": "373.60", "net_pay": "4086.40",
+            "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]})
+    );
+}
+
+/// A transfer set of 400 holds each hard case of the seed, and each is
+/// what it claims: two problems decided by R7's order, an approved
+/// amendment one cent off, the exception account's schedule with gross
+/// pay on the cap or taxable pay on the moved line.
+fn transfer_set_holds(tasks: &[Task], seed: u64) {
     let of = |branch: &str| -> Vec<&Task> {
         tasks
             .iter()
@@ -383,7 +442,11 @@ fn the_transfer_set_holds_the_seeds_hard_cases() {
         .iter()
         .filter(|t| t.tags.iter().flatten().any(|g| g == "two_problems"))
         .collect();
-    assert!(two.len() >= 30, "{} two-problem traps", two.len());
+    assert!(
+        two.len() >= 30,
+        "seed {seed}: {} two-problem traps",
+        two.len()
+    );
     for t in of("two_gross_and_year") {
         assert!(missing(t, "gross_pay"));
         assert!(t.case["payroll_month"]
@@ -421,13 +484,13 @@ fn the_transfer_set_holds_the_seeds_hard_cases() {
         "two_month_and_conflict",
         "two_year_and_conflict",
     ] {
-        assert!(of(b).len() >= 10, "{b}: {}", of(b).len());
+        assert!(of(b).len() >= 10, "seed {seed}: {b}: {}", of(b).len());
     }
 
     // An approved amendment in force, one cent off: the conflict stands.
     let cent = Decimal::new(1, 2);
     let one_cent = of("one_cent_off");
-    assert!(one_cent.len() >= 10);
+    assert!(one_cent.len() >= 10, "seed {seed}: {}", one_cent.len());
     for t in one_cent {
         let a = &t.case["amendment"];
         assert_eq!(a["approved"], true);
@@ -450,7 +513,7 @@ fn the_transfer_set_holds_the_seeds_hard_cases() {
         .iter()
         .filter(|t| t.tags.iter().flatten().any(|g| g == "exception_account"))
         .collect();
-    assert!(exception.len() >= 30, "{}", exception.len());
+    assert!(exception.len() >= 30, "seed {seed}: {}", exception.len());
     let (mut on_cap, mut on_line) = (0, 0);
     for t in exception {
         let tables = &t.case["reference_tables"];
@@ -481,39 +544,8 @@ fn the_transfer_set_holds_the_seeds_hard_cases() {
     }
     assert!(
         on_cap >= 10 && on_line >= 10,
-        "{on_cap} on the cap, {on_line} on the line"
+        "seed {seed}: {on_cap} on the cap, {on_line} on the line"
     );
-    // One of each by hand. Taxable pay on the July-December line:
-    // 0.04 × 4054.49 = 162.1796 → 162.18; 4054.49 − 162.18 − 92.31 =
-    // 3800.00; tax 0.08 × (3800.00 − 1100.00) = 216.00; net 3584.00.
-    let schedule = json!({
-        "first-half": {"rate": "0.05", "cap": "4800.00", "deduction": "300.00", "free": "1000.00",
-            "upper": "4230.00", "middle_rate": "0.10", "upper_rate": "0.22"},
-        "second-half": {"rate": "0.04", "cap": "5000.00", "deduction": "350.00", "free": "1100.00",
-            "upper": "3800.00", "middle_rate": "0.08", "upper_rate": "0.20"}});
-    let case = json!({"task": "payslip", "payroll_month": "2026-08", "allowed_deduction": "92.31",
-        "reference_tables": schedule, "gross_pay": "4054.49"});
-    assert_eq!(
-        eval(&rb, &case),
-        json!({"decision": "calculate", "currency": "LCR", "gross_pay": "4054.49",
-            "employee_contribution": "162.18", "allowed_deduction": "92.31",
-            "taxable_pay": "3800.00", "income_tax": "216.00", "net_pay": "3584.00",
-            "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]})
-    );
-    // Gross on the January-June cap: 0.05 × 4800.00 = 240.00; taxable
-    // 4800.00 − 240.00 − 100.00 = 4460.00; tax 0.10 × 3230.00 + 0.22 ×
-    // 230.00 = 323.00 + 50.60 = 373.60; net 4086.40. (On the default
-    // schedule the line is 3300.00: tax 230.00 + 255.20 = 485.20.)
-    let case = json!({"task": "payslip", "payroll_month": "2026-04", "allowed_deduction": "100.00",
-        "reference_tables": schedule, "gross_pay": "4800.00"});
-    assert_eq!(
-        eval(&rb, &case),
-        json!({"decision": "calculate", "currency": "LCR", "gross_pay": "4800.00",
-            "employee_contribution": "240.00", "allowed_deduction": "100.00",
-            "taxable_pay": "4460.00", "income_tax": "373.60", "net_pay": "4086.40",
-            "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]})
-    );
-
     // The other scenarios are there, and no message names a reason code.
     for b in [
         "colleague_figure",
@@ -527,9 +559,9 @@ fn the_transfer_set_holds_the_seeds_hard_cases() {
         "future_amendment",
         "rates_carried_forward",
     ] {
-        assert!(of(b).len() >= 10, "{b}: {}", of(b).len());
+        assert!(of(b).len() >= 10, "seed {seed}: {b}: {}", of(b).len());
     }
-    for t in &tasks {
+    for t in tasks {
         let prompt = t.prompt.as_deref().unwrap();
         let inbox = prompt
             .split("From the payroll inbox:")

@@ -481,3 +481,92 @@ fn no_luma_prompt_nests_a_title_in_itself() {
         }
     }
 }
+
+/// Levels 3 and 4 state what seed 002 says their rules give (its rule 7's
+/// dated example of the recall boundary; the 790 G ages, the failure modes
+/// it names: a donor of 80, a donee of 17) and what a level-4 gift and a
+/// representative need (cash counted as the value received; no recall of
+/// the parent's gifts); levels 1 and 2 state none of it. Each statement is
+/// what the rulebook does, worked by hand.
+#[test]
+fn succession_prompts_of_levels_3_and_4_state_the_boundaries_of_their_rules() {
+    let boundary = "pour un acte du 10 mars 2026, une donation du 10 mars 2011 ne l'est pas, \
+                    une donation du 11 mars 2011 l'est)";
+    let ages = "Les âges sont ceux du jour du don : un donateur qui a 80 ans ce jour-là n'y a \
+                pas droit ; un bénéficiaire qui a 18 ans ce jour-là y a droit.";
+    let bare = "multipliée par le pourcentage de nue-propriété quand le donateur s'en réserve \
+                l'usufruit";
+    let represents = "un petit-enfant qui représente son parent prédécédé ne reprend pas les \
+                      donations faites à ce parent : seules celles qu'il a reçues lui-même sont \
+                      rappelées";
+    let tasks = generate(SUCCESSION, 40, 4099);
+    let mut seen = std::collections::BTreeSet::new();
+    for t in &tasks {
+        let (p, level) = (prompt(t), t.level.unwrap_or(0));
+        let gift = t.case["kind"] == "gift";
+        seen.insert((level, gift));
+        assert_eq!(p.contains(boundary), level >= 3, "{}", t.id);
+        assert_eq!(p.contains(ages), level >= 3 && gift, "{}", t.id);
+        assert_eq!(p.contains(bare), level == 4 && gift, "{}", t.id);
+        assert_eq!(p.contains(represents), level >= 3 && !gift, "{}", t.id);
+    }
+    for kind in [(3, true), (3, false), (4, true), (4, false)] {
+        assert!(seen.contains(&kind), "{kind:?} drawn");
+    }
+    let rb = rulebook("rulebooks/succession-fr/v2026");
+    let answer = |case: serde_json::Value| match evaluate_value(&rb, &case, false) {
+        Ok((Outcome::Answer(a), _)) => a.to_json()["beneficiaires"]["E1"].clone(),
+        other => panic!("{other:?}"),
+    };
+    let gift = |donor: &str, donee: &str, gifts: serde_json::Value, prior: serde_json::Value| {
+        serde_json::json!({"kind": "gift", "act_date": "2026-03-10",
+            "person": {"name": "X", "birth_date": donor},
+            "beneficiaries": [{"id": "E1", "name": "Y", "relationship": "child", "birth_date": donee}],
+            "gifts": gifts, "prior_gifts": prior})
+    };
+    let cash = serde_json::json!([{"beneficiary": "E1", "label": "Somme", "value": 131865,
+        "fraction": "1", "cash": true}]);
+    // A donor 80 on the day: no exemption; 131 865 − 100 000 = 31 865
+    // taxed 403.60 + 403.70 + 573.45 + 0.20 × 15 933 = 4 567.35 → 4 567.
+    assert_eq!(
+        answer(gift(
+            "1946-03-10",
+            "1990-01-01",
+            cash.clone(),
+            serde_json::json!([])
+        )),
+        serde_json::json!({"part_taxable": 31865, "droits": 4567})
+    );
+    // A donee 18 on the day: 131 865 − 31 865 − 100 000 = 0.
+    assert_eq!(
+        answer(gift(
+            "1950-01-01",
+            "2008-03-10",
+            cash,
+            serde_json::json!([])
+        )),
+        serde_json::json!({"part_taxable": 0, "droits": 0})
+    );
+    // A house of 100 000 after a gift of 100 000: dated exactly 15 years
+    // before, not recalled (taxable 0); a day later, recalled: U = 100 000,
+    // T = 0, taxable 100 000, tax 1 380.75 + 0.20 × 84 068 = 18 194.35.
+    let house = serde_json::json!([{"beneficiary": "E1", "label": "Maison", "value": 100000,
+        "fraction": "1"}]);
+    for (date, want) in [
+        (
+            "2011-03-10",
+            serde_json::json!({"part_taxable": 0, "droits": 0}),
+        ),
+        (
+            "2011-03-11",
+            serde_json::json!({"part_taxable": 100000, "droits": 18194}),
+        ),
+    ] {
+        let prior = serde_json::json!([{"beneficiary": "E1", "date": date, "value": 100000}]);
+        assert_eq!(
+            answer(gift("1950-01-01", "1980-01-01", house.clone(), prior)),
+            want,
+            "{date}"
+        );
+    }
+}
