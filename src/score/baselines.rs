@@ -193,8 +193,19 @@ impl Baselines {
     }
 
     /// The exploit that scores best on each group (`all`, each tier, each
-    /// level), with its mean: ties go to the first listed.
+    /// level), with its mean: ties go to the first listed. A strategy that
+    /// scores on a group what the reference scores there is no exploit of
+    /// that group: the reference earns the top grade on each task, so an
+    /// equal mean means the strategy answered each task as the reference
+    /// does (a step dropped that feeds only a report, or only another tier).
     pub fn best_exploits<'s>(&'s self, means: &[Means]) -> Vec<(String, &'s Strategy, Decimal)> {
+        let reference: BTreeMap<String, Decimal> = self
+            .strategies
+            .iter()
+            .zip(means)
+            .find(|(s, _)| s.play == Play::Reference)
+            .map(|(_, m)| m.groups().into_iter().map(|(g, t)| (g, t.mean())).collect())
+            .unwrap_or_default();
         let mut best: Vec<(String, &Strategy, Decimal)> = Vec::new();
         for (strategy, m) in self.strategies.iter().zip(means) {
             if !strategy.exploit {
@@ -202,6 +213,9 @@ impl Baselines {
             }
             for (group, tally) in m.groups() {
                 let mean = tally.mean();
+                if reference.get(&group) == Some(&mean) {
+                    continue;
+                }
                 match best.iter_mut().find(|(g, _, _)| *g == group) {
                     Some(entry) if mean > entry.2 => *entry = (group, strategy, mean),
                     Some(_) => {}

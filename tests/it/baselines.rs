@@ -625,3 +625,83 @@ fn baselines_find_the_no_tax_exploit_on_400_sales_tax_tasks() {
         "{text}"
     );
 }
+
+/// A strategy that answers a group as the reference does is no exploit of
+/// it: on Luma, dropping `retrieved_value` leaves every payslip right
+/// (1, the reference's mean there) and was printed as the payslips' best
+/// exploit; dropping `employee_contribution` leaves traps at the
+/// reference's 0.9 (explanations ungraded). Each best exploit now scores
+/// below the reference on its group.
+#[test]
+fn a_best_exploit_scores_below_the_reference_on_its_group() {
+    let dir = tempdir("baselines-below-reference");
+    let file = write_tasks(&dir, "rulebooks/luma-payroll/generator-4.toml", 200);
+    let out = bareme(
+        &[
+            "baselines",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cells = |line: &str| -> Vec<String> {
+        line.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut lines = text.lines();
+    let header = cells(
+        lines
+            .find(|l| l.starts_with("strategy "))
+            .unwrap_or_else(|| panic!("{text}")),
+    );
+    let reference = cells(
+        lines
+            .find(|l| l.starts_with("reference "))
+            .unwrap_or_else(|| panic!("{text}")),
+    );
+    let top: HashMap<String, Decimal> = header[1..]
+        .iter()
+        .zip(&reference[1..])
+        .map(|(g, m)| {
+            let group = if g == "mean" {
+                "all".to_string()
+            } else {
+                g.clone()
+            };
+            (group, m.parse().expect("a mean"))
+        })
+        .collect();
+    let best: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("best exploit"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(best.len() >= 4, "{text}");
+    for line in best {
+        let (group, rest) = line
+            .trim()
+            .split_once(": ")
+            .expect("group: strategy (mean)");
+        let mean: Decimal = rest
+            .rsplit_once(" (")
+            .and_then(|(_, m)| m.strip_suffix(')'))
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(
+            mean < top[group],
+            "{line}: the reference scores {} there",
+            top[group]
+        );
+    }
+}
