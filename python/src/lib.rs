@@ -25,7 +25,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use bareme::unstable::embed::{batch_lines, generate_lines, generate_lines_excluding};
-use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw};
+use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw, RunOptions};
 use bareme::unstable::outcome::{write_outcome, write_traced};
 use rust_decimal::Decimal;
 
@@ -668,7 +668,13 @@ impl Generator {
         jobs: Option<usize>,
         exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
-        let jobs = jobs_of(jobs);
+        let run = RunOptions {
+            seed,
+            start,
+            count: n,
+            level,
+            jobs: jobs_of(jobs),
+        };
         // Each excluded set as the task file `generate --exclude` reads.
         let files: Vec<(String, Vec<u8>)> = exclude
             .unwrap_or_default()
@@ -686,15 +692,13 @@ impl Generator {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
             if files.is_empty() {
-                return generate_lines(&drawer, seed, start, n, level, jobs)
-                    .map_err(|e| e.to_string());
+                return generate_lines(&drawer, run).map_err(|e| e.to_string());
             }
             let excluded: Vec<(&str, &[u8])> = files
                 .iter()
                 .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
                 .collect();
-            generate_lines_excluding(&drawer, seed, start, n, level, jobs, &excluded)
-                .map_err(|e| e.to_string())
+            generate_lines_excluding(&drawer, run, &excluded).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
@@ -715,11 +719,17 @@ impl Generator {
         level: Option<i64>,
         jobs: Option<usize>,
     ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
-        let jobs = jobs_of(jobs);
+        let run = RunOptions {
+            seed,
+            start,
+            count: n,
+            level,
+            jobs: jobs_of(jobs),
+        };
         let first = engine(py, || -> Result<Vec<FirstDraw>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            first_draws(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            first_draws(&drawer, run).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         let ids: Vec<u8> = first.iter().flat_map(|f| f.identity).collect();

@@ -179,7 +179,7 @@ fn first_draws_and_their_redraws_are_the_run() {
     assert!(manifest.duplicates > 0, "no duplicate at seed 2026");
     let mut first = Vec::new();
     for (start, count) in [(0, 150), (150, 150), (300, 100)] {
-        first.extend(first_draws(&engine, 2026, start, count, None, 2).expect("a shard"));
+        first.extend(first_draws(&engine, options(2026, start, count, 2)).expect("a shard"));
     }
     assert_eq!(first.len(), 400);
     let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
@@ -215,7 +215,7 @@ fn first_draws_and_their_redraws_are_the_run() {
     let g = parse_generator(LUMA_GEN, &text, &rb).expect("loads");
     let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let ran = run(&engine, options(1, 0, 40, 2), &mut Vec::new(), &|_| {}).map(|_| ());
-    let ids: Vec<[u8; 32]> = first_draws(&engine, 1, 0, 40, None, 2)
+    let ids: Vec<[u8; 32]> = first_draws(&engine, options(1, 0, 40, 2))
         .expect("first draws pass")
         .iter()
         .map(|f| f.identity)
