@@ -601,13 +601,26 @@ struct Generator {
 #[pymethods]
 impl Generator {
     /// Loads a generator file and the rulebook it names (or `rulebook`,
-    /// a path, instead); raises `RulebookError`.
+    /// a path, instead); raises `RulebookError`. `options` sets prompt
+    /// switches the generator declares (`[prompt.options]`), as `bareme
+    /// generate --option NAME=true|false` does: `{"documents": True}`; an
+    /// undeclared name is a `ValueError` naming the declared ones.
     #[staticmethod]
-    #[pyo3(signature = (path, rulebook = None))]
-    fn load(py: Python<'_>, path: PathBuf, rulebook: Option<PathBuf>) -> PyResult<Generator> {
+    #[pyo3(signature = (path, rulebook = None, options = None))]
+    fn load(
+        py: Python<'_>,
+        path: PathBuf,
+        rulebook: Option<PathBuf>,
+        options: Option<std::collections::BTreeMap<String, bool>>,
+    ) -> PyResult<Generator> {
         let name = path.display().to_string();
         let loaded = engine(py, || bareme::load_generator(&path, rulebook.as_deref()))?;
-        let (generator, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        let (mut generator, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        for (option, on) in options.unwrap_or_default() {
+            generator
+                .set_option(&option, on)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
         // Checked once here, so that `generate` meets no surprise.
         let ready = engine(py, || bareme::TaskDrawer::new(&generator, &rb).map(|_| ()))?;
         ready.map_err(|e| unreadable(py, "generate::prompt", e.to_string(), &name))?;
@@ -618,6 +631,17 @@ impl Generator {
     #[getter]
     fn name(&self) -> &str {
         self.generator.name()
+    }
+
+    /// Every prompt switch the generator declares, with its value for
+    /// this generator's tasks: `{"demonstrations": False, "documents": False}`.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, on) in self.generator.options() {
+            d.set_item(name, on)?;
+        }
+        Ok(d)
     }
 
     /// The rulebook it draws from.

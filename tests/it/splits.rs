@@ -545,8 +545,14 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
     let (c, mc) = lines(&off_e, options(5, 0, 30, 2), &none);
     // The manifest records every declared switch with its value.
     let recorded = |m: &Manifest| serde_json::to_value(m).expect("JSON")["options"].clone();
-    assert_eq!(recorded(&ma), serde_json::json!({"demonstrations": false}));
-    assert_eq!(recorded(&mb), serde_json::json!({"demonstrations": true}));
+    assert_eq!(
+        recorded(&ma),
+        serde_json::json!({"demonstrations": false, "documents": false})
+    );
+    assert_eq!(
+        recorded(&mb),
+        serde_json::json!({"demonstrations": true, "documents": false})
+    );
     assert_eq!(recorded(&mc), recorded(&ma));
     assert_eq!((&c, &mc.sha256), (&a, &ma.sha256));
     // A task line records them only when they differ from the declared ones,
@@ -554,7 +560,7 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
     assert!(!a.contains(r#""options""#));
     for line in b.lines() {
         assert!(
-            line.contains(r#"","options":{"demonstrations":true},"rubric":8,"#),
+            line.contains(r#"","options":{"demonstrations":true,"documents":false},"rubric":8,"#),
             "{line}"
         );
     }
@@ -574,7 +580,11 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
             .collect::<Vec<_>>()
     };
     assert!(options_of(&d).iter().all(Option::is_none));
+    let shown = [
+        ("demonstrations".to_string(), true),
+        ("documents".to_string(), false),
+    ];
     assert!(options_of(&b)
         .iter()
-        .all(|o| o.as_deref() == Some(&[("demonstrations".to_string(), true)][..])));
+        .all(|o| o.as_deref() == Some(&shown[..])));
 }
