@@ -221,7 +221,7 @@ fn tamper(
     let mut places = Vec::new();
     for (e, ev) in events.iter().enumerate() {
         match kind {
-            0 if (layout.is_step)(&ev) && cent_more(&ev[layout.value]).is_some() => {
+            0 if (layout.is_step)(ev) && cent_more(&ev[layout.value]).is_some() => {
                 places.push((e, 0))
             }
             1 => {
