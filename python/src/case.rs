@@ -86,20 +86,10 @@ fn write_json(
             return Ok(());
         }
     }
-    write_other(py, value, path, depth, out)
-}
-
-/// The general checks, in the order that decides a subclass's reading: an
-/// `int` (or a subclass, or one past 64 bits) as `str` writes it, a float
-/// refused, a `str` or `dict` subclass, a list or tuple, a finite
-/// `decimal.Decimal`; anything else refused by its type's name.
-fn write_other(
-    py: Python<'_>,
-    value: &Bound<'_, PyAny>,
-    path: &Place<'_>,
-    depth: usize,
-    out: &mut String,
-) -> Result<(), Refused> {
+    // The general checks, in the order that decides a subclass's reading:
+    // an `int` (or a subclass, or one past 64 bits) as `str` writes it, a
+    // float refused, a `str` or `dict` subclass, a list or tuple, a finite
+    // `decimal.Decimal`; anything else refused by its type's name.
     let refuse = |message: String| Err((path.render(), message));
     if value.is_instance_of::<PyInt>() {
         match value.str() {

@@ -196,6 +196,24 @@ fn jobs_of(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// A run of tasks `start..start + n` of `seed`, as the generator methods
+/// take it from Python.
+fn run_options(
+    n: u64,
+    seed: u64,
+    start: u64,
+    level: Option<i64>,
+    jobs: Option<usize>,
+) -> RunOptions {
+    RunOptions {
+        seed,
+        start,
+        count: n,
+        level,
+        jobs: jobs_of(jobs),
+    }
+}
+
 fn utf8(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -503,13 +521,7 @@ impl Generator {
         jobs: Option<usize>,
         exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
-        let run = RunOptions {
-            seed,
-            start,
-            count: n,
-            level,
-            jobs: jobs_of(jobs),
-        };
+        let run = run_options(n, seed, start, level, jobs);
         // Each excluded set as the task file `generate --exclude` reads.
         let files: Vec<(String, Vec<u8>)> = exclude
             .unwrap_or_default()
@@ -554,13 +566,7 @@ impl Generator {
         level: Option<i64>,
         jobs: Option<usize>,
     ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
-        let run = RunOptions {
-            seed,
-            start,
-            count: n,
-            level,
-            jobs: jobs_of(jobs),
-        };
+        let run = run_options(n, seed, start, level, jobs);
         let first = engine(py, || -> Result<Vec<FirstDraw>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
