@@ -99,11 +99,19 @@ class Generator:
     """A task generator, checked against the rulebook version it names."""
 
     @staticmethod
-    def load(path: _Path, rulebook: _Path | None = None) -> Generator:
-        """Loads a ``generator-<n>.toml``; raises ``RulebookError``."""
+    def load(
+        path: _Path, rulebook: _Path | None = None, options: Mapping[str, bool] | None = None
+    ) -> Generator:
+        """Loads a ``generator-<n>.toml``; raises ``RulebookError``. ``options``
+        sets prompt switches the generator declares, as ``bareme generate
+        --option`` does (``{"documents": True}``); an undeclared one is a
+        ``ValueError``."""
     @property
     def name(self) -> str:
         """``"luma-payroll/generator-4"``."""
+    @property
+    def options(self) -> dict[str, bool]:
+        """Every prompt switch the generator declares, with its value."""
     @property
     def rulebook(self) -> Rulebook:
         """The rulebook it draws from."""

@@ -59,14 +59,21 @@ _JUDGES: dict[int, Judge] = {}
 """Judges by id: a config holds only data, so the taskset finds its judge here."""
 
 
-def split_task_lines(system: str, split: str, n: int, seed: int | None = None) -> list[str]:
+def split_task_lines(
+    system: str,
+    split: str,
+    n: int,
+    seed: int | None = None,
+    options: dict[str, bool] | None = None,
+) -> list[str]:
     """The task lines of one split: exactly ``n`` tasks drawn at the split's
-    seed (or ``seed``), excluding the cases of the splits before it."""
+    seed (or ``seed``), excluding the cases of the splits before it, with
+    the generator's prompt ``options`` (``bareme generate --option``) set."""
     if system not in SYSTEMS:
         raise ValueError(f"unknown system {system!r}: one of {', '.join(SYSTEMS)}")
     if split not in SPLIT_SEEDS:
         raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLIT_SEEDS)}")
-    generator = bareme.Generator.load(bareme.rulebook_path(SYSTEMS[system][0]))
+    generator = bareme.Generator.load(bareme.rulebook_path(SYSTEMS[system][0]), options=options)
     earlier: list[list[str]] = []
     for name, split_seed in SPLIT_SEEDS.items():
         if name == split:
@@ -143,21 +150,24 @@ class BaremeTaskset(vf.Taskset[BaremeTask, BaremeTasksetConfig]):
     TASK: type[BaremeTask] = BaremeTask
     """The task class each line becomes."""
 
-    def prompt_of(self, task: dict[str, Any], line: str) -> str:
-        """The prompt shown to the model (``task`` read from its ``line``):
-        the task's own."""
-        return task["prompt"]
+    OPTIONS: dict[str, bool] = {}
+    """The generator's prompt options the tasks are drawn with."""
+
+    def system_prompt_of(self, task: dict[str, Any], line: str) -> str | None:
+        """A system prompt for the task (``task`` read from its ``line``): none."""
+        return None
 
     def load(self) -> Iterable[BaremeTask]:
         c = self.config
         rubric = bareme.Rubric.load(bareme.rulebook_path(SYSTEMS[c.system][1]))
         judge = _JUDGES.get(c.judge_id) if c.judge_id is not None else None
-        for line in split_task_lines(c.system, c.split, c.n, c.seed):
+        for line in split_task_lines(c.system, c.split, c.n, c.seed, self.OPTIONS or None):
             task = json.loads(line)
             data = BaremeTaskData(
                 id=task["id"],
                 name=task["id"],
-                prompt=[vf.UserMessage(content=self.prompt_of(task, line))],
+                prompt=[vf.UserMessage(content=task["prompt"])],
+                system_prompt=self.system_prompt_of(task, line),
                 system=c.system,
                 tier=task.get("tier"),
                 level=task.get("level"),

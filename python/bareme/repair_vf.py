@@ -271,13 +271,17 @@ def load_environment(name: str = "sales-tax-repair", max_turns: int = 30, **opti
     subprocess runtime; ``options`` go to ``SingleAgentEnvConfig``."""
     load_repair(name)
     taskset = RepairTasksetConfig(id=TASKSET_ID, repair=name)
-    agent = options.pop(
-        "agent",
-        vf.AgentConfig(
-            harness=RepairHarnessConfig(id=TASKSET_ID, max_turns=max_turns),
-            runtime=vf.SubprocessConfig(),
-        ),
-    )
+    return local_environment(taskset, RepairHarnessConfig(id=TASKSET_ID, max_turns=max_turns), options)
+
+
+def local_environment(
+    taskset: vf.TasksetConfig, harness: vf.HarnessConfig, options: dict[str, Any]
+) -> vf.Env:
+    """A single-agent environment of ``taskset`` played by ``harness`` in the
+    local subprocess runtime (the repair and tool-mode environments both);
+    ``options`` go to ``SingleAgentEnvConfig``, an ``agent`` among them
+    replacing the harness and runtime."""
+    agent = options.pop("agent", vf.AgentConfig(harness=harness, runtime=vf.SubprocessConfig()))
     return vf.SingleAgentEnv(vf.SingleAgentEnvConfig(taskset=taskset, agent=agent, **options))
 
 
@@ -292,6 +296,7 @@ __all__ = [
     "RepairToolset",
     "load_environment",
     "load_repair",
+    "local_environment",
 ]
 
 if __name__ == "__main__":

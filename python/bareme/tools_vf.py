@@ -3,18 +3,22 @@ environment (seed 004, section 3: "Tool mode hides the record and schedule
 behind tools").
 
 ``load_environment("luma-payroll", mode="tools")`` (through
-``bareme.envs.load_environment``) draws the same tasks as the single-turn
-environment, but the prompt holds the rules and the answer format only; the
-record and the reference schedule sit behind three tools, owned by the task
-(``RecordToolset``, an MCP tool server verifiers runs per rollout as
-``python -m bareme.tools_vf``):
+``bareme.envs.load_environment``) draws the tasks with the generator's
+``documents`` prompt option (``bareme generate --option documents``, see
+docs/generators.md): the prompt holds the rules and the answer format and
+says the record comes as documents, the record and the reference schedule
+sitting behind three tools, owned by the task (``RecordToolset``, an MCP
+tool server verifiers runs per rollout as ``python -m bareme.tools_vf``);
+the task's system prompt names the tools and the turn limit:
 
 * ``read_document(name)``: a document of the record (Luma: ``payroll_record``,
   ``contract``, ``amendment``, those the record holds), as JSON with every
   value as the record writes it;
 * ``lookup_reference(name)``: a row of the reference table in force for the
   record, by its name: the rows the record supplies, validated as the
-  rulebook reads them, or the rulebook's own (``bareme.table_rows``);
+  rulebook reads them, or the rulebook's own (``bareme.table_rows``), and
+  any other row the record supplies, which the rules ignore, as the record
+  writes it (Luma's distractor ``2025-second-half``);
 * ``calculate(expression)``: an expression of bareme's grammar on decimals,
   evaluated exactly by the engine (``bareme.calculate``); it holds no names.
 
@@ -34,7 +38,6 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -50,7 +53,7 @@ from bareme.envs import (
     BaremeTaskset,
     BaremeTasksetConfig,
 )
-from bareme.repair_vf import RepairHarness, RepairHarnessConfig
+from bareme.repair_vf import RepairHarness, RepairHarnessConfig, local_environment
 
 TASKSET_ID = "bareme-tools"
 """The taskset's verifiers id: the package ``bareme_tools``."""
@@ -66,14 +69,6 @@ class ToolMode:
     """The case input that supplies that table's rows (not a document)."""
     documents: dict[str, list[str]]
     """Each document's name and the case keys it holds, in order."""
-    hidden_heading: str
-    """The first line of the prompt's paragraph that shows the default
-    table: in tool mode that paragraph is left out."""
-    record_heading: str = "Record:\n"
-    """What precedes the record's JSON in the prompt."""
-    reworded: tuple[tuple[str, str], ...] = ()
-    """Phrases of the prompt that speak of the record as shown, and what
-    they say in tool mode."""
     turns: int = 8
     """The seed's turn limit."""
     calculator_help: str = (
@@ -92,8 +87,6 @@ TOOL_MODES: dict[str, ToolMode] = {
             "contract": ["contract_gross_pay"],
             "amendment": ["amendment"],
         },
-        hidden_heading="Reference schedule (fictional values), the default:",
-        reworded=(("to the record below:", "to the record:"),),
     ),
 }
 """The systems that have a tool mode, and how."""
@@ -138,35 +131,33 @@ class Record:
             text = bareme.case_part(case, keys)
             if text is not None:
                 documents[name] = text
-        rows = bareme.table_rows(_rulebook(system), case, mode.table)
-        return cls(documents=documents, references=dict(rows))
+        references = dict(bareme.table_rows(_rulebook(system), case, mode.table))
+        # A row the record supplies that the rules do not read (an extra key
+        # of the table's input, never refused) is still part of the record:
+        # shown as the record writes it, under its name.
+        supplied = case.get(mode.table_input)
+        if isinstance(supplied, dict):
+            for name in supplied:
+                if name not in references:
+                    references[name] = bareme.case_part(supplied, [name]) or "{}"
+        return cls(documents=documents, references=references)
 
 
-def tool_prompt(system: str, task: dict[str, Any], line: str) -> str:
-    """The prompt of ``task`` (its ``line``) without the record and the
-    default table, told which tools hold them instead."""
+def tool_instructions(system: str, line: str) -> str:
+    """The system prompt of a task in tool mode (its ``line``): which tools
+    hold the record, with this record's names, and the turn limit. The task's
+    own prompt, drawn with the ``documents`` option, says the record comes
+    as documents."""
     mode = tool_mode(system)
-    prompt = task["prompt"]
     record = Record.of(system, line)
-    case = _case(line)
-    shown = bareme.case_part(case, list(case))
-    block = mode.record_heading + (shown or "{}") + "\n"
-    if block not in prompt:
-        raise ValueError(f"task {task['id']}: its prompt does not show its record as expected")
-    tools = (
-        "The record and the reference schedule are not shown here: use the tools. "
+    return (
+        "The record and the reference schedule are not shown in the task: use the tools. "
         f"read_document(name) shows a document of the record ({', '.join(record.documents)}); "
-        f"lookup_reference(name) shows a row of the reference schedule in force for this record "
+        f"lookup_reference(name) shows a row of the reference schedule the record is read with "
         f"({', '.join(record.references)}), with the months it covers; calculate(expression) "
         f"computes exactly ({mode.calculator_help}). You have at most {mode.turns} turns; "
-        "your last message, without a tool call, is your answer.\n"
+        "your last message, without a tool call, is your answer."
     )
-    prompt = prompt.replace(block, tools, 1)
-    for shown_text, told in mode.reworded:
-        prompt = prompt.replace(shown_text, told, 1)
-    # The paragraph that shows the default table, up to the blank line.
-    hidden = re.compile(re.escape(mode.hidden_heading) + r"\n(?:.+\n)*\n")
-    return hidden.sub("", prompt, count=1)
 
 
 class ToolState(vf.State):
@@ -240,7 +231,7 @@ class RecordToolset(vf.Toolset[RecordToolsetConfig, ToolState]):
     def register(self, mcp: Any) -> None:
         """The tools, their schemas listing this task's allowed names."""
         record = self.record or Record(documents={}, references={})
-        mode = self.mode or ToolMode(table="", table_input="", documents={}, hidden_heading="")
+        mode = self.mode or ToolMode(table="", table_input="", documents={})
         tools: list[tuple[Callable[..., str], str, dict[str, Any]]] = [
             (
                 self.read_document,
@@ -301,9 +292,10 @@ class ToolTaskset(BaremeTaskset, vf.Taskset[ToolTask, ToolTasksetConfig]):
     """The tasks of one split, their records behind tools."""
 
     TASK = ToolTask
+    OPTIONS = {"documents": True}
 
-    def prompt_of(self, task: dict[str, Any], line: str) -> str:
-        return tool_prompt(self.config.system, task, line)
+    def system_prompt_of(self, task: dict[str, Any], line: str) -> str | None:
+        return tool_instructions(self.config.system, line)
 
 
 class ToolHarnessConfig(RepairHarnessConfig):
@@ -335,14 +327,8 @@ def load_environment(
     taskset = ToolTasksetConfig(
         id=TASKSET_ID, system=system, split=split, n=n, seed=seed, judge_id=judge_id
     )
-    agent = options.pop(
-        "agent",
-        vf.AgentConfig(
-            harness=ToolHarnessConfig(id=TASKSET_ID, max_turns=max_turns or mode.turns),
-            runtime=vf.SubprocessConfig(),
-        ),
-    )
-    return vf.SingleAgentEnv(vf.SingleAgentEnvConfig(taskset=taskset, agent=agent, **options))
+    harness = ToolHarnessConfig(id=TASKSET_ID, max_turns=max_turns or mode.turns)
+    return local_environment(taskset, harness, options)
 
 
 __all__ = [
@@ -357,8 +343,8 @@ __all__ = [
     "ToolTaskset",
     "ToolTasksetConfig",
     "load_environment",
+    "tool_instructions",
     "tool_mode",
-    "tool_prompt",
 ]
 
 if __name__ == "__main__":

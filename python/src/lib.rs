@@ -22,15 +22,19 @@ use std::str::FromStr;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString};
 
-use bareme::unstable::embed::{batch_lines, generate_lines, generate_lines_excluding};
-use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw};
+use bareme::unstable::embed::{generate_lines, generate_lines_excluding};
+use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw, RunOptions};
 use bareme::unstable::outcome::{write_outcome, write_traced};
 use rust_decimal::Decimal;
 
+mod batch;
+mod case;
 mod repair;
 mod tools;
+
+use case::json_bytes;
 
 create_exception!(
     _bareme,
@@ -56,10 +60,6 @@ create_exception!(
     BaremeError,
     "The rulebook failed on a valid case (the command's exit 4): a fault of the rulebook, not of the case."
 );
-
-/// Deepest nesting of a Python value turned into JSON: a self-containing
-/// list stops here rather than exhausting the stack.
-const MAX_DEPTH: usize = 128;
 
 /// Runs engine work without the GIL, a panic (which the engine must never
 /// raise on outside input) turned into a `RulebookFault`.
@@ -191,194 +191,27 @@ fn companion_error(py: Python<'_>, e: &bareme::CompanionError, file: &str) -> Py
     }
 }
 
-/// A Python value as JSON text, written into `out`: dict (string keys,
-/// in order), list or tuple, str, int, bool, None and a finite
-/// `decimal.Decimal` (written as a JSON number, as `str` writes it). A
-/// float is refused: money is never a float.
-fn write_json(
-    py: Python<'_>,
-    value: &Bound<'_, PyAny>,
-    path: &Place<'_>,
-    depth: usize,
-    out: &mut String,
-) -> Result<(), (String, String)> {
-    let refuse = |message: String| Err((path.render(), message));
-    if depth > MAX_DEPTH {
-        return refuse(format!(
-            "the value nests deeper than {MAX_DEPTH} levels (or contains itself)"
-        ));
-    }
-    if value.is_none() {
-        out.push_str("null");
-    } else if let Ok(b) = value.cast::<PyBool>() {
-        out.push_str(if b.is_true() { "true" } else { "false" });
-    } else if value.is_instance_of::<PyInt>() {
-        match value.str() {
-            Ok(s) => out.push_str(&s.to_string_lossy()),
-            Err(_) => return refuse("an int that cannot be written".into()),
-        }
-    } else if value.is_instance_of::<PyFloat>() {
-        return refuse(format!(
-            "a Python float ({}) is refused: money is never a float; pass the amount as a string such as \"2500.00\", a decimal.Decimal, or the case as JSON text",
-            value.repr().map(|r| r.to_string_lossy().into_owned()).unwrap_or_default()
-        ));
-    } else if let Ok(s) = value.cast::<PyString>() {
-        match s.to_str() {
-            Ok(text) => write_string(out, text),
-            Err(_) => {
-                return refuse("a string that is not valid Unicode text (a lone surrogate)".into())
-            }
-        }
-    } else if let Ok(d) = value.cast::<PyDict>() {
-        out.push('{');
-        for (i, (k, v)) in d.iter().enumerate() {
-            let Ok(key) = k.cast::<PyString>() else {
-                return refuse("an object's keys are strings".into());
-            };
-            let Ok(key) = key.to_str() else {
-                return refuse("a key that is not valid Unicode text".into());
-            };
-            if i > 0 {
-                out.push(',');
-            }
-            write_string(out, key);
-            out.push(':');
-            write_json(py, &v, &Place::Key(path, key), depth + 1, out)?;
-        }
-        out.push('}');
-    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        out.push('[');
-        let items = match value.try_iter() {
-            Ok(items) => items,
-            Err(_) => return refuse("a list that cannot be read".into()),
-        };
-        for (i, item) in items.enumerate() {
-            let Ok(item) = item else {
-                return refuse("a list that cannot be read".into());
-            };
-            if i > 0 {
-                out.push(',');
-            }
-            write_json(py, &item, &Place::Index(path, i), depth + 1, out)?;
-        }
-        out.push(']');
-    } else if is_decimal(py, value) {
-        let text = value
-            .str()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // Only a finite decimal is a JSON number: `NaN`, `sNaN` and
-        // `Infinity` hold letters besides the exponent's `E`.
-        let finite = !text.is_empty()
-            && text
-                .chars()
-                .all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
-        if !finite {
-            return refuse(format!("the decimal {text} is not a finite number"));
-        }
-        out.push_str(&text);
-    } else {
-        let kind = value
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_else(|_| "value".into());
-        return refuse(format!(
-            "a Python {kind} is no JSON value (use dict, list, str, int, bool, None or decimal.Decimal)"
-        ));
-    }
-    Ok(())
-}
-
-/// Where a value sits in the Python value being written: rendered as a
-/// path (`a.b[2]`, `$` the value itself) only when a value is refused, so
-/// that writing a valid case allocates no path.
-enum Place<'a> {
-    Root,
-    Key(&'a Place<'a>, &'a str),
-    Index(&'a Place<'a>, usize),
-}
-
-impl Place<'_> {
-    fn render(&self) -> String {
-        fn walk(place: &Place<'_>, out: &mut String) {
-            match place {
-                Place::Root => {}
-                Place::Key(parent, key) => {
-                    walk(parent, out);
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(key);
-                }
-                Place::Index(parent, i) => {
-                    walk(parent, out);
-                    out.push_str(&format!("[{i}]"));
-                }
-            }
-        }
-        let mut out = String::new();
-        walk(self, &mut out);
-        if out.is_empty() {
-            "$".into()
-        } else {
-            out
-        }
-    }
-}
-
-/// A string as serde_json writes it: most case texts (amounts, months,
-/// names) need no escape and are copied between quotes.
-fn write_string(out: &mut String, text: &str) {
-    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
-    match serde_json::to_string(text) {
-        Ok(s) => out.push_str(&s),
-        // INVARIANT: serialising a str to a String cannot fail; written
-        // as an empty string rather than a panic all the same.
-        Err(_) => out.push_str("\"\""),
-    }
-}
-
-/// `decimal.Decimal`, looked up once rather than once per value.
-static DECIMAL: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-
-fn is_decimal(py: Python<'_>, value: &Bound<'_, PyAny>) -> bool {
-    DECIMAL
-        .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-            Ok(py.import("decimal")?.getattr("Decimal")?.unbind())
-        })
-        .and_then(|t| value.is_instance(t.bind(py)))
-        .unwrap_or(false)
-}
-
-/// A case (or task) argument as JSON bytes: a str or bytes is the JSON
-/// text itself (numbers kept as written); anything else is written as JSON.
-fn json_bytes(py: Python<'_>, value: &Bound<'_, PyAny>) -> Result<Vec<u8>, (String, String)> {
-    if let Ok(s) = value.cast::<PyString>() {
-        return match s.to_str() {
-            Ok(t) => Ok(t.as_bytes().to_vec()),
-            Err(_) => Err((
-                "$".into(),
-                "the text is not valid Unicode (a lone surrogate)".into(),
-            )),
-        };
-    }
-    if let Ok(b) = value.cast::<pyo3::types::PyBytes>() {
-        return Ok(b.as_bytes().to_vec());
-    }
-    let mut out = String::new();
-    write_json(py, value, &Place::Root, 0, &mut out)?;
-    Ok(out.into_bytes())
-}
-
 /// Worker threads: every core unless told (the library bounds the count).
 fn jobs_of(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// A run of tasks `start..start + n` of `seed`, as the generator methods
+/// take it from Python.
+fn run_options(
+    n: u64,
+    seed: u64,
+    start: u64,
+    level: Option<i64>,
+    jobs: Option<usize>,
+) -> RunOptions {
+    RunOptions {
+        seed,
+        start,
+        count: n,
+        level,
+        jobs: jobs_of(jobs),
+    }
 }
 
 fn utf8(bytes: Vec<u8>) -> String {
@@ -515,18 +348,23 @@ impl Rulebook {
         trace: bool,
         ablate: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let lines = self.batch(py, cases, jobs, trace, ablate)?;
-        // One `json.loads` for the whole batch: one call into the parser.
-        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
-        text.push('[');
-        for (i, line) in lines.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
+        let list = PyList::empty(py);
+        self.batch(py, cases, jobs, trace, ablate, |lines| {
+            // One `json.loads` per chunk: one call into the parser.
+            let mut text = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
+            text.push(b'[');
+            for (i, line) in lines.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                text.extend_from_slice(line);
             }
-            text.push_str(line);
-        }
-        text.push(']');
-        loads(py, &text, true)
+            text.push(b']');
+            let items = loads(py, &utf8(text), true)?;
+            list.call_method1("extend", (items,))?;
+            Ok(())
+        })?;
+        Ok(list.into_any())
     }
 
     /// As `evaluate_batch`, each item's JSON line exactly as `eval --batch` writes it.
@@ -539,7 +377,12 @@ impl Rulebook {
         trace: bool,
         ablate: Option<Vec<String>>,
     ) -> PyResult<Vec<String>> {
-        self.batch(py, cases, jobs, trace, ablate)
+        let mut out = Vec::new();
+        self.batch(py, cases, jobs, trace, ablate, |lines| {
+            out.extend(lines.into_iter().map(utf8));
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     fn __repr__(&self) -> String {
@@ -548,6 +391,9 @@ impl Rulebook {
 }
 
 impl Rulebook {
+    /// Runs a batch (`batch::each_chunk`) under the named ablations, each
+    /// chunk's lines handed to `sink`. An unknown ablation is refused after
+    /// the cases are read, as a batch read them all first.
     fn batch(
         &self,
         py: Python<'_>,
@@ -555,36 +401,19 @@ impl Rulebook {
         jobs: Option<usize>,
         trace: bool,
         ablate: Option<Vec<String>>,
-    ) -> PyResult<Vec<String>> {
-        if cases.is_instance_of::<PyString>() || cases.is_instance_of::<pyo3::types::PyBytes>() {
-            return Err(pyo3::exceptions::PyTypeError::new_err(
-                "cases is a list of cases (dicts or JSON texts), not one text",
-            ));
-        }
-        // A case that cannot be written as JSON is its own error line.
-        let mut inputs: Vec<Result<Vec<u8>, (String, String)>> = Vec::new();
-        for case in cases.try_iter()? {
-            inputs.push(json_bytes(py, &case?));
-        }
-        let ablated = self.under(ablate)?;
-        let rb = ablated.as_ref().unwrap_or(&self.rb);
-        let jobs = jobs_of(jobs);
-        let lines = engine(py, || {
-            let texts: Vec<&[u8]> = inputs.iter().map(|i| i.as_deref().unwrap_or(b"")).collect();
-            batch_lines(rb, &texts, jobs, trace)
-        })?
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut out = Vec::with_capacity(lines.len());
-        for (input, line) in inputs.iter().zip(lines) {
-            out.push(match input {
-                Ok(_) => utf8(line),
-                // serde_json escapes strings as the library's one writer does.
-                Err((path, message)) => {
-                    serde_json::json!({"error": {"path": path, "message": message}}).to_string()
+        sink: impl FnMut(Vec<Vec<u8>>) -> PyResult<()>,
+    ) -> PyResult<()> {
+        let ablated = match self.under(ablate) {
+            Ok(ablated) => ablated,
+            Err(e) => {
+                for case in batch::cases_of(cases)? {
+                    case?;
                 }
-            });
-        }
-        Ok(out)
+                return Err(e);
+            }
+        };
+        let rb = ablated.as_ref().unwrap_or(&self.rb);
+        batch::each_chunk(py, rb, cases, jobs_of(jobs), trace, sink)
     }
 }
 
@@ -601,13 +430,26 @@ struct Generator {
 #[pymethods]
 impl Generator {
     /// Loads a generator file and the rulebook it names (or `rulebook`,
-    /// a path, instead); raises `RulebookError`.
+    /// a path, instead); raises `RulebookError`. `options` sets prompt
+    /// switches the generator declares (`[prompt.options]`), as `bareme
+    /// generate --option NAME=true|false` does: `{"documents": True}`; an
+    /// undeclared name is a `ValueError` naming the declared ones.
     #[staticmethod]
-    #[pyo3(signature = (path, rulebook = None))]
-    fn load(py: Python<'_>, path: PathBuf, rulebook: Option<PathBuf>) -> PyResult<Generator> {
+    #[pyo3(signature = (path, rulebook = None, options = None))]
+    fn load(
+        py: Python<'_>,
+        path: PathBuf,
+        rulebook: Option<PathBuf>,
+        options: Option<std::collections::BTreeMap<String, bool>>,
+    ) -> PyResult<Generator> {
         let name = path.display().to_string();
         let loaded = engine(py, || bareme::load_generator(&path, rulebook.as_deref()))?;
-        let (generator, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        let (mut generator, rb) = loaded.map_err(|e| companion_error(py, &e, &name))?;
+        for (option, on) in options.unwrap_or_default() {
+            generator
+                .set_option(&option, on)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
         // Checked once here, so that `generate` meets no surprise.
         let ready = engine(py, || bareme::TaskDrawer::new(&generator, &rb).map(|_| ()))?;
         ready.map_err(|e| unreadable(py, "generate::prompt", e.to_string(), &name))?;
@@ -618,6 +460,17 @@ impl Generator {
     #[getter]
     fn name(&self) -> &str {
         self.generator.name()
+    }
+
+    /// Every prompt switch the generator declares, with its value for
+    /// this generator's tasks: `{"demonstrations": False, "documents": False}`.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, on) in self.generator.options() {
+            d.set_item(name, on)?;
+        }
+        Ok(d)
     }
 
     /// The rulebook it draws from.
@@ -668,7 +521,7 @@ impl Generator {
         jobs: Option<usize>,
         exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
-        let jobs = jobs_of(jobs);
+        let run = run_options(n, seed, start, level, jobs);
         // Each excluded set as the task file `generate --exclude` reads.
         let files: Vec<(String, Vec<u8>)> = exclude
             .unwrap_or_default()
@@ -686,15 +539,13 @@ impl Generator {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
             if files.is_empty() {
-                return generate_lines(&drawer, seed, start, n, level, jobs)
-                    .map_err(|e| e.to_string());
+                return generate_lines(&drawer, run).map_err(|e| e.to_string());
             }
             let excluded: Vec<(&str, &[u8])> = files
                 .iter()
                 .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
                 .collect();
-            generate_lines_excluding(&drawer, seed, start, n, level, jobs, &excluded)
-                .map_err(|e| e.to_string())
+            generate_lines_excluding(&drawer, run, &excluded).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         Ok(utf8(text).lines().map(str::to_string).collect())
@@ -715,11 +566,11 @@ impl Generator {
         level: Option<i64>,
         jobs: Option<usize>,
     ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
-        let jobs = jobs_of(jobs);
+        let run = run_options(n, seed, start, level, jobs);
         let first = engine(py, || -> Result<Vec<FirstDraw>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
-            first_draws(&drawer, seed, start, n, level, jobs).map_err(|e| e.to_string())
+            first_draws(&drawer, run).map_err(|e| e.to_string())
         })?
         .map_err(PyValueError::new_err)?;
         let ids: Vec<u8> = first.iter().flat_map(|f| f.identity).collect();

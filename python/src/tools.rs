@@ -6,7 +6,8 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{engine, json_bytes, Rulebook};
+use super::{engine, Rulebook};
+use crate::case::json_bytes;
 
 /// Evaluates an expression of bareme's grammar on decimals, exactly:
 /// `calculate("round(0.04 * min(3450.00, 5000.00), 2)")` is `"138.00"`.

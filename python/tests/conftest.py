@@ -64,3 +64,32 @@ def refs():
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def run_episode():
+    """Runs one rollout as verifiers runs an episode (interception, the
+    task's tool server, scoring) against a ``scripted.FakeModel``:
+    ``run_episode(env, model, task=None)`` (the taskset's first task unless
+    given) gives the episode's one trace, after checking it has no error."""
+    vf = pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
+
+    def run(env, model, task=None):
+        import asyncio
+
+        task = task if task is not None else next(iter(env.taskset))
+        ctx = vf.ModelContext(
+            model="scripted",
+            client=vf.EvalClientConfig(base_url=model.base_url, api_key_var="BAREME_TEST_KEY"),
+        )
+
+        async def go():
+            async with env.serving():
+                return await env.run_episode(task, ctx)
+
+        episode = asyncio.run(asyncio.wait_for(go(), 300))
+        assert not episode.errors, episode.errors
+        (trace,) = episode.traces
+        return trace
+
+    return run

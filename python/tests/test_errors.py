@@ -3,6 +3,7 @@ the boundary as a panic."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from pathlib import Path
 
@@ -139,3 +140,35 @@ def test_a_batch_is_a_list_of_cases():
     assert rb.evaluate_batch([]) == []
     with pytest.raises(ValueError):
         rb.evaluate_batch(["{}"], ablate=["no_such"])
+
+
+def test_a_batch_of_dicts_over_many_chunks_is_each_case_in_order():
+    """Dict cases are written and evaluated a chunk at a time (256), the
+    evaluation overlapping the writing: over a thousand cases, refused ones
+    among them, each line is the case's own, in order, on one worker or two;
+    a case the iterable cannot give stops the batch with its exception."""
+    rb = bareme.Rulebook.load(LUMA)
+    gen = bareme.Generator.load(bareme.rulebook_path("luma-payroll/generator-4.toml"))
+    texts = [json.dumps(t["case"]) for t in map(json.loads, gen.generate_json(300, 11))]
+    cases: list = []
+    for i, text in enumerate(texts * 4):
+        case = json.loads(text, parse_float=Decimal)
+        if i % 97 == 5:
+            case["gross_pay"] = 1.5  # refused: its own error line
+        elif i % 89 == 7:
+            case = {1: "x"}
+        cases.append(case)
+    want = [rb.evaluate_batch_json([c], jobs=1)[0] for c in cases]
+    assert sum('"message":"a Python float (1.5)' in line for line in want) == 13
+    assert sum(line.startswith('{"error":{"path":"$","message":"an object') for line in want) == 14
+    for jobs in (1, 2):
+        assert rb.evaluate_batch_json(cases, jobs=jobs) == want
+        assert rb.evaluate_batch_json(iter(cases), jobs=jobs) == want
+        assert rb.evaluate_batch(cases, jobs=jobs) == [json.loads(w, parse_float=Decimal) for w in want]
+
+    def broken():
+        yield from cases[:600]
+        raise KeyError("the source failed")
+
+    with pytest.raises(KeyError, match="the source failed"):
+        rb.evaluate_batch(broken(), jobs=2)

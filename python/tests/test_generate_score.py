@@ -37,6 +37,31 @@ def test_generate_is_bareme_generate(path: Path):
                 gen.generate_json(8, 7, level=lv)
 
 
+def test_a_prompt_option_is_bareme_generates():
+    """``options`` sets a declared prompt switch as ``--option`` does: Luma's
+    ``documents`` leaves the record and the default schedule out of the
+    prompt, draws the same cases and records the switch in each line."""
+    path = bareme.rulebook_path("luma-payroll/generator-4.toml")
+    plain = bareme.Generator.load(path)
+    documents = bareme.Generator.load(path, options={"documents": True})
+    assert plain.options == {"demonstrations": False, "documents": False}
+    assert documents.options == {"demonstrations": False, "documents": True}
+    cli = run_cli("generate", str(path), "-n", "30", "--seed", "7", "--option", "documents")
+    assert cli.returncode == 0, cli.stderr
+    lines = documents.generate_json(30, 7)
+    assert lines == cli.stdout.splitlines()
+    shown = [json.loads(line) for line in plain.generate_json(30, 7)]
+    for task, told in zip(shown, map(json.loads, lines)):
+        assert "Record:\n" in task["prompt"] and "the default:" in task["prompt"]
+        assert "Record:" not in told["prompt"] and "the default:" not in told["prompt"]
+        assert "they come as documents" in told["prompt"]
+        assert told["options"] == {"demonstrations": False, "documents": True}
+        assert "options" not in task
+        assert (told["case"], told["expected"]) == (task["case"], task["expected"])
+    with pytest.raises(ValueError, match="demonstrations, documents"):
+        bareme.Generator.load(path, options={"tools": True})
+
+
 def replies_for(rub: bareme.Rubric, tasks: list[str]) -> list[tuple[str, str, object]]:
     """Per task: the reference reply, a malformed one, an empty one and a
     wrong amount; graded with and without an explanation grade."""

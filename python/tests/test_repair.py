@@ -12,6 +12,7 @@ import pytest
 
 import bareme
 from bareme import repair_env
+from scripted import FakeModel, calls
 
 
 class Scripted:
@@ -27,17 +28,6 @@ class Scripted:
         ]
         self.seen.append(list(messages))
         return self.turns.pop(0) if self.turns else {"role": "assistant", "content": "Done."}
-
-
-def calls(*pairs: tuple[str, dict]) -> dict:
-    return {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [
-            {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
-            for i, (n, a) in enumerate(pairs)
-        ],
-    }
 
 
 @pytest.fixture(scope="module")
@@ -110,97 +100,12 @@ def test_the_turn_limit_stops_tool_calls():
     assert out["reward"] == 0.0
 
 
-class FakeModel:
-    """A scripted OpenAI-compatible endpoint on 127.0.0.1: each chat
-    completion request gets the next scripted assistant message (or what a
-    callable makes of the messages sent), then a final text, at most
-    ``limit`` requests; it records what it was sent."""
-
-    def __init__(self, turns: list[dict], limit: int = 12):
-        import http.server
-        import threading
-
-        self.turns = list(turns)
-        self.requests: list[dict] = []
-        model = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's name
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                model.requests.append(body)
-                if len(model.requests) > limit:
-                    self.send_response(500)
-                    self.end_headers()
-                    return
-                message = model.turns.pop(0) if model.turns else {"role": "assistant", "content": "Done."}
-                # A turn may be written from what the model was sent so far.
-                if callable(message):
-                    message = message(body["messages"])
-                reply = json.dumps({
-                    "id": f"chatcmpl-{len(model.requests)}",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": body.get("model", "scripted"),
-                    "choices": [{
-                        "index": 0,
-                        "message": message,
-                        "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
-                    }],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> "FakeModel":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-
-def run_episode(env, model: FakeModel):
-    """One rollout of the environment's task against the fake model, as
-    verifiers runs it: interception, the task's tool server, scoring."""
-    import asyncio
-
-    vf = pytest.importorskip("verifiers.v1")
-    task = next(iter(env.taskset))
-    ctx = vf.ModelContext(
-        model="scripted",
-        client=vf.EvalClientConfig(base_url=model.base_url, api_key_var="BAREME_TEST_KEY"),
-    )
-
-    async def go():
-        async with env.serving():
-            return await env.run_episode(task, ctx)
-
-    episode = asyncio.run(asyncio.wait_for(go(), 300))
-    assert not episode.errors, episode.errors
-    (trace,) = episode.traces
-    return trace
-
-
 def tool_answers(model: FakeModel) -> list[str]:
     """The tool results the model was sent, in order (the last request holds all)."""
     return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "tool"]
 
 
-def test_the_verifiers_environment_scores_the_rulebook_left_behind():
+def test_the_verifiers_environment_scores_the_rulebook_left_behind(run_episode):
     vf = pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
     from bareme import envs, repair_vf
 
@@ -253,7 +158,7 @@ def test_the_verifiers_environment_scores_the_rulebook_left_behind():
     assert "sales-0" not in shown and "new_identities" not in shown
 
 
-def test_the_verifiers_environment_keeps_the_turn_limit():
+def test_the_verifiers_environment_keeps_the_turn_limit(run_episode):
     pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './python[envs]'")
     from bareme import repair_vf
 

@@ -15,7 +15,7 @@ vf = pytest.importorskip("verifiers.v1", reason="the envs extra: pip install './
 
 import bareme  # noqa: E402
 from bareme import envs, tools_vf  # noqa: E402
-from test_repair import FakeModel, calls  # noqa: E402
+from scripted import FakeModel, calls  # noqa: E402
 
 RUBRIC = "luma-payroll/rubric-8.toml"
 
@@ -31,26 +31,6 @@ def answer(content: str) -> dict:
 @pytest.fixture(scope="module")
 def env():
     return envs.load_environment("luma-payroll", n=24, mode="tools")
-
-
-def run_episode(env, model: FakeModel, task):
-    """One rollout of ``task`` against the fake model, as verifiers runs it:
-    interception, the task's tool server, scoring."""
-    import asyncio
-
-    ctx = vf.ModelContext(
-        model="scripted",
-        client=vf.EvalClientConfig(base_url=model.base_url, api_key_var="BAREME_TEST_KEY"),
-    )
-
-    async def go():
-        async with env.serving():
-            return await env.run_episode(task, ctx)
-
-    episode = asyncio.run(asyncio.wait_for(go(), 300))
-    assert not episode.errors, episode.errors
-    (trace,) = episode.traces
-    return trace
 
 
 def first(env, predicate):
@@ -110,7 +90,7 @@ def payslip_script() -> list:
     return [calls(("read_document", {"name": "payroll_record"})), look, contribution, taxes, net, reply]
 
 
-def test_a_payslip_worked_through_the_tools_earns_the_top_score(env):
+def test_a_payslip_worked_through_the_tools_earns_the_top_score(env, run_episode):
     rubric = bareme.Rubric.load(bareme.rulebook_path(RUBRIC))
     task, line = first(
         env,
@@ -119,18 +99,24 @@ def test_a_payslip_worked_through_the_tools_earns_the_top_score(env):
         and t["case"].get("reference_tables"),
     )
     prompt = task.data.prompt[0].content
-    # The record and the schedule sit behind the tools: no value of the
-    # case, of its schedule or of the default one is in the prompt.
+    system = task.data.system_prompt
+    # The prompt is the generator's own, drawn with its `documents` option;
+    # the record and the schedule sit behind the tools: no value of the
+    # case, of its schedule or of the default one is in either prompt.
+    assert line["options"]["documents"] is True and prompt == line["prompt"]
     for value in [line["case"]["gross_pay"], *line["case"]["reference_tables"]["first-half"].values(), "4,800.00"]:
-        assert value not in prompt
-    assert "lookup_reference(name)" in prompt and "at most 8 turns" in prompt
+        assert value not in prompt and value not in system
+    assert "they come as documents" in prompt
+    assert "lookup_reference(name)" in system and "at most 8 turns" in system
     assert "record below" not in prompt and "the default:" not in prompt
     with FakeModel(payslip_script()) as model:
         trace = run_episode(env, model, task)
     tools = {t["function"]["name"]: t["function"] for t in model.requests[0]["tools"]}
     assert sorted(tools) == ["calculate", "lookup_reference", "read_document"]
     # The schema lists the allowed names of this task.
-    assert tools["lookup_reference"]["parameters"]["properties"]["name"]["enum"] == ["first-half", "second-half"]
+    supplied = list(line["case"]["reference_tables"])
+    rows = ["first-half", "second-half", *(r for r in supplied if r not in ("first-half", "second-half"))]
+    assert tools["lookup_reference"]["parameters"]["properties"]["name"]["enum"] == rows
     assert tools["read_document"]["parameters"]["properties"]["name"]["enum"] == ["payroll_record"]
     top = rubric.score(line, rubric.reference_reply(line))
     assert trace.rewards["rubric_score"].score == top["score"] == top["max"]
@@ -141,7 +127,7 @@ def test_a_payslip_worked_through_the_tools_earns_the_top_score(env):
     assert json.loads(trace.last_reply) == line["expected"]
 
 
-def test_a_malformed_answer_scores_the_floor(env):
+def test_a_malformed_answer_scores_the_floor(env, run_episode):
     rubric = bareme.Rubric.load(bareme.rulebook_path(RUBRIC))
     task, line = first(env, lambda t: t["expected"]["decision"] == "clarify")
     with FakeModel([
@@ -159,7 +145,7 @@ def test_a_malformed_answer_scores_the_floor(env):
     assert trace.rewards["rubric_score"].score == rubric.score(line, rubric.reference_reply(line))["max"]
 
 
-def test_a_bad_tool_call_gets_a_clear_error_and_no_private_value(env):
+def test_a_bad_tool_call_gets_a_clear_error_and_no_private_value(env, run_episode):
     task, line = first(env, lambda t: t["expected"]["decision"] == "calculate" and "gross_pay" in t["case"])
     with FakeModel([
         calls(
@@ -176,8 +162,10 @@ def test_a_bad_tool_call_gets_a_clear_error_and_no_private_value(env):
     ]) as model:
         trace = run_episode(env, model, task)
     answers = tool_results(model.requests[-1]["messages"])
-    assert answers[0] == "error: no reference row 'H2'; the rows are: first-half, second-half"
-    documents = ", ".join(tools_vf.Record.of("luma-payroll", task.data.bareme_task).documents)
+    record = tools_vf.Record.of("luma-payroll", task.data.bareme_task)
+    assert list(record.references)[:2] == ["first-half", "second-half"]
+    assert answers[0] == f"error: no reference row 'H2'; the rows are: {', '.join(record.references)}"
+    documents = ", ".join(record.documents)
     assert answers[1] == f"error: no document 'bank_statement'; the documents of this record are: {documents}"
     assert answers[2].startswith("error: unknown name `gross_pay` (at byte 0; the calculator knows no names")
     assert answers[3].startswith("error: syntax error")
@@ -208,6 +196,19 @@ def test_the_tools_are_the_engines():
     assert ts.calculate("0.1 + 0.2") == "0.3"
     assert ts.calculate("x" * 2001) == "error: the expression is longer than 2000 bytes"
     assert ts.state.calls == 4 and ts.state.errors == 1
+
+
+def test_the_distractor_row_is_shown_as_the_record_writes_it(env):
+    """The seed's 2025 row (spec: an extra key of ``reference_tables``, which
+    the rules ignore) is in the record, so a lookup shows it, as written."""
+    task, line = first(env, lambda t: "2025-second-half" in (t["case"].get("reference_tables") or {}))
+    record = tools_vf.Record.of("luma-payroll", task.data.bareme_task)
+    assert list(record.references) == ["first-half", "second-half", "2025-second-half"]
+    shown = json.loads(record.references["2025-second-half"])
+    assert shown == {"2025-second-half": line["case"]["reference_tables"]["2025-second-half"]}
+    # The rows the rules read keep their months; the distractor has none.
+    assert json.loads(record.references["second-half"])["from"] == "2026-07"
+    assert "2025-second-half" in task.data.system_prompt
 
 
 def test_only_luma_has_a_tool_mode():

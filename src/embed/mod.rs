@@ -157,34 +157,22 @@ pub fn batch_lines<C: AsRef<[u8]> + Sync>(
     Ok(workers.install(|| cases.par_iter().map(line).collect()))
 }
 
-/// The task lines `bareme generate` writes for indices `start..start +
-/// count` of `seed` (each line ending in `\n`; a duplicate of an earlier
-/// index drawn again), drawn on `jobs` worker threads, every task at `level`
-/// when one is given.
+/// The task lines `bareme generate` writes for the run `options` asks
+/// for (indices `start..start + count` of `seed`, each line ending in
+/// `\n`; a duplicate of an earlier index drawn again), drawn on `jobs`
+/// worker threads, every task at `level` when one is given.
 ///
 /// ```
+/// # use bareme::unstable::generate::RunOptions;
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let lines = bareme::unstable::embed::generate_lines(&drawer, 2026, 0, 3, None, 1)?;
+/// let run = RunOptions { seed: 2026, start: 0, count: 3, level: None, jobs: 1 };
+/// let lines = bareme::unstable::embed::generate_lines(&drawer, run)?;
 /// let text = String::from_utf8(lines)?;
 /// assert!(text.lines().count() <= 3 && text.starts_with(r#"{"id":"#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn generate_lines(
-    drawer: &TaskDrawer<'_>,
-    seed: u64,
-    start: u64,
-    count: u64,
-    level: Option<i64>,
-    jobs: usize,
-) -> Result<Vec<u8>, RunError> {
-    let options = RunOptions {
-        seed,
-        start,
-        count,
-        level,
-        jobs,
-    };
+pub fn generate_lines(drawer: &TaskDrawer<'_>, options: RunOptions) -> Result<Vec<u8>, RunError> {
     let mut out = Vec::new();
     run(drawer, options, &mut out, &|_| {})?;
     Ok(out)
@@ -193,9 +181,11 @@ pub fn generate_lines(
 /// Why [`generate_lines_excluding`] wrote nothing.
 ///
 /// ```
+/// # use bareme::unstable::generate::RunOptions;
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let refused = bareme::unstable::embed::generate_lines_excluding(&drawer, 1, 0, 5, None, 1, &[("train", b"not a task\n")]);
+/// let run = RunOptions { seed: 1, start: 0, count: 5, level: None, jobs: 1 };
+/// let refused = bareme::unstable::embed::generate_lines_excluding(&drawer, run, &[("train", b"not a task\n")]);
 /// assert_eq!(refused.unwrap_err().code(), "generate::exclude");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -228,34 +218,25 @@ impl SplitError {
 /// case of the excluded files.
 ///
 /// ```
+/// # use bareme::unstable::generate::RunOptions;
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let train = bareme::unstable::embed::generate_lines(&drawer, 1001, 0, 20, None, 1)?;
-/// let dev = bareme::unstable::embed::generate_lines_excluding(&drawer, 2002, 0, 20, None, 1, &[("train", &train)])?;
+/// let run = |seed| RunOptions { seed, start: 0, count: 20, level: None, jobs: 1 };
+/// let train = bareme::unstable::embed::generate_lines(&drawer, run(1001))?;
+/// let dev = bareme::unstable::embed::generate_lines_excluding(&drawer, run(2002), &[("train", &train)])?;
 /// assert_eq!(String::from_utf8(dev)?.lines().count(), 20);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn generate_lines_excluding(
     drawer: &TaskDrawer<'_>,
-    seed: u64,
-    start: u64,
-    count: u64,
-    level: Option<i64>,
-    jobs: usize,
+    options: RunOptions,
     excluded: &[(&str, &[u8])],
 ) -> Result<Vec<u8>, SplitError> {
-    let options = RunOptions {
-        seed,
-        start,
-        count,
-        level,
-        jobs,
-    };
     // A range past the bound is refused before any excluded file is read.
     options.end()?;
     let mut exclusion = Exclusion::new();
     for (name, bytes) in excluded {
-        exclusion.add(drawer, name, *bytes, jobs)?;
+        exclusion.add(drawer, name, *bytes, options.jobs)?;
     }
     let mut out = Vec::new();
     run_excluding(drawer, options, &exclusion, &mut out, &|_| {})?;

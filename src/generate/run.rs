@@ -133,7 +133,8 @@ pub struct Manifest {
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
 /// // Past the index bound, the run is refused before any task is drawn.
-/// let err = bareme::unstable::embed::generate_lines(&drawer, 1, u64::MAX - 1, 1, None, 1).unwrap_err();
+/// let run = bareme::unstable::generate::RunOptions { seed: 1, start: u64::MAX - 1, count: 1, level: None, jobs: 1 };
+/// let err = bareme::unstable::embed::generate_lines(&drawer, run).unwrap_err();
 /// assert!(matches!(err, bareme::unstable::generate::RunError::Range { .. }), "{err}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -396,11 +397,13 @@ fn write_line(line: &mut Vec<u8>, task: &Task) -> Result<(), RunError> {
 /// ([`first_draws`], then [`redraw_duplicates`]).
 ///
 /// ```
+/// # use bareme::unstable::generate::RunOptions;
 /// let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let first: Vec<bareme::unstable::generate::FirstDraw> = bareme::unstable::generate::first_draws(&drawer, 2026, 0, 2, None, 1)?;
+/// let run = |count| RunOptions { seed: 2026, start: 0, count, level: None, jobs: 1 };
+/// let first: Vec<bareme::unstable::generate::FirstDraw> = bareme::unstable::generate::first_draws(&drawer, run(2))?;
 /// // No index before task 0: its first draw is its line.
-/// let lines = bareme::unstable::embed::generate_lines(&drawer, 2026, 0, 1, None, 1)?;
+/// let lines = bareme::unstable::embed::generate_lines(&drawer, run(1))?;
 /// assert_eq!([&first[0].line[..], b"\n"].concat(), lines);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -422,11 +425,13 @@ pub struct FirstDraw {
 /// settles from every index's identity, in order.
 ///
 /// ```
+/// # use bareme::unstable::generate::RunOptions;
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
+/// let run = |start, count| RunOptions { seed: 7, start, count, level: None, jobs: 1 };
 /// // Two shards, each drawing its own indices only.
-/// let mut first = bareme::unstable::generate::first_draws(&drawer, 7, 0, 3, None, 1)?;
-/// first.extend(bareme::unstable::generate::first_draws(&drawer, 7, 3, 3, None, 1)?);
+/// let mut first = bareme::unstable::generate::first_draws(&drawer, run(0, 3))?;
+/// first.extend(bareme::unstable::generate::first_draws(&drawer, run(3, 3))?);
 /// let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
 /// let mut text = Vec::new();
 /// let redrawn = bareme::unstable::generate::redraw_duplicates(&drawer, 7, None, &ids)?;
@@ -435,24 +440,20 @@ pub struct FirstDraw {
 ///     text.extend(line);
 ///     text.push(b'\n');
 /// }
-/// assert_eq!(text, bareme::unstable::embed::generate_lines(&drawer, 7, 0, 6, None, 1)?);
+/// assert_eq!(text, bareme::unstable::embed::generate_lines(&drawer, run(0, 6))?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn first_draws(
     engine: &TaskDrawer<'_>,
-    seed: u64,
-    start: u64,
-    count: u64,
-    level: Option<i64>,
-    jobs: usize,
+    options: RunOptions,
 ) -> Result<Vec<FirstDraw>, RunError> {
-    let options = RunOptions {
+    let RunOptions {
         seed,
         start,
-        count,
         level,
         jobs,
-    };
+        ..
+    } = options;
     let end = options.end()?;
     let pool = crate::chunks::pool(jobs).map_err(|_| RunError::Pool(jobs))?;
     let mut out = Vec::new();
@@ -479,7 +480,8 @@ pub fn first_draws(
 /// ```
 /// let (generator, rb) = bareme::load_generator("rulebooks/sales-tax/generator-1.toml".as_ref(), None)?;
 /// let drawer = bareme::TaskDrawer::new(&generator, &rb)?;
-/// let first = bareme::unstable::generate::first_draws(&drawer, 7, 0, 2, None, 1)?;
+/// let run = bareme::unstable::generate::RunOptions { seed: 7, start: 0, count: 2, level: None, jobs: 1 };
+/// let first = bareme::unstable::generate::first_draws(&drawer, run)?;
 /// // Index 1 given index 0's identity: another seed's draws, refused.
 /// let ids = [first[0].identity, first[0].identity];
 /// let err = bareme::unstable::generate::redraw_duplicates(&drawer, 7, None, &ids).unwrap_err();

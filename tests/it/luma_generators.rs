@@ -319,7 +319,12 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
         assert_eq!(p.options, None);
         assert_eq!(
             s.options.as_deref(),
-            Some(&[("demonstrations".to_string(), true)][..])
+            Some(
+                &[
+                    ("demonstrations".to_string(), true),
+                    ("documents".to_string(), false)
+                ][..]
+            )
         );
     }
     // An option the generator does not declare is refused.
@@ -340,6 +345,43 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The seed's tool mode (`--option documents`): the prompt leaves out the
+/// record and the default schedule and says they come as documents; the
+/// cases, answers and the rest of the prompt are the single-turn ones.
+#[test]
+fn luma_prompts_leave_the_record_out_as_documents() {
+    let plain = generate(G4, 12, 3, &[]);
+    let told = generate(G4, 12, 3, &["--option", "documents"]);
+    for (p, t) in plain.iter().zip(&told) {
+        assert_eq!((&p.case, &p.expected), (&t.case, &t.expected));
+        let (p, t) = (p.prompt.as_deref().unwrap(), t.prompt.as_deref().unwrap());
+        let (rules, record) = p
+            .split_once("\n\nReference schedule")
+            .expect("the default table");
+        let record = &record[record.find("Record:\n").expect("the record")..];
+        let (record, format) = record.split_once("\n\n").expect("the format follows");
+        // The plain prompt, its record and default table replaced by one sentence.
+        let rules = rules.replacen("to the record below:", "to the record:", 1);
+        assert_eq!(
+            t,
+            format!(
+                "{rules}\n\nThe record and the reference schedule it is read with are not \
+                 shown here: they come as documents.\n\n{format}"
+            ),
+            "{record}"
+        );
+    }
+    assert_eq!(
+        told[0].options.as_deref(),
+        Some(
+            &[
+                ("demonstrations".to_string(), false),
+                ("documents".to_string(), true)
+            ][..]
+        )
+    );
 }
 
 #[test]

@@ -179,7 +179,7 @@ fn first_draws_and_their_redraws_are_the_run() {
     assert!(manifest.duplicates > 0, "no duplicate at seed 2026");
     let mut first = Vec::new();
     for (start, count) in [(0, 150), (150, 150), (300, 100)] {
-        first.extend(first_draws(&engine, 2026, start, count, None, 2).expect("a shard"));
+        first.extend(first_draws(&engine, options(2026, start, count, 2)).expect("a shard"));
     }
     assert_eq!(first.len(), 400);
     let ids: Vec<[u8; 32]> = first.iter().map(|f| f.identity).collect();
@@ -215,7 +215,7 @@ fn first_draws_and_their_redraws_are_the_run() {
     let g = parse_generator(LUMA_GEN, &text, &rb).expect("loads");
     let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let ran = run(&engine, options(1, 0, 40, 2), &mut Vec::new(), &|_| {}).map(|_| ());
-    let ids: Vec<[u8; 32]> = first_draws(&engine, 1, 0, 40, None, 2)
+    let ids: Vec<[u8; 32]> = first_draws(&engine, options(1, 0, 40, 2))
         .expect("first draws pass")
         .iter()
         .map(|f| f.identity)
@@ -545,8 +545,14 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
     let (c, mc) = lines(&off_e, options(5, 0, 30, 2), &none);
     // The manifest records every declared switch with its value.
     let recorded = |m: &Manifest| serde_json::to_value(m).expect("JSON")["options"].clone();
-    assert_eq!(recorded(&ma), serde_json::json!({"demonstrations": false}));
-    assert_eq!(recorded(&mb), serde_json::json!({"demonstrations": true}));
+    assert_eq!(
+        recorded(&ma),
+        serde_json::json!({"demonstrations": false, "documents": false})
+    );
+    assert_eq!(
+        recorded(&mb),
+        serde_json::json!({"demonstrations": true, "documents": false})
+    );
     assert_eq!(recorded(&mc), recorded(&ma));
     assert_eq!((&c, &mc.sha256), (&a, &ma.sha256));
     // A task line records them only when they differ from the declared ones,
@@ -554,7 +560,7 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
     assert!(!a.contains(r#""options""#));
     for line in b.lines() {
         assert!(
-            line.contains(r#"","options":{"demonstrations":true},"rubric":8,"#),
+            line.contains(r#"","options":{"demonstrations":true,"documents":false},"rubric":8,"#),
             "{line}"
         );
     }
@@ -574,7 +580,11 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
             .collect::<Vec<_>>()
     };
     assert!(options_of(&d).iter().all(Option::is_none));
+    let shown = [
+        ("demonstrations".to_string(), true),
+        ("documents".to_string(), false),
+    ];
     assert!(options_of(&b)
         .iter()
-        .all(|o| o.as_deref() == Some(&[("demonstrations".to_string(), true)][..])));
+        .all(|o| o.as_deref() == Some(&shown[..])));
 }

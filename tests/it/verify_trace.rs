@@ -108,92 +108,6 @@ fn other_rows(rb_rows: &[(String, Vec<String>)], table: &str, row: &str) -> Vec<
         .collect()
 }
 
-/// One change of the given kind drawn from the trace, if it has a place for one.
-fn tamper(
-    line: &str,
-    kind: usize,
-    rng: &mut rand_chacha::ChaCha8Rng,
-    rows: &[(String, Vec<String>)],
-) -> Option<Tampered> {
-    use rand::Rng;
-    let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
-    let events = json["trace"]["events"].as_array()?.clone();
-    // Every place of this kind: (event, sub-index).
-    let mut places = Vec::new();
-    for (e, ev) in events.iter().enumerate() {
-        match kind {
-            0 if ev["event"] == "step" && cent_more(&ev["value"]).is_some() => places.push((e, 0)),
-            1 => {
-                for (r, read) in ev["reads"].as_array().into_iter().flatten().enumerate() {
-                    if cent_more(&read["value"]).is_some() || read["value"].is_boolean() {
-                        places.push((e, r));
-                    }
-                }
-            }
-            2 => {
-                for (l, lk) in ev["lookups"].as_array().into_iter().flatten().enumerate() {
-                    let (Some(t), Some(r)) = (lk["table"].as_str(), lk["row"].as_str()) else {
-                        continue;
-                    };
-                    if lk["source"] == "rulebook" && !other_rows(rows, t, r).is_empty() {
-                        places.push((e, l));
-                    }
-                }
-            }
-            3 => {
-                for r in 0..ev["roundings"].as_array().map_or(0, Vec::len) {
-                    places.push((e, r));
-                }
-            }
-            _ => {}
-        }
-    }
-    if places.is_empty() {
-        return None;
-    }
-    let (e, sub) = places[rng.random_range(0..places.len())];
-    let at = event_at(&events[e]);
-    let ev = &mut json["trace"]["events"][e];
-    let what = match kind {
-        0 => {
-            ev["value"] = cent_more(&ev["value"])?;
-            "value"
-        }
-        1 => {
-            let v = &mut ev["reads"][sub]["value"];
-            let changed = match &*v {
-                serde_json::Value::Bool(b) => serde_json::Value::Bool(!*b),
-                other => cent_more(other)?,
-            };
-            *v = changed;
-            "read"
-        }
-        2 => {
-            let lk = &mut ev["lookups"][sub];
-            let others = other_rows(rows, lk["table"].as_str()?, lk["row"].as_str()?);
-            let other = others[rng.random_range(0..others.len())].clone();
-            if lk["kind"] == "key" {
-                lk["key"] = serde_json::Value::String(other.clone());
-            }
-            lk["row"] = serde_json::Value::String(other);
-            "lookup"
-        }
-        _ => {
-            let r = &mut ev["roundings"][sub];
-            let modes = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
-            let now = r["mode"].as_str()?.to_string();
-            let others: Vec<&str> = modes.into_iter().filter(|m| *m != now).collect();
-            r["mode"] = serde_json::Value::String(others[rng.random_range(0..others.len())].into());
-            "rounding"
-        }
-    };
-    Some(Tampered {
-        line: json.to_string(),
-        at,
-        what,
-    })
-}
-
 /// The traced line of `eval --trace json-compact` for the same evaluation
 /// as a format-1 line: its answer (or error), the trace in format 2.
 fn compact_line(rb: &Rulebook, case: &serde_json::Value, line: &str) -> Option<String> {
@@ -217,11 +131,79 @@ fn compact_event_at(steps: &[serde_json::Value], ev: &serde_json::Value) -> Stri
     }
 }
 
-/// One change of the given kind drawn from a format-2 trace: a step's `v` a
-/// cent more; a read written with its value (`[NAME, VALUE]`) changed; a
-/// lookup's row swapped; a rounding's mode changed, inside the formula
-/// (`roundings`) or at the step's rounding point (`round`).
-fn tamper_compact(
+/// Where a trace format keeps what a change touches: format 1 (`--trace
+/// json`) names every field, format 2 (`--trace json-compact`) writes a
+/// read as `[NAME, VALUE]`, a rounding as `[…, MODE, …]`, a step's value
+/// as `v` and its rounding point as `round`.
+struct Layout {
+    /// A step's event (one that records a value).
+    is_step: fn(&serde_json::Value) -> bool,
+    /// The key of a step's value.
+    value: &'static str,
+    /// The key of an event's reads.
+    reads: &'static str,
+    /// Where a read holds its value.
+    read_value: Key,
+    /// Where a rounding inside a formula holds its mode.
+    rounding_mode: Key,
+    /// The step's own rounding point and where it holds its mode, if the
+    /// format writes it apart from `roundings`.
+    round: Option<(&'static str, usize)>,
+    /// The `at` of an event as the verifier names it (format 2 reads the
+    /// step definitions).
+    at: fn(&[serde_json::Value], &serde_json::Value) -> String,
+}
+
+/// A field of an object or an item of an array.
+#[derive(Clone, Copy)]
+enum Key {
+    Name(&'static str),
+    At(usize),
+}
+
+impl Key {
+    fn get(self, v: &serde_json::Value) -> &serde_json::Value {
+        match self {
+            Key::Name(name) => &v[name],
+            Key::At(i) => &v[i],
+        }
+    }
+
+    fn of(self, v: &mut serde_json::Value) -> &mut serde_json::Value {
+        match self {
+            Key::Name(name) => &mut v[name],
+            Key::At(i) => &mut v[i],
+        }
+    }
+}
+
+const FORMAT_1: Layout = Layout {
+    is_step: |ev| ev["event"] == "step",
+    value: "value",
+    reads: "reads",
+    read_value: Key::Name("value"),
+    rounding_mode: Key::Name("mode"),
+    round: None,
+    at: |_, ev| event_at(ev),
+};
+
+const FORMAT_2: Layout = Layout {
+    is_step: |ev| ev.get("s").is_some(),
+    value: "v",
+    reads: "r",
+    read_value: Key::At(1),
+    rounding_mode: Key::At(1),
+    round: Some(("round", 0)),
+    at: compact_event_at,
+};
+
+/// One change of the given kind drawn from a trace written in `layout`, if
+/// it has a place for one: a step's value a cent more; a read's value
+/// changed (a cent more, a truth value negated); a lookup's row swapped for
+/// another of its table; a rounding's mode changed, inside the formula
+/// (`roundings`) or at the step's rounding point.
+fn tamper(
+    layout: &Layout,
     line: &str,
     kind: usize,
     rng: &mut rand_chacha::ChaCha8Rng,
@@ -230,16 +212,22 @@ fn tamper_compact(
     use rand::Rng;
     let mut json: serde_json::Value = serde_json::from_str(line).ok()?;
     let events = json["trace"]["events"].as_array()?.clone();
-    let steps = json["trace"]["steps"].as_array()?.clone();
+    let steps = json["trace"]["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     // Every place of this kind: (event, sub-index); a sub-index past the
-    // `roundings` is the `round` of the step's rounding point.
+    // `roundings` is the step's rounding point.
     let mut places = Vec::new();
     for (e, ev) in events.iter().enumerate() {
         match kind {
-            0 if ev.get("s").is_some() && cent_more(&ev["v"]).is_some() => places.push((e, 0)),
+            0 if (layout.is_step)(ev) && cent_more(&ev[layout.value]).is_some() => {
+                places.push((e, 0))
+            }
             1 => {
-                for (r, read) in ev["r"].as_array().into_iter().flatten().enumerate() {
-                    let value = &read[1];
+                let reads = ev[layout.reads].as_array().into_iter().flatten();
+                for (r, read) in reads.enumerate() {
+                    let value = layout.read_value.get(read);
                     if cent_more(value).is_some() || value.is_boolean() {
                         places.push((e, r));
                     }
@@ -258,7 +246,7 @@ fn tamper_compact(
             3 => {
                 let inside = ev["roundings"].as_array().map_or(0, Vec::len);
                 places.extend((0..inside).map(|r| (e, r)));
-                if ev.get("round").is_some() {
+                if layout.round.is_some_and(|(key, _)| ev.get(key).is_some()) {
                     places.push((e, inside));
                 }
             }
@@ -269,15 +257,15 @@ fn tamper_compact(
         return None;
     }
     let (e, sub) = places[rng.random_range(0..places.len())];
-    let at = compact_event_at(&steps, &events[e]);
+    let at = (layout.at)(&steps, &events[e]);
     let ev = &mut json["trace"]["events"][e];
     let what = match kind {
         0 => {
-            ev["v"] = cent_more(&ev["v"])?;
+            ev[layout.value] = cent_more(&ev[layout.value])?;
             "value"
         }
         1 => {
-            let v = &mut ev["r"][sub][1];
+            let v = layout.read_value.of(&mut ev[layout.reads][sub]);
             let changed = match &*v {
                 serde_json::Value::Bool(b) => serde_json::Value::Bool(!*b),
                 other => cent_more(other)?,
@@ -297,10 +285,9 @@ fn tamper_compact(
         }
         _ => {
             let inside = ev["roundings"].as_array().map_or(0, Vec::len);
-            let mode = if sub < inside {
-                &mut ev["roundings"][sub][1]
-            } else {
-                &mut ev["round"][0]
+            let mode = match layout.round {
+                Some((key, at)) if sub >= inside => &mut ev[key][at],
+                _ => layout.rounding_mode.of(&mut ev["roundings"][sub]),
             };
             let modes = ["half_up", "half_even", "down", "up", "floor", "ceiling"];
             let now = mode.as_str()?.to_string();
@@ -410,8 +397,8 @@ fn a_trace_changed_in_one_place_is_named_there() {
         assert!(verdict(rb, &compact, case).follows(), "{origin}: {case}");
         for (kind, [one, two]) in tried.iter_mut().enumerate() {
             let changes = [
-                (tamper(&line, kind, &mut rng, rows), one, 1),
-                (tamper_compact(&compact, kind, &mut rng, rows), two, 2),
+                (tamper(&FORMAT_1, &line, kind, &mut rng, rows), one, 1),
+                (tamper(&FORMAT_2, &compact, kind, &mut rng, rows), two, 2),
             ];
             for (t, tried, format) in changes {
                 let Some(t) = t else {
