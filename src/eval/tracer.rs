@@ -14,9 +14,7 @@
 
 use std::sync::Arc;
 
-use crate::trace::{
-    Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepTrace,
-};
+use crate::trace::{Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepTrace};
 use crate::value::Value;
 
 /// What one formula read, looked up and rounded (a step's or a check's).
