@@ -256,6 +256,12 @@ pub(super) struct Machine<'a, T: Tracer> {
     /// shows what they skip, nor where a fault must be named as a trace
     /// names it (case validation, and after the budget ran out).
     pub(super) shortcuts: bool,
+    /// Whether a traced evaluation replays the per-item steps known at load
+    /// from what the first traced evaluation recorded (`eval::known`).
+    pub(super) replay: bool,
+    /// The budget spent so far computing known per-item steps, each with
+    /// the known steps it computed on the way (`eval::known`).
+    pub(super) known_spent: u64,
     pub(super) tracer: T,
     /// The text of the formula being evaluated, kept with a trace (which
     /// shows the text of each `round()`).
@@ -270,11 +276,21 @@ pub(super) struct Machine<'a, T: Tracer> {
 
 impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn new(rb: &'a Rulebook, facts: &'a Facts) -> Self {
+        let mut tracer = T::new();
+        if T::ON {
+            // Every check and step at most once; a group over constant
+            // rows has as many items as rows, any other group at least one.
+            let items = |g: &Group| g.specialized.as_ref().map_or(1, |s| s.rows.len());
+            let per_item: usize = rb.groups.iter().map(|g| g.steps.len() * items(g)).sum();
+            tracer.reserve(rb.checks.len() + rb.steps.len() + per_item);
+        }
         Machine {
+            tracer,
             steps: vec![Slot::Todo; rb.steps.len()],
             params: vec![None; rb.params.len()],
             groups: (0..rb.groups.len()).map(|_| None).collect(),
             shortcuts: !T::ON,
+            replay: T::ON,
             ..Machine::new_empty(rb, facts)
         }
     }
@@ -291,6 +307,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
             budget: rb.limits.max_eval_steps.saturating_sub(facts.spent),
             exhausted: false,
             shortcuts: false,
+            replay: false,
+            known_spent: 0,
             tracer: T::new(),
             formula_text: "",
             decision: None,

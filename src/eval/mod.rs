@@ -23,6 +23,7 @@
 
 mod answer;
 mod call;
+mod known;
 mod machine;
 mod number;
 mod steps;

@@ -86,6 +86,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
     /// Step `j` of item `index` of group `g`, the current item: with its
     /// row folded in when the shortcuts are taken and the group has one.
     fn compute_item_step(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
+        if T::ON {
+            if let Some(res) = self.known_item_step(g, index, j) {
+                return res;
+            }
+        }
         let rb = self.rb;
         let group = &rb.groups[g];
         let label = match self.current.as_ref() {
@@ -207,7 +212,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 }
                 _ => continue,
             };
-            let value = self.run_step(step, Site::ItemStep(g, j, index), label)?;
+            let known = if T::ON {
+                self.known_item_step(g, index, j)
+            } else {
+                None
+            };
+            let value = match known {
+                Some(res) => res?,
+                None => self.run_step(step, Site::ItemStep(g, j, index), label)?,
+            };
             if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
                 *slot = Slot::Done(value);
             }

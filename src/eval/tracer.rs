@@ -8,11 +8,13 @@
 //!
 //! INVARIANT: a tracer only records; no evaluation result depends on which
 //! one runs, except that the untraced machine may take the shortcuts of
-//! the lowered code (see `model::plan`), which compute the same values.
+//! the lowered code (see `model::plan`), which compute the same values, and
+//! the traced one replays known per-item steps (`known.rs`), which record
+//! the same events.
 
 use std::sync::Arc;
 
-use crate::trace::{Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace};
+use crate::trace::{Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepTrace};
 use crate::value::Value;
 
 /// What one formula read, looked up and rounded (a step's or a check's).
@@ -38,6 +40,10 @@ pub(super) trait Tracer {
 
     fn new() -> Self;
 
+    /// Makes room for about `events` events, so the list does not grow
+    /// by copying as it fills.
+    fn reserve(&mut self, events: usize);
+
     /// Opens a frame for the reads, lookups and roundings of a formula.
     fn push_frame(&mut self);
 
@@ -55,6 +61,9 @@ pub(super) trait Tracer {
 
     /// Notes a check, step or citation, in the order they end.
     fn event(&mut self, event: Event);
+
+    /// The step event noted last, if the last event is one.
+    fn last_step(&self) -> Option<&StepTrace>;
 
     /// Notes how the evaluation ended.
     fn outcome(&mut self, outcome: OutcomeTrace);
@@ -78,6 +87,9 @@ impl Tracer for NoTrace {
     }
 
     #[inline(always)]
+    fn reserve(&mut self, _: usize) {}
+
+    #[inline(always)]
     fn push_frame(&mut self) {}
 
     #[inline(always)]
@@ -96,6 +108,11 @@ impl Tracer for NoTrace {
 
     #[inline(always)]
     fn event(&mut self, _: Event) {}
+
+    #[inline(always)]
+    fn last_step(&self) -> Option<&StepTrace> {
+        None
+    }
 
     #[inline(always)]
     fn outcome(&mut self, _: OutcomeTrace) {}
@@ -134,6 +151,10 @@ impl Tracer for Recorder {
             outcome: None,
             reports: Vec::new(),
         }
+    }
+
+    fn reserve(&mut self, events: usize) {
+        self.events.reserve(events);
     }
 
     fn push_frame(&mut self) {
@@ -178,6 +199,13 @@ impl Tracer for Recorder {
 
     fn event(&mut self, event: Event) {
         self.events.push(event);
+    }
+
+    fn last_step(&self) -> Option<&StepTrace> {
+        match self.events.last() {
+            Some(Event::Step(step)) => Some(step),
+            _ => None,
+        }
     }
 
     fn outcome(&mut self, outcome: OutcomeTrace) {

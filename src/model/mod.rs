@@ -12,16 +12,18 @@
 
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub mod code;
 pub mod func;
 mod ids;
+mod known;
 mod node;
 pub(crate) mod ops;
 
 pub use func::Func;
 pub use ids::{InputId, StepId, TableId};
+pub use known::KnownTrace;
 pub use node::{Formula, Node, NodeKind, Type};
 
 use crate::diag::SourceFile;
@@ -722,8 +724,8 @@ pub struct Group {
     /// Step names, shared by the result records.
     pub names: Arc<[Arc<str>]>,
     /// For a group over the rows of a table no case replaces: its items and
-    /// its steps with each row's fields folded in, per row (used when no
-    /// trace is asked for).
+    /// its steps with each row's fields folded in, per row (run when no
+    /// trace is asked for; a traced evaluation replays the known steps).
     pub specialized: Option<Arc<Specialized>>,
 }
 
@@ -744,6 +746,10 @@ pub struct SpecializedRow {
     /// The value of each step that folded to a constant: known before any case
     /// is read, so the evaluator never runs it.
     pub known: Vec<Option<Value>>,
+    /// For each known step, what a traced evaluation records for it, set by
+    /// the first traced evaluation that runs it (`None` inside: it records
+    /// what a replay cannot give, and runs in full every time).
+    pub traces: Vec<OnceLock<Option<KnownTrace>>>,
 }
 
 /// One ordered check.

@@ -5,14 +5,16 @@
 //! into the group's formulas once, at load, removes the work of reading and
 //! comparing them for every case (a payslip's `match line.base { … }` becomes
 //! the base itself). The folded formulas (lowered like every other) are run
-//! only when no trace is asked for, so traces still show every read; the
+//! only when no trace is asked for, so traces still show every read (a
+//! traced evaluation replays what a known step recorded the first time it
+//! ran in full, `eval/known.rs`, kept in `SpecializedRow::traces`); the
 //! conformance runner checks that both give the same answers.
 //!
 //! Invariant: folding never changes a result or an error: a node is folded
 //! only when its value is certain (constants of the right kind), and anything
 //! that could fail is left for the evaluator, which reports it in place.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::expr::BinOp;
 use crate::model::{
@@ -81,6 +83,7 @@ fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
     }
     SpecializedRow {
         steps: folded,
+        traces: known.iter().map(|_| OnceLock::new()).collect(),
         known,
     }
 }

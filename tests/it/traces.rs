@@ -271,6 +271,36 @@ fn every_conformance_trace_is_written_as_pinned() {
     insta::assert_snapshot!(digests.join("\n"));
 }
 
+/// A per-item step known at load is replayed by the traced evaluations
+/// after the first that ran it in full (`eval/known.rs`): every paie-fr
+/// case's trace is the same bytes on a rulebook fresh from loading, where
+/// every step runs in full, as on one every case ran through first.
+#[test]
+fn replayed_steps_trace_as_run_in_full() {
+    let written = |rb: &bareme::Rulebook, case: &serde_json::Value| {
+        let (_, trace) = evaluate_value(rb, case, true).ok()?;
+        let mut out = Vec::new();
+        write_trace_json(&mut out, &trace?);
+        Some(out)
+    };
+    let mut compared = 0;
+    for set in ["rulebooks/paie-fr/v2026", "rulebooks/paie-fr/v2025"] {
+        let dir = super::root().join(set);
+        let cases = bareme::unstable::conformance::cases(&dir).expect("cases");
+        let warm = bareme::load_rulebook(&dir).expect("paie-fr loads");
+        for (_, case) in &cases {
+            let _ = evaluate_value(&warm, case, true);
+        }
+        for (name, case) in &cases {
+            let fresh = bareme::load_rulebook(&dir).expect("paie-fr loads");
+            let full = written(&fresh, case);
+            assert_eq!(full, written(&warm, case), "{set}: {name}");
+            compared += usize::from(full.is_some());
+        }
+    }
+    assert!(compared > 60, "only {compared} traces compared");
+}
+
 /// Texts in a trace are escaped as JSON requires and no further: the
 /// quote, the backslash and controls below U+0020; DEL, é, U+2028 and an
 /// emoji are written as they are.

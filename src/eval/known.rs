@@ -1,0 +1,245 @@
+//! Per-item steps known at load, with a trace: replayed, not run.
+//!
+//! A step of a specialised row that folded to a constant
+//! (`SpecializedRow::known`) records the same trace for every case. The
+//! first traced evaluation that runs it in full keeps what it recorded
+//! (`model::KnownTrace`, once per row and step); later ones replay it: the
+//! row's known steps it reads, those not computed yet, in the order it
+//! reads them (as the full step computes them on first read), then its
+//! event, spending the budget its own nodes spend.
+//!
+//! INVARIANT: a replay records and spends exactly what the full step
+//! would. It is taken only with the budget for it and every step it reads
+//! left, so a budget that runs out is named inside a step run in full, at
+//! the node the full evaluation names.
+
+use std::sync::OnceLock;
+
+use crate::model::{KnownTrace, SpecializedRow};
+use crate::trace::{CiteTrace, ConditionTrace, Event, ReadTrace, StepTrace};
+use crate::value::Value;
+
+use super::machine::{Machine, Res, Site, Slot};
+use super::tracer::Tracer;
+
+impl<'a, T: Tracer> Machine<'a, T> {
+    /// Step `j` of the current item (item `index` of group `g`) when a
+    /// trace is kept and its row knows it: replayed, or run in full and
+    /// recorded for the next evaluations. `None` when the step is not known
+    /// (or replays are off): the caller runs it.
+    #[inline]
+    pub(super) fn known_item_step(
+        &mut self,
+        g: usize,
+        index: usize,
+        j: usize,
+    ) -> Option<Res<Value>> {
+        // A group over rows a case supplies has nothing known: one test.
+        if !(T::ON && self.replay) || self.rb.groups.get(g)?.specialized.is_none() {
+            return None;
+        }
+        self.known_row_step(g, index, j)
+    }
+
+    #[inline(never)]
+    fn known_row_step(&mut self, g: usize, index: usize, j: usize) -> Option<Res<Value>> {
+        let rb = self.rb;
+        let row = rb.groups.get(g)?.specialized.as_deref()?.rows.get(index)?;
+        row.known.get(j)?.as_ref()?;
+        let cell = row.traces.get(j)?;
+        let (budget, spent) = (self.budget, self.known_spent);
+        let res = match cell.get() {
+            Some(Some(known)) if self.budget >= known.bound => self.replay_known(g, j, known),
+            Some(Some(_)) => {
+                // Too little budget left to replay: in full, and the steps
+                // it reads too, so that the fault is named where it happens.
+                self.replay = false;
+                let res = self.run_item_step_full(g, index, j);
+                self.replay = true;
+                res
+            }
+            Some(None) => self.run_item_step_full(g, index, j),
+            None => {
+                let res = self.run_item_step_full(g, index, j);
+                if res.is_ok() {
+                    let nested = self.known_spent.saturating_sub(spent);
+                    let own = budget.saturating_sub(self.budget).saturating_sub(nested);
+                    if let Some(known) = self.recorded(g, j, row, own) {
+                        // Another thread may have set the same first.
+                        let _ = cell.set(known);
+                    }
+                }
+                res
+            }
+        };
+        self.known_spent = spent.saturating_add(budget.saturating_sub(self.budget));
+        Some(res)
+    }
+
+    fn run_item_step_full(&mut self, g: usize, index: usize, j: usize) -> Res<Value> {
+        let rb = self.rb;
+        let label = self.current.as_ref().and_then(|c| c.label.clone());
+        self.run_step(&rb.groups[g].steps[j], Site::ItemStep(g, j, index), label)
+    }
+
+    /// What the step just run in full (step `j` of group `g`, in `row`)
+    /// recorded, as a replay gives it: `Some(None)` when a replay cannot
+    /// (a lookup or a rounding, or a read of a step its row does not know),
+    /// `None` when a step it reads is not recorded yet (a later evaluation
+    /// will record it).
+    fn recorded(
+        &self,
+        g: usize,
+        j: usize,
+        row: &SpecializedRow,
+        own: u64,
+    ) -> Option<Option<KnownTrace>> {
+        let steps = &self.rb.groups.get(g)?.steps;
+        let t = self.tracer.last_step()?;
+        if t.step != steps.get(j)?.name {
+            return None;
+        }
+        if !t.lookups.is_empty() || !t.roundings.is_empty() {
+            return Some(None);
+        }
+        let (mut deps, mut bound) = (Vec::new(), own);
+        // A name of the group's steps read inside the group is that step
+        // (a per-item step shadows any other name), never a field's path.
+        for read in &t.reads {
+            let Some(k) = steps.iter().position(|s| s.name == read.name) else {
+                continue;
+            };
+            if !matches!(row.known.get(k), Some(Some(_))) {
+                return Some(None);
+            }
+            match row.traces.get(k).map(OnceLock::get) {
+                Some(Some(Some(dep))) => {
+                    deps.push(k);
+                    bound = bound.saturating_add(dep.bound);
+                }
+                Some(Some(None)) => return Some(None),
+                _ => return None,
+            }
+        }
+        Some(Some(KnownTrace {
+            reads: t
+                .reads
+                .iter()
+                .map(|r| (r.name.clone(), r.value.clone()))
+                .collect(),
+            deps,
+            held: t.condition.as_ref().map(|c| c.held),
+            cites: t.cites.iter().map(|c| c.held).collect(),
+            clauses: t.clauses.clone(),
+            exact: t.exact.clone(),
+            value: t.value.clone(),
+            own,
+            bound,
+        }))
+    }
+
+    /// Replays step `j` of group `g` from what its first full run recorded.
+    fn replay_known(&mut self, g: usize, j: usize, known: &'a KnownTrace) -> Res<Value> {
+        let rb = self.rb;
+        let step = &rb.groups[g].steps[j];
+        let span = step.expr.code.span;
+        for &d in &known.deps {
+            let todo = matches!(
+                self.current.as_ref().and_then(|c| c.slots.get(d)),
+                Some(Slot::Todo)
+            );
+            if todo {
+                self.item_step(d, span)?;
+            }
+        }
+        self.spend_many(known.own, span)?;
+        let cites = step
+            .cite
+            .iter()
+            .zip(&known.cites)
+            .map(|((when, clauses), &held)| CiteTrace {
+                when: when.text.clone(),
+                held,
+                clauses: clauses.clone(),
+            })
+            .collect();
+        let condition = step
+            .when
+            .as_ref()
+            .zip(known.held)
+            .map(|(when, held)| ConditionTrace {
+                formula: when.text.clone(),
+                held,
+            });
+        self.tracer.event(Event::Step(Box::new(StepTrace {
+            step: step.name.clone(),
+            item: self.current.as_ref().and_then(|c| c.label.clone()),
+            label: step.label.clone(),
+            clauses: known.clauses.clone(),
+            cites,
+            detail: step.detail,
+            formula: step.expr.text.clone(),
+            condition,
+            reads: known
+                .reads
+                .iter()
+                .map(|(name, value)| ReadTrace {
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+                .collect(),
+            lookups: Vec::new(),
+            roundings: Vec::new(),
+            exact: known.exact.clone(),
+            value: known.value.clone(),
+        })));
+        Ok(known.value.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::model::Rulebook;
+
+    /// A budget that runs out anywhere in a payslip is named as without
+    /// replays: budgets from nothing to more than the case spends, on a
+    /// rulebook that replays every known step (every case ran through it
+    /// first) and on one fresh from loading, which runs them in full.
+    #[test]
+    fn a_budget_that_runs_out_is_named_as_in_full() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebooks/paie-fr/v2026");
+        let load = || crate::load_rulebook(&dir).expect("paie-fr loads");
+        let cases = crate::conformance::cases(&dir).expect("cases");
+        let mut warm = load();
+        for (_, case) in &cases {
+            let _ = crate::evaluate_value(&warm, case, true);
+        }
+        // Most of a payslip line's known steps are recorded for replay.
+        let recorded = (warm.groups.iter())
+            .filter_map(|g| g.specialized.as_deref())
+            .flat_map(|s| &s.rows)
+            .flat_map(|row| &row.traces)
+            .filter(|t| matches!(t.get(), Some(Some(_))))
+            .count();
+        assert!(recorded > 50, "{recorded} known steps recorded");
+        let (_, case) = cases.first().expect("a case");
+        let outcome = |rb: &Rulebook| format!("{:?}", crate::evaluate_value(rb, case, true));
+        let whole = outcome(&warm);
+        let (mut ran_out, mut answered) = (0, 0);
+        for budget in (0..3000).step_by(11) {
+            warm.limits.max_eval_steps = budget;
+            let mut fresh = load();
+            fresh.limits.max_eval_steps = budget;
+            let (full, replayed) = (outcome(&fresh), outcome(&warm));
+            assert_eq!(full, replayed, "budget {budget}");
+            ran_out += usize::from(full.contains("exceeded its limit"));
+            answered += usize::from(full == whole);
+        }
+        assert!(
+            ran_out > 100 && answered > 0,
+            "{ran_out} ran out, {answered} answered"
+        );
+    }
+}
