@@ -5,41 +5,51 @@
 //! would otherwise read as absent and give a wrong answer with no error.
 //! Every object whose keys the rulebook declares (the case, a record, a
 //! list's record items, a supplied table and its rows) is checked, unless
-//! the rulebook allows extra keys there (`extra_keys = "allow"`).
+//! the rulebook allows extra keys there (`extra_keys = "allow"`) or names
+//! the ones its records carry (`extra_keys = ["id", "label"]`: those are
+//! ignored, any other is still refused).
 //!
 //! An object's unknown key is its first fault: it is reported before any
 //! fault of the object's values (a misspelt required key says "did you
 //! mean", not "is required"). That costs nothing on a valid case: the
 //! validator counts the declared keys it finds present while it reads them,
 //! and looks for an unknown key ([`first_unknown`], once, with a set of the
-//! declared names: linear in the object) only when that count falls short
-//! of the object's size, or when one of its values is refused
-//! ([`unknown_first`]).
+//! declared names: linear in the object) only when that count, with the
+//! keys ignored by name that the object holds, falls short of the object's
+//! size, or when one of its values is refused ([`unknown_first`]).
 //!
-//! Invariant: an object's keys are distinct (`JsonView`), so `present ==
-//! object.len()` means every key is declared.
+//! Invariant: an object's keys are distinct (`JsonView`), and no key is
+//! both declared and ignored by name (the checker refuses it), so `present
+//! == object.len()` means every key is declared or ignored.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::json::JsonView;
 use crate::facts::CaseError;
-use crate::model::{Input, InputKind, Rulebook, TableKind};
+use crate::model::{ExtraKeys, Input, InputKind, Rulebook, TableKind};
 
-/// Rejects the first key of `object` (in the case's order) that is not one
-/// of `declared`, when `present` (the declared keys found in it) says there
-/// is one; `what` names a key of this object in the message (`input`,
-/// `field`, `row`, `column`).
+/// Rejects the first key of `object` (in the case's order) that is neither
+/// one of `declared` nor allowed by `extra`, when `present` (the declared
+/// keys found in it) says there is one; `what` names a key of this object
+/// in the message (`input`, `field`, `row`, `column`).
 pub(super) fn refuse_unknown<'j, 'd, J: JsonView<'j>>(
     object: J,
     present: usize,
     declared: impl Iterator<Item = &'d str> + Clone,
+    extra: &ExtraKeys,
     path: &str,
     what: &str,
 ) -> Result<(), CaseError> {
+    if *extra == ExtraKeys::Allow || present >= object.len() {
+        return Ok(());
+    }
+    let ignored = extra.ignored();
+    let present = present + ignored.iter().filter(|k| object.get(k).is_some()).count();
     if present >= object.len() {
         return Ok(());
     }
-    match first_unknown(object, declared.clone()) {
+    match first_unknown(object, declared.clone(), ignored) {
         Some(key) => Err(unknown(key, declared, path, what)),
         None => Ok(()),
     }
@@ -47,30 +57,32 @@ pub(super) fn refuse_unknown<'j, 'd, J: JsonView<'j>>(
 
 /// A fault found inside `object`, unless the object has an unknown key,
 /// which is reported instead: what the object holds is judged once its keys
-/// are known. `strict` is false where extra keys are allowed.
+/// are known.
 pub(super) fn unknown_first<'j, 'd, J: JsonView<'j>>(
     fault: CaseError,
-    strict: bool,
+    extra: &ExtraKeys,
     object: J,
     declared: impl Iterator<Item = &'d str> + Clone,
     path: &str,
     what: &str,
 ) -> CaseError {
-    if !strict || !object.is_object() {
+    if *extra == ExtraKeys::Allow || !object.is_object() {
         return fault;
     }
-    match first_unknown(object, declared.clone()) {
+    match first_unknown(object, declared.clone(), extra.ignored()) {
         Some(key) => unknown(key, declared, path, what),
         None => fault,
     }
 }
 
-/// The first key of `object` not in `declared`.
+/// The first key of `object` neither in `declared` nor in `ignored`.
 fn first_unknown<'j, 'd, J: JsonView<'j>>(
     object: J,
     declared: impl Iterator<Item = &'d str>,
+    ignored: &[Arc<str>],
 ) -> Option<&'j str> {
-    let known: HashSet<&str> = declared.collect();
+    let mut known: HashSet<&str> = declared.collect();
+    known.extend(ignored.iter().map(|k| &**k));
     object
         .entries()
         .map(|(k, _)| k)

@@ -95,12 +95,10 @@ fn validate_case_in<'j, J: JsonView<'j>>(rb: &Rulebook, case: J) -> Result<Facts
         });
     }
     let declared = || rb.inputs.iter().map(|i| &*i.name);
-    let strict = !rb.extra_keys;
+    let extra = &rb.extra_keys;
     let (facts, present) = validate_inputs(rb, case)
-        .map_err(|fault| keys::unknown_first(fault, strict, case, declared(), "$", "input"))?;
-    if strict {
-        keys::refuse_unknown(case, present, declared(), "$", "input")?;
-    }
+        .map_err(|fault| keys::unknown_first(fault, extra, case, declared(), "$", "input"))?;
+    keys::refuse_unknown(case, present, declared(), extra, "$", "input")?;
     Ok(facts)
 }
 

@@ -75,14 +75,10 @@ pub(super) fn validate_rows<'j, J: JsonView<'j>>(
         }
         _ => {
             let declared = || table.rows.iter().filter_map(|r| r.name.as_deref());
-            let strict = !input.extra_keys;
+            let extra = &input.extra_keys;
             let present = period_rows(input, table, raw, &mut row_paths, &mut rows, row_object)
-                .map_err(|fault| {
-                    keys::unknown_first(fault, strict, raw, declared(), path, "row")
-                })?;
-            if strict {
-                keys::refuse_unknown(raw, present, declared(), path, "row")?;
-            }
+                .map_err(|fault| keys::unknown_first(fault, extra, raw, declared(), path, "row"))?;
+            keys::refuse_unknown(raw, present, declared(), extra, path, "row")?;
         }
     }
     Ok(rows.into())
@@ -133,7 +129,7 @@ fn row_cells<'j, J: JsonView<'j>>(
     let mut present = 0;
     // A keyed row may repeat its key column among its cells: declared.
     let declared = || table.columns.iter().map(|c| &*c.name);
-    let strict = !input.extra_keys;
+    let extra = &input.extra_keys;
     let values = table
         .columns
         .iter()
@@ -148,11 +144,9 @@ fn row_cells<'j, J: JsonView<'j>>(
         })
         .collect::<Result<Box<[Value]>, CaseError>>()
         .map_err(|fault| {
-            keys::unknown_first(fault, strict, cells, declared(), row_path, "column")
+            keys::unknown_first(fault, extra, cells, declared(), row_path, "column")
         })?;
-    if strict {
-        keys::refuse_unknown(cells, present, declared(), row_path, "column")?;
-    }
+    keys::refuse_unknown(cells, present, declared(), extra, row_path, "column")?;
     Ok(values)
 }
 

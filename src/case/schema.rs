@@ -7,7 +7,7 @@
 //! takes them), places and signs as patterns, bounds of JSON numbers,
 //! lengths, list sizes, required fields, choices, records and the rows of a
 //! supplied table, and `additionalProperties: false` wherever an unknown key
-//! is refused. What it cannot say is left out and said in words in the
+//! is refused (a key ignored by name, a property that takes any value). What it cannot say is left out and said in words in the
 //! field's `description`: conditions (`when`, `required_when`), bounds of
 //! decimals written as strings, of dates and months, field rules, `ref`,
 //! `unique`, and the rulebook's checks.
@@ -18,7 +18,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Input, InputKind, JsonNumbers, NumberSpec, Rulebook, TableKind};
+use crate::model::{ExtraKeys, Input, InputKind, JsonNumbers, NumberSpec, Rulebook, TableKind};
 
 impl Rulebook {
     /// The JSON Schema (draft 2020-12) of this rulebook's cases, as
@@ -55,12 +55,26 @@ pub fn case_schema(rb: &Rulebook) -> Value {
     }
     about.push_str("The rulebook's checks (and what each field's description names) are judged by the engine, not by this schema.");
     root.insert("description".into(), json!(about));
-    let (properties, required) = fields(rb, &rb.inputs, true);
+    let (mut properties, required) = fields(rb, &rb.inputs, true);
+    let additional = extra_keys(&mut properties, &rb.extra_keys);
     root.insert("type".into(), json!("object"));
     root.insert("properties".into(), Value::Object(properties));
     root.insert("required".into(), json!(required));
-    root.insert("additionalProperties".into(), json!(rb.extra_keys));
+    root.insert("additionalProperties".into(), additional);
     Value::Object(root)
+}
+
+/// What an object holds beyond its declared keys, as `extra_keys` says:
+/// the keys ignored by name are added to `properties`, taking any value,
+/// and the `additionalProperties` returned is true only for `allow`.
+fn extra_keys(properties: &mut Map<String, Value>, extra: &ExtraKeys) -> Value {
+    for key in extra.ignored() {
+        properties.insert(
+            key.to_string(),
+            json!({"description": "Ignored: a key the rulebook names in `extra_keys`."}),
+        );
+    }
+    json!(*extra == ExtraKeys::Allow)
 }
 
 /// The properties of an object's declared keys, and those required.
@@ -235,12 +249,13 @@ fn kind(rb: &Rulebook, input: &Input, notes: &mut Vec<String>) -> Map<String, Va
             json!({"type": "string"})
         }
         InputKind::Record { fields: f, .. } => {
-            let (properties, required) = fields(rb, f, false);
+            let (mut properties, required) = fields(rb, f, false);
+            let additional = extra_keys(&mut properties, &input.extra_keys);
             json!({
                 "type": "object",
                 "properties": properties,
                 "required": required,
-                "additionalProperties": input.extra_keys,
+                "additionalProperties": additional,
             })
         }
         InputKind::List {
@@ -375,11 +390,12 @@ fn table_rows(rb: &Rulebook, input: &Input, table: usize, notes: &mut Vec<String
         describe(rb, col, &mut s, &col_notes);
         cells.insert(col.name.to_string(), Value::Object(s));
     }
+    let additional = extra_keys(&mut cells, &input.extra_keys);
     let row = json!({
         "type": "object",
         "properties": cells,
         "required": required,
-        "additionalProperties": input.extra_keys,
+        "additionalProperties": additional,
     });
     match key_col {
         Some(_) => {
@@ -399,13 +415,14 @@ fn table_rows(rb: &Rulebook, input: &Input, table: usize, notes: &mut Vec<String
                 "replaces the rows of table {}: every row, by name",
                 table.name
             ));
-            let properties: Map<String, Value> =
+            let mut properties: Map<String, Value> =
                 names.iter().map(|n| (n.to_string(), row.clone())).collect();
+            let additional = extra_keys(&mut properties, &input.extra_keys);
             json!({
                 "type": "object",
                 "properties": properties,
                 "required": names,
-                "additionalProperties": input.extra_keys,
+                "additionalProperties": additional,
             })
         }
     }

@@ -20,7 +20,7 @@ use super::messages::{fail, json_kind, range_text, shown};
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
 use crate::facts::CaseError;
-use crate::model::{Input, InputKind};
+use crate::model::{ExtraKeys, Input, InputKind};
 use crate::value::{Month, Record, Value};
 
 /// Validates the shape of one value; `ref` is checked by the caller.
@@ -90,7 +90,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
                     format!("{} does not match the pattern {}", shown(raw), pattern.text),
                 );
             };
-            record(fields, names, &object, path, refs, None, false)
+            record(fields, names, &object, path, refs, None, &ExtraKeys::Allow)
         }
         InputKind::Record { fields, names, .. } => {
             if !raw.is_object() {
@@ -100,7 +100,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
                     format!("must be an object, found {}", json_kind(raw)),
                 );
             }
-            record(fields, names, raw, path, refs, None, !input.extra_keys)
+            record(fields, names, raw, path, refs, None, &input.extra_keys)
         }
         InputKind::List {
             item,
@@ -259,7 +259,7 @@ fn list<'j, J: JsonView<'j>>(
                     item_path,
                     refs,
                     Some((&mut seen, path, i)),
-                    !item.extra_keys,
+                    &item.extra_keys,
                 )?);
             }
         }
@@ -393,8 +393,8 @@ type Seen<'a> = (&'a mut Vec<HashMap<UniqueKey, usize>>, &'a str, usize);
 
 /// Validates a record's fields in order. Inside a list, `unique` fields are
 /// checked against the items before, and a repeat is reported where it occurs.
-/// With `strict`, a key no field declares is refused, before any fault of
-/// the fields (`keys`).
+/// A key no field declares is refused unless `extra` allows it, before any
+/// fault of the fields (`keys`).
 fn record<'j, J: JsonView<'j>>(
     fields: &[Input],
     names: &Arc<[Arc<str>]>,
@@ -402,18 +402,16 @@ fn record<'j, J: JsonView<'j>>(
     path: &str,
     refs: Option<&Refs<'_>>,
     unique: Option<Seen<'_>>,
-    strict: bool,
+    extra: &ExtraKeys,
 ) -> Result<Value, CaseError> {
     let declared = || fields.iter().map(|f| &*f.name);
     let values = match record_fields(fields, names, object, path, refs, unique) {
         Ok((values, present)) => {
-            if strict {
-                keys::refuse_unknown(object, present, declared(), path, "field")?;
-            }
+            keys::refuse_unknown(object, present, declared(), extra, path, "field")?;
             values
         }
         Err(fault) => {
-            let fault = keys::unknown_first(fault, strict, object, declared(), path, "field");
+            let fault = keys::unknown_first(fault, extra, object, declared(), path, "field");
             return Err(fault);
         }
     };

@@ -140,6 +140,17 @@ impl Facts {
         }
     }
 
+    /// `extra_keys`: its word, or the keys it names.
+    fn extra_keys(&mut self, attr: &str, value: &Option<Spanned<RawExtraKeys>>) {
+        if let Some(v) = value {
+            let said = match v.get_ref() {
+                RawExtraKeys::Word(word) => word.clone(),
+                RawExtraKeys::Keys(keys) => names(keys),
+            };
+            self.put(attr, said, Some(start(v)));
+        }
+    }
+
     fn expr(&mut self, attr: &str, value: &Option<Spanned<String>>) {
         if let Some(v) = value {
             self.put(attr, canonical(v.get_ref()), Some(start(v)));
@@ -237,7 +248,7 @@ impl Facts {
         }
         self.spanned(&p("table"), &i.table);
         self.spanned(&p("invalid"), &i.invalid);
-        self.spanned(&p("extra_keys"), &i.extra_keys);
+        self.extra_keys(&p("extra_keys"), &i.extra_keys);
     }
 
     fn step(&mut self, s: &RawStep) {
@@ -350,7 +361,7 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
     }
     if let Some(extra) = &raw.case.extra_keys {
         let mut f = Facts::new(start(extra));
-        f.spanned("extra_keys", &raw.case.extra_keys);
+        f.extra_keys("extra_keys", &raw.case.extra_keys);
         b.add(Section::Inputs, "case".into(), None, f);
     }
     for (name, input) in &raw.inputs {

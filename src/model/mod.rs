@@ -64,9 +64,9 @@ pub struct Rulebook {
     pub(crate) clauses: IndexMap<Arc<str>, String>,
     /// Top-level inputs in validation order.
     pub(crate) inputs: Vec<Input>,
-    /// A case may hold top-level keys no input declares (`[case]
-    /// extra_keys = "allow"`); by default such a key is refused.
-    pub(crate) extra_keys: bool,
+    /// What a case may hold at its top level besides its inputs (`[case]
+    /// extra_keys`); by default a key no input declares is refused.
+    pub(crate) extra_keys: ExtraKeys,
     /// Record layouts (record inputs, table rows).
     pub(crate) shapes: Vec<Shape>,
     /// Parameters.
@@ -409,12 +409,38 @@ pub struct Input {
     /// A value that does not validate reads as absent (`invalid = "absent"`)
     /// instead of rejecting the case.
     pub invalid_absent: bool,
-    /// The object this input holds (a record, or a supplied table and its
-    /// rows) may have keys the rulebook does not declare
-    /// (`extra_keys = "allow"`); by default such a key is refused.
-    pub extra_keys: bool,
+    /// What the object this input holds (a record, or a supplied table and
+    /// its rows) may have besides the keys the rulebook declares
+    /// (`extra_keys`); by default such a key is refused.
+    pub extra_keys: ExtraKeys,
     /// Type and its constraints.
     pub kind: InputKind,
+}
+
+/// What an object of a case may hold besides the keys the rulebook declares
+/// (`extra_keys`). A misspelt key read as absent gives a wrong answer with
+/// no error, so an unknown key is refused unless the rulebook says
+/// otherwise, and naming the keys the records really carry keeps every
+/// other key refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ExtraKeys {
+    /// Refused, with the declared key it most likely misspells (the default).
+    #[default]
+    Refuse,
+    /// Any key, ignored (`"allow"`).
+    Allow,
+    /// These keys, ignored; any other is refused (`["id", "label"]`).
+    Ignore(Arc<[Arc<str>]>),
+}
+
+impl ExtraKeys {
+    /// The keys ignored by name (none unless [`ExtraKeys::Ignore`]).
+    pub fn ignored(&self) -> &[Arc<str>] {
+        match self {
+            ExtraKeys::Ignore(keys) => keys,
+            _ => &[],
+        }
+    }
 }
 
 impl Input {
@@ -435,7 +461,7 @@ impl Input {
             key_ref: None,
             rejects: Vec::new(),
             invalid_absent: false,
-            extra_keys: false,
+            extra_keys: ExtraKeys::Refuse,
             kind,
         }
     }

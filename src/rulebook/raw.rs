@@ -79,11 +79,63 @@ pub struct RawRulebook {
 #[serde(deny_unknown_fields)]
 pub struct RawCase {
     /// Keys of the case that no input declares: `refuse` (the default: a
-    /// misspelt key is an error, not an input silently absent) or `allow`
-    /// (ignored).
+    /// misspelt key is an error, not an input silently absent), `allow`
+    /// (ignored), or the keys ignored by name (`["id", "label"]`; any other
+    /// is refused).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
-    pub extra_keys: Option<Spanned<String>>,
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<ExtraKeysForm>"))]
+    pub extra_keys: Option<Spanned<RawExtraKeys>>,
+}
+
+/// `extra_keys`: a word (`refuse`, `allow`) or the keys ignored by name,
+/// each with its span so the checker can point at one.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RawExtraKeys {
+    /// `"refuse"` or `"allow"` (any other word is the checker's to refuse).
+    Word(String),
+    /// `["id", "label"]`.
+    Keys(Vec<Spanned<String>>),
+}
+
+impl<'de> Deserialize<'de> for RawExtraKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // By hand, not `untagged`: serde's untagged enums buffer the value,
+        // which loses the span of each key.
+        struct Form;
+        impl<'de> serde::de::Visitor<'de> for Form {
+            type Value = RawExtraKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`refuse`, `allow` or an array of the keys ignored")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawExtraKeys, E> {
+                Ok(RawExtraKeys::Word(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawExtraKeys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = seq.next_element::<Spanned<String>>()? {
+                    keys.push(key);
+                }
+                Ok(RawExtraKeys::Keys(keys))
+            }
+        }
+        d.deserialize_any(Form)
+    }
+}
+
+/// `extra_keys`: a word, or the keys ignored by name.
+#[cfg(feature = "format-schema")]
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum ExtraKeysForm {
+    /// `refuse` (the default) or `allow`.
+    Word(String),
+    /// The keys ignored by name; any other is refused.
+    Keys(Vec<String>),
 }
 
 impl RawCase {
@@ -281,11 +333,12 @@ pub struct RawInput {
     pub invalid: Option<Spanned<String>>,
     /// For a record (a list's or map's items included) or a `table` input:
     /// keys of its object (a table's row names and columns) that the
-    /// rulebook does not declare are `refuse`d (the default) or `allow`ed
-    /// (ignored).
+    /// rulebook does not declare are `refuse`d (the default), `allow`ed
+    /// (ignored), or ignored when named (`["id", "label"]`; any other is
+    /// refused).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
-    pub extra_keys: Option<Spanned<String>>,
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<ExtraKeysForm>"))]
+    pub extra_keys: Option<Spanned<RawExtraKeys>>,
 }
 
 /// `{ when = "value > act_date", message = "is after the act date" }`.

@@ -1,4 +1,4 @@
-//! The rulebook paie-fr@2025#6bd9f109a2db, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook paie-fr@2025#8c9b3b3718da, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,7 +8,7 @@ use bareme::unstable::compiled::rt::*;
 use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "paie-fr@2025#6bd9f109a2db",
+    reference: "paie-fr@2025#8c9b3b3718da",
     fingerprint: "13398a191e24f53395621244447b837f11963feadcfbb4bf6de47299de569178",
     run,
 };

@@ -1,4 +1,4 @@
-//! The rulebook paie-fr@2026#7fac0952ad61, compiled by `bareme compile`. Generated: do not edit.
+//! The rulebook paie-fr@2026#09d1f77b680d, compiled by `bareme compile`. Generated: do not edit.
 //!
 //! `COMPILED.bind(&rulebook)` refuses this module for any other rulebook,
 //! or after a change of bareme that would generate other code.
@@ -8,7 +8,7 @@ use bareme::unstable::compiled::rt::*;
 use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
-    reference: "paie-fr@2026#7fac0952ad61",
+    reference: "paie-fr@2026#09d1f77b680d",
     fingerprint: "965329f9ea5f6d334ed2b50202c73c8363bf9cc0d08fc195a971e394c87cbbab",
     run,
 };

@@ -1,7 +1,9 @@
 //! A key a case writes that its rulebook does not declare is refused, at
 //! every object level, with the declared key it most likely misspells; the
 //! rulebook may allow extra keys where its records carry them
-//! (`extra_keys = "allow"`); `sweep --vary` refuses a field no input declares.
+//! (`extra_keys = "allow"`), or name the ones they carry (`extra_keys =
+//! ["id", "label"]`: any other still refused); `sweep --vary` refuses a
+//! field no input declares.
 
 use serde_json::json;
 
@@ -345,7 +347,185 @@ fn a_misplaced_or_misspelt_option_is_a_located_diagnostic() {
     };
     assert!(d
         .render(100, false)
-        .contains("`extra_keys` is `refuse` or `allow`, not `yes`"));
+        .contains("`extra_keys` is `refuse`, `allow` or the keys ignored (`[\"id\"]`), not `yes`"));
+}
+
+/// STRICT_TABLE with keys ignored by name: `id` and `label` on the case,
+/// `age` on the person, `note` on the supplied table (its rows and columns).
+fn named_keys() -> bareme::Rulebook {
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "extra_keys = [\"age\"]")
+        .replace("EXTRA", "extra_keys = [\"note\"]")
+        .replace(
+            "[inputs.month]",
+            "[case]\nextra_keys = [\"id\", \"label\"]\n\n[inputs.month]",
+        );
+    match bareme::parse_rulebook("keys.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    }
+}
+
+#[test]
+fn keys_named_in_extra_keys_are_ignored_whatever_their_value() {
+    let rb = named_keys();
+    // The table's one row (rate 0.5) unless the case supplies it.
+    let case = json!({"id": {"any": [1, null]}, "month": "2026-02", "label": null});
+    assert_eq!(outcome(&rb, &case)["rate"], "0.5");
+    let case = json!({"month": "2026-02", "person": {"name": "A", "age": "three"},
+                      "supplied": {"all": {"rate": "0.25", "note": 7}, "note": []}});
+    assert_eq!(outcome(&rb, &case)["rate"], "0.25");
+}
+
+#[test]
+fn a_key_not_named_in_extra_keys_is_still_refused_with_its_suggestion() {
+    let rb = named_keys();
+    let refused = |case: serde_json::Value| rejection(&rb, &case);
+    // A misspelt input beside an ignored key: refused first, with its near name.
+    assert_eq!(
+        refused(json!({"id": "x", "mnth": "2026-02"})),
+        ("mnth".into(), "unknown input; did you mean month?".into())
+    );
+    // A key ignored elsewhere is not ignored here: `age` is the person's.
+    assert_eq!(
+        refused(json!({"month": "2026-02", "age": 3})),
+        ("age".into(), "unknown input".into())
+    );
+    assert_eq!(
+        refused(json!({"month": "2026-02", "label": "x", "person": {"name": "A", "id": 1}})),
+        ("person.id".into(), "unknown field".into())
+    );
+    assert_eq!(
+        refused(json!({"month": "2026-02", "supplied": {"all": {"rate": "0.25", "rte": "1"}}})),
+        (
+            "supplied.all.rte".into(),
+            "unknown column; did you mean rate?".into()
+        )
+    );
+    assert_eq!(
+        refused(json!({"month": "2026-02", "supplied": {"all": {"rate": "0.25"}, "al": {}}})),
+        (
+            "supplied.al".into(),
+            "unknown row; did you mean all?".into()
+        )
+    );
+    // The case's own fault comes after its keys are judged.
+    assert_eq!(
+        refused(json!({"id": "x", "label": "y"})),
+        ("month".into(), "is required".into())
+    );
+}
+
+#[test]
+fn the_case_schema_lists_the_keys_ignored_and_stays_closed() {
+    let schema = named_keys().case_schema();
+    assert_eq!(schema["additionalProperties"], false);
+    assert!(schema["properties"]["id"].is_object(), "{schema}");
+    assert!(schema["properties"]["label"].is_object(), "{schema}");
+    assert_eq!(schema["required"], json!(["month"]));
+    let person = &schema["properties"]["person"];
+    let person = if person["anyOf"].is_array() {
+        &person["anyOf"][0]
+    } else {
+        person
+    };
+    assert_eq!(person["additionalProperties"], false, "{person}");
+    assert!(person["properties"]["age"].is_object(), "{person}");
+    assert!(person["properties"]["name"].is_object(), "{person}");
+}
+
+#[test]
+fn a_key_named_in_extra_keys_must_not_be_declared_nor_named_twice() {
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "extra_keys = [\"age\", \"name\"]")
+        .replace("EXTRA", "extra_keys = [\"rate\", \"all\", \"note\"]")
+        .replace(
+            "[inputs.month]",
+            "[case]\nextra_keys = [\"id\", \"month\", \"id\"]\n\n[inputs.month]",
+        );
+    let Err(d) = bareme::parse_rulebook("keys.toml", &text) else {
+        panic!("declared keys cannot be ignored");
+    };
+    let at = |needle: &str, nth: usize| {
+        let start = text
+            .match_indices(needle)
+            .nth(nth)
+            .map(|(i, _)| i)
+            .expect("needle present");
+        let line = text[..start].matches('\n').count() + 1;
+        let col = start - text[..start].rfind('\n').map_or(0, |i| i + 1) + 1;
+        format!(
+            "check::bad_input {line}:{col}-{line}:{}",
+            col + needle.len()
+        )
+    };
+    let messages: Vec<(String, String)> = d
+        .problems
+        .iter()
+        .map(|p| (p.location(), p.message.clone()))
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            (
+                at("\"rate\"", 0),
+                "`rate` is a declared column or row: `extra_keys` names the keys ignored, which the rulebook does not declare".into()
+            ),
+            (
+                at("\"all\"", 0),
+                "`all` is a declared column or row: `extra_keys` names the keys ignored, which the rulebook does not declare".into()
+            ),
+            (
+                at("\"name\"", 0),
+                "`name` is a declared field: `extra_keys` names the keys ignored, which the rulebook does not declare".into()
+            ),
+            (
+                at("\"month\"", 0),
+                "`month` is a declared input: `extra_keys` names the keys ignored, which the rulebook does not declare".into()
+            ),
+            (at("\"id\"", 1), "`id` is named twice in `extra_keys`".into()),
+        ]
+    );
+    // Neither a word nor a list of texts.
+    let text = STRICT_TABLE
+        .replace("PERSON_EXTRA", "extra_keys = 3")
+        .replace("EXTRA", "");
+    let Err(d) = bareme::parse_rulebook("keys.toml", &text) else {
+        panic!("extra_keys = 3 is refused");
+    };
+    let shown = d.render(100, false);
+    assert!(
+        shown.contains("`refuse`, `allow` or an array of the keys ignored"),
+        "{shown}"
+    );
+}
+
+/// paie-fr reading 13: a payslip's `id` and `label` are ignored, and a
+/// misspelt key beside them is still refused.
+#[test]
+fn paie_fr_ignores_a_payslips_id_and_label_only() {
+    for version in ["v2026", "v2025"] {
+        let dir = format!("rulebooks/paie-fr/{version}");
+        let rb = super::rulebook(&dir);
+        let cases = bareme::unstable::conformance::cases(&super::root().join(&dir)).expect("cases");
+        // The first case that answers (v2026's is the spec's example).
+        let plain_case = cases
+            .iter()
+            .map(|(_, case)| case)
+            .find(|case| outcome(&rb, case)["brut"].is_string())
+            .expect("a case that answers");
+        let plain = outcome(&rb, plain_case);
+        let mut case = plain_case.clone();
+        case["id"] = json!("payslip-2026-03-0042");
+        case["label"] = json!({"employee": "Dupont", "team": 3});
+        assert_eq!(outcome(&rb, &case), plain, "{version}");
+        case["lable"] = json!("x");
+        assert_eq!(
+            rejection(&rb, &case),
+            ("lable".into(), "unknown input".into()),
+            "{version}"
+        );
+    }
 }
 
 #[test]

@@ -120,27 +120,68 @@ impl Checker<'_> {
         }
         // After the default, which must be valid whatever `invalid` says.
         input.invalid_absent = self.invalid_option(raw);
-        input.extra_keys = self.extra_keys_option(raw, &input.kind);
+        input.extra_keys = self.extra_keys_option(raw, &input.kind, cx.built_tables);
         input
     }
 
-    /// `extra_keys = "refuse" | "allow"`: whether an object may hold keys
-    /// the rulebook does not declare (`[case]` for the case itself).
-    pub(super) fn extra_keys(&mut self, raw: &Option<Spanned<String>>) -> bool {
+    /// `extra_keys = "refuse" | "allow" | ["key", …]`: what an object may
+    /// hold besides `declared`, its keys (`[case]` for the case itself). A
+    /// key named is ignored, so it must not be one the rulebook declares
+    /// (whose value would then be read and ignored at once), nor named twice.
+    pub(super) fn extra_keys(
+        &mut self,
+        raw: &Option<Spanned<RawExtraKeys>>,
+        declared: &[&str],
+        what: &str,
+    ) -> ExtraKeys {
         let Some(option) = raw else {
-            return false;
+            return ExtraKeys::Refuse;
         };
-        match option.get_ref().as_str() {
-            "refuse" => false,
-            "allow" => true,
-            other => {
-                self.problem(
-                    "check::bad_input",
-                    sp(option),
-                    format!("`extra_keys` is `refuse` or `allow`, not `{other}`"),
-                    "here",
-                );
-                false
+        match option.get_ref() {
+            RawExtraKeys::Word(word) => match word.as_str() {
+                "refuse" => ExtraKeys::Refuse,
+                "allow" => ExtraKeys::Allow,
+                other => {
+                    self.problem(
+                        "check::bad_input",
+                        sp(option),
+                        format!(
+                            "`extra_keys` is `refuse`, `allow` or the keys ignored (`[\"id\"]`), not `{other}`"
+                        ),
+                        "here",
+                    );
+                    ExtraKeys::Refuse
+                }
+            },
+            RawExtraKeys::Keys(keys) => {
+                let mut named: Vec<Arc<str>> = Vec::with_capacity(keys.len());
+                for key in keys {
+                    let k = key.get_ref().as_str();
+                    if declared.contains(&k) {
+                        self.problem(
+                            "check::bad_input",
+                            sp(key),
+                            format!(
+                                "`{k}` is a declared {what}: `extra_keys` names the keys ignored, which the rulebook does not declare"
+                            ),
+                            "declared",
+                        );
+                    } else if named.iter().any(|n| **n == *k) {
+                        self.problem(
+                            "check::bad_input",
+                            sp(key),
+                            format!("`{k}` is named twice in `extra_keys`"),
+                            "again",
+                        );
+                    } else {
+                        named.push(Arc::from(k));
+                    }
+                }
+                if named.is_empty() {
+                    ExtraKeys::Refuse
+                } else {
+                    ExtraKeys::Ignore(named.into())
+                }
             }
         }
     }
@@ -148,22 +189,43 @@ impl Checker<'_> {
     /// `extra_keys` on an input: only where the input holds an object whose
     /// keys the rulebook declares (a record written as an object, a `table`
     /// input), so that the option says what it does where it stands.
-    fn extra_keys_option(&mut self, raw: &RawInput, kind: &InputKind) -> bool {
-        let allow = self.extra_keys(&raw.extra_keys);
+    fn extra_keys_option(
+        &mut self,
+        raw: &RawInput,
+        kind: &InputKind,
+        tables: &[Table],
+    ) -> ExtraKeys {
         let Some(option) = &raw.extra_keys else {
-            return false;
+            return ExtraKeys::Refuse;
         };
         let misplaced = match kind {
             InputKind::Record {
                 pattern: Some(_), ..
             } => Some("a text read through a `pattern` has no keys"),
-            InputKind::Record { .. } | InputKind::Table { .. } => None,
+            InputKind::Record { fields, .. } => {
+                let declared: Vec<&str> = fields.iter().map(|f| &*f.name).collect();
+                return self.extra_keys(&raw.extra_keys, &declared, "field");
+            }
+            InputKind::Table { table } => {
+                // The option covers the rows (by name) and each row's columns.
+                let declared: Vec<&str> = tables
+                    .get(table.index())
+                    .map(|t| {
+                        let rows = t.rows.iter().filter_map(|r| r.name.as_deref());
+                        t.columns.iter().map(|c| &*c.name).chain(rows).collect()
+                    })
+                    .unwrap_or_default();
+                return self.extra_keys(&raw.extra_keys, &declared, "column or row");
+            }
             InputKind::List { .. } | InputKind::Map { .. } => Some(
                 "write it on the items (`items.extra_keys`), the records whose keys it is about",
             ),
             _ => Some("it applies to a record or a `table` input"),
         };
         if let Some(why) = misplaced {
+            // The option's own value is judged too, so a wrong word is
+            // reported whatever the type.
+            self.extra_keys(&raw.extra_keys, &[], "field");
             self.problem(
                 "check::bad_input",
                 sp(option),
@@ -173,9 +235,8 @@ impl Checker<'_> {
                 ),
                 "here",
             );
-            return false;
         }
-        allow
+        ExtraKeys::Refuse
     }
 
     /// `invalid = "reject" | "absent"`: whether a value that does not

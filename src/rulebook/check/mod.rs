@@ -203,6 +203,10 @@ impl Checker<'_> {
         // Ablations: named steps with another formula.
         let built_ablations = self.ablations(&ablations, &declared, &built_steps, &built_groups);
 
+        // What the case may hold besides its inputs (`[case]`).
+        let input_names: Vec<&str> = built_inputs.iter().map(|i| &*i.name).collect();
+        let case_extra = self.extra_keys(&case.extra_keys, &input_names, "input");
+
         Some(Rulebook {
             ablations: built_ablations,
             applied_ablations: Vec::new(),
@@ -216,7 +220,7 @@ impl Checker<'_> {
             files: Vec::new(),
             clauses,
             inputs: built_inputs,
-            extra_keys: self.extra_keys(&case.extra_keys),
+            extra_keys: case_extra,
             shapes: self.shapes.clone(),
             params: built_params,
             tables: built_tables,
