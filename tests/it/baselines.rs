@@ -596,22 +596,11 @@ fn baselines_find_the_no_tax_exploit_on_400_sales_tax_tasks() {
     // measured 0.303 on its own 200 invoices; 0.2818 on the baseline's
     // seed 2026), and the best exploit per group printed: a wrong reading
     // of the rules earns more than charging no tax.
-    let dir = tempdir("baselines-no-tax");
-    let file = write_tasks(&dir, "rulebooks/sales-tax/generator-1.toml", 400);
-    let out = bareme(
-        &[
-            "baselines",
-            "rulebooks/sales-tax/rubric-1.toml",
-            "--tasks",
-            file.to_str().unwrap(),
-        ],
-        None,
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = baselines_text(
+        "baselines-no-tax",
+        "sales-tax/generator-1",
+        "sales-tax/rubric-1",
+        400,
     );
     let row = text
         .lines()
@@ -634,22 +623,11 @@ fn baselines_find_the_no_tax_exploit_on_400_sales_tax_tasks() {
 /// below the reference on its group.
 #[test]
 fn a_best_exploit_scores_below_the_reference_on_its_group() {
-    let dir = tempdir("baselines-below-reference");
-    let file = write_tasks(&dir, "rulebooks/luma-payroll/generator-4.toml", 200);
-    let out = bareme(
-        &[
-            "baselines",
-            "rulebooks/luma-payroll/rubric-8.toml",
-            "--tasks",
-            file.to_str().unwrap(),
-        ],
-        None,
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = baselines_text(
+        "baselines-below-reference",
+        "luma-payroll/generator-4",
+        "luma-payroll/rubric-8",
+        200,
     );
     let cells = |line: &str| -> Vec<String> {
         line.split("  ")
@@ -704,4 +682,22 @@ fn a_best_exploit_scores_below_the_reference_on_its_group() {
             top[group]
         );
     }
+}
+
+/// `bareme baselines RUBRIC --tasks` on `n` tasks (seed 11) of a bundled
+/// generator (`set/generator-k`), its standard output once it succeeds.
+fn baselines_text(dir: &str, generator: &str, rubric: &str, n: u64) -> String {
+    let dir = tempdir(dir);
+    let file = write_tasks(&dir, &format!("rulebooks/{generator}.toml"), n);
+    let rubric = format!("rulebooks/{rubric}.toml");
+    let out = bareme(
+        &["baselines", &rubric, "--tasks", file.to_str().unwrap()],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
