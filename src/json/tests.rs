@@ -219,3 +219,34 @@ fn decimals_integers_and_lists() {
         r#"["0","-0.05","1082.220","79228162514264337593543950335","0.0000001"] 0 18446744073709551615 false"#
     );
 }
+
+proptest::proptest! {
+    /// Any text, and texts dense in the bytes escaped and their neighbours
+    /// (a word's every offset, a text shorter than a word), escaped as
+    /// serde_json escapes them.
+    #[test]
+    fn any_string_is_escaped_as_serde_json_does(
+        any in "(?s:.){0,40}",
+        dense in "[a \"\\\\\\x00-\\x1f\\x7f!é😀]{0,40}",
+    ) {
+        for text in [any, dense] {
+            let mut out = Vec::new();
+            write_string(&mut out, &text);
+            let serde = serde_json::to_string(&text).expect("a string serialises");
+            proptest::prop_assert_eq!(String::from_utf8_lossy(&out), serde);
+        }
+    }
+
+    /// A quoted decimal is `Display`'s text in quotes, for every mantissa,
+    /// scale and sign.
+    #[test]
+    fn quoted_decimals_are_display_in_quotes(
+        m in -(1i128 << 96) + 1..(1i128 << 96),
+        scale in 0u32..=28,
+    ) {
+        let d = Decimal::from_i128_with_scale(m, scale);
+        let mut out = Vec::new();
+        write_quoted_decimal(&mut out, &d);
+        proptest::prop_assert_eq!(String::from_utf8_lossy(&out), format!("\"{d}\""));
+    }
+}

@@ -10,8 +10,6 @@
 //! `docs/trace-format.md`; its bytes are pinned by the JSON snapshots and
 //! the digest of every conformance case's trace in `tests/it/traces.rs`.
 
-use std::sync::Arc;
-
 use super::{
     CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
     RoundingTrace, StepTrace, Trace,
@@ -43,20 +41,36 @@ pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace) {
 
 /// Appends the trace's JSON text, as `serde_json::to_writer` writes it.
 pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
+    // 300 to 600 bytes an event in the bundled rulebooks: room made once,
+    // where growing by doubling copied a payslip's trace about twice over.
+    reserve(out, trace, 512);
     out.push(b'{');
     write_head(out, trace);
     out.extend_from_slice(b",\"events\":[");
-    let mut formulas = Formulas::default();
+    let mut memo = Memo::new();
     for (i, e) in trace.events.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        event(out, e, &mut formulas);
+        event(out, e, &mut memo);
     }
     out.push(b']');
     out.extend_from_slice(b",\"outcome\":");
     outcome(out, &trace.outcome);
     out.push(b'}');
+}
+
+/// Room for the trace at `per_event` bytes an event, and its inputs.
+pub(super) fn reserve(out: &mut Vec<u8>, trace: &Trace, per_event: usize) {
+    let inputs = trace.inputs.len().saturating_mul(64);
+    out.reserve(
+        trace
+            .events
+            .len()
+            .saturating_mul(per_event)
+            .saturating_add(inputs)
+            .saturating_add(1024),
+    );
 }
 
 pub(super) fn report(out: &mut Vec<u8>, r: &ReportTrace) {
@@ -100,50 +114,64 @@ pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
     out.push(b'}');
 }
 
-/// The long formulas already written in this trace, each where its escaped
-/// text sits in the output: a per-item step's formula (the same shared text
-/// for every item) is copied from there instead of escaped again, which a
-/// payslip's multi-line `match` formulas, written once per line, made dear.
-#[derive(Default)]
-struct Formulas {
-    /// The text's address and length, and its escaped bytes' range in `out`.
-    written: Vec<(usize, usize, std::ops::Range<usize>)>,
+/// The trace's texts already written, each where its escaped bytes sit in
+/// the output: a step's name, label, clauses and formula are the same
+/// shared texts on every item, a read's name the same on every read, an
+/// item's label on each of its steps. Copied from there, they are not
+/// escaped again (a payslip's ~2,000 names and its multi-line `match`
+/// formulas, written once per line, made that dear). A table indexed by
+/// the text's address: a later text takes the slot of an earlier one.
+pub(super) struct Memo {
+    slots: Vec<Slot>,
 }
 
-impl Formulas {
-    /// Formulas shorter than this are escaped again: the search would cost
-    /// what it saves.
-    const SHORTEST: usize = 48;
+/// A text's address and length, and its escaped bytes' range in the output.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    at: usize,
+    len: usize,
+    start: usize,
+    end: usize,
+}
 
-    fn write(&mut self, out: &mut Vec<u8>, formula: &Arc<str>) {
-        let key = (formula.as_ptr() as usize, formula.len());
-        if formula.len() < Self::SHORTEST {
-            return write_string(out, formula);
+impl Memo {
+    /// 512 slots: a payslip's trace has a few hundred distinct texts.
+    const BITS: u32 = 9;
+
+    pub(super) fn new() -> Self {
+        Memo {
+            slots: vec![Slot::default(); 1 << Self::BITS],
         }
-        // The same text at the same address is the same bytes: the trace
-        // holds every formula it shares alive while it is written. The most
-        // recent first: an item's steps come in the order of the last item's.
-        let found = self
-            .written
-            .iter()
-            .rev()
-            .find(|(at, len, _)| (*at, *len) == key)
-            .map(|(_, _, range)| range.clone());
-        match found {
-            Some(range) if range.end <= out.len() => out.extend_from_within(range),
-            _ => {
-                let start = out.len();
-                write_string(out, formula);
-                self.written.push((key.0, key.1, start..out.len()));
-            }
+    }
+
+    /// Writes `text`, which the trace holds: alive and unchanged while the
+    /// trace is written, so the same address and length is the same bytes.
+    /// `out` only grows meanwhile, so what was written there stays.
+    pub(super) fn write(&mut self, out: &mut Vec<u8>, text: &str) {
+        let at = text.as_ptr() as usize;
+        let index = (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS);
+        let Some(slot) = self.slots.get_mut(index as usize) else {
+            return write_string(out, text);
+        };
+        if slot.at == at && slot.len == text.len() && slot.end <= out.len() {
+            out.extend_from_within(slot.start..slot.end);
+            return;
         }
+        let start = out.len();
+        write_string(out, text);
+        *slot = Slot {
+            at,
+            len: text.len(),
+            start,
+            end: out.len(),
+        };
     }
 }
 
-fn event(out: &mut Vec<u8>, e: &Event, formulas: &mut Formulas) {
+fn event(out: &mut Vec<u8>, e: &Event, memo: &mut Memo) {
     match e {
-        Event::Check(c) => check(out, c),
-        Event::Step(s) => step(out, s, formulas),
+        Event::Check(c) => check(out, c, memo),
+        Event::Step(s) => step(out, s, memo),
         Event::Cite(c) => {
             out.extend_from_slice(b"{\"event\":\"cite\",");
             cite_fields(out, c);
@@ -152,10 +180,10 @@ fn event(out: &mut Vec<u8>, e: &Event, formulas: &mut Formulas) {
     }
 }
 
-fn check(out: &mut Vec<u8>, c: &CheckTrace) {
+fn check(out: &mut Vec<u8>, c: &CheckTrace, memo: &mut Memo) {
     check_head(out, c);
     out.extend_from_slice(b",\"reads\":");
-    write_list(out, &c.reads, read);
+    write_list(out, &c.reads, |out, r| read(out, r, memo));
     out.extend_from_slice(b",\"held\":");
     write_bool(out, c.held);
     out.extend_from_slice(b",\"gives\":");
@@ -178,19 +206,19 @@ pub(super) fn check_head(out: &mut Vec<u8>, c: &CheckTrace) {
     }
 }
 
-fn step(out: &mut Vec<u8>, s: &StepTrace, formulas: &mut Formulas) {
+fn step(out: &mut Vec<u8>, s: &StepTrace, memo: &mut Memo) {
     out.extend_from_slice(b"{\"event\":\"step\",\"step\":");
-    write_string(out, &s.step);
+    memo.write(out, &s.step);
     if let Some(item) = &s.item {
         out.extend_from_slice(b",\"item\":");
-        write_string(out, item);
+        memo.write(out, item);
     }
     if let Some(label) = &s.label {
         out.extend_from_slice(b",\"label\":");
-        write_string(out, label);
+        memo.write(out, label);
     }
     out.extend_from_slice(b",\"clauses\":");
-    write_list(out, s.clauses.iter(), write_string);
+    write_list(out, s.clauses.iter(), |out, c| memo.write(out, c));
     if !s.cites.is_empty() {
         out.extend_from_slice(b",\"cites\":");
         write_list(out, &s.cites, |out, c: &CiteTrace| {
@@ -203,16 +231,16 @@ fn step(out: &mut Vec<u8>, s: &StepTrace, formulas: &mut Formulas) {
         out.extend_from_slice(b",\"detail\":true");
     }
     out.extend_from_slice(b",\"formula\":");
-    formulas.write(out, &s.formula);
+    memo.write(out, &s.formula);
     if let Some(c) = &s.condition {
         out.extend_from_slice(b",\"condition\":{\"formula\":");
-        write_string(out, &c.formula);
+        memo.write(out, &c.formula);
         out.extend_from_slice(b",\"held\":");
         write_bool(out, c.held);
         out.push(b'}');
     }
     out.extend_from_slice(b",\"reads\":");
-    write_list(out, &s.reads, read);
+    write_list(out, &s.reads, |out, r| read(out, r, memo));
     out.extend_from_slice(b",\"lookups\":");
     write_list(out, &s.lookups, lookup);
     out.extend_from_slice(b",\"roundings\":");
@@ -234,9 +262,9 @@ pub(super) fn cite_fields(out: &mut Vec<u8>, c: &CiteTrace) {
     write_list(out, c.clauses.iter(), write_string);
 }
 
-fn read(out: &mut Vec<u8>, r: &ReadTrace) {
+fn read(out: &mut Vec<u8>, r: &ReadTrace, memo: &mut Memo) {
     out.extend_from_slice(b"{\"name\":");
-    write_string(out, &r.name);
+    memo.write(out, &r.name);
     out.extend_from_slice(b",\"value\":");
     value(out, &r.value);
     out.push(b'}');
