@@ -211,8 +211,12 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             });
             event_defs.push(index);
             if let Some(def) = order.get_mut(index) {
-                for r in &s.reads {
-                    if !def.reads.iter().any(|n| same(n, &r.name)) {
+                for (k, r) in s.reads.iter().enumerate() {
+                    // An item's step reads what the first item's read, in
+                    // the same order: most names are where they were.
+                    let listed = def.reads.get(k).is_some_and(|n| same(n, &r.name))
+                        || def.reads.iter().any(|n| same(n, &r.name));
+                    if !listed {
                         def.reads.push(&r.name);
                     }
                 }
@@ -353,9 +357,18 @@ fn reads(
     known: &Known<'_>,
     names: Option<&[&str]>,
 ) {
+    let mut k = 0;
     write_list(out, reads, |out, r: &ReadTrace| {
         out.push(b'[');
-        match names.and_then(|n| n.iter().position(|x| same(x, &r.name))) {
+        // The definition's names are each listed once: a name at this
+        // read's own position is its only one.
+        let at = k;
+        k += 1;
+        let listed = names.and_then(|n| match n.get(at) {
+            Some(x) if same(x, &r.name) => Some(at),
+            _ => n.iter().position(|x| same(x, &r.name)),
+        });
+        match listed {
             Some(k) => write_integer(out, k as u64),
             None => write_string(out, &r.name),
         }

@@ -120,23 +120,24 @@ pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
 /// item's label on each of its steps. Copied from there, they are not
 /// escaped again (a payslip's ~2,000 names and its multi-line `match`
 /// formulas, written once per line, made that dear). A table indexed by
-/// the text's address: a later text takes the slot of an earlier one.
+/// the text's address, two slots a row (the later text first), so that
+/// texts whose addresses meet seldom put each other out.
 pub(super) struct Memo {
     slots: Vec<Slot>,
 }
 
-/// A text's address and length, and its escaped bytes' range in the output.
+/// A text's address and length (`at | len << 48`: an address has 48
+/// bits), and its escaped bytes' range in the output.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    at: usize,
-    len: usize,
-    start: usize,
-    end: usize,
+    key: u64,
+    start: u32,
+    end: u32,
 }
 
 impl Memo {
-    /// 512 slots: a payslip's trace has a few hundred distinct texts.
-    const BITS: u32 = 9;
+    /// 1,024 slots: a payslip's trace has a few hundred distinct texts.
+    const BITS: u32 = 10;
 
     pub(super) fn new() -> Self {
         Memo {
@@ -148,23 +149,27 @@ impl Memo {
     /// trace is written, so the same address and length is the same bytes.
     /// `out` only grows meanwhile, so what was written there stays.
     pub(super) fn write(&mut self, out: &mut Vec<u8>, text: &str) {
-        let at = text.as_ptr() as usize;
-        let index = (at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS);
-        let Some(slot) = self.slots.get_mut(index as usize) else {
+        let at = text.as_ptr() as u64;
+        let (Ok(len), true) = (u16::try_from(text.len()), at >> 48 == 0) else {
             return write_string(out, text);
         };
-        if slot.at == at && slot.len == text.len() && slot.end <= out.len() {
-            out.extend_from_within(slot.start..slot.end);
-            return;
+        let key = at | u64::from(len) << 48;
+        let row = (at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize & !1;
+        let Some([first, second]) = self.slots.get_mut(row..row + 2) else {
+            return write_string(out, text);
+        };
+        for slot in [&*first, &*second] {
+            if slot.key == key && slot.end as usize <= out.len() {
+                out.extend_from_within(slot.start as usize..slot.end as usize);
+                return;
+            }
         }
         let start = out.len();
         write_string(out, text);
-        *slot = Slot {
-            at,
-            len: text.len(),
-            start,
-            end: out.len(),
-        };
+        if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(out.len())) {
+            *second = *first;
+            *first = Slot { key, start, end };
+        }
     }
 }
 
