@@ -65,6 +65,9 @@ pub(super) trait Tracer {
     /// The step event noted last, if the last event is one.
     fn last_step(&self) -> Option<&StepTrace>;
 
+    /// How many events are noted so far.
+    fn events(&self) -> usize;
+
     /// Notes how the evaluation ended.
     fn outcome(&mut self, outcome: OutcomeTrace);
 
@@ -112,6 +115,11 @@ impl Tracer for NoTrace {
     #[inline(always)]
     fn last_step(&self) -> Option<&StepTrace> {
         None
+    }
+
+    #[inline(always)]
+    fn events(&self) -> usize {
+        0
     }
 
     #[inline(always)]
@@ -206,6 +214,10 @@ impl Tracer for Recorder {
             Some(Event::Step(step)) => Some(step),
             _ => None,
         }
+    }
+
+    fn events(&self) -> usize {
+        self.events.len()
     }
 
     fn outcome(&mut self, outcome: OutcomeTrace) {

@@ -84,6 +84,7 @@ fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
     SpecializedRow {
         steps: folded,
         traces: known.iter().map(|_| OnceLock::new()).collect(),
+        traced: Vec::new(),
         known,
     }
 }
