@@ -9,8 +9,9 @@
 //! INVARIANT: a tracer only records; no evaluation result depends on which
 //! one runs, except that the untraced machine may take the shortcuts of
 //! the lowered code (see `model::plan`), which compute the same values, and
-//! the traced one replays known per-item steps (`known.rs`), which record
-//! the same events.
+//! the traced one replays known per-item steps (`known.rs`), and the parts
+//! of a row's other steps that are the same for every case (`recorded.rs`),
+//! which record the same events and reads.
 
 use std::sync::Arc;
 

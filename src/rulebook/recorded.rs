@@ -42,23 +42,38 @@ pub(crate) fn mark_all(rb: &mut Rulebook) {
 
 /// The step with its formulas marked; `None` when nothing is.
 fn step(s: &Step, known: &[Option<Value>]) -> Option<Step> {
-    let mut changed = false;
-    let mut mark = |f: &Formula| {
-        let code = root(&f.code, known);
-        changed |= code.is_some();
-        Formula {
-            code: code.unwrap_or_else(|| f.code.clone()),
-            ..f.clone()
-        }
+    let expr = root(&s.expr.code, known);
+    let when = s.when.as_ref().map(|w| root(&w.code, known));
+    let otherwise = s.otherwise.as_ref().map(|o| root(&o.code, known));
+    let cite: Vec<Option<Code>> = s.cite.iter().map(|(w, _)| root(&w.code, known)).collect();
+    let changed = expr.is_some()
+        || when.as_ref().is_some_and(Option::is_some)
+        || otherwise.as_ref().is_some_and(Option::is_some)
+        || cite.iter().any(Option::is_some);
+    if !changed {
+        return None;
+    }
+    // Each formula as written, with its code marked where it is.
+    let with = |f: &Formula, code: Option<Code>| Formula {
+        text: f.text.clone(),
+        node: f.node.clone(),
+        offset: f.offset,
+        code: code.unwrap_or_else(|| f.code.clone()),
     };
-    let marked = Step {
-        cite: s.cite.iter().map(|(w, c)| (mark(w), c.clone())).collect(),
-        expr: mark(&s.expr),
-        when: s.when.as_ref().map(&mut mark),
-        otherwise: s.otherwise.as_ref().map(&mut mark),
-        ..s.clone()
-    };
-    changed.then_some(marked)
+    Some(Step {
+        name: s.name.clone(),
+        label: s.label.clone(),
+        clauses: s.clauses.clone(),
+        cite: (s.cite.iter().zip(cite))
+            .map(|((w, c), code)| (with(w, code), c.clone()))
+            .collect(),
+        expr: with(&s.expr, expr),
+        when: s.when.as_ref().zip(when).map(|(w, c)| with(w, c)),
+        otherwise: s.otherwise.as_ref().zip(otherwise).map(|(o, c)| with(o, c)),
+        round: s.round,
+        ty: s.ty.clone(),
+        detail: s.detail,
+    })
 }
 
 /// A formula's code marked; `None` when nothing in it is.
