@@ -155,6 +155,7 @@ fn visit_written(code: &Code, f: &mut dyn FnMut(&Code)) {
         CodeKind::Folded { whole, .. }
         | CodeKind::SumColumn { whole, .. }
         | CodeKind::SumRows { whole, .. } => vec![whole],
+        CodeKind::Recorded(r) => vec![&r.whole],
         CodeKind::Arith(_, a, b)
         | CodeKind::Compare(_, a, b)
         | CodeKind::And(a, b)
@@ -206,6 +207,7 @@ fn children(code: &Code, strict: bool) -> Vec<&Code> {
             .collect(),
         CodeKind::Coalesce(args) if strict => args.iter().take(1).collect(),
         CodeKind::Extremum(_, args) | CodeKind::Coalesce(args) => args.iter().collect(),
+        CodeKind::Recorded(r) => vec![&r.whole],
         CodeKind::SumRows { filter, body, .. } => filter
             .iter()
             .map(|f| &**f)

@@ -34,6 +34,8 @@ impl<'r> Gen<'r> {
             CodeKind::Const(v) | CodeKind::Fixed(_, v) | CodeKind::Folded { value: v, .. } => {
                 self.constant(v)?
             }
+            // Only in the steps a traced evaluation runs: the code as written.
+            CodeKind::Recorded(r) => return self.expr(&r.whole, sc),
             CodeKind::Input(id) => {
                 let i = id.index();
                 Ex {

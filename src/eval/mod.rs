@@ -26,6 +26,7 @@ mod call;
 mod known;
 mod machine;
 mod number;
+mod recorded;
 mod steps;
 mod tracer;
 mod value;

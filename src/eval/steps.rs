@@ -103,7 +103,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 .get(index)
                 .and_then(|r| r.steps.get(j))
                 .unwrap_or(&group.steps[j]),
-            _ => &group.steps[j],
+            _ => self.traced_row_step(g, index, j).unwrap_or(&group.steps[j]),
         };
         self.run_step(step, Site::ItemStep(g, j, index), label)
     }
@@ -219,7 +219,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
             };
             let value = match known {
                 Some(res) => res?,
-                None => self.run_step(step, Site::ItemStep(g, j, index), label)?,
+                None => {
+                    let step = self.traced_row_step(g, index, j).unwrap_or(step);
+                    self.run_step(step, Site::ItemStep(g, j, index), label)?
+                }
             };
             if let Some(slot) = self.current.as_mut().and_then(|c| c.slots.get_mut(j)) {
                 *slot = Slot::Done(value);

@@ -9,8 +9,9 @@
 //! INVARIANT: a tracer only records; no evaluation result depends on which
 //! one runs, except that the untraced machine may take the shortcuts of
 //! the lowered code (see `model::plan`), which compute the same values, and
-//! the traced one replays known per-item steps (`known.rs`), which record
-//! the same events.
+//! the traced one replays known per-item steps (`known.rs`), and the parts
+//! of a row's other steps that are the same for every case (`recorded.rs`),
+//! which record the same events and reads.
 
 use std::sync::Arc;
 
@@ -65,6 +66,9 @@ pub(super) trait Tracer {
     /// The step event noted last, if the last event is one.
     fn last_step(&self) -> Option<&StepTrace>;
 
+    /// How many events are noted so far.
+    fn events(&self) -> usize;
+
     /// Notes how the evaluation ended.
     fn outcome(&mut self, outcome: OutcomeTrace);
 
@@ -112,6 +116,11 @@ impl Tracer for NoTrace {
     #[inline(always)]
     fn last_step(&self) -> Option<&StepTrace> {
         None
+    }
+
+    #[inline(always)]
+    fn events(&self) -> usize {
+        0
     }
 
     #[inline(always)]
@@ -206,6 +215,10 @@ impl Tracer for Recorder {
             Some(Event::Step(step)) => Some(step),
             _ => None,
         }
+    }
+
+    fn events(&self) -> usize {
+        self.events.len()
     }
 
     fn outcome(&mut self, outcome: OutcomeTrace) {

@@ -78,6 +78,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             | CodeKind::Or(..)
             | CodeKind::Not(_)
             | CodeKind::IsMissing(_) => return self.truth(c).map(Value::Bool),
+            CodeKind::Recorded(r) => return self.replayed(r, record),
             _ => {}
         }
         self.spend(c.span)?;
@@ -232,7 +233,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
             | CodeKind::And(..)
             | CodeKind::Or(..)
             | CodeKind::Not(_)
-            | CodeKind::IsMissing(_) => Err(Fault::at(c.span, "misplaced code".into())),
+            | CodeKind::IsMissing(_)
+            | CodeKind::Recorded(_) => Err(Fault::at(c.span, "misplaced code".into())),
         }
     }
 
@@ -345,6 +347,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn missing(&self, c: &Code, v: &Value) -> Fault {
         let rb = self.rb;
         let what = match &c.kind {
+            // Named as the part it stands for (at the same span).
+            CodeKind::Recorded(r) => return self.missing(&r.whole, v),
             CodeKind::Input(i) => Some(format!("input `{}`", rb.inputs[i.index()].name)),
             CodeKind::Step(i) => Some(format!("step `{}`", rb.steps[i.index()].name)),
             CodeKind::Param(i) | CodeKind::Fixed(i, _) => {

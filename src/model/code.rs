@@ -111,6 +111,10 @@ pub(crate) enum CodeKind {
         /// its budget by them).
         nodes: u64,
     },
+    /// A part of a specialised row's formula the same for every case,
+    /// replayed by a traced evaluation (`model::recorded`); only in
+    /// `SpecializedRow::traced`.
+    Recorded(Box<super::recorded::Recorded>),
     /// Arithmetic on constants, computed at load.
     Folded {
         value: Value,

@@ -20,6 +20,7 @@ mod ids;
 mod known;
 mod node;
 pub(crate) mod ops;
+pub(crate) mod recorded;
 
 pub use func::Func;
 pub use ids::{InputId, StepId, TableId};
@@ -776,6 +777,10 @@ pub struct SpecializedRow {
     /// the first traced evaluation that runs it (`None` inside: it records
     /// what a replay cannot give, and runs in full every time).
     pub traces: Vec<OnceLock<Option<KnownTrace>>>,
+    /// Each step as a traced evaluation runs it, its parts the same for
+    /// every case marked for replay (`rulebook::recorded`); `None` where
+    /// nothing is marked (or the step is known). Empty until marked.
+    pub(crate) traced: Vec<Option<Step>>,
 }
 
 /// One ordered check.

@@ -7,8 +7,10 @@
 //! the base itself). The folded formulas (lowered like every other) are run
 //! only when no trace is asked for, so traces still show every read (a
 //! traced evaluation replays what a known step recorded the first time it
-//! ran in full, `eval/known.rs`, kept in `SpecializedRow::traces`); the
-//! conformance runner checks that both give the same answers.
+//! ran in full, `eval/known.rs`, kept in `SpecializedRow::traces`, and runs
+//! the row's other steps as written with their parts the same for every
+//! case replayed, `rulebook::recorded`); the conformance runner checks that
+//! both give the same answers.
 //!
 //! Invariant: folding never changes a result or an error: a node is folded
 //! only when its value is certain (constants of the right kind), and anything
@@ -84,6 +86,7 @@ fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
     SpecializedRow {
         steps: folded,
         traces: known.iter().map(|_| OnceLock::new()).collect(),
+        traced: Vec::new(),
         known,
     }
 }

@@ -17,6 +17,7 @@ pub(crate) use formula::FreeNames;
 pub mod load;
 pub(crate) mod lower;
 pub mod raw;
+pub(crate) mod recorded;
 pub(crate) mod resolve;
 pub(crate) mod usage;
 
@@ -29,9 +30,11 @@ pub use load::{
 };
 
 /// Readies a checked (or ablated) rulebook for evaluation: specialises the
-/// groups over constant rows (`fold`), then lowers every formula with what
-/// the rulebook makes constant (`lower`).
+/// groups over constant rows (`fold`), lowers every formula with what
+/// the rulebook makes constant (`lower`), then marks in each specialised
+/// row's steps what a traced evaluation may replay (`recorded`).
 pub(crate) fn prepare(rb: &mut Rulebook) {
     fold::specialize(rb);
     lower::lower_all(rb);
+    recorded::mark_all(rb);
 }
