@@ -1,5 +1,5 @@
 //! A traced evaluation of a specialised row's step: the step as written,
-//! its parts the same for every case (`model::recorded`, marked by
+//! its parts the same for every case (`model::code::Recorded`, marked by
 //! `rulebook::recorded`) replayed from what they recorded the first time.
 //!
 //! INVARIANT: a replay records and spends exactly what the part as written
@@ -8,8 +8,8 @@
 //! inside the part, or a step it would compute first, is met by running
 //! the part as written, which names it where the full evaluation does.
 
+use crate::model::code::{Capture, Recorded, Then};
 use crate::model::code::{Code, CodeKind};
-use crate::model::recorded::{Capture, Recorded, Then};
 use crate::model::Step;
 use crate::value::{compare, Value};
 

@@ -20,7 +20,6 @@ mod ids;
 mod known;
 mod node;
 pub(crate) mod ops;
-pub(crate) mod recorded;
 
 pub use func::Func;
 pub use ids::{InputId, StepId, TableId};

@@ -16,8 +16,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::model::code::Recorded;
 use crate::model::code::{Code, CodeKind};
-use crate::model::recorded::Recorded;
 use crate::model::{Formula, Rulebook, Step};
 use crate::value::Value;
 
