@@ -85,7 +85,9 @@ class Rulebook:
         ablate: Sequence[str] | None = None,
     ) -> list[dict[str, Any]]:
         """One item per case, as ``eval --batch``: the answer or
-        ``{"error": {"path", "message"}}``; on ``jobs`` threads (None: every core)."""
+        ``{"error": {"path", "message"}}``; on ``jobs`` threads (None: every core).
+        Python's cyclic garbage collector is paused during the call (the
+        answers hold no cycles) and left as it was found."""
     def evaluate_batch_json(
         self,
         cases: Iterable[_Case],

@@ -29,6 +29,7 @@ use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw, RunO
 use bareme::unstable::outcome::{write_outcome, write_traced};
 use rust_decimal::Decimal;
 
+mod answer;
 mod batch;
 mod case;
 mod repair;
@@ -92,6 +93,11 @@ fn loads<'py>(py: Python<'py>, text: &str, exact: bool) -> PyResult<Bound<'py, P
         })?
     };
     decoder.bind(py).call_method1("decode", (text,))
+}
+
+/// The rulebook failed on a valid case.
+fn rulebook_fault(e: &bareme::EvalError) -> PyErr {
+    RulebookFault::new_err(format!("the rulebook failed on this case: {e}"))
 }
 
 /// An error with attributes set on the instance.
@@ -296,8 +302,23 @@ impl Rulebook {
         trace: bool,
         ablate: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let line = self.evaluate_json(py, case, trace, ablate)?;
-        loads(py, &line, true)
+        if trace {
+            let line = self.evaluate_json(py, case, trace, ablate)?;
+            return loads(py, &line, true);
+        }
+        let bytes = json_bytes(py, case).map_err(|(p, m)| case_rejected(py, &p, &m))?;
+        let ablated = self.under(ablate)?;
+        let rb = ablated.as_ref().unwrap_or(&self.rb);
+        match engine(py, || bareme::evaluate_bytes(rb, &bytes, false))? {
+            Ok((bareme::Outcome::Answer(a), _)) => {
+                Ok(answer::Builder::default().answer(py, &a)?.into_any())
+            }
+            Ok((bareme::Outcome::Rejected(e), _)) => Err(case_rejected(py, &e.path, &e.message)),
+            Err(e) => Err(rulebook_fault(&e)),
+            Ok(_) => Err(RulebookFault::new_err(
+                "internal error: an outcome of an unknown kind",
+            )),
+        }
     }
 
     /// As `evaluate`, the answer's JSON text exactly as `bareme eval`
@@ -329,9 +350,7 @@ impl Rulebook {
         })?;
         match result {
             (Ok(bareme::Outcome::Rejected(e)), _) => Err(case_rejected(py, &e.path, &e.message)),
-            (Err(e), _) => Err(RulebookFault::new_err(format!(
-                "the rulebook failed on this case: {e}"
-            ))),
+            (Err(e), _) => Err(rulebook_fault(&e)),
             (Ok(_), out) => Ok(utf8(out)),
         }
     }
@@ -339,6 +358,8 @@ impl Rulebook {
     /// Evaluates many cases on `jobs` threads (None: every core), as `eval
     /// --batch`: a list, one item per case, the answer or `{"error":
     /// {"path", "message"}}` (with `trace=True` each with its trace).
+    /// Python's cyclic garbage collector is paused during the call (the
+    /// answers hold no cycles) and left as it was found.
     #[pyo3(signature = (cases, jobs = None, trace = false, ablate = None))]
     fn evaluate_batch<'py>(
         &self,
@@ -349,21 +370,45 @@ impl Rulebook {
         ablate: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let list = PyList::empty(py);
-        self.batch(py, cases, jobs, trace, ablate, |lines| {
-            // One `json.loads` per chunk: one call into the parser.
-            let mut text = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
-            text.push(b'[');
-            for (i, line) in lines.iter().enumerate() {
-                if i > 0 {
-                    text.push(b',');
-                }
-                text.extend_from_slice(line);
-            }
-            text.push(b']');
-            let items = loads(py, &utf8(text), true)?;
-            list.call_method1("extend", (items,))?;
-            Ok(())
-        })?;
+        let jobs = jobs_of(jobs);
+        let _paused = answer::CollectorPaused::new(py)?;
+        if trace {
+            self.batch(cases, ablate, |rb| {
+                batch::each_line(py, rb, cases, jobs, true, |lines| {
+                    // One `json.loads` per chunk: one call into the parser.
+                    let mut text =
+                        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
+                    text.push(b'[');
+                    for (i, line) in lines.iter().enumerate() {
+                        if i > 0 {
+                            text.push(b',');
+                        }
+                        text.extend_from_slice(line);
+                    }
+                    text.push(b']');
+                    let items = loads(py, &utf8(text), true)?;
+                    list.call_method1("extend", (items,))?;
+                    Ok(())
+                })
+            })?;
+        } else {
+            // Answers built as dicts straight from the typed answers, the
+            // rulebook's names made Python strings once per batch.
+            let mut builder = answer::Builder::default();
+            self.batch(cases, ablate, |rb| {
+                batch::each_answer(py, rb, cases, jobs, |items| {
+                    for item in items {
+                        match item {
+                            batch::Evaluated::Answer(a) => list.append(builder.answer(py, &a)?)?,
+                            batch::Evaluated::Line(line) => {
+                                list.append(loads(py, &utf8(line), true)?)?
+                            }
+                        }
+                    }
+                    Ok(())
+                })
+            })?;
+        }
         Ok(list.into_any())
     }
 
@@ -378,9 +423,11 @@ impl Rulebook {
         ablate: Option<Vec<String>>,
     ) -> PyResult<Vec<String>> {
         let mut out = Vec::new();
-        self.batch(py, cases, jobs, trace, ablate, |lines| {
-            out.extend(lines.into_iter().map(utf8));
-            Ok(())
+        self.batch(cases, ablate, |rb| {
+            batch::each_line(py, rb, cases, jobs_of(jobs), trace, |lines| {
+                out.extend(lines.into_iter().map(utf8));
+                Ok(())
+            })
         })?;
         Ok(out)
     }
@@ -391,17 +438,14 @@ impl Rulebook {
 }
 
 impl Rulebook {
-    /// Runs a batch (`batch::each_chunk`) under the named ablations, each
-    /// chunk's lines handed to `sink`. An unknown ablation is refused after
-    /// the cases are read, as a batch read them all first.
+    /// Runs a batch (`run`, on `batch`'s roads) under the named ablations.
+    /// An unknown ablation is refused after the cases are read, as a batch
+    /// read them all first.
     fn batch(
         &self,
-        py: Python<'_>,
         cases: &Bound<'_, PyAny>,
-        jobs: Option<usize>,
-        trace: bool,
         ablate: Option<Vec<String>>,
-        sink: impl FnMut(Vec<Vec<u8>>) -> PyResult<()>,
+        run: impl FnOnce(&bareme::Rulebook) -> PyResult<()>,
     ) -> PyResult<()> {
         let ablated = match self.under(ablate) {
             Ok(ablated) => ablated,
@@ -412,8 +456,7 @@ impl Rulebook {
                 return Err(e);
             }
         };
-        let rb = ablated.as_ref().unwrap_or(&self.rb);
-        batch::each_chunk(py, rb, cases, jobs_of(jobs), trace, sink)
+        run(ablated.as_ref().unwrap_or(&self.rb))
     }
 }
 
