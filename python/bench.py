@@ -33,6 +33,27 @@ def best(f, runs: int) -> float:
     return min(times)
 
 
+def paired(cli, py, rounds: int) -> tuple[float, float, float]:
+    """The ratio of `py` to `cli` wall time, each round timing one run of
+    each back to back (alternating which goes first): on a machine whose
+    speed drifts, a pair sees the same drift, where the best of each side
+    may come from different moments. The median ratio, and the lowest and
+    highest."""
+    ratios = []
+    for k in range(rounds):
+        first, second = (cli, py) if k % 2 == 0 else (py, cli)
+        t0 = time.perf_counter()
+        first()
+        t1 = time.perf_counter()
+        second()
+        t2 = time.perf_counter()
+        a, b = t1 - t0, t2 - t1
+        c, p = (a, b) if k % 2 == 0 else (b, a)
+        ratios.append(p / c)
+    ratios.sort()
+    return ratios[len(ratios) // 2], ratios[0], ratios[-1]
+
+
 def cpu_per_case(cli, py, n: int, runs: int) -> tuple[float, float, float]:
     """CPU time per case (µs), which a loaded machine does not inflate as it
     does wall time: the command's (its process, from getrusage), the Python
@@ -57,6 +78,7 @@ def main() -> None:
     ap.add_argument("--cases", required=True)
     ap.add_argument("--repeat", type=int, default=50)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--pairs", type=int, default=11)
     a = ap.parse_args()
     lines = Path(a.cases).read_text().splitlines() * a.repeat
     rb = bareme.Rulebook.load(a.rulebook)
@@ -85,6 +107,13 @@ def main() -> None:
                 lambda: rb.evaluate_batch(dicts, jobs=jobs), n, a.runs)
             print(f"jobs {jobs}: CPU µs/case: eval --batch {c:.2f}, evaluate_batch of dicts {p:.2f} "
                   f"({p / c:.2f}x), of which the calling thread {t:.2f}")
+            med, lo, hi = paired(
+                lambda: subprocess.run(
+                    [a.bareme, "eval", a.rulebook, "--batch", str(batch), "--jobs", str(jobs)],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True),
+                lambda: rb.evaluate_batch(dicts, jobs=jobs), a.pairs)
+            print(f"jobs {jobs}: evaluate_batch of dicts / eval --batch, {a.pairs} runs in pairs: "
+                  f"median {med:.2f}x (lowest {lo:.2f}x, highest {hi:.2f}x)")
         engine = best(lambda: subprocess.run(
             [a.bareme, "eval", a.rulebook, "--batch", str(small), "--jobs", "1"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True), a.runs) / 20000

@@ -10,10 +10,10 @@
 //! whenever it waits for the evaluator. A batch then costs about the larger
 //! of the two sides rather than their sum.
 //!
-//! What a worker makes of a case is the road's: the line `eval --batch`
-//! writes ([`each_line`]), or, for answers given as dicts, the typed answer
-//! itself ([`each_answer`]), which the calling thread turns into Python
-//! objects without a JSON text between.
+//! What a worker makes of a case is the [`Road`]'s: the line `eval
+//! --batch` writes, or, for answers wanted as dicts, the typed answer
+//! itself, which the calling thread turns into Python objects without a
+//! JSON text between.
 //!
 //! Invariant: the lines, their order and every error are those of
 //! `bareme::unstable::embed::batch_lines` over the same cases, whatever
@@ -45,87 +45,48 @@ const CHUNK: usize = 256;
 type Input = Result<Vec<u8>, Refused>;
 
 /// A chunk's results, or `Err` when the engine panicked on it.
-type Done<T> = Result<Vec<T>, ()>;
+type Done = Result<Vec<Evaluated>, ()>;
 
-/// A case evaluated for [`Each::Answer`].
+/// What the workers give for each case: the line `eval --batch` writes,
+/// or, for answers wanted as dicts, the typed answer itself.
+#[derive(Clone, Copy)]
+pub(crate) enum Road {
+    Lines { trace: bool },
+    Answers,
+}
+
+/// One case's result on either [`Road`].
 pub(crate) enum Evaluated {
     Answer(bareme::Answer),
-    /// `{"error": …}`, as `eval --batch` writes it.
+    /// A line as `eval --batch` writes it: an answer's with its trace, or
+    /// `{"error": …}`.
     Line(Vec<u8>),
 }
 
-/// Evaluates every case of `cases` (an iterable of dicts or JSON texts) on
-/// `jobs` workers and hands each chunk's lines to `sink`, in order.
-pub(crate) fn each_line(
-    py: Python<'_>,
-    rb: &bareme::Rulebook,
-    cases: &Bound<'_, PyAny>,
-    jobs: usize,
-    trace: bool,
-    sink: impl FnMut(Vec<Vec<u8>>) -> PyResult<()>,
-) -> PyResult<()> {
-    each_chunk(
-        py,
-        cases,
-        jobs,
-        |input| match input {
-            Ok(bytes) => batch_line(rb, bytes, trace),
-            Err((path, message)) => refused_line(path, message),
-        },
-        sink,
-    )
-}
-
-/// Evaluates every case of `cases` on `jobs` workers and hands each
-/// chunk's answers (or error lines) to `sink`, in order.
-pub(crate) fn each_answer(
-    py: Python<'_>,
-    rb: &bareme::Rulebook,
-    cases: &Bound<'_, PyAny>,
-    jobs: usize,
-    sink: impl FnMut(Vec<Evaluated>) -> PyResult<()>,
-) -> PyResult<()> {
-    each_chunk(
-        py,
-        cases,
-        jobs,
-        |input| match input {
-            Ok(bytes) => evaluated(rb, bytes),
-            Err((path, message)) => Evaluated::Line(refused_line(path, message)),
-        },
-        sink,
-    )
-}
-
-/// One case's answer, or the line `batch_line` writes for it when it has
-/// none (`evaluate_bytes` reads the bytes as `batch_line` does).
-pub(crate) fn evaluated(rb: &bareme::Rulebook, bytes: &[u8]) -> Evaluated {
-    match bareme::evaluate_bytes(rb, bytes, false) {
-        Ok((bareme::Outcome::Answer(answer), _)) => Evaluated::Answer(answer),
-        other => {
-            let mut line = Vec::new();
-            write_outcome(&mut line, other.as_ref().map(|(outcome, _)| outcome));
-            Evaluated::Line(line)
+impl Evaluated {
+    /// The line `eval --batch` writes for it.
+    pub(crate) fn into_line(self) -> Vec<u8> {
+        match self {
+            Evaluated::Line(line) => line,
+            Evaluated::Answer(answer) => {
+                let mut line = Vec::new();
+                write_outcome(&mut line, Ok(&bareme::Outcome::Answer(answer)));
+                line
+            }
         }
     }
 }
 
-/// The error line of a case that could not be written as JSON.
-fn refused_line(path: &str, message: &str) -> Vec<u8> {
-    // serde_json escapes strings as the library's one writer does.
-    serde_json::json!({"error": {"path": path, "message": message}})
-        .to_string()
-        .into_bytes()
-}
-
-/// The chunked, overlapped run both roads share; `one` is what a worker
-/// makes of a case.
-fn each_chunk<T: Send>(
+/// Evaluates every case of `cases` (an iterable of dicts or JSON texts) on
+/// `jobs` workers along `road` and hands each chunk's results to `sink`, in
+/// order.
+pub(crate) fn each_chunk(
     py: Python<'_>,
+    rb: &bareme::Rulebook,
     cases: &Bound<'_, PyAny>,
     jobs: usize,
-    one: impl Fn(&Input) -> T + Sync,
-    sink: impl FnMut(Vec<T>) -> PyResult<()>,
+    road: Road,
+    sink: impl FnMut(Vec<Evaluated>) -> PyResult<()>,
 ) -> PyResult<()> {
     let items = cases_of(cases)?;
     let pool = match jobs {
@@ -136,13 +97,14 @@ fn each_chunk<T: Send>(
         ),
     };
     let (to_evaluator, chunks) = mpsc::sync_channel::<Vec<Input>>(1);
-    let (to_caller, results) = mpsc::channel::<Done<T>>();
-    let one = &one;
+    let (to_caller, results) = mpsc::channel::<Done>();
     std::thread::scope(|scope| {
         scope.spawn(move || {
             for chunk in chunks {
-                let lines = catch_unwind(AssertUnwindSafe(|| evaluate(&chunk, pool.as_ref(), one)));
-                if to_caller.send(lines.map_err(|_| ())).is_err() {
+                let evaluated = catch_unwind(AssertUnwindSafe(|| {
+                    evaluate(rb, &chunk, pool.as_ref(), road)
+                }));
+                if to_caller.send(evaluated.map_err(|_| ())).is_err() {
                     break;
                 }
             }
@@ -165,12 +127,12 @@ pub(crate) fn cases_of<'py>(cases: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
 
 /// The calling thread's side: writes the cases a chunk at a time, sends
 /// each chunk to the evaluator, and hands on every chunk evaluated.
-fn feed<T: Send>(
+fn feed(
     py: Python<'_>,
     mut items: Bound<'_, PyIterator>,
     to_evaluator: SyncSender<Vec<Input>>,
-    mut results: Receiver<Done<T>>,
-    mut sink: impl FnMut(Vec<T>) -> PyResult<()>,
+    mut results: Receiver<Done>,
+    mut sink: impl FnMut(Vec<Evaluated>) -> PyResult<()>,
 ) -> PyResult<()> {
     let mut in_flight = 0usize;
     let mut more = true;
@@ -208,10 +170,7 @@ fn feed<T: Send>(
 
 /// The next chunk's lines, waited for without the GIL (the receiver goes
 /// to the waiting side and comes back, as it may not be shared).
-fn wait<T: Send>(
-    py: Python<'_>,
-    results: Receiver<Done<T>>,
-) -> (Receiver<Done<T>>, Result<Done<T>, RecvError>) {
+fn wait(py: Python<'_>, results: Receiver<Done>) -> (Receiver<Done>, Result<Done, RecvError>) {
     py.detach(move || {
         let lines = results.recv();
         (results, lines)
@@ -223,11 +182,31 @@ fn stopped() -> PyErr {
 }
 
 /// One chunk's results, in order, on the pool when there is one.
-fn evaluate<T: Send>(
+fn evaluate(
+    rb: &bareme::Rulebook,
     chunk: &[Input],
     pool: Option<&ThreadPool>,
-    one: &(impl Fn(&Input) -> T + Sync),
-) -> Vec<T> {
+    road: Road,
+) -> Vec<Evaluated> {
+    let one = |input: &Input| match (input, road) {
+        (Ok(bytes), Road::Lines { trace }) => Evaluated::Line(batch_line(rb, bytes, trace)),
+        (Ok(bytes), Road::Answers) => match bareme::evaluate_bytes(rb, bytes, false) {
+            Ok((bareme::Outcome::Answer(answer), _)) => Evaluated::Answer(answer),
+            // What has no answer, written as `batch_line` writes it
+            // (`evaluate_bytes` reads the bytes as it does).
+            other => {
+                let mut line = Vec::new();
+                write_outcome(&mut line, other.as_ref().map(|(outcome, _)| outcome));
+                Evaluated::Line(line)
+            }
+        },
+        // serde_json escapes strings as the library's one writer does.
+        (Err((path, message)), _) => Evaluated::Line(
+            serde_json::json!({"error": {"path": path, "message": message}})
+                .to_string()
+                .into_bytes(),
+        ),
+    };
     match pool {
         Some(pool) if chunk.len() > 1 => pool.install(|| chunk.par_iter().map(one).collect()),
         _ => chunk.iter().map(one).collect(),

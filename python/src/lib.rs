@@ -372,43 +372,28 @@ impl Rulebook {
         let list = PyList::empty(py);
         let jobs = jobs_of(jobs);
         let _paused = answer::CollectorPaused::new(py)?;
-        if trace {
-            self.batch(cases, ablate, |rb| {
-                batch::each_line(py, rb, cases, jobs, true, |lines| {
-                    // One `json.loads` per chunk: one call into the parser.
-                    let mut text =
-                        Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 2);
-                    text.push(b'[');
-                    for (i, line) in lines.iter().enumerate() {
-                        if i > 0 {
-                            text.push(b',');
-                        }
-                        text.extend_from_slice(line);
-                    }
-                    text.push(b']');
-                    let items = loads(py, &utf8(text), true)?;
-                    list.call_method1("extend", (items,))?;
-                    Ok(())
-                })
-            })?;
+        let road = if trace {
+            batch::Road::Lines { trace }
         } else {
-            // Answers built as dicts straight from the typed answers, the
-            // rulebook's names made Python strings once per batch.
-            let mut builder = answer::Builder::default();
-            self.batch(cases, ablate, |rb| {
-                batch::each_answer(py, rb, cases, jobs, |items| {
-                    for item in items {
-                        match item {
-                            batch::Evaluated::Answer(a) => list.append(builder.answer(py, &a)?)?,
-                            batch::Evaluated::Line(line) => {
-                                list.append(loads(py, &utf8(line), true)?)?
-                            }
+            batch::Road::Answers
+        };
+        // Answers are built as dicts straight from the typed answers (the
+        // rulebook's names made Python strings once per batch); a line (an
+        // error, or an answer with its trace) is read by `json.loads`.
+        let mut builder = answer::Builder::default();
+        self.batch(cases, ablate, |rb| {
+            batch::each_chunk(py, rb, cases, jobs, road, |items| {
+                for item in items {
+                    match item {
+                        batch::Evaluated::Answer(a) => list.append(builder.answer(py, &a)?)?,
+                        batch::Evaluated::Line(line) => {
+                            list.append(loads(py, &utf8(line), true)?)?
                         }
                     }
-                    Ok(())
-                })
-            })?;
-        }
+                }
+                Ok(())
+            })
+        })?;
         Ok(list.into_any())
     }
 
@@ -424,8 +409,9 @@ impl Rulebook {
     ) -> PyResult<Vec<String>> {
         let mut out = Vec::new();
         self.batch(cases, ablate, |rb| {
-            batch::each_line(py, rb, cases, jobs_of(jobs), trace, |lines| {
-                out.extend(lines.into_iter().map(utf8));
+            let road = batch::Road::Lines { trace };
+            batch::each_chunk(py, rb, cases, jobs_of(jobs), road, |items| {
+                out.extend(items.into_iter().map(|item| utf8(item.into_line())));
                 Ok(())
             })
         })?;

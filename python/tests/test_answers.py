@@ -61,69 +61,9 @@ def test_dict_answers_are_their_lines_as_json_loads_reads_them(path):
     assert answered > 0
 
 
-# Every format an answer value takes (the rulebook of `tests/it/written.rs`).
-EVERY_FORMAT = """[rulebook]
-id = "written"
-version = 1
-schema = 1
-
-[limits]
-max_eval_steps = 10000
-
-[clauses]
-R1 = "One."
-R2 = "Two."
-
-[inputs.items]
-type = "list"
-required = true
-
-[inputs.items.items]
-type = "record"
-
-[inputs.items.items.fields.id]
-type = "text"
-required = true
-
-[inputs.items.items.fields.amount]
-type = "decimal"
-required = true
-
-[inputs.day]
-type = "date"
-
-[inputs.note]
-type = "text"
-
-[per_item.lines]
-over = "items"
-item = "item"
-
-[per_item.lines.steps.double]
-expr = "item.amount * 2"
-
-[steps.total]
-expr = "sum(lines.double)"
-
-[[checks]]
-decision = "ok"
-
-[decisions.ok]
-clauses = ["R1", "R2"]
-
-[decisions.ok.answer]
-note = { expr = "coalesce(note, 'none')", format = "text" }
-day = { expr = "day", format = "date" }
-by_id = { each = "lines", key = "item.id", fields = { amount = { expr = "double", format = "money" }, exact = { expr = "double", format = "number" } } }
-total = { expr = "total", format = "integer" }
-big = { expr = "total > 10", format = "bool" }
-clauses = { expr = "clauses" }
-"""
-
-
-def test_every_format_is_built_as_its_line_reads(tmp_path):
-    (tmp_path / "rulebook.toml").write_text(EVERY_FORMAT)
-    rb = bareme.Rulebook.load(tmp_path / "rulebook.toml")
+def test_every_format_is_built_as_its_line_reads():
+    # Every format an answer value takes, keyed items among them.
+    rb = bareme.Rulebook.load(RULEBOOKS.parent / "tests" / "formats")
     cases = [
         {"items": [{"id": "a", "amount": "1.25"}, {"id": 'b"\né', "amount": "4.25"}],
          "day": "2026-03-01", "note": "tab\there é"},

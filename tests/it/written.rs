@@ -13,66 +13,11 @@ use bareme::unstable::outcome::{outcome_json, write_outcome};
 use bareme::{parse_rulebook, Rulebook};
 
 /// Items with an id and an amount, each answered under its key; the
-/// answer holds every format.
+/// answer holds every format (`tests/formats`), under `budget`.
 fn keyed(budget: u64) -> Rulebook {
-    let text = format!(
-        r#"[rulebook]
-id = "written"
-version = 1
-schema = 1
-
-[limits]
-max_eval_steps = {budget}
-
-[clauses]
-R1 = "One."
-R2 = "Two."
-
-[inputs.items]
-type = "list"
-required = true
-
-[inputs.items.items]
-type = "record"
-
-[inputs.items.items.fields.id]
-type = "text"
-required = true
-
-[inputs.items.items.fields.amount]
-type = "decimal"
-required = true
-
-[inputs.day]
-type = "date"
-
-[inputs.note]
-type = "text"
-
-[per_item.lines]
-over = "items"
-item = "item"
-
-[per_item.lines.steps.double]
-expr = "item.amount * 2"
-
-[steps.total]
-expr = "sum(lines.double)"
-
-[[checks]]
-decision = "ok"
-
-[decisions.ok]
-clauses = ["R1", "R2"]
-
-[decisions.ok.answer]
-note = {{ expr = "coalesce(note, 'none')", format = "text" }}
-day = {{ expr = "day", format = "date" }}
-by_id = {{ each = "lines", key = "item.id", fields = {{ amount = {{ expr = "double", format = "money" }}, exact = {{ expr = "double", format = "number" }} }} }}
-total = {{ expr = "total", format = "integer" }}
-big = {{ expr = "total > 10", format = "bool" }}
-clauses = {{ expr = "clauses" }}
-"#
+    let text = include_str!("../formats/rulebook.toml").replace(
+        "max_eval_steps = 10000",
+        &format!("max_eval_steps = {budget}"),
     );
     match parse_rulebook("written.toml", &text) {
         Ok(rb) => rb,
