@@ -26,6 +26,11 @@ use crate::num::exact::Num;
 use crate::value::compare;
 use crate::value::Value;
 
+/// How much formula text (the group's, once per row) folding may copy: a
+/// payslip's group is about 3 KB over 27 rows; a group of thousands of
+/// formulas over many rows would cost gigabytes of copies to spare reads.
+const FOLD_BUDGET: usize = 4 << 20;
+
 /// Fills `specialized` for every group over the rows of a table no input replaces.
 pub fn specialize(rb: &mut Rulebook) {
     for g in 0..rb.groups.len() {
@@ -49,8 +54,21 @@ pub fn specialize(rb: &mut Rulebook) {
             .map(|r| Value::Record(r.record.clone()))
             .collect();
         let steps = &rb.groups[g].steps;
-        let per_row: Vec<SpecializedRow> =
-            rows.iter().map(|row| specialize_row(steps, row)).collect();
+        // Each row gets a copy of every step: past the budget, the group
+        // runs as written (the same values, at the cost of reading rows).
+        let text: usize = steps
+            .iter()
+            .flat_map(Step::formulas)
+            .map(|f| f.text.len())
+            .sum();
+        if text.saturating_mul(rows.len()) > FOLD_BUDGET {
+            continue;
+        }
+        let order = fold_order(steps);
+        let per_row: Vec<SpecializedRow> = rows
+            .iter()
+            .map(|row| specialize_row(steps, &order, row))
+            .collect();
         rb.groups[g].specialized = Some(Arc::new(Specialized {
             items: Value::List(rows.into()),
             rows: per_row,
@@ -58,30 +76,82 @@ pub fn specialize(rb: &mut Rulebook) {
     }
 }
 
+/// The group's steps in an order where each comes after the steps of the
+/// group it reads (Kahn's algorithm), so that one pass folds each step
+/// against the final values of what it reads; and whether every step is
+/// in it. The checker refuses a cycle, so all are, but a step on one would
+/// be left for [`specialize_row`]'s rounds.
+fn fold_order(steps: &[Step]) -> (Vec<usize>, bool) {
+    let n = steps.len();
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut waiting: Vec<usize> = vec![0; n];
+    for (j, s) in steps.iter().enumerate() {
+        let (mut top, mut local) = (Vec::new(), Vec::new());
+        for f in s.formulas() {
+            f.node.step_reads(0, &mut top, &mut local);
+        }
+        local.sort_unstable();
+        local.dedup();
+        for k in local.into_iter().filter(|&k| k < n && k != j) {
+            readers[k].push(j);
+            waiting[j] += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).filter(|&j| waiting[j] == 0).collect();
+    let mut at = 0;
+    while let Some(&k) = order.get(at) {
+        at += 1;
+        for &j in &readers[k] {
+            waiting[j] -= 1;
+            if waiting[j] == 0 {
+                order.push(j);
+            }
+        }
+    }
+    let complete = order.len() == n;
+    (order, complete)
+}
+
 /// A group's steps for one row. A step that folds to a constant (no condition
 /// left, no rounding, each citation's condition a constant boolean, so that
 /// not running it skips no fault) is itself folded into the steps that read
-/// it, until nothing changes.
-fn specialize_row(steps: &[Step], row: &Value) -> SpecializedRow {
+/// it. Folded in `order` (see [`fold_order`]), each step once: rounds until
+/// nothing changes cost steps² per row on a chain of steps, so they are
+/// left for a group whose order is not complete.
+fn specialize_row(steps: &[Step], order: &(Vec<usize>, bool), row: &Value) -> SpecializedRow {
+    let settled = |s: &Step| match (&s.expr.node.kind, &s.when, s.round) {
+        (NodeKind::Const(v), None, None) if cites_settled(s) => Some(v.clone()),
+        _ => None,
+    };
     let mut known: Vec<Option<Value>> = vec![None; steps.len()];
-    let mut folded: Vec<Step> = Vec::new();
-    for _ in 0..=steps.len() {
+    let mut folded: Vec<Option<Step>> = vec![None; steps.len()];
+    for &j in &order.0 {
         let cx = Fold {
             item: row,
             steps: &known,
         };
-        folded = steps.iter().map(|s| cx.step(s)).collect();
-        let next: Vec<Option<Value>> = folded
-            .iter()
-            .map(|s| match (&s.expr.node.kind, &s.when, s.round) {
-                (NodeKind::Const(v), None, None) if cites_settled(s) => Some(v.clone()),
-                _ => None,
-            })
-            .collect();
-        if next == known {
-            break;
+        let step = cx.step(&steps[j]);
+        known[j] = settled(&step);
+        folded[j] = Some(step);
+    }
+    let mut folded: Vec<Step> = if order.1 {
+        folded.into_iter().flatten().collect()
+    } else {
+        Vec::new()
+    };
+    if !order.1 {
+        for _ in 0..=steps.len() {
+            let cx = Fold {
+                item: row,
+                steps: &known,
+            };
+            folded = steps.iter().map(|s| cx.step(s)).collect();
+            let next: Vec<Option<Value>> = folded.iter().map(settled).collect();
+            if next == known {
+                break;
+            }
+            known = next;
         }
-        known = next;
     }
     SpecializedRow {
         steps: folded,
@@ -395,6 +465,122 @@ fn fold_binary(op: BinOp, span: crate::span::Span, a: &Node, b: &Node) -> Option
             }
             let ord = compare(x, y)?;
             Some(constant(span, Value::Bool(op.holds(ord))))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// paie-fr's rulebook text with `extra` inserted before its first
+    /// per-item step.
+    fn paie_fr_with(extra: &str) -> Rulebook {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebooks/paie-fr/v2026");
+        let text = std::fs::read_to_string(dir.join("rulebook.toml")).expect("paie-fr reads");
+        let at = text
+            .find("[per_item.lines.steps.applies]")
+            .expect("the lines group");
+        let text = format!("{}{extra}{}", &text[..at], &text[at..]);
+        crate::parse_rulebook("rulebook.toml", &text).expect("the rulebook loads")
+    }
+
+    /// Each row's steps folded in rounds until nothing changes (how it was
+    /// done before the order was worked out): the reference the one pass is
+    /// held to.
+    fn in_rounds(rb: &Rulebook) -> Vec<String> {
+        let group = &rb.groups[0];
+        let rows = &rb.tables[0].rows;
+        let all = (Vec::new(), false);
+        rows.iter()
+            .map(|r| {
+                format!(
+                    "{:?}",
+                    specialize_row(&group.steps, &all, &Value::Record(r.record.clone()))
+                )
+            })
+            .collect()
+    }
+
+    /// A chain of per-item steps, each reading the one before, declared in
+    /// reverse so that declaration order is the worst order: one pass in
+    /// the worked-out order folds every row exactly as the rounds do, and
+    /// the chain's end is known to be each row's label.
+    #[test]
+    fn one_pass_in_order_folds_as_rounds_do() {
+        let chain: String = (0..60)
+            .rev()
+            .map(|k| {
+                let expr = if k == 0 {
+                    "line.label".to_string()
+                } else {
+                    format!("k{}", k - 1)
+                };
+                format!("[per_item.lines.steps.k{k}]\nexpr = \"{expr}\"\n\n")
+            })
+            .collect();
+        let rb = paie_fr_with(&chain);
+        let group = &rb.groups[0];
+        let order = fold_order(&group.steps);
+        assert!(order.1, "every step is ordered");
+        assert_eq!(order.0.len(), group.steps.len());
+        let last = group
+            .steps
+            .iter()
+            .position(|s| &*s.name == "k59")
+            .expect("k59");
+        let first = group
+            .steps
+            .iter()
+            .position(|s| &*s.name == "k0")
+            .expect("k0");
+        let place = |j: usize| order.0.iter().position(|&o| o == j);
+        assert!(place(first) < place(last));
+        let rows = &rb.tables[0].rows;
+        let one_pass: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:?}",
+                    specialize_row(&group.steps, &order, &Value::Record(r.record.clone()))
+                )
+            })
+            .collect();
+        assert_eq!(one_pass, in_rounds(&rb));
+        let specialized = group.specialized.as_deref().expect("the group is folded");
+        for (row, folded) in rows.iter().zip(&specialized.rows) {
+            let label = row.record.fields.get(1).cloned();
+            assert_eq!(folded.known[last], label, "{:?}", row.name);
+        }
+    }
+
+    /// A group whose formulas, copied once per row, pass the budget runs as
+    /// written: 5,000 copies of one `cite` condition (440 KB of rulebook)
+    /// over the schedule's 27 rows are not folded, and evaluation gives the
+    /// answer it gives folded.
+    #[test]
+    fn a_group_past_the_budget_is_not_folded() {
+        let cite = "  { when = \"line.base in ['t1', 't2', 'capped4', 'cet']\", clauses = [\"ceiling\"] },\n";
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulebooks/paie-fr/v2026");
+        let text = std::fs::read_to_string(dir.join("rulebook.toml")).expect("paie-fr reads");
+        let at = text.find("cite = [\n").expect("a cite list") + "cite = [\n".len();
+        let grown = format!("{}{}{}", &text[..at], cite.repeat(5_000), &text[at..]);
+        let big = crate::parse_rulebook("rulebook.toml", &grown).expect("the rulebook loads");
+        assert!(big.groups[0].specialized.is_none());
+        let small = crate::parse_rulebook("rulebook.toml", &text).expect("paie-fr loads");
+        assert!(small.groups[0].specialized.is_some());
+        let cases = crate::conformance::cases(&dir).expect("cases");
+        assert!(cases.len() > 5);
+        for (name, case) in &cases {
+            let a = crate::evaluate_value(&big, case, false).map(|(o, _)| format!("{o:?}"));
+            let b = crate::evaluate_value(&small, case, false).map(|(o, _)| format!("{o:?}"));
+            assert_eq!(
+                a.map_err(|e| e.to_string()),
+                b.map_err(|e| e.to_string()),
+                "{name}"
+            );
         }
     }
 }
