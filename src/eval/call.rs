@@ -7,6 +7,8 @@
 //! first present value), `round`/`floor`/`ceil` (rounding points, traced),
 //! the table functions (rows in force, lookups traced) and the literals.
 
+use std::borrow::Cow;
+
 use crate::model::code::{Code, CodeKind};
 use crate::model::func::{ArgRead, Op, MAX_OP_ARGS};
 use crate::model::*;
@@ -41,28 +43,24 @@ impl<'a, T: Tracer> Machine<'a, T> {
             Func::RangeRow => {
                 let t = self.table_arg(&args[0])?;
                 let x = self.numeric(&args[1])?;
-                let found = ops::range_row(self.rows(t), x).map_err(&fault)?.map(|r| {
-                    match r.record.fields.first() {
-                        Some(Value::Number(upto)) => (r, format!("{x} ≤ {upto}")),
-                        _ => (r, format!("{x} is above every bound")),
-                    }
-                });
+                let found = ops::range_row(self.rows(t), x).map_err(&fault)?;
                 if T::ON {
+                    let why = match found.map(|r| r.record.fields.first()) {
+                        Some(Some(Value::Number(upto))) => format!("{x} ≤ {upto}").into(),
+                        Some(_) => format!("{x} is above every bound").into(),
+                        None => "no row".into(),
+                    };
                     let lookup = Lookup {
                         kind: "range",
                         table: self.rb.tables[t.index()].name.clone(),
                         source: self.source(t),
                         key: x.to_string(),
-                        row: found
-                            .as_ref()
-                            .map(|(r, _)| Value::Record(r.record.clone()).to_string()),
-                        why: found
-                            .as_ref()
-                            .map_or_else(|| "no row".to_string(), |(_, why)| why.clone()),
+                        row: found.map(|r| Value::Record(r.record.clone()).to_string()),
+                        why,
                     };
                     self.tracer.lookup(lookup);
                 }
-                Ok(found.map_or(Value::Absent, |(r, _)| Value::Record(r.record.clone())))
+                Ok(found.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
             }
             Func::Min | Func::Max => self.extremum(func == Func::Max, args, span),
             Func::Round | Func::Floor | Func::Ceil => {
@@ -114,19 +112,20 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
                 if T::ON {
                     let why = match found {
-                        Some(r) => format!(
-                            "{key} is within {}",
-                            r.period.map(period_text).unwrap_or_default()
-                        ),
+                        Some(r) => match r.period {
+                            Some(p) => format!("{key} is within {}", PeriodText(p)),
+                            None => format!("{key} is within "),
+                        },
                         None => {
                             let covered: Vec<String> = rows
                                 .iter()
-                                .map(|r| {
-                                    format!(
+                                .map(|r| match r.period {
+                                    Some(p) => format!(
                                         "{} {}",
                                         r.name.as_deref().unwrap_or("?"),
-                                        r.period.map(period_text).unwrap_or_default()
-                                    )
+                                        PeriodText(p)
+                                    ),
+                                    None => format!("{} ", r.name.as_deref().unwrap_or("?")),
                                 })
                                 .collect();
                             format!("no row covers {key} (rows: {})", covered.join(", "))
@@ -138,7 +137,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                         source: self.source(t),
                         key: key.to_string(),
                         row: found.and_then(|r| r.name.as_ref().map(|n| n.to_string())),
-                        why,
+                        why: why.into(),
                     };
                     self.tracer.lookup(lookup);
                 }
@@ -160,13 +159,16 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 let found = ops::key_row(self.rows(t), key_cols, &keys);
                 let value = found.map_or(Value::Absent, |r| Value::Record(r.record.clone()));
                 if T::ON {
-                    let key: Vec<String> = keys.iter().map(plain).collect();
+                    let key = match keys.as_slice() {
+                        [one] => plain(one),
+                        more => more.iter().map(plain).collect::<Vec<_>>().join(", "),
+                    };
                     let lookup = Lookup {
                         kind: "key",
                         table: self.rb.tables[t.index()].name.clone(),
                         source: self.source(t),
-                        key: key.join(", "),
-                        row: found.map(|_| key.join(", ")),
+                        row: found.map(|_| key.clone()),
+                        key,
                         why: if found.is_some() {
                             "the row with this key".into()
                         } else {
@@ -240,7 +242,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 why: if lines.is_empty() {
                     "nothing above zero".into()
                 } else {
-                    lines.join(" + ")
+                    lines.join(" + ").into()
                 },
             });
         }
@@ -259,7 +261,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     /// Where a table's rows come from, as a lookup names it.
-    fn source(&self, t: TableId) -> String {
+    fn source(&self, t: TableId) -> Cow<'static, str> {
         if self
             .facts
             .tables
@@ -271,9 +273,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 .inputs
                 .iter()
                 .find(|i| matches!(i.kind, InputKind::Table { table } if table == t));
-            format!("case:{}", input.map_or("?", |i| &*i.name))
+            format!("case:{}", input.map_or("?", |i| &*i.name)).into()
         } else {
-            "rulebook".into()
+            Cow::Borrowed("rulebook")
         }
     }
 
@@ -303,12 +305,16 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 }
 
-/// A period as a lookup names the row it chose.
-fn period_text(p: Period) -> String {
-    match p {
-        Period::Months(f, Some(t)) => format!("{f}…{t}"),
-        Period::Months(f, None) => format!("{f}…"),
-        Period::Dates(f, Some(t)) => format!("{f}…{t}"),
-        Period::Dates(f, None) => format!("{f}…"),
+/// A period as a lookup names the row it chose (`2026-01…2026-06`).
+struct PeriodText(Period);
+
+impl std::fmt::Display for PeriodText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Period::Months(from, Some(to)) => write!(f, "{from}…{to}"),
+            Period::Months(from, None) => write!(f, "{from}…"),
+            Period::Dates(from, Some(to)) => write!(f, "{from}…{to}"),
+            Period::Dates(from, None) => write!(f, "{from}…"),
+        }
     }
 }

@@ -440,22 +440,13 @@ impl<'a, T: Tracer> Machine<'a, T> {
             let frame = self.tracer.pop_frame();
             let held = held?;
             if T::ON {
-                let gives = match &check.outcome {
-                    CheckOutcome::Decide {
-                        decision, reason, ..
-                    } => {
-                        let reason = reason.as_ref().map(|r| format!(" {r}")).unwrap_or_default();
-                        format!("decision {}{reason}", rb.decisions[*decision].name)
-                    }
-                    CheckOutcome::Reject { path, .. } => format!("reject {}", template_text(path)),
-                };
                 self.tracer.event(Event::Check(CheckTrace {
                     index: i + 1,
                     label: check.label.clone(),
                     when: check.when.as_ref().map(|w| w.text.clone()),
                     reads: frame.reads,
                     held,
-                    gives,
+                    gives: check.gives.clone(),
                 }));
             }
             if !held {

@@ -786,11 +786,15 @@ pub struct SpecializedRow {
 #[derive(Clone, Debug)]
 pub struct Check {
     /// Human label.
-    pub label: Option<String>,
+    pub label: Option<Arc<str>>,
     /// Condition; `None` always holds.
     pub when: Option<Formula>,
     /// What happens when it holds.
     pub outcome: CheckOutcome,
+    /// What the trace says it gives (`decision calculate`, `reject
+    /// allowed_deduction`): written once at load, as every traced
+    /// evaluation shares it.
+    pub gives: Arc<str>,
 }
 
 /// The outcome of a check that holds.

@@ -19,6 +19,7 @@ mod markdown;
 mod page;
 mod text;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::facts::{CaseError, Given};
@@ -102,7 +103,7 @@ pub struct CheckTrace {
     /// 1-based position among the checks.
     pub index: usize,
     /// Human label.
-    pub label: Option<String>,
+    pub label: Option<Arc<str>>,
     /// The condition (`None`: always holds).
     pub when: Option<Arc<str>>,
     /// Values the condition read.
@@ -110,7 +111,7 @@ pub struct CheckTrace {
     /// Whether it held.
     pub held: bool,
     /// What it gives when it holds: `decision calculate`, `reject allowed_deduction`.
-    pub gives: String,
+    pub gives: Arc<str>,
 }
 
 /// A step: its formula, its inputs, its exact value and its rounding.
@@ -171,13 +172,13 @@ pub struct Lookup {
     /// Table name.
     pub table: Arc<str>,
     /// `rulebook`, or `case:<input>` when the case supplied the rows.
-    pub source: String,
+    pub source: Cow<'static, str>,
     /// The key looked up.
     pub key: String,
     /// The row chosen, if any.
     pub row: Option<String>,
     /// Why that row (or none).
-    pub why: String,
+    pub why: Cow<'static, str>,
 }
 
 /// A rounding that happened.

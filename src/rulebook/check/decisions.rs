@@ -115,10 +115,25 @@ impl Checker<'_> {
             else {
                 continue;
             };
+            let gives = match &outcome {
+                CheckOutcome::Decide {
+                    decision, reason, ..
+                } => {
+                    let name = decisions
+                        .get_index(*decision)
+                        .map_or("", |(n, _)| n.as_str());
+                    match reason {
+                        Some(r) => format!("decision {name} {r}"),
+                        None => format!("decision {name}"),
+                    }
+                }
+                CheckOutcome::Reject { path, .. } => format!("reject {}", template_text(path)),
+            };
             built.push(Check {
-                label: c.label.clone(),
+                label: c.label.as_deref().map(Arc::from),
                 when,
                 outcome,
+                gives: Arc::from(gives),
             });
         }
         self.last_check(raw);
