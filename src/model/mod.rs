@@ -54,6 +54,8 @@ pub struct Rulebook {
     pub(crate) title: Option<String>,
     /// SHA-256 of the file text (line endings normalised), hex.
     pub(crate) hash: String,
+    /// `id@version#hash12`, written once: every trace and task records it.
+    pub(crate) reference: String,
     /// The file it came from (for a chain of versions, their texts one after the other).
     pub(crate) source: SourceFile,
     /// The files it was read from, the named one first, then each version
@@ -295,12 +297,7 @@ impl Rulebook {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reference(&self) -> String {
-        format!(
-            "{}@{}#{}",
-            self.id,
-            self.version,
-            &self.hash[..12.min(self.hash.len())]
-        )
+        self.reference.clone()
     }
 }
 

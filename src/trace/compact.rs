@@ -194,7 +194,11 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     // Each step's definition, at its first event, and its index; with the
     // names its events read and the roundings inside its formula, each
     // written once there and referred to by position in the events.
-    let mut defined: HashMap<(Option<&str>, &str), usize, Fnv> = HashMap::default();
+    // Sized once for every step event (a bound on the definitions and on
+    // the top-level steps), so neither map grows by rehashing.
+    let room = trace.events.len().min(1024);
+    let mut defined: HashMap<(Option<&str>, &str), usize, Fnv> =
+        HashMap::with_capacity_and_hasher(room, Fnv::default());
     let mut order: Vec<Def<'_>> = Vec::new();
     let mut event_defs: Vec<usize> = Vec::new();
     for e in &trace.events {
@@ -230,7 +234,10 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     }
     out.extend_from_slice(b",\"steps\":");
     write_list(out, &order, definition);
-    let mut known = Known::default();
+    let mut known = Known {
+        top: HashMap::with_capacity_and_hasher(room, Fnv::default()),
+        ..Known::default()
+    };
     for i in &trace.inputs {
         known.inputs.push((&i.name, &i.value));
     }

@@ -215,6 +215,12 @@ impl Checker<'_> {
             version: *ident.version.get_ref(),
             schema: *ident.schema.get_ref(),
             title: ident.title.clone(),
+            reference: format!(
+                "{}@{}#{}",
+                ident.id.get_ref(),
+                ident.version.get_ref(),
+                hash.get(..12).unwrap_or(&hash)
+            ),
             hash,
             source: self.diags.source.clone(),
             files: Vec::new(),
