@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use super::json::{check_head, cite_fields, lookup, outcome, value};
+use super::json::{check_head, cite_fields, lookup, outcome, value, Memo};
 use super::{CheckTrace, CiteTrace, Event, ReadTrace, RoundingTrace, StepTrace, Trace};
 use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, write_string};
 use crate::value::Value;
@@ -65,6 +65,7 @@ impl<'t> Known<'t> {
     /// Names of steps, inputs and groups hold no dot, so a dotted name can
     /// only be a projection.
     /// `item` is the reading step's item, with its group: `("lines", "lines[3]")`.
+    #[inline]
     fn refers(&self, item: Option<(&str, &str)>, name: &str, v: &Value) -> bool {
         if let Some((group, step)) = split_at_byte(name, b'.') {
             let (Some(g), Value::List(values)) = (self.group(group), v) else {
@@ -190,7 +191,10 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     // definitions: room made once rather than by doubling.
     super::json::reserve(out, trace, 192);
     out.extend_from_slice(b"{\"format\":2,");
-    super::json::write_head(out, trace);
+    // Composite values (a case's lists, a table row read on every item)
+    // written once, then copied (`Memo::value`).
+    let mut values = Memo::new();
+    super::json::write_head(out, trace, &mut values);
     // Each step's definition, at its first event, and its index; with the
     // names its events read and the roundings inside its formula, each
     // written once there and referred to by position in the events.
@@ -265,13 +269,13 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             out.push(b',');
         }
         match e {
-            Event::Check(c) => check(out, c, &known),
+            Event::Check(c) => check(out, c, &known, &mut values),
             Event::Step(s) => {
                 let index = event_defs.get(steps_seen).copied().unwrap_or(0);
                 steps_seen += 1;
                 let item = s.item.as_deref().map(|i| (group_of(i), i));
                 if let Some(def) = order.get(index) {
-                    step(out, s, item, index, def, &known);
+                    step(out, s, item, index, def, &known, &mut values);
                 }
                 match item {
                     Some((name, item)) => {
@@ -363,6 +367,7 @@ fn reads(
     item: Option<(&str, &str)>,
     known: &Known<'_>,
     names: Option<&[&str]>,
+    values: &mut Memo,
 ) {
     let mut k = 0;
     write_list(out, reads, |out, r: &ReadTrace| {
@@ -382,16 +387,16 @@ fn reads(
         let referred = known.refers(item, &r.name, &r.value);
         if !referred {
             out.push(b',');
-            value(out, &r.value);
+            values.value(out, &r.value);
         }
         out.push(b']');
     });
 }
 
-fn check(out: &mut Vec<u8>, c: &CheckTrace, known: &Known<'_>) {
+fn check(out: &mut Vec<u8>, c: &CheckTrace, known: &Known<'_>, values: &mut Memo) {
     check_head(out, c);
     out.extend_from_slice(b",\"r\":");
-    reads(out, &c.reads, None, known, None);
+    reads(out, &c.reads, None, known, None, values);
     out.extend_from_slice(b",\"held\":");
     write_bool(out, c.held);
     out.extend_from_slice(b",\"gives\":");
@@ -411,6 +416,7 @@ fn step(
     index: usize,
     def: &Def<'_>,
     known: &Known<'_>,
+    values: &mut Memo,
 ) {
     out.extend_from_slice(b"{\"s\":");
     write_integer(out, index as u64);
@@ -432,7 +438,7 @@ fn step(
     }
     if !s.reads.is_empty() {
         out.extend_from_slice(b",\"r\":");
-        reads(out, &s.reads, item, known, Some(&def.reads));
+        reads(out, &s.reads, item, known, Some(&def.reads), values);
     }
     if !s.lookups.is_empty() {
         out.extend_from_slice(b",\"lookups\":");
@@ -484,10 +490,10 @@ fn step(
     }
     if !written_eq(&s.exact, &s.value) {
         out.extend_from_slice(b",\"exact\":");
-        value(out, &s.exact);
+        values.value(out, &s.exact);
     }
     out.extend_from_slice(b",\"v\":");
-    value(out, &s.value);
+    values.value(out, &s.value);
     out.push(b'}');
 }
 

@@ -14,6 +14,8 @@ use super::{
     CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
     RoundingTrace, StepTrace, Trace,
 };
+use std::sync::Arc;
+
 use crate::facts::Given;
 use crate::json::{
     write_bool, write_displayed, write_integer, write_list, write_object, write_quoted_decimal,
@@ -24,7 +26,7 @@ use crate::value::Value;
 
 /// The keys every trace format opens with, after its `{` (and its format):
 /// the rulebook, the ablation, the reports and the inputs.
-pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace) {
+pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace, memo: &mut Memo) {
     out.extend_from_slice(b"\"rulebook\":");
     write_string(out, &trace.rulebook);
     if let Some(ablation) = &trace.ablation {
@@ -36,7 +38,7 @@ pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace) {
         write_list(out, &trace.reports, report);
     }
     out.extend_from_slice(b",\"inputs\":");
-    write_list(out, &trace.inputs, input);
+    write_list(out, &trace.inputs, |out, i| input(out, i, memo));
 }
 
 /// Appends the trace's JSON text, as `serde_json::to_writer` writes it.
@@ -45,9 +47,9 @@ pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
     // where growing by doubling copied a payslip's trace about twice over.
     reserve(out, trace, 512);
     out.push(b'{');
-    write_head(out, trace);
-    out.extend_from_slice(b",\"events\":[");
     let mut memo = Memo::new();
+    write_head(out, trace, &mut memo);
+    out.extend_from_slice(b",\"events\":[");
     for (i, e) in trace.events.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -97,7 +99,7 @@ pub(super) fn report(out: &mut Vec<u8>, r: &ReportTrace) {
     out.push(b'}');
 }
 
-pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
+fn input(out: &mut Vec<u8>, i: &InputTrace, memo: &mut Memo) {
     out.extend_from_slice(b"{\"name\":");
     write_string(out, &i.name);
     out.extend_from_slice(b",\"given\":\"");
@@ -110,7 +112,7 @@ pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
         Given::Ignored => b"ignored",
     });
     out.extend_from_slice(b"\",\"value\":");
-    value(out, &i.value);
+    memo.value(out, &i.value);
     out.push(b'}');
 }
 
@@ -119,57 +121,194 @@ pub(super) fn input(out: &mut Vec<u8>, i: &InputTrace) {
 /// shared texts on every item, a read's name the same on every read, an
 /// item's label on each of its steps. Copied from there, they are not
 /// escaped again (a payslip's ~2,000 names and its multi-line `match`
-/// formulas, written once per line, made that dear). A table indexed by
-/// the text's address, two slots a row (the later text first), so that
-/// texts whose addresses meet seldom put each other out.
+/// formulas, written once per line, made that dear). Records, lists of
+/// them and maps too, in a table apart so that values do not put texts
+/// out. Tables indexed by the address, two slots a row (the later first),
+/// so that addresses that meet seldom put each other out.
+///
+/// The tables are kept by the thread from one trace to the next, a slot
+/// counting only for the trace that wrote it (`round`): 1,280 slots made
+/// and zeroed for every trace cost a batch line of Luma a fifth of its
+/// writing.
 pub(super) struct Memo {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
+    round: u32,
 }
 
 /// A text's address and length (`at | len << 48`: an address has 48
-/// bits), and its escaped bytes' range in the output.
+/// bits), the trace it was written in, and its escaped bytes' range in the
+/// output.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     key: u64,
+    round: u32,
     start: u32,
     end: u32,
 }
 
+thread_local! {
+    /// Each thread's tables, while no trace is being written.
+    static TABLES: std::cell::Cell<Option<(Box<[Slot]>, u32)>> =
+        const { std::cell::Cell::new(None) };
+}
+
 impl Memo {
-    /// 1,024 slots: a payslip's trace has a few hundred distinct texts.
+    /// 1,024 slots for texts: a payslip's trace has a few hundred distinct ones.
     const BITS: u32 = 10;
+    /// 256 slots for values, after the texts': a trace has a few dozen.
+    const VALUE_BITS: u32 = 8;
+    /// The first of the lengths that key values, not texts (a text this
+    /// long or longer is not kept).
+    const TAGS: u16 = u16::MAX - 2;
 
     pub(super) fn new() -> Self {
-        Memo {
-            slots: vec![Slot::default(); 1 << Self::BITS],
+        let (slots, round) = TABLES
+            .try_with(std::cell::Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                let slots = vec![Slot::default(); (1 << Self::BITS) + (1 << Self::VALUE_BITS)];
+                (slots.into_boxed_slice(), 0)
+            });
+        let mut memo = Memo { slots, round };
+        // Round 0 is an empty slot's: a table that went round is cleared.
+        memo.round = memo.round.wrapping_add(1);
+        if memo.round == 0 {
+            memo.slots.fill(Slot::default());
+            memo.round = 1;
         }
+        memo
     }
 
     /// Writes `text`, which the trace holds: alive and unchanged while the
     /// trace is written, so the same address and length is the same bytes.
     /// `out` only grows meanwhile, so what was written there stays.
     pub(super) fn write(&mut self, out: &mut Vec<u8>, text: &str) {
-        let at = text.as_ptr() as u64;
-        let (Ok(len), true) = (u16::try_from(text.len()), at >> 48 == 0) else {
-            return write_string(out, text);
+        match u16::try_from(text.len()) {
+            Ok(len) if len < Self::TAGS => {
+                self.write_keyed::<false>(out, text.as_ptr() as u64, len, |out, _| {
+                    write_string(out, text)
+                });
+            }
+            _ => write_string(out, text),
+        }
+    }
+
+    /// Writes `v`, which the trace holds, as [`value`] does. A record, list
+    /// or map shares its parts with every copy of it (`Arc`), so the same
+    /// address is the same value: a case's list of lines, read by a step,
+    /// its exact value and its value, and a table row read on every item,
+    /// are written once and copied after.
+    #[inline]
+    pub(super) fn value(&mut self, out: &mut Vec<u8>, v: &Value) {
+        match v {
+            Value::Record(_) | Value::List(_) | Value::Map(_) => self.composite(out, v),
+            _ => value(out, v),
+        }
+    }
+
+    #[inline(never)]
+    fn composite(&mut self, out: &mut Vec<u8>, v: &Value) {
+        let (at, tag) = match v {
+            Value::Record(r) => (Arc::as_ptr(r) as *const u8 as u64, Self::TAGS),
+            // A list of numbers (a group's column) is seldom read twice.
+            Value::List(items)
+                if matches!(
+                    items.first(),
+                    Some(Value::Record(_) | Value::List(_) | Value::Map(_))
+                ) =>
+            {
+                (items.as_ptr() as *const u8 as u64, Self::TAGS + 1)
+            }
+            Value::Map(entries) if !entries.is_empty() => {
+                (Arc::as_ptr(entries) as *const u8 as u64, Self::TAGS + 2)
+            }
+            _ => return value(out, v),
         };
+        self.write_keyed::<true>(out, at, tag, |out, memo| match v {
+            Value::Record(r) if r.name.is_none() => write_object(
+                out,
+                r.names.iter().map(|n| &**n).zip(r.fields.iter()),
+                |out, v| memo.value(out, v),
+            ),
+            Value::List(items) => write_list(out, items.iter(), |out, v| memo.value(out, v)),
+            Value::Map(entries) => {
+                write_object(out, entries.iter().map(|(k, v)| (&**k, v)), |out, v| {
+                    memo.value(out, v)
+                })
+            }
+            _ => value(out, v),
+        });
+    }
+
+    /// Copies what was written in this trace for the same `at` and `len`
+    /// (a text's length, or a value's kind at [`Self::TAGS`] and above),
+    /// else writes it with `write` and notes where.
+    #[inline(always)]
+    fn write_keyed<const VALUE: bool>(
+        &mut self,
+        out: &mut Vec<u8>,
+        at: u64,
+        len: u16,
+        write: impl FnOnce(&mut Vec<u8>, &mut Memo),
+    ) {
+        if at >> 48 != 0 {
+            return write(out, self);
+        }
         let key = at | u64::from(len) << 48;
-        let row = (at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::BITS)) as usize & !1;
-        let Some([first, second]) = self.slots.get_mut(row..row + 2) else {
-            return write_string(out, text);
+        let hash = at.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let row = if VALUE {
+            (1 << Self::BITS) + ((hash >> (64 - Self::VALUE_BITS)) as usize & !1)
+        } else {
+            (hash >> (64 - Self::BITS)) as usize & !1
         };
-        for slot in [&*first, &*second] {
-            if slot.key == key && slot.end as usize <= out.len() {
-                out.extend_from_within(slot.start as usize..slot.end as usize);
-                return;
+        if let Some([first, second]) = self.slots.get(row..row + 2) {
+            for slot in [first, second] {
+                if slot.key == key && slot.round == self.round && slot.end as usize <= out.len() {
+                    out.extend_from_within(slot.start as usize..slot.end as usize);
+                    return;
+                }
             }
         }
         let start = out.len();
-        write_string(out, text);
-        if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(out.len())) {
+        write(out, self);
+        let round = self.round;
+        if let (Ok(start), Ok(end), Some([first, second])) = (
+            u32::try_from(start),
+            u32::try_from(out.len()),
+            self.slots.get_mut(row..row + 2),
+        ) {
             *second = *first;
-            *first = Slot { key, start, end };
+            *first = Slot {
+                key,
+                round,
+                start,
+                end,
+            };
         }
+    }
+}
+
+impl Drop for Memo {
+    /// Hands the tables back to the thread for its next trace.
+    fn drop(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        let _ = TABLES.try_with(|t| t.set(Some((slots, self.round))));
+    }
+}
+
+/// Whether `b` is written as the bytes just written for `a`: the same
+/// decimal digits (`2.50` is not `2.5`), the same shared text or parts.
+fn written_alike(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.serialize() == y.serialize(),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Text(x), Value::Text(y)) => Arc::ptr_eq(x, y),
+        (Value::Record(x), Value::Record(y)) => Arc::ptr_eq(x, y),
+        (Value::List(x), Value::List(y)) => Arc::ptr_eq(x, y),
+        (Value::Map(x), Value::Map(y)) => Arc::ptr_eq(x, y),
+        (Value::Absent | Value::Null, Value::Absent | Value::Null) => true,
+        _ => false,
     }
 }
 
@@ -251,9 +390,15 @@ fn step(out: &mut Vec<u8>, s: &StepTrace, memo: &mut Memo) {
     out.extend_from_slice(b",\"roundings\":");
     write_list(out, &s.roundings, rounding);
     out.extend_from_slice(b",\"exact\":");
-    value(out, &s.exact);
+    let start = out.len();
+    memo.value(out, &s.exact);
     out.extend_from_slice(b",\"value\":");
-    value(out, &s.value);
+    if written_alike(&s.exact, &s.value) {
+        let end = out.len() - b",\"value\":".len();
+        out.extend_from_within(start..end);
+    } else {
+        memo.value(out, &s.value);
+    }
     out.push(b'}');
 }
 
@@ -271,7 +416,7 @@ fn read(out: &mut Vec<u8>, r: &ReadTrace, memo: &mut Memo) {
     out.extend_from_slice(b"{\"name\":");
     memo.write(out, &r.name);
     out.extend_from_slice(b",\"value\":");
-    value(out, &r.value);
+    memo.value(out, &r.value);
     out.push(b'}');
 }
 
@@ -359,5 +504,100 @@ pub(super) fn value(out: &mut Vec<u8>, v: &Value) {
         Value::Fraction(_) | Value::Date(_) | Value::Month(_) | Value::Record(_) => {
             write_displayed(out, v);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rust_decimal::Decimal;
+
+    use super::{value, written_alike, Memo};
+    use crate::value::{Entries, Record, Value};
+
+    fn dec(text: &str) -> Value {
+        Value::Number(text.parse::<Decimal>().expect("a decimal"))
+    }
+
+    /// A table row with a map inside it, and a list of two lines that are
+    /// records: the shapes a sales-tax trace repeats.
+    fn shared() -> (Value, Value) {
+        let mut categories = Entries::default();
+        categories.insert(Arc::from("STANDARD"), Value::Text(Arc::from("taxable")));
+        categories.insert(Arc::from("MEDICAL"), Value::Text(Arc::from("exempt")));
+        let row = Value::Record(Arc::new(Record {
+            name: None,
+            names: Arc::from(vec![Arc::from("rate"), Arc::from("categories")]),
+            fields: vec![dec("0.0725"), Value::Map(Arc::new(categories))].into_boxed_slice(),
+        }));
+        let line = |q: &str| {
+            Value::Record(Arc::new(Record {
+                name: None,
+                names: Arc::from(vec![Arc::from("quantity"), Arc::from("rule")]),
+                fields: vec![dec(q), row.clone()].into_boxed_slice(),
+            }))
+        };
+        let lines = Value::List(Arc::from(vec![line("2"), line("3")]));
+        (row, lines)
+    }
+
+    fn plain(v: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        value(&mut out, v);
+        out
+    }
+
+    #[test]
+    fn a_value_written_again_is_the_same_bytes() {
+        let (row, lines) = shared();
+        let mut memo = Memo::new();
+        let mut out = Vec::new();
+        // The row inside each line, the lines, then each again: copies.
+        for v in [&lines, &row, &lines, &row, &row] {
+            let start = out.len();
+            memo.value(&mut out, v);
+            assert_eq!(out[start..], plain(v)[..]);
+        }
+        assert_eq!(
+            String::from_utf8(plain(&row)).expect("UTF-8"),
+            r#"{"rate":"0.0725","categories":{"STANDARD":"taxable","MEDICAL":"exempt"}}"#
+        );
+    }
+
+    #[test]
+    fn what_an_earlier_trace_wrote_is_not_copied() {
+        let (row, _) = shared();
+        let mut first = Vec::from(*b"xxxxxxxxxxxxxxxx");
+        let mut memo = Memo::new();
+        memo.value(&mut first, &row);
+        drop(memo);
+        // The same value at the same place of another output: the slot
+        // the first trace left must not be read.
+        // (longer, so that the slot's range lies within it).
+        let mut second = vec![b'y'; 200];
+        let mut memo = Memo::new();
+        memo.value(&mut second, &row);
+        assert_eq!(second[200..], plain(&row)[..]);
+        // A table whose count of traces goes round is cleared.
+        memo.round = u32::MAX;
+        drop(memo);
+        let mut third = vec![b'z'; 200];
+        let mut memo = Memo::new();
+        assert_eq!(memo.round, 1);
+        memo.value(&mut third, &row);
+        assert_eq!(third[200..], plain(&row)[..]);
+    }
+
+    #[test]
+    fn alike_as_written_only() {
+        let (row, lines) = shared();
+        assert!(written_alike(&dec("2.50"), &dec("2.50")));
+        assert!(!written_alike(&dec("2.50"), &dec("2.5")));
+        assert!(written_alike(&row, &row.clone()));
+        let (other_row, _) = shared();
+        assert!(!written_alike(&row, &other_row), "equal, but not shared");
+        assert!(!written_alike(&lines, &row));
+        assert!(written_alike(&Value::Absent, &Value::Null));
     }
 }
