@@ -205,18 +205,38 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
         HashMap::with_capacity_and_hasher(room, Fnv::default());
     let mut order: Vec<Def<'_>> = Vec::new();
     let mut event_defs: Vec<usize> = Vec::new();
+    // The definition last found for a step's name, by the name's address:
+    // the events of one step share its name's text, so most are found here
+    // without hashing the name and group (the name at that address is that
+    // text; the group is compared).
+    let mut recent: [Option<Recent<'_>>; 64] = [None; 64];
     for e in &trace.events {
         if let Event::Step(s) = e {
             let key = (s.item.as_deref().map(group_of), &*s.step);
-            let index = *defined.entry(key).or_insert_with(|| {
-                order.push(Def {
-                    group: key.0,
-                    first: s,
-                    reads: Vec::new(),
-                    ats: Vec::new(),
-                });
-                order.len() - 1
-            });
+            let at = s.step.as_ptr();
+            let slot = (at as usize >> 3) % recent.len();
+            let index = match recent.get(slot).copied().flatten() {
+                Some((p, len, group, index))
+                    if p == at && len == s.step.len() && group == key.0 =>
+                {
+                    index
+                }
+                _ => {
+                    let index = *defined.entry(key).or_insert_with(|| {
+                        order.push(Def {
+                            group: key.0,
+                            first: s,
+                            reads: Vec::new(),
+                            ats: Vec::new(),
+                        });
+                        order.len() - 1
+                    });
+                    if let Some(r) = recent.get_mut(slot) {
+                        *r = Some((at, s.step.len(), key.0, index));
+                    }
+                    index
+                }
+            };
             event_defs.push(index);
             if let Some(def) = order.get_mut(index) {
                 for (k, r) in s.reads.iter().enumerate() {
@@ -305,6 +325,10 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     outcome(out, &trace.outcome);
     out.push(b'}');
 }
+
+/// A step's name (its address and length), its group and its
+/// definition's index.
+type Recent<'t> = (*const u8, usize, Option<&'t str>, usize);
 
 /// What a step is, written once: from its first event, with every name
 /// its events read and every rounding inside its formula.
