@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value as Json};
 
+use super::budget::Evaluations;
 use super::model::*;
 use crate::case::validate_case;
 use crate::eval::evaluate_formula;
@@ -27,15 +28,22 @@ pub(crate) struct Drawer<'a> {
     pub(crate) rng: &'a mut ChaCha8Rng,
     pub(crate) case: Map<String, Json>,
     facts: Option<Facts>,
+    /// The task's budget, spent by each validation and expression.
+    evaluations: &'a mut Evaluations,
 }
 
 impl<'a> Drawer<'a> {
-    pub(crate) fn new(rb: &'a Rulebook, rng: &'a mut ChaCha8Rng) -> Self {
+    pub(crate) fn new(
+        rb: &'a Rulebook,
+        rng: &'a mut ChaCha8Rng,
+        evaluations: &'a mut Evaluations,
+    ) -> Self {
         Drawer {
             rb,
             rng,
             case: Map::new(),
             facts: None,
+            evaluations,
         }
     }
 
@@ -96,6 +104,7 @@ impl<'a> Drawer<'a> {
     /// The case so far, validated (kept until the case changes).
     pub(crate) fn facts(&mut self) -> Drawing<&Facts> {
         if self.facts.is_none() {
+            self.evaluations.spend(1)?;
             // Validated in place: the map is lent to a JSON value and taken back.
             let case = Json::Object(std::mem::take(&mut self.case));
             let validated = validate_case(self.rb, &case);
@@ -116,6 +125,7 @@ impl<'a> Drawer<'a> {
     /// An expression over the case so far.
     pub(crate) fn eval(&mut self, f: &Formula) -> Drawing<Value> {
         let rb = self.rb;
+        self.evaluations.spend(1)?;
         let facts = self.facts()?;
         evaluate_formula(rb, facts, f, &[])
             .map_err(|e| Redraw(format!("`{}`: {}", f.text, e.message)))

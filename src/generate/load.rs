@@ -27,6 +27,12 @@ use crate::value::{parse_date, Month};
 const MAX_REDRAWS: u32 = 100_000;
 /// Most draws of one task, unless the generator says otherwise.
 const DEFAULT_MAX_REDRAWS: u32 = 1000;
+/// Most evaluations of the rulebook one task's draws make, unless the file
+/// sets fewer or more (`budget`): 1,000 redraws of 50 evaluations each;
+/// the hungriest task of the bundled generators' first 2,000 makes 306.
+const DEFAULT_MAX_EVALUATIONS: u64 = 50_000;
+/// What a file may set it to.
+const MAX_EVALUATIONS: u64 = 1_000_000;
 /// The longest run of a stratified pick (the sum of a level's weights): a
 /// task deals its run's profiles, so this bounds the work of one pick.
 const MAX_STRATUM: u64 = 100_000;
@@ -306,6 +312,11 @@ impl<'a> Checker<'a> {
                 .as_ref()
                 .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
                 .clamp(1, MAX_REDRAWS),
+            max_evaluations: h
+                .max_evaluations
+                .as_ref()
+                .map_or(DEFAULT_MAX_EVALUATIONS, |m| *m.get_ref())
+                .clamp(1, MAX_EVALUATIONS),
             keep_profile: h.keep_profile.unwrap_or(false),
             stratified,
         })

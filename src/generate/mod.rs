@@ -19,6 +19,7 @@
 //! draws each index's first draw once, wherever, and only the duplicates
 //! again, through the run's own code.
 
+mod budget;
 mod draw;
 mod exclude;
 mod fields;

@@ -48,6 +48,9 @@ pub struct Generator {
     pub(crate) prompt: Prompt,
     /// Most draws of one task.
     pub(crate) max_redraws: u32,
+    /// Most evaluations of the rulebook the draws of one task make
+    /// (`budget`).
+    pub(crate) max_evaluations: u64,
     /// Redraws stay in the profile first picked.
     pub(crate) keep_profile: bool,
     /// Profiles are picked by strata of task indices, not one task at a

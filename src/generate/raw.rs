@@ -50,6 +50,9 @@ pub struct RawHeader {
     /// Most draws of one task before the run fails.
     #[serde(default)]
     pub max_redraws: Option<Spanned<u32>>,
+    /// Most evaluations of the rulebook the draws of one task make.
+    #[serde(default)]
+    pub max_evaluations: Option<Spanned<u64>>,
     /// Whether a task that misses its profile is drawn again from the same
     /// profile (so that profiles keep their weights whatever their redraw
     /// rates) instead of from a profile picked again.

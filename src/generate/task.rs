@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use super::budget::Evaluations;
 use super::draw::{decimal_json, Drawer, Redraw};
 use super::leak::{json_decimal, leaks};
 use super::model::*;
@@ -50,6 +51,9 @@ pub struct DrawnTask {
     pub signature: String,
     /// Draws abandoned before it, by reason.
     pub redraws: BTreeMap<String, u64>,
+    /// Evaluations of the rulebook its draws made, the abandoned ones
+    /// included (at most the generator's `max_evaluations`).
+    pub evaluations: u64,
 }
 
 /// The draws of one task index: its stream where it stands, and what it
@@ -69,6 +73,8 @@ pub(crate) struct Draws<'g> {
     tally: BTreeMap<String, u64>,
     /// Tasks given and then refused by the run.
     refused: u32,
+    /// What every draw of the index has cost, and may.
+    evaluations: Evaluations,
 }
 
 impl Draws<'_> {
@@ -77,6 +83,14 @@ impl Draws<'_> {
     pub(crate) fn refuse(&mut self, branch: &str, reason: &str) {
         self.refused += 1;
         self.count(format!("{branch}: {reason}"));
+    }
+
+    /// The most frequent reason a draw was abandoned, with its count.
+    fn worst(&self) -> String {
+        self.tally
+            .iter()
+            .max_by_key(|(_, n)| **n)
+            .map_or_else(|| "none".into(), |(r, n)| format!("{r} ({n} times)"))
     }
 
     fn count(&mut self, reason: String) {
@@ -274,6 +288,7 @@ impl<'g> TaskDrawer<'g> {
             fresh: BTreeMap::new(),
             tally: BTreeMap::new(),
             refused: 0,
+            evaluations: Evaluations::new(g.max_evaluations),
         })
     }
 
@@ -293,25 +308,38 @@ impl<'g> TaskDrawer<'g> {
                 .unwrap_or_else(|| pick(&mut draws.rng, &draws.level.profiles));
             let profile = &g.profiles[at];
             let mut broken = None;
-            match self.attempt(&mut draws.rng, index, draws.level, profile, &mut broken) {
+            let spend = &mut draws.evaluations;
+            match self.attempt(
+                &mut draws.rng,
+                spend,
+                index,
+                draws.level,
+                profile,
+                &mut broken,
+            ) {
                 Ok((task, signature)) => {
                     return Ok(DrawnTask {
                         task,
                         signature,
                         redraws: std::mem::take(&mut draws.fresh),
+                        evaluations: draws.evaluations.spent(),
                     })
                 }
                 // A template that fails fails every draw: no redraw mends it.
                 Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
+                Err(_) if draws.evaluations.exhausted() => {
+                    return Err(fail(format!(
+                        "its draws made the {} evaluations of the rulebook a task may \
+                         (`max_evaluations`) in {} attempts; most frequent reason: {}",
+                        draws.evaluations.most(),
+                        draws.attempts,
+                        draws.worst()
+                    )))
+                }
                 Err(Redraw(reason)) => draws.count(format!("{}: {reason}", profile.name)),
             }
         }
-        let worst = draws
-            .tally
-            .iter()
-            .max_by_key(|(_, n)| **n)
-            .map(|(r, n)| format!("{r} ({n} times)"))
-            .unwrap_or_default();
+        let worst = draws.worst();
         if draws.refused > 0 {
             return Err(fail(format!(
                 "no draw gave a new task in {} attempts ({} drew a task already in the set \
@@ -375,19 +403,22 @@ impl<'g> TaskDrawer<'g> {
     fn attempt(
         &self,
         rng: &mut ChaCha8Rng,
+        evaluations: &mut Evaluations,
         index: u64,
         level: &Level,
         profile: &Profile,
         broken: &mut Option<String>,
     ) -> Result<(Task, String), Redraw> {
         let rb = self.rb;
-        let mut drawer = Drawer::new(rb, rng);
+        let mut drawer = Drawer::new(rb, rng, evaluations);
         drawer.draw(&profile.fields)?;
         let case = Json::Object(std::mem::take(&mut drawer.case));
 
+        evaluations.spend(1)?;
         let facts = validate_case(rb, &case);
         let (outcome, decided) = match &facts {
             Ok(facts) => {
+                evaluations.spend(1)?;
                 let (outcome, at) = evaluate_ended(rb, facts)
                     .map_err(|e| Redraw(format!("the rulebook failed: {e}")))?;
                 (outcome, decided(rb, at))
@@ -406,7 +437,11 @@ impl<'g> TaskDrawer<'g> {
             return Err(Redraw(format!("reason {got}")));
         }
         let facts = facts.ok();
-        // Conditions, tags and the signature read one memo of the case's steps.
+        // Conditions, tags and the signature read one memo of the case's
+        // steps: one evaluation, however many formulas it reads.
+        if facts.is_some() {
+            evaluations.spend(1)?;
+        }
         let mut reader = facts.as_ref().map(|f| FormulaReader::new(rb, f));
         if let Some(reader) = &mut reader {
             for f in &profile.accept {
@@ -415,10 +450,10 @@ impl<'g> TaskDrawer<'g> {
                 }
             }
         }
-        self.ablations(facts.as_ref(), &outcome, level, profile)?;
+        self.ablations(evaluations, facts.as_ref(), &outcome, level, profile)?;
         if let Some(facts) = &facts {
-            self.perturbed(&case, facts, profile)?;
-            self.margin(facts, profile)?;
+            self.perturbed(evaluations, &case, facts, profile)?;
+            self.margin(evaluations, facts, profile)?;
         }
 
         let expected = outcome_json(Ok(&outcome));
@@ -445,6 +480,7 @@ impl<'g> TaskDrawer<'g> {
         if let Some(r) = &reason {
             tags.push(format!("reason:{r}"));
         }
+        evaluations.spend(level.watch.len())?;
         for name in &level.watch {
             if self.changes(name, facts.as_ref(), &outcome) {
                 tags.push(format!("ablation:{name}"));
@@ -494,6 +530,7 @@ impl<'g> TaskDrawer<'g> {
     /// The level's rules matter: one of its ablations (or the profile's) changes the answer.
     fn ablations(
         &self,
+        evaluations: &mut Evaluations,
         facts: Option<&Facts>,
         outcome: &Outcome,
         level: &Level,
@@ -505,10 +542,12 @@ impl<'g> TaskDrawer<'g> {
             }
             let readings: Vec<&Rulebook> =
                 names.iter().filter_map(|n| self.ablated.get(n)).collect();
+            evaluations.spend(readings.len())?;
             if !changed(facts, &readings, outcome) {
                 return Err(Redraw(format!("no {what} ablation changes the answer")));
             }
         }
+        evaluations.spend(profile.detect_each.len())?;
         for name in &profile.detect_each {
             if !self.changes(name, facts, outcome) {
                 return Err(Redraw(format!(
@@ -527,7 +566,13 @@ impl<'g> TaskDrawer<'g> {
     }
 
     /// Conditions on perturbed copies of the case.
-    fn perturbed(&self, case: &Json, facts: &Facts, profile: &Profile) -> Result<(), Redraw> {
+    fn perturbed(
+        &self,
+        evaluations: &mut Evaluations,
+        case: &Json,
+        facts: &Facts,
+        profile: &Profile,
+    ) -> Result<(), Redraw> {
         let rb = self.rb;
         for p in &profile.perturb {
             let mut copy = case.clone();
@@ -537,6 +582,10 @@ impl<'g> TaskDrawer<'g> {
                     let Some(d) = json_decimal(v) else {
                         return;
                     };
+                    if let Err(Redraw(spent)) = evaluations.spend(1) {
+                        failure = Some(spent);
+                        return;
+                    }
                     match evaluate_formula(rb, facts, f, &[Value::Number(d)]) {
                         Ok(Value::Number(n)) => *v = decimal_json(n, v.is_number()),
                         Ok(other) => {
@@ -549,6 +598,8 @@ impl<'g> TaskDrawer<'g> {
                     return Err(Redraw(format!("perturbation {}: {message}", p.name)));
                 }
             }
+            // The copy validated, then each move read before and after.
+            evaluations.spend(1 + 2 * p.moves.len())?;
             let other = validate_case(rb, &copy)
                 .map_err(|e| Redraw(format!("perturbation {}: rejected at {}", p.name, e.path)))?;
             for m in &p.moves {
@@ -566,11 +617,17 @@ impl<'g> TaskDrawer<'g> {
     }
 
     /// No rounding point of the reference within the declared margin of its boundary.
-    fn margin(&self, facts: &Facts, profile: &Profile) -> Result<(), Redraw> {
+    fn margin(
+        &self,
+        evaluations: &mut Evaluations,
+        facts: &Facts,
+        profile: &Profile,
+    ) -> Result<(), Redraw> {
         let checks = &self.generator.checks;
         if !profile.margin_check || (checks.margin.is_none() && checks.margins.is_empty()) {
             return Ok(());
         }
+        evaluations.spend(1)?;
         let Ok((_, Some(trace))) = evaluate(self.rb, facts, true) else {
             return Ok(());
         };

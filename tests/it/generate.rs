@@ -307,6 +307,108 @@ task = "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% 
     assert!(err.message.contains("fuel"), "{}", err.message);
 }
 
+/// A Luma generator whose profile carries `moving` perturbations that move
+/// the gross pay, then one that moves nothing, so every draw evaluates the
+/// rulebook for each of them and is then redrawn (the shape of generator
+/// input 2525177 of the long run, issue 24: 120 perturbations times 3,000
+/// redraws took minutes a task).
+fn perturbed_luma(moving: usize, header: &str) -> String {
+    let mut text = format!(
+        "[generator]\nnumber = 9\nrulebook = \"luma-payroll@3\"\nrubric = 8\n{header}\n\n\
+         [profiles.p.case]\ntask = {{ value = \"payslip\" }}\n\
+         gross_pay = {{ decimal = [\"1000\", \"5000\"], step = \"0.01\" }}\n\
+         payroll_month = {{ month = [\"2026-01\", \"2026-12\"] }}\n"
+    );
+    for i in 0..moving {
+        text.push_str(&format!(
+            "\n[[profiles.p.perturb]]\nname = \"gross + {i}\"\n\
+             set = {{ gross_pay = \"value + 100\" }}\nmoves = [\"gross_pay\"]\n"
+        ));
+    }
+    text.push_str(
+        "\n[[profiles.p.perturb]]\nname = \"still\"\nset = { gross_pay = \"value + 1\" }\n\
+         moves = [\"payroll_month\"]\n\n[prompt]\ntask = \"x\"\n",
+    );
+    text
+}
+
+/// What the draws of one task may cost is bounded in evaluations of the
+/// rulebook, over every redraw: a generator whose every draw evaluates it
+/// hundreds of times and is then redrawn, with 100,000 redraws allowed,
+/// fails its task at the budget (50,000 by default) instead of running for
+/// hours, naming the budget and the reason draws were abandoned.
+#[test]
+fn the_draws_of_a_task_stop_at_their_budget_of_evaluations() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let g = parse_generator("p.toml", &perturbed_luma(120, "max_redraws = 100000"), &rb)
+        .expect("loads");
+    let err = TaskDrawer::new(&g, &rb)
+        .expect("engine")
+        .task(1, 0, None)
+        .expect_err("no draw passes");
+    // Each draw (its fields read nothing): the case validated, evaluated
+    // and read (1 + 1 + 1), then 4 per perturbation (its rewrite, the
+    // copy's validation, the move read before and after): 3 + 121 * 4 =
+    // 487, so the 50,000 are spent during draw 103 (with 20, 7 a draw:
+    // during draw 3).
+    assert_eq!(
+        err.message,
+        "its draws made the 50000 evaluations of the rulebook a task may \
+         (`max_evaluations`) in 103 attempts; most frequent reason: \
+         p: perturbation still: `payroll_month` does not move (102 times)"
+    );
+
+    // A file may set the budget, within bounds.
+    let g =
+        parse_generator("p.toml", &perturbed_luma(0, "max_evaluations = 20"), &rb).expect("loads");
+    let err = TaskDrawer::new(&g, &rb)
+        .expect("engine")
+        .task(1, 0, None)
+        .expect_err("no draw passes");
+    assert!(
+        err.message.starts_with(
+            "its draws made the 20 evaluations of the rulebook a task may (`max_evaluations`) in 3 attempts"
+        ),
+        "{}",
+        err.message
+    );
+}
+
+/// The budget only counts: a task drawn within it is the same task, with
+/// the same redraws, whatever the budget, and says what it spent.
+#[test]
+fn a_task_within_its_budget_is_the_same_whatever_the_budget() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let text = read(LUMA_GEN);
+    let (g, _) = luma();
+    let engine = TaskDrawer::new(&g, &rb).expect("engine");
+    for index in 0..40 {
+        let drawn = engine.task(2026, index, None).expect("a task");
+        assert!(drawn.evaluations > 0 && drawn.evaluations <= 50_000);
+        let header = format!("max_evaluations = {}", drawn.evaluations);
+        let tight = text.replacen("[generator]\n", &format!("[generator]\n{header}\n"), 1);
+        let tight = parse_generator(LUMA_GEN, &tight, &rb).expect("loads");
+        let again = TaskDrawer::new(&tight, &rb)
+            .expect("engine")
+            .task(2026, index, None)
+            .expect("the same task, on its last evaluation");
+        assert_eq!(again.task.case, drawn.task.case);
+        assert_eq!(again.task.expected, drawn.task.expected);
+        assert_eq!(again.redraws, drawn.redraws);
+        assert_eq!(again.evaluations, drawn.evaluations);
+        if drawn.evaluations > 1 {
+            let header = format!("max_evaluations = {}", drawn.evaluations - 1);
+            let short = text.replacen("[generator]\n", &format!("[generator]\n{header}\n"), 1);
+            let short = parse_generator(LUMA_GEN, &short, &rb).expect("loads");
+            let err = TaskDrawer::new(&short, &rb)
+                .expect("engine")
+                .task(2026, index, None)
+                .expect_err("one evaluation short");
+            assert!(err.message.contains("`max_evaluations`"), "{}", err.message);
+        }
+    }
+}
+
 /// A text read through a pattern is drawn whole, and every text a
 /// generator writes for it must match the pattern when the generator loads.
 #[test]
