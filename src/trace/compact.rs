@@ -107,10 +107,11 @@ impl<'t> Known<'t> {
     }
 }
 
-/// Equal as written: numbers with the same digits (`2.50` is not `2.5`).
+/// Equal as written: numbers with the same digits and sign (`2.50` is not
+/// `2.5`, `-0.00` is not `0.00`), as format 1's `written_alike` reads them.
 fn written_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y && x.scale() == y.scale(),
+        (Value::Number(x), Value::Number(y)) => x.serialize() == y.serialize(),
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| written_eq(p, q))
         }
@@ -523,4 +524,23 @@ fn step(
 
 fn num_value(n: crate::num::exact::Num) -> Value {
     Value::from_num(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written_eq;
+    use crate::value::Value;
+    use rust_decimal::Decimal;
+
+    #[test]
+    fn numbers_are_equal_as_written_only_with_their_digits_and_sign() {
+        let n = |m, scale| Value::Number(Decimal::new(m, scale));
+        assert!(written_eq(&n(250, 2), &n(250, 2)));
+        assert!(!written_eq(&n(250, 2), &n(25, 1)));
+        let mut negative_zero = Decimal::new(0, 2);
+        negative_zero.set_sign_negative(true);
+        // Equal as numbers, written `-0.00` and `0.00`.
+        assert_eq!(negative_zero, Decimal::new(0, 2));
+        assert!(!written_eq(&Value::Number(negative_zero), &n(0, 2)));
+    }
 }

@@ -382,28 +382,25 @@ fn a_task_within_its_budget_is_the_same_whatever_the_budget() {
     let text = read(LUMA_GEN);
     let (g, _) = luma();
     let engine = TaskDrawer::new(&g, &rb).expect("engine");
+    // Task `index` of the bundled generator with `max_evaluations = most`.
+    let within = |most: u64, index: u64| {
+        let header = format!("[generator]\nmax_evaluations = {most}\n");
+        let text = text.replacen("[generator]\n", &header, 1);
+        let g = parse_generator(LUMA_GEN, &text, &rb).expect("loads");
+        let drawer = TaskDrawer::new(&g, &rb).expect("engine");
+        drawer.task(2026, index, None)
+    };
     for index in 0..40 {
         let drawn = engine.task(2026, index, None).expect("a task");
         assert!(drawn.evaluations > 0 && drawn.evaluations <= 50_000);
-        let header = format!("max_evaluations = {}", drawn.evaluations);
-        let tight = text.replacen("[generator]\n", &format!("[generator]\n{header}\n"), 1);
-        let tight = parse_generator(LUMA_GEN, &tight, &rb).expect("loads");
-        let again = TaskDrawer::new(&tight, &rb)
-            .expect("engine")
-            .task(2026, index, None)
-            .expect("the same task, on its last evaluation");
+        let again =
+            within(drawn.evaluations, index).expect("the same task, on its last evaluation");
         assert_eq!(again.task.case, drawn.task.case);
         assert_eq!(again.task.expected, drawn.task.expected);
         assert_eq!(again.redraws, drawn.redraws);
         assert_eq!(again.evaluations, drawn.evaluations);
         if drawn.evaluations > 1 {
-            let header = format!("max_evaluations = {}", drawn.evaluations - 1);
-            let short = text.replacen("[generator]\n", &format!("[generator]\n{header}\n"), 1);
-            let short = parse_generator(LUMA_GEN, &short, &rb).expect("loads");
-            let err = TaskDrawer::new(&short, &rb)
-                .expect("engine")
-                .task(2026, index, None)
-                .expect_err("one evaluation short");
+            let err = within(drawn.evaluations - 1, index).expect_err("one evaluation short");
             assert!(err.message.contains("`max_evaluations`"), "{}", err.message);
         }
     }
