@@ -209,6 +209,12 @@ pub mod rt {
         -a
     }
 
+    /// `-d`, never a negative zero (`num::negate`).
+    #[inline]
+    pub fn neg_dec(d: Decimal) -> Decimal {
+        crate::num::negate(d)
+    }
+
     /// A rounding point: the exact number to `places` decimals.
     #[inline]
     pub fn round(n: Num, places: u32, mode: RoundingMode) -> Option<Decimal> {

@@ -76,7 +76,7 @@ impl<'r> Gen<'r> {
             CodeKind::Neg(a) => {
                 let a = self.expr(a, sc)?;
                 match a.ty {
-                    Ty::Dec => Ex::new(format!("(-{})", a.text), Ty::Dec),
+                    Ty::Dec => Ex::new(format!("neg_dec({})", a.text), Ty::Dec),
                     _ => Ex::new(format!("neg({})", a.to(Ty::Num)), Ty::Num),
                 }
             }

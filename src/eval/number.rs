@@ -158,7 +158,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn neg(&mut self, a: &'a Code, span: Span) -> Dec {
         self.spend(span)?;
         match self.operand(a)? {
-            Ok(d) => Ok(-d),
+            Ok(d) => Ok(crate::num::negate(d)),
             Err(n) => Err(Off::Value(Value::from_num(-n))),
         }
     }

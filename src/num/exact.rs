@@ -313,7 +313,7 @@ impl std::ops::Neg for Num {
 
     fn neg(self) -> Num {
         match self {
-            Num::Dec(d) => Num::Dec(-d),
+            Num::Dec(d) => Num::Dec(super::negate(d)),
             Num::Frac(f) => Num::Frac(Frac {
                 num: -f.num,
                 den: f.den,

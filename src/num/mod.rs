@@ -16,6 +16,21 @@ pub use error::NumError;
 pub use exact::{Frac, Num};
 pub use rounding::{round, Rounded};
 
+/// `-d`, never a negative zero: rust_decimal's `-0.00` keeps its sign, which
+/// a trace would write and a position or a comparison of texts would read,
+/// while a case's `-0.00` is read as `0.00` and an answer writes `0.00`.
+/// The one negation of the interpreter, exact fractions and compiled code.
+#[inline]
+pub fn negate(d: Decimal) -> Decimal {
+    if d.is_zero() {
+        let mut zero = d;
+        zero.set_sign_positive(true);
+        zero
+    } else {
+        -d
+    }
+}
+
 /// How to round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

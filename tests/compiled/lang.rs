@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "lang@1#9b90b0a487e9",
-    fingerprint: "9f22ded922949e08d6ea4b100c81c74ef98199f437bd1abdbde0d167721efe9c",
+    fingerprint: "91c7ac258c585aaff30d01c8cfff3fea8abfc0a2eb9c34fb88fcd3c64137de30",
     run,
 };
 
@@ -209,7 +209,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s10.is_none() { // first_big
         spent += 20;
-        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number((-K6)) }});
+        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number(neg_dec(K6)) }});
     }
         let mut clauses = clauses(rb, 2)?;
         let mut object = Vec::with_capacity(18);

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "succession-fr@2026#45a8e38b6435",
-    fingerprint: "cb0db20031d92e3f3c97a7762969f37683aa07d3deadc1c0cff5940271dcbd48",
+    fingerprint: "995d1959380776d91e2d0dd657eae420072af308ed1bc543ad28ca24f5d8d569",
     run,
 };
 
@@ -118,7 +118,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     // check 10
     if s3.is_none() { // recall_start
         spent += 8;
-        s3 = Some(add_years(&x[1], Num::Dec((-K6)))?);
+        s3 = Some(add_years(&x[1], Num::Dec(neg_dec(K6)))?);
     }
     spent += 2;
     // group heirs

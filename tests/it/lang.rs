@@ -120,3 +120,58 @@ fn a_faulting_citation_is_named_there_on_every_road() {
     assert_eq!(got, super::compiled::interpreted(&rb, &case));
     assert!(!by_code);
 }
+
+/// Prefix `-` never makes a negative zero: `-x` of `0.00` is `0.00` in the
+/// trace (as the case's `-0.00` is read, and as the answer writes it), and
+/// a position computed by negation is a position, traced or not; any other
+/// number is negated with its places.
+#[test]
+fn negating_a_zero_gives_a_zero_not_a_negative_zero() {
+    let rb = bareme::parse_rulebook(
+        "negate.toml",
+        r#"[rulebook]
+id = "negate"
+version = 1
+schema = 1
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[steps.n]
+expr = "-x"
+
+[steps.m]
+expr = "-(x + 1.25)"
+
+[steps.s]
+expr = "slice('abc', -x, 2)"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+n = { expr = "n", format = "decimal" }
+m = { expr = "m", format = "decimal" }
+s = { expr = "s", format = "text" }
+"#,
+    )
+    .expect("the rulebook loads");
+    for x in ["0.00", "-0.00"] {
+        let case = serde_json::json!({ "x": x });
+        for traced in [false, true] {
+            let (outcome, trace) = bareme::evaluate_value(&rb, &case, traced).expect("evaluates");
+            let answer = bareme::unstable::outcome::outcome_json(Ok(&outcome));
+            assert_eq!(answer["n"], "0.00", "{x} traced {traced}");
+            assert_eq!(answer["m"], "-1.25", "{x} traced {traced}");
+            assert_eq!(answer["s"], "ab", "{x} traced {traced}");
+            if let Some(trace) = trace {
+                let mut written = Vec::new();
+                bareme::unstable::trace::write_trace_json(&mut written, &trace);
+                let text = String::from_utf8(written).expect("UTF-8");
+                assert!(text.contains(r#""exact":"0.00","value":"0.00""#), "{text}");
+                assert!(!text.contains("-0.00"), "{text}");
+            }
+        }
+    }
+}
