@@ -10,7 +10,15 @@
 //! Counting touches no random stream: a task drawn within its budget is
 //! the same task whatever the budget.
 
-use super::draw::Redraw;
+/// A task's budget is spent (the most it may make).
+#[derive(Debug)]
+pub(crate) struct Spent(u64);
+
+impl std::fmt::Display for Spent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "its {} evaluations of the rulebook are spent", self.0)
+    }
+}
 
 /// The evaluations a task has made, and the most it may.
 #[derive(Debug)]
@@ -24,17 +32,15 @@ impl Evaluations {
         Evaluations { spent: 0, most }
     }
 
-    /// Counts `n` evaluations about to be made: a redraw when they would
-    /// pass the budget, after which [`Evaluations::exhausted`] holds and the
-    /// task fails rather than draw again.
-    pub(crate) fn spend(&mut self, n: usize) -> Result<(), Redraw> {
+    /// Counts `n` evaluations about to be made: [`Spent`] (a redraw, to a
+    /// draw) when they would pass the budget, after which
+    /// [`Evaluations::exhausted`] holds and the task fails rather than draw
+    /// again.
+    pub(crate) fn spend(&mut self, n: usize) -> Result<(), Spent> {
         let n = u64::try_from(n).unwrap_or(u64::MAX);
         self.spent = self.spent.saturating_add(n);
         if self.exhausted() {
-            return Err(Redraw(format!(
-                "its {} evaluations of the rulebook are spent",
-                self.most
-            )));
+            return Err(Spent(self.most));
         }
         Ok(())
     }
@@ -60,13 +66,13 @@ mod tests {
     use super::Evaluations;
 
     #[test]
-    fn spending_past_the_budget_is_a_redraw_and_exhausts_it() {
+    fn spending_past_the_budget_is_refused_and_exhausts_it() {
         let mut e = Evaluations::new(5);
         assert!(e.spend(3).is_ok());
         assert!(e.spend(2).is_ok());
         assert!(!e.exhausted());
         assert_eq!(e.spent(), 5);
-        let refused = e.spend(1).err().map(|r| r.0);
+        let refused = e.spend(1).err().map(|r| r.to_string());
         assert_eq!(
             refused.as_deref(),
             Some("its 5 evaluations of the rulebook are spent")

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value as Json};
 
-use super::budget::Evaluations;
+use super::budget::{Evaluations, Spent};
 use super::model::*;
 use crate::case::validate_case;
 use crate::eval::evaluate_formula;
@@ -19,6 +19,13 @@ use crate::value::{decimal_text, Month, Value};
 /// Why a draw was abandoned: the task is drawn again, and the reason counted.
 #[derive(Debug)]
 pub(crate) struct Redraw(pub(crate) String);
+
+/// A draw past its task's budget is abandoned like any other.
+impl From<Spent> for Redraw {
+    fn from(spent: Spent) -> Redraw {
+        Redraw(spent.to_string())
+    }
+}
 
 type Drawing<T> = Result<T, Redraw>;
 

@@ -582,8 +582,8 @@ impl<'g> TaskDrawer<'g> {
                     let Some(d) = json_decimal(v) else {
                         return;
                     };
-                    if let Err(Redraw(spent)) = evaluations.spend(1) {
-                        failure = Some(spent);
+                    if let Err(spent) = evaluations.spend(1) {
+                        failure = Some(spent.to_string());
                         return;
                     }
                     match evaluate_formula(rb, facts, f, &[Value::Number(d)]) {
