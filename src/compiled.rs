@@ -147,17 +147,17 @@ pub mod rt {
     /// the interpreter may carry on in fractions; this gives the case up.
     #[inline]
     pub fn add_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
-        a.checked_add(b)
+        crate::num::add(a, b)
     }
 
     #[inline]
     pub fn sub_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
-        a.checked_sub(b)
+        crate::num::sub(a, b)
     }
 
     #[inline]
     pub fn mul_dec(a: Decimal, b: Decimal) -> Option<Decimal> {
-        a.checked_mul(b)
+        crate::num::mul(a, b)
     }
 
     #[inline]

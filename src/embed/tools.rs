@@ -145,7 +145,8 @@ pub fn calculate(expression: &str) -> Result<String, CalcError> {
         Value::Number(d) => Ok(decimal_text(&d)),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Fraction(f) => Err(CalcError::Result(format!(
-            "{f} has no finite decimal form: round it, e.g. round(…, 2)"
+            "{f} has {}: round it, e.g. round(…, 2)",
+            f.why_not_decimal()
         ))),
         other => Err(CalcError::Result(format!(
             "the expression gives a {}, not a number",

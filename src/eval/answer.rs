@@ -372,7 +372,8 @@ pub(crate) fn format_value(
         (Format::Calendar, Value::Date(d)) => Ok(AnswerValue::Date(*d)),
         (Format::Calendar, Value::Month(m)) => Ok(AnswerValue::Month(*m)),
         (_, Value::Fraction(f)) => Err(format!(
-            "{f} is an exact fraction with no finite decimal form: round it in a step"
+            "{f} is an exact fraction with {}: round it in a step",
+            f.why_not_decimal()
         )),
         (_, other) => Err(format!(
             "cannot write {} in this format",

@@ -72,9 +72,9 @@ fn from_num<E: std::fmt::Display>(r: Result<Num, E>, span: Span) -> Dec {
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn decimal_op(op: BinOp, p: Decimal, q: Decimal) -> Option<Decimal> {
     match op {
-        BinOp::Add => p.checked_add(q),
-        BinOp::Sub => p.checked_sub(q),
-        BinOp::Mul => p.checked_mul(q),
+        BinOp::Add => crate::num::add(p, q),
+        BinOp::Sub => crate::num::sub(p, q),
+        BinOp::Mul => crate::num::mul(p, q),
         _ => None,
     }
 }

@@ -383,10 +383,12 @@ pub const FUNCS: [FuncSpec; 43] = [
         op: Some(Op {
             reads: &[ArgRead::Approx, ArgRead::Approx],
             run: pow,
+            // Carried as a number: its 28 places times a rate are more than
+            // a decimal holds, an exact fraction (`num::mul`).
             emit: Emit::Rt {
-                text: "pow({0}, {1})?",
+                text: "Num::Dec(pow({0}, {1})?)",
                 args: &[Carrier::Num, Carrier::Num],
-                ty: Carrier::Dec,
+                ty: Carrier::Num,
             },
         }),
     },

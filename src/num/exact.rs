@@ -49,11 +49,56 @@ impl Frac {
         self.den
     }
 
+    /// Why no decimal holds it, for a message: `no finite decimal form`
+    /// (`1/3`), or `more digits than a decimal holds` (a denominator
+    /// 2^a·5^b: over 28 places or 96 bits, from a product of many places).
+    pub fn why_not_decimal(self) -> &'static str {
+        let mut rest = self.den.max(1) >> self.den.max(1).trailing_zeros();
+        while rest % 5 == 0 {
+            rest /= 5;
+        }
+        if rest == 1 {
+            "more digits than a decimal holds (28 places, 96 bits)"
+        } else {
+            "no finite decimal form"
+        }
+    }
+
     /// The nearest decimal (28 significant digits), for functions that are not exact anyway.
+    /// Terms wider than a decimal's 96 bits (a product of 28-place
+    /// decimals is over 10^32) are divided digit by digit, rounded as
+    /// rust_decimal rounds a quotient (half to even); `None` only when the
+    /// quotient itself is out of a decimal's range.
     pub fn approx(self) -> Option<Decimal> {
-        let n = Decimal::try_from_i128_with_scale(self.num, 0).ok()?;
-        let d = Decimal::try_from_i128_with_scale(self.den, 0).ok()?;
-        n.checked_div(d)
+        const WIDE: u128 = 1 << 96;
+        let (n, d) = (self.num.unsigned_abs(), self.den.unsigned_abs());
+        if n < WIDE && d < WIDE {
+            let n = Decimal::try_from_i128_with_scale(self.num, 0).ok()?;
+            let d = Decimal::try_from_i128_with_scale(self.den, 0).ok()?;
+            return n.checked_div(d);
+        }
+        if d == 0 || n / d >= WIDE {
+            return None;
+        }
+        let (mut m, mut r, mut places) = (n / d, n % d, 0);
+        while r != 0 && places < MAX_PLACES {
+            let Some(r10) = r.checked_mul(10) else { break };
+            let next = m * 10 + r10 / d;
+            if next >= WIDE {
+                break;
+            }
+            (m, r, places) = (next, r10 % d, places + 1);
+        }
+        // What is left of the remainder decides the last digit.
+        let half = r
+            .checked_mul(2)
+            .map_or(Ordering::Greater, |twice| twice.cmp(&d));
+        if half == Ordering::Greater || half == Ordering::Equal && m % 2 == 1 {
+            m += 1;
+        }
+        let m = i128::try_from(m).ok()?;
+        let negative = (self.num < 0) != (self.den < 0);
+        Decimal::try_from_i128_with_scale(if negative { -m } else { m }, places).ok()
     }
 }
 
@@ -227,12 +272,18 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
     }
     if rest == 1 {
         let places = twos.max(fives);
-        if places <= MAX_PLACES {
-            let factor = pow10(places).ok_or(RANGE)? / den;
-            let mantissa = num.checked_mul(factor).ok_or(RANGE)?;
-            return Decimal::try_from_i128_with_scale(mantissa, places)
-                .map(Num::Dec)
-                .map_err(|_| RANGE);
+        // A finite decimal whose digits a decimal's 96 bits cannot hold
+        // (a 28-digit `pow` times a rate) stays a fraction.
+        let factor = pow10(places)
+            .filter(|_| places <= MAX_PLACES)
+            .map(|p| p / den);
+        if let Some(mantissa) = factor.and_then(|f| num.checked_mul(f)) {
+            match Decimal::try_from_i128_with_scale(mantissa, places) {
+                Ok(d) => return Ok(Num::Dec(d)),
+                // A whole number past a decimal's range is no fraction.
+                Err(_) if den == 1 => return Err(RANGE),
+                Err(_) => {}
+            }
         }
     }
     Ok(Num::Frac(Frac { num, den }))

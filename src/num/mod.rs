@@ -8,10 +8,12 @@
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 
+mod decimal;
 mod error;
 pub mod exact;
 pub mod rounding;
 
+pub use decimal::{add, mul, sub};
 pub use error::NumError;
 pub use exact::{Frac, Num};
 pub use rounding::{round, Rounded};
@@ -130,13 +132,14 @@ impl RoundingMode {
 /// Largest number of places a rounding may keep (rust_decimal's scale limit).
 pub const MAX_PLACES: u32 = 28;
 
-/// `a + b`, `a - b`, `a * b`, `a / b`, checked.
+/// `a + b`, `a - b`, `a * b`, `a / b`, checked: `+ - *` exact ([`add`]),
+/// or an overflow for exact fractions to carry on from.
 pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, NumError> {
     use crate::expr::BinOp::*;
     let res = match op {
-        Add => a.checked_add(b),
-        Sub => a.checked_sub(b),
-        Mul => a.checked_mul(b),
+        Add => add(a, b),
+        Sub => sub(a, b),
+        Mul => mul(a, b),
         Div => {
             if b.is_zero() {
                 return Err(NumError::DivisionByZero(Some(a.to_string())));

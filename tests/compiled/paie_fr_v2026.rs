@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#09d1f77b680d",
-    fingerprint: "965329f9ea5f6d334ed2b50202c73c8363bf9cc0d08fc195a971e394c87cbbab",
+    fingerprint: "8e5e1f1012f0906f15852357c45b05fda2559703d955944c8893f418cbe4acf6",
     run,
 };
 
@@ -606,7 +606,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s37 = Some(if (number(&x[3])? < K21) { K51 } else { K52 });
     }
-    if (s13? == K2) { add_dec(K53, s37?)? } else { round_dec(better_dec(add_dec(K53, mul_dec(s37?, pow(mul(Num::Dec(K54), sub(div_dec(mul_dec(K5, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(K55))?)?)?, add_dec(K53, s37?)?, false), 4, RoundingMode::HalfUp) } } } }) });
+    if (s13? == K2) { add_dec(K53, s37?)? } else { round(better_num(add(Num::Dec(K53), mul(Num::Dec(s37?), Num::Dec(pow(mul(Num::Dec(K54), sub(div_dec(mul_dec(K5, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(K55))?))?)?, Num::Dec(add_dec(K53, s37?)?), false)?, 4, RoundingMode::HalfUp)? } } } }) });
     }
     if s39.is_none() { // rgdu
         spent += 6;

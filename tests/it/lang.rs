@@ -175,3 +175,84 @@ s = { expr = "s", format = "text" }
         }
     }
 }
+
+/// `+ - *` are exact on both roads: a zero operand keeps the places of both
+/// (rust_decimal's shortcut gave `1.5` and `0`), and a product of more places
+/// than a decimal holds is an exact fraction, never rounded (rust_decimal gave
+/// `0.0000000000000000000000000000` for 10^-16 × 10^-16).
+#[test]
+fn sums_and_products_are_exact_and_keep_their_places() {
+    let rb = bareme::parse_rulebook(
+        "exact.toml",
+        r#"[rulebook]
+id = "exact"
+version = 1
+schema = 1
+
+[inputs.x]
+type = "decimal"
+required = true
+
+[inputs.y]
+type = "decimal"
+required = true
+
+[steps.s]
+expr = "x + y"
+
+[steps.p]
+expr = "x * y"
+
+[steps.back]
+expr = "p * 10000000000000000"
+
+[steps.r]
+expr = "round(p * 1000000000000000 * 1000000000000000, 2)"
+
+[[checks]]
+decision = "ok"
+
+[decisions.ok.answer]
+s = { expr = "s", format = "decimal" }
+back = { expr = "back", format = "decimal" }
+r = { expr = "r", format = "money" }
+"#,
+    )
+    .expect("the rulebook loads");
+    let tiny = "0.0000000000000001";
+    // (x, y) → (s, back, r, p as the trace writes it)
+    let expected = [
+        (("0.00", "1.5"), ("1.50", "0.000", "0.00", "0.000")),
+        (
+            (tiny, tiny),
+            // 10^-32 × 10^16 is 10^-16 again, and × 10^30 it is 0.01
+            // (rounded at 28 places first, it was 0.00).
+            (
+                "0.0000000000000002",
+                tiny,
+                "0.01",
+                "1/100000000000000000000000000000000",
+            ),
+        ),
+    ];
+    for ((x, y), (s, back, r, p)) in expected {
+        let case = serde_json::json!({ "x": x, "y": y });
+        for traced in [false, true] {
+            let (outcome, trace) = bareme::evaluate_value(&rb, &case, traced).expect("evaluates");
+            let a = bareme::unstable::outcome::outcome_json(Ok(&outcome));
+            assert_eq!(
+                (&a["s"], &a["back"], &a["r"]),
+                (&s.into(), &back.into(), &r.into()),
+                "{x} {y} traced {traced}"
+            );
+            if let Some(trace) = trace {
+                let mut written = Vec::new();
+                bareme::unstable::trace::write_trace_json(&mut written, &trace);
+                let text = String::from_utf8(written).expect("UTF-8");
+                let step = r#""formula":"x * y","#;
+                let value = format!(r#""exact":"{p}","value":"{p}""#);
+                assert!(text.contains(step) && text.contains(&value), "{text}");
+            }
+        }
+    }
+}

@@ -177,3 +177,57 @@ fn fractions_round_by_each_tie_rule_on_their_side_of_the_midpoint() {
         );
     }
 }
+
+#[test]
+fn wide_fractions_come_to_their_nearest_decimal() {
+    // A 4-place rate times a 28-place power: 32 places, terms over 96 bits.
+    let wide = |num: i128, den: i128| Frac { num, den }.approx().map(|d| d.to_string());
+    assert_eq!(
+        wide(3242160661013237174790552530583, 10i128.pow(32)),
+        Some("0.0324216066101323717479055253".into())
+    );
+    // …0944746|9417: the last digit rounds up.
+    assert_eq!(
+        wide(-283933898676282520944746941700000, 10i128.pow(37)),
+        Some("-0.0000283933898676282520944747".into())
+    );
+    assert_eq!(
+        wide(2 * 10i128.pow(31) + 3, 6 * 10i128.pow(30)),
+        Some("3.3333333333333333333333333333".into())
+    );
+    // A quotient past a decimal's range has none.
+    assert_eq!(wide(10i128.pow(38), 3), None);
+}
+
+#[test]
+fn a_fraction_says_why_no_decimal_holds_it() {
+    let why = |num: i128, den: i128| Frac { num, den }.why_not_decimal();
+    assert_eq!(why(1, 3), "no finite decimal form");
+    assert_eq!(why(7, 60), "no finite decimal form");
+    assert_eq!(
+        why(1, 10i128.pow(32)),
+        "more digits than a decimal holds (28 places, 96 bits)"
+    );
+    assert_eq!(
+        why(3, 2i128.pow(100)),
+        "more digits than a decimal holds (28 places, 96 bits)"
+    );
+}
+
+#[test]
+fn a_finite_quotient_wider_than_a_decimal_stays_a_fraction() {
+    // 53,000.(23 places) × 0.3821: 27 places, digits over 96 bits. It was
+    // the error "exceeds the range of exact arithmetic".
+    let wide = 20_251_234_567_890_123_456_789_012_345i128 * 3821;
+    let n = ratio(wide, 10i128.pow(27)).expect("in range");
+    assert!(matches!(n, Num::Frac(_)), "{n}");
+    assert_eq!(
+        n.approx().map(|d| d.to_string()),
+        Some("77379.967283908161728390816170".into())
+    );
+    // Narrow enough, the same quotient is a decimal.
+    assert_eq!(
+        ratio(3821, 10i128.pow(27)),
+        Ok(d("0.000000000000000000000003821"))
+    );
+}
