@@ -123,6 +123,12 @@ pub struct Manifest {
     pub tags: BTreeMap<String, u64>,
     /// Draws abandoned, by profile and reason.
     pub redraws: BTreeMap<String, u64>,
+    /// Evaluations of the rulebook the draws of every task made, refused
+    /// draws included.
+    pub evaluations: u64,
+    /// The most the draws of one task made: what the generator's
+    /// `max_evaluations` bounds, so a run says how near it came.
+    pub most_evaluations: u64,
     /// SHA-256 of the task lines written.
     pub sha256: String,
 }
@@ -241,10 +247,17 @@ pub fn run_excluding(
             duplicates,
             excluded,
         } = settler.settle(d?)?;
-        let DrawnTask { task, redraws, .. } = drawn;
+        let DrawnTask {
+            task,
+            redraws,
+            evaluations,
+            ..
+        } = drawn;
         for (reason, n) in redraws {
             *manifest.redraws.entry(reason).or_default() += n;
         }
+        manifest.evaluations += evaluations;
+        manifest.most_evaluations = manifest.most_evaluations.max(evaluations);
         manifest.duplicates += duplicates;
         for file in excluded {
             if let Some(f) = manifest.exclude.get_mut(file) {

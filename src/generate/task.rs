@@ -308,10 +308,9 @@ impl<'g> TaskDrawer<'g> {
                 .unwrap_or_else(|| pick(&mut draws.rng, &draws.level.profiles));
             let profile = &g.profiles[at];
             let mut broken = None;
-            let spend = &mut draws.evaluations;
             match self.attempt(
                 &mut draws.rng,
-                spend,
+                &mut draws.evaluations,
                 index,
                 draws.level,
                 profile,

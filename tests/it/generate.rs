@@ -406,6 +406,26 @@ fn a_task_within_its_budget_is_the_same_whatever_the_budget() {
     }
 }
 
+/// The manifest adds up what each task's draws spent, and names the most
+/// one task spent, the figure `max_evaluations` bounds.
+#[test]
+fn the_manifest_counts_the_evaluations_each_task_spent() {
+    let (g, rb) = luma();
+    let engine = TaskDrawer::new(&g, &rb).expect("engine");
+    let (_, manifest) = generate(&g, &rb, 2026, 0, 40, 2);
+    // No duplicate redrawn: each index's task is the one drawn alone.
+    assert_eq!(manifest.duplicates, 0);
+    let spent: Vec<u64> = (0..40)
+        .map(|i| engine.task(2026, i, None).expect("a task").evaluations)
+        .collect();
+    assert_eq!(manifest.evaluations, spent.iter().sum::<u64>());
+    assert_eq!(Some(manifest.most_evaluations), spent.iter().max().copied());
+    assert!(manifest.most_evaluations < manifest.evaluations);
+    // A shard counts its own tasks.
+    let (_, shard) = generate(&g, &rb, 2026, 30, 10, 1);
+    assert_eq!(shard.evaluations, spent[30..].iter().sum::<u64>());
+}
+
 /// A text read through a pattern is drawn whole, and every text a
 /// generator writes for it must match the pattern when the generator loads.
 #[test]
