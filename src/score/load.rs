@@ -53,6 +53,9 @@ pub fn load_rubric(
     load_companion(path, "rubric", rulebook, parse_rubric)
 }
 
+/// The largest size of a number in a rubric (scores, weights, scales).
+pub(crate) const MAX_SCORE_NUMBER: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);
+
 /// Parses and checks rubric text against a rulebook.
 pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Diagnostics> {
     let (raw, mut diags) = parse_toml::<RawRubric>(name, text, "score::toml")?;
@@ -87,9 +90,21 @@ impl Checker<'_> {
         format!("{}@{}", self.rb.id(), self.rb.version())
     }
 
+    /// A rubric number: a plain decimal of at most [`MAX_SCORE_NUMBER`] in
+    /// size, so that the sums and products of grading (weights added up,
+    /// scales times shares) stay inside a decimal's range: a rubric is
+    /// untrusted input, and rust_decimal's operators panic past it.
     fn decimal(&mut self, s: &Spanned<String>) -> Decimal {
         match parse_plain_decimal(s.get_ref()) {
-            Some(d) => d,
+            Some(d) if d.abs() <= MAX_SCORE_NUMBER => d,
+            Some(_) => {
+                let message = format!(
+                    "`{}` is larger than a rubric number may be ({MAX_SCORE_NUMBER})",
+                    s.get_ref()
+                );
+                self.problem("score::decimal", span_of(s), message);
+                Decimal::ZERO
+            }
             None => {
                 let message = format!("`{}` is not a plain decimal", s.get_ref());
                 self.problem("score::decimal", span_of(s), message);

@@ -108,6 +108,52 @@ fn a_field_the_rulebook_lacks_fails_naming_both() {
     insta::assert_snapshot!("rubric_unknown_field", d.render(80, false));
 }
 
+/// A rubric is untrusted: numbers past 1,000,000 in size are refused where
+/// they are written (weights of 7.9 × 10^28 made grading panic on their
+/// sum), and the largest allowed grade a reply without a fault.
+#[test]
+fn rubric_numbers_are_bounded_so_grading_cannot_overflow() {
+    let weights = "weights = { employee_contribution = \"1\", taxable_pay = \"1\", income_tax = \"1\", net_pay = \"1\" }";
+    let huge = "79228162514264337593543950335";
+    let d = luma_with(
+        weights,
+        &format!("weights = {{ employee_contribution = \"{huge}\", taxable_pay = \"{huge}\", income_tax = \"1\", net_pay = \"1\" }}"),
+    )
+    .unwrap_err();
+    assert_eq!(d.problems.len(), 2);
+    assert!(
+        d.problems.iter().all(|p| p.code == "score::decimal"
+            && p.message
+                .contains("larger than a rubric number may be (1000000)")),
+        "{:?}",
+        d.problems
+    );
+    assert!(luma_with("scale = \"0.2\"", "scale = \"-1000000.5\"").is_err());
+    // At the bound, a wrong reply grades and stays a number.
+    let text = std::fs::read_to_string(root().join("rulebooks/luma-payroll/rubric-8.toml"))
+        .expect("the rubric");
+    let text = text
+        .replace(
+            "base = \"-0.5\"\nscale = \"0.2\"\ncap = \"-0.3\"",
+            "base = \"1000000\"\nscale = \"-1000000\"\ncap = \"1000000\"",
+        )
+        .replace(weights, &weights.replace("\"1\"", "\"1000000\""));
+    let r = parse_rubric(
+        "rubric-8.toml",
+        &text,
+        &rulebook("rulebooks/luma-payroll/v3"),
+    )
+    .expect("a rubric at the bound");
+    let expected = json!({"decision": "calculate", "currency": "LCR", "gross_pay": "3084.04",
+        "employee_contribution": "123.36", "allowed_deduction": "131.70", "taxable_pay": "2828.98",
+        "income_tax": "138.32", "net_pay": "2690.66", "clauses": ["R1", "R2", "R3", "R4", "R5", "R6"]});
+    let mut reply = expected.clone();
+    reply["income_tax"] = json!("138.33");
+    let g = grade(&r, &expected, &reply.to_string(), None).expect("graded");
+    // 1,000,000 − 1,000,000 × 3/4 of the weight right.
+    assert_eq!(g.score.normalize().to_string(), "250000");
+}
+
 #[test]
 fn rubric_drift_is_located() {
     let cases: &[(&str, &str, &str)] = &[

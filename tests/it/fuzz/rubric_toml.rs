@@ -2,7 +2,9 @@
 //! (`mutate_toml.rs`) and loaded against their rulebook; a rubric that loads
 //! grades a few replies to a task generated from the bundled generator of
 //! that rulebook: the reference reply under the mutated rubric, and the
-//! reference reply under the bundled one, damaged.
+//! reference reply under the bundled one, damaged. A fifth of the rubrics
+//! are the bundled ones with some of their numbers set to extremes (a
+//! decimal's range, the rubric's bound) instead.
 //!
 //! The oracle: no panic, no abort, within the time limit, and the same text
 //! loaded and graded twice gives the same diagnostics or the same grades.
@@ -138,6 +140,55 @@ const PIECES: &[&str] = &[
     "\"R1\"",
 ];
 
+/// Numbers at and past a rubric's bounds and a decimal's range, for its
+/// scores, weights and scales: grading adds and multiplies them.
+const EXTREMES: &[&str] = &[
+    "79228162514264337593543950335",
+    "-79228162514264337593543950335",
+    "1000000",
+    "-1000000",
+    "1000000.0000000000000000000001",
+    "0.0000000000000000000000000001",
+    "999999.9999999999999999999999",
+];
+
+/// The text with one to three of its quoted decimals replaced by extremes,
+/// or every decimal of one line (a partial's weights, added up) by one.
+fn with_extremes(rng: &mut Rng, text: &str) -> String {
+    let decimals = |text: &str| -> Vec<(usize, usize)> {
+        let quotes: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
+        quotes
+            .chunks_exact(2)
+            .map(|q| (q[0] + 1, q[1]))
+            .filter(|&(a, b)| {
+                let s = &text[a..b];
+                !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+            })
+            .collect()
+    };
+    let mut text = text.to_string();
+    if rng.random_bool(0.5) {
+        let lines: Vec<&str> = text.lines().filter(|l| decimals(l).len() > 1).collect();
+        let (Some(line), Some(x)) = (lines.choose(rng), EXTREMES.choose(rng)) else {
+            return text;
+        };
+        let mut new = line.to_string();
+        for (a, b) in decimals(line).into_iter().rev() {
+            new.replace_range(a..b, x);
+        }
+        return text.replacen(line, &new, 1);
+    }
+    for _ in 0..rng.random_range(1..=3) {
+        let (Some(&(a, b)), Some(x)) = (decimals(&text).choose(rng), EXTREMES.choose(rng)) else {
+            break;
+        };
+        text.replace_range(a..b, x);
+    }
+    text
+}
+
 fn damaged(rng: &mut Rng, reply: &str) -> String {
     let mut reply = reply.to_string();
     for _ in 0..rng.random_range(1..=3) {
@@ -163,7 +214,13 @@ impl Target for RubricToml {
         let (loaded, pool) = corpus();
         let seed = rng.random_range(0..loaded.len());
         let l = &loaded[seed];
-        let text = mutated(rng, &l.seed, pool);
+        // Mutations mostly make a rubric that is refused: extremes are set
+        // in the bundled text, so that they reach grading.
+        let text = if rng.random_bool(0.2) {
+            with_extremes(rng, &l.seed.text)
+        } else {
+            mutated(rng, &l.seed, pool)
+        };
         let expected = l.expected.choose(rng).cloned().unwrap_or(Value::Null);
         let reference = bareme::unstable::score::Scorer::new(l.rubric.clone(), false)
             .reference_reply(&expected);
