@@ -112,12 +112,14 @@ pub fn encode(v: &Value) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
-/// A number recorded as text: a decimal or a fraction `P/Q`.
+/// A number recorded as text: a decimal or a fraction `P/Q`. Exactly as
+/// written or not at all: rust_decimal's `parse` rounds past 28 places, and
+/// a value changed in its 29th would then pass for the one computed.
 fn recorded_num(text: &str) -> Option<Num> {
     if text.contains('/') {
         parse_fraction(text)
     } else {
-        text.parse::<Decimal>().ok().map(Num::Dec)
+        Decimal::from_str_exact(text).ok().map(Num::Dec)
     }
 }
 

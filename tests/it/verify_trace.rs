@@ -73,6 +73,38 @@ fn every_conformance_trace_follows() {
     );
 }
 
+/// A value changed past its 28th place is a change: read the way
+/// rust_decimal's `parse` reads it (rounded to 28 places), `302.40` with a
+/// 1 in its 31st place passed for the value computed.
+#[test]
+fn a_value_changed_past_28_places_does_not_follow() {
+    let rb = load_rulebook(Path::new("rulebooks/luma-payroll/v3")).expect("bundled rulebook");
+    let case = serde_json::json!({"task": "payslip", "gross_pay": "3650.00",
+        "payroll_month": "2026-09", "allowed_deduction": "120.00", "contract_gross_pay": "3500.00"});
+    let line = traced(&rb, &case).expect("a trace");
+    assert!(verdict(&rb, &line, &case).follows());
+    let mut json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let events = json["trace"]["events"].as_array_mut().expect("events");
+    let step = events
+        .iter_mut()
+        .find(|e| e["event"] == "step" && e["value"].as_str().is_some_and(|v| v.contains('.')))
+        .expect("a step with a decimal value");
+    let at = event_at(step);
+    let changed = format!(
+        "{}{}1",
+        step["value"].as_str().unwrap_or(""),
+        "0".repeat(28)
+    );
+    step["value"] = serde_json::Value::String(changed.clone());
+    let v = verdict(&rb, &json.to_string(), &case);
+    assert!(!v.follows(), "{changed} passed");
+    assert!(
+        v.findings.iter().any(|f| f.to_string().contains(&at)),
+        "{changed} at {at}: {:?}",
+        v.findings.iter().map(|f| f.to_string()).collect::<Vec<_>>()
+    );
+}
+
 /// A trace changed in one place, and where the change is.
 struct Tampered {
     line: String,
