@@ -197,7 +197,7 @@ pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal
         .iter()
         .position(|&p| p == divisor)?;
     if a.is_zero() {
-        return Some(Decimal::ZERO);
+        return Some(zero_quotient(a, b));
     }
     let scale = a.scale().checked_sub(b.scale())?;
     let m = a.mantissa().unsigned_abs();
@@ -245,6 +245,13 @@ pub(crate) fn quotient_by_power_of_ten(a: Decimal, b: Decimal) -> Option<Decimal
         }
     }
     build(q, scale)
+}
+
+/// `0 / b` with the places decimal division gives an exact quotient, the
+/// dividend's less the divisor's (`2.00 / 2` is `1.00`, so `0.00 / 2` is
+/// `0.00`), where rust_decimal gives a bare `0`.
+fn zero_quotient(a: Decimal, b: Decimal) -> Decimal {
+    Decimal::new(0, a.scale().saturating_sub(b.scale()))
 }
 
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
@@ -309,6 +316,7 @@ impl Num {
                     }
                 }
                 Div if b.is_zero() => return Err(NumError::DivisionByZero(Some(a.to_string()))),
+                Div if a.is_zero() => return Ok(Num::Dec(zero_quotient(a, b))),
                 Div => {
                     if let Some(q) = quotient_by_power_of_ten(a, b) {
                         return Ok(Num::Dec(q));

@@ -79,14 +79,15 @@ fn prorated_amounts_stay_in_range() {
 }
 
 #[test]
-fn quotients_by_powers_of_ten_are_those_of_rust_decimal() {
+fn quotients_by_powers_of_ten_are_those_of_rust_decimal_but_for_zero() {
     for (a, b, expected) in [
         ("8518.4640", "100", "85.184640"),
         ("12.5", "10", "1.250"),
         ("1.000", "10", "0.100"),
         ("1.0", "100", "0.010"),
         ("-5.50", "100", "-0.0550"),
-        ("0.00", "100", "0"),
+        // rust_decimal gives a bare 0: a zero keeps the places (`zero_quotient`).
+        ("0.00", "100", "0.00"),
         ("98.25", "-100", "-0.9825"),
     ] {
         let (a, b) = (
@@ -124,7 +125,12 @@ proptest::proptest! {
         let pow = 10i128.pow(k);
         let b = Decimal::from_i128_with_scale(if negative { -pow } else { pow }, divisor_scale);
         if let Some(q) = quotient_by_power_of_ten(a, b) {
-            let general = a.checked_div(b).expect("a quotient");
+            // A zero keeps the places an exact quotient has; rust_decimal's is bare.
+            let general = if a.is_zero() {
+                zero_quotient(a, b)
+            } else {
+                a.checked_div(b).expect("a quotient")
+            };
             proptest::prop_assert_eq!(q, general);
             proptest::prop_assert_eq!(q.scale(), general.scale());
             proptest::prop_assert_eq!(q.to_string(), general.to_string());
@@ -230,4 +236,15 @@ fn a_finite_quotient_wider_than_a_decimal_stays_a_fraction() {
         ratio(3821, 10i128.pow(27)),
         Ok(d("0.000000000000000000000003821"))
     );
+}
+
+#[test]
+fn a_zero_quotient_keeps_the_places_of_an_exact_one() {
+    let q = |a: &str, b: &str| d(a).arith(BinOp::Div, d(b)).map(|n| n.to_string());
+    assert_eq!(q("2.00", "2"), Ok("1.00".into()));
+    assert_eq!(q("0.00", "2"), Ok("0.00".into()));
+    assert_eq!(q("0.00", "100"), Ok("0.00".into()));
+    assert_eq!(q("0.000", "0.5"), Ok("0.00".into()));
+    assert_eq!(q("0", "0.03"), Ok("0".into()));
+    assert_eq!(q("0", "3"), Ok("0".into()));
 }
