@@ -65,6 +65,7 @@ impl Frac {
     }
 
     /// The nearest decimal (28 significant digits), for functions that are not exact anyway.
+    ///
     /// Terms wider than a decimal's 96 bits (a product of 28-place
     /// decimals is over 10^32) are divided digit by digit, rounded as
     /// rust_decimal rounds a quotient (half to even); `None` only when the
