@@ -53,14 +53,9 @@ impl Frac {
     /// (`1/3`), or `more digits than a decimal holds` (a denominator
     /// 2^a·5^b: over 28 places or 96 bits, from a product of many places).
     pub fn why_not_decimal(self) -> &'static str {
-        let mut rest = self.den.max(1) >> self.den.max(1).trailing_zeros();
-        while rest % 5 == 0 {
-            rest /= 5;
-        }
-        if rest == 1 {
-            "more digits than a decimal holds (28 places, 96 bits)"
-        } else {
-            "no finite decimal form"
+        match finite_places(self.den) {
+            Some(_) => "more digits than a decimal holds (28 places, 96 bits)",
+            None => "no finite decimal form",
         }
     }
 
@@ -255,6 +250,21 @@ fn zero_quotient(a: Decimal, b: Decimal) -> Decimal {
     Decimal::new(0, a.scale().saturating_sub(b.scale()))
 }
 
+/// The places of `n / den` as a finite decimal, for a reduced fraction:
+/// a denominator 2^a·5^b gives max(a, b); any other, none.
+fn finite_places(den: i128) -> Option<u32> {
+    if den <= 0 {
+        return None;
+    }
+    let twos = den.trailing_zeros();
+    let (mut rest, mut fives) = (den >> twos, 0u32);
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    (rest == 1).then_some(twos.max(fives))
+}
+
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
 pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
     if den == 0 {
@@ -271,15 +281,7 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
     let g = gcd(num, den).max(1);
     num /= g;
     den /= g;
-    // A denominator 2^a·5^b gives a finite decimal with max(a, b) places.
-    let twos = den.trailing_zeros();
-    let (mut rest, mut fives) = (den >> twos, 0u32);
-    while rest % 5 == 0 {
-        rest /= 5;
-        fives += 1;
-    }
-    if rest == 1 {
-        let places = twos.max(fives);
+    if let Some(places) = finite_places(den) {
         // A finite decimal whose digits a decimal's 96 bits cannot hold
         // (a 28-digit `pow` times a rate) stays a fraction.
         let factor = pow10(places)
