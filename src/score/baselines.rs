@@ -574,16 +574,20 @@ fn copied(case: &Value, key: &str, value: &Value) -> bool {
     false
 }
 
-/// A value of the format that differs from `v`: one more for an amount.
+/// A value of the format that differs from `v`: one more for an amount
+/// (one less at the top of the decimal range, where one more overflows).
 fn wrong(format: Format, v: &Value) -> Value {
+    let off = |d: Decimal| {
+        d.checked_add(Decimal::ONE)
+            .or_else(|| d.checked_sub(Decimal::ONE))
+            .unwrap_or(Decimal::ZERO)
+    };
     match (format, decimal(v)) {
-        (Format::Money | Format::SignedMoney, Some(d)) => {
-            Value::String(format!("{:.2}", d + Decimal::ONE))
-        }
+        (Format::Money | Format::SignedMoney, Some(d)) => Value::String(format!("{:.2}", off(d))),
         (Format::Amount, Some(d)) => {
-            serde_json::from_str(&(d + Decimal::ONE).normalize().to_string()).unwrap_or(Value::Null)
+            serde_json::from_str(&off(d).normalize().to_string()).unwrap_or(Value::Null)
         }
-        (Format::Decimal, Some(d)) => Value::String((d + Decimal::ONE).normalize().to_string()),
+        (Format::Decimal, Some(d)) => Value::String(off(d).normalize().to_string()),
         (Format::Clauses, _) => v.clone(),
         _ => Value::String(format!("not {}", text(v))),
     }
@@ -594,5 +598,29 @@ fn text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reference at the top of the decimal range is made wrong by one
+    /// less: one more overflowed, and `bareme baselines` aborted on a
+    /// rulebook whose answer reached it.
+    #[test]
+    fn a_wrong_amount_stays_in_the_decimal_range() {
+        let max = Value::String("79228162514264337593543950335".into());
+        assert_eq!(
+            wrong(Format::Decimal, &max),
+            Value::String("79228162514264337593543950334".into())
+        );
+        let min = Value::String("-79228162514264337593543950335".into());
+        assert_eq!(
+            wrong(Format::Decimal, &min),
+            Value::String("-79228162514264337593543950334".into())
+        );
+        let pay = Value::String("2500.00".into());
+        assert_eq!(wrong(Format::Money, &pay), Value::String("2501.00".into()));
     }
 }
