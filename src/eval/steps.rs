@@ -160,6 +160,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let saved = self.current.take();
         let n = group.steps.len();
         let mut fields = Vec::with_capacity(items.len() * n);
+        if T::ON {
+            // The machine planned room for one item of a group over the
+            // case (`Machine::new`); the others are counted now, or the
+            // events list grows by copying, item after item (bounded: a
+            // budget may end the group early).
+            let planned = group.specialized.as_ref().map_or(1, |s| s.rows.len());
+            let more = items.len().saturating_sub(planned).min(1 << 16);
+            self.tracer.reserve(more.saturating_mul(n));
+        }
         // One slot buffer serves every item in turn.
         let mut slots: Vec<Slot> = Vec::with_capacity(n);
         for (index, item) in items.iter().enumerate() {
