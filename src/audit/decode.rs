@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
 use crate::model::{Input, InputKind};
-use crate::num::exact::{parse_fraction, Num};
+use crate::num::exact::{parse_decimal_exact, parse_fraction, Num};
 use crate::value::{parse_date, Entries, Month, Record, Value};
 
 /// A recorded value read back as the rulebook declares it; `None` when it
@@ -32,7 +32,7 @@ fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
         }
         InputKind::Fraction { .. } => {
             let text = text_of(json)?;
-            Value::from_num(parse_fraction(&text)?)
+            Value::from_num(recorded_num(&text)?)
         }
         InputKind::Bool => Value::Bool(json.as_bool()?),
         InputKind::Text { .. } | InputKind::Enum { .. } | InputKind::Table { .. } => {
@@ -112,14 +112,15 @@ pub fn encode(v: &Value) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
-/// A number recorded as text: a decimal or a fraction `P/Q`. Exactly as
-/// written or not at all: rust_decimal's `parse` rounds past 28 places, and
-/// a value changed in its 29th would then pass for the one computed.
+/// A number recorded as text: a decimal (of any length: a finite
+/// fraction is written in full) or a fraction `P/Q`. Exactly as written or
+/// not at all: rust_decimal's `parse` rounds past 28 places, and a value
+/// changed in its 29th would then pass for the one computed.
 fn recorded_num(text: &str) -> Option<Num> {
     if text.contains('/') {
         parse_fraction(text)
     } else {
-        Decimal::from_str_exact(text).ok().map(Num::Dec)
+        parse_decimal_exact(text)
     }
 }
 

@@ -6,8 +6,10 @@
 //! integers), and every later operation on it is exact until a rounding
 //! point turns it back into a decimal.
 //!
-//! Invariant: a `Frac` is reduced, its denominator is > 1 and not of the form
-//! 2^a·5^b (such a quotient is a finite decimal and is held as one).
+//! Invariant: a `Frac` is reduced and its denominator is > 1; one of the
+//! form 2^a·5^b is a finite decimal with more places or digits than a
+//! `Decimal` holds (a product of 28-place decimals), and is written as that
+//! decimal in full.
 
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
@@ -32,9 +34,15 @@ pub enum Num {
     Frac(Frac),
 }
 
+/// `P/Q`; a finite decimal in full (`0.03242160661013237174790552530583`,
+/// not `3242160661013237174790552530583/100000000000000000000000000000000`):
+/// the same exact value, as an auditor reads it.
 impl fmt::Display for Frac {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.num, self.den)
+        match self.long_decimal() {
+            Some(text) => f.write_str(&text),
+            None => write!(f, "{}/{}", self.num, self.den),
+        }
     }
 }
 
@@ -57,6 +65,33 @@ impl Frac {
             Some(_) => "more digits than a decimal holds (28 places, 96 bits)",
             None => "no finite decimal form",
         }
+    }
+
+    /// A finite value's every digit: its mantissa `num × 10^places / den`
+    /// with the point placed. `None` for a fraction with no finite decimal
+    /// form, or a mantissa over 128 bits: [`parse_decimal_exact`] reads
+    /// back every text this writes.
+    fn long_decimal(self) -> Option<String> {
+        let places = finite_places(self.den)?;
+        let d = self.den.unsigned_abs();
+        let (twos, fives) = (d.trailing_zeros(), places);
+        // 10^places / den = 2^(places − twos) · 5^(places − fives(den)).
+        let mut factor = 2u128.checked_pow(places.checked_sub(twos)?)?;
+        let mut rest = d >> twos;
+        let mut five_count = 0;
+        while rest % 5 == 0 {
+            rest /= 5;
+            five_count += 1;
+        }
+        factor = factor.checked_mul(5u128.checked_pow(fives.checked_sub(five_count)?)?)?;
+        let mantissa = self.num.unsigned_abs().checked_mul(factor)?;
+        if mantissa > i128::MAX as u128 {
+            return None;
+        }
+        let digits = format!("{mantissa:0>width$}", width = places as usize + 1);
+        let (whole, fraction) = digits.split_at(digits.len() - places as usize);
+        let sign = if self.num < 0 { "-" } else { "" };
+        Some(format!("{sign}{whole}.{fraction}"))
     }
 
     /// The nearest decimal (28 significant digits), for functions that are not exact anyway.
@@ -458,6 +493,42 @@ pub fn round_frac(
         Num::Frac(f) => f.approx().unwrap_or_default(),
     };
     Ok((after, margin.normalize()))
+}
+
+/// Reads a decimal as a trace writes it, exactly: one of more places or
+/// digits than a `Decimal` holds (a finite [`Frac`] in full) as that
+/// fraction. `None` for other text, or a mantissa over 128 bits.
+pub fn parse_decimal_exact(text: &str) -> Option<Num> {
+    if let Ok(d) = Decimal::from_str_exact(text) {
+        return Some(Num::Dec(d));
+    }
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    let mut mantissa: i128 = format!("{whole}{fraction}").parse().ok()?;
+    // value = mantissa / (2^k · 5^k): the factors of 2 and 5 the mantissa
+    // shares leave the denominator first, so that one wider than 10^38 can
+    // still be read when the fraction's own denominator is not.
+    let k = u32::try_from(fraction.len()).ok()?;
+    let (mut twos, mut fives) = (k, k);
+    while twos > 0 && mantissa != 0 && mantissa % 2 == 0 {
+        mantissa /= 2;
+        twos -= 1;
+    }
+    while fives > 0 && mantissa != 0 && mantissa % 5 == 0 {
+        mantissa /= 5;
+        fives -= 1;
+    }
+    let den = 2i128
+        .checked_pow(twos)?
+        .checked_mul(5i128.checked_pow(fives)?)?;
+    ratio(if negative { -mantissa } else { mantissa }, den).ok()
 }
 
 /// Parses `p/q`, a plain decimal, or an integer into an exact number.

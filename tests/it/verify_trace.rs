@@ -105,6 +105,64 @@ fn a_value_changed_past_28_places_does_not_follow() {
     );
 }
 
+/// A finite fraction too long for a decimal (a share of 1/2^39, and its
+/// product with an amount) is written as every digit of it: the verifier
+/// reads those digits as the exact fraction, in the inputs and in a step,
+/// and a digit changed in the 41st place is a finding.
+#[test]
+fn a_long_finite_fraction_is_written_in_full_and_verified() {
+    let rb = bareme::parse_rulebook(
+        "share.toml",
+        r#"
+[rulebook]
+id = "share"
+version = 1
+schema = 1
+
+[inputs.share]
+type = "fraction"
+required = true
+
+[inputs.amount]
+type = "money"
+required = true
+
+[steps.part]
+expr = "amount * share"
+round = { places = 2, mode = "half_up" }
+
+[decisions.ok.answer]
+part = { expr = "part", format = "money" }
+
+[[checks]]
+decision = "ok"
+"#,
+    )
+    .expect("the rulebook loads");
+    let case = serde_json::json!({"share": "1/549755813888", "amount": "12345678.91"});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let trace = &json["trace"];
+    assert_eq!(
+        trace["inputs"][0]["value"],
+        "0.000000000001818989403545856475830078125"
+    );
+    let step = &trace["events"][1];
+    // 12345678.91 / 2^39, exactly: 41 places.
+    let exact = "0.00002245665911686955951154232025146484375";
+    assert_eq!(
+        (&step["step"], &step["exact"]),
+        (&"part".into(), &exact.into())
+    );
+    assert!(verdict(&rb, &line, &case).follows());
+
+    let changed = line.replace(exact, "0.00002245665911686955951154232025146484376");
+    assert_ne!(changed, line);
+    let v = verdict(&rb, &changed, &case);
+    assert!(!v.follows(), "a change in the 41st place passed");
+    assert!(v.findings.iter().any(|f| f.to_string().contains("part")));
+}
+
 /// A trace changed in one place, and where the change is.
 struct Tampered {
     line: String,

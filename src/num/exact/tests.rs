@@ -248,3 +248,95 @@ fn a_zero_quotient_keeps_the_places_of_an_exact_one() {
     assert_eq!(q("0", "0.03"), Ok("0".into()));
     assert_eq!(q("0", "3"), Ok("0".into()));
 }
+
+/// A finite value too long for a decimal is written as every digit of
+/// it, and read back as the same fraction; a value with no finite form
+/// keeps `P/Q`.
+#[test]
+fn a_finite_fraction_is_written_in_full_and_read_back() {
+    let den = 10i128.pow(32);
+    let rgdu = ratio(3_242_160_661_013_237_174_790_552_530_583, den).expect("in range");
+    assert!(matches!(rgdu, Num::Frac(_)), "32 places: {rgdu:?}");
+    assert_eq!(rgdu.to_string(), "0.03242160661013237174790552530583");
+    assert_eq!(parse_decimal_exact(&rgdu.to_string()), Some(rgdu));
+
+    // A denominator of twos alone: 1/2^39 has 39 places, its mantissa 5^39.
+    let tiny = ratio(1, 1i128 << 39).expect("in range");
+    assert_eq!(
+        tiny.to_string(),
+        "0.000000000001818989403545856475830078125"
+    );
+    assert_eq!(parse_decimal_exact(&tiny.to_string()), Some(tiny));
+    // Negative, with a whole part: 3 + 1/2^100 needs a mantissa of
+    // 3·10^100, over 128 bits, so it keeps P/Q (which reads back).
+    let x = ratio(-(3 * (1i128 << 100) + 1), 1i128 << 100).expect("in range");
+    assert_eq!(
+        x.to_string(),
+        format!("-{}/{}", 3 * (1i128 << 100) + 1, 1i128 << 100)
+    );
+    let y = ratio(-(3 * 10i128.pow(31) + 1), 10i128.pow(31)).expect("in range");
+    assert_eq!(y.to_string(), "-3.0000000000000000000000000000001");
+    assert_eq!(parse_decimal_exact(&y.to_string()), Some(y));
+
+    let small = ratio(-7, 10i128.pow(30)).expect("in range");
+    assert_eq!(small.to_string(), "-0.000000000000000000000000000007");
+    assert_eq!(
+        parse_decimal_exact("-0.000000000000000000000000000007"),
+        Some(small)
+    );
+
+    assert_eq!(ratio(1, 3).map(|n| n.to_string()), Ok("1/3".into()));
+    // A decimal a `Decimal` holds is read as one; trailing zeros past 28
+    // places read as the value they write.
+    assert_eq!(parse_decimal_exact("0.25"), Some(d("0.25")));
+    assert_eq!(
+        parse_decimal_exact("0.10000000000000000000000000000000"),
+        Some(d("0.1"))
+    );
+    let long = "0.0000000000000000000000000000001";
+    assert!(parse_decimal_exact(long).is_some());
+    for bad in [
+        "",
+        "1.2.3",
+        "1e5",
+        "١٢",
+        &format!("+{long}"),
+        &format!("{long}x"),
+        &format!(".{long}"),
+        &format!("{long}.5"),
+        &format!("-{long}").replace("0.", "."),
+        "1234567890123456789012345678901234567890.5",
+    ] {
+        assert_eq!(parse_decimal_exact(bad), None, "{bad:?}");
+    }
+}
+
+proptest::proptest! {
+    /// Every finite fraction written as a decimal reads back as itself, and
+    /// its text is a decimal exactly when its mantissa fits 128 bits.
+    #[test]
+    fn a_finite_fraction_reads_back_from_its_text(
+        num in -(1i128 << 100)..(1i128 << 100),
+        twos in 0u32..=90,
+        fives in 0u32..=50,
+    ) {
+        let Some(den) = 2i128.checked_pow(twos).and_then(|t| t.checked_mul(5i128.checked_pow(fives)?)) else {
+            return Ok(());
+        };
+        let Ok(x) = ratio(num, den) else { return Ok(()) };
+        let text = x.to_string();
+        // A mantissa over 128 bits keeps `P/Q`, as any other fraction.
+        if !text.contains('/') {
+            proptest::prop_assert_eq!(parse_decimal_exact(&text), Some(x), "{}", text);
+            // The decimal's digits are exactly num / den.
+            let unsigned = text.trim_start_matches('-');
+            let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+            let digits: String = format!("{whole}{fraction}");
+            let m: i128 = digits.parse().expect("digits");
+            let k = u32::try_from(fraction.len()).expect("places");
+            if let Some(p) = 10i128.checked_pow(k) {
+                proptest::prop_assert_eq!(ratio(if num < 0 { -m } else { m }, p).ok(), Some(x));
+            }
+        }
+    }
+}
