@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
 use crate::model::{Input, InputKind};
-use crate::num::exact::{parse_decimal_exact, parse_fraction, Num};
+use crate::num::exact::{parse_decimal_exact, ratio, Num};
 use crate::value::{parse_date, Entries, Month, Record, Value};
 
 /// A recorded value read back as the rulebook declares it; `None` when it
@@ -117,10 +117,22 @@ pub fn encode(v: &Value) -> Json {
 /// not at all: rust_decimal's `parse` rounds past 28 places, and a value
 /// changed in its 29th would then pass for the one computed.
 fn recorded_num(text: &str) -> Option<Num> {
-    if text.contains('/') {
-        parse_fraction(text)
-    } else {
-        parse_decimal_exact(text)
+    match text.split_once('/') {
+        // Any fraction a trace writes: its terms are 128-bit, where a
+        // case's `P/Q` is bounded (10^12) and unsigned.
+        Some((p, q)) => {
+            let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            let unsigned = p.strip_prefix('-').unwrap_or(p);
+            if !digits(unsigned) || !digits(q) {
+                return None;
+            }
+            let (p, q) = (p.parse::<i128>().ok()?, q.parse::<i128>().ok()?);
+            if q == 0 {
+                return None;
+            }
+            ratio(p, q).ok()
+        }
+        None => parse_decimal_exact(text),
     }
 }
 

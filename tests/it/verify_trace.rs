@@ -163,6 +163,50 @@ decision = "ok"
     assert!(v.findings.iter().any(|f| f.to_string().contains("part")));
 }
 
+/// A fraction with terms past a case's bound (10^12) is read by value:
+/// the same value written unreduced follows, a numerator one more does not.
+#[test]
+fn a_wide_fraction_is_compared_by_value() {
+    let rb = bareme::parse_rulebook(
+        "seventh.toml",
+        r#"
+[rulebook]
+id = "seventh"
+version = 1
+schema = 1
+
+[inputs.amount]
+type = "money"
+required = true
+
+[steps.seventh]
+expr = "amount / 7"
+
+[steps.part]
+expr = "seventh"
+round = { places = 2, mode = "half_up" }
+
+[decisions.ok.answer]
+part = { expr = "part", format = "money" }
+
+[[checks]]
+decision = "ok"
+"#,
+    )
+    .expect("the rulebook loads");
+    let case = serde_json::json!({"amount": "123456789012345.68"});
+    let line = traced(&rb, &case).expect("a trace");
+    let exact = "3086419725308642/175";
+    assert!(line.contains(&format!(r#""value":"{exact}""#)), "{line}");
+    assert!(verdict(&rb, &line, &case).follows());
+    let unreduced = line.replace(exact, "6172839450617284/350");
+    assert!(verdict(&rb, &unreduced, &case).follows());
+    let changed = line.replace(exact, "3086419725308643/175");
+    let v = verdict(&rb, &changed, &case);
+    assert!(!v.follows(), "a numerator one more passed");
+    assert!(v.findings.iter().any(|f| f.to_string().contains("seventh")));
+}
+
 /// A trace changed in one place, and where the change is.
 struct Tampered {
     line: String,
