@@ -33,6 +33,18 @@ pub enum NumError {
     },
     /// An exact fraction whose terms leave the 128-bit integer range.
     OutOfRange,
+    /// `+ - × /` whose exact result leaves the 128-bit fraction range:
+    /// most often a product of long decimals (a 28-place `pow` squared has
+    /// 56 places). The operands as written, so the author sees which to
+    /// round.
+    TooManyDigits {
+        /// The left operand.
+        left: String,
+        /// The operator.
+        op: BinOp,
+        /// The right operand.
+        right: String,
+    },
 }
 
 impl NumError {
@@ -44,6 +56,7 @@ impl NumError {
             NumError::NotArithmetic(_) => "num::not_arithmetic",
             NumError::Overflow { .. } => "num::overflow",
             NumError::OutOfRange => "num::out_of_range",
+            NumError::TooManyDigits { .. } => "num::too_many_digits",
         }
     }
 }
@@ -62,6 +75,12 @@ impl fmt::Display for NumError {
             NumError::OutOfRange => {
                 f.write_str("the exact value exceeds the range of exact arithmetic")
             }
+            NumError::TooManyDigits { left, op, right } => write!(
+                f,
+                "{left} {} {right}: the exact value exceeds the range of exact \
+                 arithmetic (128-bit fractions); round an operand first",
+                op.symbol()
+            ),
         }
     }
 }

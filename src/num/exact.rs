@@ -371,6 +371,46 @@ impl Num {
                 _ => {}
             }
         }
+        self.fraction_arith(op, other).map_err(|e| match e {
+            // A value within a decimal's size that has too many digits to
+            // hold exactly: rounding an operand is the remedy, where a
+            // value too large has none.
+            NumError::OutOfRange if self.within_size(op, other) => NumError::TooManyDigits {
+                left: self.to_string(),
+                op,
+                right: other.to_string(),
+            },
+            e => e,
+        })
+    }
+
+    /// Whether `self op other` is, by its operands' orders of magnitude,
+    /// within the size of a decimal (29 whole digits). An estimate, to word
+    /// an error; never an answer.
+    fn within_size(self, op: crate::expr::BinOp, other: Num) -> bool {
+        use crate::expr::BinOp::*;
+        let digits = |x: i128| {
+            x.unsigned_abs()
+                .checked_ilog10()
+                .map_or(0, |d| d as i64 + 1)
+        };
+        let order = |n: Num| {
+            n.parts()
+                .map_or(i64::MAX / 4, |(p, q)| digits(p) - digits(q) + 1)
+        };
+        let (a, b) = (order(self), order(other));
+        let result = match op {
+            Mul => a + b,
+            Div => a - b + 1,
+            _ => a.max(b) + 1,
+        };
+        result <= 29
+    }
+
+    /// `+ - × /` on the terms of two exact fractions (a decimal's are its
+    /// mantissa over a power of ten).
+    fn fraction_arith(self, op: crate::expr::BinOp, other: Num) -> Result<Num, NumError> {
+        use crate::expr::BinOp::*;
         let (a, b) = self.parts()?;
         let (c, d) = other.parts()?;
         let m = |x: i128, y: i128| x.checked_mul(y).ok_or(RANGE);

@@ -340,3 +340,25 @@ proptest::proptest! {
         }
     }
 }
+
+/// A product with more digits than exact arithmetic holds names its
+/// operands and the remedy; a value too large for any decimal keeps the
+/// plain message, as rounding would not help it.
+#[test]
+fn too_many_digits_is_told_from_too_large() {
+    // A 27-place `pow` result, times itself after a product with money.
+    let growth = d("1.024695076595959838322103868");
+    let once = d("1000.00")
+        .arith(BinOp::Mul, growth)
+        .expect("25 places fit");
+    let e = once.arith(BinOp::Mul, growth).unwrap_err();
+    assert_eq!(e.code(), "num::too_many_digits");
+    assert_eq!(
+        e.to_string(),
+        "1024.6950765959598383221038680 * 1.024695076595959838322103868: the exact value \
+         exceeds the range of exact arithmetic (128-bit fractions); round an operand first"
+    );
+    let huge = d("79228162514264337593543950335");
+    assert_eq!(huge.arith(BinOp::Mul, d("10")), Err(NumError::OutOfRange));
+    assert_eq!(huge.arith(BinOp::Add, huge), Err(NumError::OutOfRange));
+}
