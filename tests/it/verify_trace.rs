@@ -105,20 +105,26 @@ fn a_value_changed_past_28_places_does_not_follow() {
     );
 }
 
+/// A rulebook `id` of the inputs and steps in `body` whose one decision
+/// answers the step `part` in money.
+fn part_rulebook(id: &str, body: &str) -> Rulebook {
+    let text = format!(
+        "[rulebook]\nid = \"{id}\"\nversion = 1\nschema = 1\n{body}\n\
+         [decisions.ok.answer]\npart = {{ expr = \"part\", format = \"money\" }}\n\n\
+         [[checks]]\ndecision = \"ok\"\n"
+    );
+    bareme::parse_rulebook(&format!("{id}.toml"), &text).expect("the rulebook loads")
+}
+
 /// A finite fraction too long for a decimal (a share of 1/2^39, and its
 /// product with an amount) is written as every digit of it: the verifier
 /// reads those digits as the exact fraction, in the inputs and in a step,
 /// and a digit changed in the 41st place is a finding.
 #[test]
 fn a_long_finite_fraction_is_written_in_full_and_verified() {
-    let rb = bareme::parse_rulebook(
-        "share.toml",
+    let rb = part_rulebook(
+        "share",
         r#"
-[rulebook]
-id = "share"
-version = 1
-schema = 1
-
 [inputs.share]
 type = "fraction"
 required = true
@@ -130,15 +136,8 @@ required = true
 [steps.part]
 expr = "amount * share"
 round = { places = 2, mode = "half_up" }
-
-[decisions.ok.answer]
-part = { expr = "part", format = "money" }
-
-[[checks]]
-decision = "ok"
 "#,
-    )
-    .expect("the rulebook loads");
+    );
     let case = serde_json::json!({"share": "1/549755813888", "amount": "12345678.91"});
     let line = traced(&rb, &case).expect("a trace");
     let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
@@ -167,14 +166,9 @@ decision = "ok"
 /// the same value written unreduced follows, a numerator one more does not.
 #[test]
 fn a_wide_fraction_is_compared_by_value() {
-    let rb = bareme::parse_rulebook(
-        "seventh.toml",
+    let rb = part_rulebook(
+        "seventh",
         r#"
-[rulebook]
-id = "seventh"
-version = 1
-schema = 1
-
 [inputs.amount]
 type = "money"
 required = true
@@ -185,15 +179,8 @@ expr = "amount / 7"
 [steps.part]
 expr = "seventh"
 round = { places = 2, mode = "half_up" }
-
-[decisions.ok.answer]
-part = { expr = "part", format = "money" }
-
-[[checks]]
-decision = "ok"
 "#,
-    )
-    .expect("the rulebook loads");
+    );
     let case = serde_json::json!({"amount": "123456789012345.68"});
     let line = traced(&rb, &case).expect("a trace");
     let exact = "3086419725308642/175";
