@@ -207,6 +207,16 @@ impl GroupResult {
         }
     }
 
+    /// Step `j` of every item, in order: `ops::field` of [`Self::list`]
+    /// at `j`, without making the list.
+    pub(super) fn column(&self, j: usize) -> Value {
+        Value::List(
+            (0..self.items.len())
+                .map(|i| self.field(i, j).cloned().unwrap_or(Value::Absent))
+                .collect(),
+        )
+    }
+
     pub(super) fn list(&self) -> Value {
         self.list
             .get_or_init(|| {

@@ -267,6 +267,19 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 return Ok(v);
             }
         }
+        // A column of a group (`lines.net`), taken from its results
+        // without the list of records the whole group would be. Unless the
+        // group's own read is noted (no path): that needs the list.
+        if let (CodeKind::Group(g), false) = (&base.kind, T::ON && record && path.is_none()) {
+            self.spend(base.span)?;
+            let v = self.group(*g)?.column(index);
+            if T::ON && record {
+                if let Some(p) = path {
+                    self.tracer.read(p, &v);
+                }
+            }
+            return Ok(v);
+        }
         let b = self.eval(base, path.is_none())?;
         let v = ops::field(&b, index).map_err(|m| Fault::at(c.span, m))?;
         if T::ON && record {
