@@ -329,7 +329,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             reads: frame.reads,
             lookups: frame.lookups,
             roundings: frame.roundings,
-            exact: exact.unwrap_or_else(|| value.clone()),
+            exact,
             value: value.clone(),
         })));
         Ok(value)

@@ -30,8 +30,8 @@ pub struct KnownTrace {
     pub cites: Vec<bool>,
     /// The clauses it applies, those of its citations included.
     pub clauses: Clauses,
-    /// Its exact value before its rounding point.
-    pub exact: Value,
+    /// Its exact value before its rounding point, when not its value.
+    pub exact: Option<Value>,
     /// Its value.
     pub value: Value,
     /// The budget its own nodes spend, its dependencies' apart.

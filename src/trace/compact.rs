@@ -474,7 +474,7 @@ fn step(
     let (point, inside) = match s.roundings.split_last() {
         Some((last, rest))
             if last.at == "step"
-                && written_eq(&num_value(last.rounded.before), &s.exact)
+                && written_eq(&num_value(last.rounded.before), s.exact())
                 && written_eq(&Value::Number(last.rounded.after), &s.value) =>
         {
             (Some(last), rest)
@@ -513,9 +513,9 @@ fn step(
         write_quoted_decimal(out, &r.rounded.margin);
         out.push(b']');
     }
-    if !written_eq(&s.exact, &s.value) {
+    if let Some(exact) = s.exact.as_ref().filter(|e| !written_eq(e, &s.value)) {
         out.extend_from_slice(b",\"exact\":");
-        values.value(out, &s.exact);
+        values.value(out, exact);
     }
     out.extend_from_slice(b",\"v\":");
     values.value(out, &s.value);

@@ -447,7 +447,7 @@ fn write_work(out: &mut String, page: &Page<'_>, s: &StepTrace) {
         let _ = writeln!(
             out,
             "<p class=\"exact\">exact <span class=\"num\">{}</span></p>",
-            escape_html(&value_text(&s.exact))
+            escape_html(&value_text(s.exact()))
         );
     }
     for r in &s.roundings {

@@ -391,9 +391,10 @@ fn step(out: &mut Vec<u8>, s: &StepTrace, memo: &mut Memo) {
     write_list(out, &s.roundings, rounding);
     out.extend_from_slice(b",\"exact\":");
     let start = out.len();
-    memo.value(out, &s.exact);
+    let exact = s.exact();
+    memo.value(out, exact);
     out.extend_from_slice(b",\"value\":");
-    if written_alike(&s.exact, &s.value) {
+    if s.exact.is_none() || written_alike(exact, &s.value) {
         let end = out.len() - b",\"value\":".len();
         out.extend_from_within(start..end);
     } else {

@@ -443,7 +443,7 @@ fn work(page: &Page<'_>, s: &StepTrace) -> Vec<String> {
         ));
     }
     if s.roundings.iter().any(|r| r.at == "step") {
-        lines.push(format!("exact {}", escape_markdown(&value_text(&s.exact))));
+        lines.push(format!("exact {}", escape_markdown(&value_text(s.exact()))));
     }
     for r in &s.roundings {
         let at = if r.at == "step" {

@@ -140,10 +140,19 @@ pub struct StepTrace {
     pub lookups: Vec<Lookup>,
     /// Roundings inside the formula and at the step's rounding point.
     pub roundings: Vec<RoundingTrace>,
-    /// The exact value before the step's own rounding point.
-    pub exact: Value,
+    /// The exact value before the step's own rounding point; `None` when
+    /// it is the value (no rounding point, or the condition did not hold),
+    /// which most steps' is: no copy kept (see [`StepTrace::exact`]).
+    pub exact: Option<Value>,
     /// The step's value.
     pub value: Value,
+}
+
+impl StepTrace {
+    /// The exact value before the step's own rounding point.
+    pub fn exact(&self) -> &Value {
+        self.exact.as_ref().unwrap_or(&self.value)
+    }
 }
 
 /// A step's `when`.

@@ -312,7 +312,7 @@ fn write_step(out: &mut String, s: &StepTrace) {
             ),
         );
     }
-    let exact = s.exact.to_string();
+    let exact = s.exact().to_string();
     if s.roundings.iter().all(|r| r.at != "step") {
         line(out, format_args!("    → {}", shown(&s.value)));
     } else {
