@@ -270,7 +270,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
         // A column of a group (`lines.net`), taken from its results
         // without the list of records the whole group would be. Unless the
         // group's own read is noted (no path): that needs the list.
-        if let (CodeKind::Group(g), false) = (&base.kind, T::ON && record && path.is_none()) {
+        let notes_group = T::ON && record && path.is_none();
+        if let (CodeKind::Group(g), false) = (&base.kind, notes_group) {
             self.spend(base.span)?;
             let v = self.group(*g)?.column(index);
             if T::ON && record {

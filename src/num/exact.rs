@@ -72,18 +72,12 @@ impl Frac {
     /// form, or a mantissa over 128 bits: [`parse_decimal_exact`] reads
     /// back every text this writes.
     fn long_decimal(self) -> Option<String> {
-        let places = finite_places(self.den)?;
-        let d = self.den.unsigned_abs();
-        let (twos, fives) = (d.trailing_zeros(), places);
-        // 10^places / den = 2^(places − twos) · 5^(places − fives(den)).
-        let mut factor = 2u128.checked_pow(places.checked_sub(twos)?)?;
-        let mut rest = d >> twos;
-        let mut five_count = 0;
-        while rest % 5 == 0 {
-            rest /= 5;
-            five_count += 1;
-        }
-        factor = factor.checked_mul(5u128.checked_pow(fives.checked_sub(five_count)?)?)?;
+        let (twos, fives) = twos_and_fives(self.den)?;
+        let places = twos.max(fives);
+        // 10^places / den = 2^(places − twos) · 5^(places − fives).
+        let factor = 2u128
+            .checked_pow(places - twos)?
+            .checked_mul(5u128.checked_pow(places - fives)?)?;
         let mantissa = self.num.unsigned_abs().checked_mul(factor)?;
         if mantissa > i128::MAX as u128 {
             return None;
@@ -288,6 +282,11 @@ fn zero_quotient(a: Decimal, b: Decimal) -> Decimal {
 /// The places of `n / den` as a finite decimal, for a reduced fraction:
 /// a denominator 2^a·5^b gives max(a, b); any other, none.
 fn finite_places(den: i128) -> Option<u32> {
+    twos_and_fives(den).map(|(twos, fives)| twos.max(fives))
+}
+
+/// `(a, b)` when `den` = 2^a·5^b, else `None`.
+fn twos_and_fives(den: i128) -> Option<(u32, u32)> {
     if den <= 0 {
         return None;
     }
@@ -297,7 +296,7 @@ fn finite_places(den: i128) -> Option<u32> {
         rest /= 5;
         fives += 1;
     }
-    (rest == 1).then_some(twos.max(fives))
+    (rest == 1).then_some((twos, fives))
 }
 
 /// `num / den` as a decimal when it is one, else as a reduced fraction.
