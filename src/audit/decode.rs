@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
 use crate::model::{Input, InputKind};
-use crate::num::exact::{parse_decimal_exact, ratio, Num};
+use crate::num::exact::parse_written;
 use crate::value::{parse_date, Entries, Month, Record, Value};
 
 /// A recorded value read back as the rulebook declares it; `None` when it
@@ -32,7 +32,7 @@ fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
         }
         InputKind::Fraction { .. } => {
             let text = text_of(json)?;
-            Value::from_num(recorded_num(&text)?)
+            Value::from_num(parse_written(&text)?)
         }
         InputKind::Bool => Value::Bool(json.as_bool()?),
         InputKind::Text { .. } | InputKind::Enum { .. } | InputKind::Table { .. } => {
@@ -112,37 +112,13 @@ pub fn encode(v: &Value) -> Json {
     serde_json::to_value(v).unwrap_or(Json::Null)
 }
 
-/// A number recorded as text: a decimal (of any length: a finite
-/// fraction is written in full) or a fraction `P/Q`. Exactly as written or
-/// not at all: rust_decimal's `parse` rounds past 28 places, and a value
-/// changed in its 29th would then pass for the one computed.
-fn recorded_num(text: &str) -> Option<Num> {
-    match text.split_once('/') {
-        // Any fraction a trace writes: its terms are 128-bit, where a
-        // case's `P/Q` is bounded (10^12) and unsigned.
-        Some((p, q)) => {
-            let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-            let unsigned = p.strip_prefix('-').unwrap_or(p);
-            if !digits(unsigned) || !digits(q) {
-                return None;
-            }
-            let (p, q) = (p.parse::<i128>().ok()?, q.parse::<i128>().ok()?);
-            if q == 0 {
-                return None;
-            }
-            ratio(p, q).ok()
-        }
-        None => parse_decimal_exact(text),
-    }
-}
-
 /// Whether a recorded value is the one computed: the same JSON, numbers
 /// compared by value.
 pub fn same(recorded: &Json, computed: &Json) -> bool {
     match (recorded, computed) {
         (Json::String(a), Json::String(b)) => {
             a == b
-                || match (recorded_num(a), recorded_num(b)) {
+                || match (parse_written(a), parse_written(b)) {
                     (Some(x), Some(y)) => x.cmp_exact(y).is_ok_and(|o| o.is_eq()),
                     _ => false,
                 }
@@ -197,7 +173,7 @@ pub fn guess(json: &Json) -> Value {
     match json {
         Json::Null => Value::Absent,
         Json::Bool(b) => Value::Bool(*b),
-        Json::String(s) => match recorded_num(s) {
+        Json::String(s) => match parse_written(s) {
             Some(n) => Value::from_num(n),
             None => parse_date(s)
                 .map(Value::Date)

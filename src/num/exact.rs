@@ -570,6 +570,27 @@ pub fn parse_decimal_exact(text: &str) -> Option<Num> {
     ratio(if negative { -mantissa } else { mantissa }, den).ok()
 }
 
+/// Reads a number exactly as `Num`'s `Display` writes it (a trace's
+/// values): a decimal of any length, or `P/Q` with 128-bit terms and the
+/// sign on P, where a case's `P/Q` ([`parse_fraction`]) is bounded
+/// (10^12) and unsigned. Exactly or not at all: rust_decimal's `parse`
+/// rounds past 28 places, and a recorded value changed in its 29th would
+/// then pass for the one computed.
+pub fn parse_written(text: &str) -> Option<Num> {
+    let Some((p, q)) = text.split_once('/') else {
+        return parse_decimal_exact(text);
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(p.strip_prefix('-').unwrap_or(p)) || !digits(q) {
+        return None;
+    }
+    let (p, q) = (p.parse::<i128>().ok()?, q.parse::<i128>().ok()?);
+    if q == 0 {
+        return None;
+    }
+    ratio(p, q).ok()
+}
+
 /// Parses `p/q`, a plain decimal, or an integer into an exact number.
 pub fn parse_fraction(text: &str) -> Option<Num> {
     // Shares and fractions of a whole are written without a sign.
