@@ -209,14 +209,14 @@ fn decimals_integers_and_lists() {
         .collect();
     write_list(&mut out, &decimals, write_quoted_decimal);
     out.push(b' ');
-    write_integer(&mut out, 0);
-    out.push(b' ');
-    write_integer(&mut out, u64::MAX);
-    out.push(b' ');
+    for n in [0, 9, 10, 99, 100, u64::MAX] {
+        write_integer(&mut out, n);
+        out.push(b' ');
+    }
     write_bool(&mut out, false);
     assert_eq!(
         String::from_utf8_lossy(&out),
-        r#"["0","-0.05","1082.220","79228162514264337593543950335","0.0000001"] 0 18446744073709551615 false"#
+        r#"["0","-0.05","1082.220","79228162514264337593543950335","0.0000001"] 0 9 10 99 100 18446744073709551615 false"#
     );
 }
 

@@ -272,12 +272,19 @@ pub fn write_bool(out: &mut Vec<u8>, b: bool) {
 }
 
 /// A whole number without a sign.
-pub fn write_integer(out: &mut Vec<u8>, mut n: u64) {
-    // Most are a position or an index below ten: one byte.
-    if n < 10 {
-        out.push(b'0' + n as u8);
-        return;
+#[inline]
+pub fn write_integer(out: &mut Vec<u8>, n: u64) {
+    // Most are a position or an index below a hundred (a trace writes
+    // several per step): one or two bytes, without the loop.
+    match n {
+        0..=9 => out.push(b'0' + n as u8),
+        10..=99 => out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]),
+        _ => write_long_integer(out, n),
     }
+}
+
+#[inline(never)]
+fn write_long_integer(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
