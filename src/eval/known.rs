@@ -16,7 +16,7 @@
 use std::sync::OnceLock;
 
 use crate::model::{KnownTrace, SpecializedRow};
-use crate::trace::{CiteTrace, ConditionTrace, Event, ReadTrace, StepTrace};
+use crate::trace::Event;
 use crate::value::Value;
 
 use super::machine::{Machine, Res, Site, Slot};
@@ -122,17 +122,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
         }
         Some(Some(KnownTrace {
-            reads: t
-                .reads
-                .iter()
-                .map(|r| (r.name.clone(), r.value.clone()))
-                .collect(),
+            event: t.clone(),
             deps,
-            held: t.condition.as_ref().map(|c| c.held),
-            cites: t.cites.iter().map(|c| c.held).collect(),
-            clauses: t.clauses.clone(),
-            exact: t.exact.clone(),
-            value: t.value.clone(),
             own,
             bound,
         }))
@@ -153,47 +144,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
         }
         self.spend_many(known.own, span)?;
-        let cites = step
-            .cite
-            .iter()
-            .zip(&known.cites)
-            .map(|((when, clauses), &held)| CiteTrace {
-                when: when.text.clone(),
-                held,
-                clauses: clauses.clone(),
-            })
-            .collect();
-        let condition = step
-            .when
-            .as_ref()
-            .zip(known.held)
-            .map(|(when, held)| ConditionTrace {
-                formula: when.text.clone(),
-                held,
-            });
-        self.tracer.event(Event::Step(Box::new(StepTrace {
-            step: step.name.clone(),
-            item: self.current.as_ref().and_then(|c| c.label.clone()),
-            label: step.label.clone(),
-            clauses: known.clauses.clone(),
-            cites,
-            detail: step.detail,
-            formula: step.expr.text.clone(),
-            condition,
-            reads: known
-                .reads
-                .iter()
-                .map(|(name, value)| ReadTrace {
-                    name: name.clone(),
-                    value: value.clone(),
-                })
-                .collect(),
-            lookups: Vec::new(),
-            roundings: Vec::new(),
-            exact: known.exact.clone(),
-            value: known.value.clone(),
-        })));
-        Ok(known.value.clone())
+        self.tracer.event(Event::Step(known.event.clone()));
+        Ok(known.event.value.clone())
     }
 }
 

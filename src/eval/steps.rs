@@ -317,7 +317,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             .and_then(|value| Ok((value, self.traced_cites(step, context)?)));
         let frame = self.tracer.pop_frame();
         let (value, (cites, clauses)) = res?;
-        self.tracer.event(Event::Step(Box::new(StepTrace {
+        self.tracer.event(Event::Step(Arc::new(StepTrace {
             step: step.name.clone(),
             item,
             label: step.label.clone(),

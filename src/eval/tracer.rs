@@ -64,7 +64,7 @@ pub(super) trait Tracer {
     fn event(&mut self, event: Event);
 
     /// The step event noted last, if the last event is one.
-    fn last_step(&self) -> Option<&StepTrace>;
+    fn last_step(&self) -> Option<&Arc<StepTrace>>;
 
     /// How many events are noted so far.
     fn events(&self) -> usize;
@@ -114,7 +114,7 @@ impl Tracer for NoTrace {
     fn event(&mut self, _: Event) {}
 
     #[inline(always)]
-    fn last_step(&self) -> Option<&StepTrace> {
+    fn last_step(&self) -> Option<&Arc<StepTrace>> {
         None
     }
 
@@ -217,7 +217,7 @@ impl Tracer for Recorder {
         self.events.push(event);
     }
 
-    fn last_step(&self) -> Option<&StepTrace> {
+    fn last_step(&self) -> Option<&Arc<StepTrace>> {
         match self.events.last() {
             Some(Event::Step(step)) => Some(step),
             _ => None,

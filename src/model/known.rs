@@ -12,28 +12,19 @@
 
 use std::sync::Arc;
 
-use crate::model::Clauses;
-use crate::value::Value;
+use crate::trace::event::StepTrace;
 
 /// A known step's trace, as the full step records it.
 #[derive(Clone, Debug)]
 pub struct KnownTrace {
-    /// Every name it read, with its value, in the order first read.
-    pub reads: Vec<(Arc<str>, Value)>,
+    /// The event the full step recorded, shared by every replay: the
+    /// same for every case (its item is the row's), so a replay records it
+    /// without copying a read, a text or a value.
+    pub event: Arc<StepTrace>,
     /// The row's steps it reads (all known), in the order first read: a
     /// replay replays those not yet computed first, as the full step
     /// computes them when it first reads them.
     pub deps: Vec<usize>,
-    /// Whether its `when` held, when it has one.
-    pub held: Option<bool>,
-    /// Whether each of its `cite` conditions held, in order.
-    pub cites: Vec<bool>,
-    /// The clauses it applies, those of its citations included.
-    pub clauses: Clauses,
-    /// Its exact value before its rounding point, when not its value.
-    pub exact: Option<Value>,
-    /// Its value.
-    pub value: Value,
     /// The budget its own nodes spend, its dependencies' apart.
     pub own: u64,
     /// The most a replay spends: `own` and the bound of every dependency

@@ -22,6 +22,8 @@ const LAYERS: &[&[&str]] = &[
     &["diag", "expr"],
     &["num"],
     &["value"],
+    // A trace's events are plain data the model keeps for replays.
+    &["trace::event"],
     &["model"],
     &["facts"],
     &["trace"],

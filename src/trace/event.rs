@@ -1,0 +1,137 @@
+//! The events of a trace (checks, steps, citations, with what each read,
+//! looked up and rounded): plain data that depends on values and numbers
+//! alone. It sits below the model (`tests/it/layers.rs`), so that the model
+//! can keep the very event a per-item step known at load records
+//! (`model::KnownTrace`) and every later traced evaluation shares it.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::num::rounding::Rounded;
+use crate::value::Value;
+
+/// One thing the evaluation did.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A check tested.
+    Check(CheckTrace),
+    /// A step computed. Shared: a per-item step known at load records
+    /// the same event for every case (`eval/known.rs`), so a traced
+    /// evaluation that replays it shares that event instead of copying it.
+    Step(Arc<StepTrace>),
+    /// A conditional citation tested.
+    Cite(CiteTrace),
+}
+
+/// A check and whether it held.
+#[derive(Clone, Debug)]
+pub struct CheckTrace {
+    /// 1-based position among the checks.
+    pub index: usize,
+    /// Human label.
+    pub label: Option<Arc<str>>,
+    /// The condition (`None`: always holds).
+    pub when: Option<Arc<str>>,
+    /// Values the condition read.
+    pub reads: Vec<ReadTrace>,
+    /// Whether it held.
+    pub held: bool,
+    /// What it gives when it holds: `decision calculate`, `reject allowed_deduction`.
+    pub gives: Arc<str>,
+}
+
+/// A step: its formula, its inputs, its exact value and its rounding.
+#[derive(Clone, Debug)]
+pub struct StepTrace {
+    /// Step name.
+    pub step: Arc<str>,
+    /// For a per-item step, the item: `lines[3]`.
+    pub item: Option<Arc<str>>,
+    /// Human label.
+    pub label: Option<Arc<str>>,
+    /// Clauses it applies: its own, then those its `cite` conditions that
+    /// held add (the step's own list, shared, when none did).
+    pub clauses: Arc<[Arc<str>]>,
+    /// Its `cite` conditions, in order, and whether each held.
+    pub cites: Vec<CiteTrace>,
+    /// A helper step (`detail = true`): shown on one line in text.
+    pub detail: bool,
+    /// The formula as written.
+    pub formula: Arc<str>,
+    /// Its applicability condition, and whether it held.
+    pub condition: Option<ConditionTrace>,
+    /// Every name it read, with its value.
+    pub reads: Vec<ReadTrace>,
+    /// Table rows chosen, and why.
+    pub lookups: Vec<Lookup>,
+    /// Roundings inside the formula and at the step's rounding point.
+    pub roundings: Vec<RoundingTrace>,
+    /// The exact value before the step's own rounding point; `None` when
+    /// it is the value (no rounding point, or the condition did not hold),
+    /// which most steps' is: no copy kept (see [`StepTrace::exact`]).
+    pub exact: Option<Value>,
+    /// The step's value.
+    pub value: Value,
+}
+
+impl StepTrace {
+    /// The exact value before the step's own rounding point.
+    pub fn exact(&self) -> &Value {
+        self.exact.as_ref().unwrap_or(&self.value)
+    }
+}
+
+/// A step's `when`.
+#[derive(Clone, Debug)]
+pub struct ConditionTrace {
+    /// The condition as written.
+    pub formula: Arc<str>,
+    /// Whether it held.
+    pub held: bool,
+}
+
+/// A name read and its value.
+#[derive(Clone, Debug)]
+pub struct ReadTrace {
+    /// `gross_pay`, `row.rate`.
+    pub name: Arc<str>,
+    /// The value read.
+    pub value: Value,
+}
+
+/// A table row chosen, or a scale applied.
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    /// `period` (a row by date or month), `key` (a row by key) or `scale` (bands applied).
+    pub kind: &'static str,
+    /// Table name.
+    pub table: Arc<str>,
+    /// `rulebook`, or `case:<input>` when the case supplied the rows.
+    pub source: Cow<'static, str>,
+    /// The key looked up.
+    pub key: String,
+    /// The row chosen, if any.
+    pub row: Option<String>,
+    /// Why that row (or none).
+    pub why: Cow<'static, str>,
+}
+
+/// A rounding that happened.
+#[derive(Clone, Debug)]
+pub struct RoundingTrace {
+    /// `step` for the step's rounding point, else the `round(…)` text.
+    pub at: String,
+    /// Mode, places, before, after, margin.
+    pub rounded: Rounded,
+}
+
+/// A conditional citation, of a decision or of a step.
+#[derive(Clone, Debug)]
+pub struct CiteTrace {
+    /// The condition.
+    pub when: Arc<str>,
+    /// Whether it held.
+    pub held: bool,
+    /// Clauses added when it holds.
+    pub clauses: Arc<[Arc<str>]>,
+}
