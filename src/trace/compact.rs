@@ -20,10 +20,10 @@ use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, w
 use crate::value::Value;
 
 /// The values a read may refer to by its name alone, as far as the trace
-/// has gone: each item's steps, the top-level steps, the inputs. Kept in
-/// short vectors scanned in place (a group's items come one after the
-/// other, each with a score of steps; a rulebook has a few dozen inputs):
-/// a read is checked without hashing its name or cloning a value.
+/// has gone: each item's steps, the top-level steps, the inputs. A read
+/// of a step's definition is placed once, for every event of it
+/// ([`Place`]), so that a read is checked without a search through the
+/// item's steps, hashing its name or cloning a value.
 #[derive(Default)]
 struct Known<'t> {
     /// Each group's items in order, each with its steps' values so far.
@@ -36,7 +36,27 @@ struct Group<'t> {
     name: &'t str,
     /// Its step names in the order of their definitions.
     fields: Arc<[Arc<str>]>,
-    items: Vec<(&'t str, Vec<(&'t str, &'t Value)>)>,
+    /// Each item begun, with its steps' values so far by their position
+    /// in `fields`.
+    items: Vec<(&'t str, Vec<Option<&'t Value>>)>,
+}
+
+/// Where a name read may find the value it refers to, settled once per
+/// name of a step's definition: what the general rule of
+/// [`Known::refers`] would find, without looking.
+#[derive(Clone, Copy)]
+enum Place {
+    /// A step of the reading step's own group, by its position there:
+    /// the item's value when the item computed it already.
+    Item(usize),
+    /// `GROUP.STEP`: a group of the trace (by position) and its step's
+    /// position, if it has one.
+    Projection(usize, Option<usize>),
+    /// A dotted name no group of the trace projects (a record's field):
+    /// never referred to.
+    Field,
+    /// Any other name: a top-level step, an input or a group.
+    Other,
 }
 
 fn find<'v>(list: &[(&str, &'v Value)], name: &str) -> Option<&'v Value> {
@@ -54,35 +74,70 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 impl<'t> Known<'t> {
-    fn group(&self, name: &str) -> Option<&Group<'t>> {
-        self.groups.iter().find(|g| same(g.name, name))
+    fn group_at(&self, name: &str) -> Option<usize> {
+        self.groups.iter().position(|g| same(g.name, name))
+    }
+
+    /// Where `name`, read by a step of group `group` (a position in
+    /// `groups`), refers. Names of steps, inputs and groups hold no dot,
+    /// so a dotted name can only be a projection.
+    fn place(&self, group: Option<usize>, name: &str) -> Place {
+        if let Some((g, step)) = split_at_byte(name, b'.') {
+            return match self.group_at(g) {
+                Some(at) => {
+                    let field = self.groups[at].fields.iter().position(|f| same(f, step));
+                    Place::Projection(at, field)
+                }
+                None => Place::Field,
+            };
+        }
+        let own = group.and_then(|g| self.groups.get(g));
+        match own.and_then(|g| g.fields.iter().position(|f| same(f, name))) {
+            Some(j) => Place::Item(j),
+            None => Place::Other,
+        }
+    }
+
+    /// The values of the steps of `item` (`lines[3]`) of group `group` so
+    /// far, when it is the last item its group has begun: found once for a
+    /// step's reads.
+    fn current(&self, group: Option<usize>, item: Option<&str>) -> Option<&[Option<&'t Value>]> {
+        let (label, memo) = self.groups.get(group?)?.items.last()?;
+        same(label, item?).then_some(memo.as_slice())
     }
 
     /// Whether `[NAME]` gives `v` as written: the value the name has here is
-    /// the item's own step of that name, else a top-level step, else an
-    /// input, else a group (a record of its steps per item), else a
-    /// projection `GROUP.STEP` (that step's values over the group's items).
-    /// Names of steps, inputs and groups hold no dot, so a dotted name can
-    /// only be a projection.
-    /// `item` is the reading step's item, with its group: `("lines", "lines[3]")`.
+    /// the item's own step of that name (`current`, the reading step's
+    /// item's steps so far), else a top-level step, else an input, else a
+    /// group (a record of its steps per item), else a projection
+    /// `GROUP.STEP` (that step's values over the group's items). `place`
+    /// is where the name is, as [`Known::place`] settles it.
     #[inline]
-    fn refers(&self, item: Option<(&str, &str)>, name: &str, v: &Value) -> bool {
-        if let Some((group, step)) = split_at_byte(name, b'.') {
-            let (Some(g), Value::List(values)) = (self.group(group), v) else {
-                return false;
-            };
-            return g.items.len() == values.len()
-                && g.items
-                    .iter()
-                    .zip(values.iter())
-                    .all(|((_, memo), x)| find(memo, step).is_some_and(|y| written_eq(y, x)));
-        }
-        let current = item.and_then(|(group, i)| {
-            let g = self.group(group)?;
-            g.items.last().filter(|(label, _)| same(label, i))
-        });
-        if let Some(found) = current.and_then(|(_, memo)| find(memo, name)) {
-            return written_eq(found, v);
+    fn refers(
+        &self,
+        place: Place,
+        current: Option<&[Option<&Value>]>,
+        name: &str,
+        v: &Value,
+    ) -> bool {
+        match place {
+            Place::Field => return false,
+            Place::Projection(g, field) => {
+                let (Some(g), Value::List(values)) = (self.groups.get(g), v) else {
+                    return false;
+                };
+                return g.items.len() == values.len()
+                    && g.items.iter().zip(values.iter()).all(|((_, memo), x)| {
+                        let y = field.and_then(|f| memo.get(f).copied().flatten());
+                        y.is_some_and(|y| written_eq(y, x))
+                    });
+            }
+            Place::Item(j) => {
+                if let Some(found) = current.and_then(|memo| memo.get(j).copied().flatten()) {
+                    return written_eq(found, v);
+                }
+            }
+            Place::Other => {}
         }
         if let Some(found) = self.top.get(name) {
             return written_eq(found, v);
@@ -90,7 +145,8 @@ impl<'t> Known<'t> {
         if let Some(found) = find(&self.inputs, name) {
             return written_eq(found, v);
         }
-        let (Some(g), Value::List(values)) = (self.group(name), v) else {
+        let (Some(g), Value::List(values)) = (self.group_at(name).map(|g| &self.groups[g]), v)
+        else {
             return false;
         };
         g.items.len() == values.len()
@@ -99,10 +155,8 @@ impl<'t> Known<'t> {
                 r.name.is_none()
                     && r.names.len() == g.fields.len()
                     && r.names.iter().zip(g.fields.iter()).all(|(p, q)| p == q)
-                    && g.fields
-                        .iter()
-                        .zip(r.fields.iter())
-                        .all(|(f, y)| find(memo, f).is_some_and(|z| written_eq(z, y)))
+                    && (memo.iter().zip(r.fields.iter()))
+                        .all(|(z, y)| z.is_some_and(|z| written_eq(z, y)))
             })
     }
 }
@@ -229,6 +283,8 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
                             first: s,
                             reads: Vec::new(),
                             ats: Vec::new(),
+                            at: None,
+                            places: Vec::new(),
                         });
                         order.len() - 1
                     });
@@ -267,11 +323,18 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
         known.inputs.push((&i.name, &i.value));
     }
     let mut fields: Vec<(&str, Vec<Arc<str>>)> = Vec::new();
-    for def in &order {
+    for def in &mut order {
         if let Some(g) = def.group {
-            match fields.iter_mut().find(|(n, _)| same(n, g)) {
-                Some((_, names)) => names.push(def.first.step.clone()),
-                None => fields.push((g, vec![def.first.step.clone()])),
+            let at = match fields.iter().position(|(n, _)| same(n, g)) {
+                Some(at) => at,
+                None => {
+                    fields.push((g, Vec::new()));
+                    fields.len() - 1
+                }
+            };
+            if let Some((_, names)) = fields.get_mut(at) {
+                def.at = Some((at, names.len()));
+                names.push(def.first.step.clone());
             }
         }
     }
@@ -283,6 +346,10 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             items: Vec::new(),
         })
         .collect();
+    for def in &mut order {
+        let group = def.at.map(|(g, _)| g);
+        def.places = def.reads.iter().map(|n| known.place(group, n)).collect();
+    }
     out.extend_from_slice(b",\"events\":[");
     let mut steps_seen = 0;
     for (n, e) in trace.events.iter().enumerate() {
@@ -294,23 +361,24 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             Event::Step(s) => {
                 let index = event_defs.get(steps_seen).copied().unwrap_or(0);
                 steps_seen += 1;
-                let item = s.item.as_deref().map(|i| (group_of(i), i));
-                if let Some(def) = order.get(index) {
-                    step(out, s, item, index, def, &known, &mut values);
-                }
-                match item {
-                    Some((name, item)) => {
-                        if let Some(g) = known.groups.iter_mut().find(|g| same(g.name, name)) {
+                let Some(def) = order.get(index) else {
+                    continue;
+                };
+                step(out, s, index, def, &known, &mut values);
+                match (def.at, s.item.as_deref()) {
+                    (Some((g, field)), Some(item)) => {
+                        if let Some(g) = known.groups.get_mut(g) {
                             // An item's steps come together (a group runs item by item).
                             if g.items.last().is_none_or(|(label, _)| !same(label, item)) {
-                                g.items.push((item, Vec::new()));
+                                g.items.push((item, vec![None; g.fields.len()]));
                             }
-                            if let Some((_, memo)) = g.items.last_mut() {
-                                memo.push((&s.step, &s.value));
+                            let memo = g.items.last_mut().and_then(|(_, m)| m.get_mut(field));
+                            if let Some(slot) = memo {
+                                *slot = Some(&s.value);
                             }
                         }
                     }
-                    None => {
+                    _ => {
                         known.top.insert(&s.step, &s.value);
                     }
                 }
@@ -338,6 +406,11 @@ struct Def<'t> {
     first: &'t StepTrace,
     reads: Vec<&'t str>,
     ats: Vec<&'t str>,
+    /// Its group's position among the trace's groups, and its own
+    /// position among the group's steps.
+    at: Option<(usize, usize)>,
+    /// Where each of `reads` refers ([`Known::place`]).
+    places: Vec<Place>,
 }
 
 fn definition(out: &mut Vec<u8>, def: &Def<'_>) {
@@ -385,15 +458,19 @@ fn definition(out: &mut Vec<u8>, def: &Def<'_>) {
 }
 
 /// Reads as `[NAME]` or `[NAME, VALUE]`; with the definition's names, NAME
-/// is the position of the name there.
+/// is the position of the name there. `item` is the reading step's item
+/// (`lines[3]`), when it has one.
 fn reads(
     out: &mut Vec<u8>,
     reads: &[ReadTrace],
-    item: Option<(&str, &str)>,
+    item: Option<&str>,
     known: &Known<'_>,
-    names: Option<&[&str]>,
+    def: Option<&Def<'_>>,
     values: &mut Memo,
 ) {
+    let group = def.and_then(|d| d.at).map(|(g, _)| g);
+    let current = known.current(group, item);
+    let names = def.map(|d| &d.reads[..]);
     let mut k = 0;
     write_list(out, reads, |out, r: &ReadTrace| {
         out.push(b'[');
@@ -405,11 +482,18 @@ fn reads(
             Some(x) if same(x, &r.name) => Some(at),
             _ => n.iter().position(|x| same(x, &r.name)),
         });
-        match listed {
-            Some(k) => write_integer(out, k as u64),
-            None => write_string(out, &r.name),
-        }
-        let referred = known.refers(item, &r.name, &r.value);
+        let place = match listed {
+            Some(k) => {
+                write_integer(out, k as u64);
+                def.and_then(|d| d.places.get(k).copied())
+            }
+            None => {
+                write_string(out, &r.name);
+                None
+            }
+        };
+        let place = place.unwrap_or_else(|| known.place(group, &r.name));
+        let referred = known.refers(place, current, &r.name, &r.value);
         if !referred {
             out.push(b',');
             values.value(out, &r.value);
@@ -437,7 +521,6 @@ fn item_index(item: &str) -> Option<u64> {
 fn step(
     out: &mut Vec<u8>,
     s: &StepTrace,
-    item: Option<(&str, &str)>,
     index: usize,
     def: &Def<'_>,
     known: &Known<'_>,
@@ -445,7 +528,7 @@ fn step(
 ) {
     out.extend_from_slice(b"{\"s\":");
     write_integer(out, index as u64);
-    if let Some(i) = item.and_then(|(_, i)| item_index(i)) {
+    if let Some(i) = s.item.as_deref().and_then(item_index) {
         out.extend_from_slice(b",\"i\":");
         write_integer(out, i);
     }
@@ -463,7 +546,7 @@ fn step(
     }
     if !s.reads.is_empty() {
         out.extend_from_slice(b",\"r\":");
-        reads(out, &s.reads, item, known, Some(&def.reads), values);
+        reads(out, &s.reads, s.item.as_deref(), known, Some(def), values);
     }
     if !s.lookups.is_empty() {
         out.extend_from_slice(b",\"lookups\":");
