@@ -24,7 +24,7 @@ use crate::evaluation::evaluate_value;
 use crate::model::{Input, InputKind, Rulebook};
 use crate::outcome::outcome_json;
 use crate::tasks::Task;
-use crate::trace::{Event, StepTrace};
+use crate::trace::{Event, StepEvent};
 use crate::value::Month;
 
 /// The pseudo-field of an outcome that changed kind (answer, rejection) or rejection.
@@ -439,8 +439,8 @@ type Key = (Arc<str>, Option<Arc<str>>);
 /// order then the old's, the first [`MAX_STEP_MOVES`] of them, and how
 /// many in all. Both empty when a version computed no step.
 fn step_moves(
-    a: &IndexMap<Key, Arc<StepTrace>>,
-    b: &IndexMap<Key, Arc<StepTrace>>,
+    a: &IndexMap<Key, StepEvent>,
+    b: &IndexMap<Key, StepEvent>,
 ) -> (Vec<StepMove>, usize) {
     if a.is_empty() || b.is_empty() {
         return (Vec::new(), 0);
@@ -486,7 +486,7 @@ fn step_moves(
 /// of a dotted name, across its steps), as text: the item's identity when
 /// a version adds, removes or reorders rows. `texts` keeps only text values
 /// (`line.code`, `line.base`): the identity of a row whose numbers changed.
-fn item_records(t: &IndexMap<Key, Arc<StepTrace>>, texts: bool) -> IndexMap<Arc<str>, String> {
+fn item_records(t: &IndexMap<Key, StepEvent>, texts: bool) -> IndexMap<Arc<str>, String> {
     let mut out: IndexMap<Arc<str>, Vec<String>> = IndexMap::new();
     for ((_, item), s) in t {
         let Some(item) = item else { continue };
@@ -516,9 +516,9 @@ fn item_records(t: &IndexMap<Key, Arc<StepTrace>>, texts: bool) -> IndexMap<Arc<
 /// does not shift every row after it. An old item with no match keeps its
 /// label, marked `(old only)`.
 fn matched_items(
-    a: &IndexMap<Key, Arc<StepTrace>>,
-    b: &IndexMap<Key, Arc<StepTrace>>,
-) -> IndexMap<Key, Arc<StepTrace>> {
+    a: &IndexMap<Key, StepEvent>,
+    b: &IndexMap<Key, StepEvent>,
+) -> IndexMap<Key, StepEvent> {
     let (ta, tb) = (item_records(a, true), item_records(b, true));
     let same_layout =
         ta.len() == tb.len() && ta.iter().zip(&tb).all(|((x, r), (y, q))| x == y && r == q);
@@ -569,7 +569,7 @@ fn matched_items(
         .collect()
 }
 
-fn steps(rb: &Rulebook, case: &Json) -> IndexMap<Key, Arc<StepTrace>> {
+fn steps(rb: &Rulebook, case: &Json) -> IndexMap<Key, StepEvent> {
     let Ok((_, Some(trace))) = evaluate_value(rb, case, true) else {
         return IndexMap::new();
     };
@@ -593,11 +593,7 @@ fn group_of(item: &str) -> &str {
 }
 
 /// Whether a step is in one trace only, or has another value in each.
-fn differs(
-    a: &IndexMap<Key, Arc<StepTrace>>,
-    b: &IndexMap<Key, Arc<StepTrace>>,
-    key: &Key,
-) -> bool {
+fn differs(a: &IndexMap<Key, StepEvent>, b: &IndexMap<Key, StepEvent>, key: &Key) -> bool {
     match (a.get(key), b.get(key)) {
         (Some(x), Some(y)) => json(&x.value) != json(&y.value),
         (None, None) => false,
@@ -606,7 +602,7 @@ fn differs(
 }
 
 /// How many items of group `g` a trace computed steps for.
-fn items(t: &IndexMap<Key, Arc<StepTrace>>, g: &str) -> usize {
+fn items(t: &IndexMap<Key, StepEvent>, g: &str) -> usize {
     let set: HashSet<&str> = t
         .keys()
         .filter_map(|k| k.1.as_deref())
@@ -624,8 +620,8 @@ fn items(t: &IndexMap<Key, Arc<StepTrace>>, g: &str) -> usize {
 fn read_keys(
     name: &str,
     at: &Key,
-    traces: [&IndexMap<Key, Arc<StepTrace>>; 2],
-    own: &IndexMap<Key, Arc<StepTrace>>,
+    traces: [&IndexMap<Key, StepEvent>; 2],
+    own: &IndexMap<Key, StepEvent>,
 ) -> Vec<Key> {
     let mut out: Vec<Key> = Vec::new();
     let group = |item: &str| -> Option<bool> {
@@ -672,8 +668,8 @@ fn read_keys(
 /// no step (an input, a parameter, a table row) is the same, or named in
 /// its reads.
 fn upstream(
-    a: &IndexMap<Key, Arc<StepTrace>>,
-    b: &IndexMap<Key, Arc<StepTrace>>,
+    a: &IndexMap<Key, StepEvent>,
+    b: &IndexMap<Key, StepEvent>,
     field: &str,
 ) -> Option<Key> {
     let mut at: Key = (Arc::from(field), None);
@@ -717,8 +713,8 @@ fn upstream(
 /// the old trace's order and then the new one's that one trace lacks or
 /// computes to another value.
 fn divergence(
-    a: &IndexMap<Key, Arc<StepTrace>>,
-    b: &IndexMap<Key, Arc<StepTrace>>,
+    a: &IndexMap<Key, StepEvent>,
+    b: &IndexMap<Key, StepEvent>,
     field: &str,
 ) -> Option<Divergence> {
     let (a, b) = (a, b);

@@ -16,7 +16,7 @@
 use std::sync::OnceLock;
 
 use crate::model::{KnownTrace, SpecializedRow};
-use crate::trace::Event;
+use crate::trace::{Event, StepEvent};
 use crate::value::Value;
 
 use super::machine::{Machine, Res, Site, Slot};
@@ -64,7 +64,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 if res.is_ok() {
                     let nested = self.known_spent.saturating_sub(spent);
                     let own = budget.saturating_sub(self.budget).saturating_sub(nested);
-                    if let Some(known) = self.recorded(g, j, row, own) {
+                    if let Some(known) = self.recorded(g, j, row) {
+                        let known = known.and_then(|(deps, bound)| {
+                            Some(KnownTrace {
+                                event: self.tracer.share_last_step()?,
+                                deps,
+                                own,
+                                bound: bound.saturating_add(own),
+                            })
+                        });
                         // Another thread may have set the same first.
                         let _ = cell.set(known);
                     }
@@ -82,9 +90,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
         self.run_step(&rb.groups[g].steps[j], Site::ItemStep(g, j, index), label)
     }
 
-    /// What the step just run in full (step `j` of group `g`, in `row`)
-    /// recorded, as a replay gives it: `Some(None)` when a replay cannot
-    /// (a lookup or a rounding, or a read of a step its row does not know),
+    /// Whether the step just run in full (step `j` of group `g`, in
+    /// `row`) can be replayed from its event: the row's steps it reads, and
+    /// the most their replays spend; `Some(None)` when a replay cannot (a
+    /// lookup or a rounding, or a read of a step its row does not know),
     /// `None` when a step it reads is not recorded yet (a later evaluation
     /// will record it).
     fn recorded(
@@ -92,8 +101,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         g: usize,
         j: usize,
         row: &SpecializedRow,
-        own: u64,
-    ) -> Option<Option<KnownTrace>> {
+    ) -> Option<Option<(Vec<usize>, u64)>> {
         let steps = &self.rb.groups.get(g)?.steps;
         let t = self.tracer.last_step()?;
         if t.step != steps.get(j)?.name {
@@ -102,7 +110,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         if !t.lookups.is_empty() || !t.roundings.is_empty() {
             return Some(None);
         }
-        let (mut deps, mut bound) = (Vec::new(), own);
+        let (mut deps, mut bound) = (Vec::new(), 0u64);
         // A name of the group's steps read inside the group is that step
         // (a per-item step shadows any other name), never a field's path.
         for read in &t.reads {
@@ -121,12 +129,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 _ => return None,
             }
         }
-        Some(Some(KnownTrace {
-            event: t.clone(),
-            deps,
-            own,
-            bound,
-        }))
+        Some(Some((deps, bound)))
     }
 
     /// Replays step `j` of group `g` from what its first full run recorded.
@@ -144,7 +147,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
         }
         self.spend_many(known.own, span)?;
-        self.tracer.event(Event::Step(known.event.clone()));
+        self.tracer
+            .event(Event::Step(StepEvent::Shared(known.event.clone())));
         Ok(known.event.value.clone())
     }
 }

@@ -13,7 +13,7 @@ use crate::model::*;
 use crate::num::exact::Num;
 use crate::num::{rounding, NumError, RoundingMode};
 use crate::span::Span;
-use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepTrace};
+use crate::trace::{CiteTrace, ConditionTrace, Event, RoundingTrace, StepEvent, StepTrace};
 use crate::value::{describe_value, Value};
 
 use super::machine::{Fault, GroupResult, ItemCtx, Machine, Res, Site, Slot};
@@ -317,21 +317,22 @@ impl<'a, T: Tracer> Machine<'a, T> {
             .and_then(|value| Ok((value, self.traced_cites(step, context)?)));
         let frame = self.tracer.pop_frame();
         let (value, (cites, clauses)) = res?;
-        self.tracer.event(Event::Step(Arc::new(StepTrace {
-            step: step.name.clone(),
-            item,
-            label: step.label.clone(),
-            clauses,
-            cites,
-            detail: step.detail,
-            formula: step.expr.text.clone(),
-            condition,
-            reads: frame.reads,
-            lookups: frame.lookups,
-            roundings: frame.roundings,
-            exact,
-            value: value.clone(),
-        })));
+        self.tracer
+            .event(Event::Step(StepEvent::Own(Box::new(StepTrace {
+                step: step.name.clone(),
+                item,
+                label: step.label.clone(),
+                clauses,
+                cites,
+                detail: step.detail,
+                formula: step.expr.text.clone(),
+                condition,
+                reads: frame.reads,
+                lookups: frame.lookups,
+                roundings: frame.roundings,
+                exact,
+                value: value.clone(),
+            }))));
         Ok(value)
     }
 

@@ -15,7 +15,9 @@
 
 use std::sync::Arc;
 
-use crate::trace::{Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepTrace};
+use crate::trace::{
+    Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepEvent, StepTrace,
+};
 use crate::value::Value;
 
 /// What one formula read, looked up and rounded (a step's or a check's).
@@ -64,7 +66,11 @@ pub(super) trait Tracer {
     fn event(&mut self, event: Event);
 
     /// The step event noted last, if the last event is one.
-    fn last_step(&self) -> Option<&Arc<StepTrace>>;
+    fn last_step(&self) -> Option<&StepTrace>;
+
+    /// The step event noted last, made shareable (moved behind an `Arc`
+    /// once), for a known step's replays.
+    fn share_last_step(&mut self) -> Option<Arc<StepTrace>>;
 
     /// How many events are noted so far.
     fn events(&self) -> usize;
@@ -114,7 +120,12 @@ impl Tracer for NoTrace {
     fn event(&mut self, _: Event) {}
 
     #[inline(always)]
-    fn last_step(&self) -> Option<&Arc<StepTrace>> {
+    fn last_step(&self) -> Option<&StepTrace> {
+        None
+    }
+
+    #[inline(always)]
+    fn share_last_step(&mut self) -> Option<Arc<StepTrace>> {
         None
     }
 
@@ -217,11 +228,24 @@ impl Tracer for Recorder {
         self.events.push(event);
     }
 
-    fn last_step(&self) -> Option<&Arc<StepTrace>> {
+    fn last_step(&self) -> Option<&StepTrace> {
         match self.events.last() {
             Some(Event::Step(step)) => Some(step),
             _ => None,
         }
+    }
+
+    fn share_last_step(&mut self) -> Option<Arc<StepTrace>> {
+        let Some(Event::Step(step)) = self.events.pop() else {
+            return None;
+        };
+        let shared = match step {
+            StepEvent::Own(own) => Arc::from(own),
+            StepEvent::Shared(shared) => shared,
+        };
+        self.events
+            .push(Event::Step(StepEvent::Shared(shared.clone())));
+        Some(shared)
     }
 
     fn events(&self) -> usize {

@@ -15,12 +15,33 @@ use crate::value::Value;
 pub enum Event {
     /// A check tested.
     Check(CheckTrace),
-    /// A step computed. Shared: a per-item step known at load records
-    /// the same event for every case (`eval/known.rs`), so a traced
-    /// evaluation that replays it shares that event instead of copying it.
-    Step(Arc<StepTrace>),
+    /// A step computed.
+    Step(StepEvent),
     /// A conditional citation tested.
     Cite(CiteTrace),
+}
+
+/// A step's event: its own, or the one a per-item step known at load
+/// records for every case (`eval/known.rs`), which a traced evaluation
+/// that replays the step shares instead of copying. Read through `Deref`
+/// either way.
+#[derive(Clone, Debug)]
+pub enum StepEvent {
+    /// This evaluation's own.
+    Own(Box<StepTrace>),
+    /// Shared with every evaluation that replays the step.
+    Shared(Arc<StepTrace>),
+}
+
+impl std::ops::Deref for StepEvent {
+    type Target = StepTrace;
+
+    fn deref(&self) -> &StepTrace {
+        match self {
+            StepEvent::Own(step) => step,
+            StepEvent::Shared(step) => step,
+        }
+    }
 }
 
 /// A check and whether it held.
