@@ -149,7 +149,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         self.spend_many(known.own, span)?;
         self.tracer
             .event(Event::Step(StepEvent::Shared(known.event.clone())));
-        Ok(known.event.value.clone())
+        Ok(known.event.step().value.clone())
     }
 }
 

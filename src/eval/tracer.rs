@@ -16,7 +16,8 @@
 use std::sync::Arc;
 
 use crate::trace::{
-    Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, StepEvent, StepTrace,
+    Event, Lookup, OutcomeTrace, ReadTrace, ReportTrace, RoundingTrace, SharedStep, StepEvent,
+    StepTrace,
 };
 use crate::value::Value;
 
@@ -70,7 +71,7 @@ pub(super) trait Tracer {
 
     /// The step event noted last, made shareable (moved behind an `Arc`
     /// once), for a known step's replays.
-    fn share_last_step(&mut self) -> Option<Arc<StepTrace>>;
+    fn share_last_step(&mut self) -> Option<Arc<SharedStep>>;
 
     /// How many events are noted so far.
     fn events(&self) -> usize;
@@ -125,7 +126,7 @@ impl Tracer for NoTrace {
     }
 
     #[inline(always)]
-    fn share_last_step(&mut self) -> Option<Arc<StepTrace>> {
+    fn share_last_step(&mut self) -> Option<Arc<SharedStep>> {
         None
     }
 
@@ -235,12 +236,12 @@ impl Tracer for Recorder {
         }
     }
 
-    fn share_last_step(&mut self) -> Option<Arc<StepTrace>> {
+    fn share_last_step(&mut self) -> Option<Arc<SharedStep>> {
         let Some(Event::Step(step)) = self.events.pop() else {
             return None;
         };
         let shared = match step {
-            StepEvent::Own(own) => Arc::from(own),
+            StepEvent::Own(own) => Arc::new(SharedStep::new(*own)),
             StepEvent::Shared(shared) => shared,
         };
         self.events

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use crate::trace::event::StepTrace;
+use crate::trace::event::SharedStep;
 
 /// A known step's trace, as the full step records it.
 #[derive(Clone, Debug)]
@@ -20,7 +20,7 @@ pub struct KnownTrace {
     /// The event the full step recorded, shared by every replay: the
     /// same for every case (its item is the row's), so a replay records it
     /// without copying a read, a text or a value.
-    pub event: Arc<StepTrace>,
+    pub event: Arc<SharedStep>,
     /// The row's steps it reads (all known), in the order first read: a
     /// replay replays those not yet computed first, as the full step
     /// computes them when it first reads them.

@@ -5,7 +5,7 @@
 //! (`model::KnownTrace`) and every later traced evaluation shares it.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::num::rounding::Rounded;
 use crate::value::Value;
@@ -30,7 +30,7 @@ pub enum StepEvent {
     /// This evaluation's own.
     Own(Box<StepTrace>),
     /// Shared with every evaluation that replays the step.
-    Shared(Arc<StepTrace>),
+    Shared(Arc<SharedStep>),
 }
 
 impl std::ops::Deref for StepEvent {
@@ -39,8 +39,33 @@ impl std::ops::Deref for StepEvent {
     fn deref(&self) -> &StepTrace {
         match self {
             StepEvent::Own(step) => step,
-            StepEvent::Shared(step) => step,
+            StepEvent::Shared(shared) => &shared.step,
         }
+    }
+}
+
+/// A step event every traced evaluation that replays the step shares,
+/// with its JSON (format 1), which is the same bytes in every trace:
+/// written once, by the first trace that holds it, then copied
+/// (`trace/json.rs`).
+#[derive(Debug)]
+pub struct SharedStep {
+    step: StepTrace,
+    pub(crate) json: OnceLock<Box<[u8]>>,
+}
+
+impl SharedStep {
+    /// The event, to be shared.
+    pub fn new(step: StepTrace) -> Self {
+        SharedStep {
+            step,
+            json: OnceLock::new(),
+        }
+    }
+
+    /// The event.
+    pub fn step(&self) -> &StepTrace {
+        &self.step
     }
 }
 

@@ -12,7 +12,7 @@
 
 use super::{
     CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
-    RoundingTrace, StepTrace, Trace,
+    RoundingTrace, StepEvent, StepTrace, Trace,
 };
 use std::sync::Arc;
 
@@ -315,6 +315,16 @@ fn written_alike(a: &Value, b: &Value) -> bool {
 fn event(out: &mut Vec<u8>, e: &Event, memo: &mut Memo) {
     match e {
         Event::Check(c) => check(out, c, memo),
+        // A shared event is written the same in every trace (the memo
+        // only copies bytes it would write): once, then copied.
+        Event::Step(StepEvent::Shared(shared)) => {
+            let json = shared.json.get_or_init(|| {
+                let mut json = Vec::new();
+                step(&mut json, shared.step(), &mut Memo::new());
+                json.into_boxed_slice()
+            });
+            out.extend_from_slice(json);
+        }
         Event::Step(s) => step(out, s, memo),
         Event::Cite(c) => {
             out.extend_from_slice(b"{\"event\":\"cite\",");
@@ -589,6 +599,87 @@ mod tests {
         assert_eq!(memo.round, 1);
         memo.value(&mut third, &row);
         assert_eq!(third[200..], plain(&row)[..]);
+    }
+
+    /// A step event that reads the shared row and the lines, rounds, and
+    /// whose exact value is not its value.
+    fn step_event(item: usize) -> crate::trace::StepTrace {
+        use crate::num::{rounding::round_num, RoundingMode};
+        let (row, lines) = shared();
+        let rounded = round_num(
+            crate::num::exact::Num::Dec(Decimal::new(21408, 3)),
+            2,
+            RoundingMode::HalfUp,
+        )
+        .expect("a rounding");
+        crate::trace::StepTrace {
+            step: Arc::from("tax"),
+            item: Some(Arc::from(format!("lines[{item}]"))),
+            label: Some(Arc::from("Tax \"due\"")),
+            clauses: Arc::from(vec![Arc::from("R1")]),
+            cites: Vec::new(),
+            detail: false,
+            formula: Arc::from("round(line.rule.rate * 2.952, 2)"),
+            condition: None,
+            reads: vec![
+                crate::trace::ReadTrace {
+                    name: Arc::from("line.rule"),
+                    value: row,
+                },
+                crate::trace::ReadTrace {
+                    name: Arc::from("lines"),
+                    value: lines,
+                },
+            ],
+            lookups: Vec::new(),
+            roundings: vec![crate::trace::RoundingTrace {
+                at: "step".into(),
+                rounded,
+            }],
+            exact: Some(dec(21408, 3)),
+            value: dec(2141, 2),
+        }
+    }
+
+    /// The JSON of a trace of `events` alone.
+    fn written(events: Vec<crate::trace::Event>) -> Vec<u8> {
+        let trace = crate::trace::Trace {
+            rulebook: "t@1#0".into(),
+            ablation: None,
+            reports: Vec::new(),
+            inputs: Vec::new(),
+            events,
+            outcome: crate::trace::OutcomeTrace::Decision {
+                decision: "d".into(),
+                reason: None,
+                clauses: Vec::new(),
+            },
+        };
+        let mut out = Vec::new();
+        super::write_trace_json(&mut out, &trace);
+        out
+    }
+
+    #[test]
+    fn a_shared_step_is_written_as_its_own_copy_in_every_trace() {
+        use crate::trace::{Event, SharedStep, StepEvent};
+        let own = |i| Event::Step(StepEvent::Own(Box::new(step_event(i))));
+        let shared = Arc::new(SharedStep::new(step_event(1)));
+        let expected = written(vec![own(0), own(1), own(2)]);
+        // Its bytes written once, by the first trace (the others around it
+        // write the same texts and values first), then copied by the next.
+        for _ in 0..2 {
+            let got = written(vec![
+                own(0),
+                Event::Step(StepEvent::Shared(shared.clone())),
+                own(2),
+            ]);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&expected)
+            );
+        }
+        assert!(shared.json.get().is_some(), "kept after the first trace");
     }
 
     #[test]

@@ -29,8 +29,8 @@ pub use answer::answer_summary;
 /// A trace as JSON text, the one road (see `json.rs`).
 pub use compact::write_trace_json_compact;
 pub use event::{
-    CheckTrace, CiteTrace, ConditionTrace, Event, Lookup, ReadTrace, RoundingTrace, StepEvent,
-    StepTrace,
+    CheckTrace, CiteTrace, ConditionTrace, Event, Lookup, ReadTrace, RoundingTrace, SharedStep,
+    StepEvent, StepTrace,
 };
 pub use html::{escape_html, render_html};
 pub use index::{render_html_index, render_markdown_index, IndexEntry};
