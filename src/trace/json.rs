@@ -604,14 +604,16 @@ mod tests {
     /// A step event that reads the shared row and the lines, rounds, and
     /// whose exact value is not its value.
     fn step_event(item: usize) -> crate::trace::StepTrace {
-        use crate::num::{rounding::round_num, RoundingMode};
+        use crate::num::{exact::Num, rounding::Rounded, RoundingMode};
         let (row, lines) = shared();
-        let rounded = round_num(
-            crate::num::exact::Num::Dec(Decimal::new(21408, 3)),
-            2,
-            RoundingMode::HalfUp,
-        )
-        .expect("a rounding");
+        // 21.408 to 2 places, half up: 21.41, 0.003 above where it changes.
+        let rounded = Rounded {
+            mode: RoundingMode::HalfUp,
+            places: 2,
+            before: Num::Dec(Decimal::new(21408, 3)),
+            after: Decimal::new(2141, 2),
+            margin: Decimal::new(3, 3),
+        };
         crate::trace::StepTrace {
             step: Arc::from("tax"),
             item: Some(Arc::from(format!("lines[{item}]"))),
