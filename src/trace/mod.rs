@@ -26,7 +26,7 @@ use crate::facts::{CaseError, Given};
 use crate::value::Value;
 
 pub use answer::answer_summary;
-/// A trace as JSON text, the one road (see `json.rs`).
+/// A trace as compact JSON, format 2 (see `compact.rs`).
 pub use compact::write_trace_json_compact;
 pub use event::{
     CheckTrace, CiteTrace, ConditionTrace, Event, Lookup, ReadTrace, RoundingTrace, SharedStep,
@@ -34,6 +34,7 @@ pub use event::{
 };
 pub use html::{escape_html, render_html};
 pub use index::{render_html_index, render_markdown_index, IndexEntry};
+/// A trace as JSON text, format 1: the one road (see `json.rs`).
 pub use json::write_trace_json;
 pub use markdown::{escape_markdown, render_markdown};
 pub use page::PageSource;
