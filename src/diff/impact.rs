@@ -160,7 +160,7 @@ pub struct Example {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub divergence: Option<Divergence>,
     /// Every step whose value moved, in the new trace's order (then steps
-    /// only the old computed), at most [`MAX_STEP_MOVES`]: a change that
+    /// only the old computed), at most 40 (`MAX_STEP_MOVES`): a change that
     /// comes from several rows shows each of them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<StepMove>,

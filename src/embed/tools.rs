@@ -57,7 +57,7 @@ value = { expr = "0", format = "decimal" }
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CalcError {
-    /// Longer than [`MAX_EXPRESSION_BYTES`].
+    /// Longer than 2,000 bytes (`MAX_EXPRESSION_BYTES`).
     #[error("the expression is longer than {MAX_EXPRESSION_BYTES} bytes")]
     TooLong,
     /// The text does not parse or names something the calculator lacks.
