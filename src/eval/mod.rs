@@ -157,6 +157,12 @@ impl<'a> FormulaReader<'a> {
     pub(crate) fn read(&mut self, formula: &'a Formula) -> Result<Value, EvalError> {
         self.0.formula(formula, Site::Free).map_err(EvalError::from)
     }
+
+    /// Whether the one budget of every formula read ran out: a later read
+    /// fails for that alone.
+    pub(crate) fn spent(&self) -> bool {
+        self.0.exhausted
+    }
 }
 
 /// Whether a field rule rejects `value` (in its record `item`), and its message.

@@ -9,6 +9,7 @@
 
 pub(crate) mod ablate;
 pub(crate) mod check;
+pub(crate) mod constant;
 pub(crate) mod depth;
 pub(crate) mod extends;
 pub(crate) mod fold;

@@ -230,3 +230,53 @@ columns = { third = { expr = "third", format = "decimal" } }
         ]
     );
 }
+
+#[test]
+fn a_part_that_fails_on_every_case_is_warned_of_where_it_fails() {
+    // `1 / (rate - 0.1)` reads a parameter with one value and no input: it
+    // is the same on every case, and divides by zero on every case that
+    // takes the branch; `x * rate` beside it reads the case.
+    let text = RULEBOOK.replace(
+        "expr = \"base + 1\"",
+        "expr = \"if x > 10 then base / (rate - 0.1) else base + 1\"",
+    );
+    assert_eq!(
+        warnings(&text)
+            .into_iter()
+            .filter(|w| w.starts_with("warn::always_fails"))
+            .collect::<Vec<_>>(),
+        Vec::<String>::new(),
+        "the part reads `base`, a step: not the same on every case"
+    );
+    let text = RULEBOOK.replace(
+        "expr = \"base + 1\"",
+        "expr = \"if x > 10 then base * (1 / (rate - 0.1)) else base + 1\"",
+    );
+    assert_eq!(
+        warnings(&text)
+            .into_iter()
+            .filter(|w| w.starts_with("warn::always_fails"))
+            .collect::<Vec<_>>(),
+        [
+            "warn::always_fails 50:31-50:49 `(1 / (rate - 0.1))` reads nothing of the case and fails \
+             on every case that computes it: division by zero (1 / 0)"
+        ]
+    );
+    // Evaluation computes it where the case takes the branch, and only there.
+    let dir = tempdir("always-fails");
+    let file = dir.join("rulebook.toml");
+    std::fs::write(&file, &text).expect("write");
+    let path = file.to_str().expect("utf-8 path");
+    let o = bareme(&["eval", path, "-"], Some(r#"{"x": "2"}"#));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = bareme(&["eval", path, "-"], Some(r#"{"x": "20"}"#));
+    assert_ne!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stderr(&o).contains("division by zero"), "{}", stderr(&o));
+    let o = bareme(&["check", path, "--deny", "warnings"], None);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("⚠ `(1 / (rate - 0.1))` reads nothing of the case"),
+        "{}",
+        stderr(&o)
+    );
+}

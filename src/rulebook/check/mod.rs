@@ -70,6 +70,8 @@ pub fn check_rulebook(
             }
             None => {
                 rb.warnings = super::usage::unused(&mut rb, &declared);
+                let failing = super::constant::failing_constants(&mut rb);
+                rb.warnings.extend(failing);
                 super::prepare(&mut rb);
                 Ok(rb)
             }
