@@ -167,6 +167,45 @@ pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded,
 /// For half modes the boundaries are the midpoints between steps
 /// (`x.xx5` for cents); for directed modes they are the steps themselves.
 pub fn margin(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+    match margin_in_word(value, places.min(MAX_PLACES), mode) {
+        Some(m) => m,
+        None => margin_general(value, places, mode),
+    }
+}
+
+/// What [`margin_general`] gives, digit for digit, when the value's digits
+/// fit a machine word: every rounding a trace records measures its margin,
+/// and rust_decimal's directed rounding and division cost ten times the
+/// integer steps. `None` leaves the other cases to it (the property tests
+/// compare the two).
+fn margin_in_word(value: Decimal, places: u32, mode: RoundingMode) -> Option<Decimal> {
+    use super::exact::WORD_POWERS_OF_TEN as POW10;
+    let m = u64::try_from(value.mantissa().unsigned_abs()).ok()?;
+    let scale = value.scale();
+    // At `scale` (at least places + 1, so that half a unit is whole):
+    // the unit, and the offset above the step below (toward −∞).
+    let at = scale.max(places + 1);
+    if at > MAX_PLACES {
+        return None;
+    }
+    let m = m.checked_mul(*POW10.get((at - scale) as usize)?)?;
+    let unit = *POW10.get((at - places) as usize)?;
+    let r = m % unit;
+    let offset = if value.is_sign_negative() && r != 0 {
+        unit - r
+    } else {
+        r
+    };
+    let distance = if mode.is_nearest() {
+        offset.abs_diff(unit / 2)
+    } else {
+        offset.min(unit - offset)
+    };
+    Some(word_decimal(distance, false, at).normalize())
+}
+
+/// The margin by rust_decimal's own arithmetic, for any value.
+fn margin_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
     let unit = Decimal::new(1, places.min(MAX_PLACES));
     let below = value.round_dp_with_strategy(places, RoundingStrategy::ToNegativeInfinity);
     let offset = value - below; // in [0, unit)

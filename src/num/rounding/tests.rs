@@ -281,3 +281,64 @@ fn a_payslip_line_rounds_in_one_step() {
         None
     );
 }
+
+proptest::proptest! {
+    /// The margin measured on a machine word is rust_decimal's, digit for
+    /// digit and scale for scale, for every value it takes.
+    #[test]
+    fn a_margin_in_a_word_is_rust_decimals(
+        mantissa in proptest::prop_oneof![0i128..100_000, -100_000i128..0, proptest::num::i64::ANY.prop_map(i128::from), -(1i128 << 95)..(1i128 << 95)],
+        scale in 0u32..=28,
+        places in 0u32..=28,
+        mode in 0usize..9,
+    ) {
+        use proptest::prop_assert_eq;
+        let mode = MODES[mode];
+        let value = Decimal::from_i128_with_scale(mantissa, scale);
+        if let Some(got) = margin_in_word(value, places, mode) {
+            let want = margin_general(value, places, mode);
+            prop_assert_eq!(got.to_string(), want.to_string());
+            prop_assert_eq!(got.scale(), want.scale());
+            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+        }
+    }
+}
+
+#[test]
+fn margins_in_a_word_keep_zeros_ties_and_signs() {
+    for text in [
+        "-0.001",
+        "0.005",
+        "-0.005",
+        "0.015",
+        "-2.5",
+        "2.5",
+        "0",
+        "-0.00",
+        "7",
+        "-1.2",
+        "1.239",
+        "18446744073709551615",
+    ] {
+        for mode in MODES {
+            for places in [0, 2, 4, 27, 28] {
+                let value = d(text);
+                let got = margin_in_word(value, places, mode);
+                let want = margin_general(value, places, mode);
+                if let Some(got) = got {
+                    assert_eq!(
+                        (got.to_string(), got.scale()),
+                        (want.to_string(), want.scale()),
+                        "{text} to {places} {mode:?}"
+                    );
+                }
+            }
+        }
+    }
+    // The values a payslip rounds take the word road.
+    assert!(margin_in_word(d("48.2048"), 2, RoundingMode::HalfUp).is_some());
+    assert_eq!(
+        margin(d("48.2048"), 2, RoundingMode::HalfUp).to_string(),
+        "0.0002"
+    );
+}
