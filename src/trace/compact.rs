@@ -145,8 +145,8 @@ impl<'t> Known<'t> {
         if let Some(found) = find(&self.inputs, name) {
             return written_eq(found, v);
         }
-        let (Some(g), Value::List(values)) = (self.group_at(name).map(|g| &self.groups[g]), v)
-        else {
+        let group = self.groups.iter().find(|g| same(g.name, name));
+        let (Some(g), Value::List(values)) = (group, v) else {
             return false;
         };
         g.items.len() == values.len()
@@ -359,9 +359,17 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
         match e {
             Event::Check(c) => check(out, c, &known, &mut values),
             Event::Step(s) => {
+                // Every step event was given its definition's index above,
+                // in this order; the first definition stands in for a
+                // missing one rather than leave the list without an element.
                 let index = event_defs.get(steps_seen).copied().unwrap_or(0);
                 steps_seen += 1;
-                let Some(def) = order.get(index) else {
+                let Some((index, def)) = order
+                    .get(index)
+                    .map(|d| (index, d))
+                    .or_else(|| order.first().map(|d| (0, d)))
+                else {
+                    out.extend_from_slice(b"null");
                     continue;
                 };
                 step(out, s, index, def, &known, &mut values);
