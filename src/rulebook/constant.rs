@@ -14,12 +14,13 @@ use super::lower::{each_formula, formula};
 use crate::diag::Problem;
 use crate::eval::FormulaReader;
 use crate::facts::{Facts, Given};
+use crate::model::code::node_count;
 use crate::model::{Formula, InputKind, Node, NodeKind, ParamValue, Rulebook};
 use crate::span::Span;
 use crate::value::Value;
 
 /// One warning for each part of a formula of `rb` that reads nothing of
-/// the case and fails, in the order of the formulas, each once. `rb` is the
+/// the case and fails, in the order of the formulas and of their text. `rb` is the
 /// checked rulebook, before its groups are specialised: only what its
 /// author wrote is looked at.
 pub(crate) fn failing_constants(rb: &mut Rulebook) -> Vec<Problem> {
@@ -38,19 +39,25 @@ pub(crate) fn failing_constants(rb: &mut Rulebook) -> Vec<Problem> {
         fixed: &fixed,
         replaceable: &replaceable,
     };
+    // The parts are copied out of the rulebook to be computed against it;
+    // no more nodes than the budget could compute, nor than `MAX_NODES`.
+    let mut room = MAX_NODES.min(rb.limits.max_eval_steps);
     let mut parts: Vec<Formula> = Vec::new();
     each_formula(rb, &mut |f| {
         let mut found = Vec::new();
         if reads.visit(&f.node, &mut found) && computes(&f.node) {
             found.push(&f.node);
         }
+        // In the order of the text, once for the formula (not at every
+        // level: a long sum would sort its parts once per term).
+        found.sort_by_key(|n| n.span.start);
         for node in found {
-            let seen = parts
-                .iter()
-                .any(|p| p.offset == f.offset && p.node.span == node.span && p.text == f.text);
-            if !seen {
-                parts.push(formula(f.text.clone(), node.clone(), f.offset));
-            }
+            let Some(left) = room.checked_sub(node_count(node)) else {
+                room = 0;
+                return;
+            };
+            room = left;
+            parts.push(formula(f.text.clone(), node.clone(), f.offset));
         }
     });
     let facts = Facts {
@@ -61,7 +68,8 @@ pub(crate) fn failing_constants(rb: &mut Rulebook) -> Vec<Problem> {
     };
     // One budget for every part, as for one case: a rulebook of many
     // costly parts is checked in the time one case of it would take, and
-    // what is left unchecked when the budget runs out is not warned of.
+    // what is left unchecked when the budget runs out (or past the nodes
+    // copied) is not warned of.
     let mut reader = FormulaReader::new(rb, &facts);
     let mut warnings = Vec::new();
     for part in &parts {
@@ -87,6 +95,11 @@ pub(crate) fn failing_constants(rb: &mut Rulebook) -> Vec<Problem> {
     warnings
 }
 
+/// The most nodes of parts copied for one check: a rulebook's parts that
+/// read nothing are a few dozen nodes; one written to make the check copy
+/// much is bounded to a few megabytes (the budget bounds the computing).
+const MAX_NODES: u64 = 1 << 16;
+
 fn span_range(span: Span) -> std::ops::Range<usize> {
     span.start as usize..span.end as usize
 }
@@ -101,8 +114,8 @@ struct ReadsNothing<'a> {
 
 impl ReadsNothing<'_> {
     /// Whether `node` reads nothing of the case; every largest part of it
-    /// that does not (and computes something) is added to `found`, in the
-    /// order of the text, when `node` itself reads the case.
+    /// that does not (and computes something) is added to `found` when
+    /// `node` itself reads the case.
     fn visit<'n>(&self, node: &'n Node, found: &mut Vec<&'n Node>) -> bool {
         stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || self.visit_now(node, found))
     }
@@ -144,7 +157,6 @@ impl ReadsNothing<'_> {
                 found.push(child);
             }
         }
-        found.sort_by_key(|n| n.span.start);
         false
     }
 }

@@ -120,3 +120,51 @@ fn parts_past_the_one_budget_are_left_unwarned() {
     // (the budget is the case's, spent once for every part).
     assert!(warnings_within(expr, "max_eval_steps = 5").is_empty());
 }
+
+#[test]
+fn parts_past_the_nodes_copied_are_left_unwarned() {
+    // 200 steps of a 399-node part that reads nothing and computes, then
+    // one that fails: past `MAX_NODES`, the last is not copied nor warned of.
+    let sum = vec!["1"; 200].join(" + ");
+    let mut text = String::from(
+        "[rulebook]\nid = \"n\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n",
+    );
+    for i in 0..200 {
+        text.push_str(&format!("[steps.s{i}]\nexpr = \"x + ({sum})\"\n\n"));
+    }
+    text.push_str("[steps.last]\nexpr = \"x + 1 / 0\"\n\n");
+    let reads: Vec<String> = (0..200).map(|i| format!("s{i}")).collect();
+    text.push_str(&format!(
+        "[[checks]]\ndecision = \"ok\"\n\n[decisions.ok.answer]\ns = {{ expr = \"{} + last\" }}\n",
+        reads.join(" + ")
+    ));
+    let rb = match parse_rulebook("n.toml", &text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(10_000, false)),
+    };
+    let failing = rb
+        .warnings()
+        .problems
+        .iter()
+        .filter(|p| p.code == "warn::always_fails")
+        .count();
+    assert_eq!(failing, 0);
+    // The same failing step first is warned of.
+    let first = text.replacen(
+        "[steps.s0]",
+        "[steps.early]\nexpr = \"x + 1 / 0\"\n\n[steps.s0]",
+        1,
+    );
+    let first = first.replace("+ last\"", "+ last + early\"");
+    let rb = match parse_rulebook("n.toml", &first) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(10_000, false)),
+    };
+    let failing = rb
+        .warnings()
+        .problems
+        .iter()
+        .filter(|p| p.code == "warn::always_fails")
+        .count();
+    assert_eq!(failing, 1);
+}
