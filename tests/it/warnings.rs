@@ -233,35 +233,31 @@ columns = { third = { expr = "third", format = "decimal" } }
 
 #[test]
 fn a_part_that_fails_on_every_case_is_warned_of_where_it_fails() {
-    // `1 / (rate - 0.1)` reads a parameter with one value and no input: it
-    // is the same on every case, and divides by zero on every case that
-    // takes the branch; `x * rate` beside it reads the case.
-    let text = RULEBOOK.replace(
-        "expr = \"base + 1\"",
-        "expr = \"if x > 10 then base / (rate - 0.1) else base + 1\"",
-    );
-    assert_eq!(
-        warnings(&text)
-            .into_iter()
+    // `taxed` written as `expr`: its `always_fails` warnings.
+    let failing = |expr: &str| -> Vec<String> {
+        let text = RULEBOOK.replace("expr = \"base + 1\"", &format!("expr = \"{expr}\""));
+        (warnings(&text).into_iter())
             .filter(|w| w.starts_with("warn::always_fails"))
-            .collect::<Vec<_>>(),
-        Vec::<String>::new(),
-        "the part reads `base`, a step: not the same on every case"
-    );
-    let text = RULEBOOK.replace(
-        "expr = \"base + 1\"",
-        "expr = \"if x > 10 then base * (1 / (rate - 0.1)) else base + 1\"",
-    );
+            .collect()
+    };
+    // `base / (rate - 0.1)` reads `base`, a step: not the same on every
+    // case; only `rate - 0.1` is, and it computes.
     assert_eq!(
-        warnings(&text)
-            .into_iter()
-            .filter(|w| w.starts_with("warn::always_fails"))
-            .collect::<Vec<_>>(),
+        failing("if x > 10 then base / (rate - 0.1) else base + 1"),
+        Vec::<String>::new()
+    );
+    // `1 / (rate - 0.1)` reads a parameter with one value and nothing
+    // else: the same on every case, and a division by zero on every case
+    // that takes the branch.
+    let expr = "if x > 10 then base * (1 / (rate - 0.1)) else base + 1";
+    assert_eq!(
+        failing(expr),
         [
             "warn::always_fails 50:31-50:49 `(1 / (rate - 0.1))` reads nothing of the case and fails \
              on every case that computes it: division by zero (1 / 0)"
         ]
     );
+    let text = RULEBOOK.replace("expr = \"base + 1\"", &format!("expr = \"{expr}\""));
     // Evaluation computes it where the case takes the branch, and only there.
     let dir = tempdir("always-fails");
     let file = dir.join("rulebook.toml");

@@ -150,23 +150,29 @@ fn round_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
     after
 }
 
+/// Values at the edges of the word roads: zeros of either sign, ties,
+/// negative offsets, a word's largest mantissa at two scales.
+const EDGES: [&str; 13] = [
+    "-0.001",
+    "0.005",
+    "-0.005",
+    "0.015",
+    "-2.5",
+    "2.5",
+    "0",
+    "-0.00",
+    "7",
+    "-1.2",
+    "1.239",
+    "18446744073709551615",
+    "1.8446744073709551615",
+];
+
 #[test]
-fn rounding_in_a_word_keeps_zeros_signs_and_ties() {
-    for text in [
-        "-0.001",
-        "0.005",
-        "-0.005",
-        "0.015",
-        "-2.5",
-        "2.5",
-        "0",
-        "-0.00",
-        "7",
-        "18446744073709551615",
-        "1.8446744073709551615",
-    ] {
+fn the_word_roads_keep_zeros_signs_and_ties() {
+    for text in EDGES {
         for mode in MODES {
-            for places in [0, 2, 4, 28] {
+            for places in [0, 2, 4, 27, 28] {
                 let value = d(text);
                 let got = round_decimal(value, places, mode);
                 let want = round_general(value, places, mode);
@@ -175,31 +181,73 @@ fn rounding_in_a_word_keeps_zeros_signs_and_ties() {
                     (want.to_string(), want.is_sign_negative()),
                     "{text} to {places} {mode:?}"
                 );
+                if let Some(got) = margin_in_word(value, places, mode) {
+                    let want = margin_general(value, places, mode);
+                    assert_eq!(
+                        (got.to_string(), got.scale()),
+                        (want.to_string(), want.scale()),
+                        "margin of {text} to {places} {mode:?}"
+                    );
+                }
             }
         }
     }
+    // The values a payslip rounds take the word road.
+    assert!(margin_in_word(d("48.2048"), 2, RoundingMode::HalfUp).is_some());
+    assert_eq!(
+        margin(d("48.2048"), 2, RoundingMode::HalfUp).to_string(),
+        "0.0002"
+    );
 }
 
 use proptest::strategy::Strategy as _;
+
+/// Any decimal: small ones of either sign, a word's digits, and wider, at
+/// any scale.
+fn any_decimal() -> impl proptest::strategy::Strategy<Value = Decimal> {
+    let mantissa = proptest::prop_oneof![
+        0i128..100_000,
+        -100_000i128..0,
+        proptest::num::i64::ANY.prop_map(i128::from),
+        -(1i128 << 95)..(1i128 << 95)
+    ];
+    (mantissa, 0u32..=28).prop_map(|(m, scale)| Decimal::from_i128_with_scale(m, scale))
+}
+
+/// The same decimal digit for digit, scale for scale and sign for sign.
+fn alike(got: Decimal, want: Decimal) -> Result<(), proptest::test_runner::TestCaseError> {
+    proptest::prop_assert_eq!(got.to_string(), want.to_string());
+    proptest::prop_assert_eq!(got.scale(), want.scale());
+    proptest::prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+    Ok(())
+}
 
 proptest::proptest! {
     /// Any decimal, any places, any mode: the word road gives rust_decimal's
     /// digits, scale and sign, or leaves the case to it.
     #[test]
     fn rounding_in_a_word_is_rust_decimals(
-        mantissa in proptest::prop_oneof![0i128..100_000, -100_000i128..0, proptest::num::i64::ANY.prop_map(i128::from), -(1i128 << 95)..(1i128 << 95)],
-        scale in 0u32..=28,
+        value in any_decimal(),
         places in 0u32..=28,
-        mode in 0usize..6,
+        mode in 0usize..MODES.len(),
     ) {
-        use proptest::prop_assert_eq;
         let mode = MODES[mode];
-        let value = Decimal::from_i128_with_scale(mantissa, scale);
         if let Some(got) = round_in_word(value, places, mode) {
-            let want = round_general(value, places, mode);
-            prop_assert_eq!(got.to_string(), want.to_string());
-            prop_assert_eq!(got.scale(), want.scale());
-            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+            alike(got, round_general(value, places, mode))?;
+        }
+    }
+
+    /// The margin measured on a machine word is rust_decimal's, for every
+    /// value it takes.
+    #[test]
+    fn a_margin_in_a_word_is_rust_decimals(
+        value in any_decimal(),
+        places in 0u32..=28,
+        mode in 0usize..MODES.len(),
+    ) {
+        let mode = MODES[mode];
+        if let Some(got) = margin_in_word(value, places, mode) {
+            alike(got, margin_general(value, places, mode))?;
         }
     }
 }
@@ -219,7 +267,6 @@ proptest::proptest! {
         mode in 0usize..MODES.len(),
     ) {
         use crate::num::exact::Num;
-        use proptest::prop_assert_eq;
         let mode = MODES[mode];
         let (a, b) = (Decimal::new(x, sx), Decimal::new(y, sy));
         let divisor = Decimal::from_i128_with_scale(10i128.pow(k), sd);
@@ -228,10 +275,7 @@ proptest::proptest! {
             let quotient = Num::Dec(product)
                 .arith(crate::expr::BinOp::Div, Num::Dec(divisor))
                 .expect("a quotient");
-            let want = round_value(quotient, places, mode).expect("a rounding");
-            prop_assert_eq!(got.to_string(), want.to_string());
-            prop_assert_eq!(got.scale(), want.scale());
-            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
+            alike(got, round_value(quotient, places, mode).expect("a rounding"))?;
         }
     }
 }
@@ -279,66 +323,5 @@ fn a_payslip_line_rounds_in_one_step() {
     assert_eq!(
         round_product_over(d("3"), d("4"), d("151.67"), 2, RoundingMode::HalfUp),
         None
-    );
-}
-
-proptest::proptest! {
-    /// The margin measured on a machine word is rust_decimal's, digit for
-    /// digit and scale for scale, for every value it takes.
-    #[test]
-    fn a_margin_in_a_word_is_rust_decimals(
-        mantissa in proptest::prop_oneof![0i128..100_000, -100_000i128..0, proptest::num::i64::ANY.prop_map(i128::from), -(1i128 << 95)..(1i128 << 95)],
-        scale in 0u32..=28,
-        places in 0u32..=28,
-        mode in 0usize..9,
-    ) {
-        use proptest::prop_assert_eq;
-        let mode = MODES[mode];
-        let value = Decimal::from_i128_with_scale(mantissa, scale);
-        if let Some(got) = margin_in_word(value, places, mode) {
-            let want = margin_general(value, places, mode);
-            prop_assert_eq!(got.to_string(), want.to_string());
-            prop_assert_eq!(got.scale(), want.scale());
-            prop_assert_eq!(got.is_sign_negative(), want.is_sign_negative());
-        }
-    }
-}
-
-#[test]
-fn margins_in_a_word_keep_zeros_ties_and_signs() {
-    for text in [
-        "-0.001",
-        "0.005",
-        "-0.005",
-        "0.015",
-        "-2.5",
-        "2.5",
-        "0",
-        "-0.00",
-        "7",
-        "-1.2",
-        "1.239",
-        "18446744073709551615",
-    ] {
-        for mode in MODES {
-            for places in [0, 2, 4, 27, 28] {
-                let value = d(text);
-                let got = margin_in_word(value, places, mode);
-                let want = margin_general(value, places, mode);
-                if let Some(got) = got {
-                    assert_eq!(
-                        (got.to_string(), got.scale()),
-                        (want.to_string(), want.scale()),
-                        "{text} to {places} {mode:?}"
-                    );
-                }
-            }
-        }
-    }
-    // The values a payslip rounds take the word road.
-    assert!(margin_in_word(d("48.2048"), 2, RoundingMode::HalfUp).is_some());
-    assert_eq!(
-        margin(d("48.2048"), 2, RoundingMode::HalfUp).to_string(),
-        "0.0002"
     );
 }
