@@ -78,23 +78,18 @@ impl<'a, T: Tracer> Machine<'a, T> {
         Ok(value)
     }
 
-    /// `lines[3]`: how a trace names an item's steps; `None` without a trace.
-    /// Spelt into a text of the right size by the JSON writer's integer
-    /// speller: through `format!` it cost 6k instructions a sales-tax line
-    /// and 18k a payslip.
+    /// `lines[3]`: how a trace names an item's steps; `None` without a
+    /// trace. A group over constant rows has its labels made at load.
     fn item_label(&self, g: usize, index: usize) -> Option<Arc<str>> {
         if !T::ON {
             return None;
         }
-        let name = &self.rb.groups[g].name;
-        let mut label = Vec::with_capacity(name.len() + 22);
-        label.extend_from_slice(name.as_bytes());
-        label.push(b'[');
-        crate::json::write_integer(&mut label, index as u64);
-        label.push(b']');
-        // A name and ASCII: always UTF-8.
-        let label = String::from_utf8(label).ok()?;
-        Some(Arc::from(label))
+        let group = &self.rb.groups[g];
+        let made = (group.specialized.as_deref()).and_then(|s| s.labels.get(index));
+        Some(match made {
+            Some(label) => label.clone(),
+            None => crate::model::item_label(&group.name, index),
+        })
     }
 
     /// Step `j` of item `index` of group `g`, the current item: with its

@@ -20,7 +20,8 @@ use std::sync::{Arc, OnceLock};
 
 use crate::expr::BinOp;
 use crate::model::{
-    Formula, Func, InputKind, Node, NodeKind, Rulebook, Specialized, SpecializedRow, Step,
+    item_label, Formula, Func, InputKind, Node, NodeKind, Rulebook, Specialized, SpecializedRow,
+    Step,
 };
 use crate::num::exact::Num;
 use crate::value::compare;
@@ -69,9 +70,12 @@ pub fn specialize(rb: &mut Rulebook) {
             .iter()
             .map(|row| specialize_row(steps, &order, row))
             .collect();
+        let name = &rb.groups[g].name;
+        let labels = (0..rows.len()).map(|i| item_label(name, i)).collect();
         rb.groups[g].specialized = Some(Arc::new(Specialized {
             items: Value::List(rows.into()),
             rows: per_row,
+            labels,
         }));
     }
 }
