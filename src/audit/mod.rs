@@ -117,8 +117,32 @@ impl fmt::Display for Finding {
         write!(
             f,
             "{}: {}: recorded {}, follows {}",
-            self.at, self.what, self.recorded, self.follows
+            Clipped(&self.at),
+            Clipped(&self.what),
+            Clipped(&self.recorded),
+            Clipped(&self.follows)
         )
+    }
+}
+
+/// The most characters of one part of a finding shown on its line.
+const SHOWN: usize = 400;
+
+/// A part of a finding as its line shows it: whole up to [`SHOWN`]
+/// characters, else its start and its length. What a trace recorded is
+/// untrusted, and a formula or value in it may be megabytes long; the
+/// finding itself keeps it whole.
+struct Clipped<'a>(&'a str);
+
+impl fmt::Display for Clipped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(SHOWN) {
+            None => f.write_str(self.0),
+            Some((at, _)) => {
+                let start = self.0.get(..at).unwrap_or_default();
+                write!(f, "{start}… ({} bytes)", self.0.len())
+            }
+        }
     }
 }
 

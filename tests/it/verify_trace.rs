@@ -825,3 +825,34 @@ fn a_changed_report_cell_is_named() {
         v.findings
     );
 }
+
+#[test]
+fn a_long_recorded_text_is_shown_clipped_and_kept_whole() {
+    let dir = "rulebooks/luma-payroll/v3";
+    let rb = load_rulebook(Path::new(dir)).expect("bundled rulebook");
+    let (_, case) = cases(Path::new(dir))
+        .expect("cases")
+        .into_iter()
+        .next()
+        .expect("a case");
+    let line = traced(&rb, &case).expect("a trace");
+    let mut json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let long = vec!["1"; 50_000].join(" + ");
+    let step = json["trace"]["events"]
+        .as_array_mut()
+        .and_then(|events| events.iter_mut().find(|e| e["event"] == "step"))
+        .expect("a step event");
+    step["formula"] = serde_json::Value::String(long.clone());
+    let v = verdict(&rb, &json.to_string(), &case);
+    let finding = v
+        .findings
+        .iter()
+        .find(|f| f.recorded == long)
+        .expect("the changed formula is named");
+    let shown = finding.to_string();
+    assert!(shown.len() < 1_000, "{} bytes shown", shown.len());
+    assert!(
+        shown.contains(&format!("… ({} bytes), follows ", long.len())),
+        "{shown}"
+    );
+}
