@@ -360,15 +360,11 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
             Event::Check(c) => check(out, c, &known, &mut values),
             Event::Step(s) => {
                 // Every step event was given its definition's index above,
-                // in this order; the first definition stands in for a
-                // missing one rather than leave the list without an element.
+                // in this order; were one missing, the list still gets an
+                // element after its comma.
                 let index = event_defs.get(steps_seen).copied().unwrap_or(0);
                 steps_seen += 1;
-                let Some((index, def)) = order
-                    .get(index)
-                    .map(|d| (index, d))
-                    .or_else(|| order.first().map(|d| (0, d)))
-                else {
+                let Some(def) = order.get(index) else {
                     out.extend_from_slice(b"null");
                     continue;
                 };
