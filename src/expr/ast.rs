@@ -222,6 +222,16 @@ impl Expr {
         }
     }
 
+    /// How many nodes the tree holds, counted without recursion.
+    pub fn size(&self) -> usize {
+        let (mut n, mut stack) = (0, vec![self]);
+        while let Some(e) = stack.pop() {
+            n += 1;
+            stack.extend(e.children());
+        }
+        n
+    }
+
     /// Depth of the tree; a leaf has depth 1.
     pub fn depth(&self) -> usize {
         1 + self

@@ -19,6 +19,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::expr::BinOp;
+use crate::model::code::node_count;
 use crate::model::{
     item_label, Formula, Func, InputKind, Node, NodeKind, Rulebook, Specialized, SpecializedRow,
     Step,
@@ -27,13 +28,19 @@ use crate::num::exact::Num;
 use crate::value::compare;
 use crate::value::Value;
 
-/// How much formula text (the group's, once per row) folding may copy: a
-/// payslip's group is about 3 KB over 27 rows; a group of thousands of
-/// formulas over many rows would cost gigabytes of copies to spare reads.
-const FOLD_BUDGET: usize = 4 << 20;
+/// How many formula nodes folding may copy, over every group of the
+/// rulebook (a group's nodes, once per row): paie-fr's payslip group is
+/// 135 nodes over 27 rows, 3,645 copies. A copied node costs a few hundred
+/// bytes (the row's folded tree, its code and the traced copy), so this
+/// holds the copies under about 100 MB; a budget of formula text per group
+/// let a 47 KB rulebook of six groups over 1,100 rows take 3.9 GB to load.
+/// Past it, a group runs as written: the same values, at the cost of
+/// reading rows.
+const FOLD_BUDGET: u64 = 1 << 18;
 
 /// Fills `specialized` for every group over the rows of a table no input replaces.
 pub fn specialize(rb: &mut Rulebook) {
+    let mut budget = FOLD_BUDGET;
     for g in 0..rb.groups.len() {
         let table = match &rb.groups[g].over.node.kind {
             NodeKind::Call(Func::Rows, args) => match args.first().map(|a| &a.kind) {
@@ -57,13 +64,15 @@ pub fn specialize(rb: &mut Rulebook) {
         let steps = &rb.groups[g].steps;
         // Each row gets a copy of every step: past the budget, the group
         // runs as written (the same values, at the cost of reading rows).
-        let text: usize = steps
+        let nodes: u64 = steps
             .iter()
             .flat_map(Step::formulas)
-            .map(|f| f.text.len())
+            .map(|f| node_count(&f.node))
             .sum();
-        if text.saturating_mul(rows.len()) > FOLD_BUDGET {
-            continue;
+        let copies = nodes.saturating_mul(rows.len() as u64);
+        match budget.checked_sub(copies) {
+            Some(left) => budget = left,
+            None => continue,
         }
         let order = fold_order(steps);
         let per_row: Vec<SpecializedRow> = rows

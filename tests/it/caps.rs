@@ -57,6 +57,45 @@ fn a_rulebook_file_over_16_mib_is_refused_naming_the_file_and_the_cap() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Formulas past 500,000 nodes in all are refused where they pass the
+/// bound, and the formulas after it are not read (a 16 MiB rulebook of
+/// long sums took 3.9 GB to load). Each step here is nine bracketed sums
+/// of 200 `a`s: 9 × 399 + 8 = 3,599 nodes, so the 139th step passes it
+/// (138 × 3,599 = 496,662) and the 140th is not read.
+#[test]
+fn formulas_past_the_bound_on_nodes_are_refused_where_they_pass_it() {
+    let dir = tempdir("nodes").join("v1");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let part = format!("({})", vec!["a"; 200].join("+"));
+    let sum = vec![part; 9].join("+");
+    let mut text = String::from(
+        "[rulebook]\nid = \"nodes\"\nversion = 1\nschema = 1\ntitle = \"nodes\"\n\n\
+         [clauses]\nR1 = \"One rule.\"\n\n\
+         [inputs.a]\ntype = \"decimal\"\nrequired = true\nclause = \"R1\"\n\n",
+    );
+    for i in 0..140 {
+        text += &format!("[steps.s{i}]\nexpr = \"{sum}\"\nclauses = [\"R1\"]\n\n");
+    }
+    text += "[[checks]]\ndecision = \"paid\"\n\n[decisions.paid]\nclauses = [\"R1\"]\n\n\
+             [decisions.paid.answer]\nx = { expr = \"s0\" }\n";
+    std::fs::write(dir.join("rulebook.toml"), &text).expect("write");
+    let o = bareme(&["check", &dir.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("check::too_large"), "{err}");
+    assert!(err.contains("more than 500000 nodes in all"), "{err}");
+    // Located at the 139th step's formula, and only one problem: the
+    // steps after it, and the answer, were not read.
+    let line = text
+        .lines()
+        .position(|l| l == "[steps.s138]")
+        .expect("s138")
+        + 2;
+    assert!(err.contains(&format!("rulebook.toml:{line}:9]")), "{err}");
+    assert!(err.contains("error: 1 problem(s)"), "{err}");
+    let _ = std::fs::remove_dir_all(dir.parent().expect("parent"));
+}
+
 #[test]
 fn a_case_file_over_16_mib_is_one_failed_case() {
     let dir = tempdir("case-file");

@@ -113,3 +113,62 @@ fn a_group_past_the_budget_is_not_folded() {
         );
     }
 }
+
+/// A rulebook of four groups over one table of 100 rows, each group one
+/// step of 999 nodes (`(r.x+a+…)` sums, 200 `r.x + a` pairs in all),
+/// and an answer field per group summing its step.
+fn four_groups() -> String {
+    let part = format!("({})", vec!["r.x+a"; 40].join("+"));
+    let sum = vec![part; 5].join("+");
+    let rows: Vec<String> = (0..100)
+        .map(|i| format!("{{ code = {i}, x = \"{i}\" }}"))
+        .collect();
+    let mut text = format!(
+        "[rulebook]\nid = \"groups\"\nversion = 1\nschema = 1\ntitle = \"groups\"\n\n\
+         [clauses]\nR1 = \"One rule.\"\n\n\
+         [inputs.a]\ntype = \"decimal\"\nrequired = true\nclause = \"R1\"\n\n\
+         [tables.t]\nkind = \"keyed\"\nkeys = [\"code\"]\nclause = \"R1\"\n\
+         columns = {{ code = {{ type = \"integer\" }}, x = {{ type = \"decimal\" }} }}\n\
+         rows = [{}]\n\n",
+        rows.join(", ")
+    );
+    for g in 0..4 {
+        text += &format!(
+            "[per_item.g{g}]\nover = \"rows(t)\"\nitem = \"r\"\n\n\
+             [per_item.g{g}.steps.s]\nexpr = \"{sum}\"\n\n"
+        );
+    }
+    text += "[[checks]]\ndecision = \"paid\"\n\n[decisions.paid]\nclauses = [\"R1\"]\n\n\
+             [decisions.paid.answer]\n";
+    for g in 0..4 {
+        text += &format!("g{g} = {{ expr = \"sum(g{g}.s)\" }}\n");
+    }
+    text
+}
+
+/// The budget is the rulebook's, not each group's: four groups that each
+/// fit (99,900 copies) but together pass it are folded in order until it
+/// is spent, the others run as written, and every group gives the sum the
+/// rules say: Σ over rows i of 200 (i + a), with a = 1, is 200 × 5,050.
+#[test]
+fn groups_share_one_budget_of_copies() {
+    let rb = crate::parse_rulebook("rulebook.toml", &four_groups()).expect("the rulebook loads");
+    let nodes: Vec<u64> = (rb.groups.iter())
+        .map(|g| {
+            g.steps
+                .iter()
+                .flat_map(Step::formulas)
+                .map(|f| node_count(&f.node))
+                .sum()
+        })
+        .collect();
+    assert_eq!(nodes, vec![999; 4]);
+    let folded: Vec<bool> = rb.groups.iter().map(|g| g.specialized.is_some()).collect();
+    assert_eq!(folded, vec![true, true, false, false]);
+    let case = serde_json::json!({ "a": "1" });
+    for trace in [false, true] {
+        let (outcome, _) = crate::evaluate_value(&rb, &case, trace).expect("evaluates");
+        let text = format!("{outcome:?}");
+        assert_eq!(text.matches("1010000").count(), 4, "trace {trace}: {text}");
+    }
+}
