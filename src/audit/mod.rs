@@ -81,6 +81,10 @@ pub struct TraceVerdict {
     pub answer_fields: usize,
     /// Everything that does not follow, in trace order.
     pub findings: Vec<Finding>,
+    /// The case was rejected while it was validated: the trace records no
+    /// input and nothing that ran, and the verifier, which shares no
+    /// validator with the engine, takes the rejection as recorded.
+    pub rejected_while_validated: bool,
 }
 
 impl TraceVerdict {
@@ -154,6 +158,17 @@ pub fn verify_line(
     line: &str,
     case: Option<&Json>,
 ) -> Result<TraceVerdict, AuditError> {
+    // serde_json keeps the last of two equal keys: a field written twice
+    // would be verified on one value and read by a person on the other.
+    let mut nodes = Vec::new();
+    if let Err(e) = crate::json::read(line, 128, &mut nodes) {
+        if let crate::json::ErrorKind::DuplicateKey(key) = &e.kind {
+            return Err(AuditError::Shape(format!(
+                "the key {key:?} is written twice in {}",
+                e.dollar_path()
+            )));
+        }
+    }
     let json: Json = serde_json::from_str(line)?;
     verify_json(rb, &json, case)
 }
@@ -254,16 +269,27 @@ pub fn verify_json(
         .get("reports")
         .and_then(Json::as_array)
         .map_or(&[][..], Vec::as_slice);
+    // What a rejection while the case was validated cannot have recorded.
+    let validated = if !inputs.is_empty() {
+        Some("the inputs were read")
+    } else if !events.is_empty() {
+        Some("events ran")
+    } else {
+        None
+    };
     outcome_follows(
         &mut st,
         rb,
-        line,
+        (line, validated),
         (outcome, reports),
         decided,
         cites,
         &cited,
     );
     let [steps, checks, reads, lookups, roundings, answer_fields] = st.counts;
+    let rejected_while_validated = decided.is_none()
+        && validated.is_none()
+        && outcome.get("kind").and_then(Json::as_str) == Some("rejected");
     Ok(TraceVerdict {
         rulebook: rb.reference(),
         steps,
@@ -273,6 +299,7 @@ pub fn verify_json(
         roundings,
         answer_fields,
         findings: st.findings,
+        rejected_while_validated,
     })
 }
 
@@ -289,13 +316,14 @@ fn finding(at: &str, what: &str, ev: &Json) -> Finding {
 fn outcome_follows(
     st: &mut State<'_>,
     rb: &Rulebook,
-    line: &Json,
+    (line, validated): (&Json, Option<&str>),
     (outcome, reports): (&Json, &[Json]),
     decided: Option<usize>,
     cites: usize,
     cited: &[Arc<str>],
 ) {
     let kind = outcome.get("kind").and_then(Json::as_str).unwrap_or("");
+
     let check = decided.and_then(|i| rb.checks.get(i - 1));
     let push = |st: &mut State<'_>, what: &str, recorded: String, follows: String| {
         st.findings.push(Finding {
@@ -355,8 +383,16 @@ fn outcome_follows(
             st.reports(reports);
         }
         ("rejected", Some(CheckOutcome::Reject { .. })) => {}
-        // Rejected while the case was validated: no check ran.
-        ("rejected", None) if line.get("answer").is_none() => {}
+        // Rejected while the case was validated: no input was read and
+        // nothing ran. That the case is invalid is the validator's to say,
+        // which the verifier does not share (docs/audit.md).
+        ("rejected", None) if line.get("answer").is_none() && validated.is_none() => {}
+        ("rejected", None) if line.get("answer").is_none() => push(
+            st,
+            "kind",
+            format!("rejected after {}", validated.unwrap_or_default()),
+            "no check held".into(),
+        ),
         (kind, _) => push(
             st,
             "kind",

@@ -432,7 +432,17 @@ impl<'a> State<'a> {
                 shown(&encode(&m.source)),
             );
         }
-        for ((name, v), seen) in reads.iter().zip(matched) {
+        for (k, ((name, v), seen)) in reads.iter().zip(matched).enumerate() {
+            // The engine records each name once per formula.
+            if reads.iter().take(k).any(|(n, _)| n == name) {
+                self.find(
+                    at,
+                    &format!("read {name}"),
+                    shown(v),
+                    "recorded once".into(),
+                );
+                continue;
+            }
             if !seen {
                 self.find(
                     at,
@@ -483,6 +493,10 @@ impl<'a> State<'a> {
             (held, calc.mismatches, calc.matched)
         };
         self.compare_reads(&at, &reads, &mismatches, &matched);
+        let gives = text(ev, "gives").unwrap_or_default();
+        if gives != *check.gives {
+            self.find(&at, "gives", gives, check.gives.to_string());
+        }
         let recorded = ev.get("held").and_then(Json::as_bool);
         match held {
             Ok(h) if Some(h) == recorded => {}
@@ -543,6 +557,22 @@ impl<'a> State<'a> {
                 reason.map_or(Value::Absent, |r| Value::Text(r.clone())),
             ),
         ];
+        // A field the decision's answer does not have follows from nothing.
+        match answer.as_object() {
+            Some(fields) => {
+                for (key, value) in fields {
+                    if !d.answer.iter().any(|out| &*out.key == key.as_str()) {
+                        self.find(
+                            format!("answer {key}"),
+                            "field",
+                            shown(value),
+                            "none".into(),
+                        );
+                    }
+                }
+            }
+            None => self.find("answer", "shape", shown(answer), "an object".into()),
+        }
         for out in &d.answer {
             let at = format!("answer {}", out.key);
             let recorded = answer.get(&*out.key).unwrap_or(&Json::Null);
@@ -564,6 +594,14 @@ impl<'a> State<'a> {
                 }
                 OutputValue::Each { group, key, fields } => {
                     let n = self.over(*group).map(|l| l.len()).unwrap_or(0);
+                    let items = match recorded {
+                        Json::Array(list) => list.len(),
+                        Json::Object(map) => map.len(),
+                        _ => 0,
+                    };
+                    if items > n {
+                        self.find(&at, "items", items.to_string(), n.to_string());
+                    }
                     for i in 0..n {
                         let item_json = match key {
                             None => recorded.get(i),
@@ -579,6 +617,14 @@ impl<'a> State<'a> {
                             self.find(format!("{at}[{i}]"), "item", "none".into(), "one".into());
                             continue;
                         };
+                        if let Some(map) = item_json.as_object() {
+                            for (k, v) in map {
+                                if !fields.iter().any(|f| &*f.key == k.as_str()) {
+                                    let fat = format!("{at}[{i}].{k}");
+                                    self.find(fat, "field", shown(v), "none".into());
+                                }
+                            }
+                        }
                         for f in fields {
                             let OutputValue::Value { expr, format } = &f.value else {
                                 continue;

@@ -96,6 +96,7 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
     }
     let mut out = Stdout::new();
     let (mut followed, mut failed, mut untraced) = (0usize, 0usize, 0usize);
+    let mut unvalidated = 0usize;
     let mut totals = [0usize; 6];
     for (k, (n, line)) in lines(&traces).enumerate() {
         let case = cases.get(k);
@@ -126,6 +127,7 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
         ]) {
             *t += c;
         }
+        unvalidated += usize::from(verdict.rejected_while_validated);
         if verdict.follows() {
             followed += 1;
             continue;
@@ -147,6 +149,11 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
     );
     if untraced > 0 {
         summary.push_str(&format!(" ({untraced} unread case lines without a trace)"));
+    }
+    if unvalidated > 0 {
+        summary.push_str(&format!(
+            " ({unvalidated} rejected while validated, taken as recorded: the verifier shares no validator)"
+        ));
     }
     out.say(&summary);
     out.finish(if failed == 0 {

@@ -856,3 +856,107 @@ fn a_long_recorded_text_is_shown_clipped_and_kept_whole() {
         "{shown}"
     );
 }
+
+/// The Luma example payslip, its rulebook, and its traced line as JSON.
+fn luma_payslip() -> (Rulebook, serde_json::Value, serde_json::Value) {
+    let rb = load_rulebook(Path::new("rulebooks/luma-payroll/v3")).expect("luma");
+    let text = std::fs::read_to_string("examples/luma-payroll/payslip.json").expect("example");
+    let case: serde_json::Value = serde_json::from_str(&text).expect("case JSON");
+    let line = traced(&rb, &case).expect("traced");
+    let json = serde_json::from_str(&line).expect("trace JSON");
+    (rb, case, json)
+}
+
+fn findings(rb: &Rulebook, line: &serde_json::Value, case: &serde_json::Value) -> Vec<String> {
+    let v = verdict(rb, &line.to_string(), case);
+    v.findings.iter().map(|f| f.to_string()).collect()
+}
+
+/// What a forged line claims besides the events: a rejection with no
+/// check that rejects holding, an answer field the decision does not
+/// have, another `gives` for a check, a read recorded twice, and a key
+/// written twice (serde_json would keep the second).
+#[test]
+fn claims_beyond_the_events_are_checked() {
+    let (rb, case, line) = luma_payslip();
+    assert!(findings(&rb, &line, &case).is_empty());
+
+    // A rejection claimed after the inputs were read and steps ran.
+    let mut forged = line.clone();
+    let error = serde_json::json!({ "path": "gross_pay", "message": "must not be negative" });
+    forged["trace"]["outcome"] = serde_json::json!({ "kind": "rejected", "error": error });
+    forged["trace"]["events"] = serde_json::json!([]);
+    forged.as_object_mut().expect("object").remove("answer");
+    forged["error"] = error.clone();
+    assert_eq!(
+        findings(&rb, &forged, &case),
+        ["outcome: kind: recorded rejected after the inputs were read, follows no check held"]
+    );
+    // The same with nothing recorded is a rejection while validated:
+    // taken as recorded, and said so.
+    forged["trace"]["inputs"] = serde_json::json!([]);
+    let v = verdict(&rb, &forged.to_string(), &case);
+    assert!(v.follows() && v.rejected_while_validated);
+    assert!(!verdict(&rb, &line.to_string(), &case).rejected_while_validated);
+
+    let mut extra = line.clone();
+    extra["answer"]["bonus_paid"] = serde_json::json!("10000.00");
+    assert_eq!(
+        findings(&rb, &extra, &case),
+        ["answer bonus_paid: field: recorded 10000.00, follows none"]
+    );
+
+    let mut gives = line.clone();
+    let events = gives["trace"]["events"].as_array_mut().expect("events");
+    let check = events
+        .iter_mut()
+        .find(|e| e["event"] == "check")
+        .expect("a check");
+    let was = check["gives"].as_str().expect("gives").to_string();
+    check["gives"] = serde_json::json!("reject gross_pay");
+    assert_eq!(
+        findings(&rb, &gives, &case),
+        [format!(
+            "check 1: gives: recorded reject gross_pay, follows {was}"
+        )]
+    );
+
+    let mut twice = line.clone();
+    let events = twice["trace"]["events"].as_array_mut().expect("events");
+    let step = events
+        .iter_mut()
+        .find(|e| e["event"] == "step" && !e["reads"].as_array().expect("reads").is_empty())
+        .expect("a step that reads");
+    let at = step["step"].as_str().expect("name").to_string();
+    let reads = step["reads"].as_array_mut().expect("reads");
+    let first = reads[0].clone();
+    reads.push(first.clone());
+    let name = first["name"].as_str().expect("read name");
+    // A finding shows a text without its quotes.
+    let value = match &first["value"] {
+        serde_json::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    assert_eq!(
+        findings(&rb, &twice, &case),
+        [format!(
+            "step {at}: read {name}: recorded {value}, follows recorded once"
+        )]
+    );
+
+    let text = line.to_string();
+    let net = line["answer"]["net_pay"].to_string();
+    let dup = text.replacen(
+        &format!("\"net_pay\":{net}"),
+        &format!("\"net_pay\":\"9999.99\",\"net_pay\":{net}"),
+        1,
+    );
+    assert_ne!(dup, text);
+    let e = verify_line(&rb, &dup, Some(&case)).expect_err("refused");
+    assert_eq!(e.code(), "audit::shape");
+    assert!(
+        e.to_string()
+            .contains("\"net_pay\" is written twice in $.answer"),
+        "{e}"
+    );
+}
