@@ -3,8 +3,9 @@
 //! seeded candidate of a repair task; `bareme::unstable::repair::bake_path`).
 //!
 //! Exit codes: 0 written; 2 a reading that does not apply (unknown, twice,
-//! two on one step), a folder that cannot be written or a rulebook that
-//! cannot be read; 3 an invalid rulebook.
+//! two on one step), a folder that cannot be written, one that holds the
+//! rulebook or a version it extends, or a rulebook that cannot be read;
+//! 3 an invalid rulebook.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,6 +29,18 @@ pub struct BakeArgs {
 
 /// Runs `bareme bake`.
 pub fn run(args: &BakeArgs) -> ExitCode {
+    // The folder written must not hold the rulebook baked, or a version it
+    // extends: writing would replace the source, silently changing every
+    // answer of the versions read from it.
+    let rb = match super::load(&args.rulebook) {
+        Ok(rb) => rb,
+        Err(code) => return code,
+    };
+    let out = args.out.join("rulebook.toml");
+    if let Some(why) = super::output::clobbers_rulebook(&[("--out", &out)], &rb) {
+        warn!("error: {why}");
+        return ExitCode::from(2);
+    }
     let names: Vec<&str> = args.ablate.split(',').map(str::trim).collect();
     let baked = bake_path(&args.rulebook, &names, super::load_options())
         .and_then(|baked| write_baked(&args.out, &baked).map(|()| baked));

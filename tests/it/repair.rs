@@ -594,3 +594,73 @@ fn the_repair_session_tools() {
         .expect("cart")
         .contains(r#""tax":"0.16","total":"3.26"}"#));
 }
+
+/// `bake` refuses to write into the folder of the rulebook it bakes, or
+/// of a version that rulebook extends: the baked file would replace the
+/// source, and every version read from it would answer differently.
+#[test]
+fn bake_never_writes_over_its_own_sources() {
+    use super::cli::{bareme, tempdir};
+    let dir = tempdir("repair-bake-sources");
+    let (v1, v2) = (dir.join("p/v1"), dir.join("p/v2"));
+    std::fs::create_dir_all(&v1).expect("v1");
+    std::fs::create_dir_all(&v2).expect("v2");
+    let base = "[rulebook]\nid = \"p\"\nversion = 1\nschema = 1\ntitle = \"p\"\n\n\
+                [clauses]\nR1 = \"Pay is twice x.\"\n\n\
+                [inputs.x]\ntype = \"money\"\nrequired = true\nclause = \"R1\"\n\n\
+                [steps.s]\nexpr = \"x * 2\"\nclauses = [\"R1\"]\n\n\
+                [[checks]]\ndecision = \"d\"\n\n[decisions.d]\nclauses = [\"R1\"]\n\n\
+                [decisions.d.answer]\nr = { expr = \"s\", format = \"money\" }\n\n\
+                [ablations.half]\nsteps = { s = \"x\" }\n";
+    let next =
+        "[rulebook]\nid = \"p\"\nversion = 2\nschema = 1\ntitle = \"p\"\nextends = \"../v1\"\n";
+    std::fs::write(v1.join("rulebook.toml"), base).expect("write v1");
+    std::fs::write(v2.join("rulebook.toml"), next).expect("write v2");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    for (rulebook, out) in [(&v2, &v1), (&v2, &v2), (&v1, &v1)] {
+        let o = bareme(
+            &[
+                "bake",
+                &path(rulebook),
+                "--ablate",
+                "half",
+                "-o",
+                &path(out),
+            ],
+            None,
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("an input of this run: write elsewhere"),
+            "{err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(v1.join("rulebook.toml")).expect("v1"),
+        base
+    );
+    assert_eq!(
+        std::fs::read_to_string(v2.join("rulebook.toml")).expect("v2"),
+        next
+    );
+    // Elsewhere, it writes.
+    let o = bareme(
+        &[
+            "bake",
+            &path(&v2),
+            "--ablate",
+            "half",
+            "-o",
+            &path(&dir.join("baked")),
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
