@@ -98,7 +98,7 @@ pub fn load_companion<T>(
         None => path
             .parent()
             .unwrap_or(Path::new("."))
-            .join(format!("v{}", written_version(&text, section))),
+            .join(format!("v{}", written_version(&name, &text, section)?)),
     };
     let rb = load_rulebook(&rb_path).map_err(|source| CompanionError::Rulebook {
         file: name.clone(),
@@ -116,16 +116,36 @@ fn read_text(path: &Path) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
 }
 
-/// The version of `[section] rulebook = "id@version"`, or nothing when the
-/// file does not say (the rulebook then fails to load, naming the path).
-fn written_version(text: &str, section: &str) -> String {
-    toml::from_str::<toml::Table>(text)
-        .ok()
-        .and_then(|t| {
-            let r = t.get(section)?.get("rulebook")?.as_str()?.to_string();
-            Some(r.split_once('@')?.1.to_string())
-        })
-        .unwrap_or_default()
+/// The version of `[section] rulebook = "id@version"`, a whole number:
+/// the folder `v<version>` beside the file is the rulebook. A file that is
+/// not TOML, or does not name a version so, is a problem of its own: the
+/// version is part of a path, and `1/../../elsewhere` would read any file.
+fn written_version(name: &str, text: &str, section: &str) -> Result<u64, CompanionError> {
+    let invalid = CompanionError::Invalid;
+    let (table, mut diags) =
+        parse_toml::<toml::Table>(name, text, "companion::toml").map_err(invalid)?;
+    let written = (table.get(section))
+        .and_then(|s| s.get("rulebook"))
+        .and_then(toml::Value::as_str);
+    let version = written.and_then(|r| r.split_once('@')).and_then(|(_, v)| {
+        v.parse::<u64>()
+            .ok()
+            .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
+    });
+    match version {
+        Some(v) => Ok(v),
+        None => {
+            let message = match written {
+                Some(r) => format!("`[{section}] rulebook = {r:?}` names no version: it is `<id>@<version>`, the version a whole number (`luma-payroll@3`)"),
+                None => format!("no `[{section}] rulebook = \"<id>@<version>\"` to find the rulebook beside the file"),
+            };
+            diags.push(
+                Problem::new("companion::rulebook", message)
+                    .help("name the rulebook so, or give its folder with --rulebook"),
+            );
+            Err(invalid(diags))
+        }
+    }
 }
 
 /// A companion file's TOML read into its serde mirror `R`, with the

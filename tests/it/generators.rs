@@ -607,3 +607,58 @@ fn every_bundled_generator_repeats_its_lines_in_shards() {
         );
     }
 }
+
+/// The rulebook beside a generator or rubric is `v<version>` of its
+/// `rulebook = "id@version"`: a version that is not a whole number is
+/// refused before any file is read (`1/../../secret` read and quoted a
+/// file anywhere), and a file that is not TOML is named as such, where it
+/// said it could not read a folder `v`.
+#[test]
+fn a_companion_names_its_rulebook_by_a_whole_version() {
+    use super::cli::{bareme, tempdir};
+    let dir = tempdir("companion-version");
+    let set = dir.join("set/p");
+    std::fs::create_dir_all(&set).expect("set");
+    std::fs::write(dir.join("secret.txt"), "[rulebook]\nid = \"secret line\"\n").expect("secret");
+    let generator = set.join("generator-1.toml");
+    let rubric = set.join("rubric-1.toml");
+    std::fs::write(
+        &generator,
+        "[generator]\nrulebook = \"p@1/../../../secret.txt\"\nid = \"p-{index}\"\n",
+    )
+    .expect("generator");
+    std::fs::write(
+        &rubric,
+        "[rubric]\nrulebook = \"p@1/../../../secret.txt\"\n",
+    )
+    .expect("rubric");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let runs = [
+        bareme(&["generate", &path(&generator), "-n", "1"], None),
+        bareme(
+            &[
+                "score",
+                &path(&rubric),
+                "--tasks",
+                "/dev/null",
+                "--replies",
+                "/dev/null",
+            ],
+            None,
+        ),
+    ];
+    for o in &runs {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(err.contains("companion::rulebook"), "{err}");
+        assert!(err.contains("names no version"), "{err}");
+        assert!(!err.contains("secret line"), "{err}");
+    }
+    std::fs::write(&generator, "garbage [[[\n").expect("generator");
+    let o = bareme(&["generate", &path(&generator), "-n", "1"], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("companion::toml"), "{err}");
+    assert!(err.contains("generator-1.toml:1:9"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
