@@ -33,6 +33,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             Func::Rows => {
                 let t = self.table_arg(&args[0])?;
+                self.spend_many(self.rows(t).len() as u64, span)?;
                 Ok(Value::List(
                     self.rows(t)
                         .iter()
@@ -301,7 +302,20 @@ impl<'a, T: Tracer> Machine<'a, T> {
             };
         }
         let n = args.len().min(op.reads.len()).min(MAX_OP_ARGS);
-        (op.run)(&values[..n]).map_err(|m| Fault::at(span, m))
+        let v = (op.run)(&values[..n]).map_err(|m| Fault::at(span, m))?;
+        self.spend_made(&v, span)?;
+        Ok(v)
+    }
+
+    /// A list or map a built-in made (`keys`, `values`, `rows`, …): one
+    /// unit per item, as reading one spends; `[keys(m) for x in xs]`
+    /// otherwise built gigabytes within any budget.
+    fn spend_made(&mut self, v: &Value, span: Span) -> Res<()> {
+        match v {
+            Value::List(items) => self.spend_many(items.len() as u64, span),
+            Value::Map(entries) => self.spend_many(entries.len() as u64, span),
+            _ => Ok(()),
+        }
     }
 }
 

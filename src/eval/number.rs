@@ -351,6 +351,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn sum_column(&mut self, g: usize, index: usize, span: Span) -> Dec {
         self.spend_many(3, span)?;
         let group = self.group(g)?;
+        // The column made, then read by `sum`: a unit per item each.
+        self.spend_many(2 * group.items.len() as u64, span)?;
         let mut total = Decimal::ZERO;
         for i in 0..group.items.len() {
             let next = match group.field(i, index) {
@@ -376,9 +378,12 @@ impl<'a, T: Tracer> Machine<'a, T> {
     fn sum_rows(&mut self, g: usize, filter: Option<&'a Code>, body: &'a Code, span: Span) -> Dec {
         self.spend_many(3, span)?;
         let rows = self.group(g)?;
+        // The comprehension reads the group's list, a unit per item.
+        self.spend_many(rows.items.len() as u64, span)?;
         let saved = self.row.take();
         let mut total: Result<Num, String> = Ok(Num::Dec(Decimal::ZERO));
         let mut fault = None;
+        let mut kept = 0u64;
         for i in 0..rows.items.len() {
             self.row = Some((rows.clone(), i));
             let term = match filter.map(|f| self.truth(f)) {
@@ -397,6 +402,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
                     break;
                 }
             };
+            kept += 1;
             total = match (total, term) {
                 (Ok(Num::Dec(t)), Ok(d)) => match decimal_op(BinOp::Add, t, d) {
                     Some(s) => Ok(Num::Dec(s)),
@@ -415,7 +421,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
         self.row = saved;
         match fault {
             Some(f) => Err(Off::Fault(f)),
-            None => from_num(total, span),
+            None => {
+                // `sum` reads the list of the kept terms, a unit per item.
+                self.spend_many(kept, span)?;
+                from_num(total, span)
+            }
         }
     }
 }

@@ -273,7 +273,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
         let notes_group = T::ON && record && path.is_none();
         if let (CodeKind::Group(g), false) = (&base.kind, notes_group) {
             self.spend(base.span)?;
-            let v = self.group(*g)?.column(index);
+            let group = self.group(*g)?;
+            // A column is a list made item by item, as a projection is.
+            self.spend_many(group.items.len() as u64, c.span)?;
+            let v = group.column(index);
             if T::ON && record {
                 if let Some(p) = path {
                     self.tracer.read(p, &v);
@@ -282,6 +285,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
             return Ok(v);
         }
         let b = self.eval(base, path.is_none())?;
+        // A field of each item of a list (`lines.net`): one unit per item.
+        if let Value::List(items) = &b {
+            self.spend_many(items.len() as u64, c.span)?;
+        }
         let v = ops::field(&b, index).map_err(|m| Fault::at(c.span, m))?;
         if T::ON && record {
             if let Some(p) = path {
@@ -434,9 +441,16 @@ impl<'a, T: Tracer> Machine<'a, T> {
     }
 
     /// A list argument; a missing list is empty.
+    /// A list operand of a built-in or a comprehension, which reads it
+    /// item by item: one unit per item, besides the node's own. A node's
+    /// unit alone let `sum([sum(xs) for x in xs])` run for minutes within
+    /// any budget.
     pub(super) fn list(&mut self, c: &'a Code) -> Res<Arc<[Value]>> {
         match self.value(c)? {
-            Value::List(items) => Ok(items),
+            Value::List(items) => {
+                self.spend_many(items.len() as u64, c.span)?;
+                Ok(items)
+            }
             v if v.is_missing() => Ok(Arc::from([])),
             other => Err(Fault::at(
                 c.span,
