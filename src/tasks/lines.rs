@@ -27,7 +27,7 @@ pub enum LineError {
 /// What is wrong with one line.
 #[derive(Debug, thiserror::Error)]
 pub enum LineFault {
-    /// Longer than the cap; its rest was skipped unread.
+    /// Longer than the cap; its rest is not read.
     #[error("the line is longer than the limit of {limit} bytes")]
     TooLong {
         /// The cap, in bytes.
@@ -62,6 +62,18 @@ pub fn next_line<'a, R: BufRead + ?Sized>(
     limit: usize,
     buf: &'a mut Vec<u8>,
 ) -> std::io::Result<Option<Line<'a>>> {
+    read_line(reader, limit, buf, true)
+}
+
+/// [`next_line`]; an over-long line's rest is skipped only with `skip`.
+/// A reader that stops at such a line does not skip it: on a stream with
+/// no line end (`/dev/zero`), skipping never ends.
+fn read_line<'a, R: BufRead + ?Sized>(
+    reader: &mut R,
+    limit: usize,
+    buf: &'a mut Vec<u8>,
+    skip: bool,
+) -> std::io::Result<Option<Line<'a>>> {
     buf.clear();
     let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
     let n = std::io::Read::take(&mut *reader, cap).read_until(b'\n', buf)?;
@@ -69,7 +81,9 @@ pub fn next_line<'a, R: BufRead + ?Sized>(
         return Ok(None);
     }
     if buf.last() != Some(&b'\n') && buf.len() > limit {
-        skip_line(reader)?;
+        if skip {
+            skip_line(reader)?;
+        }
         return Ok(Some(Line::TooLong));
     }
     let line = buf.strip_suffix(b"\n").unwrap_or(buf);
@@ -120,7 +134,8 @@ impl<R: BufRead> LineFile<R> {
         let len = loop {
             self.number += 1;
             let line = self.number;
-            let bytes = match next_line(&mut self.reader, MAX_TASK_BYTES, &mut self.buf) {
+            // An over-long line ends the file's reading: its rest is not read.
+            let bytes = match read_line(&mut self.reader, MAX_TASK_BYTES, &mut self.buf, false) {
                 Ok(None) => return Ok(None),
                 Ok(Some(Line::TooLong)) => {
                     let fault = LineFault::TooLong {

@@ -206,3 +206,31 @@ fn a_file_of_lines_names_each_fault_with_its_line() {
         ))
     );
 }
+
+/// A line with no end stops a task or reply file at the cap: the reader
+/// does not go on skipping it (`cat /dev/zero | bareme score … --tasks -`
+/// read forever). A batch, which answers the line and goes on, still
+/// skips to the next line.
+#[test]
+fn a_line_without_end_stops_the_file_at_the_cap() {
+    let endless = std::io::BufReader::new(std::io::Read::take(std::io::repeat(b'x'), u64::MAX));
+    let mut file = LineFile::new(endless);
+    match file.next_line() {
+        Err(LineError::Line {
+            line: 1,
+            fault: LineFault::TooLong { limit },
+        }) => assert_eq!(limit, MAX_TASK_BYTES),
+        other => panic!("{:?}", other.map(|l| l.map(|(n, _)| n))),
+    }
+    let text = format!("{}\n{{}}\n", "x".repeat(30));
+    let mut reader = text.as_bytes();
+    let mut buf = Vec::new();
+    assert!(matches!(
+        next_line(&mut reader, 20, &mut buf),
+        Ok(Some(Line::TooLong))
+    ));
+    assert!(matches!(
+        next_line(&mut reader, 20, &mut buf),
+        Ok(Some(Line::Fits(b"{}")))
+    ));
+}
