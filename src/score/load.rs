@@ -650,7 +650,7 @@ impl Checker<'_> {
                 }
             }
         }
-        ScoreRules {
+        let rules = ScoreRules {
             malformed: self.decimal(&raw.malformed),
             wrong_decision: self.decimal(&raw.wrong_decision),
             wrong: self.decimal(&raw.wrong),
@@ -658,6 +658,59 @@ impl Checker<'_> {
             citations,
             all_or_nothing: raw.all_or_nothing,
             explanation,
+        };
+        self.score_order(raw, &rules, decisions);
+        rules
+    }
+
+    /// Every score a reply can get lies between the floor (`malformed`)
+    /// and the most (`exact` + `citations`): a rubric whose numbers say
+    /// otherwise graded a malformed reply above an exact one, or partial
+    /// credit below the floor, and every mean and baseline with it.
+    fn score_order(&mut self, raw: &RawScore, rules: &ScoreRules, decisions: &[DecisionRubric]) {
+        let floor = rules.malformed;
+        let most = rules.exact + rules.citations.unwrap_or_default();
+        for (name, value, at) in [
+            ("wrong_decision", rules.wrong_decision, &raw.wrong_decision),
+            ("wrong", rules.wrong, &raw.wrong),
+            ("exact", rules.exact, &raw.exact),
+        ] {
+            if value < floor {
+                let message = format!("`{name}` = {value} is below the floor, `malformed` = {floor}: a malformed reply scores the least");
+                self.problem("score::order", span_of(at), message);
+            }
+            if name != "exact" && value > rules.exact {
+                let message = format!(
+                    "`{name}` = {value} is above `exact` = {}: an exact answer scores the most",
+                    rules.exact
+                );
+                self.problem("score::order", span_of(at), message);
+            }
+        }
+        if let (Some(c), Some(at)) = (rules.citations, &raw.citations) {
+            if c < Decimal::ZERO {
+                let message = format!("`citations` = {c} is negative: it adds to `exact`");
+                self.problem("score::order", span_of(at), message);
+            }
+        }
+        for d in decisions {
+            let Some(p) = &d.partial else {
+                continue;
+            };
+            // Partial credit is `base + scale × share`, share from 0 to 1,
+            // at most `cap`; `otherwise` when a gate fails.
+            let top = p.base + p.scale.max(Decimal::ZERO);
+            let top = p.cap.map_or(top, |c| c.min(top));
+            let bottom = p.base.min(p.base + p.scale.min(Decimal::ZERO));
+            let bottom = p.cap.map_or(bottom, |c| c.min(bottom)).min(p.otherwise);
+            if bottom < floor {
+                let message = format!("the partial credit of `{}` can score {bottom}, below the floor, `malformed` = {floor}", d.name);
+                self.problem("score::order", span_of(&raw.malformed), message);
+            }
+            if top > most || p.otherwise > most {
+                let message = format!("the partial credit of `{}` can score {}, above the most a reply scores, {most}", d.name, top.max(p.otherwise));
+                self.problem("score::order", span_of(&raw.exact), message);
+            }
         }
     }
 }

@@ -129,10 +129,13 @@ fn rubric_numbers_are_bounded_so_grading_cannot_overflow() {
         d.problems
     );
     assert!(luma_with("scale = \"0.2\"", "scale = \"-1000000.5\"").is_err());
-    // At the bound, a wrong reply grades and stays a number.
+    // At the bound, a wrong reply grades and stays a number (`exact` at
+    // the bound too, so that partial credit stays below the most).
     let text = std::fs::read_to_string(root().join("rulebooks/luma-payroll/rubric-8.toml"))
         .expect("the rubric");
+    assert!(text.contains("exact = \"0.95\""));
     let text = text
+        .replace("exact = \"0.95\"", "exact = \"999999.95\"")
         .replace(
             "base = \"-0.5\"\nscale = \"0.2\"\ncap = \"-0.3\"",
             "base = \"1000000\"\nscale = \"-1000000\"\ncap = \"1000000\"",
@@ -152,6 +155,46 @@ fn rubric_numbers_are_bounded_so_grading_cannot_overflow() {
     let g = grade(&r, &expected, &reply.to_string(), None).expect("graded");
     // 1,000,000 − 1,000,000 × 3/4 of the weight right.
     assert_eq!(g.score.normalize().to_string(), "250000");
+}
+
+/// Every score lies between the floor (`malformed`) and the most
+/// (`exact` + `citations`): rubrics whose numbers said otherwise loaded,
+/// and graded a malformed reply 5 where the most was 1, partial credit
+/// −5 under a floor of 0, a wrong answer above an exact one.
+#[test]
+fn a_rubrics_scores_lie_between_its_floor_and_its_most() {
+    let codes = |r: Result<Rubric, bareme::unstable::diag::Diagnostics>| -> Vec<String> {
+        match r {
+            Ok(_) => Vec::new(),
+            Err(d) => d
+                .problems
+                .iter()
+                .map(|p| format!("{}: {}", p.code, p.message))
+                .collect(),
+        }
+    };
+    assert_eq!(
+        codes(luma_with("malformed = \"-0.5\"", "malformed = \"5\"")),
+        [
+            "score::order: `wrong_decision` = -0.5 is below the floor, `malformed` = 5: a malformed reply scores the least",
+            "score::order: `wrong` = -0.5 is below the floor, `malformed` = 5: a malformed reply scores the least",
+            "score::order: `exact` = 0.95 is below the floor, `malformed` = 5: a malformed reply scores the least",
+            "score::order: the partial credit of `calculate` can score -0.5, below the floor, `malformed` = 5",
+        ]
+    );
+    assert_eq!(
+        codes(luma_with("wrong = \"-0.5\"", "wrong = \"2\"")),
+        ["score::order: `wrong` = 2 is above `exact` = 0.95: an exact answer scores the most"]
+    );
+    assert_eq!(
+        codes(luma_with("cap = \"-0.3\"", "cap = \"-5\"")),
+        ["score::order: the partial credit of `calculate` can score -5, below the floor, `malformed` = -0.5"]
+    );
+    assert_eq!(
+        codes(luma_with("scale = \"0.2\"\ncap = \"-0.3\"", "scale = \"3\"\ncap = \"3\"")),
+        ["score::order: the partial credit of `calculate` can score 2.5, above the most a reply scores, 1.00"]
+    );
+    assert!(codes(luma_with("cap = \"-0.3\"", "cap = \"-0.3\"")).is_empty());
 }
 
 #[test]
