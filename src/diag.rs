@@ -14,6 +14,7 @@ use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
     MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents,
 };
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -303,38 +304,46 @@ impl Diagnostics {
         let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
         let mut out = String::new();
         // One index per file: the problems of a chain are in at most a few.
-        let mut indexed: Vec<Indexed> = Vec::new();
+        // Each keeps its file's text, to be found again, and the text
+        // quoted, its control characters made inert.
+        let mut indexed: Vec<(Arc<str>, Indexed)> = Vec::new();
         for problem in self.problems.iter().take(MAX_RENDERED) {
             let file = problem.source.as_ref().unwrap_or(&self.source);
             let at = match indexed
                 .iter()
-                .position(|i| Arc::ptr_eq(&i.text, &file.text))
+                .position(|(text, _)| Arc::ptr_eq(text, &file.text))
             {
                 Some(at) => at,
                 None => {
-                    indexed.push(Indexed::new(file.text.clone()));
+                    let quoted = match inert(&file.text) {
+                        Cow::Borrowed(_) => file.text.clone(),
+                        Cow::Owned(text) => Arc::from(text),
+                    };
+                    indexed.push((file.text.clone(), Indexed::new(quoted)));
                     indexed.len() - 1
                 }
             };
+            let indexed_at = &indexed[at].1;
             // A line too long to quote is named by its place instead: miette
             // pads to a column with a 16-bit width (a longer line panics in
             // its formatter), and 200 quotes of a 16 MiB line are no report.
             let snippet = problem.span.is_none_or(|span| {
-                indexed[at].longest_line(span.start as usize, span.end as usize) <= MAX_QUOTED_LINE
+                indexed_at.longest_line(span.start as usize, span.end as usize) <= MAX_QUOTED_LINE
             });
             let named = NamedProblem {
                 problem,
-                source: NamedSource::new(&file.name, indexed[at].clone()),
+                source: NamedSource::new(inert(&file.name), indexed_at.clone()),
                 snippet,
             };
             if handler.render_report(&mut out, &named).is_err() {
-                out.push_str(&format!("error[{}]: {}\n", problem.code, problem.message));
+                let message = inert(&problem.message);
+                out.push_str(&format!("error[{}]: {message}\n", problem.code));
             }
             if let (false, Some(span)) = (snippet, problem.span) {
-                let (line, column) = indexed[at].line_col(span.start as usize);
+                let (line, column) = indexed_at.line_col(span.start as usize);
                 out.push_str(&format!(
                     "  at {}:{line}:{column} (a line of over {MAX_QUOTED_LINE} bytes, not quoted)\n",
-                    file.name
+                    inert(&file.name)
                 ));
             }
         }
@@ -488,7 +497,7 @@ impl fmt::Debug for NamedProblem<'_> {
 
 impl fmt::Display for NamedProblem<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.problem, f)
+        f.write_str(&inert(&self.problem.to_string()))
     }
 }
 
@@ -502,23 +511,83 @@ impl Diagnostic for NamedProblem<'_> {
         self.problem.severity()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.problem.help()
+        let help = self.problem.help.as_deref()?;
+        Some(Box::new(inert(help).into_owned()))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.snippet.then_some(&self.source as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if self.snippet {
-            self.problem.labels()
-        } else {
-            None
+        if !self.snippet {
+            return None;
         }
+        let span = self.problem.span?;
+        let label = (self.problem.label.as_deref()).map(|l| inert(l).into_owned());
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            label, span,
+        ))))
     }
+}
+
+/// Text with its control characters made inert for a terminal, each
+/// replaced by a visible character of the same length in UTF-8 (so that
+/// spans stay where they are): a C0 control but tab and line ends, and
+/// DEL, by `?`; a C1 control by `¿`; a bidirectional control by U+FFFD.
+/// A rulebook is untrusted, and a quoted line of it could otherwise
+/// retitle the terminal, recolour it, or reorder what it shows.
+fn inert(text: &str) -> Cow<'_, str> {
+    let bad = |c: char| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| match c {
+            c if !bad(c) => c,
+            '\u{80}'..='\u{9F}' => '¿',
+            c if c.is_control() => '?',
+            _ => '\u{FFFD}',
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rulebook's bytes that steer a terminal (an OSC title, a colour, a
+    /// bell, a C1 control, a bidirectional override) are shown inert, each
+    /// by a character of its length, so a span past them still underlines
+    /// what it names; a name in the message is made inert too.
+    #[test]
+    fn control_characters_of_a_file_are_shown_inert_where_they_stand() {
+        let text = "title = \"\u{1b}]0;PWNED\u{7}\u{1b}[31mred\u{85}\u{202e}txet\"\nx = 1\n";
+        assert_eq!(inert(text).len(), text.len());
+        let at = text.find("x = 1").expect("x");
+        let mut diags = Diagnostics::new(SourceFile {
+            name: "r\u{1b}[2J.toml".into(),
+            text: Arc::from(text),
+        });
+        diags.push(
+            Problem::new("check::probe", "unknown key `\u{1b}[31mk`")
+                .at(Span::new(at, at + 1), "here \u{202e}"),
+        );
+        let shown = diags.render(100, false);
+        assert!(
+            !shown.chars().any(|c| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+        assert!(!shown.contains('\u{202e}'), "{shown}");
+        assert!(
+            shown.contains("title = \"?]0;PWNED??[31mred¿\u{FFFD}txet\""),
+            "{shown}"
+        );
+        assert!(shown.contains("unknown key `?[31mk`"), "{shown}");
+        assert!(shown.contains("r?[2J.toml:2:1"), "{shown}");
+        assert_eq!(inert("plain\ttext\r\n"), Cow::Borrowed("plain\ttext\r\n"));
+    }
 
     /// Every span of a text with each kind of line break reads as miette
     /// reads it from the whole text: the same bytes, offsets and lines.
