@@ -657,3 +657,35 @@ fn lists_read_or_made_by_built_ins_spend_the_budget_per_item() {
         }
     }
 }
+
+/// Bounds no value can meet are refused at load: `min_items` above
+/// `max_items`, or above the rulebook's limit, and a `min` above `max`
+/// passed the check and then rejected every case.
+#[test]
+fn bounds_no_value_can_meet_are_refused_at_load() {
+    let text = "[rulebook]\nid = \"b\"\nversion = 1\nschema = 1\n\n\
+        [inputs.xs]\ntype = \"list\"\nmin_items = 5\nmax_items = 1\nitems = { type = \"integer\" }\n\n\
+        [inputs.ys]\ntype = \"list\"\nmin_items = 99999999999\nitems = { type = \"integer\" }\n\n\
+        [inputs.d]\ntype = \"decimal\"\nmin = \"2\"\nmax = \"1\"\n\n\
+        [inputs.day]\ntype = \"date\"\nmin = \"2026-02-01\"\nmax = \"2026-01-01\"\n\n\
+        [inputs.pay]\ntype = \"money\"\nmax = \"-5\"\n\n\
+        [inputs.ok]\ntype = \"integer\"\nmin = \"1\"\nmax = \"1\"\n\n\
+        [[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"ok\" }\n";
+    let d = parse_rulebook("b.toml", text).expect_err("refused");
+    let messages: Vec<String> = d
+        .problems
+        .iter()
+        .filter(|p| p.code == "check::bad_input")
+        .map(|p| p.message.clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "no list fits: `min_items` 5 is above the most items allowed, 1",
+            "no list fits: `min_items` 99999999999 is above the most items allowed, 10000",
+            "no value fits: `min` 2 is above `max` 1",
+            "no value fits: `min` 2026-02-01 is above `max` 2026-01-01",
+            "no value fits: `min` 0 is above `max` -5",
+        ]
+    );
+}

@@ -371,6 +371,9 @@ impl Checker<'_> {
                 InputKind::Bool
             }
         };
+        if let Some(why) = crossed(&kind) {
+            self.problem("check::bad_input", span, why, "here");
+        }
         (kind, allowed)
     }
 
@@ -727,5 +730,40 @@ fn replaceable(kind: &TableKind) -> bool {
         TableKind::Periods => true,
         TableKind::Keyed { keys } => keys.len() == 1,
         TableKind::Scale | TableKind::Ranges => false,
+    }
+}
+
+/// Why no value can meet a kind's bounds (`min` above `max`, more items
+/// required than allowed), or `None`: such an input passed the check and
+/// then rejected every case.
+fn crossed(kind: &InputKind) -> Option<String> {
+    fn pair<T: PartialOrd + std::fmt::Display>(min: Option<&T>, max: Option<&T>) -> Option<String> {
+        match (min, max) {
+            (Some(a), Some(b)) if a > b => {
+                Some(format!("no value fits: `min` {a} is above `max` {b}"))
+            }
+            _ => None,
+        }
+    }
+    match kind {
+        InputKind::Money(s) | InputKind::Decimal(s) => pair(s.min.as_ref(), s.max.as_ref()),
+        InputKind::Integer { min, max } | InputKind::Fraction { min, max } => {
+            pair(min.as_ref(), max.as_ref())
+        }
+        InputKind::Date { min, max } => pair(min.as_ref(), max.as_ref()),
+        InputKind::Month { min, max } => pair(min.as_ref(), max.as_ref()),
+        InputKind::List {
+            min_items,
+            max_items,
+            ..
+        }
+        | InputKind::Map {
+            min_items,
+            max_items,
+            ..
+        } if min_items > max_items => Some(format!(
+            "no list fits: `min_items` {min_items} is above the most items allowed, {max_items}"
+        )),
+        _ => None,
     }
 }
