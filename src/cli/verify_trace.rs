@@ -6,31 +6,94 @@
 //! finding, with what was recorded and what follows, when one does not;
 //! 2 when a file cannot be read or a line is not a trace of this rulebook.
 
-use std::io::Read as _;
+use std::io::{BufRead, BufReader, Read as _};
 use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::unstable::audit::verify_line;
+use bareme::unstable::tasks::{next_line_capped, Line};
 
 use super::args::VerifyTraceArgs;
 use super::output::Stdout;
 
-fn read(path: &Path) -> Result<String, String> {
-    let mut text = String::new();
-    if path == Path::new("-") {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(text);
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+/// The most bytes of one trace line: a payslip's is about 130 KB, and a
+/// line past this is refused, not read whole (the trace file was read
+/// whole, so `/dev/zero` ran out of memory).
+const MAX_TRACE_LINE: usize = 256 << 20;
+
+/// The most bytes of a case file (`--case`) or of one line of `--cases`:
+/// the largest case any rulebook accepts.
+const MAX_CASE: usize = bareme::unstable::rulebook::load::MAX_CASE_BYTES;
+
+/// A file (or `-`, standard input) read a line at a time, each line at
+/// most `limit` bytes; blank lines skipped, their numbers counted.
+struct Lines {
+    reader: Box<dyn BufRead>,
+    name: String,
+    limit: usize,
+    buf: Vec<u8>,
+    number: usize,
 }
 
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l))
+impl Lines {
+    fn open(path: &Path, limit: usize) -> Result<Lines, String> {
+        let (reader, name): (Box<dyn BufRead>, String) = if path == Path::new("-") {
+            (Box::new(std::io::stdin().lock()), "standard input".into())
+        } else {
+            let file = std::fs::File::open(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            (Box::new(BufReader::new(file)), path.display().to_string())
+        };
+        Ok(Lines {
+            reader,
+            name,
+            limit,
+            buf: Vec::new(),
+            number: 0,
+        })
+    }
+
+    /// The next non-blank line and its number, `None` at the end.
+    fn next(&mut self) -> Result<Option<(usize, String)>, String> {
+        loop {
+            self.number += 1;
+            let n = self.number;
+            let read = next_line_capped(&mut self.reader, self.limit, &mut self.buf)
+                .map_err(|e| format!("cannot read {}: {e}", self.name))?;
+            let bytes = match read {
+                None => return Ok(None),
+                Some(Line::TooLong) => {
+                    return Err(format!(
+                        "{}, line {n}: longer than the limit of {} bytes",
+                        self.name, self.limit
+                    ))
+                }
+                Some(Line::Fits(bytes)) => bytes,
+            };
+            let text = std::str::from_utf8(bytes)
+                .map_err(|_| format!("{}, line {n}: not UTF-8 text", self.name))?;
+            if !text.trim().is_empty() {
+                return Ok(Some((n, text.to_string())));
+            }
+        }
+    }
+
+    /// The whole file, one JSON value however it is laid out (`--case`).
+    fn whole(path: &Path) -> Result<String, String> {
+        let mut lines = Lines::open(path, MAX_CASE)?;
+        let mut text = String::new();
+        let cap = u64::try_from(MAX_CASE).unwrap_or(u64::MAX) + 1;
+        std::io::Read::take(&mut lines.reader, cap)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read {}: {e}", lines.name))?;
+        if text.len() > MAX_CASE {
+            return Err(format!(
+                "{}: larger than a case may be, {MAX_CASE} bytes",
+                lines.name
+            ));
+        }
+        Ok(text)
+    }
 }
 
 /// A case line: the case itself, or `{"case": …}` as a batch may wrap it.
@@ -59,52 +122,72 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
-    let traces = match read(&args.trace) {
+    let mut traces = match Lines::open(&args.trace, MAX_TRACE_LINE) {
         Ok(t) => t,
         Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let cases_text = match args.case.as_deref().or(args.cases.as_deref()).map(read) {
-        Some(Ok(t)) => Some(t),
+    // `--case`: one JSON value, for the one trace; `--cases`: a line per
+    // trace, read beside it.
+    let mut single = None;
+    if let Some(path) = &args.case {
+        let parsed = Lines::whole(path)
+            .and_then(|text| case_of(&text).map_err(|e| format!("case line 1: not JSON: {e}")));
+        match parsed {
+            Ok(case) => single = Some(case),
+            Err(e) => {
+                warn!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut case_lines = match args.cases.as_deref().map(|p| Lines::open(p, MAX_CASE)) {
+        Some(Ok(lines)) => Some(lines),
         Some(Err(e)) => {
             warn!("error: {e}");
             return ExitCode::from(2);
         }
         None => None,
     };
-    let mut cases = Vec::new();
-    if let Some(text) = &cases_text {
-        // One case file is one JSON value, however it is laid out.
-        let parsed: Vec<_> = if args.case.is_some() {
-            vec![(1, case_of(text))]
-        } else {
-            lines(text).map(|(n, l)| (n, case_of(l))).collect()
-        };
-        for (n, c) in parsed {
-            match c {
-                Ok(c) => cases.push(Some(c)),
-                // The batch wrote an error line for it, which carries no trace.
-                Err(_) if args.cases.is_some() => cases.push(None),
-                Err(e) => {
-                    warn!("error: case line {n}: not JSON: {e}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-    }
     let mut out = Stdout::new();
     let (mut followed, mut failed, mut untraced) = (0usize, 0usize, 0usize);
     let mut unvalidated = 0usize;
     let mut totals = [0usize; 6];
-    for (k, (n, line)) in lines(&traces).enumerate() {
-        let case = cases.get(k);
-        if cases_text.is_some() && case.is_none() {
-            warn!("error: trace line {n} has no case (the cases file is shorter)");
-            return ExitCode::from(2);
-        }
-        let case = case.and_then(Option::as_ref);
+    let mut k = 0usize;
+    loop {
+        let (n, line) = match traces.next() {
+            Ok(Some(next)) => next,
+            Ok(None) => break,
+            Err(e) => {
+                warn!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let case: Option<serde_json::Value> = match (&mut case_lines, &single) {
+            (Some(lines), _) => match lines.next() {
+                // The batch wrote an error line for a case it could not
+                // read, which carries no trace.
+                Ok(Some((_, text))) => case_of(&text).ok(),
+                Ok(None) => {
+                    warn!("error: trace line {n} has no case (the cases file is shorter)");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    warn!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+            (None, Some(_)) if k > 0 => {
+                warn!("error: trace line {n} has no case (the cases file is shorter)");
+                return ExitCode::from(2);
+            }
+            (None, one) => one.clone(),
+        };
+        k += 1;
+        let line = line.as_str();
+        let case = case.as_ref();
         if untraced_error(line) {
             // A batch's line for a case it could not read: nothing was evaluated.
             untraced += 1;

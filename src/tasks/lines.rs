@@ -65,6 +65,16 @@ pub fn next_line<'a, R: BufRead + ?Sized>(
     read_line(reader, limit, buf, true)
 }
 
+/// [`next_line`] for a reader that stops at an over-long line: its rest is
+/// left unread.
+pub fn next_line_capped<'a, R: BufRead + ?Sized>(
+    reader: &mut R,
+    limit: usize,
+    buf: &'a mut Vec<u8>,
+) -> std::io::Result<Option<Line<'a>>> {
+    read_line(reader, limit, buf, false)
+}
+
 /// [`next_line`]; an over-long line's rest is skipped only with `skip`.
 /// A reader that stops at such a line does not skip it: on a stream with
 /// no line end (`/dev/zero`), skipping never ends.

@@ -24,7 +24,7 @@ pub use companion::{
     check_pin, load_companion, parse_toml, CompanionError, Pin, PinWords, ReadError,
 };
 pub use json::JsonFault;
-pub use lines::{next_line, Line, LineError, LineFault, LineFile};
+pub use lines::{next_line, next_line_capped, Line, LineError, LineFault, LineFile};
 pub use reply::{ReplyError, ReplyLine};
 pub use task::{Task, TaskError, KEYS, MAX_TASK_BYTES};
 

@@ -150,3 +150,26 @@ fn a_case_over_64_mib_is_refused_whatever_the_rulebook_allows() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `verify-trace` reads its trace file a line at a time, each at most 256
+/// MiB: a line past it is refused without being read whole (the file was
+/// read whole, and `/dev/zero` ran the process out of memory).
+#[test]
+fn a_trace_line_over_256_mib_is_refused_unread() {
+    let dir = tempdir("trace-line");
+    let file = dir.join("trace.jsonl");
+    sparse_file(&file, 300 * MIB);
+    let name = file.to_string_lossy().to_string();
+    let o = bareme(&[
+        "verify-trace",
+        &name,
+        "--rulebook",
+        "rulebooks/luma-payroll/v3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!("error: {name}, line 1: longer than the limit of 268435456 bytes\n")
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
