@@ -176,18 +176,62 @@ async fn serve(addr: SocketAddr, app: App) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let router = routes::router(app).into_make_service_with_connect_info::<SocketAddr>();
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    match axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            warn!("error: {e}");
-            ExitCode::from(2)
-        }
+    let router = routes::router(app);
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                // Out of descriptors, or a connection reset before it was
+                // accepted: wait a moment, as axum's own server does.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        // The caller's address, for the rate limit (`ConnectInfo`).
+        let service = router
+            .clone()
+            .layer(axum::Extension(axum::extract::ConnectInfo(peer)));
+        let mut closed = closed.clone();
+        connections.spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let conn = builder.serve_connection(
+                hyper_util::rt::TokioIo::new(stream),
+                hyper_util::service::TowerToHyperService::new(service),
+            );
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = closed.changed() => conn.as_mut().graceful_shutdown(),
+            }
+            let _ = conn.await;
+        });
+        // Finished connections are reaped as others come.
+        while connections.try_join_next().is_some() {}
     }
+    // Interrupted: no new connection; those open finish their request.
+    let _ = closing.send(true);
+    let drained = tokio::time::timeout(DRAIN, async {
+        while connections.join_next().await.is_some() {}
+    });
+    let _ = drained.await;
+    ExitCode::SUCCESS
 }
+
+/// How long a caller has to send a request's headers, from the moment the
+/// connection waits for them (opened, or kept alive after a response).
+/// Without it, connections that sent headers a byte at a time, or none,
+/// were held open for good, and the rate limit, which counts requests
+/// once their headers are read, never saw them.
+const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long open requests may finish once the service is interrupted.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);

@@ -48,7 +48,42 @@ pub fn router(app: App) -> Router {
         .fallback(unknown_route)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn(move |req, next| {
+            body_in_time(req, next, max_body)
+        }))
         .with_state(shared)
+}
+
+/// How long a request's body may take to arrive once its headers have
+/// (hyper bounds the headers, `serve`'s `HEADER_TIMEOUT`): a body
+/// promised by its length and sent slowly, or never, held its handler
+/// and connection for good.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Reads the body, at most one byte past the cap, within
+/// [`BODY_TIMEOUT`], then runs the request on the bytes read; a body past
+/// the cap is left to the extractors, which refuse it as before.
+async fn body_in_time(req: Request, next: Next, max_body: usize) -> Response {
+    let (parts, body) = req.into_parts();
+    let limit = max_body.saturating_add(1);
+    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => next.run(Request::from_parts(parts, bytes.into())).await,
+        Ok(Err(_)) => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            format!("the body is larger than {max_body} bytes, or was cut"),
+        )
+        .into_response(),
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            format!(
+                "the body did not arrive within {} s",
+                BODY_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
+    }
 }
 
 /// The window of the rate limit.

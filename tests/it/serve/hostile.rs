@@ -181,3 +181,55 @@ fn bodies_that_are_not_submissions_get_a_json_4xx() {
     let (status, _) = server.json("POST", "/submit", &submission(&run_id, &[(&id, "x")]));
     assert_eq!(status, 200);
 }
+
+/// A caller that sends its headers a byte at a time (or not at all), or
+/// promises a body and never sends it, no longer holds a connection for
+/// good: the headers must come within 10 s (the connection is closed), the
+/// body within 10 s more (408, in the JSON error shape). Bounded: two
+/// connections, each read with a 30 s timeout.
+#[test]
+fn slow_headers_and_bodies_are_cut_off() {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let dir = temp_dir("slow");
+    let server = Server::start(&dir.join("s.sqlite"), &["--rate-limit", "100000"]);
+    let open = || {
+        let stream = std::net::TcpStream::connect(&server.addr).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        stream
+    };
+    let mut headers = open();
+    headers
+        .write_all(b"GET /tasks?n=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .expect("half the headers");
+    let mut body = open();
+    body.write_all(
+        b"POST /submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    )
+    .expect("a promised body");
+    let mut reply = Vec::new();
+    body.read_to_end(&mut reply).ok();
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(reply.contains("\"code\":\"body_timeout\""), "{reply}");
+    // The half-sent headers: closed by the server (an end of stream or a
+    // reset), not by this side's read timeout; with nothing or an error.
+    let mut rest = Vec::new();
+    if let Err(e) = headers.read_to_end(&mut rest) {
+        let ours = matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        );
+        assert!(!ours, "the connection was held: {e}");
+    }
+    assert!(
+        rest.is_empty() || String::from_utf8_lossy(&rest).starts_with("HTTP/1.1 4"),
+        "{}",
+        String::from_utf8_lossy(&rest)
+    );
+    // The service still answers.
+    assert_eq!(server.json("GET", "/tasks?n=1", "").0, 200);
+    let _ = std::fs::remove_dir_all(&dir);
+}
