@@ -3,7 +3,7 @@
 //! where a misread boundary shows.
 //!
 //! One case is evaluated again and again with one field set to each value
-//! of `FROM..TO:STEP` (exact decimals, both ends included). Each answer
+//! of `FROM..TO:STEP` (exact decimals: FROM, then each STEP up to TO, which is included when a whole number of steps away). Each answer
 //! field that holds a number becomes a column; a rejection fills the error
 //! column. `plot` draws the same rows.
 //!
