@@ -70,7 +70,10 @@ pub use args::{Cli, Command};
 
 /// Parses the arguments and runs the command.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(&e),
+    };
     let _ = ALLOW_OUTSIDE.set(cli.allow_outside);
     match cli.command {
         Command::Check {
@@ -124,6 +127,21 @@ pub(crate) fn load_options() -> bareme::unstable::rulebook::LoadOptions {
     bareme::unstable::rulebook::LoadOptions {
         allow_outside: ALLOW_OUTSIDE.get().copied().unwrap_or(false),
     }
+}
+
+/// What clap would print and exit with for a usage error, `--help` or
+/// `--version`; but help or a version that cannot be written is exit 2,
+/// as any output that cannot be written is (clap exits 0 on `/dev/full`).
+fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let wanted = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+    if !wanted {
+        let _ = e.print();
+        return ExitCode::from(2);
+    }
+    let mut out = Stdout::new();
+    out.text(&e.render().to_string());
+    out.finish(ExitCode::SUCCESS)
 }
 
 /// Loads a rulebook or prints why not, returning the exit code to use.

@@ -503,6 +503,10 @@ fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
             "--plot",
             "/dev/full",
         ],
+        // Help and the version too (clap's own printing exited 0).
+        vec!["--help"],
+        vec!["--version"],
+        vec!["eval", "--help"],
     ] {
         let o = bareme_into_a_full_disk(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
