@@ -117,7 +117,7 @@ impl<'a> Checker<'a> {
             }
         };
         let draw = self.draw(path, raw, slot, span)?;
-        let chance = raw.chance.as_ref().and_then(|c| self.decimal(c));
+        let chance = raw.chance.as_ref().and_then(|c| self.chance(c));
         let placeholder = match &raw.placeholder {
             None => None,
             Some(_) if from.is_some() => {
@@ -411,7 +411,7 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 let draw = self.draw(path, part, slot, span)?;
-                let chance = part.chance.as_ref().and_then(|c| self.decimal(c));
+                let chance = part.chance.as_ref().and_then(|c| self.chance(c));
                 drawn.push(FieldDraw {
                     path: Vec::new(),
                     draw,

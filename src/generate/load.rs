@@ -84,6 +84,7 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
         text,
         diags: &mut diags,
         key_spans: None,
+        reported: std::collections::HashSet::new(),
     };
     let generator = cx.generator(raw, content_hash(text));
     if diags.problems.is_empty() {
@@ -104,6 +105,8 @@ pub(super) struct Checker<'a> {
     pub(super) diags: &'a mut Diagnostics,
     /// Where the text's keys are written, indexed on first need.
     pub(super) key_spans: Option<KeySpans<'a>>,
+    /// The problems reported, each once.
+    pub(super) reported: std::collections::HashSet<(&'static str, Span, String)>,
 }
 
 pub(super) fn span_of<T>(s: &Spanned<T>) -> Span {
@@ -128,9 +131,13 @@ impl<'a> Checker<'a> {
             .find(path)
     }
 
+    /// Reports a problem once: a field's part is read for each profile and
+    /// level that draws it, and its problem was reported each time.
     pub(super) fn problem(&mut self, code: &'static str, span: Span, message: String) {
-        self.diags
-            .push(Problem::new(code, message).at(span, "here"));
+        if self.reported.insert((code, span, message.clone())) {
+            self.diags
+                .push(Problem::new(code, message).at(span, "here"));
+        }
     }
 
     pub(super) fn side(&self) -> String {
@@ -287,6 +294,9 @@ impl<'a> Checker<'a> {
         };
         if let Err(e) = prompt::compile(&prompt) {
             self.problem("generate::template", span_of(&raw.prompt.task), e);
+        }
+        if let Some(template) = &h.id {
+            self.id_template(template);
         }
         Some(Generator {
             name: generator_name(family, *h.number.get_ref(), &id),
@@ -720,6 +730,47 @@ impl<'a> Checker<'a> {
             self.problem("generate::decimal", span_of(s), message);
         }
         d
+    }
+
+    /// A task id template: `{index}` in it, so that each task's id is its
+    /// own (`id = "p"` gave every task the same id, and `score` then
+    /// refused the set), and no placeholder but `{level}`, `{index}`,
+    /// `{tier}` and `{branch}` (`{nope}` was written as it is).
+    fn id_template(&mut self, t: &Spanned<String>) {
+        let text = t.get_ref();
+        let mut rest = text.as_str();
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                self.problem(
+                    "generate::id",
+                    span_of(t),
+                    "an unclosed `{` in the task id".into(),
+                );
+                return;
+            };
+            let name = &rest[open + 1..open + close];
+            if !matches!(name, "level" | "index" | "tier" | "branch") {
+                let message = format!("the task id names `{{{name}}}`: its placeholders are {{level}}, {{index}}, {{tier}} and {{branch}}");
+                self.problem("generate::id", span_of(t), message);
+            }
+            rest = &rest[open + close + 1..];
+        }
+        if !text.contains("{index}") {
+            let message = "the task id holds no `{index}`: every task would have the same id";
+            self.problem("generate::id", span_of(t), message.into());
+        }
+    }
+
+    /// A field's `chance`: a probability, from 0 to 1 (`2` drew the field
+    /// always and `-1` never, silently).
+    pub(super) fn chance(&mut self, s: &Spanned<String>) -> Option<Decimal> {
+        let d = self.decimal(s)?;
+        if d < Decimal::ZERO || d > Decimal::ONE {
+            let message = format!("`chance` is a probability from 0 to 1, found {d}");
+            self.problem("generate::decimal", span_of(s), message);
+            return None;
+        }
+        Some(d)
     }
 
     pub(super) fn bound(&mut self, s: &Spanned<String>) -> Option<Bound> {

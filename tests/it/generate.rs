@@ -662,3 +662,40 @@ fn a_template_of_thousands_of_elif_branches_is_refused_not_an_abort() {
 fn elifs(text: &str) -> usize {
     text.matches("{%- elif").count() + text.matches("{% elif").count()
 }
+
+/// A field's `chance` is a probability, and a task id holds `{index}` and
+/// no other placeholder than the four: `chance = "2"` drew the field
+/// always and `"-1"` never, `id = "p"` gave every task one id (and
+/// `score` then refused the set), `{nope}` was written as it is.
+#[test]
+fn chances_and_task_ids_are_checked_at_load() {
+    let gen_text = read(LUMA_GEN);
+    let rb = parse_rulebook("rulebook.toml", &read(LUMA_RB)).expect("luma");
+    let problems = |from: &str, to: &str| -> Vec<String> {
+        assert!(gen_text.contains(from), "{from}");
+        let text = gen_text.replacen(from, to, 1);
+        match parse_generator(LUMA_GEN, &text, &rb) {
+            Ok(_) => Vec::new(),
+            Err(d) => (d.problems.iter())
+                .map(|p| format!("{} {}", p.code, p.message))
+                .collect(),
+        }
+    };
+    assert_eq!(
+        problems("chance = \"0.6\"", "chance = \"2\""),
+        ["generate::decimal `chance` is a probability from 0 to 1, found 2"]
+    );
+    assert_eq!(
+        problems("chance = \"0.6\"", "chance = \"-1\""),
+        ["generate::decimal `chance` is a probability from 0 to 1, found -1"]
+    );
+    assert_eq!(
+        problems("id = \"luma-{tier}-{index}\"", "id = \"p\""),
+        ["generate::id the task id holds no `{index}`: every task would have the same id"]
+    );
+    assert_eq!(
+        problems("id = \"luma-{tier}-{index}\"", "id = \"luma-{nope}-{index}\""),
+        ["generate::id the task id names `{nope}`: its placeholders are {level}, {index}, {tier} and {branch}"]
+    );
+    assert!(problems("chance = \"0.6\"", "chance = \"1\"").is_empty());
+}
