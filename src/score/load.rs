@@ -62,6 +62,7 @@ pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Dia
     let mut cx = Checker {
         rb,
         diags: &mut diags,
+        amount_strings: false,
     };
     let rubric = cx.rubric(raw, name, content_hash(text));
     match rubric {
@@ -78,6 +79,9 @@ fn span_of<T>(s: &Spanned<T>) -> Span {
 struct Checker<'a> {
     rb: &'a Rulebook,
     diags: &'a mut Diagnostics,
+    /// Whether `[amounts] strings` lets an `amount` be a string: the
+    /// rulebook writes a fixed or decimal field as one.
+    amount_strings: bool,
 }
 
 impl Checker<'_> {
@@ -145,6 +149,7 @@ impl Checker<'_> {
         check_pin(&h.rulebook, self.rb, &PIN, self.diags);
         let envelope = self.envelope(&raw.reply);
         let amounts = self.amounts(&raw.amounts);
+        self.amount_strings = amounts.strings;
         let decisions = self.decisions(&raw.decisions);
         let decision_key = self.decision_key(&raw.reply, &raw.decisions, &decisions);
         let mut optional = Vec::new();
@@ -454,17 +459,29 @@ impl Checker<'_> {
         let ok = match fmt {
             Format::Decision => matches!(expr.node.kind, NodeKind::Decision),
             Format::Money | Format::SignedMoney => matches!(written, rbm::Format::Fixed(2)),
-            Format::Amount | Format::Decimal => numeric,
+            // A fixed or decimal field is written as a string, which an
+            // `amount` reads only with `[amounts] strings`: else every
+            // reply, the reference's included, was a bad value.
+            Format::Amount => {
+                matches!(written, rbm::Format::Integer | rbm::Format::Number)
+                    || (numeric && self.amount_strings)
+            }
+            Format::Decimal => numeric,
             Format::Clauses => written == rbm::Format::Clauses,
             Format::String => matches!(written, rbm::Format::Text | rbm::Format::Calendar),
             Format::Any => true,
         };
         if !ok {
             let message = format!(
-                "`{key}` of `{decision}` in {} is written as {}, which the format `{}` cannot read",
+                "`{key}` of `{decision}` in {} is written as {}, which the format `{}` cannot read{}",
                 self.side(),
                 written_word(written),
-                fmt.name()
+                fmt.name(),
+                if fmt == Format::Amount && numeric {
+                    " without `[amounts] strings = true`"
+                } else {
+                    ""
+                }
             );
             self.problem("score::format", span, message);
         }

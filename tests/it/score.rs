@@ -779,3 +779,33 @@ fn luma_retrieval_clause_components_cite_what_the_task_cites() {
     }
     assert_eq!(seen.len(), 2, "{seen:?}");
 }
+
+/// An `amount` field reads a JSON number, or a string only with
+/// `[amounts] strings`: on a field the rulebook writes as a string (money)
+/// it is refused at load without it, where it loaded and then graded
+/// every reply, the reference's included, a bad value.
+#[test]
+fn an_amount_on_a_money_field_needs_strings() {
+    let field = "net_pay = { format = \"money\"";
+    let d = luma_with(field, "net_pay = { format = \"amount\"").unwrap_err();
+    let messages: Vec<String> = d
+        .problems
+        .iter()
+        .map(|p| format!("{}: {}", p.code, p.message))
+        .collect();
+    assert_eq!(
+        messages,
+        ["score::format: `net_pay` of `calculate` in luma-payroll@3 is written as money (`money`), which the format `amount` cannot read without `[amounts] strings = true`"]
+    );
+    let path = root().join("rulebooks/luma-payroll/rubric-8.toml");
+    let text = std::fs::read_to_string(&path)
+        .expect("rubric 8")
+        .replacen(field, "net_pay = { format = \"amount\"", 1)
+        .replacen("[score]", "[amounts]\nstrings = true\n\n[score]", 1);
+    parse_rubric(
+        "rubric-8.toml",
+        &text,
+        &rulebook("rulebooks/luma-payroll/v3"),
+    )
+    .expect("with strings, an amount reads what the rulebook writes");
+}
