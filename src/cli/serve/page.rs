@@ -41,6 +41,7 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                     "400": err("Not a submission."),
                     "404": err("No such run (or it expired), or a task of another run."),
                     "409": err("The run was scored with other answers."),
+                    "408": err("The body did not arrive within 10 s of the headers."),
                     "413": err("The body is too large."),
                     "429": err("Too many requests; see Retry-After.")
                 }
