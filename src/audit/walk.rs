@@ -432,9 +432,12 @@ impl<'a> State<'a> {
                 shown(&encode(&m.source)),
             );
         }
-        for (k, ((name, v), seen)) in reads.iter().zip(matched).enumerate() {
-            // The engine records each name once per formula.
-            if reads.iter().take(k).any(|(n, _)| n == name) {
+        // The engine records each name once per formula. A set, not a
+        // scan of the reads before: a tampered event may repeat one read
+        // 200,000 times.
+        let mut named = std::collections::HashSet::with_capacity(reads.len());
+        for ((name, v), seen) in reads.iter().zip(matched) {
+            if !named.insert(name.as_str()) {
                 self.find(
                     at,
                     &format!("read {name}"),

@@ -33,10 +33,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             Func::Rows => {
                 let t = self.table_arg(&args[0])?;
-                self.spend_many(self.rows(t).len() as u64, span)?;
+                let rows = self.rows(t);
+                self.spend_many(rows.len() as u64, span)?;
                 Ok(Value::List(
-                    self.rows(t)
-                        .iter()
+                    rows.iter()
                         .map(|r| Value::Record(r.record.clone()))
                         .collect(),
                 ))

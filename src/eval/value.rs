@@ -440,11 +440,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
         Ok(v)
     }
 
-    /// A list argument; a missing list is empty.
-    /// A list operand of a built-in or a comprehension, which reads it
-    /// item by item: one unit per item, besides the node's own. A node's
-    /// unit alone let `sum([sum(xs) for x in xs])` run for minutes within
-    /// any budget.
+    /// A list operand of a built-in or a comprehension (a missing list is
+    /// empty), which reads it item by item: one unit per item, besides the
+    /// node's own. A node's unit alone let `sum([sum(xs) for x in xs])`
+    /// run for minutes within any budget.
     pub(super) fn list(&mut self, c: &'a Code) -> Res<Arc<[Value]>> {
         match self.value(c)? {
             Value::List(items) => {
