@@ -46,13 +46,13 @@ pub fn run(args: &BakeArgs) -> ExitCode {
         .and_then(|baked| write_baked(&args.out, &baked).map(|()| baked));
     match baked {
         Ok(baked) => {
-            warn!(
+            let line = format!(
                 "baked: {} ({} reading(s)) into {}",
                 baked.rulebook.reference(),
                 names.len(),
                 args.out.display()
             );
-            ExitCode::SUCCESS
+            super::closing(&line, ExitCode::SUCCESS)
         }
         Err(BakeError::Load(LoadError::Invalid(diags))) => super::invalid(&diags, None),
         Err(BakeError::Baked(diags)) => super::invalid(&diags, None),

@@ -151,8 +151,11 @@ pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool, compact: bool) 
         // The counts close a batch read and written whole; a closed pipe
         // or a failed write stops it quietly (or with its own error).
         Ok(()) => {
-            warn!("{}", counts.summary());
-            out.finish(ExitCode::SUCCESS)
+            let code = out.finish(ExitCode::SUCCESS);
+            match code == ExitCode::SUCCESS {
+                true => super::closing(&counts.summary(), code),
+                false => code,
+            }
         }
         Err(Stop::Write) => out.finish(ExitCode::SUCCESS),
     }

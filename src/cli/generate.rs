@@ -145,14 +145,14 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         true => String::new(),
         false => format!(", {excluded} in excluded files"),
     };
-    warn!(
+    let line = format!(
         "{}: {} tasks ({} duplicates drawn again{excluded}), sha256 {}",
         manifest.generator,
         manifest.tasks,
         manifest.duplicates,
         manifest.sha256.get(..16).unwrap_or_default()
     );
-    ExitCode::SUCCESS
+    super::closing(&line, ExitCode::SUCCESS)
 }
 
 /// The manifest written to its temporary file, to be committed.

@@ -1,7 +1,7 @@
 //! Command-line interface: argument parsing and the commands.
 //!
 //! Exit codes: 0 ok, 1 conformance failures, 2 usage / IO / rejected case
-//! (an unwritable standard output included), 3 invalid rulebook,
+//! (an unwritable standard output or closing summary included), 3 invalid rulebook,
 //! 4 evaluation fault of the rulebook.
 //!
 //! Invariant: all terminal and file IO of the binary is here; standard
@@ -29,6 +29,22 @@ macro_rules! warn_raw {
         use std::io::Write as _;
         let _ = write!(std::io::stderr().lock(), $($t)*);
     }};
+}
+
+/// Writes a command's closing summary (`generate -o`'s count and digest,
+/// `bake`'s reference): the line a person ran the command to read, so a
+/// summary that cannot be written fails the command with
+/// `output::WRITE_FAILED` where a warning's would not. A closed pipe is no
+/// error, as on standard output.
+fn closing(line: &str, code: std::process::ExitCode) -> std::process::ExitCode {
+    use std::io::Write as _;
+    let line = bareme::unstable::trace::escape_text(line);
+    match writeln!(std::io::stderr().lock(), "{line}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            std::process::ExitCode::from(output::WRITE_FAILED)
+        }
+        _ => code,
+    }
 }
 
 mod ablations;
@@ -247,22 +263,22 @@ fn compile(path: &Path, ablation: Option<&str>, out: Option<&Path>) -> ExitCode 
         None => {
             let mut stdout = Stdout::new();
             stdout.text(&generated.source);
-            return stdout.finish(ExitCode::SUCCESS);
+            stdout.finish(ExitCode::SUCCESS)
         }
         Some(file) => {
             if let Err(e) = output::write_file(file, generated.source.as_bytes()) {
                 warn!("error: cannot write {}: {e}", file.display());
                 return ExitCode::from(2);
             }
-            warn!(
+            let line = format!(
                 "wrote {} ({}, fingerprint {})",
                 file.display(),
                 rb.reference(),
                 &generated.fingerprint[..16]
             );
+            closing(&line, ExitCode::SUCCESS)
         }
     }
-    ExitCode::SUCCESS
 }
 
 fn test(path: &Path, list: bool) -> ExitCode {

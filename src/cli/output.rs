@@ -53,6 +53,17 @@ impl Stdout {
         self.line(&bareme::unstable::trace::escape_text(line));
     }
 
+    /// Writes out what is buffered, keeping the error: a command flushes
+    /// before its closing summary, so that a summary never follows output
+    /// that was lost.
+    pub fn flush(&mut self) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+    }
+
     /// Whether a write has failed, so that more work would be lost.
     pub fn failed(&self) -> bool {
         self.error.is_some()
@@ -61,11 +72,7 @@ impl Stdout {
     /// Flushes, then gives `code`, or says why the output was lost and gives
     /// `WRITE_FAILED`; a closed pipe is no error.
     pub fn finish(mut self, code: ExitCode) -> ExitCode {
-        if self.error.is_none() {
-            if let Err(e) = self.out.flush() {
-                self.error = Some(e);
-            }
-        }
+        self.flush();
         match self.error {
             None => code,
             Some(e) if e.kind() == ErrorKind::BrokenPipe => code,

@@ -152,7 +152,7 @@ pub fn run_batch(
     match done {
         Ok(()) => {
             let count = |kind: &str| entries.iter().filter(|e| e.kind == kind).count();
-            warn!(
+            let line = format!(
                 "{} cases: {} answered, {} rejected, {} faults; pages in {}",
                 entries.len(),
                 count("answered"),
@@ -160,7 +160,7 @@ pub fn run_batch(
                 count("fault"),
                 dir.display()
             );
-            ExitCode::SUCCESS
+            super::closing(&line, ExitCode::SUCCESS)
         }
         Err(stop) => {
             let _ = fs::remove_dir_all(&temp);

@@ -18,6 +18,7 @@ use bareme::unstable::score::{Means, Scorer};
 use bareme::unstable::tasks::Task;
 
 use super::args::ScoreArgs;
+use super::closing;
 use super::grading::in_file_order;
 use super::output::{clobbers, clobbers_rulebook, write_file, Stdout};
 use super::taskfile::{load_scorer, open, read_tasks};
@@ -155,8 +156,16 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
     });
     let mut failed = graded.is_err() && !unwritable;
     let s = summary.to_json(scorer);
-    for line in summary_text(&s).lines() {
-        warn!("{line}");
+    // The summary follows the grades written, never grades lost: standard
+    // output is flushed first, and an unwritable summary fails the run.
+    out.flush();
+    if !out.failed() {
+        for line in summary_text(&s).lines() {
+            if closing(line, ExitCode::SUCCESS) != ExitCode::SUCCESS {
+                failed = true;
+                break;
+            }
+        }
     }
     // A failed run (unwritable standard output included) leaves the
     // summary file as it was.

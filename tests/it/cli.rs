@@ -518,6 +518,71 @@ fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
     }
 }
 
+/// Runs bareme with standard error on `/dev/full` and standard output
+/// discarded: only a summary on standard error can fail.
+#[cfg(target_os = "linux")]
+fn bareme_with_a_full_stderr(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full opens");
+    Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(full)
+        .output()
+        .expect("bareme runs")
+}
+
+/// A command whose result is a summary on standard error (the written
+/// file's digest, a batch's counts, a score's mean) fails when the summary
+/// is lost; and a score whose grades were lost says so without a summary
+/// that reads as a success.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closing_summary_that_cannot_be_written_fails_the_command() {
+    let dir = tempdir("summary");
+    let file = |name: &str| dir.join(name).to_str().expect("utf-8").to_string();
+    let (tasks, replies, module) = (file("t.jsonl"), file("r.jsonl"), file("m.rs"));
+    let generator = "rulebooks/luma-payroll/generator-4.toml";
+    let rubric = "rulebooks/luma-payroll/rubric-8.toml";
+    let o = bareme(&["generate", generator, "-n", "3", "-o", &tasks], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bareme(
+        &[
+            "baselines",
+            rubric,
+            "--tasks",
+            &tasks,
+            "--replies-out",
+            &replies,
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let batch = "examples/luma-payroll/batch.jsonl";
+    for args in [
+        vec!["generate", generator, "-n", "3", "-o", &tasks],
+        vec!["eval", LUMA, "--batch", batch],
+        vec!["compile", LUMA, "-o", &module],
+        vec!["score", rubric, "--tasks", &tasks, "--replies", &replies],
+    ] {
+        let o = bareme_with_a_full_stderr(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+    let o = bareme_into_a_full_disk(&["score", rubric, "--tasks", &tasks, "--replies", &replies]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("mean"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_closed_pipe_ends_the_output_quietly() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bareme"))
