@@ -156,10 +156,12 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool, compact: boo
                     out.extend_from_slice(b"{\"answer\":");
                     a.write_json(&mut out);
                     out.extend_from_slice(b",\"trace\":");
-                    write_trace_json_compact(&mut out, t);
+                    write_trace_json_compact(&mut out, t).expect("a trace within its bound");
                     out.push(b'}');
                 }
-                Ok((outcome, Some(t))) => write_traced(&mut out, outcome, t),
+                Ok((outcome, Some(t))) => {
+                    write_traced(&mut out, outcome, t).expect("a trace within its bound")
+                }
                 _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
             }
             out

@@ -105,10 +105,13 @@ fn main() -> ExitCode {
                         out.extend_from_slice(b"{\"answer\":");
                         a.write_json(&mut out);
                         out.extend_from_slice(b",\"trace\":");
-                        write_trace_json_compact(&mut out, trace);
+                        write_trace_json_compact(&mut out, trace)
+                            .expect("a trace within its bound");
                         out.push(b'}');
                     }
-                    Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
+                    Ok((outcome, Some(trace))) => {
+                        write_traced(&mut out, outcome, trace).expect("a trace within its bound")
+                    }
                     _ => write_outcome(&mut out, result.as_ref().map(|(o, _)| o)),
                 }
                 out.len()

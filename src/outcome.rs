@@ -26,7 +26,7 @@ use crate::json::{
     write_string as write_json_string,
 };
 use crate::span::Span;
-use crate::trace::{write_trace_json, Trace};
+use crate::trace::{write_trace_json, Trace, TraceTooLarge};
 use crate::value::{decimal_text, Month};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
@@ -459,20 +459,26 @@ pub fn same_line(a: Result<&Outcome, &EvalError>, b: Result<&Outcome, &EvalError
 
 /// Writes `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json`
 /// and `eval --batch --trace json` write a case: `KEY` is `answer`, or
-/// `error` for a rejection (`{"path", "message"}`).
+/// `error` for a rejection (`{"path", "message"}`); nothing when the trace
+/// would pass `trace::MAX_TRACE_BYTES`.
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
 /// # let case = serde_json::json!({"task": "payslip", "gross_pay": "2500.00", "payroll_month": "2026-03"});
 /// let (outcome, trace) = bareme::evaluate_value(&rb, &case, true)?;
 /// let mut line = Vec::new();
-/// bareme::unstable::outcome::write_traced(&mut line, &outcome, &trace.expect("asked for"));
+/// bareme::unstable::outcome::write_traced(&mut line, &outcome, &trace.expect("asked for"))?;
 /// let json: serde_json::Value = serde_json::from_slice(&line)?;
 /// assert_eq!(json["answer"]["net_pay"], "2237.50");
 /// assert!(json["trace"].is_object());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn write_traced(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
+pub fn write_traced(
+    out: &mut Vec<u8>,
+    outcome: &Outcome,
+    trace: &Trace,
+) -> Result<(), TraceTooLarge> {
+    let start = out.len();
     match outcome {
         Outcome::Answer(answer) => {
             out.extend_from_slice(b"{\"answer\":");
@@ -484,8 +490,12 @@ pub fn write_traced(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
         }
     }
     out.extend_from_slice(b",\"trace\":");
-    write_trace_json(out, trace);
+    if let Err(e) = write_trace_json(out, trace) {
+        out.truncate(start);
+        return Err(e);
+    }
     out.push(b'}');
+    Ok(())
 }
 
 #[cfg(test)]

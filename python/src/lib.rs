@@ -337,21 +337,24 @@ impl Rulebook {
         let result = engine(py, || {
             let result = bareme::evaluate_bytes(rb, &bytes, trace);
             let mut out = Vec::new();
-            match &result {
+            let written = match &result {
                 Ok((outcome @ bareme::Outcome::Answer(_), Some(trace))) => {
                     write_traced(&mut out, outcome, trace)
                 }
                 Ok((outcome @ bareme::Outcome::Answer(_), None)) => {
-                    write_outcome(&mut out, Ok(outcome))
+                    write_outcome(&mut out, Ok(outcome));
+                    Ok(())
                 }
-                _ => {}
-            }
-            (result.map(|(o, _)| o), out)
+                _ => Ok(()),
+            };
+            (result.map(|(o, _)| o), written.map(|()| out))
         })?;
         match result {
             (Ok(bareme::Outcome::Rejected(e)), _) => Err(case_rejected(py, &e.path, &e.message)),
             (Err(e), _) => Err(rulebook_fault(&e)),
-            (Ok(_), out) => Ok(utf8(out)),
+            // A trace past its bound, as the command's exit 4.
+            (Ok(_), Err(e)) => Err(RulebookFault::new_err(e.to_string())),
+            (Ok(_), Ok(out)) => Ok(utf8(out)),
         }
     }
 

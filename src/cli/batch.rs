@@ -22,6 +22,7 @@ use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::outcome::write_error;
 use bareme::unstable::outcome::{write_outcome, write_traced};
 use bareme::unstable::tasks::{next_line, Line as BatchLine};
+use bareme::unstable::trace::TraceTooLarge;
 use bareme::{Outcome, Rulebook, Trace};
 
 /// Lines evaluated together between two writes.
@@ -183,10 +184,16 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool, compact: bool) -> (Kind,
     let mut out = Vec::with_capacity(line.len() / 2 + 64);
     // The outcome is written by the one writer, traced or not.
     let result = evaluate_text(rb, &case, trace);
-    match &result {
+    let written = match &result {
         Ok((outcome, Some(trace))) if compact => write_compact(&mut out, outcome, trace),
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
-        _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
+        _ => {
+            write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome));
+            Ok(())
+        }
+    };
+    if let Err(e) = written {
+        return (Kind::Fault, error_line("$", &e.to_string()));
     }
     let kind = match &result {
         Ok((Outcome::Rejected(_), _)) => Kind::Rejected,
@@ -197,16 +204,17 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool, compact: bool) -> (Kind,
 }
 
 /// The same line with the trace in the compact format 2 (`--trace json-compact`).
-pub fn compact_line(outcome: &Outcome, trace: &Trace) -> String {
+pub fn compact_line(outcome: &Outcome, trace: &Trace) -> Result<String, TraceTooLarge> {
     let mut out = Vec::new();
-    write_compact(&mut out, outcome, trace);
-    text_of(out)
+    write_compact(&mut out, outcome, trace)?;
+    Ok(text_of(out))
 }
 
 /// The line of `--trace json-compact`: `{"answer", "trace"}` (or `{"error",
 /// "trace"}`) with the trace in the compact format 2
 /// (`bareme::unstable::trace::write_trace_json_compact`).
-fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
+fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) -> Result<(), TraceTooLarge> {
+    let start = out.len();
     match outcome {
         Outcome::Answer(answer) => {
             out.extend_from_slice(b"{\"answer\":");
@@ -219,16 +227,20 @@ fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) {
         }
     }
     out.extend_from_slice(b",\"trace\":");
-    bareme::unstable::trace::write_trace_json_compact(out, trace);
+    if let Err(e) = bareme::unstable::trace::write_trace_json_compact(out, trace) {
+        out.truncate(start);
+        return Err(e);
+    }
     out.push(b'}');
+    Ok(())
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
 /// a case (`bareme::unstable::outcome::write_traced`).
-pub fn traced_line(outcome: &Outcome, trace: &Trace) -> String {
+pub fn traced_line(outcome: &Outcome, trace: &Trace) -> Result<String, TraceTooLarge> {
     let mut out = Vec::new();
-    write_traced(&mut out, outcome, trace);
-    text_of(out)
+    write_traced(&mut out, outcome, trace)?;
+    Ok(text_of(out))
 }
 
 fn error_line(path: &str, message: &str) -> String {

@@ -103,17 +103,28 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             }
         };
     }
+    // The line of a JSON trace, made before anything is written: a trace
+    // past its bound is an error alone.
+    let line = match (args.trace, &trace) {
+        (Some(TraceFormat::Json), Some(trace)) => Some(super::batch::traced_line(&outcome, trace)),
+        (Some(TraceFormat::JsonCompact), Some(trace)) => {
+            Some(super::batch::compact_line(&outcome, trace))
+        }
+        _ => None,
+    };
+    let line = match line.transpose() {
+        Ok(line) => line,
+        Err(e) => {
+            warn!("error: {e}");
+            return ExitCode::from(4);
+        }
+    };
     let mut out = Stdout::new();
     match &outcome {
         Outcome::Answer(answer) => {
-            let text = match (args.trace, trace) {
-                (Some(TraceFormat::Json), Some(trace)) => {
-                    super::batch::traced_line(&outcome, &trace)
-                }
-                (Some(TraceFormat::JsonCompact), Some(trace)) => {
-                    super::batch::compact_line(&outcome, &trace)
-                }
-                (Some(TraceFormat::Text), Some(trace)) => {
+            let text = match (line, args.trace, trace) {
+                (Some(line), _, _) => line,
+                (None, Some(TraceFormat::Text), Some(trace)) => {
                     format!("{answer}\n\n{}", render_text(&trace))
                 }
                 _ => answer.to_string(),
@@ -122,14 +133,9 @@ pub fn run(args: &EvalArgs) -> ExitCode {
             out.finish(ExitCode::SUCCESS)
         }
         Outcome::Rejected(err) => {
-            match (args.trace, trace) {
-                (Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
-                (Some(TraceFormat::Json), Some(trace)) => {
-                    out.line(&super::batch::traced_line(&outcome, &trace));
-                }
-                (Some(TraceFormat::JsonCompact), Some(trace)) => {
-                    out.line(&super::batch::compact_line(&outcome, &trace));
-                }
+            match (line, args.trace, trace) {
+                (Some(line), _, _) => out.line(&line),
+                (None, Some(TraceFormat::Text), Some(trace)) => out.text(&render_text(&trace)),
                 _ => {}
             }
             warn!("rejected: {}: {}", err.path, err.message);

@@ -80,7 +80,8 @@ fn too_large(limit: usize) -> CaseError {
 /// The line `bareme eval --batch` writes for one input line: the answer,
 /// `{"error": {"path", "message"}}` (a rejection, a line that is no case,
 /// or the rulebook's fault at `$`), or with `trace` the `{"answer"|"error",
-/// "trace"}` object of `--trace json`.
+/// "trace"}` object of `--trace json` (a trace past `MAX_TRACE_BYTES` an
+/// error at `$`).
 ///
 /// ```
 /// # let rb = bareme::load_rulebook("rulebooks/luma-payroll/v3".as_ref())?;
@@ -105,7 +106,11 @@ pub fn batch_line(rb: &Rulebook, case: &[u8], trace: bool) -> Vec<u8> {
     };
     let result = evaluate_text(rb, &text, trace);
     match &result {
-        Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
+        Ok((outcome, Some(trace))) => {
+            if let Err(e) = write_traced(&mut out, outcome, trace) {
+                write_error(&mut out, "$", &e.to_string());
+            }
+        }
         _ => write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome)),
     }
     out

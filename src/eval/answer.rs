@@ -180,11 +180,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             OutputValue::Each { .. } => self.output(out, context, clauses)?,
         };
-        Ok(value.as_text().unwrap_or_else(|| {
+        let text = value.as_text().unwrap_or_else(|| {
             let mut text = Vec::new();
             write_value(&mut text, &value);
             String::from_utf8_lossy(&text).into_owned()
-        }))
+        });
+        if T::ON {
+            self.tracer.text(text.len());
+        }
+        Ok(text)
     }
 
     /// A text with `{expr}` parts filled in.

@@ -76,6 +76,13 @@ pub(super) trait Tracer {
     /// How many events are noted so far.
     fn events(&self) -> usize;
 
+    /// Notes a text the trace will hold beside its events (a report's cell).
+    fn text(&mut self, len: usize);
+
+    /// Whether more is noted than a trace may hold ([`MAX_TRACE_RECORDS`]):
+    /// the machine faults at its next unit spent.
+    fn over(&self) -> bool;
+
     /// Notes how the evaluation ended.
     fn outcome(&mut self, outcome: OutcomeTrace);
 
@@ -136,6 +143,14 @@ impl Tracer for NoTrace {
     }
 
     #[inline(always)]
+    fn text(&mut self, _: usize) {}
+
+    #[inline(always)]
+    fn over(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
     fn outcome(&mut self, _: OutcomeTrace) {}
 
     #[inline(always)]
@@ -161,7 +176,19 @@ pub(super) struct Recorder {
     reads: Vec<ReadTrace>,
     outcome: Option<OutcomeTrace>,
     reports: Vec<ReportTrace>,
+    /// Records noted so far, counted as [`MAX_TRACE_RECORDS`] says.
+    records: usize,
 }
+
+/// The most records a traced evaluation notes: one for each event, read,
+/// lookup and rounding, and for each report cell one per 64 bytes of its
+/// text and one more. It bounds the trace's memory (a record takes some
+/// tens of bytes: its values and texts are mostly shared), which the
+/// budget does not: a step that reads a name spends one unit, and a per-item
+/// group of 10,000,000 steps recorded 6.5 GB. A payslip notes about 1,500.
+/// The JSON a trace is written as has a bound of its own
+/// (`trace::MAX_TRACE_BYTES`): a value read again is written again.
+pub(crate) const MAX_TRACE_RECORDS: usize = 2_000_000;
 
 impl Tracer for Recorder {
     const ON: bool = true;
@@ -174,6 +201,7 @@ impl Tracer for Recorder {
             reads: Vec::new(),
             outcome: None,
             reports: Vec::new(),
+            records: 0,
         }
     }
 
@@ -210,22 +238,28 @@ impl Tracer for Recorder {
                 name: name.clone(),
                 value: value.clone(),
             });
+            self.records += 1;
         }
     }
 
     fn lookup(&mut self, lookup: Lookup) {
         if let Some((_, frame)) = self.frames.last_mut() {
             frame.lookups.push(lookup);
+            self.records += 1;
         }
     }
 
     fn rounding(&mut self, rounding: RoundingTrace) {
         if let Some((_, frame)) = self.frames.last_mut() {
             frame.roundings.push(rounding);
+            self.records += 1;
         }
     }
 
+    /// A shared step's reads, lookups and roundings are the event's, not
+    /// this evaluation's: one record.
     fn event(&mut self, event: Event) {
+        self.records += 1;
         self.events.push(event);
     }
 
@@ -255,6 +289,15 @@ impl Tracer for Recorder {
 
     fn events(&self) -> usize {
         self.events.len()
+    }
+
+    fn text(&mut self, len: usize) {
+        self.records = self.records.saturating_add(1 + len / 64);
+    }
+
+    #[inline]
+    fn over(&self) -> bool {
+        self.records > MAX_TRACE_RECORDS
     }
 
     fn outcome(&mut self, outcome: OutcomeTrace) {

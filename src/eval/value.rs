@@ -20,10 +20,11 @@ use super::tracer::Tracer;
 use crate::model::ops;
 
 impl<'a, T: Tracer> Machine<'a, T> {
-    /// Spends one unit of the budget, at the node `span` is of.
+    /// Spends one unit of the budget, at the node `span` is of. A traced
+    /// evaluation whose trace has grown past its bound stops here too.
     #[inline]
     pub(super) fn spend(&mut self, span: Span) -> Res<()> {
-        if self.budget == 0 {
+        if self.budget == 0 || (T::ON && self.tracer.over()) {
             return Err(self.exhaust(span));
         }
         self.budget -= 1;
@@ -32,6 +33,15 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
     #[cold]
     fn exhaust(&mut self, span: Span) -> Fault {
+        if T::ON && self.tracer.over() {
+            return Fault::at(
+                span,
+                format!(
+                    "the trace exceeded its limit of {} records; the case can be evaluated untraced",
+                    super::tracer::MAX_TRACE_RECORDS
+                ),
+            );
+        }
         self.exhausted = true;
         Fault::at(
             span,
@@ -44,8 +54,8 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
     /// Spends `n` units at once (a shortcut standing for `n` nodes).
     pub(super) fn spend_many(&mut self, n: u64, span: Span) -> Res<()> {
-        if self.budget < n {
-            self.budget = 0;
+        if self.budget < n || (T::ON && self.tracer.over()) {
+            self.budget = self.budget.saturating_sub(n);
             return Err(self.exhaust(span));
         }
         self.budget -= n;

@@ -15,7 +15,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::json::{check_head, cite_fields, lookup, outcome, value, Memo};
-use super::{CheckTrace, CiteTrace, Event, ReadTrace, RoundingTrace, StepTrace, Trace};
+use super::{
+    past_bound, CheckTrace, CiteTrace, Event, ReadTrace, RoundingTrace, StepTrace, Trace,
+    TraceTooLarge,
+};
 use crate::json::{write_bool, write_integer, write_list, write_quoted_decimal, write_string};
 use crate::value::Value;
 
@@ -240,8 +243,10 @@ impl Hasher for FnvHasher {
 
 type Fnv = BuildHasherDefault<FnvHasher>;
 
-/// Appends the trace as compact JSON, format 2.
-pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
+/// Appends the trace as compact JSON, format 2; nothing when it would pass
+/// `MAX_TRACE_BYTES`.
+pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) -> Result<(), TraceTooLarge> {
+    let start = out.len();
     // 100 to 380 bytes an event in the bundled rulebooks, with the steps'
     // definitions: room made once rather than by doubling.
     super::json::reserve(out, trace, 192);
@@ -315,6 +320,7 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
     }
     out.extend_from_slice(b",\"steps\":");
     write_list(out, &order, definition);
+    past_bound(out, start)?;
     let mut known = Known {
         top: HashMap::with_capacity_and_hasher(room, Fnv::default()),
         ..Known::default()
@@ -393,10 +399,12 @@ pub fn write_trace_json_compact(out: &mut Vec<u8>, trace: &Trace) {
                 out.push(b'}');
             }
         }
+        past_bound(out, start)?;
     }
     out.extend_from_slice(b"],\"outcome\":");
     outcome(out, &trace.outcome);
     out.push(b'}');
+    past_bound(out, start)
 }
 
 /// A step's name (its address and length), its group and its

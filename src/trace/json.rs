@@ -11,8 +11,8 @@
 //! the digest of every conformance case's trace in `tests/it/traces.rs`.
 
 use super::{
-    CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace, ReportTrace,
-    RoundingTrace, StepEvent, StepTrace, Trace,
+    past_bound, CheckTrace, CiteTrace, Event, InputTrace, Lookup, OutcomeTrace, ReadTrace,
+    ReportTrace, RoundingTrace, StepEvent, StepTrace, Trace, TraceTooLarge, MAX_TRACE_BYTES,
 };
 use std::sync::Arc;
 
@@ -41,8 +41,10 @@ pub(super) fn write_head(out: &mut Vec<u8>, trace: &Trace, memo: &mut Memo) {
     write_list(out, &trace.inputs, |out, i| input(out, i, memo));
 }
 
-/// Appends the trace's JSON text, as `serde_json::to_writer` writes it.
-pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
+/// Appends the trace's JSON text, as `serde_json::to_writer` writes it;
+/// nothing when it would pass `MAX_TRACE_BYTES`.
+pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) -> Result<(), TraceTooLarge> {
+    let start = out.len();
     // 300 to 600 bytes an event in the bundled rulebooks: room made once,
     // where growing by doubling copied a payslip's trace about twice over.
     reserve(out, trace, 512);
@@ -55,24 +57,26 @@ pub fn write_trace_json(out: &mut Vec<u8>, trace: &Trace) {
             out.push(b',');
         }
         event(out, e, &mut memo);
+        past_bound(out, start)?;
     }
     out.push(b']');
     out.extend_from_slice(b",\"outcome\":");
     outcome(out, &trace.outcome);
     out.push(b'}');
+    past_bound(out, start)
 }
 
-/// Room for the trace at `per_event` bytes an event, and its inputs.
+/// Room for the trace at `per_event` bytes an event, and its inputs, up to
+/// the bound on its bytes.
 pub(super) fn reserve(out: &mut Vec<u8>, trace: &Trace, per_event: usize) {
     let inputs = trace.inputs.len().saturating_mul(64);
-    out.reserve(
-        trace
-            .events
-            .len()
-            .saturating_mul(per_event)
-            .saturating_add(inputs)
-            .saturating_add(1024),
-    );
+    let room = trace
+        .events
+        .len()
+        .saturating_mul(per_event)
+        .saturating_add(inputs)
+        .saturating_add(1024);
+    out.reserve(room.min(MAX_TRACE_BYTES));
 }
 
 pub(super) fn report(out: &mut Vec<u8>, r: &ReportTrace) {
@@ -658,7 +662,7 @@ mod tests {
             },
         };
         let mut out = Vec::new();
-        super::write_trace_json(&mut out, &trace);
+        super::write_trace_json(&mut out, &trace).expect("within the bound");
         out
     }
 

@@ -40,6 +40,47 @@ pub use markdown::{escape_markdown, render_markdown};
 pub use page::PageSource;
 pub use text::{escape_text, render_text};
 
+/// The most bytes a trace's JSON takes, in either format: the writers stop
+/// past it ([`TraceTooLarge`]). A value a trace reads again is written again,
+/// so per-item steps that each read a case's whole list write it once per
+/// item: a 20,000-item list made 2.6 GB of JSON and the writer aborted on
+/// memory, and a trace's records are bounded apart (`eval::tracer`). Below
+/// `verify-trace`'s longest line (256 MiB) with room for the answer, so a
+/// line `eval --trace json` writes can be verified.
+pub const MAX_TRACE_BYTES: usize = 192 << 20;
+
+/// A trace whose JSON would pass [`MAX_TRACE_BYTES`]; nothing of it is
+/// written.
+///
+/// ```
+/// let e = bareme::unstable::trace::TraceTooLarge;
+/// assert_eq!(e.code(), "trace::too_large");
+/// assert!(e.to_string().contains("192 MiB"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the trace's JSON is over {} MiB; the case can be evaluated untraced, or traced as text or a page",
+    MAX_TRACE_BYTES >> 20
+)]
+pub struct TraceTooLarge;
+
+impl TraceTooLarge {
+    /// The stable code of this failure, `trace::too_large`.
+    pub fn code(&self) -> &'static str {
+        "trace::too_large"
+    }
+}
+
+/// Whether the JSON written since `start` has passed [`MAX_TRACE_BYTES`]:
+/// if so it is taken back, for the writer to stop.
+pub(crate) fn past_bound(out: &mut Vec<u8>, start: usize) -> Result<(), TraceTooLarge> {
+    if out.len().saturating_sub(start) > MAX_TRACE_BYTES {
+        out.truncate(start);
+        return Err(TraceTooLarge);
+    }
+    Ok(())
+}
+
 /// The whole explanation of one evaluation.
 ///
 /// ```

@@ -173,3 +173,166 @@ fn a_trace_line_over_256_mib_is_refused_unread() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A rulebook over a list of `items` numbers and a text of 100 KB, whose
+/// group's step `z` is `step` and whose report's one column is `column`:
+/// each can read the whole list or the text for every item, so that the
+/// trace grows with the square of the case while the budget spends one
+/// unit per read.
+fn squared(items: usize, step: &str, column: &str) -> (bareme::Rulebook, serde_json::Value) {
+    let (case, text) = squared_text(items, step, column);
+    let rb = bareme::parse_rulebook("squared.toml", &text).expect("a valid rulebook");
+    (rb, case)
+}
+
+/// The case and the text of [`squared`]'s rulebook.
+fn squared_text(items: usize, step: &str, column: &str) -> (serde_json::Value, String) {
+    let text = format!(
+        r#"[rulebook]
+id = "squared"
+version = 1
+schema = 1
+
+[limits]
+max_list_items = 100000
+
+[inputs.xs]
+type = "list"
+required = true
+items = {{ type = "decimal", numbers = "plain" }}
+
+[inputs.t]
+type = "text"
+required = true
+max_length = 100000
+
+[steps.items]
+expr = "xs"
+
+[per_item.g]
+over = "items"
+item = "x"
+
+[per_item.g.steps.z]
+expr = "{step}"
+
+[steps.total]
+expr = "count(g.z)"
+
+[reports.r]
+each = "g"
+columns = {{ "c" = {{ expr = "{column}" }} }}
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+total = {{ expr = "total" }}
+"#
+    );
+    let case = serde_json::json!({ "xs": vec![1; items], "t": "t".repeat(100_000) });
+    (case, text)
+}
+
+/// A traced evaluation notes at most 2,000,000 records (events, reads,
+/// lookups, roundings; a report cell one per 64 bytes): past it, it faults
+/// naming the item where it stopped, where 20,000 cells of a 100 KB text
+/// built 2 GB of cells; the same case untraced is answered.
+#[test]
+fn a_traced_evaluation_stops_past_its_records_and_the_case_is_answered_untraced() {
+    let (rb, case) = squared(20_000, "x", "t");
+    let untraced = bareme::evaluate_value(&rb, &case, false).expect("answered");
+    match untraced.0 {
+        bareme::Outcome::Answer(a) => assert_eq!(a.to_json()["total"], "20000"),
+        other => panic!("{other:?}"),
+    }
+    let fault = bareme::evaluate_value(&rb, &case, true).expect_err("cut off");
+    assert_eq!(
+        fault.message,
+        "the trace exceeded its limit of 2000000 records; the case can be evaluated untraced"
+    );
+    // Some 1,280 cells in (a cell of 100,000 bytes is 1,563 records).
+    assert!(fault.context.contains("item 12"), "{fault}");
+}
+
+/// A trace's JSON takes at most 192 MiB (`MAX_TRACE_BYTES`) in either
+/// format: a 100 KB text that each of 2,500 items' steps reads and gives
+/// is 500 MB written in format 1 and 250 MB in format 2 (a 20,000-item list
+/// read so was 2.6 GB, and the writer aborted on memory). The writers stop and write nothing; the command says so
+/// and exits 4; a batch's line is an error at `$`.
+#[test]
+fn a_trace_past_its_bytes_is_not_written() {
+    use bareme::unstable::trace::{write_trace_json, write_trace_json_compact, TraceTooLarge};
+    let (rb, case) = squared(2_500, "t", "x");
+    let (outcome, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluated");
+    let trace = trace.expect("asked for");
+    let mut out = b"kept".to_vec();
+    assert_eq!(write_trace_json(&mut out, &trace), Err(TraceTooLarge));
+    assert_eq!(
+        write_trace_json_compact(&mut out, &trace),
+        Err(TraceTooLarge)
+    );
+    let line = bareme::unstable::outcome::write_traced(&mut out, &outcome, &trace);
+    assert_eq!(line, Err(TraceTooLarge));
+    assert_eq!(out, b"kept");
+
+    // A hundred items are 20 MB: written whole, one event per item's step.
+    let (rb, case) = squared(100, "t", "x");
+    let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluated");
+    let trace = trace.expect("asked for");
+    let mut out = Vec::new();
+    write_trace_json(&mut out, &trace).expect("within the bound");
+    assert!(out.len() > 20_000_000, "{}", out.len());
+    assert_eq!(trace.events.len(), 1 + 1 + 100 + 1);
+}
+
+#[test]
+fn the_commands_refuse_a_trace_past_its_bytes() {
+    let dir = tempdir("trace-bytes");
+    let (rulebook, case) = (dir.join("rulebook.toml"), dir.join("case.json"));
+    let (one, text) = squared_text(2_500, "t", "x");
+    std::fs::write(&rulebook, text).expect("rulebook");
+    std::fs::write(&case, format!("{one}\n{one}\n")).expect("case");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    for format in ["json", "json-compact"] {
+        let o = bareme(&[
+            "eval",
+            &path(&rulebook),
+            "--batch",
+            &path(&case),
+            "--trace",
+            format,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            assert_eq!(line["error"]["path"], "$");
+            let message = line["error"]["message"].as_str().expect("a message");
+            assert!(
+                message.starts_with("the trace's JSON is over 192 MiB"),
+                "{message}"
+            );
+        }
+        assert!(
+            stderr(&o).contains("2 cases: 0 answered, 0 rejected, 2 faults"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    std::fs::write(&case, format!("{one}")).expect("case");
+    for format in ["json", "json-compact"] {
+        let o = bareme(&["eval", &path(&rulebook), &path(&case), "--trace", format]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(
+            stderr(&o).contains("error: the trace's JSON is over 192 MiB"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -91,7 +91,8 @@ fn a_clause_per_branch_in_the_trace_json() {
     let case = serde_json::json!({"x": "160", "cite_case": true});
     let (_, trace) = bareme::evaluate_value(&rb, &case, true).expect("evaluates");
     let mut written = Vec::new();
-    bareme::unstable::trace::write_trace_json(&mut written, &trace.expect("trace requested"));
+    bareme::unstable::trace::write_trace_json(&mut written, &trace.expect("trace requested"))
+        .expect("a trace within its bound");
     let trace: serde_json::Value = serde_json::from_slice(&written).expect("JSON");
     let relief = trace["events"]
         .as_array()
@@ -167,7 +168,8 @@ s = { expr = "s", format = "text" }
             assert_eq!(answer["s"], "ab", "{x} traced {traced}");
             if let Some(trace) = trace {
                 let mut written = Vec::new();
-                bareme::unstable::trace::write_trace_json(&mut written, &trace);
+                bareme::unstable::trace::write_trace_json(&mut written, &trace)
+                    .expect("a trace within its bound");
                 let text = String::from_utf8(written).expect("UTF-8");
                 assert!(text.contains(r#""exact":"0.00","value":"0.00""#), "{text}");
                 assert!(!text.contains("-0.00"), "{text}");
@@ -247,7 +249,8 @@ r = { expr = "r", format = "money" }
             );
             if let Some(trace) = trace {
                 let mut written = Vec::new();
-                bareme::unstable::trace::write_trace_json(&mut written, &trace);
+                bareme::unstable::trace::write_trace_json(&mut written, &trace)
+                    .expect("a trace within its bound");
                 let text = String::from_utf8(written).expect("UTF-8");
                 let step = r#""formula":"x * y","#;
                 let value = format!(r#""exact":"{p}","value":"{p}""#);

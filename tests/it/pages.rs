@@ -92,7 +92,7 @@ fn paie_fr_markdown_page() {
 /// page and as text.
 fn steps_named(trace: &Trace) -> Vec<(Option<String>, String)> {
     let mut written = Vec::new();
-    write_trace_json(&mut written, trace);
+    write_trace_json(&mut written, trace).expect("a trace within its bound");
     let json: serde_json::Value = serde_json::from_slice(&written).expect("JSON");
     json["events"]
         .as_array()

@@ -19,7 +19,7 @@ fn trace_of(case_file: &str) -> bareme::Trace {
 /// The trace's JSON as written, read back.
 fn trace_json(trace: &Trace) -> serde_json::Value {
     let mut written = Vec::new();
-    write_trace_json(&mut written, trace);
+    write_trace_json(&mut written, trace).expect("a trace within its bound");
     serde_json::from_slice(&written).expect("a written trace is JSON")
 }
 
@@ -54,7 +54,8 @@ fn clarification_text() {
 fn the_same_case_gives_the_same_bytes() {
     let written = || {
         let mut out = Vec::new();
-        write_trace_json(&mut out, &trace_of("examples/luma-payroll/payslip.json"));
+        write_trace_json(&mut out, &trace_of("examples/luma-payroll/payslip.json"))
+            .expect("a trace within its bound");
         out
     };
     assert_eq!(written(), written());
@@ -239,7 +240,7 @@ fn every_conformance_trace_is_written_as_pinned() {
                 continue;
             };
             let mut written = Vec::new();
-            write_trace_json(&mut written, &trace);
+            write_trace_json(&mut written, &trace).expect("a trace within its bound");
             let json: serde_json::Value = serde_json::from_slice(&written)
                 .unwrap_or_else(|e| panic!("{}: {name}: {e}", dir.display()));
             for key in ["rulebook", "inputs", "events", "outcome"] {
@@ -280,7 +281,7 @@ fn replayed_steps_trace_as_run_in_full() {
     let written = |rb: &bareme::Rulebook, case: &serde_json::Value| {
         let (_, trace) = evaluate_value(rb, case, true).ok()?;
         let mut out = Vec::new();
-        write_trace_json(&mut out, &trace?);
+        write_trace_json(&mut out, &trace?).expect("a trace within its bound");
         Some(out)
     };
     let mut compared = 0;
@@ -319,7 +320,7 @@ fn trace_texts_are_escaped_as_json_requires() {
     assert!(matches!(outcome, bareme::Outcome::Answer(_)), "{outcome:?}");
     let trace = trace.expect("trace requested");
     let mut written = Vec::new();
-    write_trace_json(&mut written, &trace);
+    write_trace_json(&mut written, &trace).expect("a trace within its bound");
     let text = String::from_utf8(written).expect("UTF-8");
     let escaped = concat!(
         r#""cart_id":"C\"9\\\u0000\b\t\n\f\r\u001f"#,

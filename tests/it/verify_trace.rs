@@ -14,7 +14,7 @@ use bareme::{evaluate_value, load_rulebook, Rulebook};
 pub fn traced(rb: &Rulebook, case: &serde_json::Value) -> Option<String> {
     let (outcome, trace) = evaluate_value(rb, case, true).ok()?;
     let mut out = Vec::new();
-    write_traced(&mut out, &outcome, &trace?);
+    write_traced(&mut out, &outcome, &trace?).expect("a trace within its bound");
     String::from_utf8(out).ok()
 }
 
@@ -671,9 +671,10 @@ fn both_formats(rb: &Rulebook, case: &serde_json::Value) -> Option<(String, Stri
     let (_, trace) = evaluate_value(rb, case, true).ok()?;
     let trace = trace?;
     let mut one = Vec::new();
-    bareme::unstable::trace::write_trace_json(&mut one, &trace);
+    bareme::unstable::trace::write_trace_json(&mut one, &trace).expect("a trace within its bound");
     let mut two = Vec::new();
-    bareme::unstable::trace::write_trace_json_compact(&mut two, &trace);
+    bareme::unstable::trace::write_trace_json_compact(&mut two, &trace)
+        .expect("a trace within its bound");
     Some((String::from_utf8(one).ok()?, String::from_utf8(two).ok()?))
 }
 

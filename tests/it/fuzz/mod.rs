@@ -512,7 +512,8 @@ pub fn outcome_bytes<E: std::fmt::Display>(
             let trace = match trace {
                 Some(t) if with_trace => {
                     let mut written = Vec::new();
-                    bareme::unstable::trace::write_trace_json(&mut written, t);
+                    bareme::unstable::trace::write_trace_json(&mut written, t)
+                        .expect("a trace within its bound");
                     String::from_utf8_lossy(&written).into_owned()
                 }
                 _ => String::new(),
