@@ -309,6 +309,16 @@ pub mod rt {
         ops::field(v, index).ok()
     }
 
+    /// The units a list or map spends where a built-in reads or makes it:
+    /// one an item, as the interpreter spends.
+    pub fn units(v: &Value) -> u64 {
+        match v {
+            Value::List(items) => items.len() as u64,
+            Value::Map(entries) => entries.len() as u64,
+            _ => 0,
+        }
+    }
+
     /// The items of a list input; a missing list has none.
     pub fn items(v: &Value) -> Option<&[Value]> {
         match v {

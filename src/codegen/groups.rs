@@ -199,8 +199,10 @@ impl Gen<'_> {
             .to(Ty::Dec)
         };
         let text = match self.group_form(g)? {
+            // Two units a row, as the interpreter's `SumColumn` spends.
             GroupForm::Rows(rows) => {
-                let mut text = String::from("{ let mut t = Decimal::ZERO;");
+                let mut text =
+                    format!("{{ spent += {}; let mut t = Decimal::ZERO;", 2 * rows.len());
                 for row in &rows {
                     let (name, ty) = &row[j];
                     let _ = write!(text, " t = add_dec(t, {})?;", dec(name.clone(), *ty));
@@ -209,7 +211,8 @@ impl Gen<'_> {
                 text
             }
             GroupForm::List(tys) => format!(
-                "{{ let mut t = Decimal::ZERO; for r in g{g}.iter() {{ t = add_dec(t, {})?; }} t }}",
+                "{{ spent += 2 * g{g}.len() as u64; let mut t = Decimal::ZERO; \
+                 for r in g{g}.iter() {{ t = add_dec(t, {})?; }} t }}",
                 dec(format!("r.s{j}"), tys[j])
             ),
         };

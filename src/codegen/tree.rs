@@ -12,6 +12,8 @@
 //! Invariant: a function called with an arity it was not checked for is
 //! not compiled, never guessed.
 
+use std::fmt::Write as _;
+
 use super::state::{Gen, Gened, Scope, Unsupported};
 use super::ty::{Ex, Ty};
 use crate::model::code::{Code, CodeKind};
@@ -129,9 +131,12 @@ impl Gen<'_> {
     }
 
     /// A function of the table: its typed runtime function where it has
-    /// one, else `rt::call` on the table's own operation.
+    /// one, else `rt::call` on the table's own operation. Each list it reads
+    /// and each list or map it makes spends a unit per item, as the
+    /// interpreter's `run_op` does (so the compiled code never spends less
+    /// than the interpreter, and hands back every case the budget stops).
     fn op_call(&mut self, func: Func, op: &Op, args: &[Code], sc: Scope) -> Gened<Called> {
-        match &op.emit {
+        let (call, ty, counted) = match &op.emit {
             Emit::Rt {
                 text,
                 args: carriers,
@@ -141,33 +146,44 @@ impl Gen<'_> {
                     return Ok(None);
                 }
                 let mut texts = Vec::with_capacity(args.len());
+                let mut counted = String::new();
                 for (i, c) in carriers.iter().enumerate() {
-                    texts.push(self.arg(args, i, carried(*c), sc)?);
+                    let arg = self.arg(args, i, carried(*c), sc)?;
+                    texts.push(counted_list(&mut counted, op, i, arg));
                 }
-                Ok(Some((fill(text, &texts), carried(*ty))))
+                (fill(text, &texts), carried(*ty), counted)
             }
             Emit::Call => {
                 if args.len() != op.reads.len() {
                     return Ok(None);
                 }
                 let mut texts = Vec::with_capacity(args.len());
-                for a in args {
-                    texts.push(self.expr(a, sc)?.to(Ty::Val));
+                let mut counted = String::new();
+                for (i, a) in args.iter().enumerate() {
+                    let arg = self.expr(a, sc)?.to(Ty::Val);
+                    texts.push(counted_list(&mut counted, op, i, arg));
                 }
-                Ok(Some((
-                    format!("call(Func::{func:?}, [{}])?", texts.join(", ")),
-                    Ty::Val,
-                )))
+                let call = format!("call(Func::{func:?}, [{}])?", texts.join(", "));
+                (call, Ty::Val, counted)
             }
-        }
+        };
+        Ok(Some(match ty {
+            Ty::Val => (
+                format!("{{ {counted}let made = {call}; spent += units(&made); made }}"),
+                ty,
+            ),
+            _ if counted.is_empty() => (call, ty),
+            _ => (format!("{{ {counted}{call} }}"), ty),
+        }))
     }
 
-    /// `min(list)` and `max(list)` (with more arguments, `expr` compares them).
+    /// `min(list)` and `max(list)` (with more arguments, `expr` compares
+    /// them); the list spends a unit per item, as the interpreter's read.
     fn extremum_call(&mut self, func: Func, args: &[Code], sc: Scope) -> Gened<Called> {
         Ok(match args.len() {
             1 => Some((
                 format!(
-                    "extremum_of({}, {})?",
+                    "{{ let listed = {}; spent += units(listed); extremum_of(listed, {})? }}",
                     self.arg(args, 0, Ty::Val, sc)?,
                     func == Func::Max
                 ),
@@ -255,6 +271,19 @@ impl Gen<'_> {
             ty => e.to(ty),
         })
     }
+}
+
+/// Argument `i`'s text, or, when `op` reads it as a list, a local it is
+/// bound to in `counted`, where its items are spent.
+fn counted_list(counted: &mut String, op: &Op, i: usize, arg: String) -> String {
+    if !matches!(op.reads.get(i), Some(crate::model::func::ArgRead::List)) {
+        return arg;
+    }
+    let _ = write!(
+        counted,
+        "let listed{i} = {arg}; spent += units(&listed{i}); "
+    );
+    format!("listed{i}")
 }
 
 /// How generated code carries a value of this kind.

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "lang@1#9b90b0a487e9",
-    fingerprint: "91c7ac258c585aaff30d01c8cfff3fea8abfc0a2eb9c34fb88fcd3c64137de30",
+    fingerprint: "c3c7a49d0cd7421f69fc2021aaa11305d3a9b4527ac834612469f035eb641d53",
     run,
 };
 
@@ -106,8 +106,8 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         let mut clauses = clauses(rb, 0)?;
         let mut object = Vec::with_capacity(3);
         object.push((Arc::from("relief"), { spent += 2; answer_dec(s18?, Format::Decimal, &clauses)? }));
-        object.push((Arc::from("kept"), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, number(&r.s0)?)?; } t }, Format::Decimal, &clauses)? }));
-        object.push((Arc::from("band_tax"), { spent += 6; answer_dec({ let mut t = Decimal::ZERO; t = add_dec(t, g1r0s1)?; t = add_dec(t, g1r1s1)?; t }, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("kept"), { spent += 6; answer_dec({ spent += 2 * g0.len() as u64; let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, number(&r.s0)?)?; } t }, Format::Decimal, &clauses)? }));
+        object.push((Arc::from("band_tax"), { spent += 6; answer_dec({ spent += 4; let mut t = Decimal::ZERO; t = add_dec(t, g1r0s1)?; t = add_dec(t, g1r1s1)?; t }, Format::Decimal, &clauses)? }));
         if spent > budget(rb, facts) {
             return None;
         }
@@ -118,15 +118,15 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if truth(&x[7])? {
     if s19.is_none() { // x_listed
         spent += 16;
-        s19 = Some({ let l0: &Value = &x[0]; any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+        s19 = Some({ let l0: &Value = &x[0]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
     if s20.is_none() { // x_not_big
         spent += 28;
-        s20 = Some({ let l0: &Value = &x[0]; !any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 8; if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l1).clone()); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+        s20 = Some({ let l0: &Value = &x[0]; !{ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 8; if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l1).clone()); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
     if s21.is_none() { // letter_used
         spent += 30;
-        s21 = Some({ let l0: &Value = &x[1]; any_all(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }), true)? });
+        s21 = Some({ let l0: &Value = &x[1]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
         let mut clauses = clauses(rb, 1)?;
         let mut object = Vec::with_capacity(3);
@@ -177,23 +177,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s11.is_none() { // doubled_excess
         spent += 30;
-        s11 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K6))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K2))?) { mul(num(&(*l1))?, Num::Dec(K4))? } else { Num::Dec(K2) } })); } } Value::List(out.into()) }))?);
+        s11 = Some({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[2])?.iter() { spent += 24; { out.push(value({ let l1: &Value = &(value(sub(num(&(*l0))?, Num::Dec(K6))?)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K2))?) { mul(num(&(*l1))?, Num::Dec(K4))? } else { Num::Dec(K2) } })); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? });
     }
     if s12.is_none() { // code_region
         spent += 26;
-        s12 = Some(if (truth(&(call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?))? || truth(&(call(Func::StartsWith, [x[3].clone(), (*K8).clone()])?))?) { call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K6)])? } else { (*K19).clone() });
+        s12 = Some(if (truth(&({ let made = call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?; spent += units(&made); made }))? || truth(&({ let made = call(Func::StartsWith, [x[3].clone(), (*K8).clone()])?; spent += units(&made); made }))?) { { let made = call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K6)])?; spent += units(&made); made } } else { (*K19).clone() });
     }
     if s13.is_none() { // code_amount
         spent += 30;
-        s13 = Some({ let l0: &Value = &(call(Func::Len, [x[3].clone()])?); call(Func::ToDecimal, [call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K6 }), value(sub(num(&(*l0))?, Num::Dec(K6))?)])?])? });
+        s13 = Some({ let l0: &Value = &({ let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }); { let made = call(Func::ToDecimal, [{ let made = call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K6 }), value(sub(num(&(*l0))?, Num::Dec(K6))?)])?; spent += units(&made); made }])?; spent += units(&made); made } });
     }
     if s14.is_none() { // code_suffix
         spent += 18;
-        s14 = Some(call(Func::Lower, [call(Func::Slice, [x[3].clone(), value(sub(num(&(call(Func::Len, [x[3].clone()])?))?, Num::Dec(K6))?), call(Func::Len, [x[3].clone()])?])?])?);
+        s14 = Some({ let made = call(Func::Lower, [{ let made = call(Func::Slice, [x[3].clone(), value(sub(num(&({ let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }))?, Num::Dec(K6))?), { let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }])?; spent += units(&made); made }])?; spent += units(&made); made });
     }
     if s15.is_none() { // code_flag
         spent += 16;
-        s15 = Some((truth(&(call(Func::Contains, [call(Func::Upper, [x[3].clone()])?, (*K20).clone()])?))? || truth(&(call(Func::EndsWith, [x[3].clone(), (*K21).clone()])?))?));
+        s15 = Some((truth(&({ let made = call(Func::Contains, [{ let made = call(Func::Upper, [x[3].clone()])?; spent += units(&made); made }, (*K20).clone()])?; spent += units(&made); made }))? || truth(&({ let made = call(Func::EndsWith, [x[3].clone(), (*K21).clone()])?; spent += units(&made); made }))?));
     }
     if s16.is_none() { // tax_allowance
         spent += 24;
@@ -205,11 +205,11 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s9.is_none() { // weighted
         spent += 12;
-        s9 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 6; let l0: &Value = &Value::Number(Decimal::from(i0)); { out.push(value(mul(num(&(*l0))?, num(&(*l1))?)?)); } } Value::List(out.into()) }))?);
+        s9 = Some({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 6; let l0: &Value = &Value::Number(Decimal::from(i0)); { out.push(value(mul(num(&(*l0))?, num(&(*l1))?)?)); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? });
     }
     if s10.is_none() { // first_big
         spent += 20;
-        s10 = Some({ let c = extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }), false)?; if !c.is_missing() { c } else { Value::Number(neg_dec(K6)) }});
+        s10 = Some({ let c = { let listed = &({ let mut out: Vec<Value> = Vec::new(); for (i0, l1) in items(&x[2])?.iter().enumerate() { spent += 8; let l0: &Value = &Value::Number(Decimal::from(i0)); if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l0).clone()); } } Value::List(out.into()) }); spent += units(listed); extremum_of(listed, false)? }; if !c.is_missing() { c } else { Value::Number(neg_dec(K6)) }});
     }
         let mut clauses = clauses(rb, 2)?;
         let mut object = Vec::with_capacity(18);

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#09d1f77b680d",
-    fingerprint: "8e5e1f1012f0906f15852357c45b05fda2559703d955944c8893f418cbe4acf6",
+    fingerprint: "fc89fbe8c3226c81dacf838d192006383322511b82b764da96190a953fcd9bd9",
     run,
 };
 
@@ -523,7 +523,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r26s8: bool = false;
     if s26.is_none() { // employee_lines
         spent += 6;
-        s26 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s4)?; t = add_dec(t, g0r1s4)?; t = add_dec(t, g0r2s4)?; t = add_dec(t, g0r3s4)?; t = add_dec(t, g0r4s4)?; t = add_dec(t, g0r5s4)?; t = add_dec(t, g0r6s4)?; t = add_dec(t, g0r7s4)?; t = add_dec(t, g0r8s4)?; t = add_dec(t, g0r9s4)?; t = add_dec(t, g0r10s4)?; t = add_dec(t, g0r11s4)?; t = add_dec(t, g0r12s4)?; t = add_dec(t, g0r13s4)?; t = add_dec(t, g0r14s4)?; t = add_dec(t, g0r15s4)?; t = add_dec(t, g0r16s4)?; t = add_dec(t, g0r17s4)?; t = add_dec(t, g0r18s4)?; t = add_dec(t, g0r19s4)?; t = add_dec(t, g0r20s4)?; t = add_dec(t, g0r21s4)?; t = add_dec(t, g0r22s4)?; t = add_dec(t, g0r23s4)?; t = add_dec(t, g0r24s4)?; t = add_dec(t, g0r25s4)?; t = add_dec(t, g0r26s4)?; t });
+        s26 = Some({ spent += 54; let mut t = Decimal::ZERO; t = add_dec(t, g0r0s4)?; t = add_dec(t, g0r1s4)?; t = add_dec(t, g0r2s4)?; t = add_dec(t, g0r3s4)?; t = add_dec(t, g0r4s4)?; t = add_dec(t, g0r5s4)?; t = add_dec(t, g0r6s4)?; t = add_dec(t, g0r7s4)?; t = add_dec(t, g0r8s4)?; t = add_dec(t, g0r9s4)?; t = add_dec(t, g0r10s4)?; t = add_dec(t, g0r11s4)?; t = add_dec(t, g0r12s4)?; t = add_dec(t, g0r13s4)?; t = add_dec(t, g0r14s4)?; t = add_dec(t, g0r15s4)?; t = add_dec(t, g0r16s4)?; t = add_dec(t, g0r17s4)?; t = add_dec(t, g0r18s4)?; t = add_dec(t, g0r19s4)?; t = add_dec(t, g0r20s4)?; t = add_dec(t, g0r21s4)?; t = add_dec(t, g0r22s4)?; t = add_dec(t, g0r23s4)?; t = add_dec(t, g0r24s4)?; t = add_dec(t, g0r25s4)?; t = add_dec(t, g0r26s4)?; t });
     }
     if s27.is_none() { // overtime_reduction
         spent += 10;
@@ -564,7 +564,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s40.is_none() { // employer_lines
         spent += 6;
-        s40 = Some({ let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t });
+        s40 = Some({ spent += 54; let mut t = Decimal::ZERO; t = add_dec(t, g0r0s5)?; t = add_dec(t, g0r1s5)?; t = add_dec(t, g0r2s5)?; t = add_dec(t, g0r3s5)?; t = add_dec(t, g0r4s5)?; t = add_dec(t, g0r5s5)?; t = add_dec(t, g0r6s5)?; t = add_dec(t, g0r7s5)?; t = add_dec(t, g0r8s5)?; t = add_dec(t, g0r9s5)?; t = add_dec(t, g0r10s5)?; t = add_dec(t, g0r11s5)?; t = add_dec(t, g0r12s5)?; t = add_dec(t, g0r13s5)?; t = add_dec(t, g0r14s5)?; t = add_dec(t, g0r15s5)?; t = add_dec(t, g0r16s5)?; t = add_dec(t, g0r17s5)?; t = add_dec(t, g0r18s5)?; t = add_dec(t, g0r19s5)?; t = add_dec(t, g0r20s5)?; t = add_dec(t, g0r21s5)?; t = add_dec(t, g0r22s5)?; t = add_dec(t, g0r23s5)?; t = add_dec(t, g0r24s5)?; t = add_dec(t, g0r25s5)?; t = add_dec(t, g0r26s5)?; t });
     }
     if s33.is_none() { // employer_meal_vouchers
         spent += 30;

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "roads@1#31548a888c48",
-    fingerprint: "9fc7f113a68d606baa8e6459f8740e4899d5e0678334458b0ab3479ca658626a",
+    fingerprint: "27190e15c116a750841e187741cd8ff2687b220952f027aafbd44d1157b58674",
     run,
 };
 
@@ -96,7 +96,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s12.is_none() { // doubled
         spent += 18;
-        s12 = Some(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 12; if BinOp::Gt.holds(cmp_num(num(&(*l0))?, Num::Dec(K6))?) { out.push(value(mul(num(&(*l0))?, Num::Dec(K7))?)); } } Value::List(out.into()) }))?);
+        s12 = Some({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 12; if BinOp::Gt.holds(cmp_num(num(&(*l0))?, Num::Dec(K6))?) { out.push(value(mul(num(&(*l0))?, Num::Dec(K7))?)); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? });
     }
     spent += 2;
     // group each
@@ -111,7 +111,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s13.is_none() { // total
         spent += 6;
-        s13 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s1)?; } t });
+        s13 = Some({ spent += 2 * g0.len() as u64; let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s1)?; } t });
     }
     if s14.is_none() { // positive_cents
         spent += 22;

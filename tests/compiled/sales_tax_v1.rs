@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "sales-tax@1#847f9da7470a",
-    fingerprint: "3df7927797aae451a96923652981c4cc72f3917015d3f76ad90e9cfec731543b",
+    fingerprint: "d9fa1a31b67cc06c8e1f0af0c94b91977c2acf393061206fb89743361d34cebf",
     run,
 };
 
@@ -53,10 +53,10 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
     for it in gl0.iter() {
         spent += 68;
-        let i0: Value = get(&x[1], &(field(&(*it), 1)?))?;
+        let i0: Value = { let made = get(&x[1], &(field(&(*it), 1)?))?; spent += units(&made); made };
         let i1: Value = field(&(*it), 2)?;
         let i2: Value = lookup(rb, facts, 0, &[field(&(*it), 3)?])?;
-        let i3: bool = BinOp::Eq.holds(cmp_value(&(get(&(field(&i2, 2)?), &(field(&i0, 0)?))?), &(*K0))?);
+        let i3: bool = BinOp::Eq.holds(cmp_value(&({ let made = get(&(field(&i2, 2)?), &(field(&i0, 0)?))?; spent += units(&made); made }), &(*K0))?);
         let i4: Value = field(&i2, 1)?;
         let i5: Num = mul(num(&(field(&i0, 1)?))?, num(&i1)?)?;
         let i6: Num = if i3 { mul(num(&i4)?, i5)? } else { Num::Dec(K1) };
@@ -67,11 +67,11 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s1.is_none() { // subtotal
         spent += 6;
-        s1 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, dec_of(r.s5)?)?; } t });
+        s1 = Some({ spent += 2 * g0.len() as u64; let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, dec_of(r.s5)?)?; } t });
     }
     if s2.is_none() { // total_tax
         spent += 6;
-        s2 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s8)?; } t });
+        s2 = Some({ spent += 2 * g0.len() as u64; let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s8)?; } t });
     }
     if s3.is_none() { // invoice_total
         spent += 6;

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "succession-fr@2026#45a8e38b6435",
-    fingerprint: "995d1959380776d91e2d0dd657eae420072af308ed1bc543ad28ca24f5d8d569",
+    fingerprint: "af90a150bea5bf73b2eccd070ea5047effadc318d4936c84a733aafe10ff6261",
     run,
 };
 
@@ -102,12 +102,12 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     // check 7
     spent += 18;
-    if (BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?) && BinOp::Ne.holds(cmp_num(sum(&(keys_values(&x[8], false)?))?, Num::Dec(K3))?)) {
+    if (BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?) && BinOp::Ne.holds(cmp_num({ let listed0 = &({ let made = keys_values(&x[8], false)?; spent += units(&made); made }); spent += units(&listed0); sum(listed0)? }, Num::Dec(K3))?)) {
         return None;
     }
     // check 8
     spent += 56;
-    if !(find_index(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 46; { out.push(Value::Bool((!(field(&(*l0), 5)?).is_missing() && BinOp::Eq.holds(cmp_num(sum(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[3])?.iter() { spent += 26; if BinOp::Eq.holds(cmp_value(&({ let c = field(&(*l1), 5)?; if !c.is_missing() { c } else { let c = (*K4).clone(); if !c.is_missing() { c } else { Value::Absent }}}), &(field(&(*l0), 5)?))?) { out.push({ let c = get(&x[8], &(field(&(*l1), 0)?))?; if !c.is_missing() { c } else { Value::Number(K1) }}); } } Value::List(out.into()) }))?, Num::Dec(K1))?)))); } } Value::List(out.into()) }))?).is_missing() {
+    if !({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 46; { out.push(Value::Bool((!(field(&(*l0), 5)?).is_missing() && BinOp::Eq.holds(cmp_num({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[3])?.iter() { spent += 26; if BinOp::Eq.holds(cmp_value(&({ let c = field(&(*l1), 5)?; if !c.is_missing() { c } else { let c = (*K4).clone(); if !c.is_missing() { c } else { Value::Absent }}}), &(field(&(*l0), 5)?))?) { out.push({ let c = { let made = get(&x[8], &(field(&(*l1), 0)?))?; spent += units(&made); made }; if !c.is_missing() { c } else { Value::Number(K1) }}); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? }, Num::Dec(K1))?)))); } } Value::List(out.into()) }); spent += units(&listed0); let made = find_index(listed0)?; spent += units(&made); made }).is_missing() {
         return None;
     }
     // check 9
@@ -118,7 +118,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     // check 10
     if s3.is_none() { // recall_start
         spent += 8;
-        s3 = Some(add_years(&x[1], Num::Dec(neg_dec(K6)))?);
+        s3 = Some({ let made = add_years(&x[1], Num::Dec(neg_dec(K6)))?; spent += units(&made); made });
     }
     spent += 2;
     // group heirs
@@ -127,7 +127,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
     for it in gl0.iter() {
         spent += 640;
-        let i0: Value = { let c = get(&x[8], &(field(&(*it), 0)?))?; if !c.is_missing() { c } else { Value::Number(K1) }};
+        let i0: Value = { let c = { let made = get(&x[8], &(field(&(*it), 0)?))?; spent += units(&made); made }; if !c.is_missing() { c } else { Value::Number(K1) }};
         let i1: Num = if BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?) { {
     if s0.is_none() { // funeral_deduction
         spent += 6;
@@ -135,17 +135,17 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s1.is_none() { // net_estate
         spent += 18;
-        s1 = Some(sub(sub(sum(&(field(&x[4], 1)?))?, sum(&(field(&x[5], 1)?))?)?, Num::Dec(s0?))?);
+        s1 = Some(sub(sub({ let listed0 = &(field(&x[4], 1)?); spent += units(&listed0); sum(listed0)? }, { let listed0 = &(field(&x[5], 1)?); spent += units(&listed0); sum(listed0)? })?, Num::Dec(s0?))?);
     }
     if s2.is_none() { // residue
         spent += 10;
-        s2 = Some(sub(s1?, sum(&(field(&x[7], 1)?))?)?);
+        s2 = Some(sub(s1?, { let listed0 = &(field(&x[7], 1)?); spent += units(&listed0); sum(listed0)? })?);
     }
     if s6.is_none() { // spouse_bare_share
         spent += 38;
-        s6 = Some(if truth(&x[9])? { sub(Num::Dec(K3), num(&(field(&(range_row(rb, facts, 1, num(&(extremum_of(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 16; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 2)?), &(*K5))?) { out.push(Value::Number(age(&(field(&(*l0), 3)?), &x[1])?)); } } Value::List(out.into()) }), true)?))?)?), 1)?))?)? } else { Num::Dec(K3) });
+        s6 = Some(if truth(&x[9])? { sub(Num::Dec(K3), num(&(field(&(range_row(rb, facts, 1, num(&({ let listed = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 16; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 2)?), &(*K5))?) { out.push(Value::Number(age(&(field(&(*l0), 3)?), &x[1])?)); } } Value::List(out.into()) }); spent += units(listed); extremum_of(listed, true)? }))?)?), 1)?))?)? } else { Num::Dec(K3) });
     }
-    add(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[7])?.iter() { spent += 14; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) { out.push(field(&(*l0), 1)?); } } Value::List(out.into()) }))?, mul(mul(s2?, num(&i0)?)?, s6?)?)? } } else { {
+    add({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[7])?.iter() { spent += 14; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) { out.push(field(&(*l0), 1)?); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? }, mul(mul(s2?, num(&i0)?)?, s6?)?)? } } else { {
     if s4.is_none() { // donor_age
         spent += 8;
         s4 = Some(age(&(field(&x[2], 1)?), &x[1])?);
@@ -154,7 +154,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s5 = Some(sub(Num::Dec(K3), num(&(field(&(range_row(rb, facts, 1, Num::Dec(s4?))?), 1)?))?)?);
     }
-    sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[10])?.iter() { spent += 32; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) { out.push(value(mul(mul(num(&(field(&(*l0), 2)?))?, num(&(field(&(*l0), 3)?))?)?, if truth(&(field(&(*l0), 5)?))? { s5? } else { Num::Dec(K3) })?)); } } Value::List(out.into()) }))? } };
+    { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[10])?.iter() { spent += 32; if BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) { out.push(value(mul(mul(num(&(field(&(*l0), 2)?))?, num(&(field(&(*l0), 3)?))?)?, if truth(&(field(&(*l0), 5)?))? { s5? } else { Num::Dec(K3) })?)); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? } } };
         let i2: bool = (BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?) && (BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K5))?) || BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K8))?)));
         let i3: Decimal = age(&(field(&(*it), 3)?), &x[1])?;
         let i4: bool = (((BinOp::Eq.holds(cmp_value(&x[0], &(*K0))?) && (BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K9))?) || BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K10))?))) && {
@@ -163,7 +163,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s4 = Some(age(&(field(&x[2], 1)?), &x[1])?);
     }
     (s4? < K11) }) && (i3 >= K12));
-        let i5: Num = better_num(Num::Dec(K1), sub(Num::Dec(K13), sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[11])?.iter() { spent += 30; if ((BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && truth(&(field(&(*l0), 3)?))?) && BinOp::Gt.holds(cmp_value(&(field(&(*l0), 1)?), &(*s3.as_ref()?))?)) { out.push(field(&(*l0), 2)?); } } Value::List(out.into()) }))?)?, true)?;
+        let i5: Num = better_num(Num::Dec(K1), sub(Num::Dec(K13), { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[11])?.iter() { spent += 30; if ((BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && truth(&(field(&(*l0), 3)?))?) && BinOp::Gt.holds(cmp_value(&(field(&(*l0), 1)?), &(*s3.as_ref()?))?)) { out.push(field(&(*l0), 2)?); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? })?, true)?;
         let i6: Num = if i4 { {
     if s4.is_none() { // donor_age
         spent += 8;
@@ -173,15 +173,15 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s5 = Some(sub(Num::Dec(K3), num(&(field(&(range_row(rb, facts, 1, Num::Dec(s4?))?), 1)?))?)?);
     }
-    better_num(sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[10])?.iter() { spent += 38; if (BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && truth(&(field(&(*l0), 4)?))?) { out.push(value(mul(mul(num(&(field(&(*l0), 2)?))?, num(&(field(&(*l0), 3)?))?)?, if truth(&(field(&(*l0), 5)?))? { s5? } else { Num::Dec(K3) })?)); } } Value::List(out.into()) }))?, i5, false)? } } else { Num::Dec(K1) };
-        let i7: Num = if (field(&(*it), 5)?).is_missing() { Num::Dec(K1) } else { sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 26; if BinOp::Eq.holds(cmp_value(&({ let c = field(&(*l0), 5)?; if !c.is_missing() { c } else { let c = (*K4).clone(); if !c.is_missing() { c } else { Value::Absent }}}), &(field(&(*it), 5)?))?) { out.push({ let c = get(&x[8], &(field(&(*l0), 0)?))?; if !c.is_missing() { c } else { Value::Number(K1) }}); } } Value::List(out.into()) }))? };
+    better_num({ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[10])?.iter() { spent += 38; if (BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && truth(&(field(&(*l0), 4)?))?) { out.push(value(mul(mul(num(&(field(&(*l0), 2)?))?, num(&(field(&(*l0), 3)?))?)?, if truth(&(field(&(*l0), 5)?))? { s5? } else { Num::Dec(K3) })?)); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? }, i5, false)? } } else { Num::Dec(K1) };
+        let i7: Num = if (field(&(*it), 5)?).is_missing() { Num::Dec(K1) } else { { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[3])?.iter() { spent += 26; if BinOp::Eq.holds(cmp_value(&({ let c = field(&(*l0), 5)?; if !c.is_missing() { c } else { let c = (*K4).clone(); if !c.is_missing() { c } else { Value::Absent }}}), &(field(&(*it), 5)?))?) { out.push({ let c = { let made = get(&x[8], &(field(&(*l0), 0)?))?; spent += units(&made); made }; if !c.is_missing() { c } else { Value::Number(K1) }}); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? } };
         let i8: Value = if !(field(&(*it), 5)?).is_missing() { value(div(mul(Num::Dec(K14), num(&i0)?)?, i7)?) } else { field(&(lookup(rb, facts, 0, &[field(&(*it), 2)?, x[0].clone()])?), 2)? };
         let _ = (!(field(&(*it), 5)?).is_missing() || { let m = &(field(&(*it), 2)?); if matches(m, &(*K9))? || matches(m, &(*K15))? || matches(m, &(*K16))? { true } else { false } });
         let _ = (((field(&(*it), 5)?).is_missing() && BinOp::Eq.holds(cmp_value(&x[0], &(*K2))?)) && { let m = &(field(&(*it), 2)?); if matches(m, &(*K10))? || matches(m, &(*K17))? || matches(m, &(*K18))? { true } else { false } });
         let _ = (BinOp::Eq.holds(cmp_value(&x[0], &(*K0))?) && BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K10))?));
         let _ = (BinOp::Eq.holds(cmp_value(&x[0], &(*K0))?) && BinOp::Eq.holds(cmp_value(&(field(&(*it), 2)?), &(*K17))?));
         let i9: Num = add(num(&i8)?, Num::Dec(if truth(&(field(&(*it), 4)?))? { K19 } else { K1 }))?;
-        let i10: Num = sum(&({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[11])?.iter() { spent += 32; if ((BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && !truth(&(field(&(*l0), 3)?))?) && BinOp::Gt.holds(cmp_value(&(field(&(*l0), 1)?), &(*s3.as_ref()?))?)) { out.push(field(&(*l0), 2)?); } } Value::List(out.into()) }))?;
+        let i10: Num = { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l0 in items(&x[11])?.iter() { spent += 32; if ((BinOp::Eq.holds(cmp_value(&(field(&(*l0), 0)?), &(field(&(*it), 0)?))?) && !truth(&(field(&(*l0), 3)?))?) && BinOp::Gt.holds(cmp_value(&(field(&(*l0), 1)?), &(*s3.as_ref()?))?)) { out.push(field(&(*l0), 2)?); } } Value::List(out.into()) }); spent += units(&listed0); sum(listed0)? };
         let i11: Num = better_num(i9, i10, false)?;
         let i12: Num = sub(i10, i11)?;
         let i13: Decimal = round(if i2 { Num::Dec(K1) } else { better_num(Num::Dec(K1), sub(sub(i1, i6)?, sub(i9, i11)?)?, true)? }, 0, RoundingMode::HalfUp)?;
@@ -192,7 +192,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s7.is_none() { // total_tax
         spent += 6;
-        s7 = Some({ let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s16)?; } t });
+        s7 = Some({ spent += 2 * g0.len() as u64; let mut t = Decimal::ZERO; for r in g0.iter() { t = add_dec(t, r.s16)?; } t });
     }
         let mut clauses = clauses(rb, 9)?;
         let mut object = Vec::with_capacity(2);

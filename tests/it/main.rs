@@ -28,6 +28,7 @@ mod hostile;
 mod invalid;
 mod lang;
 mod layers;
+mod lists;
 mod locate;
 mod luma_generators;
 mod no_abort;
