@@ -42,7 +42,8 @@ class CaseRejected(BaremeError):
     """Why, citing the rule."""
 
 class RulebookFault(BaremeError):
-    """The rulebook failed on a valid case (``bareme eval`` exits 4)."""
+    """The rulebook failed on a valid case (``bareme eval`` exits 4), or its
+    trace passed its bounds (2,000,000 records, 192 MiB of JSON)."""
 
 class Rulebook:
     """A checked rulebook version."""

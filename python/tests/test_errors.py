@@ -172,3 +172,54 @@ def test_a_batch_of_dicts_over_many_chunks_is_each_case_in_order():
 
     with pytest.raises(KeyError, match="the source failed"):
         rb.evaluate_batch(broken(), jobs=2)
+
+
+SQUARED = """[rulebook]
+id = "squared"
+version = 1
+schema = 1
+
+[inputs.xs]
+type = "list"
+required = true
+items = { type = "decimal", numbers = "plain" }
+
+[inputs.t]
+type = "text"
+required = true
+max_length = 100000
+
+[steps.items]
+expr = "xs"
+
+[per_item.g]
+over = "items"
+item = "x"
+
+[per_item.g.steps.z]
+expr = "t"
+
+[steps.total]
+expr = "count(g.z)"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+total = { expr = "total" }
+"""
+
+
+def test_a_trace_past_its_bytes_is_a_fault_and_the_case_answers_untraced(tmp_path: Path):
+    # Each of 2,500 items' steps gives a 100 KB text: 500 MB of JSON, over
+    # the 192 MiB a trace may take.
+    f = tmp_path / "rulebook.toml"
+    f.write_text(SQUARED)
+    rb = bareme.Rulebook.load(f)
+    case = {"xs": ["1"] * 2500, "t": "t" * 100_000}
+    assert rb.evaluate(case) == {"total": "2500"}
+    with pytest.raises(bareme.RulebookFault, match="over 192 MiB"):
+        rb.evaluate(case, trace=True)
+    (line,) = rb.evaluate_batch([case], trace=True)
+    assert line["error"]["path"] == "$"
+    assert line["error"]["message"].startswith("the trace's JSON is over 192 MiB")
