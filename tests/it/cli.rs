@@ -464,17 +464,27 @@ fn compile_writes_the_checked_in_module_whole() {
 /// Runs bareme with standard output on `/dev/full`, where every write fails (ENOSPC).
 #[cfg(target_os = "linux")]
 pub(crate) fn bareme_into_a_full_disk(args: &[&str]) -> Output {
+    bareme_onto_full(args, true)
+}
+
+/// Runs bareme with standard output (`stdout`) or standard error on
+/// `/dev/full`; standard error, when full, with standard output discarded.
+#[cfg(target_os = "linux")]
+fn bareme_onto_full(args: &[&str], stdout: bool) -> Output {
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .expect("/dev/full opens");
-    Command::new(env!("CARGO_BIN_EXE_bareme"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bareme"));
+    command
         .args(args)
         .current_dir(super::root())
-        .stdin(Stdio::null())
-        .stdout(full)
-        .output()
-        .expect("bareme runs")
+        .stdin(Stdio::null());
+    match stdout {
+        true => command.stdout(full),
+        false => command.stdout(Stdio::null()).stderr(full),
+    };
+    command.output().expect("bareme runs")
 }
 
 #[cfg(target_os = "linux")]
@@ -518,24 +528,6 @@ fn every_command_fails_with_exit_2_when_its_output_cannot_be_written() {
     }
 }
 
-/// Runs bareme with standard error on `/dev/full` and standard output
-/// discarded: only a summary on standard error can fail.
-#[cfg(target_os = "linux")]
-fn bareme_with_a_full_stderr(args: &[&str]) -> Output {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .expect("/dev/full opens");
-    Command::new(env!("CARGO_BIN_EXE_bareme"))
-        .args(args)
-        .current_dir(super::root())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(full)
-        .output()
-        .expect("bareme runs")
-}
-
 /// A command whose result is a summary on standard error (the written
 /// file's digest, a batch's counts, a score's mean) fails when the summary
 /// is lost; and a score whose grades were lost says so without a summary
@@ -569,7 +561,8 @@ fn a_closing_summary_that_cannot_be_written_fails_the_command() {
         vec!["compile", LUMA, "-o", &module],
         vec!["score", rubric, "--tasks", &tasks, "--replies", &replies],
     ] {
-        let o = bareme_with_a_full_stderr(&args);
+        // Only a summary on standard error can fail.
+        let o = bareme_onto_full(&args, false);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
     let o = bareme_into_a_full_disk(&["score", rubric, "--tasks", &tasks, "--replies", &replies]);
