@@ -43,11 +43,13 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
         Err(e) => return super::taskfile::companion_failed(e),
     };
     let cap = task.caps.source_bytes;
+    // A group no hidden case selects, or a reference that does not earn 1
+    // under the file's own caps, is a fault of the repair file.
     let verifier = match Verifier::new(task, rb) {
         Ok(v) => v,
         Err(e) => {
-            warn!("error: {e}");
-            return ExitCode::from(2);
+            warn!("error: {e} [{}]", e.code());
+            return ExitCode::from(3);
         }
     };
     let file = rulebook_file(&args.candidate);

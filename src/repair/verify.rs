@@ -283,13 +283,30 @@ impl Verifier {
             }
             members.push(m);
         }
-        Ok(Verifier {
+        let verifier = Verifier {
             task,
             reference,
             cases,
             members,
             contract,
-        })
+        };
+        // The reference, as a candidate would give it, earns 1 under the
+        // file's own caps: a cap below it (a `magnitude` under its amounts,
+        // `source_bytes`, `nodes` or `depth` under its own) would score every
+        // candidate 0 against answers none may give.
+        let own = verifier.verify_text(&ref_text);
+        let message = match (&own.refusal, own.cases_passed == own.cases) {
+            (Some(r), _) => Some(format!("it is refused ({})", r.category)),
+            (None, false) => Some(format!(
+                "it answers {} of {} cases within the caps (`magnitude` {})",
+                own.cases_passed, own.cases, verifier.task.caps.magnitude
+            )),
+            (None, true) => None,
+        };
+        match message {
+            Some(message) => Err(RepairError::Reference { file, message }),
+            None => Ok(verifier),
+        }
     }
 
     /// The verdict of candidate text: refused (reward 0) if it is over a

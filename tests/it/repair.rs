@@ -664,3 +664,67 @@ fn bake_never_writes_over_its_own_sources() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Copies folder `from` into `to`, whole.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("folder");
+    for entry in std::fs::read_dir(from).expect("readable").flatten() {
+        let target = to.join(entry.file_name());
+        match entry.file_type().expect("a type").is_dir() {
+            true => copy_dir(&entry.path(), &target),
+            false => {
+                std::fs::copy(entry.path(), &target).expect("copied");
+            }
+        }
+    }
+}
+
+/// A repair file whose caps its own reference does not keep (a magnitude
+/// under its amounts, fewer nodes than it has) is refused when the verifier
+/// is built, where it scored every candidate, the reference included, 0.0
+/// with exit 0.
+#[test]
+fn caps_the_reference_does_not_keep_are_refused() {
+    use super::cli::{bareme, tempdir};
+    let dir = tempdir("repair-caps");
+    let root = super::root().join("rulebooks/sales-tax");
+    // The repair file beside a copy of what it names: its pin, its generator.
+    for name in ["v1", "repair-1"] {
+        copy_dir(&root.join(name), &dir.join(name));
+    }
+    std::fs::copy(root.join("generator-1.toml"), dir.join("generator-1.toml")).expect("copied");
+    let text = std::fs::read_to_string(root.join("repair-1.toml")).expect("repair file");
+    let file = dir.join("repair-caps.toml");
+    for (from, to, why) in [
+        (
+            "magnitude = \"1000000000000000\"",
+            "magnitude = \"10\"",
+            "it answers 1 of 149 cases within the caps (`magnitude` 10)",
+        ),
+        (
+            "magnitude = \"1000000000000000\"",
+            "magnitude = \"-1\"",
+            "it answers 0 of 149 cases within the caps (`magnitude` -1)",
+        ),
+        ("nodes = 2500", "nodes = 10", "it is refused (cap::nodes)"),
+    ] {
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&file, text.replacen(from, to, 1)).expect("repair file");
+        let o = bareme(
+            &[
+                "verify",
+                "rulebooks/sales-tax/v1",
+                "--repair",
+                file.to_str().expect("utf-8"),
+            ],
+            None,
+        );
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(3), "{to}: {err}");
+        assert!(err.contains("fails its own verification"), "{err}");
+        assert!(err.contains(why), "{why}: {err}");
+        assert!(err.contains("[repair::reference]"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
