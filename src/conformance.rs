@@ -164,6 +164,13 @@ fn read_case(file: &Path) -> (String, Result<RawCase, String>) {
 }
 
 fn case_text(file: &Path) -> Result<String, String> {
+    // A named pipe or a device would be read until it ends (a FIFO blocked
+    // `bareme test` for good), as the `extends` loader refuses them.
+    match std::fs::metadata(file) {
+        Ok(m) if !m.is_file() => return Err(format!("{} is not a regular file", file.display())),
+        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+        Ok(_) => {}
+    }
     let bytes = std::fs::File::open(file)
         .and_then(|f| read_capped(f, MAX_CASE_FILE_BYTES))
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?
@@ -178,9 +185,25 @@ fn case_text(file: &Path) -> Result<String, String> {
     })
 }
 
+/// The case file read, its `case` read as the engine reads a case (a key
+/// given twice is refused, as `eval` refuses it, where serde_json kept the
+/// last) and each `versions` key a version number (an unknown one was never
+/// run, silently).
 fn parse_case(text: &str) -> Result<RawCase, String> {
-    toml::from_str::<RawCase>(text)
-        .map_err(|e| format!("the case file is invalid: {}", e.message()))
+    let raw = toml::from_str::<RawCase>(text)
+        .map_err(|e| format!("the case file is invalid: {}", e.message()))?;
+    crate::case::CaseText::read(&raw.case)
+        .map_err(|e| format!("`case` is not a case as `eval` reads one: {e}"))?;
+    if let Some(key) = raw
+        .versions
+        .keys()
+        .find(|k| k.parse::<i64>().map_or(true, |v| v < 1))
+    {
+        return Err(format!(
+            "the case file is invalid: `versions.{key}` names no version (a positive integer)"
+        ));
+    }
+    Ok(raw)
 }
 
 /// The case files of a rulebook folder, sorted.

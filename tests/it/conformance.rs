@@ -98,3 +98,72 @@ fn a_folder_without_cases_is_an_error_with_its_code() {
     let want = format!("cannot read {}: ", nowhere.join("cases").display());
     assert!(shown.starts_with(&want), "{shown}");
 }
+
+/// A case file is read as strictly as `eval` reads a case: a key given
+/// twice fails the case (serde_json kept the last, and the case passed on an
+/// input `eval` refuses), a `versions` key that names no version fails it
+/// (it was never run), and a named pipe among the cases fails alone (it
+/// blocked `bareme test` for good).
+#[test]
+fn case_files_are_read_as_strictly_as_eval_reads_a_case() {
+    let dir = super::cli::tempdir("strict-cases");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).expect("cases folder");
+    let rulebook = r#"[rulebook]
+id = "strict"
+version = 1
+schema = 1
+
+[inputs.salary]
+type = "money"
+required = true
+
+[steps.bonus]
+expr = "salary / 10"
+
+[[checks]]
+decision = "paid"
+
+[decisions.paid.answer]
+bonus = { expr = "bonus", format = "money" }
+"#;
+    std::fs::write(dir.join("rulebook.toml"), rulebook).expect("rulebook");
+    let write = |name: &str, text: &str| std::fs::write(cases.join(name), text).expect("case");
+    // 2.00 / 10: the second value of the key twice, which passed.
+    write(
+        "01-twice.toml",
+        "case = '{\"salary\": \"1.00\", \"salary\": \"2.00\"}'\n[expect.answer]\nbonus = \"0.20\"\n",
+    );
+    write(
+        "02-versions.toml",
+        "case = '{\"salary\": \"1.00\"}'\n[expect.answer]\nbonus = \"0.10\"\n[versions.abc.answer]\nbonus = \"9\"\n",
+    );
+    write(
+        "03-fine.toml",
+        "case = '{\"salary\": \"1.00\"}'\n[expect.answer]\nbonus = \"0.10\"\n",
+    );
+    let fifo = cases.join("04-pipe.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let rb = bareme::load_rulebook(&dir).expect("loads");
+    let (count, failures) = failures_of(&rb, &dir);
+    assert_eq!(count, if made { 4 } else { 3 });
+    assert_eq!(failures.len(), count - 1, "{failures:?}");
+    assert_eq!(
+        failures[0],
+        "01-twice: `case` is not a case as `eval` reads one: salary: duplicate key \"salary\": an object of a case gives each key once"
+    );
+    assert_eq!(
+        failures[1],
+        "02-versions: the case file is invalid: `versions.abc` names no version (a positive integer)"
+    );
+    if made {
+        assert_eq!(
+            failures[2],
+            format!("04-pipe: {} is not a regular file", fifo.display())
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
