@@ -153,8 +153,11 @@ pub struct BaselinesArgs {
     pub jobs: Option<usize>,
 }
 
-/// Arguments of `bareme diff`.
+/// Arguments of `bareme diff`. An option that shapes what is not asked for
+/// (`--seed` without `--sample`, `--examples` or `--old-years` without
+/// cases to evaluate) is a usage error, never silently ignored.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("evaluated").args(["impact", "sample"])))]
 pub struct DiffArgs {
     /// The old version: a rulebook folder or its TOML file.
     #[arg(value_parser = super::locate::rulebook)]
@@ -180,19 +183,19 @@ pub struct DiffArgs {
     #[arg(long, value_name = "N", requires = "generator")]
     pub sample: Option<u64>,
     /// The seed of `--sample`.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, requires = "sample")]
     pub seed: u64,
     /// The generator of `--sample`.
     #[arg(long, value_name = "FILE", requires = "sample", value_parser = super::locate::companion)]
     pub generator: Option<PathBuf>,
-    /// Examples shown per changed answer field.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    /// Examples shown per changed answer field (with `--impact` or `--sample`).
+    #[arg(long, value_name = "N", default_value_t = 3, requires = "evaluated")]
     pub examples: usize,
     /// With `--impact` or `--sample`: move every month and date input the old version
     /// declares by this many whole years before it reads a case (`-1`: last year's rules
     /// on this year's cases, where only the dates differ).
     #[arg(long, value_name = "YEARS", default_value_t = 0, allow_hyphen_values = true,
-          value_parser = clap::value_parser!(i32).range(-200..=200))]
+          requires = "evaluated", value_parser = clap::value_parser!(i32).range(-200..=200))]
     pub old_years: i32,
     /// Two rubrics: grade these tasks' replies under both (the scripted strategies' replies
     /// without `--replies`).

@@ -30,6 +30,16 @@ use super::output::Stdout;
 /// rubric versions, anything else rulebook versions.
 pub fn run(args: &DiffArgs) -> ExitCode {
     if is_rubric(&args.old) && is_rubric(&args.new) {
+        let versions_only = args.generators.is_some()
+            || args.rubrics.is_some()
+            || args.impact.is_some()
+            || args.sample.is_some();
+        if versions_only {
+            warn!(
+                "error: --generators, --rubrics, --impact and --sample diff two rulebook versions, not two rubrics"
+            );
+            return ExitCode::from(2);
+        }
         return super::rubric_diff::run(&super::rubric_diff::RubricDiffArgs {
             old: &args.old,
             new: &args.new,
@@ -91,7 +101,7 @@ fn rulebooks(args: &DiffArgs) -> ExitCode {
         Ok(v) => v,
         Err(code) => return code,
     };
-    let impact = match tasks(args) {
+    let impact = match tasks(args, [old.rulebook.id(), new.rulebook.id()]) {
         Ok(None) => None,
         Ok(Some(tasks)) => {
             let options = ImpactOptions {
@@ -156,15 +166,15 @@ fn verdicts(
 }
 
 /// The tasks of `--impact` or `--sample`, if asked.
-fn tasks(args: &DiffArgs) -> Result<Option<Vec<Task>>, ExitCode> {
+fn tasks(args: &DiffArgs, ids: [&str; 2]) -> Result<Option<Vec<Task>>, ExitCode> {
     if let Some(path) = &args.impact {
         let mut file = super::taskfile::open(path)?;
-        let tasks = file
+        let tasks: Vec<Task> = file
             .tasks()
             .map(|read| read.map(|(_, task)| task))
             .collect::<Result<_, _>>()
             .map_err(|e| super::taskfile::line_failed(path, e))?;
-        return Ok(Some(tasks));
+        return of_the_set(&path.display().to_string(), tasks, ids).map(Some);
     }
     let (Some(count), Some(path)) = (args.sample, &args.generator) else {
         return Ok(None);
@@ -195,5 +205,24 @@ fn tasks(args: &DiffArgs) -> Result<Option<Vec<Task>>, ExitCode> {
             warn!("error: a drawn task: {e}");
             ExitCode::from(2)
         })?;
-    Ok(Some(tasks))
+    of_the_set(&path.display().to_string(), tasks, ids).map(Some)
+}
+
+/// The tasks, when each is written for the set of the versions diffed
+/// (`ids`): a task of another set is rejected by both versions, so an
+/// impact of "0 tasks change" would say nothing true.
+fn of_the_set(source: &str, tasks: Vec<Task>, ids: [&str; 2]) -> Result<Vec<Task>, ExitCode> {
+    match tasks
+        .iter()
+        .find(|t| !ids.contains(&t.rulebook_id.as_str()))
+    {
+        Some(t) => {
+            warn!(
+                "error: {source}: task {} is written for {}, not for {}",
+                t.id, t.rulebook_id, ids[0]
+            );
+            Err(ExitCode::from(2))
+        }
+        None => Ok(tasks),
+    }
 }

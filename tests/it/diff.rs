@@ -811,3 +811,72 @@ fn an_extending_versions_lines_are_lines_of_its_own_file() {
         std::fs::read_to_string(root().join("rulebooks/paie-fr/v2025/rulebook.toml")).unwrap();
     assert_eq!(v2025.lines().nth(33), Some("min = \"2025-01\""));
 }
+
+/// What a diff was not asked for is a usage error, never silently ignored,
+/// and an impact on tasks of another rulebook set (each rejected by both
+/// versions) is refused rather than reported as "0 tasks change".
+#[test]
+fn a_diff_refuses_options_it_would_ignore_and_tasks_of_another_set() {
+    let dir = tempdir("diff-options");
+    let luma = dir.join("luma.jsonl");
+    let o = bareme(
+        &[
+            "generate",
+            "rulebooks/luma-payroll/generator-4.toml",
+            "-n",
+            "3",
+            "-o",
+            luma.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (v2026, v2025) = ("rulebooks/paie-fr/v2026", "rulebooks/paie-fr/v2025");
+    let o = bareme(
+        &[
+            "diff",
+            v2026,
+            v2025,
+            "--impact",
+            luma.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is written for luma-payroll, not for paie-fr"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    for extra in [
+        &["--examples", "2"][..],
+        &["--old-years", "-1"],
+        &["--seed", "4"],
+    ] {
+        let mut args = vec!["diff", v2026, v2025];
+        args.extend_from_slice(extra);
+        let o = bareme(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+    }
+    let rubrics = [
+        "rulebooks/luma-payroll/rubric-7.toml",
+        "rulebooks/luma-payroll/rubric-8.toml",
+    ];
+    for extra in [
+        &["--impact", luma.to_str().expect("utf-8")][..],
+        &["--rubrics", rubrics[0]],
+        &["--generators", "rulebooks/luma-payroll/generator-4.toml"],
+    ] {
+        let mut args = vec!["diff", rubrics[0], rubrics[1]];
+        args.extend_from_slice(extra);
+        let o = bareme(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("diff two rulebook versions, not two rubrics"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
