@@ -31,6 +31,9 @@ pub(super) struct Rescored {
 
 /// Runs `bareme rescore`.
 pub fn run(args: &RescoreArgs) -> ExitCode {
+    if let Err(code) = super::taskfile::one_stdin(&args.tasks, &args.replies) {
+        return code;
+    }
     let mut scorers = Vec::new();
     for path in &args.rubric {
         match load_scorer(path, args.rulebook.as_deref(), false) {

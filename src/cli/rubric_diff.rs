@@ -88,6 +88,11 @@ impl Scores {
 
 /// Runs the diff of two rubric files.
 pub(super) fn run(args: &RubricDiffArgs) -> ExitCode {
+    if let (Some(tasks), Some(replies)) = (args.tasks, args.replies) {
+        if let Err(code) = super::taskfile::one_stdin(tasks, replies) {
+            return code;
+        }
+    }
     let (old, rb) = match load_scorer(args.old, args.rulebook, false) {
         Ok(pair) => pair,
         Err(code) => return code,

@@ -25,6 +25,9 @@ use super::taskfile::{load_scorer, open, read_tasks};
 
 /// Runs `bareme score`.
 pub fn run(args: &ScoreArgs) -> ExitCode {
+    if let Err(code) = super::taskfile::one_stdin(&args.tasks, &args.replies) {
+        return code;
+    }
     if let Some(out) = &args.summary {
         let inputs = [
             args.rubric.as_path(),
@@ -156,10 +159,11 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
     });
     let mut failed = graded.is_err() && !unwritable;
     let s = summary.to_json(scorer);
-    // The summary follows the grades written, never grades lost: standard
-    // output is flushed first, and an unwritable summary fails the run.
+    // The summary follows the grades written, never grades lost nor a run
+    // that failed (its error said why): standard output is flushed first,
+    // and an unwritable summary fails the run.
     out.flush();
-    if !out.failed() {
+    if !out.failed() && !failed {
         for line in summary_text(&s).lines() {
             if closing(line, ExitCode::SUCCESS) != ExitCode::SUCCESS {
                 failed = true;

@@ -15,6 +15,16 @@ use bareme::Rulebook;
 /// A task or replies file as the commands read it.
 pub(super) type Lines = LineFile<Box<dyn BufRead>>;
 
+/// Refuses tasks and replies both read from standard input (`-`): the
+/// tasks would read it all and leave no reply, a run of "0 replies".
+pub(super) fn one_stdin(tasks: &Path, replies: &Path) -> Result<(), ExitCode> {
+    if tasks.as_os_str() == "-" && replies.as_os_str() == "-" {
+        warn!("error: --tasks and --replies cannot both read standard input (`-`)");
+        return Err(ExitCode::from(2));
+    }
+    Ok(())
+}
+
 /// Opens a file of lines, or standard input for `-`; a file that cannot be
 /// opened is reported, exit 2.
 pub(super) fn open(path: &Path) -> Result<Lines, ExitCode> {

@@ -809,3 +809,58 @@ fn an_amount_on_a_money_field_needs_strings() {
     )
     .expect("with strings, an amount reads what the rulebook writes");
 }
+
+/// Tasks and replies cannot both come from standard input (the tasks read
+/// it all, and a run of "0 replies" exited 0), and a run that fails prints
+/// its error and no summary of what it did not grade.
+#[test]
+fn stdin_read_twice_is_refused_and_a_failed_run_has_no_summary() {
+    use super::cli::{bareme, stderr, tempdir};
+    let rubric = "rulebooks/luma-payroll/rubric-8.toml";
+    let both = ["--tasks", "-", "--replies", "-"];
+    let mut score = vec!["score", rubric];
+    score.extend_from_slice(&both);
+    let mut rescore = vec!["rescore", "--rubric", rubric];
+    rescore.extend_from_slice(&both);
+    for args in [score, rescore] {
+        let o = bareme(&args, Some(""));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o).trim(),
+            "error: --tasks and --replies cannot both read standard input (`-`)"
+        );
+    }
+    let dir = tempdir("score-failed");
+    let tasks = dir.join("t.jsonl");
+    let o = bareme(
+        &[
+            "generate",
+            "rulebooks/luma-payroll/generator-4.toml",
+            "-n",
+            "2",
+            "-o",
+            tasks.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bareme(
+        &[
+            "score",
+            rubric,
+            "--tasks",
+            tasks.to_str().expect("utf-8"),
+            "--replies",
+            "-",
+        ],
+        Some("[1, 2]\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 1: a reply line is a JSON object"),
+        "{err}"
+    );
+    assert!(!err.contains("mean"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
