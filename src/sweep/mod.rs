@@ -166,28 +166,31 @@ impl FromStr for Vary {
             .to
             .checked_sub(vary.from)
             .and_then(|width| width.checked_div(vary.step))
-            .and_then(|steps| steps.floor().checked_add(Decimal::ONE))
-            .ok_or_else(too_many)?;
-        if count > Decimal::from(MAX_POINTS) {
-            return Err(SweepError::TooManyValues { count });
+            .and_then(|steps| steps.floor().checked_add(Decimal::ONE));
+        match count {
+            Some(count) if count > Decimal::from(MAX_POINTS) => {
+                Err(SweepError::TooManyValues { count })
+            }
+            Some(_) => Ok(vary),
+            // The width or the count leaves the decimal range
+            // (`-MAX..MAX:MAX` holds three values): the values are counted
+            // as `values` takes them, one past the bound at most.
+            None if vary.walk().nth(MAX_POINTS as usize).is_some() => Err(too_many()),
+            None => Ok(vary),
         }
-        Ok(vary)
     }
 }
 
 impl Vary {
+    /// `from`, then every step up to `to`, while the sum stays a decimal.
+    fn walk(&self) -> impl Iterator<Item = Decimal> + '_ {
+        std::iter::successors(Some(self.from), |x| x.checked_add(self.step))
+            .take_while(|x| *x <= self.to)
+    }
+
     /// The values, `from` then every step up to `to`.
     pub fn values(&self) -> Vec<Decimal> {
-        let mut out = Vec::new();
-        let mut x = self.from;
-        while x <= self.to && (out.len() as u64) < MAX_POINTS {
-            out.push(x);
-            match x.checked_add(self.step) {
-                Some(next) => x = next,
-                None => break,
-            }
-        }
-        out
+        self.walk().take(MAX_POINTS as usize).collect()
     }
 }
 
@@ -313,11 +316,17 @@ fn set(case: &mut Value, path: &str, value: Value) -> Result<(), SweepError> {
 
 impl Sweep {
     /// The rows as CSV: the field, one column per numeric answer field, `error`.
+    /// An answer field named as the field varied or `error` is headed
+    /// `answer.NAME`, so that no two columns share a name.
     pub fn csv(&self) -> String {
         let mut out = String::new();
-        let header: Vec<&str> = std::iter::once(self.field.as_str())
-            .chain(self.columns.iter().map(String::as_str))
-            .chain(std::iter::once("error"))
+        let answer = |c: &String| match *c == self.field || c == "error" {
+            true => format!("answer.{c}"),
+            false => c.clone(),
+        };
+        let header: Vec<String> = std::iter::once(self.field.clone())
+            .chain(self.columns.iter().map(answer))
+            .chain(std::iter::once("error".to_string()))
             .collect();
         out.push_str(
             &header

@@ -135,3 +135,15 @@ fn the_plot_draws_each_field_and_its_rate() {
         lines[2]
     );
 }
+
+/// A range whose width leaves the decimal range but holds few values is
+/// counted value by value: `-MAX..MAX:MAX` is three values (it was refused
+/// as more than 100,000); past the bound it is still refused.
+#[test]
+fn a_range_wider_than_a_decimal_is_counted_value_by_value() {
+    let max = Decimal::MAX;
+    let three = vary(&format!("pay=-{max}..{max}:{max}")).expect("three values");
+    assert_eq!(three.values(), [-max, Decimal::ZERO, max]);
+    let err = vary(&format!("pay=-{max}..{max}:0.5")).expect_err("too many");
+    assert!(err.starts_with("sweep::too_wide: "), "{err}");
+}

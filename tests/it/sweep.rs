@@ -23,7 +23,9 @@ fn sweep_prints_exact_answers_and_draws_the_plot() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "gross_pay,gross_pay,employee_contribution,allowed_deduction,taxable_pay,income_tax,net_pay,error"
+        // The answer's own gross_pay apart from the field varied (both
+        // were headed `gross_pay`, and a reader keyed by name lost one).
+        "gross_pay,answer.gross_pay,employee_contribution,allowed_deduction,taxable_pay,income_tax,net_pay,error"
     );
     assert_eq!(lines[1], "1000.00,1000.00,50.00,0.00,950.00,0.00,950.00,");
     assert_eq!(lines[3], "1100.00,1100.00,55.00,0.00,1045.00,4.50,1040.50,");
