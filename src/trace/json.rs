@@ -662,7 +662,7 @@ mod tests {
             },
         };
         let mut out = Vec::new();
-        super::write_trace_json(&mut out, &trace).expect("within the bound");
+        super::write_trace_json(&mut out, &trace).expect("within the bound"); // ok: a test of the writer
         out
     }
 
