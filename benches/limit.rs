@@ -29,8 +29,7 @@ use bareme::unstable::case::{validate_case_text, CaseText};
 use bareme::unstable::chunks::{all_cores, in_order, pool};
 use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
 use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
-use bareme::unstable::outcome::{write_outcome, write_traced};
-use bareme::unstable::trace::write_trace_json_compact;
+use bareme::unstable::outcome::{write_outcome, write_traced, write_traced_compact};
 use bareme::{evaluate, evaluate_value, load_rulebook, validate_case, Outcome, Rulebook};
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
@@ -151,13 +150,9 @@ fn batch(rb: &Rulebook, lines: &[String], jobs: usize, trace: bool, compact: boo
                 }
             };
             match &result {
-                Ok((Outcome::Answer(a), Some(t))) if compact => {
-                    // `--trace json-compact`: the trace in format 2.
-                    out.extend_from_slice(b"{\"answer\":");
-                    a.write_json(&mut out);
-                    out.extend_from_slice(b",\"trace\":");
-                    write_trace_json_compact(&mut out, t).expect("a trace within its bound");
-                    out.push(b'}');
+                // `--trace json-compact`: the trace in format 2.
+                Ok((outcome, Some(t))) if compact => {
+                    write_traced_compact(&mut out, outcome, t).expect("a trace within its bound")
                 }
                 Ok((outcome, Some(t))) => {
                     write_traced(&mut out, outcome, t).expect("a trace within its bound")

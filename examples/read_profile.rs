@@ -25,8 +25,7 @@ use std::process::ExitCode;
 
 use bareme::unstable::case::CaseText;
 use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
-use bareme::unstable::outcome::{outcome_json, write_outcome, write_traced};
-use bareme::unstable::trace::write_trace_json_compact;
+use bareme::unstable::outcome::{outcome_json, write_outcome, write_traced, write_traced_compact};
 use bareme::Outcome;
 use bareme::{evaluate_value, load_rulebook};
 
@@ -101,13 +100,9 @@ fn main() -> ExitCode {
                     Ok((_, Some(_))) if road == "evaltrace" => {
                         std::hint::black_box(&result);
                     }
-                    Ok((Outcome::Answer(a), Some(trace))) if road == "compact" => {
-                        out.extend_from_slice(b"{\"answer\":");
-                        a.write_json(&mut out);
-                        out.extend_from_slice(b",\"trace\":");
-                        write_trace_json_compact(&mut out, trace)
-                            .expect("a trace within its bound");
-                        out.push(b'}');
+                    Ok((outcome, Some(trace))) if road == "compact" => {
+                        write_traced_compact(&mut out, outcome, trace)
+                            .expect("a trace within its bound")
                     }
                     Ok((outcome, Some(trace))) => {
                         write_traced(&mut out, outcome, trace).expect("a trace within its bound")

@@ -10,7 +10,7 @@
 //! ([`Answer::write_json`], and its `Display`), the line `bareme eval
 //! --batch` prints for a case ([`write_outcome`]: the answer, or
 //! `{"error": {"path", "message"}}`), and the `{"answer", "trace"}` line of
-//! a traced evaluation ([`write_traced`]). The bytes are those `serde_json`
+//! a traced evaluation ([`write_traced`], [`write_traced_compact`]). The bytes are those `serde_json`
 //! writes for the same JSON (compact, keys in declared order): callers that
 //! want a `serde_json::Value` take it at the edge ([`Answer::to_json`],
 //! [`outcome_json`]), and tests hold it to the written text.
@@ -26,7 +26,7 @@ use crate::json::{
     write_string as write_json_string,
 };
 use crate::span::Span;
-use crate::trace::{write_trace_json, Trace, TraceTooLarge};
+use crate::trace::{write_trace_json, write_trace_json_compact, Trace, TraceTooLarge};
 use crate::value::{decimal_text, Month};
 
 /// A fault of the rulebook met while evaluating a case (not a fault of the case).
@@ -478,6 +478,28 @@ pub fn write_traced(
     outcome: &Outcome,
     trace: &Trace,
 ) -> Result<(), TraceTooLarge> {
+    traced_line(out, outcome, trace, write_trace_json)
+}
+
+/// The same line with the trace in the compact format 2, as `eval --trace
+/// json-compact` writes a case (`trace::write_trace_json_compact`).
+pub fn write_traced_compact(
+    out: &mut Vec<u8>,
+    outcome: &Outcome,
+    trace: &Trace,
+) -> Result<(), TraceTooLarge> {
+    traced_line(out, outcome, trace, write_trace_json_compact)
+}
+
+/// `{KEY: VALUE, "trace": TRACE}` with the trace written by `write`; the
+/// line taken back whole when the trace is too large (the trace writers
+/// take back only what they wrote).
+fn traced_line(
+    out: &mut Vec<u8>,
+    outcome: &Outcome,
+    trace: &Trace,
+    write: fn(&mut Vec<u8>, &Trace) -> Result<(), TraceTooLarge>,
+) -> Result<(), TraceTooLarge> {
     let start = out.len();
     match outcome {
         Outcome::Answer(answer) => {
@@ -490,7 +512,7 @@ pub fn write_traced(
         }
     }
     out.extend_from_slice(b",\"trace\":");
-    if let Err(e) = write_trace_json(out, trace) {
+    if let Err(e) = write(out, trace) {
         out.truncate(start);
         return Err(e);
     }

@@ -20,7 +20,7 @@ use super::output::Stdout;
 use bareme::unstable::chunks::{in_order, pool};
 use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::outcome::write_error;
-use bareme::unstable::outcome::{write_outcome, write_traced};
+use bareme::unstable::outcome::{write_outcome, write_traced, write_traced_compact};
 use bareme::unstable::tasks::{next_line, Line as BatchLine};
 use bareme::unstable::trace::TraceTooLarge;
 use bareme::{Outcome, Rulebook, Trace};
@@ -185,7 +185,7 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool, compact: bool) -> (Kind,
     // The outcome is written by the one writer, traced or not.
     let result = evaluate_text(rb, &case, trace);
     let written = match &result {
-        Ok((outcome, Some(trace))) if compact => write_compact(&mut out, outcome, trace),
+        Ok((outcome, Some(trace))) if compact => write_traced_compact(&mut out, outcome, trace),
         Ok((outcome, Some(trace))) => write_traced(&mut out, outcome, trace),
         _ => {
             write_outcome(&mut out, result.as_ref().map(|(outcome, _)| outcome));
@@ -206,33 +206,8 @@ fn answer_line(rb: &Rulebook, line: &[u8], trace: bool, compact: bool) -> (Kind,
 /// The same line with the trace in the compact format 2 (`--trace json-compact`).
 pub fn compact_line(outcome: &Outcome, trace: &Trace) -> Result<String, TraceTooLarge> {
     let mut out = Vec::new();
-    write_compact(&mut out, outcome, trace)?;
+    write_traced_compact(&mut out, outcome, trace)?;
     Ok(text_of(out))
-}
-
-/// The line of `--trace json-compact`: `{"answer", "trace"}` (or `{"error",
-/// "trace"}`) with the trace in the compact format 2
-/// (`bareme::unstable::trace::write_trace_json_compact`).
-fn write_compact(out: &mut Vec<u8>, outcome: &Outcome, trace: &Trace) -> Result<(), TraceTooLarge> {
-    let start = out.len();
-    match outcome {
-        Outcome::Answer(answer) => {
-            out.extend_from_slice(b"{\"answer\":");
-            answer.write_json(out);
-        }
-        // `{"error":{…}}`, its closing brace left for the trace to follow.
-        _ => {
-            write_outcome(out, Ok(outcome));
-            out.pop();
-        }
-    }
-    out.extend_from_slice(b",\"trace\":");
-    if let Err(e) = bareme::unstable::trace::write_trace_json_compact(out, trace) {
-        out.truncate(start);
-        return Err(e);
-    }
-    out.push(b'}');
-    Ok(())
 }
 
 /// `{KEY: VALUE, "trace": TRACE}` on one line, as `eval --trace json` writes
