@@ -22,6 +22,7 @@ use crate::eval::Outcome;
 use crate::evaluation::evaluate_value;
 use crate::facts::CaseError;
 use crate::model::Rulebook;
+use crate::rulebook::check::parse_plain_decimal;
 
 /// Most values one sweep evaluates.
 pub const MAX_POINTS: u64 = 100_000;
@@ -132,8 +133,9 @@ impl FromStr for Vary {
         let (field, range) = text.split_once('=').ok_or_else(usage)?;
         let (span, step) = range.rsplit_once(':').ok_or_else(usage)?;
         let (from, to) = span.split_once("..").ok_or_else(usage)?;
+        // As a case writes a decimal: `1_000` and `+5` are not one.
         let number = |s: &str| {
-            Decimal::from_str_exact(s.trim()).map_err(|_| SweepError::NotDecimal {
+            parse_plain_decimal(s.trim()).ok_or_else(|| SweepError::NotDecimal {
                 text: s.to_string(),
             })
         };
@@ -182,9 +184,15 @@ impl FromStr for Vary {
 }
 
 impl Vary {
-    /// `from`, then every step up to `to`, while the sum stays a decimal.
+    /// `from`, then every step up to `to`, while the sum stays a decimal;
+    /// each with the places of `from` or `step`, whichever has more, so
+    /// that `1..3:0.5` is `1.0, 1.5, 2.0, …`, not `1, 1.5, 2.0`.
     fn walk(&self) -> impl Iterator<Item = Decimal> + '_ {
-        std::iter::successors(Some(self.from), |x| x.checked_add(self.step))
+        let mut first = self.from;
+        // More places never change the value (a mantissa too long for them
+        // takes as many as it can).
+        first.rescale(first.scale().max(self.step.scale()));
+        std::iter::successors(Some(first), |x| x.checked_add(self.step))
             .take_while(|x| *x <= self.to)
     }
 

@@ -66,6 +66,26 @@ fn a_range_is_read_exactly_and_refused_when_it_cannot_be_swept() {
         vary("pay=0..99999:1").expect("the cap").values().len(),
         100_000
     );
+    // Written as a case writes a decimal, or refused.
+    for end in ["1_000", "+5", ".5", "- 5", "0x10"] {
+        assert_eq!(
+            vary(&format!("pay={end}..6000:1")).unwrap_err(),
+            format!("sweep::not_decimal: `{end}` is not a decimal")
+        );
+    }
+}
+
+#[test]
+fn every_value_has_the_places_of_the_start_or_the_step() {
+    let values = |text: &str| -> Vec<String> {
+        let v = vary(text).expect("reads");
+        v.values().iter().map(Decimal::to_string).collect()
+    };
+    // The first value is not the only one without the step's place.
+    assert_eq!(values("n=1..3:1.0"), ["1.0", "2.0", "3.0"]);
+    assert_eq!(values("pay=1..2:0.25"), ["1.00", "1.25", "1.50", "1.75", "2.00"]);
+    assert_eq!(values("pay=1.000..3:1"), ["1.000", "2.000", "3.000"]);
+    assert_eq!(values("n=-2..2:2"), ["-2", "0", "2"]);
 }
 
 #[test]

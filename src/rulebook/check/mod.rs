@@ -33,7 +33,6 @@ mod tables;
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
-use std::str::FromStr;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -738,9 +737,7 @@ pub fn parse_plain_decimal(text: &str) -> Option<Decimal> {
     if !ok {
         return None;
     }
-    Decimal::from_str_exact(text)
-        .ok()
-        .or_else(|| Decimal::from_str(text).ok().filter(|_| false))
+    Decimal::from_str_exact(text).ok()
 }
 
 /// A type as a message names it.
