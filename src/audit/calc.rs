@@ -88,11 +88,20 @@ pub struct Calc<'a, W: World> {
     pub matched: Vec<bool>,
     /// Reads whose recorded value is not the source's.
     pub mismatches: Vec<ReadMismatch>,
+    /// Names the computation read that the trace has no read of, each once,
+    /// with the value its source gives.
+    pub unrecorded: Vec<(String, Value)>,
     /// Roundings, in order: `at` and the rounding.
     pub roundings: Vec<(String, Rounded)>,
     /// Lookups, in order.
     pub lookups: Vec<LookupMade>,
     locals: Vec<(Arc<str>, Value)>,
+    /// Above zero while computing what the engine computes once and
+    /// records in the frame of whichever formula needs it first, or not at
+    /// all: a group's `over`, a dated parameter's `at`, a map given whole
+    /// to `get`, `keys` or `values`. A read there is compared when the
+    /// trace has it, and not asked for when it has not.
+    unasked: u32,
 }
 
 type Res = Result<Value, String>;
@@ -113,9 +122,11 @@ impl<'a, W: World> Calc<'a, W> {
             reads,
             matched: vec![false; reads.len()],
             mismatches: Vec::new(),
+            unrecorded: Vec::new(),
             roundings: Vec::new(),
             lookups: Vec::new(),
             locals: Vec::new(),
+            unasked: 0,
         }
     }
 
@@ -134,8 +145,10 @@ impl<'a, W: World> Calc<'a, W> {
     }
 
     fn note(&mut self, name: &str, v: &Value) {
+        let mut found = false;
         for (i, (n, recorded)) in self.reads.iter().enumerate() {
             if n == name {
+                found = true;
                 if let Some(m) = self.matched.get_mut(i) {
                     *m = true;
                 }
@@ -148,6 +161,17 @@ impl<'a, W: World> Calc<'a, W> {
                 }
             }
         }
+        if !found && self.unasked == 0 && !self.unrecorded.iter().any(|(n, _)| n == name) {
+            self.unrecorded.push((name.to_string(), v.clone()));
+        }
+    }
+
+    /// `f` computed with its reads not asked of the trace ([`Calc::unasked`]).
+    fn unasked<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.unasked += 1;
+        let out = f(self);
+        self.unasked -= 1;
+        out
     }
 
     fn local(&self, name: &str) -> Option<&Value> {
@@ -170,7 +194,7 @@ impl<'a, W: World> Calc<'a, W> {
                 if let Some(over) = over {
                     // The first reader of a group records what its `over` read.
                     let item = self.item.take();
-                    let read = self.formula(&over);
+                    let read = self.unasked(|calc| calc.formula(&over));
                     self.item = item;
                     read?;
                 }
@@ -187,7 +211,7 @@ impl<'a, W: World> Calc<'a, W> {
             ParamValue::Fixed(v) => Ok(v.clone()),
             ParamValue::Dated { at, periods } => {
                 let item = self.item.take();
-                let key = self.formula(&at.text);
+                let key = self.unasked(|calc| calc.formula(&at.text));
                 self.item = item;
                 Ok(ops::in_period(periods, &key?))
             }
@@ -467,9 +491,14 @@ impl<'a, W: World> Calc<'a, W> {
                 let mut values = Vec::with_capacity(args.len());
                 for (i, a) in args.iter().enumerate() {
                     let read = op.reads.get(i).copied().unwrap_or(ArgRead::Value);
-                    // A map read `Unnoted` (`get`'s) has no read in the trace to
-                    // compare; what its entry gives is checked through the result.
-                    let v = self.eval(a, text)?;
+                    // A map read `Unnoted` (`get`'s) by its name or path has no
+                    // read in the trace; what its entry gives is checked through
+                    // the result. Any other formula there is read as usual.
+                    let v = if read == ArgRead::Unnoted && self.path(a).is_some() {
+                        self.unasked(|calc| calc.eval(a, text))?
+                    } else {
+                        self.eval(a, text)?
+                    };
                     let v = read.admit(v).ok_or_else(|| {
                         format!("argument {} of {name} is not of its kind", i + 1)
                     })?;

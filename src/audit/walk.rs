@@ -256,9 +256,10 @@ impl<'a> State<'a> {
                 calc.lookups,
                 calc.mismatches,
                 calc.matched,
+                calc.unrecorded,
             )
         };
-        let (out, roundings, lookups, mismatches, matched) = done;
+        let (out, roundings, lookups, mismatches, matched, unrecorded) = done;
         let value = match out {
             Ok((exact, value, condition, cites)) => {
                 self.compare_step(&at, ev, step, &exact, &value, condition, &cites);
@@ -271,7 +272,7 @@ impl<'a> State<'a> {
                 guess(ev.get("value").unwrap_or(&Json::Null))
             }
         };
-        self.compare_reads(&at, &reads, &mismatches, &matched);
+        self.compare_reads(&at, &reads, &mismatches, &matched, &unrecorded);
         match item {
             Some(k) => {
                 self.items
@@ -423,7 +424,16 @@ impl<'a> State<'a> {
         reads: &[(String, Json)],
         mismatches: &[super::calc::ReadMismatch],
         matched: &[bool],
+        unrecorded: &[(String, crate::value::Value)],
     ) {
+        for (name, v) in unrecorded {
+            self.find(
+                at,
+                &format!("read {name}"),
+                "not recorded".into(),
+                shown(&encode(v)),
+            );
+        }
         for m in mismatches {
             self.find(
                 at,
@@ -487,15 +497,15 @@ impl<'a> State<'a> {
         }
         let reads = reads_of(ev);
         self.counts[2] += reads.len();
-        let (held, mismatches, matched) = {
+        let (held, mismatches, matched, unrecorded) = {
             let mut calc = Calc::new(rb, self, None, &reads);
             let held = match &when {
                 Some(w) => calc.condition(w),
                 None => Ok(true),
             };
-            (held, calc.mismatches, calc.matched)
+            (held, calc.mismatches, calc.matched, calc.unrecorded)
         };
-        self.compare_reads(&at, &reads, &mismatches, &matched);
+        self.compare_reads(&at, &reads, &mismatches, &matched, &unrecorded);
         let gives = text(ev, "gives").unwrap_or_default();
         if gives != *check.gives {
             self.find(&at, "gives", gives, check.gives.to_string());

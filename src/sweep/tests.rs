@@ -83,7 +83,10 @@ fn every_value_has_the_places_of_the_start_or_the_step() {
     };
     // The first value is not the only one without the step's place.
     assert_eq!(values("n=1..3:1.0"), ["1.0", "2.0", "3.0"]);
-    assert_eq!(values("pay=1..2:0.25"), ["1.00", "1.25", "1.50", "1.75", "2.00"]);
+    assert_eq!(
+        values("pay=1..2:0.25"),
+        ["1.00", "1.25", "1.50", "1.75", "2.00"]
+    );
     assert_eq!(values("pay=1.000..3:1"), ["1.000", "2.000", "3.000"]);
     assert_eq!(values("n=-2..2:2"), ["-2", "0", "2"]);
 }

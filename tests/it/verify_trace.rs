@@ -322,7 +322,7 @@ const FORMAT_2: Layout = Layout {
 /// it has a place for one: a step's value a cent more; a read's value
 /// changed (a cent more, a truth value negated); a lookup's row swapped for
 /// another of its table; a rounding's mode changed, inside the formula
-/// (`roundings`) or at the step's rounding point.
+/// (`roundings`) or at the step's rounding point; a read left out.
 fn tamper(
     layout: &Layout,
     line: &str,
@@ -364,6 +364,10 @@ fn tamper(
                     }
                 }
             }
+            4 => {
+                let reads = ev[layout.reads].as_array().map_or(0, Vec::len);
+                places.extend((0..reads).map(|r| (e, r)));
+            }
             3 => {
                 let inside = ev["roundings"].as_array().map_or(0, Vec::len);
                 places.extend((0..inside).map(|r| (e, r)));
@@ -403,6 +407,10 @@ fn tamper(
             }
             lk["row"] = serde_json::Value::String(other);
             "lookup"
+        }
+        4 => {
+            ev[layout.reads].as_array_mut()?.remove(sub);
+            "read"
         }
         _ => {
             let inside = ev["roundings"].as_array().map_or(0, Vec::len);
@@ -501,7 +509,7 @@ fn a_trace_changed_in_one_place_is_named_there() {
         }
     }
     // Per kind of change, in format 1 and in format 2.
-    let mut tried = [[0usize; 2]; 4];
+    let mut tried = [[0usize; 2]; 5];
     let mut missed = Vec::new();
     let mut books: std::collections::HashMap<String, (Rulebook, TableRows)> = Default::default();
     for (dir, origin, case) in &traces {
