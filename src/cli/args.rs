@@ -294,8 +294,9 @@ pub struct ScoreArgs {
     /// never asked again), each new verdict appended; alone, replays the record.
     #[arg(long, value_name = "FILE.jsonl")]
     pub verdicts: Option<PathBuf>,
-    /// Seconds the judge command has for one verdict.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    /// Seconds the judge command has for one verdict, 1 to 86,400.
+    #[arg(long, value_name = "SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub judge_timeout: u64,
 }
 

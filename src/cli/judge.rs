@@ -63,11 +63,13 @@ impl Judge for CommandJudge {
                 .take()
                 .map(|p| Box::new(p) as Box<dyn Read + Send>),
         );
-        let deadline = Instant::now() + self.timeout;
+        // A timeout past what an instant holds never comes (the options
+        // keep it to a day).
+        let deadline = Instant::now().checked_add(self.timeout);
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() >= deadline => {
+                Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
                     let _ = child.kill();
                     let _ = child.wait();
                     return Err(JudgeError::Timeout(self.timeout.as_secs()));

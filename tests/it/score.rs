@@ -740,6 +740,14 @@ fn cli_judge_grades_records_and_replays_explanations() {
         assert_eq!(code, 2, "{judge}: {err}");
         assert!(err.contains(says), "{judge}: {err}");
     }
+    // A timeout an instant cannot hold (it panicked adding it), or none, is
+    // a usage error.
+    for secs in ["9223372036854775807", "18446744073709551615", "86401", "0"] {
+        let (code, _, err) = score(&["--judge", "true", "--judge-timeout", secs]);
+        assert_eq!(code, 2, "{secs}: {err}");
+        assert!(err.contains("--judge-timeout"), "{secs}: {err}");
+        assert!(!err.contains("panicked"), "{secs}: {err}");
+    }
     // Replaying a record that lacks the request is an error too.
     let _ = std::fs::remove_file(&fresh);
     let (code, _, err) = score(&["--verdicts", f]);

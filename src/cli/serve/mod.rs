@@ -46,11 +46,11 @@ pub struct ServeArgs {
     /// Most tasks in one run.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub max_tasks: u16,
-    /// Seconds a run lives (then 404, and purged).
-    #[arg(long, default_value_t = 86_400)]
+    /// Seconds a run lives (then 404, and purged); at least 1.
+    #[arg(long, default_value_t = 86_400, value_parser = clap::value_parser!(u32).range(1..))]
     pub run_ttl: u32,
-    /// Requests one caller (one IP address) may make per minute.
-    #[arg(long, default_value_t = 12)]
+    /// Requests one caller (one IP address) may make per minute; at least 1.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..))]
     pub rate_limit: u32,
     /// Most bytes of a request body.
     #[arg(long, default_value_t = 256 * 1024)]
@@ -63,8 +63,9 @@ pub struct ServeArgs {
     /// appended; alone, replays the record.
     #[arg(long, value_name = "FILE.jsonl")]
     pub verdicts: Option<PathBuf>,
-    /// Seconds the judge command has for one verdict.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    /// Seconds the judge command has for one verdict, 1 to 86,400.
+    #[arg(long, value_name = "SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub judge_timeout: u64,
 }
 
