@@ -23,9 +23,58 @@ struct Known {
     items: HashMap<String, HashMap<String, Json>>,
     groups: HashMap<String, Vec<String>>,
     fields: HashMap<String, Vec<String>>,
+    /// About the bytes of JSON the expansion has copied from elsewhere in
+    /// the trace (a value a read refers to, a definition given to its
+    /// event), against `limit` ([`EXPANDED`]).
+    copied: usize,
+    limit: usize,
+}
+
+/// The most a compact trace expands to, about as JSON: what a trace may
+/// be written as (`trace::MAX_TRACE_BYTES`). A read of a name alone is a
+/// few bytes and copies a value that may be the case's whole list: 4,000
+/// such reads in 200 KB held 17.5 GB.
+const EXPANDED: usize = crate::trace::MAX_TRACE_BYTES;
+
+/// About the bytes `v` is written in, counted no further than `limit`.
+fn weight(v: &Json, limit: usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        total = total.saturating_add(match v {
+            Json::String(s) => s.len() + 2,
+            Json::Array(items) => {
+                stack.extend(items);
+                items.len() + 2
+            }
+            Json::Object(m) => {
+                stack.extend(m.values());
+                m.keys().map(|k| k.len() + 4).sum::<usize>() + 2
+            }
+            Json::Number(_) => 8,
+            Json::Bool(_) | Json::Null => 5,
+        });
+        if total > limit {
+            break;
+        }
+    }
+    total
 }
 
 impl Known {
+    /// Counts `v` as copied; an error past [`EXPANDED`].
+    fn copy(&mut self, v: &Json) -> Result<(), String> {
+        let left = self.limit.saturating_sub(self.copied);
+        self.copied = self.copied.saturating_add(weight(v, left));
+        if self.copied > self.limit {
+            return Err(format!(
+                "the compact trace expands past {} MiB, more than a trace is written as",
+                self.limit >> 20
+            ));
+        }
+        Ok(())
+    }
+
     fn lookup(&self, item: Option<&str>, name: &str) -> Option<Json> {
         if let Some(v) = item
             .and_then(|i| self.items.get(i))
@@ -82,16 +131,25 @@ fn named(first: Option<&Json>, table: &[Json]) -> Result<Json, String> {
     }
 }
 
-fn reads(rs: &[Json], names: &[Json], item: Option<&str>, known: &Known) -> Result<Json, String> {
+fn reads(
+    rs: &[Json],
+    names: &[Json],
+    item: Option<&str>,
+    known: &mut Known,
+) -> Result<Json, String> {
     let mut out = Vec::with_capacity(rs.len());
     for r in rs {
         let parts = r.as_array().ok_or("a read is not an array")?;
         let name = named(parts.first(), names)?;
         let value = match parts.get(1) {
             Some(v) => v.clone(),
-            None => known
-                .lookup(item, name.as_str().unwrap_or_default())
-                .ok_or_else(|| format!("the read {name} refers to no value in the trace"))?,
+            None => {
+                let v = known
+                    .lookup(item, name.as_str().unwrap_or_default())
+                    .ok_or_else(|| format!("the read {name} refers to no value in the trace"))?;
+                known.copy(&v)?;
+                v
+            }
         };
         let mut m = Map::new();
         m.insert("name".into(), name);
@@ -103,13 +161,21 @@ fn reads(rs: &[Json], names: &[Json], item: Option<&str>, known: &Known) -> Resu
 
 /// A format-2 trace as format 1.
 pub(super) fn expand(trace: &Json) -> Result<Json, String> {
+    expand_within(trace, EXPANDED)
+}
+
+/// A format-2 trace as format 1, copying about `limit` bytes at most.
+fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
     let mut out = Map::new();
     for key in ["rulebook", "ablation", "reports", "inputs"] {
         if let Some(v) = trace.get(key) {
             out.insert(key.into(), v.clone());
         }
     }
-    let mut known = Known::default();
+    let mut known = Known {
+        limit,
+        ..Known::default()
+    };
     for i in list(trace, "inputs") {
         if let Some(name) = i.get("name").and_then(Json::as_str) {
             known.inputs.insert(
@@ -138,7 +204,7 @@ pub(super) fn expand(trace: &Json) -> Result<Json, String> {
                 let mut m = Map::new();
                 for (k, v) in ev.as_object().into_iter().flatten() {
                     if k == "r" {
-                        m.insert("reads".into(), reads(list(ev, "r"), &[], None, &known)?);
+                        m.insert("reads".into(), reads(list(ev, "r"), &[], None, &mut known)?);
                     } else {
                         m.insert(k.clone(), v.clone());
                     }
@@ -160,6 +226,8 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
         .ok()
         .and_then(|i| defs.get(i))
         .ok_or_else(|| format!("no step definition {index}"))?;
+    // What the event takes from its definition, counted as the whole.
+    known.copy(def)?;
     let name = field(def, "step")?.clone();
     let item = match (def.get("group").and_then(Json::as_str), ev.get("i")) {
         (Some(g), Some(i)) => Some(format!("{g}[{i}]")),
@@ -268,4 +336,57 @@ fn rounding(at: Json, mode: &Json, places: &Json, before: Json, after: Json, mar
     m.insert("after".into(), after);
     m.insert("margin".into(), margin);
     Json::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A check reading a 1 KiB input `n` times by its name alone.
+    fn trace(n: usize) -> Json {
+        json!({
+            "format": 2,
+            "inputs": [{"name": "note", "value": "x".repeat(1024), "given": "value"}],
+            "steps": [],
+            "events": [{"event": "check", "index": 1, "r": vec![json!(["note"]); n]}],
+            "outcome": {"kind": "answer"},
+        })
+    }
+
+    #[test]
+    fn a_read_by_name_alone_copies_its_value_within_the_bound() {
+        let expanded = expand_within(&trace(8), 64 << 10).expect("8 KiB copied");
+        let reads = &expanded["events"][0]["reads"];
+        assert_eq!(reads.as_array().map(Vec::len), Some(8));
+        assert_eq!(reads[7]["value"].as_str().map(str::len), Some(1024));
+        // 64 copies of 1 KiB and their quotes pass 64 KiB.
+        assert_eq!(
+            expand_within(&trace(64), 64 << 10).unwrap_err(),
+            "the compact trace expands past 0 MiB, more than a trace is written as"
+        );
+    }
+
+    #[test]
+    fn a_definition_given_to_every_event_counts_each_time() {
+        let def = json!({"step": "s", "formula": "1".repeat(1000)});
+        let event = json!({"s": 0, "v": "1"});
+        let t = |n: usize| {
+            json!({"format": 2, "inputs": [], "steps": [def.clone()],
+                   "events": vec![event.clone(); n], "outcome": {"kind": "answer"}})
+        };
+        assert!(expand_within(&t(10), 16 << 10).is_ok());
+        assert!(expand_within(&t(20), 16 << 10).is_err());
+    }
+
+    #[test]
+    fn weight_is_about_the_json_and_stops_at_its_limit() {
+        let v = json!({"ab": ["xyz", 1, true]});
+        // {} 2, "ab": 6, [] 3 + 2 items' commas, "xyz" 5, 1 8, true 5.
+        assert_eq!(weight(&v, usize::MAX), 2 + 6 + 5 + 5 + 8 + 5);
+        // The list's own commas and brackets pass 10: its items are not walked.
+        let long = json!(vec![json!("x"); 1000]);
+        assert_eq!(weight(&long, 10), 1002);
+        assert_eq!(weight(&long, usize::MAX), 1002 + 3 * 1000);
+    }
 }
