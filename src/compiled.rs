@@ -309,14 +309,22 @@ pub mod rt {
         ops::field(v, index).ok()
     }
 
-    /// The units a list or map spends where a built-in reads or makes it:
-    /// one an item, as the interpreter spends.
+    /// The units a list, map or text spends where a built-in reads or
+    /// makes it: one an item, one per 64 bytes of text, as the interpreter
+    /// spends.
     pub fn units(v: &Value) -> u64 {
         match v {
             Value::List(items) => items.len() as u64,
             Value::Map(entries) => entries.len() as u64,
-            _ => 0,
+            _ => crate::value::text_units(v),
         }
+    }
+
+    /// The units a text spends where it is read whole (an argument, a
+    /// comparison, a `match`): one per 64 bytes, as the interpreter spends.
+    #[inline]
+    pub fn text_units(v: &Value) -> u64 {
+        crate::value::text_units(v)
     }
 
     /// The items of a list input; a missing list has none.

@@ -185,12 +185,16 @@ impl<'r> Gen<'r> {
             || (a.ty.numeric() && b.ty == Ty::Val)
             || (a.ty == Ty::Val && b.ty.numeric());
         if !numbers {
-            let ord = format!(
-                "cmp_value({}, {})?",
-                a.as_value().borrow(),
-                b.as_value().borrow()
-            );
-            return Ok(Ex::new(format!("BinOp::{op:?}.holds({ord})"), Ty::Bool));
+            // A text compared spends its units, as the interpreter's does.
+            return Ok(Ex::new(
+                format!(
+                    "{{ let l = {}; let r = {}; spent += text_units(l) + text_units(r); \
+                     BinOp::{op:?}.holds(cmp_value(l, r)?) }}",
+                    a.as_value().borrow(),
+                    b.as_value().borrow()
+                ),
+                Ty::Bool,
+            ));
         }
         Ok(match a.ty.arith(b.ty) {
             // Decimals compare as the interpreter compares two numbers.
@@ -228,7 +232,7 @@ impl<'r> Gen<'r> {
         sc: Scope,
     ) -> Gened<Ex> {
         let s = self.expr(scrutinee, sc)?.as_value();
-        let mut text = format!("{{ let m = {};", s.borrow());
+        let mut text = format!("{{ let m = {}; spent += text_units(m);", s.borrow());
         let mut values = Vec::with_capacity(arms.len() + 1);
         let mut literals = Vec::with_capacity(arms.len());
         for (lits, value) in arms {

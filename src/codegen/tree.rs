@@ -148,8 +148,9 @@ impl Gen<'_> {
                 let mut texts = Vec::with_capacity(args.len());
                 let mut counted = String::new();
                 for (i, c) in carriers.iter().enumerate() {
-                    let arg = self.arg(args, i, carried(*c), sc)?;
-                    texts.push(counted_list(&mut counted, op, i, arg));
+                    let ty = carried(*c);
+                    let arg = self.arg(args, i, ty, sc)?;
+                    texts.push(counted_arg(&mut counted, op, i, arg, ty == Ty::Val));
                 }
                 (fill(text, &texts), carried(*ty), counted)
             }
@@ -161,7 +162,7 @@ impl Gen<'_> {
                 let mut counted = String::new();
                 for (i, a) in args.iter().enumerate() {
                     let arg = self.expr(a, sc)?.to(Ty::Val);
-                    texts.push(counted_list(&mut counted, op, i, arg));
+                    texts.push(counted_arg(&mut counted, op, i, arg, true));
                 }
                 let call = format!("call(Func::{func:?}, [{}])?", texts.join(", "));
                 (call, Ty::Val, counted)
@@ -273,17 +274,25 @@ impl Gen<'_> {
     }
 }
 
-/// Argument `i`'s text, or, when `op` reads it as a list, a local it is
-/// bound to in `counted`, where its items are spent.
-fn counted_list(counted: &mut String, op: &Op, i: usize, arg: String) -> String {
-    if !matches!(op.reads.get(i), Some(crate::model::func::ArgRead::List)) {
+/// Argument `i`'s text, or, when `op` reads it as a list or it is a value
+/// (`value`: it may be a text), a local it is bound to in `counted`, where
+/// its items or its text's units are spent, as the interpreter spends them.
+fn counted_arg(counted: &mut String, op: &Op, i: usize, arg: String, value: bool) -> String {
+    if matches!(op.reads.get(i), Some(crate::model::func::ArgRead::List)) {
+        let _ = write!(
+            counted,
+            "let listed{i} = {arg}; spent += units(&listed{i}); "
+        );
+        return format!("listed{i}");
+    }
+    if !value {
         return arg;
     }
     let _ = write!(
         counted,
-        "let listed{i} = {arg}; spent += units(&listed{i}); "
+        "let arg{i} = {arg}; spent += text_units(&arg{i}); "
     );
-    format!("listed{i}")
+    format!("arg{i}")
 }
 
 /// How generated code carries a value of this kind.

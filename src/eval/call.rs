@@ -15,7 +15,7 @@ use crate::model::*;
 use crate::num::RoundingMode;
 use crate::span::Span;
 use crate::trace::{Lookup, RoundingTrace};
-use crate::value::{plain, Value};
+use crate::value::{plain, text_units, Value};
 
 use super::machine::{Fault, Machine, Res};
 use super::tracer::Tracer;
@@ -302,6 +302,11 @@ impl<'a, T: Tracer> Machine<'a, T> {
             };
         }
         let n = args.len().min(op.reads.len()).min(MAX_OP_ARGS);
+        // A text the operation reads whole (`slice`, `len`, `contains`, …).
+        let texts: u64 = values[..n].iter().map(text_units).sum();
+        if texts > 0 {
+            self.spend_many(texts, span)?;
+        }
         let v = (op.run)(&values[..n]).map_err(|m| Fault::at(span, m))?;
         self.spend_made(&v, span)?;
         Ok(v)
@@ -309,11 +314,13 @@ impl<'a, T: Tracer> Machine<'a, T> {
 
     /// A list or map a built-in made (`keys`, `values`, `rows`, …): one
     /// unit per item, as reading one spends; `[keys(m) for x in xs]`
-    /// otherwise built gigabytes within any budget.
+    /// otherwise built gigabytes within any budget. A text made, one per
+    /// `TEXT_UNIT` bytes.
     fn spend_made(&mut self, v: &Value, span: Span) -> Res<()> {
         match v {
             Value::List(items) => self.spend_many(items.len() as u64, span),
             Value::Map(entries) => self.spend_many(entries.len() as u64, span),
+            Value::Text(_) => self.spend_many(text_units(v), span),
             _ => Ok(()),
         }
     }

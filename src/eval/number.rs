@@ -23,7 +23,7 @@ use crate::num::exact::Num;
 use crate::num::{rounding, NumError, RoundingMode};
 use crate::span::Span;
 use crate::trace::RoundingTrace;
-use crate::value::{compare, describe_value, Value};
+use crate::value::{compare, describe_value, text_units, Value};
 
 use super::machine::{Fault, Machine, Res, Slot};
 use super::tracer::Tracer;
@@ -319,6 +319,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
             (x, y) => {
                 let x = x.map_or_else(|v| v, Value::Number);
                 let y = y.map_or_else(|v| v, Value::Number);
+                let texts = text_units(&x) + text_units(&y);
+                if texts > 0 {
+                    self.spend_many(texts, span)?;
+                }
                 compare(&x, &y).ok_or_else(|| {
                     Fault::at(
                         span,

@@ -12,7 +12,7 @@ use crate::model::code::{Code, CodeKind};
 use crate::model::*;
 use crate::num::exact::Num;
 use crate::span::Span;
-use crate::value::{compare, describe_value, Value};
+use crate::value::{compare, describe_value, text_units, Value};
 
 use super::machine::{Fault, FaultKind, Machine, Res, Slot};
 use super::number::Off;
@@ -204,6 +204,10 @@ impl<'a, T: Tracer> Machine<'a, T> {
             }
             CodeKind::Match(scrutinee, arms, otherwise) => {
                 let v = self.present(scrutinee)?;
+                let texts = text_units(&v);
+                if texts > 0 {
+                    self.spend_many(texts, c.span)?;
+                }
                 for (literals, value) in arms {
                     if literals
                         .iter()

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "bands@1#d9905948d6ee",
-    fingerprint: "cafa97003eae1e12a357b6262d6358b513c9b42a535fb21e8511ada6a34d4bb0",
+    fingerprint: "c89b63bc397cc28e75775e1a788dd1d732df62246d4baa01a8abbe627e7a34f0",
     run,
 };
 
@@ -29,7 +29,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     // check 1
     if s0.is_none() { // tax_to_date
         spent += 40;
-        s0 = Some(round(if BinOp::Eq.holds(cmp_value(&x[2], &(*K0))?) { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::Up)? } else { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::HalfEven)? }, 2, RoundingMode::Down)?);
+        s0 = Some(round(if { let l = &x[2]; let r = &(*K0); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::Up)? } else { scale_by(rb, facts, 0, Num::Dec(number(&x[0])?), div_dec(number(&x[1])?, K1)?, 0, RoundingMode::HalfEven)? }, 2, RoundingMode::Down)?);
     }
     if s1.is_none() { // whole_year
         spent += 12;

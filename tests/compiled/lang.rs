@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "lang@1#9b90b0a487e9",
-    fingerprint: "c3c7a49d0cd7421f69fc2021aaa11305d3a9b4527ac834612469f035eb641d53",
+    fingerprint: "38dff4dc5b6cd4c72e23926956137c8dd2e810db108af9110f7da6ac45dfeb6f",
     run,
 };
 
@@ -118,15 +118,15 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if truth(&x[7])? {
     if s19.is_none() { // x_listed
         spent += 16;
-        s19 = Some({ let l0: &Value = &x[0]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
+        s19 = Some({ let l0: &Value = &x[0]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 6; { out.push(Value::Bool({ let l = &(*l0); let r = &(*l1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) })); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
     if s20.is_none() { // x_not_big
         spent += 28;
-        s20 = Some({ let l0: &Value = &x[0]; !{ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 8; if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l1).clone()); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
+        s20 = Some({ let l0: &Value = &x[0]; !{ let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 8; if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K4))?) { out.push((*l1).clone()); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool({ let l = &(*l0); let r = &(*l1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) })); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
     if s21.is_none() { // letter_used
         spent += 30;
-        s21 = Some({ let l0: &Value = &x[1]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool(BinOp::Eq.holds(cmp_value(&(*l0), &(*l1))?))); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
+        s21 = Some({ let l0: &Value = &x[1]; { let listed0 = &({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&({ let mut out: Vec<Value> = Vec::new(); for l1 in items(&x[2])?.iter() { spent += 12; { out.push(if BinOp::Gt.holds(cmp_num(num(&(*l1))?, Num::Dec(K6))?) { (*K7).clone() } else { (*K8).clone() }); } } Value::List(out.into()) }))?.iter() { spent += 6; { out.push(Value::Bool({ let l = &(*l0); let r = &(*l1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) })); } } Value::List(out.into()) }); spent += units(&listed0); any_all(listed0, true)? } });
     }
         let mut clauses = clauses(rb, 1)?;
         let mut object = Vec::with_capacity(3);
@@ -157,19 +157,19 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s4.is_none() { // category_rate
         spent += 12;
-        s4 = Some({ let m = &x[1]; if matches(m, &(*K10))? || matches(m, &(*K7))? { K11 } else if matches(m, &(*K8))? { K12 } else if matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { K2 } else { K16 } });
+        s4 = Some({ let m = &x[1]; spent += text_units(m); if matches(m, &(*K10))? || matches(m, &(*K7))? { K11 } else if matches(m, &(*K8))? { K12 } else if matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { K2 } else { K16 } });
     }
     if s5.is_none() { // reduced
         spent += 8;
-        s5 = Some({ let m = &x[1]; if matches(m, &(*K8))? || matches(m, &(*K13))? { true } else { false } });
+        s5 = Some({ let m = &x[1]; spent += text_units(m); if matches(m, &(*K8))? || matches(m, &(*K13))? { true } else { false } });
     }
     if s6.is_none() { // standard
         spent += 8;
-        s6 = Some({ let m = &x[1]; if matches(m, &(*K8))? || matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { false } else { true } });
+        s6 = Some({ let m = &x[1]; spent += text_units(m); if matches(m, &(*K8))? || matches(m, &(*K13))? || matches(m, &(*K14))? || matches(m, &(*K15))? { false } else { true } });
     }
     if s7.is_none() { // small_x
         spent += 12;
-        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K17)?)); if matches(m, &(Value::Number(K6)))? || matches(m, &(Value::Number(K4)))? || matches(m, &(Value::Number(K9)))? { true } else { false } });
+        s7 = Some({ let m = &(Value::Number(mul_dec(number(&x[0])?, K17)?)); spent += text_units(m); if matches(m, &(Value::Number(K6)))? || matches(m, &(Value::Number(K4)))? || matches(m, &(Value::Number(K9)))? { true } else { false } });
     }
     if s8.is_none() { // capped
         spent += 26;
@@ -181,23 +181,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s12.is_none() { // code_region
         spent += 26;
-        s12 = Some(if (truth(&({ let made = call(Func::StartsWith, [x[3].clone(), (*K18).clone()])?; spent += units(&made); made }))? || truth(&({ let made = call(Func::StartsWith, [x[3].clone(), (*K8).clone()])?; spent += units(&made); made }))?) { { let made = call(Func::Slice, [x[3].clone(), Value::Number(K2), Value::Number(K6)])?; spent += units(&made); made } } else { (*K19).clone() });
+        s12 = Some(if (truth(&({ let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = (*K18).clone(); spent += text_units(&arg1); let made = call(Func::StartsWith, [arg0, arg1])?; spent += units(&made); made }))? || truth(&({ let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = (*K8).clone(); spent += text_units(&arg1); let made = call(Func::StartsWith, [arg0, arg1])?; spent += units(&made); made }))?) { { let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = Value::Number(K2); spent += text_units(&arg1); let arg2 = Value::Number(K6); spent += text_units(&arg2); let made = call(Func::Slice, [arg0, arg1, arg2])?; spent += units(&made); made } } else { (*K19).clone() });
     }
     if s13.is_none() { // code_amount
         spent += 30;
-        s13 = Some({ let l0: &Value = &({ let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }); { let made = call(Func::ToDecimal, [{ let made = call(Func::Slice, [x[3].clone(), Value::Number(if BinOp::Eq.holds(cmp_value(&(*s12.as_ref()?), &(*K19))?) { K2 } else { K6 }), value(sub(num(&(*l0))?, Num::Dec(K6))?)])?; spent += units(&made); made }])?; spent += units(&made); made } });
+        s13 = Some({ let l0: &Value = &({ let arg0 = x[3].clone(); spent += text_units(&arg0); let made = call(Func::Len, [arg0])?; spent += units(&made); made }); { let arg0 = { let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = Value::Number(if { let l = &(*s12.as_ref()?); let r = &(*K19); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } { K2 } else { K6 }); spent += text_units(&arg1); let arg2 = value(sub(num(&(*l0))?, Num::Dec(K6))?); spent += text_units(&arg2); let made = call(Func::Slice, [arg0, arg1, arg2])?; spent += units(&made); made }; spent += text_units(&arg0); let made = call(Func::ToDecimal, [arg0])?; spent += units(&made); made } });
     }
     if s14.is_none() { // code_suffix
         spent += 18;
-        s14 = Some({ let made = call(Func::Lower, [{ let made = call(Func::Slice, [x[3].clone(), value(sub(num(&({ let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }))?, Num::Dec(K6))?), { let made = call(Func::Len, [x[3].clone()])?; spent += units(&made); made }])?; spent += units(&made); made }])?; spent += units(&made); made });
+        s14 = Some({ let arg0 = { let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = value(sub(num(&({ let arg0 = x[3].clone(); spent += text_units(&arg0); let made = call(Func::Len, [arg0])?; spent += units(&made); made }))?, Num::Dec(K6))?); spent += text_units(&arg1); let arg2 = { let arg0 = x[3].clone(); spent += text_units(&arg0); let made = call(Func::Len, [arg0])?; spent += units(&made); made }; spent += text_units(&arg2); let made = call(Func::Slice, [arg0, arg1, arg2])?; spent += units(&made); made }; spent += text_units(&arg0); let made = call(Func::Lower, [arg0])?; spent += units(&made); made });
     }
     if s15.is_none() { // code_flag
         spent += 16;
-        s15 = Some((truth(&({ let made = call(Func::Contains, [{ let made = call(Func::Upper, [x[3].clone()])?; spent += units(&made); made }, (*K20).clone()])?; spent += units(&made); made }))? || truth(&({ let made = call(Func::EndsWith, [x[3].clone(), (*K21).clone()])?; spent += units(&made); made }))?));
+        s15 = Some((truth(&({ let arg0 = { let arg0 = x[3].clone(); spent += text_units(&arg0); let made = call(Func::Upper, [arg0])?; spent += units(&made); made }; spent += text_units(&arg0); let arg1 = (*K20).clone(); spent += text_units(&arg1); let made = call(Func::Contains, [arg0, arg1])?; spent += units(&made); made }))? || truth(&({ let arg0 = x[3].clone(); spent += text_units(&arg0); let arg1 = (*K21).clone(); spent += text_units(&arg1); let made = call(Func::EndsWith, [arg0, arg1])?; spent += units(&made); made }))?));
     }
     if s16.is_none() { // tax_allowance
         spent += 24;
-        s16 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K1)?, if BinOp::Eq.holds(cmp_value(&(field(&x[4], 2)?), &(*K21))?) { K2 } else { K22 })?);
+        s16 = Some(add_dec(mul_dec(number(&(field(&x[4], 1)?))?, K1)?, if { let l = &(field(&x[4], 2)?); let r = &(*K21); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } { K2 } else { K22 })?);
     }
     if s17.is_none() { // tax_region
         spent += 8;

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "luma-payroll@3#114555701f02",
-    fingerprint: "349c91a95845b1437dbc1daca84ad70526cc356f0b0448dc64821aac1b3fc6a2",
+    fingerprint: "2a90ced6be9e552a5e3403e18a66cbc84fa27c8dbf8b745699404aa0d43155b4",
     run,
 };
 
@@ -55,7 +55,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s1 = Some(if ((*s0.as_ref()?)).is_missing() { Value::Number(K0) } else { field(&(*s0.as_ref()?), 2)? });
     }
-    if BinOp::Gt.holds(cmp_value(&x[3], &(*s1.as_ref()?))?) {
+    if { let l = &x[3]; let r = &(*s1.as_ref()?); spent += text_units(l) + text_units(r); BinOp::Gt.holds(cmp_value(l, r)?) } {
         return None;
     }
     // check 2
@@ -74,28 +74,28 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     // check 3
     spent += 12;
-    if (BinOp::Eq.holds(cmp_value(&x[0], &(*K1))?) && (x[2]).is_missing()) {
+    if ({ let l = &x[0]; let r = &(*K1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } && (x[2]).is_missing()) {
         return None;
     }
     // check 4
     spent += 12;
-    if (BinOp::Eq.holds(cmp_value(&x[0], &(*K1))?) && ((*s0.as_ref()?)).is_missing()) {
+    if ({ let l = &x[0]; let r = &(*K1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } && ((*s0.as_ref()?)).is_missing()) {
         return None;
     }
     // check 5
     spent += 6;
-    if BinOp::Eq.holds(cmp_value(&x[0], &(*K1))?) {
+    if { let l = &x[0]; let r = &(*K1); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } {
         spent += 6;
         spent += 6;
     if s9.is_none() { // retrieved_value
         spent += 16;
-        s9 = Some({ let m = &x[7]; if matches(m, &(*K4))? { field(&(*s0.as_ref()?), 0)? } else if matches(m, &(*K5))? { field(&(*s0.as_ref()?), 1)? } else { field(&(*s0.as_ref()?), 2)? } });
+        s9 = Some({ let m = &x[7]; spent += text_units(m); if matches(m, &(*K4))? { field(&(*s0.as_ref()?), 0)? } else if matches(m, &(*K5))? { field(&(*s0.as_ref()?), 1)? } else { field(&(*s0.as_ref()?), 2)? } });
     }
         let mut clauses = clauses(rb, 4)?;
-        if BinOp::Eq.holds(cmp_value(&x[7], &(*K2))?) {
+        if { let l = &x[7]; let r = &(*K2); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } {
             cite(rb, 2, 0, &mut clauses)?;
         }
-        if BinOp::Ne.holds(cmp_value(&x[7], &(*K2))?) {
+        if { let l = &x[7]; let r = &(*K2); spent += text_units(l) + text_units(r); BinOp::Ne.holds(cmp_value(l, r)?) } {
             cite(rb, 2, 1, &mut clauses)?;
         }
         let mut object = Vec::with_capacity(4);
@@ -156,7 +156,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     if (s7? && {
     if s8.is_none() { // amendment_resolves
         spent += 32;
-        s8 = Some((((!(x[5]).is_missing() && truth(&(field(&x[5], 2)?))?) && BinOp::Le.holds(cmp_value(&(field(&x[5], 1)?), &x[2])?)) && (number(&(field(&x[5], 0)?))? == number(&x[1])?)));
+        s8 = Some((((!(x[5]).is_missing() && truth(&(field(&x[5], 2)?))?) && { let l = &(field(&x[5], 1)?); let r = &x[2]; spent += text_units(l) + text_units(r); BinOp::Le.holds(cmp_value(l, r)?) }) && (number(&(field(&x[5], 0)?))? == number(&x[1])?)));
     }
     !s8? }) {
         let mut clauses = clauses(rb, 8)?;
@@ -191,7 +191,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         if (s7? && {
     if s8.is_none() { // amendment_resolves
         spent += 32;
-        s8 = Some((((!(x[5]).is_missing() && truth(&(field(&x[5], 2)?))?) && BinOp::Le.holds(cmp_value(&(field(&x[5], 1)?), &x[2])?)) && (number(&(field(&x[5], 0)?))? == number(&x[1])?)));
+        s8 = Some((((!(x[5]).is_missing() && truth(&(field(&x[5], 2)?))?) && { let l = &(field(&x[5], 1)?); let r = &x[2]; spent += text_units(l) + text_units(r); BinOp::Le.holds(cmp_value(l, r)?) }) && (number(&(field(&x[5], 0)?))? == number(&x[1])?)));
     }
     s8? }) {
             cite(rb, 0, 0, &mut clauses)?;

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2025#8c9b3b3718da",
-    fingerprint: "edca1622e4f7f57019a375d905174a9571ce3177a693327630da272760c1fce8",
+    fingerprint: "655817d461eefc92fc1160eb01cb521cd9910ae72de3d91a9c16cddb1b5adaf8",
     run,
 };
 
@@ -141,23 +141,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     mul_div_round(number(&x[4])?, s3?, s0?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
     }
@@ -205,23 +205,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     round(div(mul(div_dec(mul_dec(K6, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { mul_div_round(K6, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?, number(&x[5])?, 2, RoundingMode::HalfUp)? });
     }
@@ -233,23 +233,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     round(div(mul(div_dec(mul_dec(K8, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { K8 });
     }
@@ -275,7 +275,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s22.is_none() { // death_cover
         spent += 32;
-        s22 = Some(if BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?) { round(div(mul(Num::Dec(s15?), num(&(field(&(lookup(rb, facts, 0, &[(*K12).clone()])?), 4)?))?)?, Num::Dec(K13))?, 2, RoundingMode::HalfUp)? } else { K2 });
+        s22 = Some(if { let l = &x[2]; let r = &(*K11); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } { round(div(mul(Num::Dec(s15?), num(&(field(&(lookup(rb, facts, 0, &[(*K12).clone()])?), 4)?))?)?, Num::Dec(K13))?, 2, RoundingMode::HalfUp)? } else { K2 });
     }
     if s25.is_none() { // forfait_base
         spent += 6;
@@ -466,7 +466,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r17s6: Decimal = g0r17s4;
     let g0r17s7: Decimal = g0r17s5;
     let g0r17s8: bool = false;
-    let g0r18s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?);
+    let g0r18s0: bool = { let l = &x[2]; let r = &(*K11); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) };
     let g0r18s1: Decimal = s17?;
     let g0r18s2: Decimal = K42;
     let g0r18s3: Decimal = K43;
@@ -475,7 +475,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r18s6: Decimal = g0r18s4;
     let g0r18s7: Decimal = g0r18s5;
     let g0r18s8: bool = false;
-    let g0r19s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K11))?);
+    let g0r19s0: bool = { let l = &x[2]; let r = &(*K11); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) };
     let g0r19s1: Decimal = s15?;
     let g0r19s2: Value = Value::Absent;
     let g0r19s3: Decimal = K44;

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#09d1f77b680d",
-    fingerprint: "fc89fbe8c3226c81dacf838d192006383322511b82b764da96190a953fcd9bd9",
+    fingerprint: "c603c345f3fab38c20ce8545743e1bd11346bfd5f18ae86b5b934e2d857be58c",
     run,
 };
 
@@ -138,23 +138,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     mul_div_round(number(&x[4])?, s3?, s0?, 2, RoundingMode::HalfUp)? }) } else { x[4].clone() });
     }
@@ -202,23 +202,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     round(div(mul(div_dec(mul_dec(K6, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { K6 });
     }
@@ -244,7 +244,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s22.is_none() { // death_cover
         spent += 32;
-        s22 = Some(if BinOp::Eq.holds(cmp_value(&x[2], &(*K10))?) { round(div(mul(Num::Dec(s15?), num(&(field(&(lookup(rb, facts, 0, &[(*K11).clone()])?), 4)?))?)?, Num::Dec(K12))?, 2, RoundingMode::HalfUp)? } else { K2 });
+        s22 = Some(if { let l = &x[2]; let r = &(*K10); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) } { round(div(mul(Num::Dec(s15?), num(&(field(&(lookup(rb, facts, 0, &[(*K11).clone()])?), 4)?))?)?, Num::Dec(K12))?, 2, RoundingMode::HalfUp)? } else { K2 });
     }
     if s25.is_none() { // forfait_base
         spent += 6;
@@ -417,7 +417,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r15s6: Decimal = g0r15s4;
     let g0r15s7: Decimal = g0r15s5;
     let g0r15s8: bool = false;
-    let g0r16s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K10))?);
+    let g0r16s0: bool = { let l = &x[2]; let r = &(*K10); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) };
     let g0r16s1: Decimal = s17?;
     let g0r16s2: Decimal = K37;
     let g0r16s3: Decimal = K38;
@@ -426,7 +426,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let g0r16s6: Decimal = g0r16s4;
     let g0r16s7: Decimal = g0r16s5;
     let g0r16s8: bool = false;
-    let g0r17s0: bool = BinOp::Eq.holds(cmp_value(&x[2], &(*K10))?);
+    let g0r17s0: bool = { let l = &x[2]; let r = &(*K10); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) };
     let g0r17s1: Decimal = s15?;
     let g0r17s2: Value = Value::Absent;
     let g0r17s3: Decimal = K39;
@@ -581,23 +581,23 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         s3 = Some(if s1? { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
-    add_dec(sub_dec(s0?, day(&x[18])?)?, K1)? } } else { {
+    add_dec(sub_dec(s0?, { let arg0 = &x[18]; spent += text_units(&arg0); day(arg0)? })?, K1)? } } else { {
     if s2.is_none() { // leaves
         spent += 14;
         s2 = Some(((number(&x[0])? == K0) && !(x[19]).is_missing()));
     }
-    if s2? { day(&x[19])? } else { {
+    if s2? { { let arg0 = &x[19]; spent += text_units(&arg0); day(arg0)? } } else { {
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     s0? } } } });
     }
     if s0.is_none() { // days_of_month
         spent += 4;
-        s0 = Some(days_in_month(&x[1])?);
+        s0 = Some({ let arg0 = &x[1]; spent += text_units(&arg0); days_in_month(arg0)? });
     }
     round(div(mul(div_dec(mul_dec(K50, number(&x[5])?)?, K7)?, Num::Dec(s3?))?, Num::Dec(s0?))?, 2, RoundingMode::HalfUp)? } } else { mul_div_round(K50, sub_dec(number(&x[5])?, number(&(*s11.as_ref()?))?)?, number(&x[5])?, 2, RoundingMode::HalfUp)? });
     }

@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "roads@1#31548a888c48",
-    fingerprint: "27190e15c116a750841e187741cd8ff2687b220952f027aafbd44d1157b58674",
+    fingerprint: "ab9ef202b3383a809a0f747fa113d4a2ae93c1c055d10325015ae2d50a22746d",
     run,
 };
 
@@ -88,7 +88,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     }
     if s9.is_none() { // by_kind
         spent += 12;
-        s9 = Some({ let m = &x[2]; if matches(m, &(*K8))? { x[0].clone() } else if matches(m, &(*K9))? { value(neg(Num::Dec(number(&x[0])?))) } else { Value::Number(K6) } });
+        s9 = Some({ let m = &x[2]; spent += text_units(m); if matches(m, &(*K8))? { x[0].clone() } else if matches(m, &(*K9))? { value(neg(Num::Dec(number(&x[0])?))) } else { Value::Number(K6) } });
     }
     if s10.is_none() { // when_positive
         spent += 18;

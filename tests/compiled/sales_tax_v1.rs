@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "sales-tax@1#847f9da7470a",
-    fingerprint: "d9fa1a31b67cc06c8e1f0af0c94b91977c2acf393061206fb89743361d34cebf",
+    fingerprint: "b372d8ad0930e3d20b35af4cd87d2ff381f0ce498009397a98169858e27b7b0c",
     run,
 };
 
@@ -53,10 +53,10 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
     let mut g0: Vec<G0> = Vec::with_capacity(gl0.len());
     for it in gl0.iter() {
         spent += 68;
-        let i0: Value = { let made = get(&x[1], &(field(&(*it), 1)?))?; spent += units(&made); made };
+        let i0: Value = { let arg0 = &x[1]; spent += text_units(&arg0); let arg1 = &(field(&(*it), 1)?); spent += text_units(&arg1); let made = get(arg0, arg1)?; spent += units(&made); made };
         let i1: Value = field(&(*it), 2)?;
         let i2: Value = lookup(rb, facts, 0, &[field(&(*it), 3)?])?;
-        let i3: bool = BinOp::Eq.holds(cmp_value(&({ let made = get(&(field(&i2, 2)?), &(field(&i0, 0)?))?; spent += units(&made); made }), &(*K0))?);
+        let i3: bool = { let l = &({ let arg0 = &(field(&i2, 2)?); spent += text_units(&arg0); let arg1 = &(field(&i0, 0)?); spent += text_units(&arg1); let made = get(arg0, arg1)?; spent += units(&made); made }); let r = &(*K0); spent += text_units(l) + text_units(r); BinOp::Eq.holds(cmp_value(l, r)?) };
         let i4: Value = field(&i2, 1)?;
         let i5: Num = mul(num(&(field(&i0, 1)?))?, num(&i1)?)?;
         let i6: Num = if i3 { mul(num(&i4)?, i5)? } else { Num::Dec(K1) };

@@ -658,6 +658,60 @@ fn lists_read_or_made_by_built_ins_spend_the_budget_per_item() {
     }
 }
 
+/// A text read or made whole spends a unit per 64 bytes: `slice` of a
+/// 900 KB text was one unit, and 150,000 of them (well within the default
+/// budget) ran for minutes. Now a step slicing, comparing or matching a
+/// 200 KB text 2,000 times ends at the budget, on both roads, in a moment;
+/// with a short text it still answers what the rules say.
+#[test]
+fn texts_read_or_made_whole_spend_the_budget_per_64_bytes() {
+    let text = |expr: &str| {
+        let body = format!(
+            "[rulebook]\nid = \"t\"\nversion = 1\nschema = 1\n\n\
+             [limits]\nmax_case_bytes = 1000000\n\n\
+             [inputs.t]\ntype = \"text\"\nmax_length = 900000\n\n\
+             [inputs.xs]\ntype = \"list\"\nitems = {{ type = \"decimal\", numbers = \"plain\" }}\n\n\
+             [steps.s]\nexpr = \"{expr}\"\n\n\
+             [[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"s\" }}\n"
+        );
+        match parse_rulebook("t.toml", &body) {
+            Ok(rb) => rb,
+            Err(d) => panic!("{}", d.render(100, false)),
+        }
+    };
+    let sliced = text("sum([len(slice(t, 1, 900000)) for x in xs])");
+    let compared = text("count([x for x in xs if t == t])");
+    let matched = text("sum([match t { 'a' => 1, else => 2 } for x in xs])");
+    let long = serde_json::json!({ "t": "a".repeat(200_000), "xs": vec!["1"; 2_000] });
+    for rb in [&sliced, &compared, &matched] {
+        let traced = evaluate_value(rb, &long, true).expect_err("past the budget");
+        let untraced = evaluate_value(rb, &long, false).expect_err("past the budget");
+        assert_eq!(traced, untraced);
+        assert!(
+            traced
+                .message
+                .contains("evaluation exceeded its limit of 1000000 steps"),
+            "{}",
+            traced.message
+        );
+    }
+    // "abc" sliced from 1 is 2 characters; the text equals itself; it is not 'a'.
+    let short = serde_json::json!({ "t": "abc", "xs": vec!["1"; 3] });
+    for (rb, want) in [(&sliced, "6"), (&compared, "3"), (&matched, "6")] {
+        for trace in [false, true] {
+            let (outcome, _) = evaluate_value(rb, &short, trace).expect("within the budget");
+            let Outcome::Answer(answer) = outcome else {
+                panic!("an answer");
+            };
+            assert_eq!(
+                answer.to_json()["v"],
+                serde_json::json!(want),
+                "trace {trace}"
+            );
+        }
+    }
+}
+
 /// Bounds no value can meet are refused at load: `min_items` above
 /// `max_items`, or above the rulebook's limit, and a `min` above `max`
 /// passed the check and then rejected every case.

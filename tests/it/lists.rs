@@ -1,5 +1,6 @@
 //! What list built-ins spend (`tests/lists`): each reads or makes a whole
-//! list or map in one node and spends a unit per item, on the interpreter's
+//! list or map in one node and spends a unit per item (a text read whole,
+//! a unit per 64 bytes), on the interpreter's
 //! roads and in compiled code (`tests/compiled/lists.rs`), which must never
 //! answer a case the interpreter's budget stops. Before the compiled code
 //! counted items, `sum(xs)` over 5,000 amounts spent 4 units there and
@@ -37,7 +38,9 @@ fn compiled_code_never_answers_where_the_interpreter_runs_out() {
     let names: serde_json::Map<String, serde_json::Value> = (0..3_000)
         .map(|i| (format!("k{i}"), serde_json::json!("1")))
         .collect();
-    let case = serde_json::json!({ "amounts": amounts, "names": names });
+    // 64,000 bytes: 1,000 units each time it is read or made whole.
+    let note = "memo".repeat(16_000);
+    let case = serde_json::json!({ "amounts": amounts, "names": names, "note": note });
     let mut facts = validate_case(&rb, &case).expect("a valid case");
     let max = rb.limits().max_eval_steps;
     let answers =
@@ -55,8 +58,10 @@ fn compiled_code_never_answers_where_the_interpreter_runs_out() {
         }
     }
     let need = low;
-    // sum and max read 5,000 items each, keys makes 3,000.
-    assert!(need > 13_000, "{need}");
+    // sum and max read 5,000 items each, keys makes 3,000; the note is
+    // read or made whole 8 times (upper's argument and result, len's
+    // argument, slice's argument and result, both sides of `==`, match).
+    assert!(need > 21_000, "{need}");
     for left in need.saturating_sub(300)..need {
         facts.spent = max - left;
         let interpreted = evaluate(&rb, &facts, false).map(|(o, _)| o);
