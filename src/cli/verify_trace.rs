@@ -223,6 +223,26 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
             break;
         }
     }
+    // A receipt lost at the end of the file is missing, not verified.
+    if let Some(lines) = &mut case_lines {
+        if !out.failed() {
+            match lines.next() {
+                Ok(None) => {}
+                Ok(Some((c, _))) => {
+                    warn!("error: case line {c} has no trace (the trace file is shorter)");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    warn!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    if k == 0 {
+        warn!("error: no trace to verify: the trace file is empty");
+        return ExitCode::from(2);
+    }
     let [steps, checks, reads, lookups, roundings, fields] = totals;
     let mut summary = format!(
         "{} of {} traces follow {}: {steps} steps, {checks} checks, {reads} reads, {lookups} lookups, {roundings} roundings, {fields} answer fields recomputed",

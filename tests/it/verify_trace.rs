@@ -659,6 +659,52 @@ mod command {
         }
     }
 
+    /// A receipt lost from the end of a batch, or none at all, is not
+    /// verified: "2 of 2 traces follow" hid a third case without one.
+    #[test]
+    fn a_case_without_its_trace_or_no_trace_is_a_usage_error() {
+        let dir = std::env::temp_dir().join(format!("bareme-vt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        let case =
+            std::fs::read_to_string(crate::root().join("examples/luma-payroll/payslip.json"))
+                .expect("the example");
+        let one_line: serde_json::Value = serde_json::from_str(&case).expect("JSON");
+        let cases = dir.join("cases.jsonl");
+        std::fs::write(&cases, format!("{one_line}\n{one_line}\n")).expect("written");
+        let t = trace();
+        let run = |traces: &str| {
+            let out = bareme(
+                &[
+                    "verify-trace",
+                    "-",
+                    "--rulebook",
+                    "rulebooks/luma-payroll/v3",
+                    "--cases",
+                    cases.to_str().expect("UTF-8"),
+                ],
+                Some(traces),
+            );
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        };
+        let (code, stdout, _) = run(&format!("{}\n{}\n", t.trim_end(), t.trim_end()));
+        assert_eq!(code, Some(0), "{stdout}");
+        assert!(stdout.starts_with("2 of 2 traces follow"), "{stdout}");
+        let (code, _, stderr) = run(&t);
+        assert_eq!(code, Some(2));
+        assert!(
+            stderr.contains("case line 2 has no trace (the trace file is shorter)"),
+            "{stderr}"
+        );
+        let (code, _, stderr) = verify("\n");
+        assert_eq!(code, Some(2));
+        assert!(stderr.contains("no trace to verify"), "{stderr}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn another_rulebooks_trace_or_no_json_is_a_usage_error() {
         let out = bareme(
