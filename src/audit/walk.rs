@@ -236,6 +236,23 @@ impl<'a> State<'a> {
                 (&rb.groups[g].steps[s], (Some(g), s), Some((g, i)))
             }
         };
+        // A step is computed once: a second event of it is no receipt of
+        // anything (`docs/trace-format.md` §2).
+        let again = match item {
+            Some(k) => self
+                .items
+                .get(&k)
+                .is_some_and(|m| m.contains_key(&step.name)),
+            None => self.steps.contains_key(&step.name),
+        };
+        if again {
+            return self.find(
+                at,
+                "recorded again",
+                "a second event of the step".into(),
+                "one event a step".into(),
+            );
+        }
         let formula = self
             .replaced
             .get(&key)

@@ -322,7 +322,8 @@ const FORMAT_2: Layout = Layout {
 /// it has a place for one: a step's value a cent more; a read's value
 /// changed (a cent more, a truth value negated); a lookup's row swapped for
 /// another of its table; a rounding's mode changed, inside the formula
-/// (`roundings`) or at the step's rounding point; a read left out.
+/// (`roundings`) or at the step's rounding point; a read left out; a
+/// step's event written twice.
 fn tamper(
     layout: &Layout,
     line: &str,
@@ -368,6 +369,7 @@ fn tamper(
                 let reads = ev[layout.reads].as_array().map_or(0, Vec::len);
                 places.extend((0..reads).map(|r| (e, r)));
             }
+            5 if (layout.is_step)(ev) => places.push((e, 0)),
             3 => {
                 let inside = ev["roundings"].as_array().map_or(0, Vec::len);
                 places.extend((0..inside).map(|r| (e, r)));
@@ -383,6 +385,17 @@ fn tamper(
     }
     let (e, sub) = places[rng.random_range(0..places.len())];
     let at = (layout.at)(&steps, &events[e]);
+    if kind == 5 {
+        // The step's event again, right after it.
+        json["trace"]["events"]
+            .as_array_mut()?
+            .insert(e + 1, events[e].clone());
+        return Some(Tampered {
+            line: json.to_string(),
+            at,
+            what: "recorded again",
+        });
+    }
     let ev = &mut json["trace"]["events"][e];
     let what = match kind {
         0 => {
@@ -509,7 +522,7 @@ fn a_trace_changed_in_one_place_is_named_there() {
         }
     }
     // Per kind of change, in format 1 and in format 2.
-    let mut tried = [[0usize; 2]; 5];
+    let mut tried = [[0usize; 2]; 6];
     let mut missed = Vec::new();
     let mut books: std::collections::HashMap<String, (Rulebook, TableRows)> = Default::default();
     for (dir, origin, case) in &traces {
