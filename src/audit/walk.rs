@@ -322,8 +322,8 @@ impl<'a> State<'a> {
             self.find(
                 at,
                 "condition",
-                format!("{recorded_held:?}"),
-                format!("{condition:?}"),
+                held_word(recorded_held).into(),
+                held_word(condition).into(),
             );
         }
         let recorded_cites: Vec<Option<bool>> = list(ev, "cites")
@@ -335,9 +335,13 @@ impl<'a> State<'a> {
             self.find(
                 at,
                 "citations",
-                format!("{recorded_cites:?}"),
-                format!("{cites_follow:?}"),
+                held_list(&recorded_cites),
+                held_list(&cites_follow),
             );
+        }
+        // What each citation says, as the rulebook says it.
+        for (k, (c, (f, extra))) in list(ev, "cites").iter().zip(&step.cite).enumerate() {
+            self.cite_says(at, &format!("citation {}", k + 1), c, &f.text, extra);
         }
         let mut clauses: Vec<Arc<str>> = step.clauses.to_vec();
         for ((_, extra), held) in step.cite.iter().zip(cites) {
@@ -530,10 +534,34 @@ impl<'a> State<'a> {
         let recorded = ev.get("held").and_then(Json::as_bool);
         match held {
             Ok(h) if Some(h) == recorded => {}
-            Ok(h) => self.find(&at, "held", format!("{recorded:?}"), h.to_string()),
+            Ok(h) => self.find(&at, "held", held_word(recorded).into(), h.to_string()),
             Err(e) => self.find(&at, "cannot recompute", e, String::new()),
         }
         recorded.unwrap_or(false).then_some(index)
+    }
+
+    /// Whether a recorded citation (`c`, of a step or a decision) says
+    /// the rulebook's condition `when` and clauses `extra`; `what` names it
+    /// within its event.
+    fn cite_says(&mut self, at: &str, what: &str, c: &Json, when: &str, extra: &[Arc<str>]) {
+        let named = |part: &str| match what {
+            "" => part.to_string(),
+            _ => format!("{what} {part}"),
+        };
+        let recorded_when = text(c, "when").unwrap_or_default();
+        if recorded_when != when {
+            self.find(at, &named("condition"), recorded_when, when.to_string());
+        }
+        let follows = Json::Array(extra.iter().map(|c| Json::String(c.to_string())).collect());
+        let recorded = c.get("clauses").cloned().unwrap_or(Json::Null);
+        if recorded != follows {
+            self.find(
+                at,
+                &named("clauses"),
+                recorded.to_string(),
+                follows.to_string(),
+            );
+        }
     }
 
     /// A decision's citation recomputed; whether it held.
@@ -549,16 +577,20 @@ impl<'a> State<'a> {
             );
             return false;
         };
-        let recorded_when = text(ev, "when").unwrap_or_default();
-        if recorded_when != *f.text {
-            self.find(&at, "condition", recorded_when, f.text.to_string());
+        let extra = rb
+            .decisions
+            .get(decision)
+            .and_then(|d| d.cite.get(k))
+            .map(|(_, extra)| extra.clone());
+        if let Some(extra) = extra {
+            self.cite_says(&at, "", ev, &f.text, &extra);
         }
         let held = Calc::new(rb, self, None, &[]).condition(&f.text);
         let recorded = ev.get("held").and_then(Json::as_bool);
         match held {
             Ok(h) if Some(h) == recorded => h,
             Ok(h) => {
-                self.find(&at, "held", format!("{recorded:?}"), h.to_string());
+                self.find(&at, "held", held_word(recorded).into(), h.to_string());
                 h
             }
             Err(e) => {
@@ -753,4 +785,20 @@ fn reads_of(ev: &Json) -> Vec<(String, Json)> {
             )
         })
         .collect()
+}
+
+/// Whether each citation held, as a finding shows it: `false, true`, a
+/// citation without a truth value `none`.
+fn held_list(held: &[Option<bool>]) -> String {
+    let words: Vec<&str> = held.iter().map(|h| held_word(*h)).collect();
+    format!("[{}]", words.join(", "))
+}
+
+/// A truth value as a finding shows it; `none` where there is none.
+fn held_word(held: Option<bool>) -> &'static str {
+    match held {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "none",
+    }
 }

@@ -657,6 +657,12 @@ mod command {
                 "line 1: step employee_contribution: read row.rate: recorded 0.05, follows 0.04",
             ),
             (
+                // What a citation says is the rulebook's, not only whether it held.
+                "\"held\":true,\"clauses\":[\"R9\"]",
+                "\"held\":true,\"clauses\":[\"R1\",\"R2\"]",
+                "line 1: citation 1: clauses: recorded [\"R1\",\"R2\"], follows [\"R9\"]",
+            ),
+            (
                 "\"mode\":\"half_up\",\"places\":2,\"before\":\"228.8000\"",
                 "\"mode\":\"half_even\",\"places\":2,\"before\":\"228.8000\"",
                 "line 1: step income_tax: rounding: recorded",
