@@ -152,9 +152,48 @@ impl<'a> State<'a> {
             self.check_given(&at, input, &given, value);
             self.inputs.insert(input.name.clone(), (v, given));
         }
+        // An input is ignored exactly when its `when` does not hold, over
+        // the inputs as recorded.
+        for (j, input) in recorded.iter().zip(&rb.inputs) {
+            let given = text(j, "given").unwrap_or_default();
+            if text(j, "name").as_deref() != Some(&*input.name) {
+                continue;
+            }
+            let at = format!("input {}", input.name);
+            let held = match &input.when {
+                None => true,
+                Some(when) => match Calc::new(rb, self, None, &[]).condition(&when.text) {
+                    Ok(held) => held,
+                    Err(e) => {
+                        self.find(&at, "cannot recompute its condition", e, String::new());
+                        continue;
+                    }
+                },
+            };
+            if held == (given == "ignored") {
+                let follows = if held { "not ignored" } else { "ignored" };
+                self.find(&at, "given", given, follows.into());
+            }
+        }
     }
 
     fn check_given(&mut self, at: &str, input: &Input, given: &str, value: &Json) {
+        const GIVEN: [&str; 6] = ["value", "absent", "null", "default", "ignored", "invalid"];
+        if !GIVEN.contains(&given) {
+            return self.find(at, "given", given.into(), GIVEN.join(", "));
+        }
+        // Nothing given, or nothing read: no value (an invalid input read
+        // as its default has the default).
+        let no_value = match given {
+            "absent" | "null" | "ignored" => !value.is_null(),
+            "invalid" => {
+                !value.is_null() && input.default.as_ref().is_none_or(|d| !same_value(value, d))
+            }
+            _ => false,
+        };
+        if no_value {
+            self.find(at, "value", shown(value), format!("none, as it is {given}"));
+        }
         let from_case = self.case.map(|c| c.get(&*input.name));
         if given == "default" {
             if let Some(d) = &input.default {
@@ -167,8 +206,11 @@ impl<'a> State<'a> {
         let bad = match given {
             "value" if matches!(input.kind, InputKind::Table { .. }) => in_case.is_none(),
             "value" => in_case.is_none() || !agrees(value, in_case),
-            "absent" | "default" => in_case.is_some_and(|c| !c.is_null()) && given == "absent",
+            // A table given `null` is recorded absent.
+            "absent" => in_case.is_some_and(|c| !c.is_null()),
+            "default" => in_case.is_some_and(|c| !c.is_null()),
             "null" => !in_case.is_some_and(Json::is_null),
+            "invalid" => in_case.is_none(),
             _ => false,
         };
         if bad {

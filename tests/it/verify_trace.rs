@@ -657,6 +657,17 @@ mod command {
                 "line 1: step employee_contribution: read row.rate: recorded 0.05, follows 0.04",
             ),
             (
+                // `field` is asked only of a retrieval: ignored here.
+                "{\"name\":\"field\",\"given\":\"ignored\"",
+                "{\"name\":\"field\",\"given\":\"absent\"",
+                "line 1: input field: given: recorded absent, follows ignored",
+            ),
+            (
+                "{\"name\":\"reference_tables\",\"given\":\"absent\"",
+                "{\"name\":\"reference_tables\",\"given\":\"bogus\"",
+                "line 1: input reference_tables: given: recorded bogus, follows value, absent",
+            ),
+            (
                 // What a citation says is the rulebook's, not only whether it held.
                 "\"held\":true,\"clauses\":[\"R9\"]",
                 "\"held\":true,\"clauses\":[\"R1\",\"R2\"]",
