@@ -46,8 +46,8 @@ pub struct ServeArgs {
     /// Most tasks in one run.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub max_tasks: u16,
-    /// Seconds a run lives (then 404, and purged); at least 1.
-    #[arg(long, default_value_t = 86_400, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Seconds a run lives (then 404, and purged).
+    #[arg(long, default_value_t = 86_400)]
     pub run_ttl: u32,
     /// Requests one caller (one IP address) may make per minute; at least 1.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..))]

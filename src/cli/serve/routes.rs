@@ -37,7 +37,9 @@ pub fn router(app: App) -> Router {
         callers: Arc::new(Mutex::new(HashMap::new())),
     };
     let api = Router::new()
-        .route("/tasks", get(tasks))
+        // `GET` makes a run; `HEAD`, which axum answers with `GET`'s
+        // handler, must not (a request only about headers).
+        .route("/tasks", get(tasks).head(wrong_method))
         .route("/submit", post(submit))
         .route("/runs/{run_id}", get(run))
         .layer(middleware::from_fn_with_state(shared.clone(), rate_limit));
@@ -132,8 +134,10 @@ where
         .map(Json)
 }
 
-/// The query of `GET /tasks`.
+/// The query of `GET /tasks`: a key it does not know (`seed`, a
+/// misspelt `tier`) is refused, not a run made without it.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TasksQuery {
     n: Option<usize>,
     tier: Option<String>,

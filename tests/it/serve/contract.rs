@@ -227,11 +227,23 @@ fn unknown_runs_tasks_tiers_and_sizes_are_refused() {
         server.run("n=10")["tasks"].as_array().map(Vec::len),
         Some(10)
     );
-    for q in ["n=11", "n=0", "tier=bonus", "n=-1", "n=x"] {
+    // A key it does not know (a seed was taken as given, the run random).
+    for q in [
+        "n=11",
+        "n=0",
+        "tier=bonus",
+        "n=-1",
+        "n=x",
+        "n=1&seed=5",
+        "n=1&teir=trap",
+    ] {
         let (status, v) = server.json("GET", &format!("/tasks?{q}"), "");
         assert_client_error(status, &v, q);
         assert_eq!(status, 400, "{q}");
     }
+    // HEAD is refused rather than answered by GET's handler, which makes
+    // and stores a run.
+    assert_eq!(server.raw("HEAD", "/tasks?n=1", b"").status, 405);
     // Each tier asked for is the tier served.
     for tier in ["trap", "payslip", "retrieval"] {
         let run = server.run(&format!("n=2&tier={tier}"));
