@@ -197,9 +197,13 @@ fn summary_text(s: &Value) -> String {
         s["malformed"]
     );
     if let Some(n) = s["ungraded"].as_u64() {
-        text.push_str(&format!(
-            ", {n} explanations ungraded (no judge: deterministic part only)"
-        ));
+        // Explanations go ungraded only without a judge.
+        let why = if n > 0 {
+            " (no judge: deterministic part only)"
+        } else {
+            ""
+        };
+        text.push_str(&format!(", {n} explanations ungraded{why}"));
     }
     for (what, key) in [("tier", "tiers"), ("level", "levels")] {
         if let Some(m) = s[key].as_object() {

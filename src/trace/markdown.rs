@@ -53,11 +53,26 @@ fn longest_ticks(text: &str) -> usize {
     best
 }
 
-/// Code in a table cell or a line: one line, in a span longer than any run
-/// of backticks inside, `|` escaped (GitHub reads `\|` in a cell's span as `|`).
+/// Code in a table cell: one line, in a span longer than any run of
+/// backticks inside, `|` escaped (GitHub reads `\|` in a cell's span as `|`,
+/// and a bare one as the cell's end).
 pub(super) fn code(text: &str) -> String {
-    let flat: Vec<&str> = text.split_whitespace().collect();
-    let flat = escape_text(&flat.join(" ")).replace('|', "\\|");
+    span(text, true)
+}
+
+/// Code in a line outside a table, where `\|` would show its backslash.
+fn code_line(text: &str) -> String {
+    span(text, false)
+}
+
+fn span(text: &str, cell: bool) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let joined = words.join(" ");
+    let flat = escape_text(&joined);
+    let flat = match cell {
+        true => flat.replace('|', "\\|"),
+        false => flat.into_owned(),
+    };
     let fence = "`".repeat(longest_ticks(&flat) + 1);
     let pad = if flat.starts_with('`') || flat.ends_with('`') {
         " "
@@ -205,7 +220,7 @@ fn write_answer(out: &mut String, page: &Page<'_>, answer: &[Field]) {
             let _ = writeln!(
                 out,
                 "**Rejected** at {}: {}\n",
-                code(&error.path),
+                code_line(&error.path),
                 escape_markdown(&error.message)
             );
         }
@@ -281,7 +296,7 @@ fn write_why(out: &mut String, page: &Page<'_>) {
                 "- [Check {}](#check-{}){label}: {} holds → **{}**.",
                 c.index,
                 c.index,
-                code(c.when.as_deref().unwrap_or("always")),
+                code_line(c.when.as_deref().unwrap_or("always")),
                 escape_markdown(&c.gives)
             );
         }
@@ -360,7 +375,7 @@ fn cite(page: &Page<'_>, c: &CiteTrace) -> String {
     let verdict = if c.held { "cites" } else { "does not cite" };
     format!(
         "citation {} → {verdict} {}",
-        code(&c.when),
+        code_line(&c.when),
         clause_links(page, &c.clauses)
     )
 }
@@ -409,7 +424,7 @@ fn write_check(out: &mut String, page: &Page<'_>, c: &CheckTrace) {
         "<a id=\"check-{}\"></a>**check {}** {}{label} → {verdict}\n",
         c.index,
         c.index,
-        code(c.when.as_deref().unwrap_or("always"))
+        code_line(c.when.as_deref().unwrap_or("always"))
     );
     write_reads(out, page, &c.reads, None);
 }
@@ -421,7 +436,7 @@ fn work(page: &Page<'_>, s: &StepTrace) -> Vec<String> {
     if let Some(c) = &s.condition {
         lines.push(format!(
             "when {} → {}",
-            code(&c.formula),
+            code_line(&c.formula),
             if c.held { "applies" } else { "does not apply" }
         ));
     }
@@ -437,7 +452,7 @@ fn work(page: &Page<'_>, s: &StepTrace) -> Vec<String> {
         };
         lines.push(format!(
             "table {} ({}): {what} — {}",
-            code(&l.table),
+            code_line(&l.table),
             escape_markdown(&l.source),
             escape_markdown(&l.why)
         ));
@@ -449,7 +464,7 @@ fn work(page: &Page<'_>, s: &StepTrace) -> Vec<String> {
         let at = if r.at == "step" {
             "rounded".to_string()
         } else {
-            format!("inside, {}", code(&r.at))
+            format!("inside, {}", code_line(&r.at))
         };
         lines.push(format!(
             "{at} {} to {} places: {} → {}, margin {}",
@@ -471,7 +486,7 @@ fn write_step(out: &mut String, page: &Page<'_>, s: &StepTrace, quoted: &mut Vec
         out,
         "<a id=\"{}\"></a>\n### {}",
         page.anchor(s),
-        code(&s.step)
+        code_line(&s.step)
     );
     if let Some(l) = &s.label {
         let _ = write!(out, " — {}", escape_markdown(l));
@@ -510,14 +525,14 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
         out,
         "<a id=\"group-{}\"></a>\n### Per item: {}",
         safe(&g.name),
-        code(&g.name)
+        code_line(&g.name)
     );
     if let Some(l) = &g.label {
         let _ = write!(out, " — {}", escape_markdown(l));
     }
     let _ = write!(out, " ({} items", g.items.len());
     if let Some(over) = &g.over {
-        let _ = write!(out, " of {}", code(over));
+        let _ = write!(out, " of {}", code_line(over));
     }
     out.push_str(")\n\n");
     table_head(
@@ -591,7 +606,7 @@ fn write_group(out: &mut String, page: &Page<'_>, g: &Group<'_>) {
             out,
             "<a id=\"item-{}\"></a>\n#### {}\n",
             safe(item),
-            code(item)
+            code_line(item)
         );
         table_head(
             out,

@@ -290,6 +290,29 @@ fn hostile_case_text_is_escaped() {
     assert!(!md.contains("\n# h"), "case text starts no line");
 }
 
+/// A `|` in code on a line of its own is written as it is; in a table
+/// cell it is escaped, as a cell needs (GitHub showed `\|` on a line).
+#[test]
+fn a_pipe_in_code_is_escaped_only_in_a_table_cell() {
+    let text = "[rulebook]\nid = \"p\"\nversion = 1\nschema = 1\n\n\
+        [inputs.name]\ntype = \"text\"\nrequired = true\n\n\
+        [steps.bar]\nexpr = \"name == 'a|b'\"\n\n\
+        [[checks]]\nwhen = \"name == 'a|b'\"\ndecision = \"d\"\n\n\
+        [[checks]]\ndecision = \"d\"\n\n\
+        [decisions.d.answer]\nv = { expr = \"bar\", format = \"bool\" }\n";
+    let rb = bareme::parse_rulebook("p.toml", text).expect("valid");
+    let case = serde_json::json!({"name": "a|b"});
+    let (_, trace, answer) = run(&rb, &case);
+    let bytes = serde_json::to_vec(&case).expect("JSON");
+    let md = render_markdown(&source(&rb, &trace, answer.as_deref(), &bytes));
+    let check = md
+        .lines()
+        .find(|l| l.contains("**check 1**"))
+        .expect("the check's line");
+    assert!(check.contains("`name == 'a|b'`"), "{check}");
+    assert!(!check.contains("\\|"), "{check}");
+}
+
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bareme-pages-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -703,7 +703,10 @@ fn cli_judge_grades_records_and_replays_explanations() {
         ),
         ("0.9".to_string(), Some("graded"))
     );
-    assert!(err.contains("1 explanations ungraded"), "{err}");
+    assert!(
+        err.contains("1 explanations ungraded (no judge: deterministic part only)"),
+        "{err}"
+    );
     // A judge saying yes to two criteria: 0.9 × 1 + 0.1 × 2/3, the verdict recorded.
     let v = verdicts.to_str().unwrap();
     let two = r#"cat > /dev/null; echo '{"identifies_blocker": true, "requests_resolution": true, "avoids_unsupported_answer": false}'"#;
@@ -716,6 +719,7 @@ fn cli_judge_grades_records_and_replays_explanations() {
     );
     assert_eq!(first["explanation"], "graded");
     assert!(err.contains("0 explanations ungraded"), "{err}");
+    assert!(!err.contains("no judge"), "{err}");
     let record = std::fs::read_to_string(&verdicts).unwrap();
     assert_eq!(record.lines().count(), 1, "{record}");
     // Replayed: a failing judge is never called, and the record alone replays.
