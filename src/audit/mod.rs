@@ -173,6 +173,19 @@ pub fn verify_line(
     verify_json(rb, &json, case)
 }
 
+/// A shape error when object `v` holds a key not in `known`.
+fn unknown_key(v: &Json, known: &[&str], what: &str) -> Result<(), AuditError> {
+    let Some(map) = v.as_object() else {
+        return Err(AuditError::Shape(format!("{what} is not an object")));
+    };
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(AuditError::Shape(format!(
+            "{what} holds an unknown key {k:?}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A compact trace (format 2) read back as format 1, the trace `eval
 /// --trace json` writes for the same evaluation.
 pub fn expand_compact(trace: &Json) -> Result<Json, AuditError> {
@@ -188,14 +201,43 @@ pub fn verify_json(
     let trace = line
         .get("trace")
         .ok_or_else(|| AuditError::Shape("no \"trace\"".into()))?;
+    // The line is `{"answer" or "error", "trace"}` (without either, the
+    // outcome is a finding), and the trace holds
+    // the keys of its format only: what the verifier would not read is
+    // not let through as if it were verified.
+    let outcomes = ["answer", "error"]
+        .iter()
+        .filter(|k| line.get(**k).is_some())
+        .count();
+    if outcomes > 1 {
+        return Err(AuditError::Shape(
+            "a traced line holds \"answer\" or \"error\", not both".into(),
+        ));
+    }
+    unknown_key(line, &["answer", "error", "trace"], "the line")?;
+    let format = match trace.get("format") {
+        None => 1,
+        Some(f) => match f.as_u64() {
+            Some(n @ (1 | 2)) => n,
+            _ => return Err(AuditError::Shape(format!("a trace of format {f}"))),
+        },
+    };
+    const KEYS: [&str; 7] = [
+        "format", "rulebook", "ablation", "reports", "inputs", "events", "outcome",
+    ];
+    let steps = ["steps"];
+    let keys: Vec<&str> = match format {
+        2 => KEYS.iter().chain(&steps).copied().collect(),
+        _ => KEYS.to_vec(),
+    };
+    unknown_key(trace, &keys, "the trace")?;
     let expanded;
-    let trace = match trace.get("format").and_then(Json::as_u64) {
-        None | Some(1) => trace,
-        Some(2) => {
+    let trace = match format {
+        2 => {
             expanded = compact::expand(trace).map_err(AuditError::Shape)?;
             &expanded
         }
-        Some(n) => return Err(AuditError::Shape(format!("a trace of format {n}"))),
+        _ => trace,
     };
     let reference = trace
         .get("rulebook")

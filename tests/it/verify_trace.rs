@@ -40,6 +40,59 @@ fn verdict(rb: &Rulebook, line: &str, case: &serde_json::Value) -> TraceVerdict 
     verify_line(rb, line, Some(case)).expect("a trace of this rulebook")
 }
 
+/// What the verifier would not read is refused, not passed as verified: a
+/// format that is not 1 or 2, a key the line or the trace does not have,
+/// an answer beside an error.
+#[test]
+fn keys_and_formats_the_verifier_does_not_read_are_refused() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let case: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("examples/luma-payroll/payslip.json").expect("the example"),
+    )
+    .expect("JSON");
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert!(verdict(&rb, &line, &case).follows());
+    let changed = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut j = json.clone();
+        edit(&mut j);
+        match verify_line(&rb, &j.to_string(), Some(&case)) {
+            Err(e) => e.to_string(),
+            Ok(v) => format!("verified: {:?}", v.findings),
+        }
+    };
+    for (edit, says) in [
+        (
+            &(|j: &mut serde_json::Value| j["trace"]["format"] = serde_json::json!(1.5))
+                as &dyn Fn(&mut serde_json::Value),
+            "a trace of format 1.5",
+        ),
+        (
+            &|j: &mut serde_json::Value| j["trace"]["format"] = serde_json::json!({}),
+            "a trace of format {}",
+        ),
+        (
+            &|j: &mut serde_json::Value| j["trace"]["note"] = serde_json::json!("x"),
+            "the trace holds an unknown key \"note\"",
+        ),
+        (
+            &|j: &mut serde_json::Value| j["trace"]["steps"] = serde_json::json!([]),
+            "the trace holds an unknown key \"steps\"",
+        ),
+        (
+            &|j: &mut serde_json::Value| j["score"] = serde_json::json!(1),
+            "the line holds an unknown key \"score\"",
+        ),
+        (
+            &|j: &mut serde_json::Value| j["error"] = serde_json::json!({"path": "$"}),
+            "holds \"answer\" or \"error\", not both",
+        ),
+    ] {
+        let got = changed(edit);
+        assert!(got.contains(says), "{says}: {got}");
+    }
+}
+
 #[test]
 fn every_conformance_trace_follows() {
     let mut failed = Vec::new();
