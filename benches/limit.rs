@@ -30,7 +30,7 @@ use bareme::unstable::chunks::{all_cores, in_order, pool};
 use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
 use bareme::unstable::generate::{load_generator, run, RunOptions, TaskDrawer};
 use bareme::unstable::outcome::{write_outcome, write_traced, write_traced_compact};
-use bareme::{evaluate, evaluate_value, load_rulebook, validate_case, Outcome, Rulebook};
+use bareme::{evaluate, evaluate_value, load_rulebook, validate_case, Rulebook};
 
 /// The allocator `bareme` runs with (src/main.rs), so the figures are the CLI's.
 #[global_allocator]

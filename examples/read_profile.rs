@@ -26,7 +26,6 @@ use std::process::ExitCode;
 use bareme::unstable::case::CaseText;
 use bareme::unstable::evaluation::{evaluate_text, write_evaluation};
 use bareme::unstable::outcome::{outcome_json, write_outcome, write_traced, write_traced_compact};
-use bareme::Outcome;
 use bareme::{evaluate_value, load_rulebook};
 
 /// The allocator `bareme` runs with (src/main.rs), so the counts are the CLI's.
