@@ -111,10 +111,14 @@ fn field<'j>(j: &'j Json, key: &str) -> Result<&'j Json, String> {
     j.get(key).ok_or_else(|| format!("no \"{key}\""))
 }
 
-fn list<'j>(j: &'j Json, key: &str) -> &'j [Json] {
-    j.get(key)
-        .and_then(Json::as_array)
-        .map_or(&[][..], Vec::as_slice)
+/// The list under `key`, none when it is missing; a shape error when it is
+/// something else (`"roundings": "1/0"` read as no rounding at all).
+fn list<'j>(j: &'j Json, key: &str) -> Result<&'j [Json], String> {
+    match j.get(key) {
+        None => Ok(&[]),
+        Some(Json::Array(items)) => Ok(items),
+        Some(other) => Err(format!("\"{key}\" is not a list: {other}")),
+    }
 }
 
 /// The name at a read's or rounding's first place: the text, or its position
@@ -139,7 +143,10 @@ fn reads(
 ) -> Result<Json, String> {
     let mut out = Vec::with_capacity(rs.len());
     for r in rs {
-        let parts = r.as_array().ok_or("a read is not an array")?;
+        let parts = r
+            .as_array()
+            .filter(|p| (1..=2).contains(&p.len()))
+            .ok_or_else(|| format!("a read is [NAME] or [NAME, VALUE], not {r}"))?;
         let name = named(parts.first(), names)?;
         let value = match parts.get(1) {
             Some(v) => v.clone(),
@@ -176,7 +183,7 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
         limit,
         ..Known::default()
     };
-    for i in list(trace, "inputs") {
+    for i in list(trace, "inputs")? {
         if let Some(name) = i.get("name").and_then(Json::as_str) {
             known.inputs.insert(
                 name.to_string(),
@@ -184,7 +191,7 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
             );
         }
     }
-    let defs = list(trace, "steps");
+    let defs = list(trace, "steps")?;
     for d in defs {
         if let (Some(g), Some(s)) = (
             d.get("group").and_then(Json::as_str),
@@ -198,13 +205,16 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
         }
     }
     let mut events = Vec::new();
-    for ev in list(trace, "events") {
+    for ev in list(trace, "events")? {
         match ev.get("event").and_then(Json::as_str) {
             Some("check") => {
                 let mut m = Map::new();
                 for (k, v) in ev.as_object().into_iter().flatten() {
                     if k == "r" {
-                        m.insert("reads".into(), reads(list(ev, "r"), &[], None, &mut known)?);
+                        m.insert(
+                            "reads".into(),
+                            reads(list(ev, "r")?, &[], None, &mut known)?,
+                        );
                     } else {
                         m.insert(k.clone(), v.clone());
                     }
@@ -229,9 +239,12 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
     // What the event takes from its definition, counted as the whole.
     known.copy(def)?;
     let name = field(def, "step")?.clone();
+    // An item's step names its item, and only an item's step.
     let item = match (def.get("group").and_then(Json::as_str), ev.get("i")) {
         (Some(g), Some(i)) => Some(format!("{g}[{i}]")),
-        _ => None,
+        (None, None) => None,
+        (Some(_), None) => return Err(format!("step {name}: an item's step without \"i\"")),
+        (None, Some(_)) => return Err(format!("step {name}: \"i\" on a step of no group")),
     };
     let mut m = Map::new();
     m.insert("event".into(), Json::String("step".into()));
@@ -248,7 +261,7 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
         clauses.cloned().unwrap_or(Json::Array(vec![])),
     );
     if let Some(cites) = def.get("cites").and_then(Json::as_array) {
-        let held = list(ev, "cites");
+        let held = list(ev, "cites")?;
         let mut out = Vec::with_capacity(cites.len());
         for (c, h) in cites.iter().zip(held) {
             let mut cm = Map::new();
@@ -271,7 +284,7 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
     }
     m.insert(
         "reads".into(),
-        reads(list(ev, "r"), list(def, "reads"), item.as_deref(), known)?,
+        reads(list(ev, "r")?, list(def, "reads")?, item.as_deref(), known)?,
     );
     m.insert(
         "lookups".into(),
@@ -280,11 +293,11 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
     let value = field(ev, "v")?.clone();
     let exact = ev.get("exact").cloned().unwrap_or_else(|| value.clone());
     let mut roundings = Vec::new();
-    for r in list(ev, "roundings") {
+    for r in list(ev, "roundings")? {
         let p = r.as_array().ok_or("a rounding is not an array")?;
         let get = |k: usize| p.get(k).cloned().ok_or("a rounding too short");
         roundings.push(rounding(
-            named(p.first(), list(def, "at"))?,
+            named(p.first(), list(def, "at")?)?,
             &get(1)?,
             &get(2)?,
             get(3)?,
@@ -377,6 +390,45 @@ mod tests {
         };
         assert!(expand_within(&t(10), 16 << 10).is_ok());
         assert!(expand_within(&t(20), 16 << 10).is_err());
+    }
+
+    /// What the expansion would drop or misplace is a shape error.
+    #[test]
+    fn reads_items_and_lists_of_another_shape_are_refused() {
+        let def = json!({"step": "s", "formula": "x", "reads": ["x"]});
+        let item_def = json!({"step": "net", "group": "lines", "formula": "x"});
+        let with = |event: Json| {
+            json!({"format": 2, "inputs": [], "steps": [def.clone(), item_def.clone()],
+                   "events": [event], "outcome": {"kind": "answer"}})
+        };
+        for (event, says) in [
+            (
+                json!({"s": 0, "v": "1", "r": [[0, "1", "junk"]]}),
+                "a read is [NAME] or [NAME, VALUE]",
+            ),
+            (
+                json!({"s": 0, "v": "1", "r": [[]]}),
+                "a read is [NAME] or [NAME, VALUE]",
+            ),
+            (
+                json!({"s": 0, "v": "1", "roundings": "1/0"}),
+                "\"roundings\" is not a list",
+            ),
+            (
+                json!({"s": 0, "v": "1", "r": {"x": 1}}),
+                "\"r\" is not a list",
+            ),
+            (
+                json!({"s": 0, "v": "1", "i": 3}),
+                "\"i\" on a step of no group",
+            ),
+            (json!({"s": 1, "v": "1"}), "an item's step without \"i\""),
+        ] {
+            let e = expand_within(&with(event.clone()), EXPANDED).unwrap_err();
+            assert!(e.contains(says), "{event}: {e}");
+        }
+        let ok = expand_within(&with(json!({"s": 1, "v": "1", "i": 0})), EXPANDED).expect("fine");
+        assert_eq!(ok["events"][0]["item"], "lines[0]");
     }
 
     #[test]
