@@ -619,6 +619,35 @@ fn lists_case(n: usize) -> serde_json::Value {
     serde_json::json!({ "xs": vec!["1"; n], "m": m })
 }
 
+/// The case runs out of the default budget, at the same place traced or not.
+fn runs_out_on_both_roads(rb: &Rulebook, case: &serde_json::Value) {
+    let traced = evaluate_value(rb, case, true).expect_err("past the budget");
+    let untraced = evaluate_value(rb, case, false).expect_err("past the budget");
+    assert_eq!(traced, untraced);
+    assert!(
+        traced
+            .message
+            .contains("evaluation exceeded its limit of 1000000 steps"),
+        "{}",
+        traced.message
+    );
+}
+
+/// The case's answer `v` is `want`, traced or not.
+fn answers_on_both_roads(rb: &Rulebook, case: &serde_json::Value, want: &str) {
+    for trace in [false, true] {
+        let (outcome, _) = evaluate_value(rb, case, trace).expect("within the budget");
+        let Outcome::Answer(answer) = outcome else {
+            panic!("an answer");
+        };
+        assert_eq!(
+            answer.to_json()["v"],
+            serde_json::json!(want),
+            "trace {trace}"
+        );
+    }
+}
+
 /// A built-in that reads or makes a list spends a unit per item: a sum
 /// of sums over the same list was one unit a sum, and ran for minutes
 /// (10,000 items: 10^8 additions) within the default budget of 10^6;
@@ -631,30 +660,11 @@ fn lists_read_or_made_by_built_ins_spend_the_budget_per_item() {
     let made = lists_rulebook(&[("s", "count([keys(m) for x in xs])")], "s");
     for rb in [&sums, &made] {
         let case = lists_case(2_000);
-        let traced = evaluate_value(rb, &case, true).expect_err("past the budget");
-        let untraced = evaluate_value(rb, &case, false).expect_err("past the budget");
-        assert_eq!(traced, untraced);
-        assert!(
-            traced
-                .message
-                .contains("evaluation exceeded its limit of 1000000 steps"),
-            "{}",
-            traced.message
-        );
+        runs_out_on_both_roads(rb, &case);
     }
     let case = lists_case(500);
     for (rb, want) in [(&sums, "250000"), (&made, "500")] {
-        for trace in [false, true] {
-            let (outcome, _) = evaluate_value(rb, &case, trace).expect("within the budget");
-            let Outcome::Answer(answer) = outcome else {
-                panic!("an answer");
-            };
-            assert_eq!(
-                answer.to_json()["v"],
-                serde_json::json!(want),
-                "trace {trace}"
-            );
-        }
+        answers_on_both_roads(rb, &case, want);
     }
 }
 
@@ -684,31 +694,12 @@ fn texts_read_or_made_whole_spend_the_budget_per_64_bytes() {
     let matched = text("sum([match t { 'a' => 1, else => 2 } for x in xs])");
     let long = serde_json::json!({ "t": "a".repeat(200_000), "xs": vec!["1"; 2_000] });
     for rb in [&sliced, &compared, &matched] {
-        let traced = evaluate_value(rb, &long, true).expect_err("past the budget");
-        let untraced = evaluate_value(rb, &long, false).expect_err("past the budget");
-        assert_eq!(traced, untraced);
-        assert!(
-            traced
-                .message
-                .contains("evaluation exceeded its limit of 1000000 steps"),
-            "{}",
-            traced.message
-        );
+        runs_out_on_both_roads(rb, &long);
     }
     // "abc" sliced from 1 is 2 characters; the text equals itself; it is not 'a'.
     let short = serde_json::json!({ "t": "abc", "xs": vec!["1"; 3] });
     for (rb, want) in [(&sliced, "6"), (&compared, "3"), (&matched, "6")] {
-        for trace in [false, true] {
-            let (outcome, _) = evaluate_value(rb, &short, trace).expect("within the budget");
-            let Outcome::Answer(answer) = outcome else {
-                panic!("an answer");
-            };
-            assert_eq!(
-                answer.to_json()["v"],
-                serde_json::json!(want),
-                "trace {trace}"
-            );
-        }
+        answers_on_both_roads(rb, &short, want);
     }
 }
 
