@@ -166,17 +166,33 @@ impl<'a> Checker<'a> {
         let checks = self.checks(&raw.checks);
         let profiles = self.profiles(&raw.profiles);
         let levels = self.levels(&raw.levels, &profiles);
+        // A level is drawn when a profile of it has a weight; one of bases
+        // (weight 0) alone is not, and the default mix leaves it out.
+        let drawn = |lv: &Level| lv.profiles.iter().any(|(_, w)| *w > 0);
         let mix = match &h.mix {
             Some(mix) => {
                 for l in mix.get_ref() {
-                    if !levels.iter().any(|lv| lv.number == *l) {
-                        let message = format!("the mix names level {l}, which no profile has");
-                        self.problem("generate::mix", span_of(mix), message);
+                    match levels.iter().find(|lv| lv.number == *l) {
+                        None => {
+                            let message = format!("the mix names level {l}, which no profile has");
+                            self.problem("generate::mix", span_of(mix), message);
+                        }
+                        Some(lv) if !drawn(lv) => {
+                            let message = format!(
+                                "the mix names level {l}, whose profiles all weigh 0 (bases, never drawn)"
+                            );
+                            self.problem("generate::mix", span_of(mix), message);
+                        }
+                        Some(_) => {}
                     }
                 }
                 mix.get_ref().clone()
             }
-            None => levels.iter().map(|l| l.number).collect(),
+            None => levels
+                .iter()
+                .filter(|lv| drawn(lv))
+                .map(|l| l.number)
+                .collect(),
         };
         if mix.is_empty() {
             self.problem(

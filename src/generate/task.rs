@@ -264,6 +264,14 @@ impl<'g> TaskDrawer<'g> {
                 message: format!("no level {level_number}"),
             });
         };
+        // A profile of weight 0 is a base, never drawn: a level of bases
+        // alone has nothing to draw (its last profile was drawn).
+        if opening.is_none() && level.profiles.iter().all(|(_, w)| *w == 0) {
+            return Err(GenerateError {
+                index,
+                message: format!("level {level_number} has no drawn profile: every weight is 0"),
+            });
+        }
         let mut rng = stream(seed, &g.name, index);
         let kept = if opening.is_some() {
             opening

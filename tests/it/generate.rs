@@ -699,3 +699,55 @@ fn chances_and_task_ids_are_checked_at_load() {
     );
     assert!(problems("chance = \"0.6\"", "chance = \"1\"").is_empty());
 }
+
+/// A profile of weight 0 is a base, never drawn: the only profile of its
+/// level was drawn anyway (a level's weights summing to 0 fell to its last
+/// profile). The default mix leaves such a level out, a mix naming it is
+/// refused at load, and `--level` asking for it is an error.
+#[test]
+fn a_level_of_bases_alone_is_never_drawn() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let text = |mix: &str| {
+        format!(
+            "[generator]\nnumber = 9\nrulebook = \"sales-tax@1\"\nrubric = 1\nid = \"s-{{index}}\"\n{mix}\n\
+             [levels.2]\nlabel = \"two\"\n\n\
+             [profiles.base]\nweight = 0\n\n\
+             [profiles.base.case]\n\
+             products = {{ object = [1, 1], key = \"P{{n}}\", item = {{ category = {{ choice = [\"STANDARD\"] }}, unit_price = {{ decimal = [\"1\", \"300\"] }} }} }}\n\
+             customers = {{ object = [1, 1], key = \"K{{n}}\", item = {{ billing_jurisdiction = {{ choice = [\"STATE_A\"] }} }} }}\n\
+             \"cart.cart_id\" = {{ value = \"C1\" }}\n\
+             \"cart.customer_id\" = {{ key_of = \"customers\" }}\n\
+             \"cart.lines\" = {{ list = [1, 3], item = {{ id = {{ text = \"L{{n}}\" }}, product_id = {{ key_of = \"products\" }}, quantity = {{ integer = [1, 300] }}, jurisdiction = {{ choice = [\"STATE_A\"] }} }} }}\n\n\
+             [profiles.derived]\nbase = \"base\"\nlevel = 2\n\n\
+             [prompt]\nformat = \"f\"\nrules = \"r\"\ntask = \"{{{{ case_json }}}}\"\n"
+        )
+    };
+    let g = match parse_generator("g.toml", &text(""), &rb) {
+        Ok(g) => g,
+        Err(d) => panic!("{}", d.render(100, false)),
+    };
+    let drawer = TaskDrawer::new(&g, &rb).expect("drawer");
+    for i in 0..8 {
+        let task = drawer.task(1, i, None).expect("a task").task;
+        assert_eq!(
+            (task.level, task.branch.as_deref()),
+            (Some(2), Some("derived")),
+            "{i}"
+        );
+    }
+    let e = drawer
+        .task(1, 0, Some(1))
+        .expect_err("level 1 has only a base");
+    assert!(
+        e.to_string().contains("level 1 has no drawn profile"),
+        "{e}"
+    );
+    let refused = parse_generator("g.toml", &text("mix = [1, 2]"), &rb).expect_err("refused");
+    assert!(
+        refused.problems.iter().any(|p| p
+            .message
+            .contains("the mix names level 1, whose profiles all weigh 0")),
+        "{:?}",
+        refused.problems
+    );
+}
