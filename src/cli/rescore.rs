@@ -45,6 +45,17 @@ pub fn run(args: &RescoreArgs) -> ExitCode {
         warn!("error: rescore needs at least one --rubric");
         return ExitCode::from(2);
     };
+    // The report keys each rubric's results by its name: two of one name
+    // (a rubric and an edited copy) would show one's numbers as both.
+    for (i, (s, _)) in scorers.iter().enumerate() {
+        let name = &s.rubric().name;
+        if scorers[..i].iter().any(|(t, _)| t.rubric().name == *name) {
+            warn!(
+                "error: two rubrics are named {name} (one rulebook, one number): number the copy apart to compare them"
+            );
+            return ExitCode::from(2);
+        }
+    }
     let tasks = match read_tasks(&args.tasks, first, rb, false) {
         Ok(t) => t,
         Err(code) => return code,

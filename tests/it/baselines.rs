@@ -445,6 +445,32 @@ fn baselines_and_rescore_on_the_command_line() {
         err.contains("paie-fr/rubric-1 grades paie-fr@2026"),
         "{err}"
     );
+    // Two rubrics of one name (a rubric and its edited copy): the report,
+    // keyed by name, would show one's numbers for both.
+    let copy = dir.join("rubric-8.toml");
+    std::fs::copy("rulebooks/luma-payroll/rubric-8.toml", &copy).expect("copied");
+    let out = bareme(
+        &[
+            "rescore",
+            "--rubric",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--rubric",
+            copy.to_str().unwrap(),
+            "--rulebook",
+            "rulebooks/luma-payroll/v3",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--replies",
+            replies.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("two rubrics are named luma-payroll/rubric-8"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
