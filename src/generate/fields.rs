@@ -447,6 +447,19 @@ impl<'a> Checker<'a> {
                 );
                 return None;
             };
+            // Without `{n}` every entry has one key, and the last drawn
+            // is the only one kept.
+            if min.max(max) > 1 && !key.contains("{n}") {
+                self.problem(
+                    "generate::object",
+                    span,
+                    format!(
+                        "`{path}`: the key `{key}` has no `{{n}}`, so its {} entries would share one key",
+                        min.max(max)
+                    ),
+                );
+                return None;
+            }
             let fields = self.items(path, raw, inner, span)?;
             return Some(Draw::Object {
                 min: min.min(max),

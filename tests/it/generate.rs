@@ -751,3 +751,28 @@ fn a_level_of_bases_alone_is_never_drawn() {
         refused.problems
     );
 }
+
+/// An object of more than one entry whose key has no `{n}` wrote every
+/// entry under one key, the last kept: a case of one product where the
+/// generator asked for up to six, exit 0. Refused at load.
+#[test]
+fn an_object_key_without_its_number_is_refused() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let path = "rulebooks/sales-tax/generator-1.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    assert!(parse_generator(path, &text, &rb).is_ok());
+    let changed = text.replacen(
+        "products = { object = [1, 6], key = \"P{n}\"",
+        "products = { object = [1, 6], key = \"P\"",
+        1,
+    );
+    assert_ne!(changed, text);
+    let d = parse_generator(path, &changed, &rb).expect_err("refused");
+    assert!(
+        d.problems.iter().any(|p| p.code == "generate::object"
+            && p.message
+                .contains("the key `P` has no `{n}`, so its 6 entries")),
+        "{:?}",
+        d.problems
+    );
+}
