@@ -775,6 +775,20 @@ impl<'a> Checker<'a> {
             let message = "the task id holds no `{index}`: every task would have the same id";
             self.problem("generate::id", span_of(t), message.into());
         }
+        // The index's digits must be told apart from what is around them:
+        // with `{tier}{index}`, tier `a` task 11 and tier `a1` task 1 were
+        // both `a11`, and `score` refused the set `generate` wrote.
+        for (at, _) in text.match_indices("{index}") {
+            let before = text[..at].chars().next_back();
+            let after = text[at + "{index}".len()..].chars().next();
+            let apart =
+                |c: Option<char>| c.is_none_or(|c| !c.is_ascii_digit() && c != '{' && c != '}');
+            if !apart(before) || !apart(after) {
+                let message = "the task id's `{index}` must stand apart: a character that is not a digit, or the id's start or end, on each side (`{tier}-{index}`), else two tasks can share an id";
+                self.problem("generate::id", span_of(t), message.into());
+                break;
+            }
+        }
     }
 
     /// A field's `chance`: a probability, from 0 to 1 (`2` drew the field

@@ -776,3 +776,37 @@ fn an_object_key_without_its_number_is_refused() {
         d.problems
     );
 }
+
+/// An id whose `{index}` runs into a placeholder or a digit let two tasks
+/// share an id (`{tier}{index}`: tier `a` task 11 and tier `a1` task 1 are
+/// both `a11`), and `score` refused the file `generate` wrote.
+#[test]
+fn an_id_whose_index_does_not_stand_apart_is_refused() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let path = "rulebooks/sales-tax/generator-1.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    for (id, ok) in [
+        ("{index}", true),
+        ("s-{index}", true),
+        ("s-{level}-{index}.x", true),
+        ("s{level}{index}", false),
+        ("s-{index}{branch}", false),
+        ("s-{index}0", false),
+        ("s1{index}", false),
+    ] {
+        let changed = text.replacen("id = \"sales-{index}\"", &format!("id = \"{id}\""), 1);
+        assert_ne!(changed, text);
+        let loaded = parse_generator(path, &changed, &rb);
+        match (loaded, ok) {
+            (Ok(_), true) => {}
+            (Err(d), false) => assert!(
+                d.problems.iter().any(|p| p.code == "generate::id"
+                    && p.message.contains("`{index}` must stand apart")),
+                "{id}: {:?}",
+                d.problems
+            ),
+            (Ok(_), false) => panic!("{id} loaded"),
+            (Err(d), true) => panic!("{id}: {:?}", d.problems),
+        }
+    }
+}
