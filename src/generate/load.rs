@@ -14,6 +14,7 @@ use toml::Spanned;
 use super::model::*;
 use super::prompt;
 use super::raw::*;
+use super::spans::{content_offset, KeySpans};
 use crate::case::toml::json_from_toml;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{CheckOutcome, Formula, Rulebook, Type};
@@ -844,18 +845,6 @@ fn generator_name(family: Option<&str>, number: i64, id: &str) -> String {
     }
 }
 
-/// Byte offset of a TOML string's content, when it is written without escapes.
-fn content_offset(text: &str, span: Span, value: &str) -> Option<usize> {
-    let raw = text.get(span.start as usize..span.end as usize)?;
-    let quote = if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
-        3
-    } else {
-        1
-    };
-    let inner = raw.get(quote..raw.len().checked_sub(quote)?)?;
-    (inner == value).then_some(span.start as usize + quote)
-}
-
 /// What a profile passes on to a profile built on it, counted: each field
 /// (with its items, parts, record fields, choices and values), condition,
 /// tag, perturbation and ablation named.
@@ -891,54 +880,4 @@ fn profile_size(p: &RawProfile) -> usize {
         ])
         .chain(p.perturb.iter().map(|x| 1 + x.set.len() + x.moves.len()))
         .fold(0, usize::saturating_add)
-}
-
-/// Where each key of a generator's text is first written, for a field whose
-/// value has no span of its own: indexed in one pass over the text on first
-/// need, since searching the text for each such key in turn made loading
-/// quadratic in the file (a part of a list repeated 5,000 times, issue 24).
-pub(super) struct KeySpans<'t> {
-    /// The text between two successive quotes, at the first quote: where
-    /// `"key"` is first written.
-    quoted: HashMap<&'t str, usize>,
-    /// A run of bare-key characters right before ` =`, at its start: where
-    /// `key =` is first written.
-    bare: HashMap<&'t str, usize>,
-}
-
-impl<'t> KeySpans<'t> {
-    pub(super) fn new(text: &'t str) -> KeySpans<'t> {
-        let mut quoted = HashMap::new();
-        let mut last = None;
-        for (i, _) in text.match_indices('"') {
-            if let Some(open) = last {
-                quoted.entry(&text[open + 1..i]).or_insert(open);
-            }
-            last = Some(i);
-        }
-        // Runs before successive ` =` are disjoint: one pass in all.
-        let bytes = text.as_bytes();
-        let mut bare = HashMap::new();
-        for (k, _) in text.match_indices(" =") {
-            let key_byte = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-';
-            // Every byte after the last non-key byte is ASCII: a char boundary.
-            let start = bytes[..k]
-                .iter()
-                .rposition(|b| !key_byte(b))
-                .map_or(0, |i| i + 1);
-            if start < k {
-                bare.entry(&text[start..k]).or_insert(start);
-            }
-        }
-        KeySpans { quoted, bare }
-    }
-
-    /// Where `path` is first written as `"path"`, else as `path =`.
-    fn find(&self, path: &str) -> Span {
-        let at = match self.quoted.get(path) {
-            Some(&i) => Some((i, path.len() + 2)),
-            None => self.bare.get(path).map(|&i| (i, path.len())),
-        };
-        at.map_or_else(Span::default, |(i, n)| Span::new(i, i + n))
-    }
 }

@@ -29,6 +29,7 @@ mod model;
 mod prompt;
 mod raw;
 mod run;
+mod spans;
 mod task;
 
 pub use exclude::{ExcludeError, ExcludeFault, ExcludedFile, Exclusion};
