@@ -14,6 +14,7 @@
 //! A template is untrusted input: what bounds its instructions, its bytes
 //! and what it may reach is `guard`.
 
+mod compile;
 mod fold;
 mod guard;
 
@@ -28,7 +29,7 @@ use crate::model::{ParamValue, Period, Rulebook};
 use crate::value::{decimal_text, Value};
 
 /// Instructions one rendering may execute (the bundled prompts use a few
-/// thousand), fewer when the templates' literals are long (`guard::fuel`).
+/// thousand), fewer when the templates' literals are long (`compile::fuel`).
 const TEMPLATE_FUEL: u64 = 1_000_000;
 
 /// The three templates of a prompt, by name.
@@ -43,7 +44,7 @@ fn templates(prompt: &Prompt) -> [(&'static str, &str); 3] {
 /// Checks the templates' syntax (at load).
 pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
     for (name, source) in templates(prompt) {
-        guard::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
+        compile::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
     }
     Ok(())
 }
@@ -88,14 +89,14 @@ fn render(
     source: &str,
     context: Jinja,
 ) -> Result<String, minijinja::Error> {
-    run(env, &guard::compile(name, source)?, context)
+    run(env, &compile::compile(name, source)?, context)
 }
 
 /// Runs a compiled template with `context` in `env`, from a fresh count of
 /// the bytes it builds.
 fn run(
     env: &Environment<'static>,
-    compiled: &guard::Compiled<'_>,
+    compiled: &compile::Compiled<'_>,
     context: Jinja,
 ) -> Result<String, minijinja::Error> {
     guard::start();
@@ -159,7 +160,7 @@ pub(crate) fn write_amount(d: &Decimal, places: Option<u32>, language: Language)
 pub(crate) struct Renderer {
     env: Environment<'static>,
     /// The task template, compiled once.
-    task: guard::Compiled<'static>,
+    task: compile::Compiled<'static>,
     /// The rulebook as a template value, converted once (values share it).
     rulebook: Jinja,
     /// The prompt switches of this run, as a template value.
@@ -176,10 +177,10 @@ impl Renderer {
         let mut longest = 0;
         for (name, source) in templates(prompt) {
             let compiled =
-                guard::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
+                compile::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
             longest = longest.max(compiled.longest_literal);
         }
-        let env = environment(generator.language, guard::fuel(TEMPLATE_FUEL, longest));
+        let env = environment(generator.language, compile::fuel(TEMPLATE_FUEL, longest));
         let rulebook = rulebook_context(rb);
         let options: Map<String, Json> = prompt
             .options
@@ -209,7 +210,7 @@ impl Renderer {
         }
         Ok(Renderer {
             env,
-            task: guard::compile("task", guard::interned(&prompt.task))
+            task: compile::compile("task", compile::interned(&prompt.task))
                 .map_err(|e| format!("template `task`: {e}"))?,
             rulebook: jinja(&rulebook),
             options: jinja(&Json::Object(options)),

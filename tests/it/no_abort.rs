@@ -162,17 +162,64 @@ fn a_template_reaches_neither_other_templates_nor_unbounded_filters() {
     }
 }
 
+/// A list or map built of one value twice, forty times over, is small to
+/// build and 2^40 steps to walk: comparing two of them ran for hours (fuel
+/// counts a comparison as one instruction). Each literal, `dict` and
+/// `namespace` is now sized as it is built.
+#[test]
+fn a_template_that_doubles_a_shared_list_forty_times_is_stopped() {
+    let budget = "the template builds more than 8388608 bytes of text";
+    for build in [
+        "[ns.a, ns.a]",
+        "{'l': ns.a, 'r': ns.a}",
+        "dict(l=ns.a, r=ns.a)",
+        "(ns.a, ns.a)",
+    ] {
+        let task = format!(
+            "{{% set ns = namespace(a=[1], b=[1]) %}}{{% for i in range(40) %}}{{% set ns.a = {build} %}}{{% set ns.b = {b} %}}{{% endfor %}}{{{{ ns.a == ns.b }}}}",
+            b = build.replace("ns.a", "ns.b")
+        );
+        let message = first_task_error(&sales_generator(&task));
+        assert!(message.contains(budget), "{task}: {message}");
+    }
+    // In straight lines, through namespaces made of one another.
+    let task = format!(
+        "{{% set a = namespace(x=1) %}}{}{{{{ a == a }}}}",
+        "{% set a = namespace(l=a, r=a) %}".repeat(40)
+    );
+    let message = first_task_error(&sales_generator(&task));
+    assert!(message.contains(budget), "{message}");
+}
+
+/// A namespace given itself sent the next write or comparison of it round
+/// forever: the process overflowed its stack and aborted.
+#[test]
+fn a_namespace_cannot_come_to_hold_itself() {
+    let refused = "a namespace cannot hold a namespace, nor a list or map that holds one";
+    for task in [
+        "{% set ns = namespace() %}{% set ns.me = ns %}{{ ns }}",
+        "{% set ns = namespace() %}{% set ns.me = [1, {'k': ns}] %}{{ ns == ns }}",
+        "{% set ns = namespace() %}{% set m = namespace(ns=ns) %}{% set ns.m = m %}{{ ns }}",
+        "{% set ns = namespace(n=0) %}{% for i in range(3) %}{% set a, ns.x = (1, ns) %}{% endfor %}{{ ns }}",
+    ] {
+        let message = first_task_error(&sales_generator(task));
+        assert!(message.contains(refused), "{task}: {message}");
+    }
+}
+
 /// The operators still compute what minijinja computes.
 #[test]
 fn guarded_operators_give_minijinja_s_values() {
-    let task = r#"{% set ns = namespace(n=0) %}{% for i in range(10) %}{% set ns.n = ns.n + 1.5 %}{% endfor %}{{ ns.n }} {{ [1, 2] + [3] }} {{ "ab" * 3 }} {{ 2 * 3 }} {{ "a" ~ 1 }} {{ (["k"] * 2)|join("-") }}"#;
+    let task = r#"{% set ns = namespace(n=0) %}{% for i in range(10) %}{% set ns.n = ns.n + 1.5 %}{% endfor %}{{ ns.n }} {{ [1, 2] + [3] }} {{ "ab" * 3 }} {{ 2 * 3 }} {{ "a" ~ 1 }} {{ (["k"] * 2)|join("-") }} {% set x = 1 %}{{ [x, 2] }} {{ {"b": x, "a": [x]} }} {{ {"k": 1, "k": x + 1} }} {{ dict(a=x) }} {% set ns.l = [] %}{% for i in range(3) %}{% set ns.l = ns.l + [i, {"i": i}] %}{% endfor %}{{ ns.l }} {% for a, b in [(x, 2), (3, x)] if a > 1 %}{{ a ~ b }}{% endfor %} {% set p, ns.q = [x, [x]] %}{{ p }}{{ ns.q }}"#;
     let rb = super::rulebook(SALES_RB);
     let g = parse_generator("g.toml", &sales_generator(task), &rb).expect("loads");
     let engine = TaskDrawer::new(&g, &rb).expect("an engine");
     let drawn = engine.task(2026, 0, None).expect("a task");
     assert_eq!(
         drawn.task.prompt.as_deref(),
-        Some("15.0 [1, 2, 3] ababab 6 a1 k-k")
+        Some(
+            r#"15.0 [1, 2, 3] ababab 6 a1 k-k [1, 2] {"b": 1, "a": [1]} {"k": 2} {"a": 1} [0, {"i": 0}, 1, {"i": 1}, 2, {"i": 2}] 31 1[1]"#
+        )
     );
 }
 

@@ -3,33 +3,30 @@
 //!
 //! Fuel bounds the instructions a template runs, not the bytes: `s ~ s` run
 //! forty times asks for a terabyte in forty instructions, and `replace` or
-//! `join` can square a string in one. So a template is run from our own
-//! compiled copy ([`compile`]) in which the operators that build values
-//! (`~`, `+`, `*`) call the functions of this module instead, which size
-//! the result before building it; the filters that can build more than a
-//! few times their input are sized first too, the others are counted after
-//! (they are at most a few times the largest value, which the budget
-//! already bounds), and the few whose size an argument alone sets
-//! (`indent`, `format`, `batch`, `slice`, `pprint`) and `debug` are not
-//! offered. Every value written out is counted. Literal text written out
-//! is bounded by fuel: each instruction writes at most the longest literal
-//! of the templates, so the fuel is cut to keep that product under
-//! [`MAX_LITERAL_BYTES`] ([`fuel`]). Templates cannot include, import or
-//! extend one another: no template is registered with the environment.
+//! `join` can square a string in one; `[a, a]` run forty times shares its
+//! way to a list whose walk (a comparison, a write) takes 2^40 steps. So a
+//! template is run from our own compiled copy (`compile`) in which the
+//! operators that build values (`~`, `+`, `*`, list and map literals) call
+//! the functions of this module instead, which size the result before
+//! building it (`dict` and `namespace` too); the filters that can build
+//! more than a few times their input are sized first too, the others are
+//! counted after (they are at most a few times the largest value, which
+//! the budget already bounds), and the few whose size an argument alone
+//! sets (`indent`, `format`, `batch`, `slice`, `pprint`) and `debug` are
+//! not offered. A namespace may not be given a value that holds a
+//! namespace, so no value holds itself. Every value written out is
+//! counted. Literal text written out is bounded by fuel: each instruction
+//! writes at most the longest literal of the templates, so the fuel is cut
+//! to keep that product under [`MAX_LITERAL_BYTES`] (`compile::fuel`).
+//! Templates cannot include, import or extend one another: no template is
+//! registered with the environment.
 
 use std::cell::Cell;
-use std::collections::HashSet;
 use std::fmt::{self, Write as _};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
-use minijinja::machinery::{
-    parse, CompiledTemplate, Instruction, Instructions, TemplateConfig, WhitespaceConfig,
-};
-use minijinja::syntax::SyntaxConfig;
-use minijinja::value::{Rest, Value};
-use minijinja::{AutoEscape, Environment, Error, ErrorKind, State};
-
-use super::fold::Bounds;
+use minijinja::value::{ObjectRepr, Rest, Value};
+use minijinja::{Environment, Error, ErrorKind, State};
 
 /// Bytes of text one rendering may build in all: its values, the results of
 /// its filters and what it writes out (the bundled prompts are under 10 KB).
@@ -40,16 +37,19 @@ pub(crate) const MAX_TEMPLATE_BYTES: usize = 8 << 20;
 pub(crate) const MAX_LITERAL_BYTES: u64 = 64 << 20;
 
 /// Most items of a list a template builds with `+` or `*`.
-const MAX_ITEMS: usize = 1_000_000;
+pub(crate) const MAX_ITEMS: usize = 1_000_000;
 
 /// Estimated bytes of one item of a list.
-const ITEM_BYTES: usize = 16;
+pub(crate) const ITEM_BYTES: usize = 16;
 
 /// The names the operators are rewritten to call: not identifiers, so no
 /// template can name or shadow them.
-const CONCAT: &str = "bareme:~";
-const ADD: &str = "bareme:+";
-const MUL: &str = "bareme:*";
+pub(crate) const CONCAT: &str = "bareme:~";
+pub(crate) const ADD: &str = "bareme:+";
+pub(crate) const MUL: &str = "bareme:*";
+pub(crate) const LIST: &str = "bareme:[]";
+pub(crate) const MAP: &str = "bareme:{}";
+pub(crate) const STORE: &str = "bareme:ns";
 
 thread_local! {
     /// Bytes the rendering on this thread has built so far.
@@ -179,6 +179,98 @@ fn mul(a: Value, b: Value) -> Result<Value, Error> {
     operator("a * b", a, b)
 }
 
+/// `[a, b, …]` with an item that is not a literal (those the compiler
+/// folds, `fold` sizes): sized as its items' text, which counts a value
+/// shared twice twice.
+fn list(items: Rest<Value>) -> Result<Value, Error> {
+    spend_sizes(&items)?;
+    Ok(Value::from(items.0))
+}
+
+/// `{k: v, …}` with a key or value that is not a literal, given as keys and
+/// values in turn: sized as their text.
+fn map(pairs: Rest<Value>) -> Result<Value, Error> {
+    spend_sizes(&pairs)?;
+    Ok(pairs
+        .chunks_exact(2)
+        .filter_map(|pair| match pair {
+            [key, value] => Some((key.clone(), value.clone())),
+            _ => None,
+        })
+        .collect())
+}
+
+fn spend_sizes(values: &[Value]) -> Result<(), Error> {
+    let mut total = 0usize;
+    for v in values {
+        total = total.saturating_add(size(v)?);
+        if total > left() {
+            return Err(too_much());
+        }
+    }
+    spend(total)
+}
+
+/// What a namespace is given (`{% set ns.x = value %}`), refused when it
+/// holds a namespace: the only value a template can change is a namespace,
+/// so none can then come to hold itself. Each entry looked at is counted.
+fn store(value: Value) -> Result<Value, Error> {
+    let mut todo = vec![value.clone()];
+    let mut walked = 0usize;
+    while let Some(v) = todo.pop() {
+        let Some(object) = v.as_object() else {
+            continue;
+        };
+        if Some(object.type_name()) == namespace_type() {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "a namespace cannot hold a namespace, nor a list or map that holds one",
+            ));
+        }
+        let before = todo.len();
+        match object.repr() {
+            ObjectRepr::Map => {
+                for (key, item) in object.try_iter_pairs().into_iter().flatten() {
+                    todo.push(key);
+                    todo.push(item);
+                }
+            }
+            ObjectRepr::Seq | ObjectRepr::Iterable => {
+                todo.extend(object.try_iter().into_iter().flatten());
+            }
+            _ => {}
+        }
+        walked = walked.saturating_add(todo.len() - before);
+        if walked > left() {
+            return Err(too_much());
+        }
+    }
+    spend(walked)?;
+    Ok(value)
+}
+
+/// The type of minijinja's namespaces, which is not public.
+fn namespace_type() -> Option<&'static str> {
+    static NAME: OnceLock<Option<&'static str>> = OnceLock::new();
+    *NAME.get_or_init(|| {
+        minijinja::functions::namespace(None)
+            .ok()
+            .and_then(|ns| ns.as_object().map(|o| o.type_name()))
+    })
+}
+
+/// minijinja's global function `inner`, its result counted.
+fn counted_global(env: &mut Environment<'static>, name: &'static str, inner: Value) {
+    env.add_function(
+        name,
+        move |state: &State, args: Rest<Value>| -> Result<Value, Error> {
+            let result = inner.call(state, &args)?;
+            spend(size(&result)?)?;
+            Ok(result)
+        },
+    );
+}
+
 /// Runs minijinja's operator on values already sized, in an environment of
 /// its own (whose undefined values behave as the operator's do).
 fn operator(expr: &'static str, a: Value, b: Value) -> Result<Value, Error> {
@@ -279,6 +371,19 @@ pub(crate) fn install(env: &mut Environment<'static>) {
     env.add_function(CONCAT, concat);
     env.add_function(ADD, add);
     env.add_function(MUL, mul);
+    env.add_function(LIST, list);
+    env.add_function(MAP, map);
+    env.add_function(STORE, store);
+    counted_global(
+        env,
+        "dict",
+        Value::from_function(minijinja::functions::dict),
+    );
+    counted_global(
+        env,
+        "namespace",
+        Value::from_function(minijinja::functions::namespace),
+    );
     env.remove_global("debug");
     for name in [
         "indent",
@@ -373,126 +478,4 @@ fn builtin_filter(name: &str) -> Option<Value> {
         "sum" => Value::from_function(f::sum),
         _ => return None,
     })
-}
-
-/// `source` for as long as the process runs, each distinct text kept once:
-/// a compiled template borrows its text, and the task template, compiled
-/// once per generator rather than once per task, is kept beside the
-/// environment that runs it.
-pub(crate) fn interned(source: &str) -> &'static str {
-    static SOURCES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut sources = SOURCES
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(kept) = sources.get(source) {
-        return kept;
-    }
-    let kept: &'static str = Box::leak(source.to_owned().into_boxed_str());
-    sources.insert(kept);
-    kept
-}
-
-/// Most `elif` branches a template may have in all (the bundled templates
-/// have a few): minijinja's parser recurses once per branch.
-pub(crate) const MAX_ELIFS: usize = 200;
-
-/// How many `{% elif` tags (`{%-`, `{%+` and spaces allowed) `source` holds.
-fn elif_tags(source: &str) -> usize {
-    source
-        .match_indices("{%")
-        .filter(|(at, _)| {
-            let rest = source[at + 2..].trim_start_matches(['-', '+']).trim_start();
-            rest.starts_with("elif")
-                && !rest[4..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        })
-        .count()
-}
-
-/// A template compiled by us, its value-building operators calling the
-/// guarded functions above, with the longest literal it writes.
-pub(crate) struct Compiled<'s> {
-    pub(crate) instructions: Instructions<'s>,
-    pub(crate) blocks: std::collections::BTreeMap<&'s str, Instructions<'s>>,
-    pub(crate) longest_literal: usize,
-}
-
-/// Compiles `source` as minijinja would (trailing newline kept), once its
-/// folded constants are sized (`fold`), and rewrites its operators in place
-/// (one instruction for one, so every jump and location stays as it was).
-pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>, Error> {
-    // minijinja reads an `elif` chain by recursion, one frame per branch:
-    // thousands of them overflow the stack and abort the process before any
-    // fuel is spent. Counted first, on the text.
-    let elifs = elif_tags(source);
-    if elifs > MAX_ELIFS {
-        return Err(Error::new(
-            ErrorKind::InvalidOperation,
-            format!(
-                "the template has {elifs} `elif` branches, more than the {MAX_ELIFS} a template may have: use a mapping, or split the template"
-            ),
-        ));
-    }
-    let ws_config = WhitespaceConfig {
-        keep_trailing_newline: true,
-        lstrip_blocks: false,
-        trim_blocks: false,
-    };
-    let config = TemplateConfig {
-        syntax_config: SyntaxConfig,
-        ws_config,
-        default_auto_escape: Arc::new(|_: &str| AutoEscape::None),
-    };
-    // Read without folding first; a syntax error is left for the compiler,
-    // which reports it with the template's text.
-    if let Ok(tree) = parse(source, name, SyntaxConfig, ws_config) {
-        let bounds = Bounds {
-            bytes: MAX_TEMPLATE_BYTES,
-            items: MAX_ITEMS,
-            item_bytes: ITEM_BYTES,
-        };
-        if let Some(why) = super::fold::check(&tree, source.len(), bounds) {
-            return Err(Error::new(ErrorKind::InvalidOperation, why));
-        }
-    }
-    let CompiledTemplate {
-        mut instructions,
-        mut blocks,
-        ..
-    } = CompiledTemplate::new(name, source, &config)?;
-    let mut longest_literal = rewrite(&mut instructions);
-    for block in blocks.values_mut() {
-        longest_literal = longest_literal.max(rewrite(block));
-    }
-    Ok(Compiled {
-        instructions,
-        blocks,
-        longest_literal,
-    })
-}
-
-/// Rewrites the operators of `code`; gives its longest literal.
-fn rewrite(code: &mut Instructions<'_>) -> usize {
-    let mut longest = 0;
-    for i in 0..code.len() {
-        let Ok(at) = u32::try_from(i) else { break };
-        let Some(instruction) = code.get_mut(at) else {
-            break;
-        };
-        match instruction {
-            Instruction::StringConcat => *instruction = Instruction::CallFunction(CONCAT, Some(2)),
-            Instruction::Add => *instruction = Instruction::CallFunction(ADD, Some(2)),
-            Instruction::Mul => *instruction = Instruction::CallFunction(MUL, Some(2)),
-            Instruction::EmitRaw(text) => longest = longest.max(text.len()),
-            _ => {}
-        }
-    }
-    longest
-}
-
-/// Instructions a rendering may run: minijinja's fuel, cut so that fuel ×
-/// the longest literal stays under [`MAX_LITERAL_BYTES`].
-pub(crate) fn fuel(full: u64, longest_literal: usize) -> u64 {
-    let longest = u64::try_from(longest_literal.max(1)).unwrap_or(u64::MAX);
-    full.min(MAX_LITERAL_BYTES / longest).max(1)
 }

@@ -1,0 +1,217 @@
+//! Our compiled copy of a template: minijinja's code, rewritten so that
+//! every operator that builds a value calls the guarded function of
+//! `guard` that sizes it first, and every assignment to a namespace has its
+//! value checked (a namespace holding itself would send every later walk of
+//! it, a comparison or a write, round forever).
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use minijinja::machinery::{
+    parse, CompiledTemplate, Instruction, Instructions, TemplateConfig, WhitespaceConfig,
+};
+use minijinja::syntax::SyntaxConfig;
+use minijinja::{AutoEscape, Error, ErrorKind};
+
+use super::fold::Bounds;
+use super::guard::{
+    ADD, CONCAT, ITEM_BYTES, LIST, MAP, MAX_ITEMS, MAX_LITERAL_BYTES, MAX_TEMPLATE_BYTES, MUL,
+    STORE,
+};
+
+/// `source` for as long as the process runs, each distinct text kept once:
+/// a compiled template borrows its text, and the task template, compiled
+/// once per generator rather than once per task, is kept beside the
+/// environment that runs it.
+pub(crate) fn interned(source: &str) -> &'static str {
+    static SOURCES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut sources = SOURCES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(kept) = sources.get(source) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(source.to_owned().into_boxed_str());
+    sources.insert(kept);
+    kept
+}
+
+/// Most `elif` branches a template may have in all (the bundled templates
+/// have a few): minijinja's parser recurses once per branch.
+pub(crate) const MAX_ELIFS: usize = 200;
+
+/// How many `{% elif` tags (`{%-`, `{%+` and spaces allowed) `source` holds.
+fn elif_tags(source: &str) -> usize {
+    source
+        .match_indices("{%")
+        .filter(|(at, _)| {
+            let rest = source[at + 2..].trim_start_matches(['-', '+']).trim_start();
+            rest.starts_with("elif")
+                && !rest[4..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+        .count()
+}
+
+/// A template compiled by us, its value-building operators calling the
+/// guarded functions, with the longest literal it writes.
+pub(crate) struct Compiled<'s> {
+    pub(crate) instructions: Instructions<'s>,
+    pub(crate) blocks: BTreeMap<&'s str, Instructions<'s>>,
+    pub(crate) longest_literal: usize,
+}
+
+/// Compiles `source` as minijinja would (trailing newline kept), once its
+/// folded constants are sized (`fold`), and rewrites its code ([`rewrite`]).
+pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>, Error> {
+    // minijinja reads an `elif` chain by recursion, one frame per branch:
+    // thousands of them overflow the stack and abort the process before any
+    // fuel is spent. Counted first, on the text.
+    let elifs = elif_tags(source);
+    if elifs > MAX_ELIFS {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!(
+                "the template has {elifs} `elif` branches, more than the {MAX_ELIFS} a template may have: use a mapping, or split the template"
+            ),
+        ));
+    }
+    let ws_config = WhitespaceConfig {
+        keep_trailing_newline: true,
+        lstrip_blocks: false,
+        trim_blocks: false,
+    };
+    let config = TemplateConfig {
+        syntax_config: SyntaxConfig,
+        ws_config,
+        default_auto_escape: Arc::new(|_: &str| AutoEscape::None),
+    };
+    // Read without folding first; a syntax error is left for the compiler,
+    // which reports it with the template's text.
+    if let Ok(tree) = parse(source, name, SyntaxConfig, ws_config) {
+        let bounds = Bounds {
+            bytes: MAX_TEMPLATE_BYTES,
+            items: MAX_ITEMS,
+            item_bytes: ITEM_BYTES,
+        };
+        if let Some(why) = super::fold::check(&tree, source.len(), bounds) {
+            return Err(Error::new(ErrorKind::InvalidOperation, why));
+        }
+    }
+    let CompiledTemplate {
+        instructions,
+        blocks,
+        ..
+    } = CompiledTemplate::new(name, source, &config)?;
+    let (instructions, mut longest_literal) = rewrite(&instructions)?;
+    let mut rewritten = BTreeMap::new();
+    for (block, code) in &blocks {
+        let (code, longest) = rewrite(code)?;
+        longest_literal = longest_literal.max(longest);
+        rewritten.insert(*block, code);
+    }
+    Ok(Compiled {
+        instructions,
+        blocks: rewritten,
+        longest_literal,
+    })
+}
+
+/// How many instructions of ours stand for `instruction`: a namespace's
+/// assignment gets its value checked first (`Swap`, the check, `Swap`).
+fn width(instruction: &Instruction<'_>) -> u32 {
+    match instruction {
+        Instruction::SetAttr(_) => 4,
+        _ => 1,
+    }
+}
+
+/// `code` again, with every operator that builds a value or walks one
+/// calling its guarded function instead (`guard`), and every namespace
+/// assignment checked; gives its longest literal. Jumps, macros and
+/// locations are moved to the new positions.
+fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Error> {
+    let len = u32::try_from(code.len())
+        .map_err(|_| Error::new(ErrorKind::InvalidOperation, "the template is too long"))?;
+    // Where each instruction lands, and one past the end (a jump may go there).
+    let mut at = Vec::with_capacity(code.len() + 1);
+    let mut next = 0u32;
+    for i in 0..len {
+        at.push(next);
+        let step = code.get(i).map_or(1, width);
+        next = next
+            .checked_add(step)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "the template is too long"))?;
+    }
+    at.push(next);
+    let to = |target: u32| -> Result<u32, Error> {
+        at.get(target as usize).copied().ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidOperation,
+                "the template's code jumps outside itself",
+            )
+        })
+    };
+    let mut out = Instructions::new(code.name(), code.source());
+    let mut longest = 0;
+    for i in 0..len {
+        let Some(instruction) = code.get(i) else {
+            break;
+        };
+        let mut emit = |instruction: Instruction<'s>| {
+            if let Some(span) = code.get_span(i) {
+                out.add_with_span(instruction, span);
+            } else if let Some(line) = code.get_line(i).and_then(|l| u16::try_from(l).ok()) {
+                out.add_with_line(instruction, line);
+            } else {
+                out.add(instruction);
+            }
+        };
+        let call = |name: &'static str, args: u16| Instruction::CallFunction(name, Some(args));
+        match instruction {
+            Instruction::StringConcat => emit(call(CONCAT, 2)),
+            Instruction::Add => emit(call(ADD, 2)),
+            Instruction::Mul => emit(call(MUL, 2)),
+            Instruction::BuildList(Some(n)) => emit(call(LIST, items(*n)?)),
+            Instruction::BuildList(None) => emit(Instruction::CallFunction(LIST, None)),
+            Instruction::BuildMap(n) => emit(call(MAP, items(n.saturating_mul(2))?)),
+            Instruction::SetAttr(name) => {
+                emit(Instruction::Swap);
+                emit(call(STORE, 1));
+                emit(Instruction::Swap);
+                emit(Instruction::SetAttr(name));
+            }
+            Instruction::Jump(t) => emit(Instruction::Jump(to(*t)?)),
+            Instruction::JumpIfFalse(t) => emit(Instruction::JumpIfFalse(to(*t)?)),
+            Instruction::JumpIfFalseOrPop(t) => emit(Instruction::JumpIfFalseOrPop(to(*t)?)),
+            Instruction::JumpIfTrueOrPop(t) => emit(Instruction::JumpIfTrueOrPop(to(*t)?)),
+            Instruction::Iterate(t) => emit(Instruction::Iterate(to(*t)?)),
+            Instruction::BuildMacro(name, t, flags) => {
+                emit(Instruction::BuildMacro(name, to(*t)?, *flags))
+            }
+            Instruction::EmitRaw(text) => {
+                longest = longest.max(text.len());
+                emit(instruction.clone());
+            }
+            other => emit(other.clone()),
+        }
+    }
+    Ok((out, longest))
+}
+
+/// A count of arguments a call can carry.
+fn items(n: usize) -> Result<u16, Error> {
+    u16::try_from(n).map_err(|_| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("a list or map literal of more than {} items", u16::MAX),
+        )
+    })
+}
+
+/// Instructions a rendering may run: minijinja's fuel, cut so that fuel ×
+/// the longest literal stays under [`MAX_LITERAL_BYTES`].
+pub(crate) fn fuel(full: u64, longest_literal: usize) -> u64 {
+    let longest = u64::try_from(longest_literal.max(1)).unwrap_or(u64::MAX);
+    full.min(MAX_LITERAL_BYTES / longest).max(1)
+}
