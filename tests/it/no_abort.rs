@@ -207,10 +207,37 @@ fn a_namespace_cannot_come_to_hold_itself() {
     }
 }
 
+/// Fuel counts a comparison, a lookup or a filter as one instruction: a
+/// loop comparing two lists of 200,000 items ran for minutes. What each
+/// walks is counted against a budget of its own.
+#[test]
+fn a_template_that_walks_large_values_in_a_loop_is_stopped() {
+    let budget = "the template walks more than 33554432 bytes of values";
+    // Not folded by the compiler: built when the template runs.
+    let big = "(range(2)|length * 100000)";
+    for walk in [
+        "s == t",
+        "s < t",
+        "s in t",
+        "s <= t <= s",
+        "t is eq(s)",
+        "lt|select('eq', s)|list",
+        "s|min",
+        "m[s]",
+        "l == l",
+    ] {
+        let task = format!(
+            "{{% set s = 'x' * {big} %}}{{% set t = 'y' * {big} %}}{{% set m = {{s: 1}} %}}{{% set lt = [t] %}}{{% set l = ['x'] * (range(2)|length * 10000) %}}{{% for i in range(100000) %}}{{% if {walk} %}}{{% endif %}}{{% endfor %}}"
+        );
+        let message = first_task_error(&sales_generator(&task));
+        assert!(message.contains(budget), "{walk}: {message}");
+    }
+}
+
 /// The operators still compute what minijinja computes.
 #[test]
 fn guarded_operators_give_minijinja_s_values() {
-    let task = r#"{% set ns = namespace(n=0) %}{% for i in range(10) %}{% set ns.n = ns.n + 1.5 %}{% endfor %}{{ ns.n }} {{ [1, 2] + [3] }} {{ "ab" * 3 }} {{ 2 * 3 }} {{ "a" ~ 1 }} {{ (["k"] * 2)|join("-") }} {% set x = 1 %}{{ [x, 2] }} {{ {"b": x, "a": [x]} }} {{ {"k": 1, "k": x + 1} }} {{ dict(a=x) }} {% set ns.l = [] %}{% for i in range(3) %}{% set ns.l = ns.l + [i, {"i": i}] %}{% endfor %}{{ ns.l }} {% for a, b in [(x, 2), (3, x)] if a > 1 %}{{ a ~ b }}{% endfor %} {% set p, ns.q = [x, [x]] %}{{ p }}{{ ns.q }}"#;
+    let task = r#"{% set ns = namespace(n=0) %}{% for i in range(10) %}{% set ns.n = ns.n + 1.5 %}{% endfor %}{{ ns.n }} {{ [1, 2] + [3] }} {{ "ab" * 3 }} {{ 2 * 3 }} {{ "a" ~ 1 }} {{ (["k"] * 2)|join("-") }} {% set x = 1 %}{{ [x, 2] }} {{ {"b": x, "a": [x]} }} {{ {"k": 1, "k": x + 1} }} {{ dict(a=x) }} {% set ns.l = [] %}{% for i in range(3) %}{% set ns.l = ns.l + [i, {"i": i}] %}{% endfor %}{{ ns.l }} {% for a, b in [(x, 2), (3, x)] if a > 1 %}{{ a ~ b }}{% endfor %} {% set p, ns.q = [x, [x]] %}{{ p }}{{ ns.q }} {{ x == 1 }}{{ x != 1 }}{{ x < 2 }}{{ 1 < x < 2 }}{{ x in [1] }}{{ "a" not in "b" }}{{ {"k": x}["k"] }}{{ x is eq(1) }}{{ [3, 1]|sort|join }}"#;
     let rb = super::rulebook(SALES_RB);
     let g = parse_generator("g.toml", &sales_generator(task), &rb).expect("loads");
     let engine = TaskDrawer::new(&g, &rb).expect("an engine");
@@ -218,7 +245,7 @@ fn guarded_operators_give_minijinja_s_values() {
     assert_eq!(
         drawn.task.prompt.as_deref(),
         Some(
-            r#"15.0 [1, 2, 3] ababab 6 a1 k-k [1, 2] {"b": 1, "a": [1]} {"k": 2} {"a": 1} [0, {"i": 0}, 1, {"i": 1}, 2, {"i": 2}] 31 1[1]"#
+            r#"15.0 [1, 2, 3] ababab 6 a1 k-k [1, 2] {"b": 1, "a": [1]} {"k": 2} {"a": 1} [0, {"i": 0}, 1, {"i": 1}, 2, {"i": 2}] 31 1[1] TrueFalseTrueFalseTrueTrue1True13"#
         )
     );
 }

@@ -2,7 +2,8 @@
 //! every operator that builds a value calls the guarded function of
 //! `guard` that sizes it first, and every assignment to a namespace has its
 //! value checked (a namespace holding itself would send every later walk of
-//! it, a comparison or a write, round forever).
+//! it, a comparison or a write, round forever), and every comparison and
+//! lookup by value counts what it walks.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -16,7 +17,7 @@ use minijinja::{AutoEscape, Error, ErrorKind};
 use super::fold::Bounds;
 use super::guard::{
     ADD, CONCAT, ITEM_BYTES, LIST, MAP, MAX_ITEMS, MAX_LITERAL_BYTES, MAX_TEMPLATE_BYTES, MUL,
-    STORE,
+    STORE, WALK,
 };
 
 /// `source` for as long as the process runs, each distinct text kept once:
@@ -119,11 +120,30 @@ pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>
 
 /// How many instructions of ours stand for `instruction`: a namespace's
 /// assignment gets its value checked first (`Swap`, the check, `Swap`).
+/// A comparison gets both its sides counted as walked first (the check,
+/// `Swap`, the check, `Swap`), a lookup by value its key.
 fn width(instruction: &Instruction<'_>) -> u32 {
     match instruction {
         Instruction::SetAttr(_) => 4,
+        i if compares(i) => 5,
+        Instruction::GetItem => 2,
         _ => 1,
     }
+}
+
+/// Whether `instruction` compares the two values on top of the stack.
+fn compares(instruction: &Instruction<'_>) -> bool {
+    matches!(
+        instruction,
+        Instruction::Eq
+            | Instruction::Ne
+            | Instruction::Lt
+            | Instruction::Lte
+            | Instruction::Gt
+            | Instruction::Gte
+            | Instruction::In
+            | Instruction::CompareAndPreserve(_)
+    )
 }
 
 /// `code` again, with every operator that builds a value or walks one
@@ -180,6 +200,17 @@ fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Err
                 emit(call(STORE, 1));
                 emit(Instruction::Swap);
                 emit(Instruction::SetAttr(name));
+            }
+            i if compares(i) => {
+                emit(call(WALK, 1));
+                emit(Instruction::Swap);
+                emit(call(WALK, 1));
+                emit(Instruction::Swap);
+                emit(i.clone());
+            }
+            Instruction::GetItem => {
+                emit(call(WALK, 1));
+                emit(Instruction::GetItem);
             }
             Instruction::Jump(t) => emit(Instruction::Jump(to(*t)?)),
             Instruction::JumpIfFalse(t) => emit(Instruction::JumpIfFalse(to(*t)?)),

@@ -50,15 +50,47 @@ pub(crate) const MUL: &str = "bareme:*";
 pub(crate) const LIST: &str = "bareme:[]";
 pub(crate) const MAP: &str = "bareme:{}";
 pub(crate) const STORE: &str = "bareme:ns";
+pub(crate) const WALK: &str = "bareme:walk";
+
+/// Bytes of values (as text) one rendering may have walked: compared,
+/// looked up by, or given to a filter that goes through them. Fuel counts
+/// each of those as one instruction whatever the size of what it walks
+/// (the bundled prompts walk under 10 KB).
+pub(crate) const MAX_TEMPLATE_WALK: usize = 32 << 20;
 
 thread_local! {
     /// Bytes the rendering on this thread has built so far.
     static SPENT: Cell<usize> = const { Cell::new(0) };
+    /// Bytes of values the rendering on this thread has walked so far.
+    static WALKED: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Starts a rendering's count (a rendering runs on one thread).
 pub(crate) fn start() {
     SPENT.with(|s| s.set(0));
+    WALKED.with(|s| s.set(0));
+}
+
+fn walked_too_much() -> Error {
+    Error::new(
+        ErrorKind::InvalidOperation,
+        format!("the template walks more than {MAX_TEMPLATE_WALK} bytes of values (comparisons, lookups and filters)"),
+    )
+}
+
+/// Counts the walk of `v`, or refuses past the walking budget.
+fn walk(v: &Value) -> Result<(), Error> {
+    let left = MAX_TEMPLATE_WALK.saturating_sub(WALKED.with(Cell::get));
+    let bytes = measure(v, left).ok_or_else(walked_too_much)?;
+    WALKED.with(|w| w.set(w.get().saturating_add(bytes)));
+    Ok(())
+}
+
+/// A value about to be walked (either side of a comparison, a key),
+/// counted and given back unchanged.
+fn walked(v: Value) -> Result<Value, Error> {
+    walk(&v)?;
+    Ok(v)
 }
 
 fn too_much() -> Error {
@@ -105,21 +137,17 @@ impl fmt::Write for Counter {
 
 /// The bytes of `v` as text, or an error once they pass what is left.
 fn size(v: &Value) -> Result<usize, Error> {
+    measure(v, left()).ok_or_else(too_much)
+}
+
+/// The bytes of `v` as text, or `None` past `limit` (which is all that is
+/// written to find out).
+fn measure(v: &Value, limit: usize) -> Option<usize> {
     if let Some(s) = v.as_str() {
-        return if s.len() > left() {
-            Err(too_much())
-        } else {
-            Ok(s.len())
-        };
+        return (s.len() <= limit).then_some(s.len());
     }
-    let mut counter = Counter {
-        bytes: 0,
-        limit: left(),
-    };
-    match write!(counter, "{v}") {
-        Ok(()) => Ok(counter.bytes),
-        Err(_) => Err(too_much()),
-    }
+    let mut counter = Counter { bytes: 0, limit };
+    write!(counter, "{v}").ok().map(|()| counter.bytes)
 }
 
 /// Items of a list, when it says how many.
@@ -326,6 +354,36 @@ const COUNTED_AFTER: &[&str] = &[
     "zip",
 ];
 
+/// Filters that look at their value without going through it: not counted
+/// as a walk.
+const NOT_WALKING: &[&str] = &[
+    "length", "count", "default", "d", "bool", "int", "float", "round", "abs", "attr", "first",
+    "last", "safe",
+];
+
+/// Tests that compare their value with their argument, counted as a walk
+/// of both.
+const COMPARING_TESTS: &[&str] = &[
+    "eq",
+    "equalto",
+    "==",
+    "ne",
+    "!=",
+    "lt",
+    "lessthan",
+    "<",
+    "le",
+    "<=",
+    "gt",
+    "greaterthan",
+    ">",
+    "ge",
+    ">=",
+    "in",
+    "startingwith",
+    "endingwith",
+];
+
 /// Filters whose result is sized from their arguments before they run.
 const SIZED_FIRST: &[&str] = &["join", "replace", "string", "sum"];
 
@@ -374,6 +432,7 @@ pub(crate) fn install(env: &mut Environment<'static>) {
     env.add_function(LIST, list);
     env.add_function(MAP, map);
     env.add_function(STORE, store);
+    env.add_function(WALK, walked);
     counted_global(
         env,
         "dict",
@@ -401,17 +460,33 @@ pub(crate) fn install(env: &mut Environment<'static>) {
             continue;
         };
         let first = SIZED_FIRST.contains(&name);
+        let walks = !NOT_WALKING.contains(&name);
         env.add_filter(
             name,
             move |state: &State, args: Rest<Value>| -> Result<Value, Error> {
                 if first {
                     spend(before(name, &args)?)?;
                 }
+                if walks {
+                    args.iter().try_for_each(walk)?;
+                }
                 let result = inner.call(state, &args)?;
                 if !first {
                     spend(size(&result)?)?;
                 }
                 Ok(result)
+            },
+        );
+    }
+    for &name in COMPARING_TESTS {
+        let Some(inner) = builtin_test(name) else {
+            continue;
+        };
+        env.add_test(
+            name,
+            move |state: &State, args: Rest<Value>| -> Result<bool, Error> {
+                args.iter().try_for_each(walk)?;
+                Ok(inner.call(state, &args)?.is_true())
             },
         );
     }
@@ -427,10 +502,28 @@ where
     F: Fn(Value) -> Result<String, Error> + Send + Sync + 'static,
 {
     env.add_filter(name, move |v: Value| -> Result<String, Error> {
+        walk(&v)?;
         let text = f(v)?;
         spend(text.len())?;
         Ok(text)
     });
+}
+
+/// minijinja's own test `name`, as a value to call.
+fn builtin_test(name: &str) -> Option<Value> {
+    use minijinja::tests as t;
+    Some(match name {
+        "eq" | "equalto" | "==" => Value::from_function(t::is_eq),
+        "ne" | "!=" => Value::from_function(t::is_ne),
+        "lt" | "lessthan" | "<" => Value::from_function(t::is_lt),
+        "le" | "<=" => Value::from_function(t::is_le),
+        "gt" | "greaterthan" | ">" => Value::from_function(t::is_gt),
+        "ge" | ">=" => Value::from_function(t::is_ge),
+        "in" => Value::from_function(t::is_in),
+        "startingwith" => Value::from_function(t::is_startingwith),
+        "endingwith" => Value::from_function(t::is_endingwith),
+        _ => return None,
+    })
 }
 
 /// minijinja's own filter `name`, as a value to call.
