@@ -17,6 +17,27 @@ use crate::value::{describe_value, Record, Value};
 
 use super::tracer::{NoTrace, Tracer};
 
+thread_local! {
+    /// Units of budget every machine done on this thread has spent.
+    static STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Units of evaluation budget spent on this thread so far, by every
+/// machine done (dropped): the difference across a stretch of work on one
+/// thread bounds a series of evaluations as one budget bounds one (a
+/// generated task's draws, `generate::budget`). Deterministic: the same
+/// evaluations spend the same units on any machine.
+pub(crate) fn steps_on_this_thread() -> u64 {
+    STEPS.with(Cell::get)
+}
+
+impl<T: Tracer> Drop for Machine<'_, T> {
+    fn drop(&mut self) {
+        let spent = self.began.saturating_sub(self.budget);
+        STEPS.with(|s| s.set(s.get().saturating_add(spent)));
+    }
+}
+
 /// Stack left free before a step is computed: the deepest one formula can
 /// nest (the parser bounds it) with room to spare, in a debug build.
 pub(super) const STACK_RED_ZONE: usize = 1024 * 1024;
@@ -259,6 +280,9 @@ pub(super) struct Machine<'a, T: Tracer> {
     /// Values of names bound inside formulas, innermost last.
     pub(super) locals: Vec<Value>,
     pub(super) budget: u64,
+    /// The budget it started from: what it spent is added to this
+    /// thread's tally when it is done ([`steps_on_this_thread`]).
+    pub(super) began: u64,
     /// Whether the budget ran out.
     pub(super) exhausted: bool,
     /// Whether the lowered code's shortcuts are taken (folded constants,
@@ -294,15 +318,14 @@ impl<'a, T: Tracer> Machine<'a, T> {
             let per_item: usize = rb.groups.iter().map(|g| g.steps.len() * items(g)).sum();
             tracer.reserve(rb.checks.len() + rb.steps.len() + per_item);
         }
-        Machine {
-            tracer,
-            steps: vec![Slot::Todo; rb.steps.len()],
-            params: vec![None; rb.params.len()],
-            groups: (0..rb.groups.len()).map(|_| None).collect(),
-            shortcuts: !T::ON,
-            replay: T::ON,
-            ..Machine::new_empty(rb, facts)
-        }
+        let mut m = Machine::new_empty(rb, facts);
+        m.tracer = tracer;
+        m.steps = vec![Slot::Todo; rb.steps.len()];
+        m.params = vec![None; rb.params.len()];
+        m.groups = (0..rb.groups.len()).map(|_| None).collect();
+        m.shortcuts = !T::ON;
+        m.replay = T::ON;
+        m
     }
 
     pub(super) fn new_empty(rb: &'a Rulebook, facts: &'a Facts) -> Self {
@@ -315,6 +338,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
             current: None,
             locals: Vec::new(),
             budget: rb.limits.max_eval_steps.saturating_sub(facts.spent),
+            began: rb.limits.max_eval_steps.saturating_sub(facts.spent),
             exhausted: false,
             shortcuts: false,
             replay: false,
@@ -505,6 +529,7 @@ impl<'a> Machine<'a, NoTrace> {
     pub(super) fn for_inputs(rb: &'a Rulebook, facts: &'a Facts, spent: &Cell<u64>) -> Self {
         let mut m = Machine::new_empty(rb, facts);
         m.budget = rb.limits.max_eval_steps.saturating_sub(spent.get());
+        m.began = m.budget;
         m
     }
 

@@ -32,6 +32,7 @@ mod tracer;
 mod value;
 
 pub(crate) use answer::{answer_clauses, cite_clauses, format_value};
+pub(crate) use machine::steps_on_this_thread;
 use machine::{Machine, Site};
 pub(crate) use steps::rows_in_force;
 use steps::supplied_rows;
@@ -73,38 +74,40 @@ pub fn evaluate(
 fn run<T: Tracer>(rb: &Rulebook, facts: &Facts) -> Result<(Outcome, Option<Trace>), EvalError> {
     let mut m = Machine::<T>::new(rb, facts);
     let outcome = m.run_retried()?;
-    let trace = m.tracer.finish().map(|t| {
-        let inputs = rb
-            .inputs
-            .iter()
-            .zip(facts.values.iter().zip(&facts.given))
-            .map(|(input, (value, given))| {
-                let value = match &input.kind {
-                    InputKind::Table { table } => {
-                        supplied_rows(rb, facts, *table).unwrap_or_else(|| value.clone())
+    let trace = std::mem::replace(&mut m.tracer, T::new())
+        .finish()
+        .map(|t| {
+            let inputs = rb
+                .inputs
+                .iter()
+                .zip(facts.values.iter().zip(&facts.given))
+                .map(|(input, (value, given))| {
+                    let value = match &input.kind {
+                        InputKind::Table { table } => {
+                            supplied_rows(rb, facts, *table).unwrap_or_else(|| value.clone())
+                        }
+                        _ => value.clone(),
+                    };
+                    InputTrace {
+                        name: input.name.clone(),
+                        given: *given,
+                        value,
                     }
-                    _ => value.clone(),
-                };
-                InputTrace {
-                    name: input.name.clone(),
-                    given: *given,
-                    value,
-                }
-            })
-            .collect();
-        Trace {
-            rulebook: rb.reference(),
-            ablation: rb.ablation_label(),
-            reports: t.reports,
-            inputs,
-            events: t.events,
-            outcome: t.outcome.unwrap_or(OutcomeTrace::Decision {
-                decision: String::new(),
-                reason: None,
-                clauses: vec![],
-            }),
-        }
-    });
+                })
+                .collect();
+            Trace {
+                rulebook: rb.reference(),
+                ablation: rb.ablation_label(),
+                reports: t.reports,
+                inputs,
+                events: t.events,
+                outcome: t.outcome.unwrap_or(OutcomeTrace::Decision {
+                    decision: String::new(),
+                    reason: None,
+                    clauses: vec![],
+                }),
+            }
+        });
     Ok((outcome, trace))
 }
 

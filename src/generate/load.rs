@@ -34,6 +34,14 @@ const DEFAULT_MAX_REDRAWS: u32 = 1000;
 const DEFAULT_MAX_EVALUATIONS: u64 = 50_000;
 /// What a file may set it to.
 const MAX_EVALUATIONS: u64 = 1_000_000;
+/// Most units of evaluation budget one task's draws spend, all their
+/// evaluations together, unless the file sets fewer or more (`budget`):
+/// each evaluation is bounded by the rulebook's `max_eval_steps`, but
+/// 50,000 of them at a million each would take hours. The hungriest task
+/// of the bundled generators' first 2,000 spends 61,032 (succession-fr).
+const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+/// What a file may set it to.
+const MAX_STEPS: u64 = 10_000_000_000;
 /// The longest run of a stratified pick (the sum of a level's weights): a
 /// task deals its run's profiles, so this bounds the work of one pick.
 const MAX_STRATUM: u64 = 100_000;
@@ -344,6 +352,11 @@ impl<'a> Checker<'a> {
                 .as_ref()
                 .map_or(DEFAULT_MAX_EVALUATIONS, |m| *m.get_ref())
                 .clamp(1, MAX_EVALUATIONS),
+            max_steps: h
+                .max_steps
+                .as_ref()
+                .map_or(DEFAULT_MAX_STEPS, |m| *m.get_ref())
+                .clamp(1, MAX_STEPS),
             keep_profile: h.keep_profile.unwrap_or(false),
             stratified,
         })

@@ -51,6 +51,9 @@ pub struct Generator {
     /// Most evaluations of the rulebook the draws of one task make
     /// (`budget`).
     pub(crate) max_evaluations: u64,
+    /// Most units of evaluation budget the draws of one task spend, all
+    /// their evaluations together (`budget`).
+    pub(crate) max_steps: u64,
     /// Redraws stay in the profile first picked.
     pub(crate) keep_profile: bool,
     /// Profiles are picked by strata of task indices, not one task at a

@@ -53,6 +53,9 @@ pub struct RawHeader {
     /// Most evaluations of the rulebook the draws of one task make.
     #[serde(default)]
     pub max_evaluations: Option<Spanned<u64>>,
+    /// Most units of evaluation budget the draws of one task spend.
+    #[serde(default)]
+    pub max_steps: Option<Spanned<u64>>,
     /// Whether a task that misses its profile is drawn again from the same
     /// profile (so that profiles keep their weights whatever their redraw
     /// rates) instead of from a profile picked again.

@@ -7,21 +7,18 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use super::budget::Evaluations;
+use super::budget::{Evaluations, Spent};
 use super::draw::{decimal_json, Drawer, Redraw};
 use super::leak::{json_decimal, leaks};
 use super::model::*;
 use super::prompt::Renderer;
 use crate::case::validate_case;
-use crate::eval::{
-    evaluate, evaluate_ended, evaluate_formula, evaluate_under, FormulaReader, Outcome,
-};
+use crate::eval::{evaluate, evaluate_ended, evaluate_formula, FormulaReader, Outcome};
 use crate::facts::Facts;
 use crate::model::{CheckOutcome, Rulebook};
 use crate::outcome::{outcome_json, EvalError};
@@ -296,7 +293,7 @@ impl<'g> TaskDrawer<'g> {
             fresh: BTreeMap::new(),
             tally: BTreeMap::new(),
             refused: 0,
-            evaluations: Evaluations::new(g.max_evaluations),
+            evaluations: Evaluations::new(g.max_evaluations, g.max_steps),
         })
     }
 
@@ -316,14 +313,17 @@ impl<'g> TaskDrawer<'g> {
                 .unwrap_or_else(|| pick(&mut draws.rng, &draws.level.profiles));
             let profile = &g.profiles[at];
             let mut broken = None;
-            match self.attempt(
+            draws.evaluations.begin();
+            let attempt = self.attempt(
                 &mut draws.rng,
                 &mut draws.evaluations,
                 index,
                 draws.level,
                 profile,
                 &mut broken,
-            ) {
+            );
+            draws.evaluations.end();
+            match attempt {
                 Ok((task, signature)) => {
                     return Ok(DrawnTask {
                         task,
@@ -334,14 +334,25 @@ impl<'g> TaskDrawer<'g> {
                 }
                 // A template that fails fails every draw: no redraw mends it.
                 Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
-                Err(_) if draws.evaluations.exhausted() => {
+                Err(_) if draws.evaluations.exhausted().is_some() => {
+                    let (made, key) = match draws.evaluations.exhausted() {
+                        Some(Spent::Steps(n)) => {
+                            (format!("spent the {n} steps of evaluation"), "max_steps")
+                        }
+                        Some(Spent::Evaluations(_)) | None => (
+                            format!(
+                                "made the {n} evaluations of the rulebook",
+                                n = g.max_evaluations
+                            ),
+                            "max_evaluations",
+                        ),
+                    };
                     return Err(fail(format!(
-                        "its draws made the {} evaluations of the rulebook a task may \
-                         (`max_evaluations`) in {} attempts; most frequent reason: {}",
-                        draws.evaluations.most(),
+                        "its draws {made} a task may (`{key}`) in {} attempts; most frequent \
+                         reason: {}",
                         draws.attempts,
                         draws.worst()
-                    )))
+                    )));
                 }
                 Err(Redraw(reason)) => draws.count(format!("{}: {reason}", profile.name)),
             }
@@ -806,8 +817,12 @@ fn changed(facts: Option<&Facts>, readings: &[&Rulebook], outcome: &Outcome) -> 
     let Some(facts) = facts else {
         return false;
     };
-    evaluate_under(facts, readings)
-        .any(|other: Result<Outcome, EvalError>| other.is_ok_and(|other| other != *outcome))
+    // One reading after another, on this thread: the task's budget counts
+    // the units each spends, and stops at the first that changes the answer
+    // whatever the number of threads.
+    readings
+        .iter()
+        .any(|rb| evaluate(rb, facts, false).is_ok_and(|(other, _)| other != *outcome))
 }
 
 #[cfg(test)]

@@ -234,6 +234,35 @@ fn a_template_that_walks_large_values_in_a_loop_is_stopped() {
     }
 }
 
+/// Each evaluation is bounded by the rulebook's `max_eval_steps`, and a
+/// task's evaluations by `max_evaluations`, but not what they cost
+/// together: an `accept` formula of millions of steps that never held ran
+/// each of 100,000 draws to the end of its budget (hours a task). The units
+/// a task's draws spend are counted across them (`max_steps`).
+#[test]
+fn a_costly_accept_formula_that_never_holds_spends_the_task_s_steps() {
+    let lines = "cart.lines";
+    let accept = format!(
+        "sum([sum([sum([sum([sum([1 for e in {lines}]) for d in {lines}]) for c in {lines}]) for b in {lines}]) for a in {lines}]) < 0"
+    );
+    let text = sales_generator("x")
+        .replace(
+            "max_redraws = 400",
+            "max_redraws = 100000\nmax_evaluations = 1000000\nmax_steps = 5000000",
+        )
+        .replace(
+            "[profiles.base]\nweight = 0\n",
+            &format!("[profiles.base]\nweight = 0\naccept = [\"{accept}\"]\n"),
+        );
+    assert!(text.contains("accept = ["), "the profile takes the formula");
+    let message = first_task_error(&text);
+    assert!(
+        message
+            .contains("its draws spent the 5000000 steps of evaluation a task may (`max_steps`)"),
+        "{message}"
+    );
+}
+
 /// The operators still compute what minijinja computes.
 #[test]
 fn guarded_operators_give_minijinja_s_values() {
