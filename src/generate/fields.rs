@@ -117,6 +117,17 @@ impl<'a> Checker<'a> {
             }
         };
         let draw = self.draw(path, raw, slot, span)?;
+        // Only a drawn or computed number can be written as a JSON number;
+        // anywhere else the switch would be ignored.
+        if raw.number == Some(true)
+            && !matches!(draw, Draw::Decimal { .. } | Draw::Expr(_) | Draw::Target(_))
+        {
+            let message = format!(
+                "`{path}`: `number` writes a drawn number as a JSON number: it applies to `decimal`, `expr` and `target` draws only (write a `value` as the JSON it is)"
+            );
+            self.problem("generate::number", span, message);
+            return None;
+        }
         let chance = raw.chance.as_ref().and_then(|c| self.chance(c));
         let placeholder = match &raw.placeholder {
             None => None,
@@ -226,7 +237,11 @@ impl<'a> Checker<'a> {
                 None => Decimal::new(1, 2),
             };
             self.numeric(path, kind, grid, span, &mismatch)?;
-            let (lo, hi) = (self.bound(lo)?, self.bound(hi)?);
+            let (lo, hi) = match (self.bound(lo)?, self.bound(hi)?) {
+                // Two literals in either order are one range, as integers are.
+                (Bound::Const(a), Bound::Const(b)) if b < a => (Bound::Const(b), Bound::Const(a)),
+                bounds => bounds,
+            };
             self.within_bounds(path, kind, &lo, &hi, span);
             return Some(Draw::Decimal { lo, hi, step: grid });
         }

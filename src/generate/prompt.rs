@@ -41,10 +41,16 @@ fn templates(prompt: &Prompt) -> [(&'static str, &str); 3] {
     ]
 }
 
-/// Checks the templates' syntax (at load).
+/// Checks the templates' syntax and the filters and tests they name (at
+/// load).
 pub(crate) fn compile(prompt: &Prompt) -> Result<(), String> {
+    let env = environment(Language::English, TEMPLATE_FUEL);
     for (name, source) in templates(prompt) {
-        compile::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
+        let compiled =
+            compile::compile(name, source).map_err(|e| format!("template `{name}`: {e}"))?;
+        if let Some(unknown) = compiled.unknown_name(&env) {
+            return Err(format!("template `{name}`: {unknown}"));
+        }
     }
     Ok(())
 }

@@ -810,3 +810,75 @@ fn an_id_whose_index_does_not_stand_apart_is_refused() {
         }
     }
 }
+
+/// What a generator names but cannot do was found only when a task reached
+/// it: a filter or test no template has, in a branch few tasks render,
+/// failed the run at that task (exit 2, not a load error); `number = true`
+/// on a `value` was ignored; a decimal range written high to low failed
+/// every draw, where an integer range in either order is one range.
+#[test]
+fn what_a_generator_cannot_do_is_refused_at_load() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let path = "rulebooks/sales-tax/generator-1.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    let branch = "version {{ rulebook.version }}, to the case below";
+    assert_eq!(text.matches(branch).count(), 1);
+    for (used, message) in [
+        (
+            "{{ rulebook.version|nosuch }}",
+            "template `task`: filter nosuch is unknown (in task:2)",
+        ),
+        (
+            "{% if rulebook.version is nosuch %}1{% endif %}",
+            "template `task`: test nosuch is unknown (in task:2)",
+        ),
+    ] {
+        let changed = text.replace(
+            branch,
+            &format!("version {{{{ rulebook.version }}}}, to the case below\n{{% if level > 99 %}}{used}{{% endif %}}"),
+        );
+        let d = parse_generator(path, &changed, &rb).expect_err("refused at load");
+        assert!(
+            d.problems
+                .iter()
+                .any(|p| p.code == "generate::template" && p.message == message),
+            "{:?}",
+            d.problems
+        );
+    }
+
+    let changed = text.replacen(
+        "quantity = { integer = [1, 12] }",
+        "quantity = { value = \"3\", number = true }",
+        1,
+    );
+    assert_ne!(changed, text);
+    let d = parse_generator(path, &changed, &rb).expect_err("refused at load");
+    assert!(
+        d.problems.iter().any(|p| p.code == "generate::number"
+            && p.message
+                .contains("`number` writes a drawn number as a JSON number")),
+        "{:?}",
+        d.problems
+    );
+
+    // A decimal range high to low draws what the same range low to high does.
+    let low_high = parse_generator(path, &text, &rb).expect("loads");
+    let reversed = text.replacen(
+        "decimal = [\"0.01\", \"400\"]",
+        "decimal = [\"400\", \"0.01\"]",
+        1,
+    );
+    assert_ne!(reversed, text);
+    let high_low = parse_generator(path, &reversed, &rb).expect("loads");
+    for index in 0..5 {
+        let a = TaskDrawer::new(&low_high, &rb)
+            .expect("engine")
+            .task(7, index, None);
+        let b = TaskDrawer::new(&high_low, &rb)
+            .expect("engine")
+            .task(7, index, None);
+        let (a, b) = (a.expect("a task"), b.expect("a task"));
+        assert_eq!(a.task.case, b.task.case, "task {index}");
+    }
+}

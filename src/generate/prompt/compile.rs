@@ -12,7 +12,7 @@ use minijinja::machinery::{
     parse, CompiledTemplate, Instruction, Instructions, TemplateConfig, WhitespaceConfig,
 };
 use minijinja::syntax::SyntaxConfig;
-use minijinja::{AutoEscape, Error, ErrorKind};
+use minijinja::{AutoEscape, Environment, Error, ErrorKind};
 
 use super::fold::Bounds;
 use super::guard::{
@@ -116,6 +116,38 @@ pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>
         blocks: rewritten,
         longest_literal,
     })
+}
+
+impl Compiled<'_> {
+    /// The first filter or test the template names that `env` lacks, as
+    /// minijinja would name it when the template reached it: found at load
+    /// rather than on the first task that renders that branch.
+    pub(crate) fn unknown_name(&self, env: &Environment<'static>) -> Option<String> {
+        let name = self.instructions.name();
+        for code in std::iter::once(&self.instructions).chain(self.blocks.values()) {
+            let len = u32::try_from(code.len()).unwrap_or(u32::MAX);
+            for i in 0..len {
+                let (what, probe, kind, used) = match code.get(i) {
+                    Some(Instruction::ApplyFilter(f, ..)) => {
+                        ("filter", format!("1|{f}"), ErrorKind::UnknownFilter, *f)
+                    }
+                    Some(Instruction::PerformTest(t, ..)) => {
+                        ("test", format!("1 is {t}"), ErrorKind::UnknownTest, *t)
+                    }
+                    _ => continue,
+                };
+                let missing = env
+                    .compile_expression(&probe)
+                    .and_then(|e| e.eval(()))
+                    .is_err_and(|e| e.kind() == kind);
+                if missing {
+                    let line = code.get_line(i).unwrap_or(1);
+                    return Some(format!("{what} {used} is unknown (in {name}:{line})"));
+                }
+            }
+        }
+        None
+    }
 }
 
 /// How many instructions of ours stand for `instruction`: a namespace's
