@@ -578,17 +578,30 @@ impl Checker<'_> {
             .filter_map(|g| self.path(g, fields, decision))
             .collect();
         let mut weights = Vec::new();
+        let mut weighed = false;
         for (path, w) in &raw.weights {
             let weight = self.decimal(w);
+            weighed |= !weight.is_zero();
             if weight < Decimal::ZERO {
                 self.problem(
                     "score::decimal",
                     span_of(w),
-                    "a weight is not negative".into(),
+                    "a weight cannot be negative".into(),
                 );
             }
             if let Some(p) = self.path_str(path, span_of(w), fields, decision) {
                 weights.push((p, weight));
+            }
+        }
+        // Weights all zero make every share zero: `scale` never counts, and
+        // partial credit grades no field, whatever the reply.
+        if let Some((_, first)) = raw.weights.first() {
+            if !weighed {
+                self.problem(
+                    "score::weights",
+                    span_of(first),
+                    "every weight is 0, so partial credit would grade no field: weigh at least one field above 0, or leave `weights` out".into(),
+                );
             }
         }
         let mut requires = Vec::new();

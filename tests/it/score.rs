@@ -876,3 +876,27 @@ fn stdin_read_twice_is_refused_and_a_failed_run_has_no_summary() {
     assert!(!err.contains("mean"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Partial credit whose weights are all 0 loaded, and gave every reply the
+/// same share (0): `scale` never counted. It is refused at the first weight;
+/// a negative weight is named as such.
+#[test]
+fn partial_credit_weighing_no_field_is_refused() {
+    let d = luma_with(
+        "weights = { employee_contribution = \"1\", taxable_pay = \"1\", income_tax = \"1\", net_pay = \"1\" }",
+        "weights = { employee_contribution = \"0\", taxable_pay = \"0.00\", income_tax = \"0\", net_pay = \"0\" }",
+    )
+    .unwrap_err();
+    assert_eq!(d.locations(), ["score::weights 48:37-48:40"]);
+    assert!(
+        d.problems[0].message.contains("every weight is 0"),
+        "{}",
+        d.problems[0].message
+    );
+    let d = luma_with(
+        "taxable_pay = \"1\", income_tax",
+        "taxable_pay = \"-1\", income_tax",
+    )
+    .unwrap_err();
+    assert_eq!(d.problems[0].message, "a weight cannot be negative");
+}
