@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 
 use super::model::{Example, Generator, Language, Prompt};
 use crate::model::{ParamValue, Period, Rulebook};
+use crate::rulebook::check::parse_plain_decimal;
 use crate::value::{decimal_text, Value};
 
 /// Instructions one rendering may execute (the bundled prompts use a few
@@ -122,7 +123,9 @@ fn decimal_of(v: &Jinja) -> Result<Decimal, minijinja::Error> {
         .as_str()
         .map(str::to_string)
         .unwrap_or_else(|| v.to_string());
-    text.trim().parse::<Decimal>().map_err(|_| {
+    // Plain digits only, as a case's amounts: `1_000`, `+5` and `5.` are
+    // not amounts a prompt should quietly reword.
+    parse_plain_decimal(text.trim()).ok_or_else(|| {
         minijinja::Error::new(
             minijinja::ErrorKind::InvalidOperation,
             format!("`{text}` is not an amount"),

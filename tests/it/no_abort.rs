@@ -156,6 +156,10 @@ fn a_template_reaches_neither_other_templates_nor_unbounded_filters() {
             r#"{{ "79228162514264337593543950335"|percent }}"#,
             "`79228162514264337593543950335` × 100 leaves the decimal range",
         ),
+        // An amount is written as a case writes one, or refused.
+        (r#"{{ "1_000"|money }}"#, "`1_000` is not an amount"),
+        (r#"{{ "+5"|amount }}"#, "`+5` is not an amount"),
+        (r#"{{ "5."|percent }}"#, "`5.` is not an amount"),
     ] {
         let message = first_task_error(&sales_generator(task));
         assert!(message.contains(expected), "{task}: {message}");
