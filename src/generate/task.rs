@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::budget::{Evaluations, Spent};
 use super::draw::{decimal_json, Drawer, Redraw};
@@ -113,7 +113,18 @@ pub struct TaskDrawer<'g> {
     pub(crate) rb: &'g Rulebook,
     renderer: Renderer,
     ablated: HashMap<Arc<str>, Rulebook>,
+    /// The stratified runs dealt most recently (`pick = "stratified"`):
+    /// tasks in index order draw from the same run, which is shuffled once
+    /// rather than once a task.
+    decks: Mutex<VecDeque<(Run, Arc<[usize]>)>>,
 }
+
+/// A run of a level's stratified deal: (seed, level, run number).
+type Run = (u64, i64, u64);
+
+/// How many runs a drawer keeps dealt (a level each, with room for the
+/// runs that workers in parallel are in).
+const KEPT_RUNS: usize = 16;
 
 /// Why a task could not be generated at all.
 ///
@@ -164,6 +175,35 @@ impl DrawerError {
 }
 
 impl<'g> TaskDrawer<'g> {
+    /// [`stratum_pick`] of the task at `position`, its run dealt once for
+    /// all the tasks that draw from it.
+    fn stratum(&self, seed: u64, level: i64, position: u64, weighted: &[(usize, u32)]) -> usize {
+        let period: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
+        if period == 0 {
+            return weighted.first().map_or(0, |(i, _)| *i);
+        }
+        let run = (seed, level, position / period);
+        let at = usize::try_from(position % period).unwrap_or(0);
+        let kept = {
+            let decks = self.decks.lock().unwrap_or_else(PoisonError::into_inner);
+            decks
+                .iter()
+                .find(|(r, _)| *r == run)
+                .map(|(_, d)| d.clone())
+        };
+        let deck = kept.unwrap_or_else(|| {
+            let deck: Arc<[usize]> =
+                deal(seed, &self.generator.name, level, run.2, weighted).into();
+            let mut decks = self.decks.lock().unwrap_or_else(PoisonError::into_inner);
+            if decks.len() == KEPT_RUNS {
+                decks.pop_front();
+            }
+            decks.push_back((run, deck.clone()));
+            deck
+        });
+        deck.get(at).copied().unwrap_or(0)
+    }
+
     /// Prepares a checked generator and its rulebook.
     ///
     /// ```
@@ -195,6 +235,7 @@ impl<'g> TaskDrawer<'g> {
             rb,
             renderer,
             ablated,
+            decks: Mutex::default(),
         })
     }
 
@@ -274,13 +315,7 @@ impl<'g> TaskDrawer<'g> {
             opening
         } else if g.stratified {
             let position = level_position(&g.mix, level_number, index, fixed);
-            Some(stratum_pick(
-                seed,
-                &g.name,
-                level_number,
-                position,
-                &level.profiles,
-            ))
+            Some(self.stratum(seed, level_number, position, &level.profiles))
         } else {
             g.keep_profile.then(|| pick(&mut rng, &level.profiles))
         };
@@ -747,6 +782,7 @@ fn level_position(mix: &[i64], level: i64, index: u64, fixed: bool) -> u64 {
 /// shuffled by a stream of its own (seed, generator, level, run). So any
 /// run of tasks holds each profile in its share, within one run's
 /// remainder, and a task still depends on (seed, generator, index) only.
+#[cfg(test)]
 fn stratum_pick(
     seed: u64,
     generator: &str,
@@ -754,12 +790,20 @@ fn stratum_pick(
     position: u64,
     weighted: &[(usize, u32)],
 ) -> usize {
-    use rand::seq::SliceRandom;
     let period: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
     if period == 0 {
         return weighted.first().map_or(0, |(i, _)| *i);
     }
-    // The loader bounds `period` (MAX_STRATUM), so the run is small.
+    let deck = deal(seed, generator, level, position / period, weighted);
+    let at = usize::try_from(position % period).unwrap_or(0);
+    deck.get(at).copied().unwrap_or(0)
+}
+
+/// Run `run` of a level's stratified deal: every profile its weight's
+/// times, shuffled by the run's own stream. The loader bounds the weights'
+/// sum (`MAX_STRATUM`), so a run is small.
+fn deal(seed: u64, generator: &str, level: i64, run: u64, weighted: &[(usize, u32)]) -> Vec<usize> {
+    use rand::seq::SliceRandom;
     let mut deck: Vec<usize> = weighted
         .iter()
         .flat_map(|(i, w)| std::iter::repeat_n(*i, *w as usize))
@@ -770,10 +814,9 @@ fn stratum_pick(
     h.update(b"\0");
     h.update(seed.to_le_bytes());
     h.update(level.to_le_bytes());
-    h.update((position / period).to_le_bytes());
+    h.update(run.to_le_bytes());
     deck.shuffle(&mut ChaCha8Rng::from_seed(h.finalize().into()));
-    let at = usize::try_from(position % period).unwrap_or(0);
-    deck.get(at).copied().unwrap_or(0)
+    deck
 }
 
 fn pick(rng: &mut ChaCha8Rng, weighted: &[(usize, u32)]) -> usize {
