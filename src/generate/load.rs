@@ -34,6 +34,10 @@ const DEFAULT_MAX_REDRAWS: u32 = 1000;
 const DEFAULT_MAX_EVALUATIONS: u64 = 50_000;
 /// What a file may set it to.
 const MAX_EVALUATIONS: u64 = 1_000_000;
+/// Most worked examples a prompt holds (the bundled prompts hold up to 6):
+/// each is evaluated at load and shown in every task's prompt, and 8,000 of
+/// them took 1.5 GB to load.
+const MAX_EXAMPLES: usize = 100;
 /// Most units of evaluation budget one task's draws spend, all their
 /// evaluations together, unless the file sets fewer or more (`budget`):
 /// each evaluation is bounded by the rulebook's `max_eval_steps`, but
@@ -288,7 +292,14 @@ impl<'a> Checker<'a> {
             options.push((name.clone(), *on));
         }
         let mut examples = Vec::new();
-        for (i, example) in raw.prompt.examples.iter().enumerate() {
+        if let Some(extra) = raw.prompt.examples.get(MAX_EXAMPLES) {
+            let message = format!(
+                "the prompt has {} worked examples, more than the {MAX_EXAMPLES} a prompt may hold",
+                raw.prompt.examples.len()
+            );
+            self.problem("generate::example", span_of(&extra.case), message);
+        }
+        for (i, example) in raw.prompt.examples.iter().take(MAX_EXAMPLES).enumerate() {
             let case = match json_from_toml(example.case.get_ref()) {
                 Ok(case) => case,
                 Err(e) => {

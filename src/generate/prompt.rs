@@ -126,9 +126,12 @@ fn decimal_of(v: &Jinja) -> Result<Decimal, minijinja::Error> {
     // Plain digits only, as a case's amounts: `1_000`, `+5` and `5.` are
     // not amounts a prompt should quietly reword.
     parse_plain_decimal(text.trim()).ok_or_else(|| {
+        // Quoted in part: the text may be megabytes long.
+        let shown: String = text.chars().take(40).collect();
+        let more = if shown.len() < text.len() { "…" } else { "" };
         minijinja::Error::new(
             minijinja::ErrorKind::InvalidOperation,
-            format!("`{text}` is not an amount"),
+            format!("`{shown}{more}` is not an amount"),
         )
     })
 }

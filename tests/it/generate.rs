@@ -882,3 +882,28 @@ fn what_a_generator_cannot_do_is_refused_at_load() {
         assert_eq!(a.task.case, b.task.case, "task {index}");
     }
 }
+
+/// Every worked example is evaluated at load and shown in every prompt:
+/// 8,000 of them took 1.5 GB to load. A prompt holds at most 100.
+#[test]
+fn a_prompt_of_more_than_a_hundred_examples_is_refused() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let path = "rulebooks/luma-payroll/generator-4.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    let example = "[[prompt.examples]]\nname = \"A payslip\"\ncase = { task = \"payslip\", gross_pay = \"2450.00\", payroll_month = \"2026-03\", allowed_deduction = \"120.00\" }\n\n";
+    assert!(text.contains(example));
+    let many = text.replacen(example, &example.repeat(95), 1);
+    assert!(
+        parse_generator(path, &many, &rb).is_ok(),
+        "100 examples load"
+    );
+    let more = text.replacen(example, &example.repeat(96), 1);
+    let d = parse_generator(path, &more, &rb).expect_err("refused");
+    assert!(
+        d.problems.iter().any(|p| p.code == "generate::example"
+            && p.message
+                == "the prompt has 101 worked examples, more than the 100 a prompt may hold"),
+        "{:?}",
+        d.problems
+    );
+}

@@ -267,6 +267,64 @@ fn a_costly_accept_formula_that_never_holds_spends_the_task_s_steps() {
     );
 }
 
+/// minijinja reads `1 + 1 + …` or `x.a.b…` without recursion, then
+/// compiles and drops the tree by recursion: 35,000 links in one tag
+/// overflowed the stack and aborted the load (exit 134). A tag holds at
+/// most 2,000 tokens, refused at load wherever it is written.
+#[test]
+fn a_chain_of_forty_thousand_operators_is_refused_not_an_abort() {
+    for chain in [
+        format!("{{{{ {}1 }}}}", "1 + ".repeat(40_000)),
+        format!(
+            "{{% if false %}}{{{{ {}1 }}}}{{% endif %}}",
+            "- ".repeat(40_000)
+        ),
+        format!("x\n{{{{ case{} }}}}", ".x".repeat(40_000)),
+    ] {
+        let message = first_task_error(&sales_generator(&chain));
+        assert!(
+            message.contains("holds more than 2000 tokens: split the expression with `set`"),
+            "{message}"
+        );
+    }
+    let message = first_task_error(&sales_generator(&format!(
+        "x\n{{{{ case{} }}}}",
+        ".x".repeat(40_000)
+    )));
+    assert!(message.contains("the tag on line 2"), "{message}");
+}
+
+/// A slice copies what it slices, and `|int`, `|length`, `is lower` or an
+/// index read a text through: none was counted, and a loop of them over an
+/// 8 MB text ran for minutes or took gigabytes.
+#[test]
+fn slices_and_what_reads_a_text_through_are_counted() {
+    let big = "(range(2)|length * 100000)";
+    let loop_of = |body: &str| {
+        format!(
+            "{{% set s = 'x' * {big} %}}{{% set z = '0' * {big} %}}{{% for i in range(30000) %}}{body}{{% endfor %}}"
+        )
+    };
+    let message = first_task_error(&sales_generator(&loop_of("{% set t = s[1:] %}")));
+    assert!(
+        message.contains("the template builds more than 8388608 bytes of text"),
+        "{message}"
+    );
+    for walk in [
+        "{% if z|int %}{% endif %}",
+        "{% if z|float %}{% endif %}",
+        "{% if s|length %}{% endif %}",
+        "{% if s is lower %}{% endif %}",
+        "{% if s[-1] %}{% endif %}",
+    ] {
+        let message = first_task_error(&sales_generator(&loop_of(walk)));
+        assert!(
+            message.contains("the template walks more than 33554432 bytes of values"),
+            "{walk}: {message}"
+        );
+    }
+}
+
 /// The operators still compute what minijinja computes.
 #[test]
 fn guarded_operators_give_minijinja_s_values() {

@@ -9,15 +9,16 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use minijinja::machinery::{
-    parse, CompiledTemplate, Instruction, Instructions, TemplateConfig, WhitespaceConfig,
+    parse, tokenize, CompiledTemplate, Instruction, Instructions, TemplateConfig, Token,
+    WhitespaceConfig,
 };
 use minijinja::syntax::SyntaxConfig;
 use minijinja::{AutoEscape, Environment, Error, ErrorKind};
 
 use super::fold::Bounds;
 use super::guard::{
-    ADD, CONCAT, ITEM_BYTES, LIST, MAP, MAX_ITEMS, MAX_LITERAL_BYTES, MAX_TEMPLATE_BYTES, MUL,
-    STORE, WALK,
+    ADD, BUILT, CONCAT, ITEM_BYTES, LIST, MAP, MAX_ITEMS, MAX_LITERAL_BYTES, MAX_TEMPLATE_BYTES,
+    MUL, STORE, WALK, WALK_TEXT,
 };
 
 /// `source` for as long as the process runs, each distinct text kept once:
@@ -54,6 +55,37 @@ fn elif_tags(source: &str) -> usize {
         .count()
 }
 
+/// Most tokens one tag (`{{ … }}`, `{% … %}`) may hold. minijinja reads a
+/// chain of operators (`1 + 1 + …`, `x.a.b…`, `- - 1`) without recursion,
+/// but compiles and drops the tree it makes by recursion, a frame a link:
+/// 35,000 links overflowed the stack and aborted the load. A tag's depth is
+/// at most its tokens (the bundled templates' longest tag holds under 100).
+pub(crate) const MAX_TAG_TOKENS: usize = 2_000;
+
+/// The line of the first tag of `source` past [`MAX_TAG_TOKENS`], if any;
+/// a text the lexer refuses is left for the compiler to report.
+fn overlong_tag(source: &str, ws_config: WhitespaceConfig) -> Option<usize> {
+    let mut inside: Option<usize> = None;
+    for token in tokenize(source, false, SyntaxConfig, ws_config) {
+        let Ok((token, span)) = token else {
+            return None;
+        };
+        match token {
+            Token::VariableStart | Token::BlockStart => inside = Some(0),
+            Token::VariableEnd | Token::BlockEnd => inside = None,
+            _ => {
+                if let Some(n) = inside.as_mut() {
+                    *n += 1;
+                    if *n > MAX_TAG_TOKENS {
+                        return Some(usize::from(span.start_line));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// A template compiled by us, its value-building operators calling the
 /// guarded functions, with the longest literal it writes.
 pub(crate) struct Compiled<'s> {
@@ -87,6 +119,14 @@ pub(crate) fn compile<'s>(name: &'s str, source: &'s str) -> Result<Compiled<'s>
         ws_config,
         default_auto_escape: Arc::new(|_: &str| AutoEscape::None),
     };
+    if let Some(line) = overlong_tag(source, ws_config) {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!(
+                "the tag on line {line} holds more than {MAX_TAG_TOKENS} tokens: split the expression with `set`"
+            ),
+        ));
+    }
     // Read without folding first; a syntax error is left for the compiler,
     // which reports it with the template's text.
     if let Ok(tree) = parse(source, name, SyntaxConfig, ws_config) {
@@ -153,12 +193,14 @@ impl Compiled<'_> {
 /// How many instructions of ours stand for `instruction`: a namespace's
 /// assignment gets its value checked first (`Swap`, the check, `Swap`).
 /// A comparison gets both its sides counted as walked first (the check,
-/// `Swap`, the check, `Swap`), a lookup by value its key.
+/// `Swap`, the check, `Swap`), a lookup by value its key and its text, and
+/// a slice its result counted as built.
 fn width(instruction: &Instruction<'_>) -> u32 {
     match instruction {
         Instruction::SetAttr(_) => 4,
         i if compares(i) => 5,
-        Instruction::GetItem => 2,
+        Instruction::GetItem => 5,
+        Instruction::Slice => 2,
         _ => 1,
     }
 }
@@ -242,7 +284,14 @@ fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Err
             }
             Instruction::GetItem => {
                 emit(call(WALK, 1));
+                emit(Instruction::Swap);
+                emit(call(WALK_TEXT, 1));
+                emit(Instruction::Swap);
                 emit(Instruction::GetItem);
+            }
+            Instruction::Slice => {
+                emit(Instruction::Slice);
+                emit(call(BUILT, 1));
             }
             Instruction::Jump(t) => emit(Instruction::Jump(to(*t)?)),
             Instruction::JumpIfFalse(t) => emit(Instruction::JumpIfFalse(to(*t)?)),

@@ -51,6 +51,8 @@ pub(crate) const LIST: &str = "bareme:[]";
 pub(crate) const MAP: &str = "bareme:{}";
 pub(crate) const STORE: &str = "bareme:ns";
 pub(crate) const WALK: &str = "bareme:walk";
+pub(crate) const WALK_TEXT: &str = "bareme:walk-text";
+pub(crate) const BUILT: &str = "bareme:built";
 
 /// Bytes of values (as text) one rendering may have walked: compared,
 /// looked up by, or given to a filter that goes through them. Fuel counts
@@ -90,6 +92,21 @@ fn walk(v: &Value) -> Result<(), Error> {
 /// counted and given back unchanged.
 fn walked(v: Value) -> Result<Value, Error> {
     walk(&v)?;
+    Ok(v)
+}
+
+/// A value about to be indexed: a text is walked to its character (a list
+/// or a map is not), so a text is counted and given back unchanged.
+fn walked_text(v: Value) -> Result<Value, Error> {
+    if v.as_str().is_some() {
+        walk(&v)?;
+    }
+    Ok(v)
+}
+
+/// A value just built by an operator that copies (a slice), counted.
+fn built(v: Value) -> Result<Value, Error> {
+    spend(size(&v)?)?;
     Ok(v)
 }
 
@@ -357,13 +374,12 @@ const COUNTED_AFTER: &[&str] = &[
 /// Filters that look at their value without going through it: not counted
 /// as a walk.
 const NOT_WALKING: &[&str] = &[
-    "length", "count", "default", "d", "bool", "int", "float", "round", "abs", "attr", "first",
-    "last", "safe",
+    "default", "d", "bool", "round", "abs", "attr", "first", "last", "safe",
 ];
 
-/// Tests that compare their value with their argument, counted as a walk
-/// of both.
-const COMPARING_TESTS: &[&str] = &[
+/// Tests that go through their value (compare it with their argument, or
+/// read each of its characters), counted as a walk of both.
+const WALKING_TESTS: &[&str] = &[
     "eq",
     "equalto",
     "==",
@@ -382,6 +398,9 @@ const COMPARING_TESTS: &[&str] = &[
     "in",
     "startingwith",
     "endingwith",
+    "lower",
+    "upper",
+    "iterable",
 ];
 
 /// Filters whose result is sized from their arguments before they run.
@@ -433,6 +452,8 @@ pub(crate) fn install(env: &mut Environment<'static>) {
     env.add_function(MAP, map);
     env.add_function(STORE, store);
     env.add_function(WALK, walked);
+    env.add_function(WALK_TEXT, walked_text);
+    env.add_function(BUILT, built);
     counted_global(
         env,
         "dict",
@@ -478,7 +499,7 @@ pub(crate) fn install(env: &mut Environment<'static>) {
             },
         );
     }
-    for &name in COMPARING_TESTS {
+    for &name in WALKING_TESTS {
         let Some(inner) = builtin_test(name) else {
             continue;
         };
@@ -522,6 +543,9 @@ fn builtin_test(name: &str) -> Option<Value> {
         "in" => Value::from_function(t::is_in),
         "startingwith" => Value::from_function(t::is_startingwith),
         "endingwith" => Value::from_function(t::is_endingwith),
+        "lower" => Value::from_function(t::is_lower),
+        "upper" => Value::from_function(t::is_upper),
+        "iterable" => Value::from_function(t::is_iterable),
         _ => return None,
     })
 }
