@@ -3,7 +3,8 @@
 //! free formula over it, under the reference or an ablated copy, made while
 //! drawing a case, checking it or perturbing it, over every draw of the
 //! task's index) and in the units of evaluation budget those spend all
-//! together. The rulebook's own limits bound each evaluation; these counts
+//! together, with the work of rendering each draw's prompt (an instruction,
+//! or 64 bytes built or walked, a unit). The rulebook's own limits bound each evaluation; these counts
 //! bound how many a task makes and what they cost, which its redraws,
 //! perturbations and items would otherwise multiply without end (a
 //! generator of 120 perturbations and 3,000 redraws once took minutes a
@@ -31,7 +32,7 @@ impl std::fmt::Display for Spent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Spent::Evaluations(n) => write!(f, "its {n} evaluations of the rulebook are spent"),
-            Spent::Steps(n) => write!(f, "its {n} steps of evaluation are spent"),
+            Spent::Steps(n) => write!(f, "its {n} steps of evaluation and rendering are spent"),
         }
     }
 }
@@ -74,6 +75,13 @@ impl Evaluations {
     fn steps_now(&self) -> u64 {
         let attempt = steps_on_this_thread().saturating_sub(self.from);
         self.steps.saturating_add(attempt)
+    }
+
+    /// Counts `n` units of other work the attempt did (a prompt's
+    /// rendering, `prompt::run`); [`Evaluations::exhausted`] then holds
+    /// past the budget.
+    pub(crate) fn add_units(&mut self, n: u64) {
+        self.steps = self.steps.saturating_add(n);
     }
 
     /// Counts `n` evaluations about to be made: [`Spent`] (a redraw, to a

@@ -39,10 +39,11 @@ const MAX_EVALUATIONS: u64 = 1_000_000;
 /// them took 1.5 GB to load.
 const MAX_EXAMPLES: usize = 100;
 /// Most units of evaluation budget one task's draws spend, all their
-/// evaluations together, unless the file sets fewer or more (`budget`):
-/// each evaluation is bounded by the rulebook's `max_eval_steps`, but
-/// 50,000 of them at a million each would take hours. The hungriest task
-/// of the bundled generators' first 2,000 spends 61,032 (succession-fr).
+/// evaluations and prompt renderings together, unless the file sets fewer
+/// or more (`budget`): each evaluation is bounded by the rulebook's
+/// `max_eval_steps` and each rendering by its fuel, but 50,000 of them at a
+/// million each would take hours. The hungriest task of the bundled
+/// generators' first 2,000 spends 64,654 (succession-fr).
 const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 /// What a file may set it to.
 const MAX_STEPS: u64 = 10_000_000_000;

@@ -96,26 +96,29 @@ fn render(
     source: &str,
     context: Jinja,
 ) -> Result<String, minijinja::Error> {
-    run(env, &compile::compile(name, source)?, context)
+    run(env, &compile::compile(name, source)?, context).map(|(text, _)| text)
 }
 
 /// Runs a compiled template with `context` in `env`, from a fresh count of
-/// the bytes it builds.
+/// the bytes it builds: its text, and the work it did in units (each
+/// instruction one, each 64 bytes built or walked one), which a task counts
+/// over its draws as it counts their evaluations' (`budget`).
 fn run(
     env: &Environment<'static>,
     compiled: &compile::Compiled<'_>,
     context: Jinja,
-) -> Result<String, minijinja::Error> {
+) -> Result<(String, u64), minijinja::Error> {
     guard::start();
     let mut text = String::new();
-    Vm::new(env).eval(
+    let (_, state) = Vm::new(env).eval(
         &compiled.instructions,
         context,
         &compiled.blocks,
         &mut make_string_output(&mut text),
         AutoEscape::None,
     )?;
-    Ok(text)
+    let instructions = state.fuel_levels().map_or(0, |(used, _)| used);
+    Ok((text, instructions.saturating_add(guard::units())))
 }
 
 fn decimal_of(v: &Jinja) -> Result<Decimal, minijinja::Error> {
@@ -244,7 +247,7 @@ impl Renderer {
         level: i64,
         tier: &str,
         branch: &str,
-    ) -> Result<String, String> {
+    ) -> Result<(String, u64), String> {
         let rules = self.rules.get(&level).map_or("", String::as_str);
         let case_json = serde_json::to_string_pretty(case).map_err(|e| e.to_string())?;
         let context = minijinja::context! {

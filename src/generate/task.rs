@@ -371,9 +371,10 @@ impl<'g> TaskDrawer<'g> {
                 Err(_) if broken.is_some() => return Err(fail(broken.unwrap_or_default())),
                 Err(_) if draws.evaluations.exhausted().is_some() => {
                     let (made, key) = match draws.evaluations.exhausted() {
-                        Some(Spent::Steps(n)) => {
-                            (format!("spent the {n} steps of evaluation"), "max_steps")
-                        }
+                        Some(Spent::Steps(n)) => (
+                            format!("spent the {n} steps of evaluation and rendering"),
+                            "max_steps",
+                        ),
                         Some(Spent::Evaluations(_)) | None => (
                             format!(
                                 "made the {n} evaluations of the rulebook",
@@ -510,13 +511,16 @@ impl<'g> TaskDrawer<'g> {
         }
 
         let expected = outcome_json(Ok(&outcome));
-        let prompt = self
+        let (prompt, units) = self
             .renderer
             .render(&case, level.number, &profile.tier, &profile.name)
             .map_err(|e| {
                 *broken = Some(e.clone());
                 Redraw(e)
             })?;
+        // Every rendering counts towards the task's units: a costly prompt
+        // that the checks below refuse is rendered again at each redraw.
+        evaluations.add_units(units);
         let format = self.renderer.format();
         let checks = &self.generator.checks;
         leaks(

@@ -262,7 +262,7 @@ fn a_costly_accept_formula_that_never_holds_spends_the_task_s_steps() {
     let message = first_task_error(&text);
     assert!(
         message
-            .contains("its draws spent the 5000000 steps of evaluation a task may (`max_steps`)"),
+            .contains("its draws spent the 5000000 steps of evaluation and rendering a task may (`max_steps`)"),
         "{message}"
     );
 }
@@ -323,6 +323,24 @@ fn slices_and_what_reads_a_text_through_are_counted() {
             "{walk}: {message}"
         );
     }
+}
+
+/// Each rendering has its fuel and budgets, but a prompt the leak check
+/// refuses is rendered again at every redraw: a costly one, with 100,000
+/// redraws, ran for minutes a task. Renderings count towards `max_steps`.
+#[test]
+fn a_costly_prompt_refused_at_every_draw_spends_the_task_s_steps() {
+    // Each line's net written out: a computed amount the leak check refuses.
+    let task = "{% for i in range(40000) %}{% endfor %}{% for l in case.cart.lines %}{% set p = case.products[l.product_id] %}net {{ (p.unit_price|float * l.quantity)|money }}\n{% endfor %}";
+    let text = sales_generator(task).replace(
+        "max_redraws = 400",
+        "max_redraws = 100000\nmax_steps = 2000000",
+    );
+    let message = first_task_error(&text);
+    assert!(
+        message.contains("its draws spent the 2000000 steps of evaluation and rendering a task may (`max_steps`)"),
+        "{message}"
+    );
 }
 
 /// The operators still compute what minijinja computes.

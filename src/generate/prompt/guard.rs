@@ -73,6 +73,13 @@ pub(crate) fn start() {
     WALKED.with(|s| s.set(0));
 }
 
+/// The work of the rendering on this thread so far beyond its
+/// instructions: a unit per 64 bytes built or walked.
+pub(crate) fn units() -> u64 {
+    let bytes = SPENT.with(Cell::get).saturating_add(WALKED.with(Cell::get));
+    u64::try_from(bytes / 64).unwrap_or(u64::MAX)
+}
+
 fn walked_too_much() -> Error {
     Error::new(
         ErrorKind::InvalidOperation,
