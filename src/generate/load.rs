@@ -354,21 +354,19 @@ impl<'a> Checker<'a> {
             profiles,
             checks,
             prompt,
-            max_redraws: h
-                .max_redraws
-                .as_ref()
-                .map_or(DEFAULT_MAX_REDRAWS, |m| *m.get_ref())
-                .clamp(1, MAX_REDRAWS),
-            max_evaluations: h
-                .max_evaluations
-                .as_ref()
-                .map_or(DEFAULT_MAX_EVALUATIONS, |m| *m.get_ref())
-                .clamp(1, MAX_EVALUATIONS),
-            max_steps: h
-                .max_steps
-                .as_ref()
-                .map_or(DEFAULT_MAX_STEPS, |m| *m.get_ref())
-                .clamp(1, MAX_STEPS),
+            max_redraws: self.limit(
+                &h.max_redraws,
+                "max_redraws",
+                DEFAULT_MAX_REDRAWS,
+                MAX_REDRAWS,
+            ),
+            max_evaluations: self.limit(
+                &h.max_evaluations,
+                "max_evaluations",
+                DEFAULT_MAX_EVALUATIONS,
+                MAX_EVALUATIONS,
+            ),
+            max_steps: self.limit(&h.max_steps, "max_steps", DEFAULT_MAX_STEPS, MAX_STEPS),
             keep_profile: h.keep_profile.unwrap_or(false),
             stratified,
         })
@@ -827,6 +825,25 @@ impl<'a> Checker<'a> {
             return None;
         }
         Some(d)
+    }
+
+    /// A limit of the run (`max_redraws`, …): `default` when not given, and
+    /// a value outside 1 to `most` refused where it is written rather than
+    /// quietly taken as the nearest.
+    fn limit<T>(&mut self, given: &Option<Spanned<T>>, key: &str, default: T, most: T) -> T
+    where
+        T: Copy + PartialOrd + From<u8> + std::fmt::Display,
+    {
+        let Some(given) = given else {
+            return default;
+        };
+        let v = *given.get_ref();
+        if v < T::from(1) || v > most {
+            let message = format!("`{key}` is {v}: it is 1 to {most}");
+            self.problem("generate::limit", span_of(given), message);
+            return default;
+        }
+        v
     }
 
     pub(super) fn bound(&mut self, s: &Spanned<String>) -> Option<Bound> {

@@ -907,3 +907,33 @@ fn a_prompt_of_more_than_a_hundred_examples_is_refused() {
         d.problems
     );
 }
+
+/// A run's limits out of range were quietly taken as the nearest one
+/// (`max_evaluations = 1000000000` ran with 1,000,000): refused where
+/// written.
+#[test]
+fn a_run_limit_out_of_range_is_refused_where_written() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let path = "rulebooks/sales-tax/generator-1.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    for (limit, message) in [
+        (
+            "max_redraws = 100000000",
+            "`max_redraws` is 100000000: it is 1 to 100000",
+        ),
+        ("max_redraws = 0", "`max_redraws` is 0: it is 1 to 100000"),
+        (
+            "max_evaluations = 1000000000",
+            "`max_evaluations` is 1000000000: it is 1 to 1000000",
+        ),
+        ("max_steps = 0", "`max_steps` is 0: it is 1 to 10000000000"),
+    ] {
+        let changed = text.replacen("max_redraws = 400", limit, 1);
+        let (key, value) = limit.split_once(" = ").expect("a key and a value");
+        assert_eq!(
+            refused(path, &changed, &rb),
+            [(message.to_string(), value.to_string())],
+            "{key}"
+        );
+    }
+}
