@@ -190,21 +190,6 @@ impl Compiled<'_> {
     }
 }
 
-/// How many instructions of ours stand for `instruction`: a namespace's
-/// assignment gets its value checked first (`Swap`, the check, `Swap`).
-/// A comparison gets both its sides counted as walked first (the check,
-/// `Swap`, the check, `Swap`), a lookup by value its key and its text, and
-/// a slice its result counted as built.
-fn width(instruction: &Instruction<'_>) -> u32 {
-    match instruction {
-        Instruction::SetAttr(_) => 4,
-        i if compares(i) => 5,
-        Instruction::GetItem => 5,
-        Instruction::Slice => 2,
-        _ => 1,
-    }
-}
-
 /// Whether `instruction` compares the two values on top of the stack.
 fn compares(instruction: &Instruction<'_>) -> bool {
     matches!(
@@ -220,22 +205,79 @@ fn compares(instruction: &Instruction<'_>) -> bool {
     )
 }
 
-/// `code` again, with every operator that builds a value or walks one
-/// calling its guarded function instead (`guard`), and every namespace
-/// assignment checked; gives its longest literal. Jumps, macros and
-/// locations are moved to the new positions.
+/// The instructions of ours that stand for `instruction`, a jump's target
+/// moved by `to`: an operator that builds a value calls its guarded
+/// function; a namespace's assignment gets its value checked first
+/// (`Swap`, the check, `Swap`); a comparison gets both its sides counted
+/// as walked first, a lookup by value its key and its text, and a slice
+/// its result counted as built. The one place that says how many
+/// instructions each becomes, so that the jumps [`rewrite`] moves land
+/// where it puts them.
+fn expand<'s>(
+    instruction: &Instruction<'s>,
+    to: impl Fn(u32) -> Result<u32, Error>,
+) -> Result<Vec<Instruction<'s>>, Error> {
+    let call = |name: &'static str, args: u16| Instruction::CallFunction(name, Some(args));
+    Ok(match instruction {
+        Instruction::StringConcat => vec![call(CONCAT, 2)],
+        Instruction::Add => vec![call(ADD, 2)],
+        Instruction::Mul => vec![call(MUL, 2)],
+        Instruction::BuildList(Some(n)) => vec![call(LIST, items(*n)?)],
+        Instruction::BuildList(None) => vec![Instruction::CallFunction(LIST, None)],
+        Instruction::BuildMap(n) => vec![call(MAP, items(n.saturating_mul(2))?)],
+        Instruction::SetAttr(name) => vec![
+            Instruction::Swap,
+            call(STORE, 1),
+            Instruction::Swap,
+            Instruction::SetAttr(name),
+        ],
+        i if compares(i) => vec![
+            call(WALK, 1),
+            Instruction::Swap,
+            call(WALK, 1),
+            Instruction::Swap,
+            i.clone(),
+        ],
+        Instruction::GetItem => vec![
+            call(WALK, 1),
+            Instruction::Swap,
+            call(WALK_TEXT, 1),
+            Instruction::Swap,
+            Instruction::GetItem,
+        ],
+        Instruction::Slice => vec![Instruction::Slice, call(BUILT, 1)],
+        Instruction::Jump(t) => vec![Instruction::Jump(to(*t)?)],
+        Instruction::JumpIfFalse(t) => vec![Instruction::JumpIfFalse(to(*t)?)],
+        Instruction::JumpIfFalseOrPop(t) => vec![Instruction::JumpIfFalseOrPop(to(*t)?)],
+        Instruction::JumpIfTrueOrPop(t) => vec![Instruction::JumpIfTrueOrPop(to(*t)?)],
+        Instruction::Iterate(t) => vec![Instruction::Iterate(to(*t)?)],
+        Instruction::BuildMacro(name, t, flags) => {
+            vec![Instruction::BuildMacro(name, to(*t)?, *flags)]
+        }
+        other => vec![other.clone()],
+    })
+}
+
+/// `code` again, each instruction replaced by its [`expand`]ed form, with
+/// its longest literal. Jumps, macros and locations are moved to the new
+/// positions: each instruction's expansion is taken once with its jump
+/// left as it is, for its length, then again with the jump moved.
 fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Error> {
-    let len = u32::try_from(code.len())
-        .map_err(|_| Error::new(ErrorKind::InvalidOperation, "the template is too long"))?;
+    let too_long = || Error::new(ErrorKind::InvalidOperation, "the template is too long");
+    let len = u32::try_from(code.len()).map_err(|_| too_long())?;
     // Where each instruction lands, and one past the end (a jump may go there).
     let mut at = Vec::with_capacity(code.len() + 1);
     let mut next = 0u32;
     for i in 0..len {
         at.push(next);
-        let step = code.get(i).map_or(1, width);
-        next = next
-            .checked_add(step)
-            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "the template is too long"))?;
+        let width = match code.get(i) {
+            Some(instruction) => expand(instruction, Ok)?.len(),
+            None => 1,
+        };
+        next = u32::try_from(width)
+            .ok()
+            .and_then(|w| next.checked_add(w))
+            .ok_or_else(too_long)?;
     }
     at.push(next);
     let to = |target: u32| -> Result<u32, Error> {
@@ -252,7 +294,10 @@ fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Err
         let Some(instruction) = code.get(i) else {
             break;
         };
-        let mut emit = |instruction: Instruction<'s>| {
+        if let Instruction::EmitRaw(text) = instruction {
+            longest = longest.max(text.len());
+        }
+        for instruction in expand(instruction, to)? {
             if let Some(span) = code.get_span(i) {
                 out.add_with_span(instruction, span);
             } else if let Some(line) = code.get_line(i).and_then(|l| u16::try_from(l).ok()) {
@@ -260,52 +305,6 @@ fn rewrite<'s>(code: &Instructions<'s>) -> Result<(Instructions<'s>, usize), Err
             } else {
                 out.add(instruction);
             }
-        };
-        let call = |name: &'static str, args: u16| Instruction::CallFunction(name, Some(args));
-        match instruction {
-            Instruction::StringConcat => emit(call(CONCAT, 2)),
-            Instruction::Add => emit(call(ADD, 2)),
-            Instruction::Mul => emit(call(MUL, 2)),
-            Instruction::BuildList(Some(n)) => emit(call(LIST, items(*n)?)),
-            Instruction::BuildList(None) => emit(Instruction::CallFunction(LIST, None)),
-            Instruction::BuildMap(n) => emit(call(MAP, items(n.saturating_mul(2))?)),
-            Instruction::SetAttr(name) => {
-                emit(Instruction::Swap);
-                emit(call(STORE, 1));
-                emit(Instruction::Swap);
-                emit(Instruction::SetAttr(name));
-            }
-            i if compares(i) => {
-                emit(call(WALK, 1));
-                emit(Instruction::Swap);
-                emit(call(WALK, 1));
-                emit(Instruction::Swap);
-                emit(i.clone());
-            }
-            Instruction::GetItem => {
-                emit(call(WALK, 1));
-                emit(Instruction::Swap);
-                emit(call(WALK_TEXT, 1));
-                emit(Instruction::Swap);
-                emit(Instruction::GetItem);
-            }
-            Instruction::Slice => {
-                emit(Instruction::Slice);
-                emit(call(BUILT, 1));
-            }
-            Instruction::Jump(t) => emit(Instruction::Jump(to(*t)?)),
-            Instruction::JumpIfFalse(t) => emit(Instruction::JumpIfFalse(to(*t)?)),
-            Instruction::JumpIfFalseOrPop(t) => emit(Instruction::JumpIfFalseOrPop(to(*t)?)),
-            Instruction::JumpIfTrueOrPop(t) => emit(Instruction::JumpIfTrueOrPop(to(*t)?)),
-            Instruction::Iterate(t) => emit(Instruction::Iterate(to(*t)?)),
-            Instruction::BuildMacro(name, t, flags) => {
-                emit(Instruction::BuildMacro(name, to(*t)?, *flags))
-            }
-            Instruction::EmitRaw(text) => {
-                longest = longest.max(text.len());
-                emit(instruction.clone());
-            }
-            other => emit(other.clone()),
         }
     }
     Ok((out, longest))
