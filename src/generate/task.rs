@@ -113,14 +113,17 @@ pub struct TaskDrawer<'g> {
     pub(crate) rb: &'g Rulebook,
     renderer: Renderer,
     ablated: HashMap<Arc<str>, Rulebook>,
-    /// The stratified runs dealt most recently (`pick = "stratified"`):
-    /// tasks in index order draw from the same run, which is shuffled once
-    /// rather than once a task.
-    decks: Mutex<VecDeque<(Run, Arc<[usize]>)>>,
+    /// The stratified runs dealt most recently (`pick = "stratified"`).
+    decks: Decks,
 }
 
 /// A run of a level's stratified deal: (seed, level, run number).
 type Run = (u64, i64, u64);
+
+/// The stratified runs a drawer dealt most recently: tasks in index order
+/// draw from the same run, which is shuffled once rather than once a task.
+#[derive(Default)]
+struct Decks(Mutex<VecDeque<(Run, Arc<[usize]>)>>);
 
 /// How many runs a drawer keeps dealt (a level each, with room for the
 /// runs that workers in parallel are in).
@@ -174,10 +177,23 @@ impl DrawerError {
     }
 }
 
-impl<'g> TaskDrawer<'g> {
-    /// [`stratum_pick`] of the task at `position`, its run dealt once for
-    /// all the tasks that draw from it.
-    fn stratum(&self, seed: u64, level: i64, position: u64, weighted: &[(usize, u32)]) -> usize {
+impl Decks {
+    /// The profile of the task at `position` among its level's tasks,
+    /// picked by strata: the positions are cut into runs as long as the
+    /// weights' sum, each run deals every profile exactly its weight's
+    /// times, in an order shuffled by a stream of its own (seed, generator,
+    /// level, run). So any run of tasks holds each profile in its share,
+    /// within one run's remainder, and a task still depends on (seed,
+    /// generator, index) only: a run dealt again is the same deck. Runs are
+    /// kept by seed, level and number: a drawer weighs each level one way.
+    fn pick(
+        &self,
+        seed: u64,
+        generator: &str,
+        level: i64,
+        position: u64,
+        weighted: &[(usize, u32)],
+    ) -> usize {
         let period: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
         if period == 0 {
             return weighted.first().map_or(0, |(i, _)| *i);
@@ -185,16 +201,15 @@ impl<'g> TaskDrawer<'g> {
         let run = (seed, level, position / period);
         let at = usize::try_from(position % period).unwrap_or(0);
         let kept = {
-            let decks = self.decks.lock().unwrap_or_else(PoisonError::into_inner);
+            let decks = self.0.lock().unwrap_or_else(PoisonError::into_inner);
             decks
                 .iter()
                 .find(|(r, _)| *r == run)
                 .map(|(_, d)| d.clone())
         };
         let deck = kept.unwrap_or_else(|| {
-            let deck: Arc<[usize]> =
-                deal(seed, &self.generator.name, level, run.2, weighted).into();
-            let mut decks = self.decks.lock().unwrap_or_else(PoisonError::into_inner);
+            let deck: Arc<[usize]> = deal(seed, generator, level, run.2, weighted).into();
+            let mut decks = self.0.lock().unwrap_or_else(PoisonError::into_inner);
             if decks.len() == KEPT_RUNS {
                 decks.pop_front();
             }
@@ -203,7 +218,9 @@ impl<'g> TaskDrawer<'g> {
         });
         deck.get(at).copied().unwrap_or(0)
     }
+}
 
+impl<'g> TaskDrawer<'g> {
     /// Prepares a checked generator and its rulebook.
     ///
     /// ```
@@ -235,7 +252,7 @@ impl<'g> TaskDrawer<'g> {
             rb,
             renderer,
             ablated,
-            decks: Mutex::default(),
+            decks: Decks::default(),
         })
     }
 
@@ -315,7 +332,13 @@ impl<'g> TaskDrawer<'g> {
             opening
         } else if g.stratified {
             let position = level_position(&g.mix, level_number, index, fixed);
-            Some(self.stratum(seed, level_number, position, &level.profiles))
+            Some(self.decks.pick(
+                seed,
+                &self.generator.name,
+                level_number,
+                position,
+                &level.profiles,
+            ))
         } else {
             g.keep_profile.then(|| pick(&mut rng, &level.profiles))
         };
@@ -780,29 +803,6 @@ fn level_position(mix: &[i64], level: i64, index: u64, fixed: bool) -> u64 {
     (index / m).saturating_mul(slots).saturating_add(rank)
 }
 
-/// The profile of the task at `position` among its level's tasks, picked by
-/// strata: the positions are cut into runs as long as the weights' sum,
-/// each run deals every profile exactly its weight's times, in an order
-/// shuffled by a stream of its own (seed, generator, level, run). So any
-/// run of tasks holds each profile in its share, within one run's
-/// remainder, and a task still depends on (seed, generator, index) only.
-#[cfg(test)]
-fn stratum_pick(
-    seed: u64,
-    generator: &str,
-    level: i64,
-    position: u64,
-    weighted: &[(usize, u32)],
-) -> usize {
-    let period: u64 = weighted.iter().map(|(_, w)| u64::from(*w)).sum();
-    if period == 0 {
-        return weighted.first().map_or(0, |(i, _)| *i);
-    }
-    let deck = deal(seed, generator, level, position / period, weighted);
-    let at = usize::try_from(position % period).unwrap_or(0);
-    deck.get(at).copied().unwrap_or(0)
-}
-
 /// Run `run` of a level's stratified deal: every profile its weight's
 /// times, shuffled by the run's own stream. The loader bounds the weights'
 /// sum (`MAX_STRATUM`), so a run is small.
@@ -874,7 +874,7 @@ fn changed(facts: Option<&Facts>, readings: &[&Rulebook], outcome: &Outcome) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::{level_position, stratum_pick};
+    use super::{level_position, Decks, KEPT_RUNS};
 
     #[test]
     fn a_level_position_counts_only_that_levels_slots() {
@@ -896,24 +896,53 @@ mod tests {
 
     #[test]
     fn each_run_deals_every_profile_its_weight() {
+        let decks = Decks::default();
+        let pick = |p: u64, weighted: &[(usize, u32)]| decks.pick(1, "g", 1, p, weighted);
         // Profiles 3, 7 and 9 with weights 1, 2, 3: runs of 6.
         let weighted = [(3, 1), (7, 2), (9, 3)];
         for run in 0..4u64 {
-            let mut dealt: Vec<usize> = (run * 6..run * 6 + 6)
-                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
-                .collect();
+            let mut dealt: Vec<usize> =
+                (run * 6..run * 6 + 6).map(|p| pick(p, &weighted)).collect();
             dealt.sort_unstable();
             assert_eq!(dealt, [3, 7, 7, 9, 9, 9], "run {run}");
         }
         // Runs are shuffled apart: some run of the first 20 differs from the first.
-        let run = |r: u64| -> Vec<usize> {
-            (r * 6..r * 6 + 6)
-                .map(|p| stratum_pick(1, "g", 1, p, &weighted))
-                .collect()
-        };
+        let run =
+            |r: u64| -> Vec<usize> { (r * 6..r * 6 + 6).map(|p| pick(p, &weighted)).collect() };
         assert!((1..20).any(|r| run(r) != run(0)));
-        // A profile of weight 0 is never dealt.
+        // A profile of weight 0 is never dealt (another level's weights:
+        // a drawer's decks are kept by level, each level weighted one way).
         let with_base = [(0, 0), (1, 2)];
-        assert!((0..10).all(|p| stratum_pick(1, "g", 1, p, &with_base) == 1));
+        let decks = Decks::default();
+        assert!((0..10).all(|p| decks.pick(1, "g", 1, p, &with_base) == 1));
+    }
+
+    #[test]
+    fn a_task_is_the_same_whichever_runs_its_drawer_kept() {
+        let weighted = [(3, 1), (7, 2), (9, 3)];
+        let positions = 6 * (3 * KEPT_RUNS as u64);
+        // In order, as one worker draws.
+        let in_order = Decks::default();
+        let first: Vec<usize> = (0..positions)
+            .map(|p| in_order.pick(5, "g", 2, p, &weighted))
+            .collect();
+        // Backwards and strided, every run dealt again after it was let go,
+        // by a drawer of its own each time and by one that keeps its runs.
+        let kept = Decks::default();
+        for p in (0..positions)
+            .rev()
+            .step_by(7)
+            .chain((0..positions).step_by(5))
+        {
+            let fresh = Decks::default().pick(5, "g", 2, p, &weighted);
+            let again = kept.pick(5, "g", 2, p, &weighted);
+            let at = usize::try_from(p).unwrap_or(usize::MAX);
+            assert_eq!((fresh, again), (first[at], first[at]), "position {p}");
+        }
+        // Another seed or level is another deal of the same run.
+        let other: Vec<usize> = (0..positions)
+            .map(|p| in_order.pick(6, "g", 2, p, &weighted))
+            .collect();
+        assert_ne!(first, other);
     }
 }
