@@ -26,6 +26,7 @@ mod fields;
 mod leak;
 mod load;
 mod model;
+mod profiles;
 mod prompt;
 mod raw;
 mod run;
