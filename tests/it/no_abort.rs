@@ -46,6 +46,16 @@ fn first_task_error(generator: &str) -> String {
     }
 }
 
+/// The first task's prompt.
+fn first_prompt(generator: &str) -> String {
+    let rb = super::rulebook(SALES_RB);
+    let g = parse_generator("g.toml", generator, &rb).expect("the generator loads");
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
+    let drawn = engine.task(2026, 0, None).expect("the template renders");
+    let prompt = drawn.task.prompt.expect("a prompt");
+    prompt.trim_end().to_string()
+}
+
 /// Item 4: fuel bounds instructions, not bytes; forty doublings asked for
 /// a terabyte and aborted. Every road to a doubling is now sized first.
 #[test]
@@ -838,4 +848,33 @@ fn a_generated_set_is_never_written_onto_the_rulebook_found_beside_the_generator
     );
     assert_eq!(std::fs::read(&rulebook).expect("rulebook"), before);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A number past a float's range printed `inf` or `nan` into a prompt, and
+/// `|int` clamped `1e40` to i128's largest and `nan` to 0, all without a
+/// word: each is now a template error naming what it met.
+#[test]
+fn a_template_number_out_of_range_is_an_error_not_inf_in_the_prompt() {
+    // Not folded by the compiler: computed when the template runs.
+    let one = "(range(2)|length - 1)";
+    for (task, expected) in [
+        (format!("{{{{ {one} / 0 }}}}"), "a number out of range (`inf`)"),
+        (format!("{{{{ -{one} / 0 }}}}"), "a number out of range (`-inf`)"),
+        (format!("{{{{ 'x' ~ ({one} / 0) }}}}"), "a number out of range (`inf`)"),
+        (format!("{{{{ ({one} * 1e308) * 10 }}}}"), "a number out of range (`inf`)"),
+        (format!("{{{{ [{one} / 0]|join(',') }}}}"), "a number out of range (`[inf]`)"),
+        (format!("{{{{ ({one} / 0)|string }}}}"), "a number out of range (`inf`)"),
+        (format!("{{{{ ({one} * 1e40)|int }}}}"), "has no integer value (`int`)"),
+        (format!("{{{{ ({one} / 0)|int }}}}"), "`inf` has no integer value"),
+        ("{{ 'nan'|int }}".to_string(), "`nan` has no integer value"),
+        ("{{ '1e39'|int }}".to_string(), "`1e39` has no integer value"),
+    ] {
+        let message = first_task_error(&sales_generator(&task));
+        assert!(message.contains(expected), "{task}: {message}");
+    }
+    // Within range, as minijinja has them.
+    let text = sales_generator(&format!(
+        "{{{{ ({one} * 1e30)|int }}}} {{{{ '12'|int }}}} {{{{ '2.9'|int }}}} {{{{ {one} / 4 }}}}"
+    ));
+    assert_eq!(first_prompt(&text), "1000000000000000019884624838656 12 2 0.25");
 }

@@ -196,6 +196,8 @@ fn concat(a: Value, b: Value) -> Result<Value, Error> {
     if a.is_undefined() || b.is_undefined() {
         return Err(Error::from(ErrorKind::UndefinedError));
     }
+    finite(&a)?;
+    finite(&b)?;
     spend(size(&a)?.saturating_add(size(&b)?))?;
     Ok(Value::from(format!("{a}{b}")))
 }
@@ -498,6 +500,11 @@ pub(crate) fn install(env: &mut Environment<'static>) {
                 if walks {
                     args.iter().try_for_each(walk)?;
                 }
+                match name {
+                    "int" => args.first().map_or(Ok(()), whole)?,
+                    "string" | "join" => args.first().map_or(Ok(()), finite)?,
+                    _ => {}
+                }
                 let result = inner.call(state, &args)?;
                 if !first {
                     spend(size(&result)?)?;
@@ -519,9 +526,49 @@ pub(crate) fn install(env: &mut Environment<'static>) {
         );
     }
     env.set_formatter(|out, state, value| {
+        finite(value)?;
         spend(size(value)?)?;
         minijinja::escape_formatter(out, state, value)
     });
+}
+
+/// Refuses a number that is not one (`inf`, `nan`: `1 / 0`, `1e308 * 10`)
+/// where it would become text, in a list or not: a prompt stating it would
+/// be wrong without a word, where a template error names the line.
+fn finite(v: &Value) -> Result<(), Error> {
+    let bad = |x: &Value| {
+        x.is_number() && !x.is_integer() && f64::try_from(x.clone()).is_ok_and(|f| !f.is_finite())
+    };
+    let listed = || v.try_iter().is_ok_and(|mut items| items.any(|x| bad(&x)));
+    if bad(v) || (v.as_str().is_none() && listed()) {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("a number out of range (`{v}`): a division by zero, or a result too large"),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses to make an integer of what has none (`inf`, `nan`, `1e40`, or
+/// a text spelling one), which minijinja's `int` would clamp to its
+/// largest integer or to 0 without a word.
+fn whole(v: &Value) -> Result<(), Error> {
+    let float = if v.is_number() && !v.is_integer() {
+        f64::try_from(v.clone()).ok()
+    } else {
+        v.as_str()
+            .filter(|s| s.parse::<i128>().is_err())
+            .and_then(|s| s.parse::<f64>().ok())
+    };
+    // i128's range, exactly as a float: -2^127 ≤ f < 2^127.
+    let bound = 2f64.powi(127);
+    match float {
+        Some(f) if !(f.is_finite() && f >= -bound && f < bound) => Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("`{v}` has no integer value (`int`): not finite, or too large"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A filter of our own, its result counted.
