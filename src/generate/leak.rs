@@ -31,6 +31,10 @@ pub(super) fn leaks(
     // Every digit run of a number found in the prompt is a whole digit
     // run of the prompt: most amounts are ruled out without a search.
     let runs = DigitRuns::of(prompt);
+    // Numbers written with a fractional part, by value: an amount written
+    // with other digits (`538.720`) or separators (`538'72`, `4.800,00`)
+    // than a reader's are found too. Filled at the first amount looked for.
+    let mut fractions: Option<Vec<Decimal>> = None;
     for field in checks.no_leak.iter().filter(|f| !shown.contains(f)) {
         let mut values = Vec::new();
         collect(expected, field, &mut values);
@@ -39,10 +43,14 @@ pub(super) fn leaks(
             if d.is_zero() || (may_copy && copied.contains(&d)) {
                 continue;
             }
-            if renderings(&d)
+            let written = renderings(&d)
                 .iter()
-                .any(|r| runs.may_hold_all(r) && appears(prompt, r))
-            {
+                .any(|r| runs.may_hold_all(r) && appears(prompt, r));
+            let mut valued = || {
+                let fractions = fractions.get_or_insert_with(|| fractional_numbers(prompt));
+                fractions.contains(&d.abs().normalize())
+            };
+            if written || valued() {
                 return Err(Redraw(format!("{field} appears in the prompt")));
             }
         }
@@ -105,6 +113,52 @@ fn renderings(d: &Decimal) -> Vec<String> {
     ];
     out.sort();
     out.dedup();
+    out
+}
+
+/// Every number of `text` written with a fractional part, as its value
+/// (normalised, sign left out): a run of digits and single separators
+/// (`.`, `,`, `'`, a space, a no-break or narrow no-break space) between
+/// digits, whose last separator is a `.` or `,` read as the decimal mark
+/// and the others as grouping (`1 234,560` is 1234.56). A number without
+/// one is left to the renderings: `level 5` is not the amount `5.00`.
+fn fractional_numbers(text: &str) -> Vec<Decimal> {
+    const SEPARATORS: [char; 6] = ['.', ',', '\'', ' ', '\u{a0}', '\u{202f}'];
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_digit() {
+            continue;
+        }
+        // The token's digits, and where its last separator fell in them.
+        let mut digits = String::from(c);
+        let mut mark: Option<(char, usize)> = None;
+        loop {
+            match chars.peek().copied() {
+                Some(d) if d.is_ascii_digit() => digits.push(d),
+                Some(sep) if SEPARATORS.contains(&sep) => {
+                    let mut ahead = chars.clone();
+                    ahead.next();
+                    if !ahead.peek().is_some_and(char::is_ascii_digit) {
+                        break;
+                    }
+                    mark = Some((sep, digits.len()));
+                }
+                _ => break,
+            }
+            chars.next();
+            if digits.len() > 40 {
+                break;
+            }
+        }
+        let Some(('.' | ',', at)) = mark else {
+            continue;
+        };
+        let (whole, fraction) = digits.split_at(at);
+        if let Ok(d) = format!("{whole}.{fraction}").parse::<Decimal>() {
+            out.push(d.normalize());
+        }
+    }
     out
 }
 
@@ -187,7 +241,63 @@ fn appears(text: &str, needle: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{holds_digit, DigitRuns};
+    use super::{fractional_numbers, holds_digit, leaks, DigitRuns};
+    use crate::generate::model::Checks;
+    use rust_decimal::Decimal;
+    use std::sync::Arc;
+
+    #[test]
+    fn an_amount_of_the_answer_is_found_however_the_prompt_writes_it() {
+        let checks = Checks {
+            no_leak: vec![Arc::from("net")],
+            hide_reason: false,
+            margin: None,
+            margins: Vec::new(),
+            may_copy: Vec::new(),
+            signature: Vec::new(),
+        };
+        let expected = serde_json::json!({"net": "4800.72"});
+        let case = serde_json::json!({});
+        let leaked =
+            |prompt: &str| leaks(&checks, "", prompt, &case, &expected, None, &[]).is_err();
+        for prompt in [
+            "Net: 4800.72.",
+            "Net: 4,800.72",
+            "Net: 4\u{202f}800,72",
+            "Net: 4800.720",
+            "Net: 4.800,72 EUR",
+            "Net: 4'800.72",
+            "Net: -4800.7200",
+        ] {
+            assert!(leaked(prompt), "{prompt}");
+        }
+        for prompt in [
+            "Net: 4800.7",
+            "Net: 4800.721",
+            "Net: 480072",
+            "Levels 4800 and 72",
+        ] {
+            assert!(!leaked(prompt), "{prompt}");
+        }
+    }
+
+    #[test]
+    fn a_fraction_is_read_whatever_its_separators() {
+        let found = fractional_numbers(
+            "538.720 and 4.800,00, 1 234,5 or 1\u{202f}234,50; 12'345.6; level 5, 2026-03, 7,",
+        );
+        let want: Vec<Decimal> = ["538.72", "4800", "1234.5", "1234.5", "12345.6"]
+            .iter()
+            .map(|t| {
+                t.parse::<Decimal>()
+                    .map(|d| d.normalize())
+                    .unwrap_or_default()
+            })
+            .collect();
+        // Whole numbers (`5`, `2026`, `03`) and a separator before no digit
+        // are no fractions.
+        assert_eq!(found, want);
+    }
 
     #[test]
     fn a_word_holds_a_digit_exactly_when_one_of_its_bytes_is_one() {

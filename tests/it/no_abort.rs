@@ -858,16 +858,43 @@ fn a_template_number_out_of_range_is_an_error_not_inf_in_the_prompt() {
     // Not folded by the compiler: computed when the template runs.
     let one = "(range(2)|length - 1)";
     for (task, expected) in [
-        (format!("{{{{ {one} / 0 }}}}"), "a number out of range (`inf`)"),
-        (format!("{{{{ -{one} / 0 }}}}"), "a number out of range (`-inf`)"),
-        (format!("{{{{ 'x' ~ ({one} / 0) }}}}"), "a number out of range (`inf`)"),
-        (format!("{{{{ ({one} * 1e308) * 10 }}}}"), "a number out of range (`inf`)"),
-        (format!("{{{{ [{one} / 0]|join(',') }}}}"), "a number out of range (`[inf]`)"),
-        (format!("{{{{ ({one} / 0)|string }}}}"), "a number out of range (`inf`)"),
-        (format!("{{{{ ({one} * 1e40)|int }}}}"), "has no integer value (`int`)"),
-        (format!("{{{{ ({one} / 0)|int }}}}"), "`inf` has no integer value"),
+        (
+            format!("{{{{ {one} / 0 }}}}"),
+            "a number out of range (`inf`)",
+        ),
+        (
+            format!("{{{{ -{one} / 0 }}}}"),
+            "a number out of range (`-inf`)",
+        ),
+        (
+            format!("{{{{ 'x' ~ ({one} / 0) }}}}"),
+            "a number out of range (`inf`)",
+        ),
+        (
+            format!("{{{{ ({one} * 1e308) * 10 }}}}"),
+            "a number out of range (`inf`)",
+        ),
+        (
+            format!("{{{{ [{one} / 0]|join(',') }}}}"),
+            "a number out of range (`[inf]`)",
+        ),
+        (
+            format!("{{{{ ({one} / 0)|string }}}}"),
+            "a number out of range (`inf`)",
+        ),
+        (
+            format!("{{{{ ({one} * 1e40)|int }}}}"),
+            "has no integer value (`int`)",
+        ),
+        (
+            format!("{{{{ ({one} / 0)|int }}}}"),
+            "`inf` has no integer value",
+        ),
         ("{{ 'nan'|int }}".to_string(), "`nan` has no integer value"),
-        ("{{ '1e39'|int }}".to_string(), "`1e39` has no integer value"),
+        (
+            "{{ '1e39'|int }}".to_string(),
+            "`1e39` has no integer value",
+        ),
     ] {
         let message = first_task_error(&sales_generator(&task));
         assert!(message.contains(expected), "{task}: {message}");
@@ -876,5 +903,8 @@ fn a_template_number_out_of_range_is_an_error_not_inf_in_the_prompt() {
     let text = sales_generator(&format!(
         "{{{{ ({one} * 1e30)|int }}}} {{{{ '12'|int }}}} {{{{ '2.9'|int }}}} {{{{ {one} / 4 }}}}"
     ));
-    assert_eq!(first_prompt(&text), "1000000000000000019884624838656 12 2 0.25");
+    assert_eq!(
+        first_prompt(&text),
+        "1000000000000000019884624838656 12 2 0.25"
+    );
 }
