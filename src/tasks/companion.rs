@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::Rulebook;
-use crate::rulebook::load::{read_capped, MAX_RULEBOOK_BYTES};
+use crate::rulebook::load::read_capped;
 use crate::rulebook::{load_rulebook, LoadError};
 use crate::span::Span;
 
@@ -108,11 +108,17 @@ pub fn load_companion<T>(
     Ok((parsed, rb))
 }
 
-/// The file's text, with the rulebook's cap.
+/// Most bytes of a companion file (4 MiB; the bundled ones are under
+/// 110 KB). TOML read with its spans takes about fifty times its text:
+/// a file at the rulebook's 16 MiB held 800 MB while it was read, and a
+/// generator, rubric or repair file comes from anyone.
+pub const MAX_COMPANION_BYTES: u64 = 4 << 20;
+
+/// The file's text, at most [`MAX_COMPANION_BYTES`].
 fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::File::open(path)
-        .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))?
-        .ok_or(ReadError::TooLarge(MAX_RULEBOOK_BYTES))?;
+        .and_then(|f| read_capped(f, MAX_COMPANION_BYTES))?
+        .ok_or(ReadError::TooLarge(MAX_COMPANION_BYTES))?;
     String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
 }
 
@@ -150,17 +156,28 @@ fn written_version(name: &str, text: &str, section: &str) -> Result<u64, Compani
 
 /// A companion file's TOML read into its serde mirror `R`, with the
 /// diagnostics list that its checks go on filling; TOML syntax and unknown
-/// keys are one located problem of code `code`, reported alone.
+/// keys are one located problem of code `code`, reported alone, as is a
+/// text over [`MAX_COMPANION_BYTES`] (given in memory, not read from a
+/// file: the Python module's, the sandbox's).
 pub fn parse_toml<R: DeserializeOwned>(
     name: &str,
     text: &str,
     code: &'static str,
 ) -> Result<(R, Diagnostics), Diagnostics> {
+    let too_large = u64::try_from(text.len()).map_or(true, |n| n > MAX_COMPANION_BYTES);
     let source = SourceFile {
         name: name.to_string(),
-        text: Arc::from(text),
+        text: Arc::from(if too_large { "" } else { text }),
     };
     let mut diags = Diagnostics::new(source);
+    if too_large {
+        let message = format!(
+            "the text is {} bytes, over the {MAX_COMPANION_BYTES} a generator, rubric or repair file may hold",
+            text.len()
+        );
+        diags.push(Problem::new(code, message));
+        return Err(diags);
+    }
     match toml::from_str(text) {
         Ok(raw) => Ok((raw, diags)),
         Err(e) => {

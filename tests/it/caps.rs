@@ -336,3 +336,59 @@ fn the_commands_refuse_a_trace_past_its_bytes() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A generator, rubric or repair file is read with its spans at about fifty
+/// times its size: at the rulebook's 16 MiB one held 800 MB. They are
+/// capped at 4 MiB, from a file or given as text.
+#[test]
+fn a_companion_file_over_4_mib_is_refused_read_or_given() {
+    let dir = tempdir("companion");
+    let generator =
+        std::fs::read_to_string(super::root().join("rulebooks/sales-tax/generator-1.toml"))
+            .expect("bundled generator");
+    // Valid TOML, a comment long enough to pass the cap.
+    let padded = format!("{generator}\n# {}\n", "x".repeat(4 * MIB as usize));
+    let file = dir.join("generator-9.toml");
+    std::fs::write(&file, &padded).expect("write");
+    let rulebook = super::root().join("rulebooks/sales-tax/v1");
+    let o = bareme(&[
+        "generate",
+        &file.to_string_lossy(),
+        "--rulebook",
+        &rulebook.to_string_lossy(),
+        "-n",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the file is over 4194304 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // The same text given in memory, as the Python module gives it.
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let problems = match bareme::unstable::generate::parse_generator("g.toml", &padded, &rb) {
+        Ok(_) => panic!("a text over the cap loads"),
+        Err(d) => d.problems,
+    };
+    assert!(
+        problems[0].message.contains(&format!(
+            "the text is {} bytes, over the 4194304",
+            padded.len()
+        )),
+        "{}",
+        problems[0].message
+    );
+    // Under the cap, the same file loads.
+    std::fs::write(&file, &generator).expect("write");
+    let o = bareme(&[
+        "generate",
+        &file.to_string_lossy(),
+        "--rulebook",
+        &rulebook.to_string_lossy(),
+        "-n",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}
