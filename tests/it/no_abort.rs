@@ -333,6 +333,12 @@ fn slices_and_what_reads_a_text_through_are_counted() {
             "{walk}: {message}"
         );
     }
+    // A list's length is kept, not counted through: a loop reading a
+    // 100,000-item list's length renders.
+    let text = sales_generator(
+        "{% set l = range(100000)|list %}{% set ns = namespace(n=0) %}{% for i in range(2000) %}{% set ns.n = ns.n + l|length %}{% endfor %}{{ ns.n }} {{ l|count }}",
+    );
+    assert_eq!(first_prompt(&text), "200000000 100000");
 }
 
 /// Each rendering has its fuel and budgets, but a prompt the leak check

@@ -497,7 +497,14 @@ pub(crate) fn install(env: &mut Environment<'static>) {
                 if first {
                     spend(before(name, &args)?)?;
                 }
-                if walks {
+                if matches!(name, "length" | "count") {
+                    // A list's or a map's length is kept, a text's counted
+                    // through its characters: only a text is walked.
+                    match args.first() {
+                        Some(v) if v.as_str().is_some() => walk(v)?,
+                        _ => {}
+                    }
+                } else if walks {
                     args.iter().try_for_each(walk)?;
                 }
                 match name {
