@@ -6,7 +6,8 @@ use super::load::{span_of, Checker, Slot};
 use super::model::*;
 use super::raw::*;
 use crate::case::toml::json_from_toml;
-use crate::model::{InputKind, NumberSpec, Type};
+use crate::case::validate_value;
+use crate::model::{Input, InputKind, NumberSpec, Type};
 use crate::span::Span;
 use rust_decimal::Decimal;
 
@@ -15,6 +16,36 @@ use rust_decimal::Decimal;
 const MAX_DRAWN_ITEMS: usize = 10_000;
 
 impl<'a> Checker<'a> {
+    /// A `value` of a profile that wants an answer, validated as the case
+    /// would validate it (a plain input's type, range, length or values):
+    /// one it refuses would send every draw to a redraw, and the run would
+    /// fail only after all of them as "decision rejected".
+    fn refused_value(
+        &mut self,
+        path: &str,
+        input: Option<&Input>,
+        j: &serde_json::Value,
+        span: Span,
+    ) {
+        let plain = |k: &InputKind| {
+            !matches!(
+                k,
+                InputKind::Record { .. } | InputKind::List { .. } | InputKind::Map { .. }
+            )
+        };
+        let Some(input) = input.filter(|i| plain(&i.kind)) else {
+            return;
+        };
+        if let Err(e) = validate_value(input, Some(j), path, None) {
+            let message = format!(
+                "`{path}` is drawn as {j}, which {} refuses ({}): this profile wants an answer, and no case of it could have one",
+                self.side(),
+                e.message
+            );
+            self.problem("generate::value", span, message);
+        }
+    }
+
     /// A list or object drawn with at most as many items as its input holds.
     fn at_most(&mut self, path: &str, drawn: u32, cap: usize, span: Span) -> Option<()> {
         let cap = cap.min(MAX_DRAWN_ITEMS);
@@ -217,6 +248,9 @@ impl<'a> Checker<'a> {
             return match json_from_toml(v) {
                 Ok(j) => {
                     unmatched(self, &j);
+                    if self.answered {
+                        self.refused_value(path, input, &j, span);
+                    }
                     Some(Draw::Value(j))
                 }
                 Err(e) => {

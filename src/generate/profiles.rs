@@ -122,10 +122,15 @@ impl Checker<'_> {
             for f in &shown {
                 self.answer_field(f);
             }
+            // A base (weight 0) is never drawn, and a profile of rejections
+            // may draw what its inputs refuse.
+            self.answered =
+                weight > 0 && decision.as_ref().is_none_or(|d| d.get_ref() != "rejected");
             let drawn = fields
                 .iter()
                 .filter_map(|(path, f)| self.field(path, f, None))
                 .collect();
+            self.answered = false;
             let accept = accept
                 .iter()
                 .filter_map(|a| self.formula(a, Some(Type::Bool)))

@@ -937,3 +937,45 @@ fn a_run_limit_out_of_range_is_refused_where_written() {
         );
     }
 }
+
+/// A `value` its input refuses, in a profile that wants an answer, sent
+/// every draw to a redraw: the run failed after all of them with
+/// "decision rejected". It is refused at load, where it is written; a
+/// profile of rejections may still draw it, and a base is checked only in
+/// the profiles drawn from it.
+#[test]
+fn a_value_the_input_refuses_is_refused_at_load_when_the_profile_wants_an_answer() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let text = read("rulebooks/sales-tax/generator-1.toml");
+    let problems = |text: &str| -> Vec<String> {
+        match parse_generator("g.toml", text, &rb) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.problems.iter().map(|p| p.message.clone()).collect(),
+        }
+    };
+    assert!(problems(&text).is_empty());
+    let luxury = text.replacen(
+        "\"products.P9\" = { fields = { category = { value = \"STANDARD\" }",
+        "\"products.P9\" = { fields = { category = { value = \"LUXURY\" }",
+        1,
+    );
+    assert_ne!(luxury, text);
+    assert_eq!(
+        problems(&luxury),
+        [
+            r#"`category` is drawn as "LUXURY", which sales-tax@1 refuses (must be one of "STANDARD", "DIGITAL", "GROCERY", "MEDICAL", found "LUXURY" (R2)): this profile wants an answer, and no case of it could have one"#
+        ]
+    );
+    // The same profile drawing rejections: a refused value is what it wants.
+    let rejected = luxury.replacen(
+        "[profiles.half_cent_tie]\n",
+        "[profiles.half_cent_tie]\ndecision = \"rejected\"\n",
+        1,
+    );
+    assert_ne!(rejected, luxury);
+    assert!(
+        !problems(&rejected).iter().any(|p| p.contains("LUXURY")),
+        "{:?}",
+        problems(&rejected)
+    );
+}
