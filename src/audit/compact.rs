@@ -230,12 +230,57 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
     Ok(Json::Object(out))
 }
 
+/// The keys of a compact step event and of a step's definition
+/// (`docs/trace-format.md` §10): what expanding would leave out unread is
+/// refused, as the verifier refuses an unknown key of format 1.
+const EVENT_KEYS: [&str; 11] = [
+    "s",
+    "i",
+    "held",
+    "cites",
+    "clauses",
+    "r",
+    "lookups",
+    "roundings",
+    "round",
+    "exact",
+    "v",
+];
+const DEFINITION_KEYS: [&str; 10] = [
+    "step",
+    "group",
+    "label",
+    "clauses",
+    "formula",
+    "condition",
+    "cites",
+    "detail",
+    "reads",
+    "at",
+];
+
+fn only(v: &Json, known: &[&str], what: &str) -> Result<(), String> {
+    let map = v
+        .as_object()
+        .ok_or_else(|| format!("{what} is not an object"))?;
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(format!("{what} holds an unknown key {k:?}")),
+        None => Ok(()),
+    }
+}
+
 fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
     let index = field(ev, "s")?.as_u64().ok_or("\"s\" is not an index")?;
     let def = usize::try_from(index)
         .ok()
         .and_then(|i| defs.get(i))
         .ok_or_else(|| format!("no step definition {index}"))?;
+    only(
+        ev,
+        &EVENT_KEYS,
+        &format!("a step event of definition {index}"),
+    )?;
+    only(def, &DEFINITION_KEYS, &format!("step definition {index}"))?;
     // What the event takes from its definition, counted as the whole.
     known.copy(def)?;
     let name = field(def, "step")?.clone();

@@ -17,6 +17,7 @@ mod calc;
 mod compact;
 mod decode;
 mod reports;
+mod shape;
 mod walk;
 mod world;
 
@@ -239,6 +240,7 @@ pub fn verify_json(
         }
         _ => trace,
     };
+    shape::check(trace).map_err(AuditError::Shape)?;
     let reference = trace
         .get("rulebook")
         .and_then(Json::as_str)

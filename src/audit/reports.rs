@@ -38,6 +38,28 @@ impl State<'_> {
         let rb = self.rb;
         let at = format!("report {}", report.name);
         let g = report.group;
+        // What a reader reads the cells by: the title, the columns' titles
+        // and the totals' labels, as the rulebook writes them.
+        let title = table.get("title").and_then(Json::as_str);
+        if title != report.title.as_deref() {
+            let recorded = title.map_or_else(|| "none".to_string(), str::to_string);
+            let follows = report.title.clone().unwrap_or_else(|| "none".to_string());
+            self.find(at.clone(), "title", recorded, follows);
+        }
+        let header: Vec<&str> = (table.get("header").and_then(Json::as_array))
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(Json::as_str)
+            .collect();
+        let columns: Vec<&str> = report.columns.iter().map(|c| &*c.key).collect();
+        if header != columns {
+            self.find(
+                at.clone(),
+                "header",
+                header.join(" | "),
+                columns.join(" | "),
+            );
+        }
         let rows = table
             .get("rows")
             .and_then(Json::as_array)
@@ -64,6 +86,10 @@ impl State<'_> {
             let Some(row) = row else {
                 continue;
             };
+            if row.len() != report.columns.len() {
+                let (recorded, follows) = (row.len(), report.columns.len());
+                self.find(&item_at, "cells", recorded.to_string(), follows.to_string());
+            }
             for (c, column) in report.columns.iter().enumerate() {
                 let cell_at = format!("{item_at}.{}", column.key);
                 self.cell(&cell_at, row.get(c), column, Some((g, i)));
@@ -81,9 +107,24 @@ impl State<'_> {
             .get("totals")
             .and_then(Json::as_array)
             .map_or(&[][..], Vec::as_slice);
+        if totals.len() != report.totals.len() {
+            let (recorded, follows) = (totals.len(), report.totals.len());
+            self.find(
+                at.clone(),
+                "totals",
+                recorded.to_string(),
+                follows.to_string(),
+            );
+        }
         for (k, total) in report.totals.iter().enumerate() {
+            let total_at = format!("{at} total {}", total.key);
+            let label = totals.get(k).and_then(|t| t.get(0)).and_then(Json::as_str);
+            if label.is_some_and(|l| l != &*total.key) {
+                let recorded = label.unwrap_or_default().to_string();
+                self.find(&total_at, "label", recorded, total.key.to_string());
+            }
             let recorded = totals.get(k).and_then(|t| t.get(1));
-            self.cell(&format!("{at} total {}", total.key), recorded, total, None);
+            self.cell(&total_at, recorded, total, None);
         }
     }
 
