@@ -59,7 +59,7 @@ create_exception!(
     _bareme,
     RulebookFault,
     BaremeError,
-    "The rulebook failed on a valid case (the command's exit 4): a fault of the rulebook, not of the case, or a trace past its bounds (2,000,000 records, 192 MiB of JSON)."
+    "The rulebook failed on a valid case (the command's exit 4): a fault of the rulebook, not of the case, or a trace past its bounds (2,000,000 records, 48 MiB of JSON)."
 );
 
 /// Runs engine work without the GIL, a panic (which the engine must never

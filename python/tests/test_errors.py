@@ -212,14 +212,14 @@ total = { expr = "total" }
 
 def test_a_trace_past_its_bytes_is_a_fault_and_the_case_answers_untraced(tmp_path: Path):
     # Each of 2,500 items' steps gives a 100 KB text: 500 MB of JSON, over
-    # the 192 MiB a trace may take.
+    # the 48 MiB a trace may take.
     f = tmp_path / "rulebook.toml"
     f.write_text(SQUARED)
     rb = bareme.Rulebook.load(f)
     case = {"xs": ["1"] * 2500, "t": "t" * 100_000}
     assert rb.evaluate(case) == {"total": "2500"}
-    with pytest.raises(bareme.RulebookFault, match="over 192 MiB"):
+    with pytest.raises(bareme.RulebookFault, match="over 48 MiB"):
         rb.evaluate(case, trace=True)
     (line,) = rb.evaluate_batch([case], trace=True)
     assert line["error"]["path"] == "$"
-    assert line["error"]["message"].startswith("the trace's JSON is over 192 MiB")
+    assert line["error"]["message"].startswith("the trace's JSON is over 48 MiB")

@@ -18,8 +18,11 @@ use super::output::Stdout;
 
 /// The most bytes of one trace line: a payslip's is about 130 KB, and a
 /// line past this is refused, not read whole (the trace file was read
-/// whole, so `/dev/zero` ran out of memory).
-const MAX_TRACE_LINE: usize = 256 << 20;
+/// whole, so `/dev/zero` ran out of memory). A line is held as a JSON tree
+/// of about thirty times its bytes: a 120 MB line under the 256 MiB this
+/// was aborted on memory (2.4 GB asked at once, 8 GB at the cap). The
+/// trace's own cap (`MAX_TRACE_BYTES`, 48 MiB) with room for the answer.
+const MAX_TRACE_LINE: usize = 64 << 20;
 
 /// The most bytes of a case file (`--case`) or of one line of `--cases`:
 /// the largest case any rulebook accepts.
@@ -165,11 +168,13 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let case: Option<serde_json::Value> = match (&mut case_lines, &single) {
+        // A case line that is not JSON is let by only when its trace line
+        // is the batch's error line for it (which carries no trace).
+        let case: Option<Result<serde_json::Value, String>> = match (&mut case_lines, &single) {
             (Some(lines), _) => match lines.next() {
-                // The batch wrote an error line for a case it could not
-                // read, which carries no trace.
-                Ok(Some((_, text))) => case_of(&text).ok(),
+                Ok(Some((c, text))) => {
+                    Some(case_of(&text).map_err(|e| format!("case line {c}: not JSON: {e}")))
+                }
                 Ok(None) => {
                     warn!("error: trace line {n} has no case (the cases file is shorter)");
                     return ExitCode::from(2);
@@ -183,16 +188,23 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
                 warn!("error: trace line {n} has no case (the cases file is shorter)");
                 return ExitCode::from(2);
             }
-            (None, one) => one.clone(),
+            (None, one) => one.clone().map(Ok),
         };
         k += 1;
         let line = line.as_str();
-        let case = case.as_ref();
         if untraced_error(line) {
             // A batch's line for a case it could not read: nothing was evaluated.
             untraced += 1;
             continue;
         }
+        let case = match case.transpose() {
+            Ok(case) => case,
+            Err(e) => {
+                warn!("error: {e}, and trace line {n} is a traced evaluation of a case");
+                return ExitCode::from(2);
+            }
+        };
+        let case = case.as_ref();
         let verdict = match verify_line(&rb, line, case) {
             Ok(v) => v,
             Err(e) => {

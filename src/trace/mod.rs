@@ -45,9 +45,11 @@ pub use text::{escape_text, render_text};
 /// so per-item steps that each read a case's whole list write it once per
 /// item: a 20,000-item list made 2.6 GB of JSON and the writer aborted on
 /// memory, and a trace's records are bounded apart (`eval::tracer`). Below
-/// `verify-trace`'s longest line (256 MiB) with room for the answer, so a
-/// line `eval --trace json` writes can be verified.
-pub const MAX_TRACE_BYTES: usize = 192 << 20;
+/// `verify-trace`'s longest line (64 MiB) with room for the answer, so a
+/// line `eval --trace json` writes can be verified; and small enough that
+/// the verifier, which holds a line as a JSON tree (about thirty times
+/// its bytes), stays within a few gigabytes (at 192 MiB, 8 GB and an abort).
+pub const MAX_TRACE_BYTES: usize = 48 << 20;
 
 /// A trace whose JSON would pass [`MAX_TRACE_BYTES`]; nothing of it is
 /// written.
@@ -55,7 +57,7 @@ pub const MAX_TRACE_BYTES: usize = 192 << 20;
 /// ```
 /// let e = bareme::unstable::trace::TraceTooLarge;
 /// assert_eq!(e.code(), "trace::too_large");
-/// assert!(e.to_string().contains("192 MiB"));
+/// assert!(e.to_string().contains("48 MiB"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(

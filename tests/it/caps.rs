@@ -169,7 +169,7 @@ fn a_trace_line_over_256_mib_is_refused_unread() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
-        format!("error: {name}, line 1: longer than the limit of 268435456 bytes\n")
+        format!("error: {name}, line 1: longer than the limit of 67108864 bytes\n")
     );
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -255,7 +255,7 @@ fn a_traced_evaluation_stops_past_its_records_and_the_case_is_answered_untraced(
     assert!(fault.context.contains("item 12"), "{fault}");
 }
 
-/// A trace's JSON takes at most 192 MiB (`MAX_TRACE_BYTES`) in either
+/// A trace's JSON takes at most 48 MiB (`MAX_TRACE_BYTES`) in either
 /// format: a 100 KB text that each of 2,500 items' steps reads and gives
 /// is 500 MB written in format 1 and 250 MB in format 2 (a 20,000-item list
 /// read so was 2.6 GB, and the writer aborted on memory). The writers stop and write nothing; the command says so
@@ -313,7 +313,7 @@ fn the_commands_refuse_a_trace_past_its_bytes() {
             assert_eq!(line["error"]["path"], "$");
             let message = line["error"]["message"].as_str().expect("a message");
             assert!(
-                message.starts_with("the trace's JSON is over 192 MiB"),
+                message.starts_with("the trace's JSON is over 48 MiB"),
                 "{message}"
             );
         }
@@ -329,7 +329,7 @@ fn the_commands_refuse_a_trace_past_its_bytes() {
         assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
         assert!(o.stdout.is_empty());
         assert!(
-            stderr(&o).contains("error: the trace's JSON is over 192 MiB"),
+            stderr(&o).contains("error: the trace's JSON is over 48 MiB"),
             "{}",
             stderr(&o)
         );

@@ -1098,3 +1098,272 @@ fn claims_beyond_the_events_are_checked() {
         "{e}"
     );
 }
+
+/// The outcome of verifying `line` against `case`: its findings' places
+/// and kinds, or the error that refused it.
+fn outcome_of(rb: &Rulebook, line: &serde_json::Value, case: &serde_json::Value) -> String {
+    match verify_line(rb, &line.to_string(), Some(case)) {
+        Err(e) => format!("refused: {e}"),
+        Ok(v) if v.follows() => "follows".into(),
+        Ok(v) => v
+            .findings
+            .iter()
+            .map(|f| format!("{} {}", f.at, f.what))
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+/// A change made to a report table of a trace line.
+type Edit<'a> = &'a dyn Fn(&mut serde_json::Value);
+
+/// A payslip's report as a reader reads it: its column titles, its totals'
+/// labels, a cell per column. An extra column or total, titles swapped, a
+/// label renamed all passed as following, in both formats.
+#[test]
+fn a_report_s_layout_changed_does_not_follow() {
+    let dir = "rulebooks/paie-fr/v2026";
+    let rb = load_rulebook(Path::new(dir)).expect("paie-fr");
+    let case: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("examples/paie-fr/level3-cadre.json").expect("the example"),
+    )
+    .expect("JSON");
+    let line = traced(&rb, &case).expect("traced");
+    let one: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let compact = compact_line(&rb, &case, &line).expect("compact");
+    let two: serde_json::Value = serde_json::from_str(&compact).expect("JSON");
+    let name = "bulletin";
+    let edits: [(Edit, String); 6] = [
+        (
+            &|r| {
+                if let Some(h) = r["header"].as_array_mut() {
+                    h.push("Bonus".into());
+                }
+                for row in r["rows"].as_array_mut().into_iter().flatten() {
+                    if let Some(cells) = row.as_array_mut() {
+                        cells.push("1000.00".into());
+                    }
+                }
+            },
+            format!("report {name} header"),
+        ),
+        (
+            &|r| {
+                if let Some(t) = r["totals"].as_array_mut() {
+                    t.push(serde_json::json!(["Prime", "5000.00"]));
+                }
+            },
+            format!("report {name} totals"),
+        ),
+        (
+            &|r| {
+                if let Some(h) = r["header"].as_array_mut() {
+                    h.swap(3, 5);
+                }
+            },
+            format!("report {name} header"),
+        ),
+        (
+            &|r| r["totals"][5][0] = "Net (après prime)".into(),
+            "label".into(),
+        ),
+        (
+            &|r| {
+                if let Some(cells) = r["rows"][0].as_array_mut() {
+                    cells.push("".into());
+                }
+            },
+            "cells".into(),
+        ),
+        (
+            &|r| r["title"] = "Another payslip".into(),
+            format!("report {name} title"),
+        ),
+    ];
+    for (k, (edit, says)) in edits.iter().enumerate() {
+        for json in [&one, &two] {
+            let mut changed = json.clone();
+            edit(&mut changed["trace"]["reports"][0]);
+            let got = outcome_of(&rb, &changed, &case);
+            assert!(got.contains(says.as_str()), "edit {k}: {says}: {got}");
+        }
+    }
+}
+
+/// A key the verifier does not read passed unverified below the top of the
+/// line (in an event, a read, an input, the outcome, a report, a compact
+/// step or its definition), and a check's fields of the wrong type were
+/// reported as values never recorded (`check 0` for an index of `"1"`).
+#[test]
+fn a_key_or_type_out_of_shape_anywhere_is_refused() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let case: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("examples/luma-payroll/payslip.json").expect("the example"),
+    )
+    .expect("JSON");
+    let line = traced(&rb, &case).expect("a trace");
+    let one: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let two: serde_json::Value =
+        serde_json::from_str(&compact_line(&rb, &case, &line).expect("compact")).expect("JSON");
+    assert_eq!(outcome_of(&rb, &one, &case), "follows");
+    assert_eq!(outcome_of(&rb, &two, &case), "follows");
+    let events =
+        |j: &serde_json::Value| j["trace"]["events"].as_array().cloned().unwrap_or_default();
+    let first = |j: &serde_json::Value, kind: Option<&str>| {
+        events(j)
+            .iter()
+            .position(|e| e.get("event").and_then(|k| k.as_str()) == kind)
+            .expect("such an event")
+    };
+    let check = first(&one, Some("check"));
+    let step = first(&one, Some("step"));
+    let read = events(&one)
+        .iter()
+        .position(|e| e["reads"].as_array().is_some_and(|r| !r.is_empty()))
+        .expect("an event that reads");
+    let cases: Vec<(serde_json::Value, &str, &str)> = vec![
+        (
+            serde_json::json!(["trace", "events", check, "extra"]),
+            "1",
+            "holds an unknown key \"extra\"",
+        ),
+        (
+            serde_json::json!(["trace", "events", step, "extra"]),
+            "1",
+            "holds an unknown key \"extra\"",
+        ),
+        (
+            serde_json::json!(["trace", "events", read, "reads", 0, "extra"]),
+            "1",
+            "holds an unknown key \"extra\"",
+        ),
+        (
+            serde_json::json!(["trace", "inputs", 0, "extra"]),
+            "1",
+            "holds an unknown key \"extra\"",
+        ),
+        (
+            serde_json::json!(["trace", "outcome", "extra"]),
+            "1",
+            "holds an unknown key \"extra\"",
+        ),
+        (
+            serde_json::json!(["trace", "events", check, "index"]),
+            "\"1\"",
+            "\"index\" is not a check's position",
+        ),
+        (
+            serde_json::json!(["trace", "events", check, "index"]),
+            "0",
+            "\"index\" is not a check's position",
+        ),
+        (
+            serde_json::json!(["trace", "events", check, "held"]),
+            "\"yes\"",
+            "\"held\" is not true or false",
+        ),
+        (
+            serde_json::json!(["trace", "events", check, "gives"]),
+            "5",
+            "\"gives\" is not a text",
+        ),
+        (
+            serde_json::json!(["trace", "events", check, "when"]),
+            "1",
+            "\"when\" is neither a formula nor null",
+        ),
+    ];
+    for (path, value, says) in &cases {
+        let mut changed = one.clone();
+        let path = path.as_array().expect("a path");
+        let mut at = &mut changed;
+        for key in &path[..path.len() - 1] {
+            at = match key {
+                serde_json::Value::String(k) => &mut at[k.as_str()],
+                n => &mut at[n.as_u64().expect("an index") as usize],
+            };
+        }
+        let last = path[path.len() - 1].as_str().expect("a key");
+        at[last] = serde_json::from_str(value).expect("JSON");
+        let got = outcome_of(&rb, &changed, &case);
+        assert!(
+            got.starts_with("refused") && got.contains(says),
+            "{path:?} = {value}: {got}"
+        );
+    }
+    // A compact step event and its definition.
+    let step = first(&two, None);
+    let mut changed = two.clone();
+    changed["trace"]["events"][step]["extra"] = 1.into();
+    let got = outcome_of(&rb, &changed, &case);
+    assert!(got.contains("holds an unknown key \"extra\""), "{got}");
+    let mut changed = two.clone();
+    changed["trace"]["steps"][0]["extra"] = 1.into();
+    let got = outcome_of(&rb, &changed, &case);
+    assert!(
+        got.contains("step definition 0 holds an unknown key \"extra\""),
+        "{got}"
+    );
+}
+
+/// `--cases` read a case line that is not JSON as no case, and verified
+/// the trace beside it without its inputs (exit 0, "follows"); `--case`
+/// refused the same line.
+#[test]
+fn a_case_line_that_is_not_json_is_refused_beside_a_trace() {
+    let dir = std::env::temp_dir().join(format!("bareme-vt-cases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let rb = "rulebooks/sales-tax/v1";
+    let cart = std::fs::read_to_string("examples/sales-tax/cart.json").expect("the example");
+    let one: serde_json::Value = serde_json::from_str(&cart).expect("JSON");
+    let cases = dir.join("cases.jsonl");
+    std::fs::write(&cases, format!("{one}\n")).expect("write");
+    let bin = env!("CARGO_BIN_EXE_bareme");
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let o = run(&[
+        "eval",
+        rb,
+        "--batch",
+        cases.to_str().expect("utf-8"),
+        "--trace",
+        "json",
+    ]);
+    assert!(o.status.success());
+    let traces = dir.join("traces.jsonl");
+    std::fs::write(&traces, &o.stdout).expect("write");
+    let verify = |cases_text: &str| {
+        std::fs::write(&cases, cases_text).expect("write");
+        let o = run(&[
+            "verify-trace",
+            traces.to_str().expect("utf-8"),
+            "--rulebook",
+            rb,
+            "--cases",
+            cases.to_str().expect("utf-8"),
+        ]);
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    assert_eq!(verify(&format!("{one}\n")).0, Some(0));
+    for bad in [
+        "garbage\n".to_string(),
+        format!("\u{feff}{one}\n"),
+        format!("{one} x\n"),
+    ] {
+        let (code, stderr) = verify(&bad);
+        assert_eq!(code, Some(2), "{bad:?}: {stderr}");
+        assert!(
+            stderr.contains("error: case line 1: not JSON")
+                && stderr.contains("and trace line 1 is a traced evaluation of a case"),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
