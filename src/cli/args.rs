@@ -179,8 +179,11 @@ pub struct DiffArgs {
     /// Evaluate the cases of this task file (as `bareme generate` writes it) under both versions.
     #[arg(long, value_name = "TASKS.jsonl", conflicts_with = "sample")]
     pub impact: Option<PathBuf>,
-    /// Instead of a task file: draw this many tasks from `--generator` with `--seed`.
-    #[arg(long, value_name = "N", requires = "generator")]
+    /// Instead of a task file: draw this many tasks from `--generator` with
+    /// `--seed`, 1 to 100,000 (held in memory; for more, write a task file
+    /// with `bareme generate` and give it to `--impact`).
+    #[arg(long, value_name = "N", requires = "generator",
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub sample: Option<u64>,
     /// The seed of `--sample`.
     #[arg(long, default_value_t = 0, requires = "sample")]

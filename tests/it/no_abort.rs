@@ -914,3 +914,33 @@ fn a_template_number_out_of_range_is_an_error_not_inf_in_the_prompt() {
         "1000000000000000019884624838656 12 2 0.25"
     );
 }
+
+/// `diff --sample N` holds its N tasks in memory: 10^12 asked for ran the
+/// process out of memory, and the largest index was refused naming
+/// `--start` and `-n`, which `diff` does not have. 1 to 100,000, as a
+/// usage error naming `--sample`.
+#[test]
+fn a_diff_sample_is_bounded_and_refused_by_its_own_name() {
+    for n in ["0", "100001", "18446744073709551615"] {
+        let o = bareme(
+            &[
+                "diff",
+                SALES_RB,
+                SALES_RB,
+                "--sample",
+                n,
+                "--generator",
+                "rulebooks/sales-tax/generator-1.toml",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "invalid value '{n}' for '--sample <N>': {n} is not in 1..=100000"
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
