@@ -122,22 +122,25 @@ fn list<'j>(j: &'j Json, key: &str) -> Result<&'j [Json], String> {
 }
 
 /// The name at a read's or rounding's first place: the text, or its position
-/// in the definition's list.
-fn named(first: Option<&Json>, table: &[Json]) -> Result<Json, String> {
+/// in the definition's list, marked in `used`.
+fn named(first: Option<&Json>, table: &[Json], used: &mut [bool]) -> Result<Json, String> {
     match first {
         Some(Json::String(s)) => Ok(Json::String(s.clone())),
-        Some(Json::Number(n)) => n
-            .as_u64()
-            .and_then(|k| table.get(usize::try_from(k).ok()?))
-            .cloned()
-            .ok_or_else(|| format!("no name at position {n}")),
+        Some(Json::Number(n)) => {
+            let k = n.as_u64().and_then(|k| usize::try_from(k).ok());
+            let name = k.and_then(|k| table.get(k)).cloned();
+            if let Some(mark) = k.and_then(|k| used.get_mut(k)) {
+                *mark = true;
+            }
+            name.ok_or_else(|| format!("no name at position {n}"))
+        }
         _ => Err("a read or rounding without its name".into()),
     }
 }
 
 fn reads(
     rs: &[Json],
-    names: &[Json],
+    (names, used): (&[Json], &mut [bool]),
     item: Option<&str>,
     known: &mut Known,
 ) -> Result<Json, String> {
@@ -147,7 +150,7 @@ fn reads(
             .as_array()
             .filter(|p| (1..=2).contains(&p.len()))
             .ok_or_else(|| format!("a read is [NAME] or [NAME, VALUE], not {r}"))?;
-        let name = named(parts.first(), names)?;
+        let name = named(parts.first(), names, used)?;
         let value = match parts.get(1) {
             Some(v) => v.clone(),
             None => {
@@ -192,6 +195,13 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
         }
     }
     let defs = list(trace, "steps")?;
+    let mut used: Vec<Used> = defs
+        .iter()
+        .map(|d| Used {
+            event: false,
+            at: vec![false; list(d, "at").map_or(0, <[Json]>::len)],
+        })
+        .collect();
     for d in defs {
         if let (Some(g), Some(s)) = (
             d.get("group").and_then(Json::as_str),
@@ -213,7 +223,7 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
                     if k == "r" {
                         m.insert(
                             "reads".into(),
-                            reads(list(ev, "r")?, &[], None, &mut known)?,
+                            reads(list(ev, "r")?, (&[], &mut []), None, &mut known)?,
                         );
                     } else {
                         m.insert(k.clone(), v.clone());
@@ -222,7 +232,28 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
                 events.push(Json::Object(m));
             }
             Some(_) => events.push(ev.clone()),
-            None => events.push(step(ev, defs, &mut known)?),
+            None => events.push(step(ev, defs, &mut used, &mut known)?),
+        }
+    }
+    // What format 1 holds of a definition is what its events take from
+    // it: a definition or a rounding's text no event refers to would be
+    // carried unread under a verified trace. (A name of `reads` no event
+    // refers to is a read left out of every event, which the walk names
+    // at the step that lacks it.)
+    for (i, u) in used.iter().enumerate() {
+        let unread = |marks: &[bool], key: &str| {
+            let k = marks.iter().position(|m| !m)?;
+            let name = defs.get(i).and_then(|d| d.get(key)).and_then(|l| l.get(k));
+            Some(format!(
+                "step definition {i}: its {key:?} entry {k} ({}) is referred to by no event",
+                name.map_or_else(String::new, Json::to_string)
+            ))
+        };
+        if !u.event {
+            return Err(format!("step definition {i} has no event"));
+        }
+        if let Some(e) = unread(&u.at, "at") {
+            return Err(e);
         }
     }
     out.insert("events".into(), Json::Array(events));
@@ -269,7 +300,13 @@ fn only(v: &Json, known: &[&str], what: &str) -> Result<(), String> {
     }
 }
 
-fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
+/// Which parts of a step's definition its events referred to.
+struct Used {
+    event: bool,
+    at: Vec<bool>,
+}
+
+fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Result<Json, String> {
     let index = field(ev, "s")?.as_u64().ok_or("\"s\" is not an index")?;
     let def = usize::try_from(index)
         .ok()
@@ -281,6 +318,11 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
         &format!("a step event of definition {index}"),
     )?;
     only(def, &DEFINITION_KEYS, &format!("step definition {index}"))?;
+    let use_of = usize::try_from(index)
+        .ok()
+        .and_then(|i| used.get_mut(i))
+        .ok_or_else(|| format!("no step definition {index}"))?;
+    use_of.event = true;
     // What the event takes from its definition, counted as the whole.
     known.copy(def)?;
     let name = field(def, "step")?.clone();
@@ -329,7 +371,12 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
     }
     m.insert(
         "reads".into(),
-        reads(list(ev, "r")?, list(def, "reads")?, item.as_deref(), known)?,
+        reads(
+            list(ev, "r")?,
+            (list(def, "reads")?, &mut []),
+            item.as_deref(),
+            known,
+        )?,
     );
     m.insert(
         "lookups".into(),
@@ -342,7 +389,7 @@ fn step(ev: &Json, defs: &[Json], known: &mut Known) -> Result<Json, String> {
         let p = r.as_array().ok_or("a rounding is not an array")?;
         let get = |k: usize| p.get(k).cloned().ok_or("a rounding too short");
         roundings.push(rounding(
-            named(p.first(), list(def, "at")?)?,
+            named(p.first(), list(def, "at")?, &mut use_of.at)?,
             &get(1)?,
             &get(2)?,
             get(3)?,

@@ -74,8 +74,28 @@ fn reads_items_and_lists_of_another_shape_are_refused() {
         let e = expand_within(&with(event.clone()), EXPANDED).unwrap_err();
         assert!(e.contains(says), "{event}: {e}");
     }
-    let ok = expand_within(&with(json!({"s": 1, "v": "1", "i": 0})), EXPANDED).expect("fine");
-    assert_eq!(ok["events"][0]["item"], "lines[0]");
+    let both = |events: Json| {
+        json!({"format": 2, "inputs": [], "steps": [def.clone(), item_def.clone()],
+               "events": events, "outcome": {"kind": "answer"}})
+    };
+    let ok = both(json!([{"s": 0, "v": "1", "r": [[0, "1"]]}, {"s": 1, "v": "1", "i": 0}]));
+    let ok = expand_within(&ok, EXPANDED).expect("fine");
+    assert_eq!(ok["events"][1]["item"], "lines[0]");
+    // A definition no event refers to, or a rounding's text none does, is
+    // carried unread: refused.
+    let e = expand_within(&with(json!({"s": 1, "v": "1", "i": 0})), EXPANDED).unwrap_err();
+    assert_eq!(e, "step definition 0 has no event");
+    let rounded = json!({"step": "s", "formula": "round(x, 2)", "reads": ["x"],
+                         "at": ["round(x, 2)", "payload"]});
+    let t = json!({"format": 2, "inputs": [], "steps": [rounded],
+                   "events": [{"s": 0, "v": "1.00", "r": [[0, "1"]],
+                               "roundings": [[0, "half_up", 2, "1", "1.00", "0.005"]]}],
+                   "outcome": {"kind": "answer"}});
+    let e = expand_within(&t, EXPANDED).unwrap_err();
+    assert_eq!(
+        e,
+        "step definition 0: its \"at\" entry 1 (\"payload\") is referred to by no event"
+    );
 }
 
 #[test]
