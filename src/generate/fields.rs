@@ -267,7 +267,7 @@ impl<'a> Checker<'a> {
         }
         if let Some([lo, hi]) = &raw.decimal {
             let grid = match step() {
-                Some(s) => self.decimal(s)?,
+                Some(s) => self.grid(s)?,
                 None => Decimal::new(1, 2),
             };
             self.numeric(path, kind, grid, span, &mismatch)?;
@@ -365,7 +365,7 @@ impl<'a> Checker<'a> {
         }
         if let Some(target) = &raw.target {
             let grid = match step() {
-                Some(s) => self.decimal(s)?,
+                Some(s) => self.grid(s)?,
                 None => Decimal::new(1, 2),
             };
             self.numeric(path, kind, grid, span, &mismatch)?;

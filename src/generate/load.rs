@@ -581,6 +581,18 @@ impl<'a> Checker<'a> {
         d
     }
 
+    /// A grid's `step`: a plain decimal above zero. A step of 0 or below
+    /// loaded, and every draw then failed on an "empty range".
+    pub(super) fn grid(&mut self, s: &Spanned<String>) -> Option<Decimal> {
+        let d = self.decimal(s)?;
+        if d <= Decimal::ZERO {
+            let message = format!("`step = \"{}\"`: a grid's step is above 0", s.get_ref());
+            self.problem("generate::decimal", span_of(s), message);
+            return None;
+        }
+        Some(d)
+    }
+
     /// A task id template: `{index}` in it, so that each task's id is its
     /// own (`id = "p"` gave every task the same id, and `score` then
     /// refused the set), and no placeholder but `{level}`, `{index}`,

@@ -250,7 +250,13 @@ impl Checker<'_> {
             rules.max_integer_digits = Some(self.count(m, "`max_integer_digits`"));
         }
         if let Some(m) = &raw.max_exponent_digits {
-            rules.max_exponent_digits = self.count(m, "`max_exponent_digits`").min(18);
+            let digits = self.count(m, "`max_exponent_digits`");
+            if digits > 18 {
+                // A number's exponent is read into 64 bits: 18 digits at most.
+                let message = format!("`max_exponent_digits` is at most 18, not {digits}");
+                self.problem("score::number", span_of(m), message);
+            }
+            rules.max_exponent_digits = digits.min(18);
         }
         rules
     }

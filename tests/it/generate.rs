@@ -979,3 +979,28 @@ fn a_value_the_input_refuses_is_refused_at_load_when_the_profile_wants_an_answer
         problems(&rejected)
     );
 }
+
+/// A grid's step of 0 or below loaded, and every draw then failed after
+/// all its redraws on "empty range 0.01..400".
+#[test]
+fn a_grid_step_of_zero_or_below_is_refused_at_load() {
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let text = read("rulebooks/sales-tax/generator-1.toml");
+    let from = "unit_price = { decimal = [\"0.01\", \"400\"] }";
+    assert!(text.contains(from));
+    for step in ["0", "-0.01", "0.00"] {
+        let changed = text.replacen(
+            from,
+            &format!("unit_price = {{ decimal = [\"0.01\", \"400\"], step = \"{step}\" }}"),
+            1,
+        );
+        let problems = match parse_generator("g.toml", &changed, &rb) {
+            Ok(_) => panic!("step {step} loads"),
+            Err(d) => d.problems,
+        };
+        assert_eq!(
+            problems[0].message,
+            format!("`step = \"{step}\"`: a grid's step is above 0")
+        );
+    }
+}

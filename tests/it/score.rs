@@ -900,3 +900,31 @@ fn partial_credit_weighing_no_field_is_refused() {
     .unwrap_err();
     assert_eq!(d.problems[0].message, "a weight cannot be negative");
 }
+
+/// An exponent is read into 64 bits, 18 digits at most: a rubric asking
+/// for more loaded and was held to 18 without a word.
+#[test]
+fn max_exponent_digits_past_18_is_refused_at_load() {
+    let with = |digits: &str| {
+        let text = std::fs::read_to_string(root().join("rulebooks/luma-payroll/rubric-8.toml"))
+            .expect("rubric 8")
+            .replacen(
+                "[score]",
+                &format!("[amounts]\nmax_exponent_digits = {digits}\n\n[score]"),
+                1,
+            );
+        parse_rubric(
+            "rubric-8.toml",
+            &text,
+            &rulebook("rulebooks/luma-payroll/v3"),
+        )
+    };
+    assert!(with("18").is_ok());
+    for digits in ["19", "9223372036854775807"] {
+        let d = with(digits).expect_err("refused");
+        assert_eq!(
+            d.problems[0].message,
+            format!("`max_exponent_digits` is at most 18, not {digits}")
+        );
+    }
+}
