@@ -128,7 +128,19 @@ impl Checker<'_> {
         }
     }
 
+    /// Refuses a list that names one thing twice (a clause, a gate, a
+    /// decision): read once, copied into every graded line: a clause
+    /// repeated 100,000 times made 500 KB of output per reply.
+    fn once(&mut self, list: &[Spanned<String>], what: &str) {
+        let mut seen = std::collections::HashSet::new();
+        if let Some(again) = list.iter().find(|x| !seen.insert(x.get_ref().as_str())) {
+            let message = format!("{what} names `{}` twice", again.get_ref());
+            self.problem("score::repeated", span_of(again), message);
+        }
+    }
+
     fn clauses(&mut self, list: &[Spanned<String>]) -> Vec<Arc<str>> {
+        self.once(list, "a clause list");
         let mut out = Vec::new();
         for c in list {
             match self.rb.clauses().get_key_value(c.get_ref().as_str()) {
@@ -578,6 +590,7 @@ impl Checker<'_> {
     }
 
     fn partial(&mut self, raw: &RawPartial, fields: &[Field], decision: &str) -> Partial {
+        self.once(&raw.gates, "`gates`");
         let gates = raw
             .gates
             .iter()
@@ -657,6 +670,7 @@ impl Checker<'_> {
                     "the weight is between 0 and 1".into(),
                 );
             }
+            self.once(&e.decisions, "the explanation's `decisions`");
             for d in &e.decisions {
                 if !decisions.iter().any(|x| &x.name == d.get_ref()) {
                     let message = format!("{} has no decision `{}`", self.side(), d.get_ref());

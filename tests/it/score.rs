@@ -928,3 +928,17 @@ fn max_exponent_digits_past_18_is_refused_at_load() {
         );
     }
 }
+
+/// A list that names one thing twice was read as it is and copied into
+/// every graded line: a clause repeated 100,000 times made 500 KB of
+/// output per reply.
+#[test]
+fn a_clause_or_gate_named_twice_is_refused_at_load() {
+    let d = luma_with(
+        "format_clauses = [\"R6\"]",
+        "format_clauses = [\"R6\", \"R6\"]",
+    )
+    .expect_err("refused");
+    assert_eq!(d.problems[0].message, "a clause list names `R6` twice");
+    assert_eq!(d.problems[0].code, "score::repeated");
+}
