@@ -84,7 +84,9 @@ impl ReplyLine {
                 let text = n.to_string();
                 let grade = Decimal::from_str(&text)
                     .or_else(|_| Decimal::from_scientific(&text))
-                    .map_err(|_| ReplyError::Grade {
+                    .ok()
+                    .or_else(|| below_precision(&text))
+                    .ok_or_else(|| ReplyError::Grade {
                         id: id.clone(),
                         found: text,
                     })?;
@@ -109,5 +111,52 @@ impl ReplyLine {
             grade,
             strategy,
         })
+    }
+}
+
+/// A number written with an exponent below what a decimal holds (`1e-29`,
+/// `2.5e-300`: Python's `json.dumps` writes small floats so), as the
+/// decimal it rounds to at 28 places: 0 and its sign. Anything else is
+/// `None`.
+fn below_precision(text: &str) -> Option<Decimal> {
+    let (mantissa, exponent) = text.split_once(['e', 'E'])?;
+    let exponent: i64 = exponent.parse().ok()?;
+    let mut v = Decimal::from_str(mantissa).ok()?;
+    if exponent >= 0 {
+        return None;
+    }
+    // Each division by ten rounds at 28 places: a mantissa of at most 29
+    // digits is 0 within sixty of them, however far the exponent goes.
+    for _ in 0..exponent.unsigned_abs().min(64) {
+        v = v.checked_div(Decimal::TEN)?;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReplyLine;
+    use rust_decimal::Decimal;
+
+    /// A judge's grade written by Python's `json.dumps` (`1e-29`) stopped
+    /// the whole run as "not a grade", where `1e-28` and the same number
+    /// written out in full were read.
+    #[test]
+    fn a_grade_below_a_decimal_s_precision_reads_as_what_it_rounds_to() {
+        let grade = |g: &str| {
+            ReplyLine::from_json(&format!(r#"{{"id": "t", "explanation_grade": {g}}}"#))
+                .map(|r| r.grade)
+                .map_err(|e| e.to_string())
+        };
+        for tiny in ["1e-29", "2.5e-29", "1E-300", "9.99e-999999999"] {
+            assert_eq!(grade(tiny), Ok(Some(Decimal::ZERO)), "{tiny}");
+        }
+        assert_eq!(grade("1e-28"), Ok(Some(Decimal::new(1, 28))));
+        assert_eq!(grade("0.75"), Ok(Some(Decimal::new(75, 2))));
+        // Too large is no grade at all.
+        assert_eq!(
+            grade("1e400"),
+            Err("reply t: `explanation_grade` 1e+400 is not a grade".to_string())
+        );
     }
 }
