@@ -63,6 +63,7 @@ pub fn parse_rubric(name: &str, text: &str, rb: &Rulebook) -> Result<Rubric, Dia
         rb,
         diags: &mut diags,
         amount_strings: false,
+        amount_places: 2,
     };
     let rubric = cx.rubric(raw, name, content_hash(text));
     match rubric {
@@ -82,6 +83,8 @@ struct Checker<'a> {
     /// Whether `[amounts] strings` lets an `amount` be a string: the
     /// rulebook writes a fixed or decimal field as one.
     amount_strings: bool,
+    /// `[amounts] places`: the most decimals an `amount` reads.
+    amount_places: usize,
 }
 
 impl Checker<'_> {
@@ -162,6 +165,7 @@ impl Checker<'_> {
         let envelope = self.envelope(&raw.reply);
         let amounts = self.amounts(&raw.amounts);
         self.amount_strings = amounts.strings;
+        self.amount_places = amounts.places;
         let decisions = self.decisions(&raw.decisions);
         let decision_key = self.decision_key(&raw.reply, &raw.decisions, &decisions);
         let mut optional = Vec::new();
@@ -255,6 +259,12 @@ impl Checker<'_> {
             rules.max_abs = Amount::plain(m.get_ref());
             if rules.max_abs.is_none() {
                 let message = format!("`{}` is not a plain decimal", m.get_ref());
+                self.problem("score::decimal", span_of(m), message);
+            } else if m.get_ref().starts_with('-')
+                || rules.max_abs.as_ref().is_some_and(Amount::is_zero)
+            {
+                // No amount is within a bound of 0 or below.
+                let message = format!("`max_abs = \"{}\"`: the bound is above 0", m.get_ref());
                 self.problem("score::decimal", span_of(m), message);
             }
         }
@@ -502,6 +512,20 @@ impl Checker<'_> {
                 }
             );
             self.problem("score::format", span, message);
+            return;
+        }
+        // An amount of more places than `[amounts] places` reads is no
+        // amount: the reference's own reply was malformed, every answer
+        // scored its floor.
+        if let (Format::Amount, rbm::Format::Fixed(p)) = (fmt, written) {
+            if p as usize > self.amount_places {
+                let message = format!(
+                    "`{key}` of `{decision}` in {} is written with {p} places, more than the {} `[amounts] places` lets an amount have",
+                    self.side(),
+                    self.amount_places
+                );
+                self.problem("score::format", span, message);
+            }
         }
     }
 

@@ -942,3 +942,42 @@ fn a_clause_or_gate_named_twice_is_refused_at_load() {
     assert_eq!(d.problems[0].message, "a clause list names `R6` twice");
     assert_eq!(d.problems[0].code, "score::repeated");
 }
+
+/// `[amounts] places` below the places the rulebook writes, or a bound of
+/// 0 or below, made every reply malformed, the reference's own included:
+/// `baselines` showed the reference at 0 and exited 0.
+#[test]
+fn amounts_the_reference_could_not_write_are_refused_at_load() {
+    let path = root().join("rulebooks/paie-fr/rubric-1.toml");
+    let text = std::fs::read_to_string(&path).expect("rubric 1");
+    let rb = rulebook("rulebooks/paie-fr/v2026");
+    let with = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        match parse_rubric("rubric-1.toml", &text.replacen(from, to, 1), &rb) {
+            Ok(_) => Vec::new(),
+            Err(d) => d
+                .problems
+                .iter()
+                .map(|p| p.message.clone())
+                .collect::<Vec<_>>(),
+        }
+    };
+    assert!(with("places = 2", "places = 2").is_empty());
+    let problems = with("places = 2", "places = 1");
+    assert!(
+        problems.iter().any(|p| p.ends_with(
+            "of `payslip` in paie-fr@2026 is written with 2 places, more than the 1 `[amounts] places` lets an amount have"
+        )),
+        "{problems:?}"
+    );
+    for bound in ["0", "-1", "0.00"] {
+        let problems = with(
+            "max_abs = \"1000000000\"",
+            &format!("max_abs = \"{bound}\""),
+        );
+        assert_eq!(
+            problems,
+            [format!("`max_abs = \"{bound}\"`: the bound is above 0")]
+        );
+    }
+}
