@@ -781,6 +781,20 @@ impl Checker<'_> {
                 let message = format!("the partial credit of `{}` can score {bottom}, below the floor, `malformed` = {floor}", d.name);
                 self.problem("score::order", span_of(&raw.malformed), message);
             }
+            // A failed gate (or an amount expected zero and answered) pays
+            // `otherwise`: no more than the least a reply whose gates hold
+            // can be paid, or failing one would be worth it.
+            let least = p
+                .cap
+                .map_or(p.base, |c| c.min(p.base))
+                .min(p.base + p.scale);
+            if (!p.gates.is_empty() || p.zero_if_expected_zero) && p.otherwise > least {
+                let message = format!(
+                    "the partial credit of `{}` pays {} (`otherwise`) when a gate fails, more than the {least} it can pay when they hold",
+                    d.name, p.otherwise
+                );
+                self.problem("score::order", span_of(&raw.exact), message);
+            }
             if top > most || p.otherwise > most {
                 let message = format!("the partial credit of `{}` can score {}, above the most a reply scores, {most}", d.name, top.max(p.otherwise));
                 self.problem("score::order", span_of(&raw.exact), message);

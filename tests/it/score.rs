@@ -981,3 +981,22 @@ fn amounts_the_reference_could_not_write_are_refused_at_load() {
         );
     }
 }
+
+/// A failed gate paid `otherwise` (0 by default) even when every reply
+/// whose gates held was paid less (rubric 8: `base` −0.5, `cap` −0.3), so
+/// a wrong net pay scored above a right one.
+#[test]
+fn a_failed_gate_cannot_pay_more_than_holding_it() {
+    let partial =
+        "[decisions.calculate.partial]  # derived-field accuracy; copied inputs earn nothing\n";
+    let d = luma_with(partial, &format!("{partial}gates = [\"net_pay\"]\n")).expect_err("refused");
+    assert_eq!(
+        d.problems[0].message,
+        "the partial credit of `calculate` pays 0 (`otherwise`) when a gate fails, more than the -0.5 it can pay when they hold"
+    );
+    luma_with(
+        partial,
+        &format!("{partial}gates = [\"net_pay\"]\notherwise = \"-0.5\"\n"),
+    )
+    .expect("a failed gate paid the least");
+}
