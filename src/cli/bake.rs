@@ -22,7 +22,7 @@ pub struct BakeArgs {
     /// The declared readings to bake in, applied together (`a,b`).
     #[arg(long, value_name = "NAME[,NAME…]")]
     pub ablate: String,
-    /// The folder to write (`DIR/rulebook.toml`), created if missing.
+    /// The folder to write (`DIR/rulebook.toml`): new, or empty.
     #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
 }

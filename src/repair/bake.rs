@@ -31,6 +31,12 @@ pub enum BakeError {
     /// The baked text did not load again (a bug of `bake`, reported, never written).
     #[error("the baked rulebook does not load: {0}")]
     Baked(Box<Diagnostics>),
+    /// The folder to write exists and holds something, or is not a folder.
+    #[error("{path} is not an empty folder: bake writes a folder of its own, never over one")]
+    Occupied {
+        /// The folder given.
+        path: String,
+    },
     /// The folder or file could not be written.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -49,6 +55,7 @@ impl BakeError {
             BakeError::Load(_) => "bake::load",
             BakeError::Ablation(e) => e.code(),
             BakeError::Baked(_) => "bake::reload",
+            BakeError::Occupied { .. } => "bake::occupied",
             BakeError::Io { .. } => "bake::io",
         }
     }
@@ -126,6 +133,35 @@ pub fn write_baked(dir: &Path, baked: &Baked) -> Result<(), BakeError> {
         let path = path.display().to_string();
         move |source| BakeError::Io { path, source }
     };
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    std::fs::write(&file, &baked.text).map_err(io(&file))
+    // A folder of its own: an old `rulebook.toml` was overwritten without a
+    // word, a link in its place written through, and an old `cases/` left
+    // beside the baked rulebook for `bareme test` to run.
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            if entries.next().is_some() {
+                return Err(BakeError::Occupied {
+                    path: dir.display().to_string(),
+                });
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
+        Err(_) if dir.symlink_metadata().is_ok_and(|m| !m.is_dir()) => {
+            return Err(BakeError::Occupied {
+                path: dir.display().to_string(),
+            });
+        }
+        Err(e) => return Err(io(dir)(e)),
+    }
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&file)
+        .and_then(|mut f| {
+            f.write_all(baked.text.as_bytes())
+                .and_then(|()| f.sync_all())
+        })
+        .map_err(io(&file))
 }

@@ -462,6 +462,34 @@ fn bake_and_verify_commands() {
     );
     let written = std::fs::read_to_string(out.join("rulebook.toml")).expect("written");
     assert_eq!(written, seeded_text());
+    // A folder holding anything, a link where the rulebook goes or a file
+    // in the folder's place is never written over or through.
+    let elsewhere = dir.join("elsewhere.toml");
+    std::fs::write(&elsewhere, "kept").expect("write");
+    let linked = dir.join("linked");
+    std::fs::create_dir_all(&linked).expect("a folder");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&elsewhere, linked.join("rulebook.toml")).expect("a link");
+    for occupied in [&out, &linked, &elsewhere] {
+        let o = bareme(
+            &[
+                "bake",
+                "rulebooks/sales-tax/v1",
+                "--ablate",
+                &SALES_TAX_READINGS.join(","),
+                "-o",
+                occupied.to_str().expect("utf-8"),
+            ],
+            None,
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("is not an empty folder: bake writes a folder of its own, never over one"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&elsewhere).expect("kept"), "kept");
     let o = bareme(
         &[
             "bake",
