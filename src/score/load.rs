@@ -185,6 +185,18 @@ impl Checker<'_> {
             .and_then(|s| s.to_str())
             .unwrap_or("rubric")
             .to_string();
+        // A rubric is named by its number (`rubric-8`): one whose file says
+        // another was shown and compared under the file's.
+        let named = stem
+            .strip_prefix("rubric-")
+            .and_then(|n| n.parse::<i64>().ok());
+        if number < 1 || named.is_some_and(|n| n != number) {
+            let message = match named {
+                Some(n) if number >= 1 => format!("`number = {number}` in a file named rubric-{n}: the file is named by its number"),
+                _ => format!("`number = {number}`: a rubric's number is a whole number from 1"),
+            };
+            self.problem("score::number", span_of(&h.number), message);
+        }
         Some(Rubric {
             name: format!("{}/{stem}", self.rb.id()),
             number,

@@ -1000,3 +1000,29 @@ fn a_failed_gate_cannot_pay_more_than_holding_it() {
     )
     .expect("a failed gate paid the least");
 }
+
+/// A rubric is named by its number: `rubric-33.toml` holding `number = 8`
+/// loaded as "rubric-33" and was compared beside rubric 8, and
+/// `number = -8` loaded.
+#[test]
+fn a_rubric_s_number_is_its_file_s_and_from_1() {
+    let path = root().join("rulebooks/luma-payroll/rubric-8.toml");
+    let text = std::fs::read_to_string(&path).expect("rubric 8");
+    let rb = rulebook("rulebooks/luma-payroll/v3");
+    let first = |name: &str, text: &str| match parse_rubric(name, text, &rb) {
+        Ok(_) => String::new(),
+        Err(d) => d.problems[0].message.clone(),
+    };
+    assert_eq!(first("rubric-8.toml", &text), "");
+    assert_eq!(first("mine.toml", &text), "");
+    assert_eq!(
+        first("rubric-33.toml", &text),
+        "`number = 8` in a file named rubric-33: the file is named by its number"
+    );
+    let negative = text.replacen("number = 8", "number = -8", 1);
+    assert_ne!(negative, text);
+    assert_eq!(
+        first("mine.toml", &negative),
+        "`number = -8`: a rubric's number is a whole number from 1"
+    );
+}
