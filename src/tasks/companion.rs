@@ -114,7 +114,7 @@ pub fn load_companion<T>(
 /// generator, rubric or repair file comes from anyone.
 pub const MAX_COMPANION_BYTES: u64 = 4 << 20;
 
-/// The file's text, at most [`MAX_COMPANION_BYTES`].
+/// The file's text, at most `MAX_COMPANION_BYTES`.
 fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::File::open(path)
         .and_then(|f| read_capped(f, MAX_COMPANION_BYTES))?
@@ -157,7 +157,7 @@ fn written_version(name: &str, text: &str, section: &str) -> Result<u64, Compani
 /// A companion file's TOML read into its serde mirror `R`, with the
 /// diagnostics list that its checks go on filling; TOML syntax and unknown
 /// keys are one located problem of code `code`, reported alone, as is a
-/// text over [`MAX_COMPANION_BYTES`] (given in memory, not read from a
+/// text over `MAX_COMPANION_BYTES` (given in memory, not read from a
 /// file: the Python module's, the sandbox's).
 pub fn parse_toml<R: DeserializeOwned>(
     name: &str,
