@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use super::shape::keys;
 use serde_json::{Map, Value as Json};
 
 /// What a read by name alone can refer to, as far as the trace has gone.
@@ -290,16 +291,6 @@ const DEFINITION_KEYS: [&str; 10] = [
     "at",
 ];
 
-fn only(v: &Json, known: &[&str], what: &str) -> Result<(), String> {
-    let map = v
-        .as_object()
-        .ok_or_else(|| format!("{what} is not an object"))?;
-    match map.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(format!("{what} holds an unknown key {k:?}")),
-        None => Ok(()),
-    }
-}
-
 /// Which parts of a step's definition its events referred to.
 struct Used {
     event: bool,
@@ -312,12 +303,12 @@ fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Resul
         .ok()
         .and_then(|i| defs.get(i))
         .ok_or_else(|| format!("no step definition {index}"))?;
-    only(
+    keys(
         ev,
         &EVENT_KEYS,
         &format!("a step event of definition {index}"),
     )?;
-    only(def, &DEFINITION_KEYS, &format!("step definition {index}"))?;
+    keys(def, &DEFINITION_KEYS, &format!("step definition {index}"))?;
     let use_of = usize::try_from(index)
         .ok()
         .and_then(|i| used.get_mut(i))

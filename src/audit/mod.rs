@@ -176,15 +176,7 @@ pub fn verify_line(
 
 /// A shape error when object `v` holds a key not in `known`.
 fn unknown_key(v: &Json, known: &[&str], what: &str) -> Result<(), AuditError> {
-    let Some(map) = v.as_object() else {
-        return Err(AuditError::Shape(format!("{what} is not an object")));
-    };
-    match map.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(AuditError::Shape(format!(
-            "{what} holds an unknown key {k:?}"
-        ))),
-        None => Ok(()),
-    }
+    shape::keys(v, known, what).map_err(AuditError::Shape)
 }
 
 /// A compact trace (format 2) read back as format 1, the trace `eval

@@ -200,7 +200,7 @@ fn report(r: &Json, at: &str) -> Result<(), String> {
 }
 
 /// No key but `known` (the object's absent keys are the walk's to miss).
-fn keys(v: &Json, known: &[&str], at: &str) -> Result<(), String> {
+pub(super) fn keys(v: &Json, known: &[&str], at: &str) -> Result<(), String> {
     let map = v
         .as_object()
         .ok_or_else(|| format!("{at} is not an object"))?;

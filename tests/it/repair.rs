@@ -443,17 +443,20 @@ fn bake_and_verify_commands() {
     use super::cli::{bareme, tempdir};
     let dir = tempdir("repair-bake");
     let out = dir.join("candidate");
-    let o = bareme(
-        &[
+    let readings = SALES_TAX_READINGS.join(",");
+    let bake = |readings: &str, out: &std::path::Path| {
+        let out = out.to_str().expect("utf-8");
+        let args = [
             "bake",
             "rulebooks/sales-tax/v1",
             "--ablate",
-            &SALES_TAX_READINGS.join(","),
+            readings,
             "-o",
-            out.to_str().expect("utf-8"),
-        ],
-        None,
-    );
+            out,
+        ];
+        bareme(&args, None)
+    };
+    let o = bake(&readings, &out);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -471,17 +474,7 @@ fn bake_and_verify_commands() {
     #[cfg(unix)]
     std::os::unix::fs::symlink(&elsewhere, linked.join("rulebook.toml")).expect("a link");
     for occupied in [&out, &linked, &elsewhere] {
-        let o = bareme(
-            &[
-                "bake",
-                "rulebooks/sales-tax/v1",
-                "--ablate",
-                &SALES_TAX_READINGS.join(","),
-                "-o",
-                occupied.to_str().expect("utf-8"),
-            ],
-            None,
-        );
+        let o = bake(&readings, occupied);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(
@@ -490,17 +483,7 @@ fn bake_and_verify_commands() {
         );
     }
     assert_eq!(std::fs::read_to_string(&elsewhere).expect("kept"), "kept");
-    let o = bareme(
-        &[
-            "bake",
-            "rulebooks/sales-tax/v1",
-            "--ablate",
-            "nope",
-            "-o",
-            out.to_str().expect("utf-8"),
-        ],
-        None,
-    );
+    let o = bake("nope", &dir.join("fresh"));
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 
