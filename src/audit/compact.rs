@@ -141,7 +141,7 @@ fn named(first: Option<&Json>, table: &[Json], used: &mut [bool]) -> Result<Json
 
 fn reads(
     rs: &[Json],
-    (names, used): (&[Json], &mut [bool]),
+    names: &[Json],
     item: Option<&str>,
     known: &mut Known,
 ) -> Result<Json, String> {
@@ -151,7 +151,9 @@ fn reads(
             .as_array()
             .filter(|p| (1..=2).contains(&p.len()))
             .ok_or_else(|| format!("a read is [NAME] or [NAME, VALUE], not {r}"))?;
-        let name = named(parts.first(), names, used)?;
+        // A name of `reads` no event refers to is a read left out of
+        // every event, which the walk names: not marked.
+        let name = named(parts.first(), names, &mut [])?;
         let value = match parts.get(1) {
             Some(v) => v.clone(),
             None => {
@@ -224,7 +226,7 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
                     if k == "r" {
                         m.insert(
                             "reads".into(),
-                            reads(list(ev, "r")?, (&[], &mut []), None, &mut known)?,
+                            reads(list(ev, "r")?, &[], None, &mut known)?,
                         );
                     } else {
                         m.insert(k.clone(), v.clone());
@@ -362,12 +364,7 @@ fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Resul
     }
     m.insert(
         "reads".into(),
-        reads(
-            list(ev, "r")?,
-            (list(def, "reads")?, &mut []),
-            item.as_deref(),
-            known,
-        )?,
+        reads(list(ev, "r")?, list(def, "reads")?, item.as_deref(), known)?,
     );
     m.insert(
         "lookups".into(),
