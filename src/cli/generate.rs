@@ -88,7 +88,13 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let bar = progress::bar("tasks", Some(args.count));
+    // A shard draws every task before its start first (unwritten): the
+    // bar counts those too, so a far `--start` shows its work, not a hang.
+    let what = match args.start {
+        0 => "tasks".to_string(),
+        n => format!("tasks drawn (the first {n} before --start, unwritten)"),
+    };
+    let bar = progress::bar(&what, Some(args.start.saturating_add(args.count)));
     let progress = |n: u64| bar.inc(n);
     // The tasks file is put in place only once the manifest is ready too.
     let mut tasks_file = None;

@@ -23,16 +23,15 @@ pub fn run(id: &str, dir: &Path) -> ExitCode {
     }
     let set = dir.join(id);
     let version = set.join("v1");
+    // A half-written folder would fail `check` and block the next `new`:
+    // the version folder this run made goes when filling it fails.
     let written = std::fs::create_dir_all(&set)
         .and_then(|()| std::fs::create_dir(&version))
-        .and_then(|()| std::fs::create_dir(version.join("cases")))
         .and_then(|()| {
-            write_new(
-                &version.join("rulebook.toml"),
-                &RULEBOOK.replace("{id}", id),
-            )
-        })
-        .and_then(|()| write_new(&version.join("cases/01-bonus.toml"), CASE));
+            fill(&version, id).inspect_err(|_| {
+                let _ = std::fs::remove_dir_all(&version);
+            })
+        });
     match written {
         Ok(()) => {
             let mut out = Stdout::new();
@@ -54,6 +53,16 @@ pub fn run(id: &str, dir: &Path) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes the rulebook and its case into the new, empty `version` folder.
+fn fill(version: &Path, id: &str) -> std::io::Result<()> {
+    std::fs::create_dir(version.join("cases"))?;
+    write_new(
+        &version.join("rulebook.toml"),
+        &RULEBOOK.replace("{id}", id),
+    )?;
+    write_new(&version.join("cases/01-bonus.toml"), CASE)
 }
 
 /// Writes a file that must not exist yet.

@@ -188,12 +188,15 @@ fn grade_replies(args: &ScoreArgs, scorer: &Scorer, tasks: &IndexMap<String, Tas
 
 /// The summary as lines a person reads.
 fn summary_text(s: &Value) -> String {
+    let mean = match &s["mean"] {
+        Value::Null => "none (no reply)".to_string(),
+        m => m.to_string(),
+    };
     let mut text = format!(
-        "{} on {}: {} replies, mean {}, {} malformed",
+        "{} on {}: {} replies, mean {mean}, {} malformed",
         s["rubric"].as_str().unwrap_or(""),
         s["rulebook"].as_str().unwrap_or(""),
         s["replies"],
-        s["mean"],
         s["malformed"]
     );
     if let Some(n) = s["ungraded"].as_u64() {

@@ -190,6 +190,8 @@ fn indices(next: &mut u64, end: u64) -> impl FnMut(&mut Vec<u64>) -> Result<(), 
 }
 
 /// Draws the tasks of `options` and writes them to `out`, one JSON line each.
+/// `progress` hears of every task drawn, the unwritten ones before `start`
+/// included: a shard far into a run spends most of its time there.
 pub fn run(
     engine: &TaskDrawer<'_>,
     options: RunOptions,
@@ -222,6 +224,7 @@ pub fn run_excluding(
     let mut next = 0;
     in_order(&pool, indices(&mut next, options.start), first, |d| {
         settler.settle(d?)?;
+        progress(1);
         Ok(())
     })?;
     let mut manifest = Manifest {

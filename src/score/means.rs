@@ -36,9 +36,18 @@ impl Tally {
         }
     }
 
-    /// `{"replies", "mean"}`.
+    /// `{"replies", "mean"}`; the mean of no reply is `null`, not a 0 that
+    /// reads as every reply wrong.
     pub fn to_json(&self) -> Value {
-        json!({"replies": self.n, "mean": number(self.mean())})
+        json!({"replies": self.n, "mean": self.mean_json()})
+    }
+
+    /// The mean as JSON: `null` with no score.
+    fn mean_json(&self) -> Value {
+        match self.n {
+            0 => Value::Null,
+            _ => number(self.mean()),
+        }
     }
 }
 
@@ -87,7 +96,7 @@ impl Means {
             .collect();
         json!({
             "replies": self.all.n,
-            "mean": number(self.all.mean()),
+            "mean": self.all.mean_json(),
             "tiers": tiers,
             "levels": levels,
         })

@@ -488,6 +488,23 @@ fn cli_scores_replies_in_order_with_a_summary() {
     assert!(err.contains("4 replies, mean 0.2375, 2 malformed"), "{err}");
     assert!(err.contains("tier payslip: 2 replies, mean 0.25"), "{err}");
     assert!(err.contains("tier trap: 2 replies, mean 0.225"), "{err}");
+    // No reply has no mean: not a 0 that reads as every reply wrong.
+    let none = write(&dir, "none.jsonl", &[]);
+    let summary = dir.join("summary.json");
+    let (code, out, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &none,
+        "--summary",
+        &summary.display().to_string(),
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("0 replies, mean none (no reply)"), "{err}");
+    let s: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
+    assert_eq!((&s["replies"], &s["mean"]), (&json!(0), &Value::Null));
 
     // A task written for another hash of the rulebook is refused, naming both.
     let mut drifted = pay.clone();
