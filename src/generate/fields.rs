@@ -10,6 +10,7 @@ use crate::case::validate_value;
 use crate::model::{Input, InputKind, NumberSpec, Type};
 use crate::span::Span;
 use rust_decimal::Decimal;
+use toml::Spanned;
 
 /// Most items a generator may draw into one list or object whose input sets
 /// no bound: a generator file is untrusted input too.
@@ -127,14 +128,12 @@ impl<'a> Checker<'a> {
 
     pub(super) fn field(
         &mut self,
-        path: &str,
+        path: &Spanned<String>,
         raw: &RawField,
         from: Option<Slot<'a>>,
     ) -> Option<FieldDraw> {
-        let span = raw
-            .span()
-            .map(Span::from)
-            .unwrap_or_else(|| self.key_span(path));
+        let span = Span::from(raw.span().unwrap_or_else(|| path.span()));
+        let path = path.get_ref().as_str();
         let segments: Vec<&str> = path.split('.').collect();
         let slot = match self.slot(&segments, from) {
             Ok(s) => s,

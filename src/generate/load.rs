@@ -13,7 +13,7 @@ use toml::Spanned;
 use super::model::*;
 use super::prompt;
 use super::raw::*;
-use super::spans::{content_offset, KeySpans};
+use super::spans::content_offset;
 use crate::case::toml::json_from_toml;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{Formula, Rulebook, Type};
@@ -89,7 +89,6 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
         free: rb.free_names(),
         text,
         diags: &mut diags,
-        key_spans: None,
         reported: std::collections::HashSet::new(),
         answered: false,
     };
@@ -110,8 +109,6 @@ pub(super) struct Checker<'a> {
     pub(super) free: crate::rulebook::FreeNames,
     pub(super) text: &'a str,
     pub(super) diags: &'a mut Diagnostics,
-    /// Where the text's keys are written, indexed on first need.
-    pub(super) key_spans: Option<KeySpans<'a>>,
     /// The problems reported, each once.
     pub(super) reported: std::collections::HashSet<(&'static str, Span, String)>,
     /// Whether the profile whose fields are being checked is drawn and
@@ -135,13 +132,6 @@ pub(super) enum Slot<'r> {
 
 impl<'a> Checker<'a> {
     /// Where a field's key is first written, when its value has no span of its own.
-    pub(super) fn key_span(&mut self, path: &str) -> Span {
-        let text = self.text;
-        self.key_spans
-            .get_or_insert_with(|| KeySpans::new(text))
-            .find(path)
-    }
-
     /// Reports a problem once: a field's part is read for each profile and
     /// level that draws it, and its problem was reported each time.
     pub(super) fn problem(&mut self, code: &'static str, span: Span, message: String) {

@@ -71,7 +71,9 @@ impl Checker<'_> {
             chain.reverse();
             // By key: a base's field replaced in place in one look-up, not a
             // scan of the fields so far (quadratic in a profile's fields).
-            let mut fields: indexmap::IndexMap<&String, &RawField> = indexmap::IndexMap::new();
+            // Keyed by text, the key written last kept with its field.
+            let mut fields: indexmap::IndexMap<&str, (&Spanned<String>, &RawField)> =
+                indexmap::IndexMap::new();
             let mut accept = Vec::new();
             let mut detect = Vec::new();
             let mut detect_each = Vec::new();
@@ -80,7 +82,7 @@ impl Checker<'_> {
             let mut perturb = Vec::new();
             for link in &chain {
                 for (path, f) in &link.case {
-                    fields.insert(path, f);
+                    fields.insert(path.get_ref(), (path, f));
                 }
                 accept.extend(link.accept.iter());
                 detect.extend(link.detect.iter());
@@ -127,7 +129,7 @@ impl Checker<'_> {
             self.answered =
                 weight > 0 && decision.as_ref().is_none_or(|d| d.get_ref() != "rejected");
             let drawn = fields
-                .iter()
+                .values()
                 .filter_map(|(path, f)| self.field(path, f, None))
                 .collect();
             self.answered = false;

@@ -144,7 +144,7 @@ pub struct RawProfile {
     pub base: Option<Spanned<String>>,
     /// The case, field by field in draw order; keys are dotted paths.
     #[serde(default)]
-    pub case: IndexMap<String, RawField>,
+    pub case: RawFields,
     /// Conditions on the finished case (expressions over its inputs and steps).
     #[serde(default)]
     pub accept: Vec<Spanned<String>>,
@@ -201,6 +201,11 @@ pub struct RawPerturb {
     #[serde(default)]
     pub moves: Vec<Spanned<String>>,
 }
+
+/// Fields by dotted path, each key with where it is written: a field whose
+/// value has no span of its own (`value`, `null`, `list`…) is pointed at
+/// by its key, in its own profile.
+pub type RawFields = IndexMap<Spanned<String>, RawField>;
 
 /// How one field of the case is drawn. Exactly one way is given.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -273,10 +278,10 @@ pub struct RawField {
     pub key: Option<String>,
     /// The fields of a list item or object entry, by path within it.
     #[serde(default)]
-    pub item: Option<IndexMap<String, RawField>>,
+    pub item: Option<RawFields>,
     /// An object whose fields (paths within it) are drawn in order.
     #[serde(default)]
-    pub fields: Option<IndexMap<String, RawField>>,
+    pub fields: Option<RawFields>,
     /// A text where `{n}` is the number of the list item or entry at hand.
     #[serde(default)]
     pub text: Option<String>,

@@ -55,6 +55,11 @@ impl Amount {
         self.int == "0" && self.frac.is_empty()
     }
 
+    /// Whether it is above zero.
+    pub fn is_positive(&self) -> bool {
+        !self.neg && !self.is_zero()
+    }
+
     /// Decimal places of the value (`12.50` has one).
     pub fn places(&self) -> usize {
         self.frac.len()

@@ -272,9 +272,7 @@ impl Checker<'_> {
             if rules.max_abs.is_none() {
                 let message = format!("`{}` is not a plain decimal", m.get_ref());
                 self.problem("score::decimal", span_of(m), message);
-            } else if m.get_ref().starts_with('-')
-                || rules.max_abs.as_ref().is_some_and(Amount::is_zero)
-            {
+            } else if !rules.max_abs.as_ref().is_some_and(Amount::is_positive) {
                 // No amount is within a bound of 0 or below.
                 let message = format!("`max_abs = \"{}\"`: the bound is above 0", m.get_ref());
                 self.problem("score::decimal", span_of(m), message);

@@ -549,8 +549,8 @@ fn parts_drawing_more_than_the_list_holds_are_refused_at_load() {
 }
 
 /// A field whose value has no span of its own is located at its key, quoted
-/// or bare, from one index of the text's keys: thousands of such fields no
-/// longer search the whole text each.
+/// or bare, where its own profile writes it: a search of the text for the
+/// key pointed at the first profile writing it, whichever was at fault.
 #[test]
 fn a_field_without_a_span_is_located_at_its_key() {
     let rb = super::rulebook("rulebooks/sales-tax/v1");
@@ -561,6 +561,10 @@ rubric = 1
 
 [profiles.p.case]
 "cart.lines" = { list = [1, 2], item = { quantity = { integer = [1, 2] }, idd = { text = "L{n}" } } }
+"cart.nope" = { value = "x" }
+
+[profiles.q.case]
+"cart.lines" = { list = [1, 2], item = { quantity = { integer = [1, 2] }, id = { text = "L{n}" } } }
 "cart.nope" = { value = "x" }
 
 [prompt]
@@ -577,8 +581,16 @@ task = "x"
                 "`cart.nope`: input `cart` of sales-tax@1 has no field `nope`".to_string(),
                 "\"cart.nope\"".to_string()
             ),
+            (
+                "`cart.nope`: input `cart` of sales-tax@1 has no field `nope`".to_string(),
+                "\"cart.nope\"".to_string()
+            ),
         ]
     );
+    let nope: Vec<usize> = text
+        .match_indices("\"cart.nope\"")
+        .map(|(i, _)| i)
+        .collect();
     let idd = text.find("idd =").expect("idd");
     let spans: Vec<usize> = match parse_generator("keys.toml", text, &rb) {
         Ok(_) => panic!("loads"),
@@ -588,7 +600,8 @@ task = "x"
             .filter_map(|p| p.span.map(|s| s.start as usize))
             .collect(),
     };
-    assert_eq!(spans[0], idd);
+    // Each profile's fault where that profile writes it.
+    assert_eq!(spans, [idd, nope[0], nope[1]]);
 }
 
 /// Profiles built on a base are checked with its fields: what they inherit

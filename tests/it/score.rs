@@ -987,7 +987,7 @@ fn amounts_the_reference_could_not_write_are_refused_at_load() {
         )),
         "{problems:?}"
     );
-    for bound in ["0", "-1", "0.00"] {
+    for bound in ["0", "-1", "0.00", "-0", "-0.01"] {
         let problems = with(
             "max_abs = \"1000000000\"",
             &format!("max_abs = \"{bound}\""),
