@@ -126,11 +126,15 @@ impl<'a> Checker<'a> {
         at.ok_or_else(|| "an empty path".to_string())
     }
 
+    /// `answered`: the profile is drawn and wants an answer, so a `value`
+    /// its input refuses would be in none of its tasks, and is refused
+    /// where it is written.
     pub(super) fn field(
         &mut self,
         path: &Spanned<String>,
         raw: &RawField,
         from: Option<Slot<'a>>,
+        answered: bool,
     ) -> Option<FieldDraw> {
         let span = Span::from(raw.span().unwrap_or_else(|| path.span()));
         let path = path.get_ref().as_str();
@@ -146,7 +150,7 @@ impl<'a> Checker<'a> {
                 return None;
             }
         };
-        let draw = self.draw(path, raw, slot, span)?;
+        let draw = self.draw(path, raw, slot, span, answered)?;
         // Only a drawn or computed number can be written as a JSON number;
         // anywhere else the switch would be ignored.
         if raw.number == Some(true)
@@ -185,7 +189,14 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn draw(&mut self, path: &str, raw: &RawField, slot: Slot<'a>, span: Span) -> Option<Draw> {
+    fn draw(
+        &mut self,
+        path: &str,
+        raw: &RawField,
+        slot: Slot<'a>,
+        span: Span,
+        answered: bool,
+    ) -> Option<Draw> {
         let ways = [
             raw.value.is_some(),
             raw.null.is_some(),
@@ -247,7 +258,7 @@ impl<'a> Checker<'a> {
             return match json_from_toml(v) {
                 Ok(j) => {
                     unmatched(self, &j);
-                    if self.answered {
+                    if answered {
                         self.refused_value(path, input, &j, span);
                     }
                     Some(Draw::Value(j))
@@ -418,7 +429,7 @@ impl<'a> Checker<'a> {
                 return None;
             };
             self.at_most(path, min.max(max), *max_items, span)?;
-            let fields = self.items(path, raw, Slot::Input(item), span)?;
+            let fields = self.items(path, raw, Slot::Input(item), span, answered)?;
             return Some(Draw::List {
                 min: min.min(max),
                 max: min.max(max),
@@ -458,7 +469,7 @@ impl<'a> Checker<'a> {
                     self.problem("generate::parts", span, message);
                     return None;
                 }
-                let draw = self.draw(path, part, slot, span)?;
+                let draw = self.draw(path, part, slot, span, answered)?;
                 let chance = part.chance.as_ref().and_then(|c| self.chance(c));
                 drawn.push(FieldDraw {
                     path: Vec::new(),
@@ -508,7 +519,7 @@ impl<'a> Checker<'a> {
                 );
                 return None;
             }
-            let fields = self.items(path, raw, inner, span)?;
+            let fields = self.items(path, raw, inner, span, answered)?;
             return Some(Draw::Object {
                 min: min.min(max),
                 max: min.max(max),
@@ -523,7 +534,7 @@ impl<'a> Checker<'a> {
             }
             let drawn = fields
                 .iter()
-                .filter_map(|(p, f)| self.field(p, f, Some(slot)))
+                .filter_map(|(p, f)| self.field(p, f, Some(slot), answered))
                 .collect();
             return Some(Draw::Record(drawn));
         }
@@ -565,6 +576,7 @@ impl<'a> Checker<'a> {
         raw: &RawField,
         inner: Slot<'a>,
         span: Span,
+        answered: bool,
     ) -> Option<Vec<FieldDraw>> {
         let Some(item) = &raw.item else {
             self.problem(
@@ -576,7 +588,7 @@ impl<'a> Checker<'a> {
         };
         Some(
             item.iter()
-                .filter_map(|(p, f)| self.field(p, f, Some(inner)))
+                .filter_map(|(p, f)| self.field(p, f, Some(inner), answered))
                 .collect(),
         )
     }

@@ -90,7 +90,6 @@ pub fn parse_generator(name: &str, text: &str, rb: &Rulebook) -> Result<Generato
         text,
         diags: &mut diags,
         reported: std::collections::HashSet::new(),
-        answered: false,
     };
     let generator = cx.generator(raw, content_hash(text));
     if diags.problems.is_empty() {
@@ -111,10 +110,6 @@ pub(super) struct Checker<'a> {
     pub(super) diags: &'a mut Diagnostics,
     /// The problems reported, each once.
     pub(super) reported: std::collections::HashSet<(&'static str, Span, String)>,
-    /// Whether the profile whose fields are being checked is drawn and
-    /// wants an answer: a `value` its input refuses could then be in none
-    /// of its tasks, and is refused where it is written.
-    pub(super) answered: bool,
 }
 
 pub(super) fn span_of<T>(s: &Spanned<T>) -> Span {

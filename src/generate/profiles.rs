@@ -126,13 +126,12 @@ impl Checker<'_> {
             }
             // A base (weight 0) is never drawn, and a profile of rejections
             // may draw what its inputs refuse.
-            self.answered =
+            let answered =
                 weight > 0 && decision.as_ref().is_none_or(|d| d.get_ref() != "rejected");
             let drawn = fields
                 .values()
-                .filter_map(|(path, f)| self.field(path, f, None))
+                .filter_map(|(path, f)| self.field(path, f, None, answered))
                 .collect();
-            self.answered = false;
             let accept = accept
                 .iter()
                 .filter_map(|a| self.formula(a, Some(Type::Bool)))
