@@ -334,10 +334,15 @@ pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
 }
 
 impl Num {
-    /// As `(numerator, denominator)` integers.
+    /// As `(numerator, denominator)` integers, a decimal's without its
+    /// trailing zeros (`2.000000000000000000000000000` is 2/1, not 2×10^27
+    /// over 10^27), so that products of the terms fit when the value does.
     fn parts(self) -> Result<(i128, i128), NumError> {
         match self {
-            Num::Dec(d) => Ok((d.mantissa(), pow10(d.scale()).ok_or(RANGE)?)),
+            Num::Dec(d) => {
+                let d = d.normalize();
+                Ok((d.mantissa(), pow10(d.scale()).ok_or(RANGE)?))
+            }
             Num::Frac(f) => Ok((f.num, f.den)),
         }
     }
@@ -362,7 +367,7 @@ impl Num {
                     // decimal quotient when it multiplies back to the dividend in
                     // exact integer arithmetic.
                     if let Some(q) = a.checked_div(b) {
-                        if exact_product(q, b, a) {
+                        if exact_product(q, b, a) || exact_product(q, b.normalize(), a) {
                             return Ok(Num::Dec(q));
                         }
                     }
@@ -489,18 +494,19 @@ impl fmt::Display for Num {
 }
 
 /// Rounds a fraction exactly: the result and the margin to the nearest boundary.
+///
+/// A fraction whose terms are wide (`100 / 0.3333333333333333333333333333`
+/// is 10^30 over a 28-digit denominator) is rounded digit by digit, so that
+/// only a result no decimal holds is out of range, never a product on the way.
 pub fn round_frac(
     x: Frac,
     places: u32,
     mode: RoundingMode,
 ) -> Result<(Decimal, Decimal), NumError> {
-    let scale = pow10(places.min(MAX_PLACES)).ok_or(RANGE)?;
-    let scaled = x.num.checked_mul(scale).ok_or(RANGE)?;
-    // floor division: scaled = q·den + r with 0 ≤ r < den.
-    let q = scaled.div_euclid(x.den);
-    let r = scaled.rem_euclid(x.den);
-    let twice = r.checked_mul(2).ok_or(RANGE)?;
-    let half = twice.cmp(&x.den);
+    let places = places.min(MAX_PLACES);
+    let (q, r) = scaled_floor(x, places)?;
+    // r / den against one half, without doubling r.
+    let half = r.cmp(&(x.den - r));
     let up = match mode {
         // r > 0 always: a fraction is never on a grid point.
         RoundingMode::HalfUp => {
@@ -519,19 +525,111 @@ pub fn round_frac(
         RoundingMode::Floor => false,
         RoundingMode::Ceiling => true,
     };
-    let result = if up { q + 1 } else { q };
-    let after = Decimal::try_from_i128_with_scale(result, places).map_err(|_| RANGE)?;
-    // Margin, in units of the last place: |r/den − 1/2| for nearest modes, min(r, den − r)/den otherwise.
-    let (mnum, mden) = if mode.is_nearest() {
-        ((twice - x.den).abs(), x.den.checked_mul(2).ok_or(RANGE)?)
+    let result = if up {
+        q.checked_add(1).ok_or(RANGE)?
     } else {
-        (r.min(x.den - r), x.den)
+        q
     };
-    let margin = match ratio(mnum, mden.checked_mul(scale).ok_or(RANGE)?)? {
-        Num::Dec(d) => d,
-        Num::Frac(f) => f.approx().unwrap_or_default(),
+    let after = fitted(result, places).ok_or(RANGE)?;
+    // Margin, in units of the last place: |r/den − 1/2| for nearest modes,
+    // min(r, den − r)/den otherwise; both terms below 2^128 as u128.
+    let (r, den) = (r.unsigned_abs(), x.den.unsigned_abs());
+    let (mnum, mden) = if mode.is_nearest() {
+        (r.abs_diff(den - r), den * 2)
+    } else {
+        (r.min(den - r), den)
     };
-    Ok((after, margin.normalize()))
+    Ok((after, margin_of(mnum, mden, places).normalize()))
+}
+
+/// `mantissa × 10^-places` as a decimal, with fewer places when the value
+/// is the same and only its trailing zeros overflow 96 bits
+/// (`300.0000000000000000000000000000`), as a decimal's own rounding does.
+fn fitted(mut mantissa: i128, mut places: u32) -> Option<Decimal> {
+    loop {
+        match Decimal::try_from_i128_with_scale(mantissa, places) {
+            Ok(d) => return Some(d),
+            Err(_) if places > 0 && mantissa % 10 == 0 => {
+                mantissa /= 10;
+                places -= 1;
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// `floor(x × 10^places)` and what remains of it over `x.den` (0 ≤ r < den).
+fn scaled_floor(x: Frac, places: u32) -> Result<(i128, i128), NumError> {
+    let scale = pow10(places).ok_or(RANGE)?;
+    match x.num.checked_mul(scale) {
+        Some(scaled) => Ok((scaled.div_euclid(x.den), scaled.rem_euclid(x.den))),
+        None => long_scaled_floor(x, places),
+    }
+}
+
+/// [`scaled_floor`] the long way: the whole part, then one digit of the
+/// remainder a place, so no product wider than the result is formed.
+fn long_scaled_floor(x: Frac, places: u32) -> Result<(i128, i128), NumError> {
+    let (n, d) = (x.num.unsigned_abs(), x.den.unsigned_abs());
+    let (mut q, mut r) = (n / d, n % d);
+    for _ in 0..places {
+        let (digit, rest) = next_digit(r, d);
+        q = q
+            .checked_mul(10)
+            .and_then(|q| q.checked_add(digit))
+            .ok_or(RANGE)?;
+        r = rest;
+    }
+    let q = i128::try_from(q).map_err(|_| RANGE)?;
+    let (d, r) = (x.den, r as i128);
+    Ok(match (x.num < 0, r) {
+        (false, _) => (q, r),
+        (true, 0) => (-q, 0),
+        // Floor of a negative: one step further down, the remainder mirrored.
+        (true, r) => (-q - 1, d - r),
+    })
+}
+
+/// The digit `floor(10r / d)` and the remainder `10r mod d`, for r < d,
+/// without forming 10r: ten additions of r modulo d.
+fn next_digit(r: u128, d: u128) -> (u128, u128) {
+    let (mut digit, mut rest) = (0, 0u128);
+    for _ in 0..10 {
+        if rest >= d - r {
+            rest -= d - r;
+            digit += 1;
+        } else {
+            rest += r;
+        }
+    }
+    (digit, rest)
+}
+
+/// `num / den / 10^places` as the nearest decimal (0 below a decimal's
+/// least unit): exact where the terms allow, as before, else to 28 digits.
+fn margin_of(num: u128, den: u128, places: u32) -> Decimal {
+    let exact = (i128::try_from(num).ok())
+        .zip(i128::try_from(den).ok().zip(pow10(places)))
+        .and_then(|(n, (d, s))| Some((n, d.checked_mul(s)?)));
+    match exact.map(|(n, d)| ratio(n, d)) {
+        Some(Ok(Num::Dec(m))) => m,
+        Some(Ok(Num::Frac(f))) => f.approx().unwrap_or_default(),
+        Some(Err(_)) => Decimal::ZERO,
+        None => wide_margin(num, den, places),
+    }
+}
+
+/// [`margin_of`] for terms past 128 bits once scaled: their ratio to 28
+/// digits (low bits of both dropped until a decimal holds them), then the
+/// places.
+fn wide_margin(num: u128, den: u128, places: u32) -> Decimal {
+    let shift = (128 - den.leading_zeros()).saturating_sub(96);
+    let (n, d) = (num >> shift, den >> shift);
+    let to_decimal = |v: u128| Decimal::try_from_i128_with_scale(v as i128, 0).ok();
+    (to_decimal(n).zip(to_decimal(d)))
+        .and_then(|(n, d)| n.checked_div(d))
+        .and_then(|m| m.checked_div(Decimal::try_from_i128_with_scale(pow10(places)?, 0).ok()?))
+        .unwrap_or_default()
 }
 
 /// Reads a decimal as a trace writes it, exactly: one of more places or

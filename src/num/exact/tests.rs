@@ -362,3 +362,84 @@ fn too_many_digits_is_told_from_too_large() {
     assert_eq!(huge.arith(BinOp::Mul, d("10")), Err(NumError::OutOfRange));
     assert_eq!(huge.arith(BinOp::Add, huge), Err(NumError::OutOfRange));
 }
+
+/// Divisions and roundings whose terms overflow on the way but whose result
+/// a decimal holds give it (hostile probe: each was "exceeds the range").
+#[test]
+fn wide_terms_on_the_way_do_not_fault_a_result_that_fits() {
+    // 100 / 0.3333333333333333333333333333 = 300 / (1 − 10^-28)
+    //   = 300.00000000000000000000000003000…
+    let q = d("100")
+        .arith(BinOp::Div, d("0.3333333333333333333333333333"))
+        .expect("exact");
+    let Num::Frac(x) = q else {
+        panic!("not a fraction")
+    };
+    let at = |places, mode| round_frac(x, places, mode).map(|(a, _)| a.to_string());
+    assert_eq!(at(10, RoundingMode::HalfUp), Ok("300.0000000000".into()));
+    assert_eq!(at(10, RoundingMode::Ceiling), Ok("300.0000000001".into()));
+    let below = Frac {
+        num: -x.num,
+        den: x.den,
+    };
+    let (after, _) = round_frac(below, 10, RoundingMode::Floor).expect("rounds");
+    assert_eq!(after.to_string(), "-300.0000000001");
+    let (after, _) = round_frac(below, 10, RoundingMode::HalfUp).expect("rounds");
+    assert_eq!(after.to_string(), "-300.0000000000");
+    // 28 places are 31 digits: the same value with its trailing zeros dropped.
+    assert_eq!(
+        at(28, RoundingMode::HalfEven),
+        Ok("300.00000000000000000000000003".into())
+    );
+    // 1/30000000000 at 28 places: the margin's denominator is past 10^38.
+    let (after, margin) = round_frac(
+        Frac {
+            num: 1,
+            den: 30_000_000_000,
+        },
+        28,
+        RoundingMode::HalfEven,
+    )
+    .expect("rounds");
+    assert_eq!(after.to_string(), "0.0000000000333333333333333333");
+    // 0.333… of the last unit is 1/6 from the midpoint: 1/6 × 10^-28, below
+    // a decimal's least unit.
+    assert!(margin < Decimal::from_str("0.0000000000000000000000000001").unwrap());
+    // A divisor written with trailing zeros is the same number.
+    assert_eq!(
+        d("1042415252.645")
+            .arith(BinOp::Div, d("2.000000000000000000000000000"))
+            .map(|n| n.to_string()),
+        Ok("521207626.32250".into())
+    );
+    assert_eq!(
+        d("-1042415252.645")
+            .arith(BinOp::Div, d("3.000000000000000000000000000"))
+            .map(|n| n.to_string()),
+        Ok("-208483050529/600".into())
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+    /// The long roads give what the short ones do wherever both can run.
+    #[test]
+    fn the_long_roads_agree_with_the_short_ones(
+        num in -1_000_000_000_000i128..1_000_000_000_000,
+        den in 2i128..1_000_000_000_000,
+        places in 0u32..=20,
+    ) {
+        let g = gcd(num, den).max(1);
+        let x = Frac { num: num / g, den: den / g };
+        proptest::prop_assume!(x.den > 1);
+        let short = scaled_floor(x, places);
+        proptest::prop_assert!(x.num.checked_mul(pow10(places).unwrap()).is_some());
+        proptest::prop_assert_eq!(long_scaled_floor(x, places), short.clone());
+        let (r, d) = (short.expect("fits").1.unsigned_abs(), x.den.unsigned_abs());
+        let exact = margin_of(r.min(d - r), d, places);
+        let wide = wide_margin(r.min(d - r), d, places);
+        // The same to 27 digits: the wide road drops no bit of terms this small.
+        proptest::prop_assert!((exact - wide).abs() <= Decimal::new(1, 27).max(exact.abs() / Decimal::from(1_000_000_000_000_000_000_000_000u128)), "{} {}", exact, wide);
+    }
+}
