@@ -68,6 +68,21 @@ pub enum SweepError {
         /// The step.
         step: Decimal,
     },
+    /// A value of the range has more digits than a decimal holds: the sum
+    /// of a step would be rounded, and the sweep would stall or skip.
+    #[error("the range {from}..{to} by {step} needs values of {places} places up to {bound}, more digits than a decimal holds (28 to 29 in all): the values would not be exact")]
+    TooFine {
+        /// The first value.
+        from: Decimal,
+        /// The last value.
+        to: Decimal,
+        /// The step.
+        step: Decimal,
+        /// The places of every value: those of `from` or `step`, whichever has more.
+        places: u32,
+        /// The bound that cannot have them.
+        bound: Decimal,
+    },
     /// The range holds more than [`MAX_POINTS`] values.
     #[error("{count} values: a sweep evaluates at most {MAX_POINTS}; widen the step")]
     TooManyValues {
@@ -93,7 +108,7 @@ pub enum SweepError {
 impl SweepError {
     /// A stable code: `sweep.usage`, `sweep.not_decimal`,
     /// `sweep.step_not_positive`, `sweep.empty_range`, `sweep.too_wide`,
-    /// `sweep.too_many_values`, `sweep.undeclared`, `sweep.number`,
+    /// `sweep.too_fine`, `sweep.too_many_values`, `sweep.undeclared`, `sweep.number`,
     /// `sweep.no_object`.
     pub fn code(&self) -> &'static str {
         match self {
@@ -102,6 +117,7 @@ impl SweepError {
             SweepError::StepNotPositive { .. } => "sweep::step_not_positive",
             SweepError::EmptyRange { .. } => "sweep::empty_range",
             SweepError::TooWide { .. } => "sweep::too_wide",
+            SweepError::TooFine { .. } => "sweep::too_fine",
             SweepError::TooManyValues { .. } => "sweep::too_many_values",
             SweepError::Undeclared(_) => "sweep::undeclared",
             SweepError::Number(_) => "sweep::number",
@@ -156,6 +172,23 @@ impl FromStr for Vary {
                 from: vary.from,
                 to: vary.to,
             });
+        }
+        // Every value has the places of `from` or `step`: a bound that
+        // cannot have them means sums a decimal rounds (a step added to
+        // 7922816251426433759354395033.4 gave it back, and the walk stalled).
+        let places = vary.from.scale().max(vary.step.scale());
+        for bound in [vary.from, vary.to] {
+            let mut at = bound;
+            at.rescale(places);
+            if at.scale() != places {
+                return Err(SweepError::TooFine {
+                    from: vary.from,
+                    to: vary.to,
+                    step: vary.step,
+                    places,
+                    bound,
+                });
+            }
         }
         // Values from outside: every operation checked, as a range whose
         // width or count leaves the decimal range is too wide to sweep.

@@ -167,6 +167,25 @@ fn a_range_wider_than_a_decimal_is_counted_value_by_value() {
     let max = Decimal::MAX;
     let three = vary(&format!("pay=-{max}..{max}:{max}")).expect("three values");
     assert_eq!(three.values(), [-max, Decimal::ZERO, max]);
-    let err = vary(&format!("pay=-{max}..{max}:0.5")).expect_err("too many");
+    let err = vary(&format!("pay=-{max}..{max}:2")).expect_err("too many");
     assert!(err.starts_with("sweep::too_wide: "), "{err}");
+}
+
+/// Values with more digits than a decimal holds are refused: the sum of a
+/// step was rounded back to the value it started from, and the sweep wrote
+/// 99,999 rows of one value (hostile probe) where 5 were asked for.
+#[test]
+fn a_range_finer_than_a_decimal_holds_is_refused() {
+    let err = vary("a=7922816251426433759354395033.3..7922816251426433759354395033.5:0.05")
+        .expect_err("too fine");
+    assert_eq!(
+        err,
+        "sweep::too_fine: the range 7922816251426433759354395033.3..7922816251426433759354395033.5 by 0.05 needs values of 2 places up to 7922816251426433759354395033.3, more digits than a decimal holds (28 to 29 in all): the values would not be exact"
+    );
+    // The same places a little lower are exact, every value a step apart.
+    let ok = vary("a=792281625142643375935439500.30..792281625142643375935439500.50:0.05")
+        .expect("fits");
+    let values = ok.values();
+    assert_eq!(values.len(), 5);
+    assert!(values.windows(2).all(|w| w[1] - w[0] == Decimal::new(5, 2)));
 }
