@@ -189,7 +189,7 @@ fn score(
                         ReplyLine {
                             id: t.id.clone(),
                             strategy: Some(strategy.name.clone()),
-                            reply: b_old.reply(old.rubric(), strategy, t),
+                            reply: b_old.reply(old.rubric(), strategy, t).into(),
                             grade: None,
                         },
                     ))

@@ -58,7 +58,7 @@ pub use taskset::{read_tasks, Fault, FileError, TaskSet};
 use crate::evaluation::evaluate_value;
 use crate::model::Rulebook;
 use crate::outcome::outcome_json;
-use crate::tasks::{ReplyLine, Task};
+use crate::tasks::{ReplyLine, ReplyText, Task};
 
 /// What the rulebook gives for a case, as a task's `expected` holds it: the
 /// answer, or `{"error": {"path", "message"}}`.
@@ -255,7 +255,8 @@ impl Scorer {
     }
 
     /// Grades one line of a replies file: its reply, or, when it holds no
-    /// reply text, the floor ([`Scorer::score_missing`]).
+    /// reply text, the floor ([`Scorer::score_missing`]; half a surrogate
+    /// pair, `reply::lone_surrogate`).
     ///
     /// ```
     /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
@@ -270,8 +271,17 @@ impl Scorer {
     /// ```
     pub fn grade_line(&self, task: &Task, line: &ReplyLine) -> Result<Graded, ScoreError> {
         match &line.reply {
-            Some(reply) => self.score(task, reply, line.grade),
-            None => self.score_missing(task),
+            ReplyText::Text(reply) => self.score(task, reply, line.grade),
+            ReplyText::NotText => self.score_missing(task),
+            ReplyText::LoneSurrogate => {
+                self.check_task(task)?;
+                let m = crate::reply::Malformed::new(
+                    "reply::lone_surrogate",
+                    "the reply holds half a surrogate pair without the other half (a \\u escape of U+D800 to U+DFFF), which no text holds",
+                );
+                grade_malformed(&self.rubric, &task.expected, m)
+                    .map_err(|error| expected(task, error))
+            }
         }
     }
 

@@ -57,6 +57,47 @@ pub(crate) fn read_json(text: &str) -> Result<Value, JsonFault> {
     }
 }
 
+/// `text` with every `\u` escape of half a surrogate pair without its other
+/// half replaced by `\ufffd`, when it has one: a line as Python's
+/// `json.dumps` writes a string it holds so, which is JSON by grammar but
+/// no Unicode text. `None` when it has none. Linear; a backslash outside a
+/// string is a syntax error either way, so strings need not be tracked.
+pub(crate) fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = bytes.get(at..at + 6)?;
+        if !hex.starts_with(b"\\u") {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let (mut out, mut copied, mut i) = (String::new(), 0, 0);
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let lone = match unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => {
+                i += 12;
+                continue;
+            }
+            Some(0xD800..=0xDFFF) => true,
+            _ => false,
+        };
+        if lone {
+            out.push_str(&text[copied..i]);
+            out.push_str("\\ufffd");
+            i += 6;
+            copied = i;
+        } else {
+            // The escaped character is skipped with its backslash.
+            i += 2;
+        }
+    }
+    (copied > 0).then(|| out + &text[copied..])
+}
+
 /// One step from a value to a value inside it.
 #[derive(Clone, Copy)]
 enum Step<'p> {

@@ -25,7 +25,7 @@ pub use companion::{
 };
 pub use json::JsonFault;
 pub use lines::{next_line, next_line_capped, Line, LineError, LineFault, LineFile};
-pub use reply::{ReplyError, ReplyLine};
+pub use reply::{ReplyError, ReplyLine, ReplyText};
 pub use task::{Task, TaskError, KEYS, MAX_TASK_BYTES};
 
 #[cfg(test)]

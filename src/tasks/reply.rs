@@ -6,20 +6,39 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 use std::str::FromStr;
 
-use super::json::{read_json, JsonFault};
+use super::json::{lone_surrogates_replaced, read_json, JsonFault};
 
 /// One line of a replies file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplyLine {
     /// `id`: the task it answers.
     pub id: String,
-    /// `reply`, the model's text; `None` when absent or not a string, which
-    /// the rubric grades as `reply::not_text` (a model's failure, not the file's).
-    pub reply: Option<String>,
+    /// `reply`, the model's text, or why the line holds none: a model's
+    /// failure graded at the floor, not the file's.
+    pub reply: ReplyText,
     /// `explanation_grade`, an outside grade of the explanation (null: none).
     pub grade: Option<Decimal>,
     /// `strategy`, on the lines `bareme baselines --replies-out` writes.
     pub strategy: Option<String>,
+}
+
+/// A reply line's `reply`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyText {
+    /// The text.
+    Text(String),
+    /// Absent, or not a string: graded `reply::not_text`.
+    NotText,
+    /// A string with half a surrogate pair (`"\ud800"`, as Python's
+    /// `json.dumps` writes one), which no Unicode text holds: graded
+    /// `reply::lone_surrogate`.
+    LoneSurrogate,
+}
+
+impl From<Option<String>> for ReplyText {
+    fn from(text: Option<String>) -> Self {
+        text.map_or(ReplyText::NotText, ReplyText::Text)
+    }
 }
 
 /// Why a line is not a reply line.
@@ -65,18 +84,44 @@ pub enum ReplyError {
 }
 
 impl ReplyLine {
-    /// A reply line from its text, read strictly.
+    /// A reply line from its text, read strictly. A line whose only fault
+    /// is half a surrogate pair in its `reply` is read, its reply
+    /// [`ReplyText::LoneSurrogate`]: one model's output cannot stop a run.
     pub fn from_json(text: &str) -> Result<ReplyLine, ReplyError> {
-        let Value::Object(mut o) = read_json(text).map_err(ReplyError::Json)? else {
+        let (value, fault) = match read_json(text) {
+            Ok(value) => (value, None),
+            Err(fault) => match lone_surrogates_replaced(text) {
+                Some(repaired) => match read_json(&repaired) {
+                    Ok(value) => (value, Some(fault)),
+                    Err(_) => return Err(ReplyError::Json(fault)),
+                },
+                None => return Err(ReplyError::Json(fault)),
+            },
+        };
+        let Value::Object(mut o) = value else {
             return Err(ReplyError::NotObject);
         };
         let id = match o.shift_remove("id") {
             Some(Value::String(s)) => s,
             _ => return Err(ReplyError::NoId),
         };
-        let reply = match o.shift_remove("reply") {
-            Some(Value::String(s)) => Some(s),
-            _ => None,
+        let reply = match (o.shift_remove("reply"), fault) {
+            (Some(Value::String(s)), None) => ReplyText::Text(s),
+            (_, None) => ReplyText::NotText,
+            // The halves replaced were the reply's alone; anywhere else
+            // (the id, a key) the line is the file's fault.
+            (Some(Value::String(s)), Some(fault)) => {
+                let elsewhere = (id.contains('\u{fffd}')
+                    || o.iter().any(|(k, v)| {
+                        k.contains('\u{fffd}') || v.to_string().contains('\u{fffd}')
+                    }))
+                    || !s.contains('\u{fffd}');
+                if elsewhere {
+                    return Err(ReplyError::Json(fault));
+                }
+                ReplyText::LoneSurrogate
+            }
+            (_, Some(fault)) => return Err(ReplyError::Json(fault)),
         };
         let grade = match o.shift_remove("explanation_grade") {
             None | Some(Value::Null) => None,

@@ -136,7 +136,7 @@ fn unknown_keys_and_wrong_types_are_refused() {
         ReplyLine::from_json(r#"{"id": "t", "reply": null, "explanation_grade": 0.5}"#)
             .map(|r| (r.reply, r.grade.map(|g| g.to_string())))
             .map_err(|e| e.to_string()),
-        Ok((None, Some("0.5".into())))
+        Ok((ReplyText::NotText, Some("0.5".into())))
     );
 }
 
@@ -233,4 +233,55 @@ fn a_line_without_end_stops_the_file_at_the_cap() {
         next_line(&mut reader, 20, &mut buf),
         Ok(Some(Line::Fits(b"{}")))
     ));
+}
+
+/// A reply holding half a surrogate pair, as Python's `json.dumps` writes
+/// one, is JSON by grammar but no text: the reply is graded at the floor
+/// (`ReplyText::LoneSurrogate`) and the run goes on. Anywhere else in the
+/// line it is the file's fault.
+#[test]
+fn half_a_surrogate_pair_in_a_reply_is_the_reply_s_fault() {
+    let read = |text: &str| {
+        ReplyLine::from_json(text)
+            .map(|r| r.reply)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        read(r#"{"id": "t", "reply": "{\"cart_id\": \"C\ud800\"}"}"#),
+        Ok(ReplyText::LoneSurrogate)
+    );
+    assert_eq!(
+        read(r#"{"id": "t", "reply": "\udfff and \ud83d"}"#),
+        Ok(ReplyText::LoneSurrogate)
+    );
+    // A whole pair, an escaped backslash before a `u`, a real U+FFFD: text.
+    assert_eq!(
+        read(r#"{"id": "t", "reply": "\ud83d\ude00"}"#),
+        Ok(ReplyText::Text("\u{1f600}".into()))
+    );
+    assert_eq!(
+        read(r#"{"id": "t", "reply": "\\ud800"}"#),
+        Ok(ReplyText::Text("\\ud800".into()))
+    );
+    assert_eq!(
+        read(r#"{"id": "t", "reply": "\ufffd"}"#),
+        Ok(ReplyText::Text("\u{fffd}".into()))
+    );
+    for elsewhere in [
+        r#"{"id": "t\ud800", "reply": "x"}"#,
+        r#"{"id": "t", "reply": "x", "strategy": "\ud800"}"#,
+        r#"{"id": "t", "reply": "\ud800", "strategy": "\ud800"}"#,
+        r#"{"id": "t", "reply": "\ud800", "x\udc00": 1}"#,
+    ] {
+        let err = read(elsewhere).expect_err(elsewhere);
+        assert!(
+            err.starts_with("the line is not JSON: "),
+            "{elsewhere}: {err}"
+        );
+    }
+    assert_eq!(
+        super::json::lone_surrogates_replaced(r#""a\ud800b""#),
+        Some(r#""a\ufffdb""#.into())
+    );
+    assert_eq!(super::json::lone_surrogates_replaced(r#""a\u0041b""#), None);
 }

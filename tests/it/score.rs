@@ -488,6 +488,41 @@ fn cli_scores_replies_in_order_with_a_summary() {
     assert!(err.contains("4 replies, mean 0.2375, 2 malformed"), "{err}");
     assert!(err.contains("tier payslip: 2 replies, mean 0.25"), "{err}");
     assert!(err.contains("tier trap: 2 replies, mean 0.225"), "{err}");
+    // Half a surrogate pair in one reply (as Python's json.dumps writes
+    // it) is that reply's floor, not the end of the run.
+    let lone = dir.join("lone.jsonl");
+    std::fs::write(
+        &lone,
+        format!(
+            "{}\n{}\n",
+            r#"{"id": "p1", "reply": "{\"net_pay\": \"1\ud800\"}"}"#,
+            json!({"id": "p1", "reply": pay["expected"].to_string()})
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = bareme(&[
+        "score",
+        "rulebooks/luma-payroll/rubric-8.toml",
+        "--tasks",
+        &tasks,
+        "--replies",
+        &lone.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let graded: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        graded
+            .iter()
+            .map(|g| (g["score"].to_string(), g["malformed"].clone()))
+            .collect::<Vec<_>>(),
+        [
+            ("-0.5".to_string(), json!("reply::lone_surrogate")),
+            ("1".to_string(), Value::Null)
+        ]
+    );
     // No reply has no mean: not a 0 that reads as every reply wrong.
     let none = write(&dir, "none.jsonl", &[]);
     let summary = dir.join("summary.json");

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use bareme::unstable::generate::{load_generator, TaskDrawer};
 use bareme::unstable::score::{load_rubric, Scorer};
-use bareme::unstable::tasks::{ReplyLine, Task};
+use bareme::unstable::tasks::{ReplyLine, ReplyText, Task};
 use serde_json::{json, Map, Value};
 
 use super::{root, rulebook};
@@ -195,7 +195,7 @@ fn a_task_drawn_in_process_scores_as_bareme_score_scores_its_line() {
                 ReplyLine::from_json(&reply_line)
                     .expect("a reply line")
                     .reply,
-                Some(reply)
+                ReplyText::Text(reply)
             );
             replies.push_str(&reply_line);
             replies.push('\n');
