@@ -158,7 +158,12 @@ impl Exclusion {
                 let Some(read) = tasks.next() else {
                     break;
                 };
-                let (line, task) = read.map_err(|e| error(ExcludeFault::Line(e)))?;
+                let (line, mut task) = read.map_err(|e| error(ExcludeFault::Line(e)))?;
+                // A chunk holds only what a signature reads: a prompt and
+                // tags (most of a line's bytes) held 512 at once took
+                // gigabytes.
+                task.prompt = None;
+                task.tags = None;
                 let foreign = |why: String| {
                     error(ExcludeFault::Foreign {
                         line,

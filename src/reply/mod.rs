@@ -73,8 +73,20 @@ pub struct Envelope {
     pub fences: bool,
 }
 
+/// The most bytes of a reply read at all, whatever the rubric's
+/// `max_chars`: reading a reply's JSON takes some tens of times its size
+/// (a 14 MB list of zeros took 580 MB), once on each worker. An answer of
+/// the bundled formats is a few kilobytes.
+pub const MAX_REPLY_BYTES: usize = 4 << 20;
+
 /// Reads the JSON of a reply under an envelope.
 pub fn read_reply(text: &str, envelope: &Envelope) -> Result<Json, Malformed> {
+    if text.len() > MAX_REPLY_BYTES {
+        return Err(Malformed::new(
+            "reply::too_long",
+            format!("the reply is longer than {MAX_REPLY_BYTES} bytes, the most any reply may be"),
+        ));
+    }
     if let Some(max) = envelope.max_chars {
         // A code point is at most 4 bytes: a longer text is over without counting.
         if text.len() > max.saturating_mul(4) || text.chars().count() > max {

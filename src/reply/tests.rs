@@ -196,3 +196,16 @@ fn a_long_hostile_reply_is_refused_without_panic() {
     let digits = format!("{{\"a\": 1{}}}", "0".repeat(200_000));
     assert_eq!(code(&digits, &e), "ok");
 }
+
+/// Whatever the rubric, a reply past `MAX_REPLY_BYTES` is not read: a list
+/// of millions of zeros took some forty times its size to read, on every
+/// worker at once, and aborted `score` (hostile probe).
+#[test]
+fn a_reply_past_the_bound_is_too_long_under_any_rubric() {
+    let zeros = format!("[{}0]", "0,".repeat(MAX_REPLY_BYTES / 2));
+    let unbounded = Envelope::default();
+    assert_eq!(code(&zeros, &unbounded), "reply::too_long");
+    let just = format!("[{}0]", "0,".repeat((MAX_REPLY_BYTES - 3) / 2));
+    assert!(just.len() <= MAX_REPLY_BYTES);
+    assert_eq!(code(&just, &unbounded), "ok");
+}

@@ -12,6 +12,8 @@ use crate::tasks::{LineError, ReplyLine, Task};
 /// Replies graded together before their results are handed on: the bound
 /// on memory whatever the length of the file.
 const CHUNK: usize = 512;
+/// Reply text read at once, at most (one line more may pass it).
+const CHUNK_BYTES: usize = 64 << 20;
 
 /// Every reply of `lines` graded by `grade` with the task of `tasks` it
 /// answers, on `jobs` workers, each result handed to `take` with its task
@@ -33,10 +35,16 @@ where
 {
     let pool = pool(jobs).map_err(|_| FileError::Pool(jobs))?;
     let fill = |chunk: &mut Vec<(usize, ReplyLine)>| -> Result<(), E> {
-        while chunk.len() < CHUNK {
+        // Bounded by bytes too: 512 lines of up to 16 MiB each held 8 GB.
+        let mut bytes = 0usize;
+        while chunk.len() < CHUNK && bytes < CHUNK_BYTES {
             match lines.next() {
                 None => break,
-                Some(line) => chunk.push(line.map_err(FileError::from)?),
+                Some(line) => {
+                    let line = line.map_err(FileError::from)?;
+                    bytes = bytes.saturating_add(line.1.text_bytes());
+                    chunk.push(line);
+                }
             }
         }
         Ok(())

@@ -84,6 +84,11 @@ impl From<LineError> for FileError {
 /// its rulebook. With `recompute`, a task of the rubric's id and version but
 /// another hash gets its `expected` re-derived under `rb` (those that
 /// change are listed) instead of being refused.
+///
+/// The tasks are kept as grading needs them: their `prompt` and `tags`,
+/// which nothing graded reads and which are most of a task line's bytes,
+/// are dropped as each is read, so a file is held in a fraction of its
+/// size (a prompt of 14 MB a line held 300 lines in 4.4 GB).
 pub fn read_tasks<R: BufRead>(
     file: &mut LineFile<R>,
     scorer: &Scorer,
@@ -93,6 +98,8 @@ pub fn read_tasks<R: BufRead>(
     let mut set = TaskSet::default();
     for read in file.tasks() {
         let (line, mut task) = read?;
+        task.prompt = None;
+        task.tags = None;
         let fail = |fault: Fault| FileError::Line { line, fault };
         if recompute && scorer.same_version(&task) {
             let now = reference_outcome(rb, &task.case);

@@ -84,6 +84,16 @@ pub enum ReplyError {
 }
 
 impl ReplyLine {
+    /// Bytes of text the line holds (its id and reply), for bounding how
+    /// many are read at once.
+    pub fn text_bytes(&self) -> usize {
+        let reply = match &self.reply {
+            ReplyText::Text(text) => text.len(),
+            _ => 0,
+        };
+        self.id.len() + reply
+    }
+
     /// A reply line from its text, read strictly. A line whose only fault
     /// is half a surrogate pair in its `reply` is read, its reply
     /// [`ReplyText::LoneSurrogate`]: one model's output cannot stop a run.
