@@ -340,8 +340,23 @@ fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Resul
         "clauses".into(),
         clauses.cloned().unwrap_or(Json::Array(vec![])),
     );
-    if let Some(cites) = def.get("cites").and_then(Json::as_array) {
-        let held = list(ev, "cites")?;
+    // Every part of the event is the expansion's, none dropped: one truth
+    // value per citation of the definition, as many as it has.
+    let held = list(ev, "cites")?;
+    let cites = list(def, "cites")?;
+    if held.len() != cites.len() || held.iter().any(|h| !h.is_boolean()) {
+        return Err(format!(
+            "step {name}: \"cites\" holds {} truth values for the {} citations of its definition",
+            held.len(),
+            cites.len()
+        ));
+    }
+    if def.get("condition").is_none() && ev.get("held").is_some() {
+        return Err(format!(
+            "step {name}: \"held\" on a step without a condition"
+        ));
+    }
+    if def.get("cites").is_some() {
         let mut out = Vec::with_capacity(cites.len());
         for (c, h) in cites.iter().zip(held) {
             let mut cm = Map::new();
@@ -374,7 +389,9 @@ fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Resul
     let exact = ev.get("exact").cloned().unwrap_or_else(|| value.clone());
     let mut roundings = Vec::new();
     for r in list(ev, "roundings")? {
-        let p = r.as_array().ok_or("a rounding is not an array")?;
+        let p = (r.as_array()).filter(|p| p.len() == 6).ok_or_else(|| {
+            format!("step {name}: a rounding is [AT, MODE, PLACES, BEFORE, AFTER, MARGIN], not {r}")
+        })?;
         let get = |k: usize| p.get(k).cloned().ok_or("a rounding too short");
         roundings.push(rounding(
             named(p.first(), list(def, "at")?, &mut use_of.at)?,
@@ -385,7 +402,10 @@ fn step(ev: &Json, defs: &[Json], used: &mut [Used], known: &mut Known) -> Resul
             get(5)?,
         ));
     }
-    if let Some(p) = ev.get("round").and_then(Json::as_array) {
+    if let Some(p) = ev.get("round") {
+        let p = (p.as_array()).filter(|p| p.len() == 3).ok_or_else(|| {
+            format!("step {name}: a rounding point is [MODE, PLACES, MARGIN], not {p}")
+        })?;
         let get = |k: usize| p.get(k).cloned().ok_or("a rounding point too short");
         roundings.push(rounding(
             Json::String("step".into()),

@@ -255,8 +255,15 @@ pub fn verify_json(
         .get("outcome")
         .ok_or_else(|| AuditError::Shape("no \"trace.outcome\"".into()))?;
     let mut st = State::new(rb, case);
-    if let Some(a) = trace.get("ablation").and_then(Json::as_str) {
-        st.ablation(a);
+    match trace.get("ablation") {
+        None => {}
+        Some(Json::String(a)) => st.ablation(a),
+        // Read as none, the trace would be checked as the main reading.
+        Some(other) => {
+            return Err(AuditError::Shape(format!(
+                "\"trace.ablation\" is not a text naming ablations: {other}"
+            )))
+        }
     }
     st.inputs(inputs);
     let mut next_check = 1;

@@ -29,17 +29,19 @@ const MAX_TRACE_LINE: usize = 64 << 20;
 const MAX_CASE: usize = bareme::unstable::rulebook::load::MAX_CASE_BYTES;
 
 /// A file (or `-`, standard input) read a line at a time, each line at
-/// most `limit` bytes; blank lines skipped, their numbers counted.
+/// most `limit` bytes; blank lines skipped unless `blanks` (their numbers
+/// counted either way).
 struct Lines {
     reader: Box<dyn BufRead>,
     name: String,
     limit: usize,
     buf: Vec<u8>,
     number: usize,
+    blanks: bool,
 }
 
 impl Lines {
-    fn open(path: &Path, limit: usize) -> Result<Lines, String> {
+    fn open(path: &Path, limit: usize, blanks: bool) -> Result<Lines, String> {
         let (reader, name): (Box<dyn BufRead>, String) = if path == Path::new("-") {
             (Box::new(std::io::stdin().lock()), "standard input".into())
         } else {
@@ -53,10 +55,12 @@ impl Lines {
             limit,
             buf: Vec::new(),
             number: 0,
+            blanks,
         })
     }
 
-    /// The next non-blank line and its number, `None` at the end.
+    /// The next line (non-blank, unless `blanks`) and its number, `None`
+    /// at the end.
     fn next(&mut self) -> Result<Option<(usize, String)>, String> {
         loop {
             self.number += 1;
@@ -75,7 +79,7 @@ impl Lines {
             };
             let text = std::str::from_utf8(bytes)
                 .map_err(|_| format!("{}, line {n}: not UTF-8 text", self.name))?;
-            if !text.trim().is_empty() {
+            if self.blanks || !text.trim().is_empty() {
                 return Ok(Some((n, text.to_string())));
             }
         }
@@ -83,7 +87,7 @@ impl Lines {
 
     /// The whole file, one JSON value however it is laid out (`--case`).
     fn whole(path: &Path) -> Result<String, String> {
-        let mut lines = Lines::open(path, MAX_CASE)?;
+        let mut lines = Lines::open(path, MAX_CASE, false)?;
         let mut text = String::new();
         let cap = u64::try_from(MAX_CASE).unwrap_or(u64::MAX) + 1;
         std::io::Read::take(&mut lines.reader, cap)
@@ -125,7 +129,7 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
         Ok(rb) => rb,
         Err(code) => return code,
     };
-    let mut traces = match Lines::open(&args.trace, MAX_TRACE_LINE) {
+    let mut traces = match Lines::open(&args.trace, MAX_TRACE_LINE, false) {
         Ok(t) => t,
         Err(e) => {
             warn!("error: {e}");
@@ -146,7 +150,13 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
             }
         }
     }
-    let mut case_lines = match args.cases.as_deref().map(|p| Lines::open(p, MAX_CASE)) {
+    // Blank case lines kept: `eval --batch` answers each with an error
+    // line, so the two files pair line for line.
+    let mut case_lines = match args
+        .cases
+        .as_deref()
+        .map(|p| Lines::open(p, MAX_CASE, true))
+    {
         Some(Ok(lines)) => Some(lines),
         Some(Err(e)) => {
             warn!("error: {e}");

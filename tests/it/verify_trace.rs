@@ -1367,3 +1367,143 @@ fn a_case_line_that_is_not_json_is_refused_beside_a_trace() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A compact trace's parts the expansion would drop (a truth value past a
+/// step's citations, a fourth part of a rounding point, a seventh of a
+/// rounding, `held` on a step without a condition) and an `ablation` that
+/// is not a text were read as if absent, and the trace said to follow
+/// (hostile probe): each is refused.
+#[test]
+fn what_the_expansion_would_drop_is_refused() {
+    let rb = super::rulebook("rulebooks/paie-fr/v2026");
+    let case: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("examples/paie-fr/level4-entry.json").expect("the example"),
+    )
+    .expect("JSON");
+    let line = traced(&rb, &case).expect("a trace");
+    let two: serde_json::Value =
+        serde_json::from_str(&compact_line(&rb, &case, &line).expect("compact")).expect("JSON");
+    assert_eq!(outcome_of(&rb, &two, &case), "follows");
+    let defs = two["trace"]["steps"]
+        .as_array()
+        .expect("definitions")
+        .clone();
+    let events = two["trace"]["events"].as_array().expect("events").clone();
+    let def_of = |e: &serde_json::Value| &defs[e["s"].as_u64().expect("a step event") as usize];
+    let find = |what: &str, test: &dyn Fn(&serde_json::Value) -> bool| {
+        events
+            .iter()
+            .position(|e| e.get("s").is_some() && test(e))
+            .unwrap_or_else(|| panic!("paie-fr's trace has {what}"))
+    };
+    let cited = find("a step with citations", &|e| {
+        def_of(e).get("cites").is_some()
+    });
+    let rounded = find("a rounding point", &|e| e.get("round").is_some());
+    let inner = find("a rounding inside a formula", &|e| {
+        e["roundings"].as_array().is_some_and(|r| !r.is_empty())
+    });
+    let plain = find("a step without a condition", &|e| {
+        def_of(e).get("condition").is_none()
+    });
+    type Change = Box<dyn Fn(&mut serde_json::Value)>;
+    let changes: Vec<(Change, &str)> = vec![
+        (
+            Box::new(move |t| {
+                t["events"][cited]["cites"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(true.into())
+            }),
+            "truth values for the",
+        ),
+        (
+            Box::new(move |t| {
+                t["events"][cited]["cites"].as_array_mut().unwrap().pop();
+            }),
+            "truth values for the",
+        ),
+        (
+            Box::new(move |t| {
+                t["events"][rounded]["round"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(1.into())
+            }),
+            "a rounding point is [MODE, PLACES, MARGIN]",
+        ),
+        (
+            Box::new(move |t| {
+                t["events"][inner]["roundings"][0]
+                    .as_array_mut()
+                    .unwrap()
+                    .push("junk".into())
+            }),
+            "a rounding is [AT, MODE, PLACES, BEFORE, AFTER, MARGIN]",
+        ),
+        (
+            Box::new(move |t| t["events"][plain]["held"] = true.into()),
+            "\"held\" on a step without a condition",
+        ),
+        (
+            Box::new(|t| t["ablation"] = serde_json::json!(["half_even"])),
+            "\"trace.ablation\" is not a text naming ablations",
+        ),
+    ];
+    for (change, says) in &changes {
+        let mut changed = two.clone();
+        change(&mut changed["trace"]);
+        let got = outcome_of(&rb, &changed, &case);
+        assert!(
+            got.starts_with("refused") && got.contains(says),
+            "{says}: {got}"
+        );
+    }
+}
+
+/// `eval --batch` answers a blank case line with an error line; `--cases`
+/// skipped blank lines, so every trace after one was paired with the next
+/// case (exit 2, "the cases file is shorter").
+#[test]
+fn a_blank_case_line_pairs_with_its_error_line() {
+    let dir = std::env::temp_dir().join(format!("bareme-vt-blank-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let rb = "rulebooks/luma-payroll/v3";
+    let case = std::fs::read_to_string("examples/luma-payroll/payslip.json").expect("the example");
+    let one: serde_json::Value = serde_json::from_str(&case).expect("JSON");
+    let cases = dir.join("cases.jsonl");
+    std::fs::write(&cases, format!("{one}\n\n{one}\n")).expect("write");
+    let bin = env!("CARGO_BIN_EXE_bareme");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let o = std::process::Command::new(bin)
+        .args(["eval", rb, "--batch", &path(&cases), "--trace", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 3);
+    let traces = dir.join("traces.jsonl");
+    std::fs::write(&traces, &o.stdout).expect("write");
+    let o = std::process::Command::new(bin)
+        .args([
+            "verify-trace",
+            &path(&traces),
+            "--rulebook",
+            rb,
+            "--cases",
+            &path(&cases),
+        ])
+        .output()
+        .expect("runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.starts_with("2 of 2 traces follow")
+            && out.contains("(1 unread case lines without a trace)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
