@@ -190,17 +190,20 @@ fn case_text(file: &Path) -> Result<String, String> {
 /// last) and each `versions` key a version number (an unknown one was never
 /// run, silently).
 fn parse_case(text: &str) -> Result<RawCase, String> {
-    let raw = toml::from_str::<RawCase>(text)
-        .map_err(|e| format!("the case file is invalid: {}", e.message()))?;
+    let raw = toml::from_str::<RawCase>(text).map_err(|e| {
+        format!(
+            "the case file is invalid: {}",
+            crate::diag::toml_message(&e, text)
+        )
+    })?;
     crate::case::CaseText::read(&raw.case)
         .map_err(|e| format!("`case` is not a case as `eval` reads one: {e}"))?;
-    if let Some(key) = raw
-        .versions
-        .keys()
-        .find(|k| k.parse::<i64>().map_or(true, |v| v < 1))
-    {
+    // Written as the version is (`1`, not `01` or `+1`): another spelling
+    // was never looked up, and one of two expectations silently dropped.
+    let canonical = |k: &str| k.parse::<i64>().is_ok_and(|v| v >= 1 && v.to_string() == k);
+    if let Some(key) = raw.versions.keys().find(|k| !canonical(k)) {
         return Err(format!(
-            "the case file is invalid: `versions.{key}` names no version (a positive integer)"
+            "the case file is invalid: `versions.{key}` names no version (a positive integer, without a sign or leading zeros)"
         ));
     }
     Ok(raw)

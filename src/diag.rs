@@ -58,6 +58,28 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// toml's message for an error in `text`, never empty: for some faults (a
+/// control character in a comment) toml gives none, and a diagnostic with
+/// no words was printed; those name the character at the error's place.
+pub(crate) fn toml_message(e: &toml::de::Error, text: &str) -> String {
+    let message = e.message().trim();
+    if !message.is_empty() {
+        return message.to_string();
+    }
+    let found = e
+        .span()
+        .and_then(|span| text.get(span.start..))
+        .and_then(|rest| rest.chars().next());
+    match found {
+        Some(c) if c.is_control() => format!(
+            "the control character U+{:04X} is not allowed here (TOML allows only tab in text and comments)",
+            u32::from(c)
+        ),
+        Some(c) => format!("{c:?} is not allowed here"),
+        None => "the TOML is invalid here".to_string(),
+    }
+}
+
 /// One problem in a rulebook.
 #[derive(Clone, Debug)]
 pub struct Problem {

@@ -87,7 +87,7 @@ impl DiffError {
 fn parse(v: &Version<'_>) -> Result<RawRulebook, DiffError> {
     toml::from_str(v.text).map_err(|e| DiffError {
         file: v.file.to_string(),
-        message: e.message().to_string(),
+        message: crate::diag::toml_message(&e, v.text),
     })
 }
 

@@ -427,7 +427,7 @@ fn parse_at(start: usize, text: &str) -> Result<RawRulebook, Box<Problem>> {
     };
     toml::from_str(source).map_err(|e| {
         let span = e.span().map(Span::from).unwrap_or(Span::new(start, start));
-        let message = e.message().to_string();
+        let message = crate::diag::toml_message(&e, source);
         let code = if message.contains("unknown field") {
             "load::unknown_key"
         } else {

@@ -182,7 +182,8 @@ pub fn parse_toml<R: DeserializeOwned>(
         Ok(raw) => Ok((raw, diags)),
         Err(e) => {
             let span = e.span().map(Span::from).unwrap_or_default();
-            diags.push(Problem::new(code, e.message().to_string()).at(span, "here"));
+            let message = crate::diag::toml_message(&e, text);
+            diags.push(Problem::new(code, message).at(span, "here"));
             Err(diags)
         }
     }

@@ -102,7 +102,7 @@ fn a_folder_without_cases_is_an_error_with_its_code() {
 /// A case file is read as strictly as `eval` reads a case: a key given
 /// twice fails the case (serde_json kept the last, and the case passed on an
 /// input `eval` refuses), a `versions` key that names no version fails it
-/// (it was never run), and a named pipe among the cases fails alone (it
+/// (it was never run; `01` beside `1` was dropped silently), and a named pipe among the cases fails alone (it
 /// blocked `bareme test` for good).
 #[test]
 fn case_files_are_read_as_strictly_as_eval_reads_a_case() {
@@ -136,7 +136,7 @@ bonus = { expr = "bonus", format = "money" }
     );
     write(
         "02-versions.toml",
-        "case = '{\"salary\": \"1.00\"}'\n[expect.answer]\nbonus = \"0.10\"\n[versions.abc.answer]\nbonus = \"9\"\n",
+        "case = '{\"salary\": \"1.00\"}'\n[expect.answer]\nbonus = \"0.10\"\n[versions.1.answer]\nbonus = \"0.10\"\n[versions.01.answer]\nbonus = \"9\"\n",
     );
     write(
         "03-fine.toml",
@@ -157,7 +157,7 @@ bonus = { expr = "bonus", format = "money" }
     );
     assert_eq!(
         failures[1],
-        "02-versions: the case file is invalid: `versions.abc` names no version (a positive integer)"
+        "02-versions: the case file is invalid: `versions.01` names no version (a positive integer, without a sign or leading zeros)"
     );
     if made {
         assert_eq!(

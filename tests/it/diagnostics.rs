@@ -638,3 +638,18 @@ fn a_rounding_point_written_with_a_computed_place_or_mode_is_located() {
         ]
     );
 }
+
+/// toml gives no words for a control character in a comment: the
+/// diagnostic was a bare `×` (hostile probe). It names the character.
+#[test]
+fn a_control_character_in_a_comment_is_named() {
+    let text = format!("{BASE}# a note\u{0}\n");
+    assert_eq!(
+        messages(&text),
+        ["the control character U+0000 is not allowed here (TOML allows only tab in text and comments)"]
+    );
+    assert_eq!(
+        problems(&text),
+        [format!("load::toml {}", at(&text, "\u{0}", 0))]
+    );
+}
