@@ -195,3 +195,20 @@ pub fn guess(json: &Json) -> Value {
         }
     }
 }
+
+/// Whether `s` is a decimal with `places` places as a fixed format writes
+/// one: an optional `-`, the whole part without leading zeros, and exactly
+/// `places` digits after a point (none, and no point, for 0).
+pub(super) fn fixed_text(s: &str, places: usize) -> bool {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let (whole, fraction) = match body.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (body, None),
+    };
+    let fraction_ok = match fraction {
+        None => places == 0,
+        Some(f) => places > 0 && f.len() == places && digits(f),
+    };
+    digits(whole) && (whole == "0" || !whole.starts_with('0')) && fraction_ok
+}

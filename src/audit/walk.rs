@@ -17,7 +17,7 @@ use crate::num::rounding::Rounded;
 use crate::value::{plain, Value};
 
 use super::calc::{Calc, LookupMade, World};
-use super::decode::{agrees, decode, encode, guess, number, same, same_value, shown};
+use super::decode::{agrees, decode, encode, fixed_text, guess, number, same, same_value, shown};
 
 /// One thing in a trace that does not follow from the rulebook and the case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -756,9 +756,10 @@ impl<'a> State<'a> {
                 let follows = encode(&v);
                 let ok = match (format, recorded) {
                     (_, Json::Null) => v.is_missing(),
+                    // As the engine writes it: `3155.20`, never `+3155.20`
+                    // or `03155.20`, which are the same value.
                     (Format::Fixed(p), Json::String(s)) => {
-                        let places = s.split_once('.').map_or(0, |(_, f)| f.len());
-                        places == p as usize && same(recorded, &follows)
+                        fixed_text(s, p as usize) && same(recorded, &follows)
                     }
                     (Format::Integer | Format::Number, Json::Number(_)) => number(recorded)
                         .is_some_and(|d| same(&Json::String(d.to_string()), &follows)),

@@ -1372,7 +1372,7 @@ fn a_case_line_that_is_not_json_is_refused_beside_a_trace() {
 /// step's citations, a fourth part of a rounding point, a seventh of a
 /// rounding, `held` on a step without a condition) and an `ablation` that
 /// is not a text were read as if absent, and the trace said to follow
-/// (hostile probe): each is refused.
+/// (hostile probe): each is refused. So is an answer written `+1377.42`.
 #[test]
 fn what_the_expansion_would_drop_is_refused() {
     let rb = super::rulebook("rulebooks/paie-fr/v2026");
@@ -1457,6 +1457,20 @@ fn what_the_expansion_would_drop_is_refused() {
         assert!(
             got.starts_with("refused") && got.contains(says),
             "{says}: {got}"
+        );
+    }
+    // An answer field is checked as the engine writes it, not only by value.
+    let net = two["answer"]["net_a_payer"]
+        .as_str()
+        .expect("net pay")
+        .to_string();
+    for text in [format!("+{net}"), format!("0{net}"), format!("{net}0")] {
+        let mut changed = two.clone();
+        changed["answer"]["net_a_payer"] = text.clone().into();
+        assert_eq!(
+            outcome_of(&rb, &changed, &case),
+            "answer net_a_payer value",
+            "{text}"
         );
     }
 }
