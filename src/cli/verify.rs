@@ -18,7 +18,7 @@ use super::args::ReportFormat;
 use super::output::Stdout;
 use bareme::unstable::outcome::outcome_json;
 use bareme::unstable::repair::{load_repair, Refusal, RepairVerdict, Verifier};
-use bareme::unstable::rulebook::load::{read_capped, rulebook_file};
+use bareme::unstable::rulebook::load::{open_regular, read_capped, rulebook_file};
 
 /// Arguments of `bareme verify`.
 #[derive(Debug, clap::Args)]
@@ -53,7 +53,7 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
         }
     };
     let file = rulebook_file(&args.candidate);
-    let read = std::fs::File::open(&file).and_then(|f| read_capped(f, cap as u64));
+    let read = open_regular(&file).and_then(|f| read_capped(f, cap as u64));
     let verdict = match read {
         Err(e) => {
             warn!("error: cannot read {}: {e}", file.display());

@@ -87,7 +87,7 @@ impl Repair {
         let seeded = match &task.candidate {
             Some(dir) => {
                 let file = rulebook_file(dir);
-                let bytes = std::fs::File::open(&file)
+                let bytes = crate::rulebook::load::open_regular(&file)
                     .and_then(|f| read_capped(f, cap))
                     .ok()
                     .flatten();

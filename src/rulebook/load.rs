@@ -32,6 +32,19 @@ pub const MAX_CASE_FILE_BYTES: u64 = 16 << 20;
 /// ([`Limits::MAX_CASE_BYTES`], where the caps of every limit are).
 pub const MAX_CASE_BYTES: usize = Limits::MAX_CASE_BYTES;
 
+/// Opens a rulebook file for reading, refusing a FIFO or a device before
+/// opening it: opening one for reading waits for a writer, and a rulebook
+/// (a candidate's above all) comes from anyone.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a folder is never read)",
+        ));
+    }
+    std::fs::File::open(path)
+}
+
 /// All the bytes of `reader` if there are at most `cap`, `None` if there are
 /// more; never holds more than `cap` + 1 of them.
 pub fn read_capped(reader: impl Read, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
@@ -215,7 +228,7 @@ fn read_text(file: &Path, name: &str) -> Result<String, LoadError> {
         path: name.to_string(),
         source,
     };
-    let bytes = std::fs::File::open(file)
+    let bytes = open_regular(file)
         .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
         .map_err(io)?
         .ok_or_else(|| LoadError::TooLarge {

@@ -173,6 +173,29 @@ impl FromStr for Vary {
                 to: vary.to,
             });
         }
+        // Values from outside: every operation checked, as a range whose
+        // width or count leaves the decimal range is too wide to sweep.
+        let too_many = || SweepError::TooWide {
+            from: vary.from,
+            to: vary.to,
+            step: vary.step,
+        };
+        let count = vary
+            .to
+            .checked_sub(vary.from)
+            .and_then(|width| width.checked_div(vary.step))
+            .and_then(|steps| steps.floor().checked_add(Decimal::ONE));
+        match count {
+            Some(count) if count > Decimal::from(MAX_POINTS) => {
+                return Err(SweepError::TooManyValues { count })
+            }
+            Some(_) => {}
+            // The width or the count leaves the decimal range
+            // (`-MAX..MAX:MAX` holds three values): the values are counted
+            // as `values` takes them, one past the bound at most.
+            None if vary.walk().nth(MAX_POINTS as usize).is_some() => return Err(too_many()),
+            None => {}
+        }
         // Every value has the places of `from` or `step`: a bound that
         // cannot have them means sums a decimal rounds (a step added to
         // 7922816251426433759354395033.4 gave it back, and the walk stalled).
@@ -190,29 +213,7 @@ impl FromStr for Vary {
                 });
             }
         }
-        // Values from outside: every operation checked, as a range whose
-        // width or count leaves the decimal range is too wide to sweep.
-        let too_many = || SweepError::TooWide {
-            from: vary.from,
-            to: vary.to,
-            step: vary.step,
-        };
-        let count = vary
-            .to
-            .checked_sub(vary.from)
-            .and_then(|width| width.checked_div(vary.step))
-            .and_then(|steps| steps.floor().checked_add(Decimal::ONE));
-        match count {
-            Some(count) if count > Decimal::from(MAX_POINTS) => {
-                Err(SweepError::TooManyValues { count })
-            }
-            Some(_) => Ok(vary),
-            // The width or the count leaves the decimal range
-            // (`-MAX..MAX:MAX` holds three values): the values are counted
-            // as `values` takes them, one past the bound at most.
-            None if vary.walk().nth(MAX_POINTS as usize).is_some() => Err(too_many()),
-            None => Ok(vary),
-        }
+        Ok(vary)
     }
 }
 

@@ -392,3 +392,37 @@ fn a_companion_file_over_4_mib_is_refused_read_or_given() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A rulebook file that is a FIFO is refused before it is opened: opening
+/// it for reading waited for a writer, and `verify` of a candidate folder
+/// holding one hung for good (hostile probe).
+#[test]
+fn a_rulebook_file_that_is_a_fifo_is_refused_not_waited_on() {
+    let dir = tempdir("fifo").join("cand");
+    std::fs::create_dir_all(&dir).expect("candidate folder");
+    let fifo = dir.join("rulebook.toml");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let cand = dir.display().to_string();
+    let runs = [
+        bareme(&["check", &cand]),
+        bareme(&[
+            "verify",
+            &cand,
+            "--repair",
+            "rulebooks/sales-tax/repair-1.toml",
+        ]),
+    ];
+    for o in &runs {
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
+        assert!(
+            stderr(o).contains("not a regular file (a FIFO, a device or a folder is never read)"),
+            "{}",
+            stderr(o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().expect("temp dir"));
+}
