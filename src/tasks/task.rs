@@ -164,7 +164,7 @@ impl Task {
         let hash = required_text(&mut o, "rulebook_hash")?;
         let Some((rulebook_id, version)) = rulebook
             .rsplit_once('@')
-            .and_then(|(id, v)| Some((id, v.parse::<i64>().ok()?)))
+            .and_then(|(id, v)| Some((id, v.parse::<i64>().ok().filter(|n| n.to_string() == v)?)))
             .filter(|(id, v)| is_rulebook_id(id) && *v >= 1)
         else {
             return Err(TaskError::Rulebook {

@@ -27,6 +27,15 @@ fn a_task_line_names_its_rulebook_as_id_at_version() {
             r#"{"id": "t", "rulebook": "x@0", "rulebook_hash": ""}"#,
             "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"x@0\"",
         ),
+        // The version as written, as the rulebook writes it.
+        (
+            r#"{"id": "t", "rulebook": "x@+1", "rulebook_hash": ""}"#,
+            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"x@+1\"",
+        ),
+        (
+            r#"{"id": "t", "rulebook": "x@01", "rulebook_hash": ""}"#,
+            "task t: `rulebook` must be ID@VERSION, as `sales-tax@1`, found \"x@01\"",
+        ),
         (
             r#"{"id": "t", "rulebook": "x@1", "rulebook_hash": "", "case": {}}"#,
             "task t has no `expected`",
