@@ -27,6 +27,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use bareme::unstable::embed::{generate_lines, generate_lines_excluding};
 use bareme::unstable::generate::{first_draws, redraw_duplicates, FirstDraw, RunOptions};
 use bareme::unstable::outcome::{write_outcome, write_traced};
+use bareme::unstable::tasks::{ReplyLine, ReplyText};
 use rust_decimal::Decimal;
 
 mod answer;
@@ -725,7 +726,7 @@ impl Rubric {
         &self,
         py: Python<'py>,
         task: &Bound<'py, PyAny>,
-        reply: &str,
+        reply: &Bound<'py, PyString>,
         explanation_grade: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let line = self.score_json(py, task, reply, explanation_grade)?;
@@ -737,19 +738,30 @@ impl Rubric {
         Ok(d)
     }
 
-    /// As `score`, the line exactly as `bareme score` writes it.
+    /// As `score`, the line exactly as `bareme score` writes it. A reply
+    /// holding half a surrogate pair (which a Python `str` may) is no text:
+    /// it scores the floor, `reply::lone_surrogate`, as in a replies file.
     #[pyo3(signature = (task, reply, explanation_grade = None))]
     fn score_json(
         &self,
         py: Python<'_>,
         task: &Bound<'_, PyAny>,
-        reply: &str,
+        reply: &Bound<'_, PyString>,
         explanation_grade: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
         let task = task_of(py, task)?;
         let grade = grade_of(explanation_grade)?;
+        let line = ReplyLine {
+            id: task.id.clone(),
+            reply: match reply.to_str() {
+                Ok(text) => ReplyText::Text(text.to_string()),
+                Err(_) => ReplyText::LoneSurrogate,
+            },
+            grade,
+            strategy: None,
+        };
         let graded = engine(py, || {
-            self.scorer.score(&task, reply, grade).map(|g| {
+            self.scorer.grade_line(&task, &line).map(|g| {
                 let mut m = serde_json::Map::new();
                 m.insert("id".into(), serde_json::Value::from(task.id.clone()));
                 if let serde_json::Value::Object(rest) = g.to_json() {

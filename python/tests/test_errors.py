@@ -131,6 +131,10 @@ def test_score_errors():
         rub.score(other, "x")
     with pytest.raises(ValueError):
         rub.score({"id": "t"}, "x")
+    # Half a surrogate pair is no text: the reply's floor, not an exception.
+    lone = rub.score(task, '{"decision": "\ud800"}')
+    assert lone["malformed"] == "reply::lone_surrogate"
+    assert lone["score"] == rub.score(task, "x")["score"]
 
 
 def test_a_batch_is_a_list_of_cases():
