@@ -438,6 +438,18 @@ fn cli_scores_replies_in_order_with_a_summary() {
     let mut trap = task("t1", json!({"task": "payslip", "payroll_month": "2026-07"}));
     trap["tier"] = json!("trap");
     let tasks = write(&dir, "tasks.jsonl", &[pay.clone(), trap.clone()]);
+    let score = |replies: &str, more: &[&str]| {
+        let mut args = vec![
+            "score",
+            "rulebooks/luma-payroll/rubric-8.toml",
+            "--tasks",
+            &tasks,
+            "--replies",
+            replies,
+        ];
+        args.extend_from_slice(more);
+        bareme(&args)
+    };
     let replies = write(
         &dir,
         "replies.jsonl",
@@ -448,14 +460,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
             json!({"id": "t1"}),
         ],
     );
-    let (code, out, err) = bareme(&[
-        "score",
-        "rulebooks/luma-payroll/rubric-8.toml",
-        "--tasks",
-        &tasks,
-        "--replies",
-        &replies,
-    ]);
+    let (code, out, err) = score(&replies, &[]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<Value> = out
         .lines()
@@ -500,14 +505,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
         ),
     )
     .unwrap();
-    let (code, out, err) = bareme(&[
-        "score",
-        "rulebooks/luma-payroll/rubric-8.toml",
-        "--tasks",
-        &tasks,
-        "--replies",
-        &lone.display().to_string(),
-    ]);
+    let (code, out, err) = score(&lone.display().to_string(), &[]);
     assert_eq!(code, 0, "{err}");
     let graded: Vec<Value> = out
         .lines()
@@ -526,16 +524,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
     // No reply has no mean: not a 0 that reads as every reply wrong.
     let none = write(&dir, "none.jsonl", &[]);
     let summary = dir.join("summary.json");
-    let (code, out, err) = bareme(&[
-        "score",
-        "rulebooks/luma-payroll/rubric-8.toml",
-        "--tasks",
-        &tasks,
-        "--replies",
-        &none,
-        "--summary",
-        &summary.display().to_string(),
-    ]);
+    let (code, out, err) = score(&none, &["--summary", &summary.display().to_string()]);
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert!(err.contains("0 replies, mean none (no reply)"), "{err}");
     let s: Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
@@ -560,14 +549,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
     );
     // A reply to an unknown task is an error.
     let unknown = write(&dir, "unknown.jsonl", &[json!({"id": "zz", "reply": "{}"})]);
-    let (code, _, err) = bareme(&[
-        "score",
-        "rulebooks/luma-payroll/rubric-8.toml",
-        "--tasks",
-        &tasks,
-        "--replies",
-        &unknown,
-    ]);
+    let (code, _, err) = score(&unknown, &[]);
     assert_eq!(code, 2);
     assert!(err.contains("no task has this id"), "{err}");
     // A fault names its own line, and the replies before it are still
@@ -585,16 +567,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
     );
     let mut outs = Vec::new();
     for jobs in ["1", "2"] {
-        let (code, out, err) = bareme(&[
-            "score",
-            "rulebooks/luma-payroll/rubric-8.toml",
-            "--tasks",
-            &tasks,
-            "--replies",
-            &late,
-            "--jobs",
-            jobs,
-        ]);
+        let (code, out, err) = score(&late, &["--jobs", jobs]);
         assert_eq!(code, 2);
         assert!(
             err.contains(&format!("{late}, line 3: reply zz: no task has this id")),
@@ -615,14 +588,7 @@ fn cli_scores_replies_in_order_with_a_summary() {
         format!("{}\n\n{{\"id\": \n", json!({"id": "p1", "reply": "{}"})),
     )
     .unwrap();
-    let (code, out, err) = bareme(&[
-        "score",
-        "rulebooks/luma-payroll/rubric-8.toml",
-        "--tasks",
-        &tasks,
-        "--replies",
-        &broken.display().to_string(),
-    ]);
+    let (code, out, err) = score(&broken.display().to_string(), &[]);
     assert_eq!(code, 2);
     assert!(
         err.contains("broken.jsonl, line 3: the line is not JSON"),
