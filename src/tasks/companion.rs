@@ -134,15 +134,17 @@ fn written_version(name: &str, text: &str, section: &str) -> Result<u64, Compani
         .and_then(|s| s.get("rulebook"))
         .and_then(toml::Value::as_str);
     let version = written.and_then(|r| r.split_once('@')).and_then(|(_, v)| {
+        // Written as the rulebook writes it: `x@03` or `x@+3` would load
+        // `v3` and then fail its pin as another version.
         v.parse::<u64>()
             .ok()
-            .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
+            .filter(|n| *n >= 1 && n.to_string() == v)
     });
     match version {
         Some(v) => Ok(v),
         None => {
             let message = match written {
-                Some(r) => format!("`[{section}] rulebook = {r:?}` names no version: it is `<id>@<version>`, the version a whole number (`luma-payroll@3`)"),
+                Some(r) => format!("`[{section}] rulebook = {r:?}` names no version: it is `<id>@<version>`, the version a positive whole number without a sign or leading zeros (`luma-payroll@3`)"),
                 None => format!("no `[{section}] rulebook = \"<id>@<version>\"` to find the rulebook beside the file"),
             };
             diags.push(

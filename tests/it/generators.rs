@@ -622,37 +622,37 @@ fn a_companion_names_its_rulebook_by_a_whole_version() {
     std::fs::write(dir.join("secret.txt"), "[rulebook]\nid = \"secret line\"\n").expect("secret");
     let generator = set.join("generator-1.toml");
     let rubric = set.join("rubric-1.toml");
-    std::fs::write(
-        &generator,
-        "[generator]\nrulebook = \"p@1/../../../secret.txt\"\nid = \"p-{index}\"\n",
-    )
-    .expect("generator");
-    std::fs::write(
-        &rubric,
-        "[rubric]\nrulebook = \"p@1/../../../secret.txt\"\n",
-    )
-    .expect("rubric");
     let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
-    let runs = [
-        bareme(&["generate", &path(&generator), "-n", "1"], None),
-        bareme(
-            &[
-                "score",
-                &path(&rubric),
-                "--tasks",
-                "/dev/null",
-                "--replies",
-                "/dev/null",
-            ],
-            None,
-        ),
-    ];
-    for o in &runs {
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(3), "{err}");
-        assert!(err.contains("companion::rulebook"), "{err}");
-        assert!(err.contains("names no version"), "{err}");
-        assert!(!err.contains("secret line"), "{err}");
+    // A version written otherwise than the rulebook writes it (`p@01`
+    // loaded `v1`, then failed its pin as another version).
+    for pin in ["p@1/../../../secret.txt", "p@01", "p@+1", "p@0"] {
+        std::fs::write(
+            &generator,
+            format!("[generator]\nrulebook = \"{pin}\"\nid = \"p-{{index}}\"\n"),
+        )
+        .expect("generator");
+        std::fs::write(&rubric, format!("[rubric]\nrulebook = \"{pin}\"\n")).expect("rubric");
+        let runs = [
+            bareme(&["generate", &path(&generator), "-n", "1"], None),
+            bareme(
+                &[
+                    "score",
+                    &path(&rubric),
+                    "--tasks",
+                    "/dev/null",
+                    "--replies",
+                    "/dev/null",
+                ],
+                None,
+            ),
+        ];
+        for o in &runs {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(3), "{err}");
+            assert!(err.contains("companion::rulebook"), "{err}");
+            assert!(err.contains("names no version"), "{err}");
+            assert!(!err.contains("secret line"), "{err}");
+        }
     }
     std::fs::write(&generator, "garbage [[[\n").expect("generator");
     let o = bareme(&["generate", &path(&generator), "-n", "1"], None);
