@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 use std::str::FromStr;
 
-use super::json::{lone_surrogates_replaced, read_json, JsonFault};
+use super::json::{lone_halves_marked, read_json, JsonFault};
 
 /// One line of a replies file.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,9 +100,9 @@ impl ReplyLine {
     pub fn from_json(text: &str) -> Result<ReplyLine, ReplyError> {
         let (value, fault) = match read_json(text) {
             Ok(value) => (value, None),
-            Err(fault) => match lone_surrogates_replaced(text) {
-                Some(repaired) => match read_json(&repaired) {
-                    Ok(value) => (value, Some(fault)),
+            Err(fault) => match lone_halves_marked(text) {
+                Some(marked) => match read_json(&marked.text) {
+                    Ok(value) => (value, Some((fault, marked))),
                     Err(_) => return Err(ReplyError::Json(fault)),
                 },
                 None => return Err(ReplyError::Json(fault)),
@@ -120,18 +120,10 @@ impl ReplyLine {
             (_, None) => ReplyText::NotText,
             // The halves replaced were the reply's alone; anywhere else
             // (the id, a key) the line is the file's fault.
-            (Some(Value::String(s)), Some(fault)) => {
-                let elsewhere = (id.contains('\u{fffd}')
-                    || o.iter().any(|(k, v)| {
-                        k.contains('\u{fffd}') || v.to_string().contains('\u{fffd}')
-                    }))
-                    || !s.contains('\u{fffd}');
-                if elsewhere {
-                    return Err(ReplyError::Json(fault));
-                }
+            (Some(Value::String(s)), Some((_, marked))) if marked.all_in(&s) => {
                 ReplyText::LoneSurrogate
             }
-            (_, Some(fault)) => return Err(ReplyError::Json(fault)),
+            (_, Some((fault, _))) => return Err(ReplyError::Json(fault)),
         };
         let grade = match o.shift_remove("explanation_grade") {
             None | Some(Value::Null) => None,
@@ -177,7 +169,8 @@ fn below_precision(text: &str) -> Option<Decimal> {
     let (mantissa, exponent) = text.split_once(['e', 'E'])?;
     let exponent: i64 = exponent.parse().ok()?;
     let mut v = Decimal::from_str(mantissa).ok()?;
-    if exponent >= 0 {
+    // Below zero by any amount is out of [0, 1]; rounded it would read 0.
+    if exponent >= 0 || (v.is_sign_negative() && !v.is_zero()) {
         return None;
     }
     // Each division by ten rounds at 28 places: a mantissa of at most 29
@@ -208,6 +201,11 @@ mod tests {
         }
         assert_eq!(grade("1e-28"), Ok(Some(Decimal::new(1, 28))));
         assert_eq!(grade("0.75"), Ok(Some(Decimal::new(75, 2))));
+        assert_eq!(grade("-0e-40"), Ok(Some(Decimal::ZERO)));
+        assert_eq!(
+            grade("-1e-30"),
+            Err("reply t: `explanation_grade` -1e-30 is not a grade".to_string())
+        );
         // Too large is no grade at all.
         assert_eq!(
             grade("1e400"),
