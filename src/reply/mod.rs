@@ -34,6 +34,14 @@ impl Malformed {
             message: message.into(),
         }
     }
+
+    /// A reply that held half a surrogate pair: no text to grade.
+    pub fn lone_surrogate() -> Malformed {
+        Malformed::new(
+            "reply::lone_surrogate",
+            "the reply holds half a surrogate pair without the other half (a \\u escape of U+D800 to U+DFFF), which no text holds",
+        )
+    }
 }
 
 impl std::fmt::Display for Malformed {

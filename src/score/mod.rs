@@ -249,9 +249,14 @@ impl Scorer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn score_missing(&self, task: &Task) -> Result<Graded, ScoreError> {
-        self.check_task(task)?;
         let m = crate::reply::Malformed::new("reply::not_text", "the reply is not a string");
-        grade_malformed(&self.rubric, &task.expected, m).map_err(|error| expected(task, error))
+        self.floor(task, m)
+    }
+
+    /// The floor of `task`'s rubric, for a reply with no text to grade.
+    fn floor(&self, task: &Task, why: crate::reply::Malformed) -> Result<Graded, ScoreError> {
+        self.check_task(task)?;
+        grade_malformed(&self.rubric, &task.expected, why).map_err(|error| expected(task, error))
     }
 
     /// Grades one line of a replies file: its reply, or, when it holds no
@@ -273,15 +278,7 @@ impl Scorer {
         match &line.reply {
             ReplyText::Text(reply) => self.score(task, reply, line.grade),
             ReplyText::NotText => self.score_missing(task),
-            ReplyText::LoneSurrogate => {
-                self.check_task(task)?;
-                let m = crate::reply::Malformed::new(
-                    "reply::lone_surrogate",
-                    "the reply holds half a surrogate pair without the other half (a \\u escape of U+D800 to U+DFFF), which no text holds",
-                );
-                grade_malformed(&self.rubric, &task.expected, m)
-                    .map_err(|error| expected(task, error))
-            }
+            ReplyText::LoneSurrogate => self.floor(task, crate::reply::Malformed::lone_surrogate()),
         }
     }
 

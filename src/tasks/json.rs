@@ -58,11 +58,15 @@ pub(crate) fn read_json(text: &str) -> Result<Value, JsonFault> {
 }
 
 /// `text` with every `\u` escape of half a surrogate pair without its other
-/// half replaced by `\ufffd`, when it has one: a line as Python's
-/// `json.dumps` writes a string it holds so, which is JSON by grammar but
-/// no Unicode text. `None` when it has none. Linear; a backslash outside a
-/// string is a syntax error either way, so strings need not be tracked.
-pub(crate) fn lone_surrogates_replaced(text: &str) -> Option<String> {
+/// half replaced by the escape of one [`LoneHalves::marker`], when it has
+/// one: a line as Python's `json.dumps` writes a string it holds so, which
+/// is JSON by grammar but no Unicode text. The marker is a noncharacter
+/// the text holds nowhere, neither as itself nor escaped, so a value read
+/// from the repaired text holds it exactly where halves were. `None` when
+/// there is no lone half, or no such marker (the text holds all 32).
+/// Linear; a backslash outside a string is a syntax error either way, so
+/// strings need not be tracked.
+pub fn lone_halves_marked(text: &str) -> Option<LoneHalves> {
     let bytes = text.as_bytes();
     let unit = |at: usize| -> Option<u16> {
         let hex = bytes.get(at..at + 6)?;
@@ -71,31 +75,65 @@ pub(crate) fn lone_surrogates_replaced(text: &str) -> Option<String> {
         }
         u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
     };
-    let (mut out, mut copied, mut i) = (String::new(), 0, 0);
+    let (mut lone, mut escaped) = (Vec::new(), 0u32);
+    let mut i = 0;
     while i < bytes.len() {
         if bytes[i] != b'\\' {
             i += 1;
             continue;
         }
-        let lone = match unit(i) {
-            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => {
-                i += 12;
-                continue;
+        match unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
+            Some(0xD800..=0xDFFF) => {
+                lone.push(i);
+                i += 6;
             }
-            Some(0xD800..=0xDFFF) => true,
-            _ => false,
-        };
-        if lone {
-            out.push_str(&text[copied..i]);
-            out.push_str("\\ufffd");
-            i += 6;
-            copied = i;
-        } else {
+            Some(code @ 0xFDD0..=0xFDEF) => {
+                escaped |= 1 << (code - 0xFDD0);
+                i += 6;
+            }
             // The escaped character is skipped with its backslash.
-            i += 2;
+            _ => i += 2,
         }
     }
-    (copied > 0).then(|| out + &text[copied..])
+    if lone.is_empty() {
+        return None;
+    }
+    let marker = (0xFDD0..=0xFDEFu32)
+        .filter(|code| escaped & (1 << (code - 0xFDD0)) == 0)
+        .filter_map(char::from_u32)
+        .find(|c| !text.contains(*c))?;
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for &at in &lone {
+        out.push_str(&text[copied..at]);
+        out.push_str(&format!("\\u{:04x}", u32::from(marker)));
+        copied = at + 6;
+    }
+    out.push_str(&text[copied..]);
+    Some(LoneHalves {
+        text: out,
+        marker,
+        count: lone.len(),
+    })
+}
+
+/// A text whose lone surrogate halves were marked ([`lone_halves_marked`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct LoneHalves {
+    /// The text, each lone half now the escape of `marker`.
+    pub text: String,
+    /// The noncharacter written for each half.
+    pub marker: char,
+    /// How many halves were replaced.
+    pub count: usize,
+}
+
+impl LoneHalves {
+    /// Whether `value` holds every half replaced (and so no other value does).
+    pub fn all_in(&self, value: &str) -> bool {
+        value.matches(self.marker).count() == self.count
+    }
 }
 
 /// One step from a value to a value inside it.

@@ -288,9 +288,19 @@ fn half_a_surrogate_pair_in_a_reply_is_the_reply_s_fault() {
             "{elsewhere}: {err}"
         );
     }
+    // A real U+FFFD elsewhere in the line is no half.
     assert_eq!(
-        super::json::lone_surrogates_replaced(r#""a\ud800b""#),
-        Some(r#""a\ufffdb""#.into())
+        read(r#"{"id": "t\ufffd", "reply": "\ud800", "strategy": "\ufffd"}"#),
+        Ok(ReplyText::LoneSurrogate)
     );
-    assert_eq!(super::json::lone_surrogates_replaced(r#""a\u0041b""#), None);
+    let marked = |text: &str| super::json::lone_halves_marked(text);
+    let m = marked(r#""a\ud800b\udc00""#).expect("two halves");
+    assert_eq!(
+        (m.text.as_str(), m.marker, m.count),
+        (r#""a\ufdd0b\ufdd0""#, '\u{fdd0}', 2)
+    );
+    // The marker is one the text holds nowhere, as itself or escaped.
+    let m = marked("\"\u{fdd0}\\uFDD1\\ud800\"").expect("a half");
+    assert_eq!(m.marker, '\u{fdd2}');
+    assert_eq!(marked(r#""a\u0041b\ud83d\ude00""#), None);
 }

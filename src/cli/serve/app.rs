@@ -12,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use bareme::unstable::reply::Malformed;
 use bareme::unstable::score::{grade_malformed, number, Graded, ScoreError, Scorer};
+use bareme::unstable::tasks::lone_halves_marked;
 use bareme::{Task, TaskDrawer};
 
 use super::error::ApiError;
@@ -80,6 +81,42 @@ pub struct Submission {
     pub run_id: String,
     /// One answer per task: `{"id", "reply"}` objects.
     pub answers: Vec<Map<String, Value>>,
+    /// The character written for half a surrogate pair in a reply, when the
+    /// body held any (each such reply scores its floor).
+    #[serde(skip)]
+    lone: Option<char>,
+}
+
+impl Submission {
+    /// Reads a body. Half a surrogate pair inside a reply (as Python's
+    /// `json.dumps` writes a model's broken output) is that reply's fault,
+    /// as in `bareme score`; anywhere else the body is not a submission.
+    pub fn read(body: &[u8]) -> Result<Submission, ApiError> {
+        let bad = |e: serde_json::Error| {
+            ApiError::bad("bad_json", format!("the body is not a submission: {e}"))
+        };
+        let error = match serde_json::from_slice::<Submission>(body) {
+            Ok(sub) => return Ok(sub),
+            Err(e) => e,
+        };
+        let Some(marked) = std::str::from_utf8(body).ok().and_then(lone_halves_marked) else {
+            return Err(bad(error));
+        };
+        match serde_json::from_str::<Submission>(&marked.text) {
+            Ok(mut sub) => {
+                let in_replies: usize = (sub.answers.iter())
+                    .filter_map(|a| a.get("reply").and_then(Value::as_str))
+                    .map(|r| r.matches(marked.marker).count())
+                    .sum();
+                if in_replies != marked.count {
+                    return Err(bad(error));
+                }
+                sub.lone = Some(marked.marker);
+                Ok(sub)
+            }
+            Err(_) => Err(bad(error)),
+        }
+    }
 }
 
 impl App {
@@ -216,6 +253,9 @@ impl App {
                 .filter(|k| *k != "id" && *k != "reply")
                 .collect();
             let graded_as = match extra.is_empty() {
+                _ if sub.lone.is_some_and(|c| reply.contains(c)) => {
+                    Err(Malformed::lone_surrogate())
+                }
                 true => Ok(reply),
                 false => Err(Malformed::new(
                     "reply::padded",

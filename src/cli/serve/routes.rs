@@ -164,8 +164,7 @@ async fn submit(
             false => ApiError::new(status, "bad_body", e.body_text()),
         }
     })?;
-    let sub: Submission = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad("bad_json", format!("the body is not a submission: {e}")))?;
+    let sub = Submission::read(&body)?;
     blocking(&s.app, move |app| app.submit(&sub)).await
 }
 

@@ -82,6 +82,45 @@ fn an_answer_padded_with_score_passed_or_ground_truth_is_malformed() {
     assert_eq!(result["scores"][1]["malformed"], "reply::padded");
 }
 
+/// Half a surrogate pair in one reply (Python's `json.dumps` of a broken
+/// model output) is that reply's floor, as in `bareme score`; the other
+/// answer is graded. In an id it is the body's fault: a 400.
+#[test]
+fn half_a_surrogate_pair_in_a_reply_scores_that_reply_s_floor() {
+    let dir = temp_dir("surrogate");
+    let server = Server::start(&dir.join("s.sqlite"), OPEN);
+    let run = server.run("n=2&tier=payslip");
+    let run_id = run["run_id"].as_str().unwrap_or("").to_string();
+    let (a, b) = (&run["tasks"][0], &run["tasks"][1]);
+    let id = |t: &Value| t["id"].as_str().unwrap_or("").to_string();
+    let good = serde_json::to_string(&expected(b).to_string()).expect("a JSON string");
+    let body = |first: &str| {
+        format!(
+            r#"{{"run_id": "{run_id}", "answers": [{first}, {{"id": "{}", "reply": {good}}}]}}"#,
+            id(b)
+        )
+    };
+    let in_id = body(&format!(r#"{{"id": "{}\ud800", "reply": "x"}}"#, id(a)));
+    let (status, error) = server.json("POST", "/submit", &in_id);
+    assert_client_error(status, &error, "a lone half in an id");
+    assert_eq!(error["error"]["code"], "bad_json", "{error}");
+    let in_reply = body(&format!(
+        r#"{{"id": "{}", "reply": "{{\"gross\": \"\udc00\ufffd\"}}"}}"#,
+        id(a)
+    ));
+    let (status, result) = server.json("POST", "/submit", &in_reply);
+    assert_eq!(status, 200, "{result}");
+    assert_eq!(
+        result["scores"][0]["malformed"], "reply::lone_surrogate",
+        "{result}"
+    );
+    assert_eq!(result["scores"][0]["score"], json!(-0.5), "{result}");
+    assert_eq!(result["scores"][1]["score"], json!(1), "{result}");
+    // The same body again is the same submission.
+    let (status, again) = server.json("POST", "/submit", &in_reply);
+    assert_eq!((status, &again), (200, &result));
+}
+
 #[test]
 fn bodies_that_are_not_submissions_get_a_json_4xx() {
     let dir = temp_dir("bodies");
