@@ -38,7 +38,7 @@ pub enum JsonFault {
 
 /// The JSON value of `text` (serde_json's reading), refusing a byte order
 /// mark and a key written twice in any object.
-pub(crate) fn read_json(text: &str) -> Result<Value, JsonFault> {
+pub fn read_json(text: &str) -> Result<Value, JsonFault> {
     if text.starts_with('\u{feff}') {
         return Err(JsonFault::Bom);
     }

@@ -23,7 +23,7 @@ mod task;
 pub use companion::{
     check_pin, load_companion, parse_toml, CompanionError, Pin, PinWords, ReadError,
 };
-pub use json::{lone_halves_marked, JsonFault, LoneHalves};
+pub use json::{lone_halves_marked, read_json, JsonFault, LoneHalves};
 pub use lines::{next_line, next_line_capped, Line, LineError, LineFault, LineFile};
 pub use reply::{ReplyError, ReplyLine, ReplyText};
 pub use task::{Task, TaskError, KEYS, MAX_TASK_BYTES};

@@ -12,7 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use bareme::unstable::reply::Malformed;
 use bareme::unstable::score::{grade_malformed, number, Graded, ScoreError, Scorer};
-use bareme::unstable::tasks::lone_halves_marked;
+use bareme::unstable::tasks::{lone_halves_marked, read_json};
 use bareme::{Task, TaskDrawer};
 
 use super::error::ApiError;
@@ -43,6 +43,16 @@ pub struct App {
     pub store: Mutex<Store>,
     /// The limits.
     pub limits: Limits,
+    /// What draws and grades this server's tasks ([`grader`]), kept with
+    /// each run.
+    pub grader: String,
+}
+
+/// A digest of the generator, rulebook and rubric a server draws and
+/// grades with: a run drawn under one is graded under the same or not at all.
+pub fn grader(generator_hash: &str, rulebook_hash: &str, rubric_hash: &str) -> String {
+    let text = format!("{generator_hash}\n{rulebook_hash}\n{rubric_hash}");
+    hex(&Sha256::digest(text.as_bytes()))
 }
 
 /// Milliseconds since the Unix epoch (0 on a clock before it).
@@ -88,34 +98,36 @@ pub struct Submission {
 }
 
 impl Submission {
-    /// Reads a body. Half a surrogate pair inside a reply (as Python's
-    /// `json.dumps` writes a model's broken output) is that reply's fault,
-    /// as in `bareme score`; anywhere else the body is not a submission.
+    /// Reads a body, strictly (a key twice at any depth is refused, as
+    /// in a replies file). Half a surrogate pair inside a reply (as
+    /// Python's `json.dumps` writes a model's broken output) is that
+    /// reply's fault, as in `bareme score`; anywhere else the body is not a
+    /// submission.
     pub fn read(body: &[u8]) -> Result<Submission, ApiError> {
-        let bad = |e: serde_json::Error| {
-            ApiError::bad("bad_json", format!("the body is not a submission: {e}"))
+        let bad =
+            |why: String| ApiError::bad("bad_json", format!("the body is not a submission: {why}"));
+        let text = std::str::from_utf8(body).map_err(|e| bad(format!("not UTF-8 ({e})")))?;
+        let of =
+            |value| serde_json::from_value::<Submission>(value).map_err(|e| bad(e.to_string()));
+        let fault = match read_json(text) {
+            Ok(value) => return of(value),
+            Err(fault) => fault,
         };
-        let error = match serde_json::from_slice::<Submission>(body) {
-            Ok(sub) => return Ok(sub),
-            Err(e) => e,
+        let Some(marked) = lone_halves_marked(text) else {
+            return Err(bad(format!("it {fault}")));
         };
-        let Some(marked) = std::str::from_utf8(body).ok().and_then(lone_halves_marked) else {
-            return Err(bad(error));
-        };
-        match serde_json::from_str::<Submission>(&marked.text) {
-            Ok(mut sub) => {
-                let in_replies: usize = (sub.answers.iter())
-                    .filter_map(|a| a.get("reply").and_then(Value::as_str))
-                    .map(|r| r.matches(marked.marker).count())
-                    .sum();
-                if in_replies != marked.count {
-                    return Err(bad(error));
-                }
-                sub.lone = Some(marked.marker);
-                Ok(sub)
-            }
-            Err(_) => Err(bad(error)),
+        let mut sub = read_json(&marked.text)
+            .map_err(|_| bad(format!("it {fault}")))
+            .and_then(of)?;
+        let in_replies: usize = (sub.answers.iter())
+            .filter_map(|a| a.get("reply").and_then(Value::as_str))
+            .map(|r| r.matches(marked.marker).count())
+            .sum();
+        if in_replies != marked.count {
+            return Err(bad(format!("it {fault}")));
         }
+        sub.lone = Some(marked.marker);
+        Ok(sub)
     }
 }
 
@@ -177,7 +189,7 @@ impl App {
         let mut store = self.store();
         store.purge(self.cutoff(now)).map_err(ApiError::internal)?;
         store
-            .create_run(&run_id, seed, tier, now, &tasks)
+            .create_run(&run_id, seed, tier, &self.grader, now, &tasks)
             .map_err(ApiError::internal)?;
         Ok(json!({"run_id": run_id, "tasks": shown}))
     }
@@ -236,14 +248,14 @@ impl App {
                     format!("answers[{i}]: one answer per task"),
                 ));
             }
+            // A reply that is no text is the model's fault, not the
+            // body's: it scores the floor, as in a replies file.
             let reply = match answer.get("reply") {
-                Some(Value::String(r)) => r.clone(),
-                _ => {
-                    return Err(ApiError::bad(
-                        "bad_answer",
-                        format!("answers[{i}].reply must be a string"),
-                    ))
-                }
+                Some(Value::String(r)) => Ok(r.clone()),
+                _ => Err(Malformed::new(
+                    "reply::not_text",
+                    "the reply is not a string",
+                )),
             };
             // Fields beside `id` and `reply` (a `score`, `passed` or
             // `ground_truth` slipped in) make the answer malformed.
@@ -253,10 +265,13 @@ impl App {
                 .filter(|k| *k != "id" && *k != "reply")
                 .collect();
             let graded_as = match extra.is_empty() {
-                _ if sub.lone.is_some_and(|c| reply.contains(c)) => {
+                _ if reply
+                    .as_ref()
+                    .is_ok_and(|r| sub.lone.is_some_and(|c| r.contains(c))) =>
+                {
                     Err(Malformed::lone_surrogate())
                 }
-                true => Ok(reply),
+                true => reply,
                 false => Err(Malformed::new(
                     "reply::padded",
                     format!(
@@ -273,6 +288,13 @@ impl App {
                 true => serde_json::from_str(saved).map_err(ApiError::internal),
                 false => Err(conflict()),
             };
+        }
+        if run.grader != self.grader {
+            return Err(ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                "stale_run",
+                "this run was drawn by another generator, rulebook or rubric than the server now serves (it was restarted with other files): it cannot be graded here; draw a new run",
+            ));
         }
         let result = self.grade(&run, replies)?;
         let text = result.to_string();
@@ -295,6 +317,7 @@ impl App {
     ) -> Result<Value, ApiError> {
         let mut scores = Vec::new();
         let mut sum = rust_decimal::Decimal::ZERO;
+        let mut ungraded = 0usize;
         for stored in &run.tasks {
             let task = self
                 .drawer
@@ -324,6 +347,7 @@ impl App {
                 other => ApiError::internal(other),
             })?;
             sum += graded.score;
+            ungraded += usize::from(graded.explanation_graded == Some(false));
             let mut m = Map::new();
             m.insert("id".into(), json!(stored.id));
             if let Value::Object(rest) = graded.to_json() {
@@ -335,7 +359,14 @@ impl App {
             0 => rust_decimal::Decimal::ZERO,
             n => sum / rust_decimal::Decimal::from(n),
         };
-        Ok(json!({"run_id": run.id, "scores": scores, "mean": number(mean.round_dp(6))}))
+        // The mean mixes scores a judge completed with deterministic parts
+        // alone: how many of the second kind it holds is part of it.
+        Ok(json!({
+            "run_id": run.id,
+            "scores": scores,
+            "mean": number(mean.round_dp(6)),
+            "ungraded": ungraded,
+        }))
     }
 }
 
@@ -355,17 +386,21 @@ fn conflict() -> ApiError {
     )
 }
 
-/// The submission as the same text whatever its spacing or key order.
+/// The submission as the same text whatever its spacing, key order or
+/// answer order.
 fn canonical(sub: &Submission) -> String {
-    let answers: Vec<Value> = sub
+    let mut answers: Vec<String> = sub
         .answers
         .iter()
         .map(|a| {
             let mut keys: Vec<&String> = a.keys().collect();
             keys.sort();
-            Value::Array(keys.into_iter().map(|k| json!([k, a.get(k)])).collect())
+            let pairs = keys.into_iter().map(|k| json!([k, a.get(k)]));
+            Value::Array(pairs.collect()).to_string()
         })
         .collect();
+    // One answer per task, so their order says nothing.
+    answers.sort();
     json!([sub.run_id, answers]).to_string()
 }
 

@@ -131,7 +131,9 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let grader = app::grader(generator.hash(), rb.hash(), &scorer.rubric().hash);
     let app = App {
+        grader,
         drawer,
         scorer,
         tiers,

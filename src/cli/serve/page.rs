@@ -40,9 +40,10 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Result"}}}},
                     "400": err("Not a submission."),
                     "404": err("No such run (or it expired), or a task of another run."),
-                    "409": err("The run was scored with other answers."),
+                    "409": err("The run was scored with other answers, or was drawn by another generator, rulebook or rubric than the server now serves."),
                     "408": err("The body did not arrive within 10 s of the headers."),
                     "413": err("The body is too large."),
+                    "415": err("The body is not sent as application/json."),
                     "429": err("Too many requests; see Retry-After.")
                 }
             }},
@@ -71,7 +72,8 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                 "run_id": {"type": "string"},
                 "tasks": {"type": "array", "items": {"$ref": "#/components/schemas/Task"}}}},
             "Answer": {"type": "object", "required": ["id", "reply"], "properties": {
-                "id": {"type": "string"}, "reply": {"type": "string"}}},
+                "id": {"type": "string"},
+                "reply": {"type": "string", "description": "The model's reply; one that is not a string, or holds half a surrogate pair, scores the floor."}}},
             "Submission": {"type": "object", "required": ["run_id", "answers"], "additionalProperties": false,
                 "properties": {"run_id": {"type": "string"},
                     "answers": {"type": "array", "items": {"$ref": "#/components/schemas/Answer"}}}},
@@ -80,10 +82,11 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                 "malformed": {"type": "string"},
                 "explanation": {"type": "string", "enum": ["graded", "ungraded"]},
                 "components": {"type": "array", "items": {"type": "object"}}}},
-            "Result": {"type": "object", "required": ["run_id", "scores", "mean"], "properties": {
+            "Result": {"type": "object", "required": ["run_id", "scores", "mean", "ungraded"], "properties": {
                 "run_id": {"type": "string"},
                 "scores": {"type": "array", "items": {"$ref": "#/components/schemas/Score"}},
-                "mean": {"type": "number"}}},
+                "mean": {"type": "number"},
+                "ungraded": {"type": "integer", "description": "Scores whose explanation no judge graded: each is its deterministic part alone."}}},
             "RunState": {"type": "object", "required": ["run_id", "tasks", "submitted"], "properties": {
                 "run_id": {"type": "string"}, "tier": {"type": "string"},
                 "tasks": {"type": "array", "items": {"$ref": "#/components/schemas/Task"}},

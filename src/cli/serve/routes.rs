@@ -155,8 +155,22 @@ async fn tasks(
 
 async fn submit(
     State(s): State<Shared>,
+    headers: header::HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    // JSON said so: a page elsewhere can post a form or plain text to a
+    // sandbox on this machine without asking, and lock a run it knows.
+    let json = (headers.get(header::CONTENT_TYPE))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "a submission is sent with `Content-Type: application/json`",
+        ));
+    }
     let body = body.map_err(|e| {
         let status = e.status();
         match status == StatusCode::PAYLOAD_TOO_LARGE {

@@ -16,7 +16,8 @@ CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY,
     seed TEXT NOT NULL,
     tier TEXT NOT NULL,
-    created_ms INTEGER NOT NULL
+    created_ms INTEGER NOT NULL,
+    grader TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS tasks (
     run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -55,6 +56,8 @@ pub struct StoredRun {
     pub seed: u64,
     /// The tier asked for.
     pub tier: String,
+    /// What drew and grades its tasks ([`Store::create_run`]).
+    pub grader: String,
     /// Its tasks, in the order they were served.
     pub tasks: Vec<StoredTask>,
     /// The saved result and the hash of the body that made it, once submitted.
@@ -87,6 +90,16 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        // A file made before runs kept their grader: its runs read as
+        // drawn by another (`''`), so none is graded against other tasks.
+        let has_grader: bool = conn.query_row(
+            "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'grader'",
+            [],
+            |r| r.get::<_, i64>(0).map(|n| n > 0),
+        )?;
+        if !has_grader {
+            conn.execute_batch("ALTER TABLE runs ADD COLUMN grader TEXT NOT NULL DEFAULT ''")?;
+        }
         Ok(Store { conn })
     }
 
@@ -97,12 +110,16 @@ impl Store {
             .execute("DELETE FROM runs WHERE created_ms < ?1", params![cutoff_ms])
     }
 
-    /// Stores a new run and its tasks in one transaction.
+    /// Stores a new run and its tasks in one transaction. `grader` names
+    /// the generator, rulebook and rubric that drew and will grade it:
+    /// the tasks are drawn again at grading, so a server started later
+    /// with other files must not grade the run against its own.
     pub fn create_run(
         &mut self,
         id: &str,
         seed: u64,
         tier: &str,
+        grader: &str,
         created_ms: i64,
         tasks: &[StoredTask],
     ) -> rusqlite::Result<()> {
@@ -110,8 +127,8 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
-            "INSERT INTO runs (id, seed, tier, created_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, seed.to_string(), tier, created_ms],
+            "INSERT INTO runs (id, seed, tier, created_ms, grader) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, seed.to_string(), tier, created_ms, grader],
         )?;
         for (position, t) in tasks.iter().enumerate() {
             tx.execute(
@@ -127,12 +144,15 @@ impl Store {
         let head = self
             .conn
             .query_row(
-                "SELECT seed, tier FROM runs WHERE id = ?1 AND created_ms >= ?2",
+                "SELECT seed, tier, grader FROM runs WHERE id = ?1 AND created_ms >= ?2",
                 params![id, cutoff_ms],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+                |r| {
+                    let text = |i| r.get::<_, String>(i);
+                    Ok((text(0)?, text(1)?, text(2)?))
+                },
             )
             .optional()?;
-        let Some((seed, tier)) = head else {
+        let Some((seed, tier, grader)) = head else {
             return Ok(None);
         };
         let mut stmt = self.conn.prepare_cached(
@@ -164,6 +184,7 @@ impl Store {
                 Err(_) => return Ok(None),
             },
             tier,
+            grader,
             tasks,
             submission,
         }))

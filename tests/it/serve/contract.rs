@@ -126,6 +126,7 @@ fn tasks_submit_and_runs_follow_the_contract_and_grade_as_score_does() {
     assert_eq!(status, 200, "{result}");
     assert_eq!(result["run_id"], run_id.as_str());
     let mut sum = rust_decimal::Decimal::ZERO;
+    let mut ungraded = 0;
     for ((task, reply), got) in library
         .iter()
         .zip(&replies)
@@ -133,6 +134,7 @@ fn tasks_submit_and_runs_follow_the_contract_and_grade_as_score_does() {
     {
         let graded = scorer.score(task, reply, None).expect("graded");
         sum += graded.score;
+        ungraded += usize::from(graded.explanation_graded == Some(false));
         let mut want = json!({"id": task.id});
         if let (Some(w), Value::Object(rest)) = (want.as_object_mut(), graded.to_json()) {
             w.extend(rest);
@@ -155,6 +157,14 @@ fn tasks_submit_and_runs_follow_the_contract_and_grade_as_score_does() {
     let spaced = body.replace(",\"answers\"", ", \"answers\"");
     assert_eq!(
         server.json("POST", "/submit", &spaced),
+        (200, result.clone())
+    );
+    assert_eq!(result["ungraded"], ungraded, "{result}");
+    // The same answers in another order are the same submission.
+    let mut reordered = answers.clone();
+    reordered.reverse();
+    assert_eq!(
+        server.json("POST", "/submit", &submission(&run_id, &reordered)),
         (200, result.clone())
     );
     let changed = submission(&run_id, &[(answers[0].0, "other")]);
@@ -375,6 +385,8 @@ fn a_right_clarification_s_explanation_is_reported_ungraded_without_a_judge() {
         result["scores"][0]["score"],
         crate::serve::decimal(graded.score)
     );
+    // The mean says how many of its scores no judge completed.
+    assert_eq!(result["ungraded"], 1, "{result}");
 }
 
 /// With `--judge`, a right clarification's explanation is graded by the

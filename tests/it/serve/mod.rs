@@ -103,12 +103,26 @@ impl Reply {
     }
 }
 
-/// One HTTP/1.1 request on its own connection (`Connection: close`).
+/// One HTTP/1.1 request on its own connection (`Connection: close`), its
+/// body sent as JSON.
 pub fn request(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Result<Reply> {
+    let json = "Content-Type: application/json\r\n";
+    request_with(addr, method, path, json, body)
+}
+
+/// [`request`] with these header lines (each ending in CRLF) besides
+/// `Host`, `Connection` and `Content-Length`.
+pub fn request_with(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &[u8],
+) -> std::io::Result<Reply> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(60)))?;
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
