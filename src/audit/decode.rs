@@ -138,22 +138,42 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
     same(recorded, &encode(computed))
 }
 
-/// Whether a recorded input agrees with what the case gave: every value
-/// the trace holds is the case's, numbers by value. A `null` on either side
-/// agrees (a default, an ignored or invalid value read as absent, a field the
-/// case left out), and keys the rulebook does not declare are not recorded.
-pub fn agrees(recorded: &Json, case: Option<&Json>) -> bool {
-    let Some(case) = case else { return true };
-    match (recorded, case) {
-        (Json::Null, _) | (_, Json::Null) => true,
-        (Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
-        (Json::Array(a), Json::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| agrees(x, Some(y)))
-        }
-        (Json::Object(a), Json::Object(_)) => a.iter().all(|(k, x)| agrees(x, case.get(k))),
+/// Whether a recorded input agrees with what the case gave for it, read
+/// through its declaration: every value the trace holds is the case's
+/// (numbers by value), and where the case gives nothing the trace holds
+/// nothing or the declared default. A `null` recorded where the case gives
+/// a value agrees only for a field read under a `when` or whose invalid
+/// value reads as absent; a record holds its declared fields alone; a map
+/// the keys the case gives (those it declares, when it names them); a list
+/// as many items. A key or field the trace adds that the case left out is
+/// a disagreement (a receipt built on a bonus the case never gave).
+pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
+    let Some(case) = case.filter(|c| !c.is_null()) else {
+        return recorded.is_null() || input.default.as_ref().is_some_and(|d| same_value(recorded, d));
+    };
+    if recorded.is_null() {
+        return input.when.is_some() || input.invalid_absent;
+    }
+    match (&input.kind, recorded, case) {
         // A record read through a pattern: the case gave its text.
-        (Json::Object(_), Json::String(_)) => true,
-        (a, b) => same(a, b),
+        (InputKind::Record { pattern: Some(_), .. }, Json::Object(_), Json::String(_)) => true,
+        (InputKind::Record { fields, .. }, Json::Object(r), Json::Object(c)) => {
+            r.keys().all(|k| fields.iter().any(|f| *f.name == **k))
+                && fields.iter().all(|f| {
+                    let given = r.get(&*f.name).unwrap_or(&Json::Null);
+                    agrees(given, c.get(&*f.name), f)
+                })
+        }
+        (InputKind::List { item, .. }, Json::Array(r), Json::Array(c)) => {
+            r.len() == c.len() && r.iter().zip(c).all(|(x, y)| agrees(x, Some(y), item))
+        }
+        (InputKind::Map { item, keys, .. }, Json::Object(r), Json::Object(c)) => {
+            let kept = |k: &str| keys.as_ref().is_none_or(|ks| ks.iter().any(|x| **x == *k));
+            c.keys().filter(|k| kept(k)).count() == r.len()
+                && r.iter().all(|(k, x)| kept(k) && agrees(x, c.get(k), item))
+        }
+        (_, Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
+        (_, r, c) => same(r, c),
     }
 }
 

@@ -205,7 +205,7 @@ impl<'a> State<'a> {
         let Some(in_case) = from_case else { return };
         let bad = match given {
             "value" if matches!(input.kind, InputKind::Table { .. }) => in_case.is_none(),
-            "value" => in_case.is_none() || !agrees(value, in_case),
+            "value" => in_case.is_none() || !agrees(value, in_case, input),
             // A table given `null` is recorded absent.
             "absent" => in_case.is_some_and(|c| !c.is_null()),
             "default" => in_case.is_some_and(|c| !c.is_null()),
@@ -367,6 +367,16 @@ impl<'a> State<'a> {
                 held_word(recorded_held).into(),
                 held_word(condition).into(),
             );
+        }
+        // The condition as the rulebook writes it: `when false → held
+        // true` is no receipt of anything.
+        let recorded_when = (ev.get("condition"))
+            .and_then(|c| c.get("formula"))
+            .and_then(Json::as_str);
+        let when = step.when.as_ref().map(|w| &*w.text);
+        if recorded_when.is_some() && recorded_when != when {
+            let shown = |w: Option<&str>| w.unwrap_or("none").to_string();
+            self.find(at, "condition formula", shown(recorded_when), shown(when));
         }
         let recorded_cites: Vec<Option<bool>> = list(ev, "cites")
             .iter()

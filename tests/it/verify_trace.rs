@@ -1010,6 +1010,81 @@ fn findings(rb: &Rulebook, line: &serde_json::Value, case: &serde_json::Value) -
     v.findings.iter().map(|f| f.to_string()).collect()
 }
 
+/// A receipt built on input the case never gave does not verify against
+/// that case: a record field the case leaves out given a value, a map
+/// given a key, a list item's field filled in, a field the case gives
+/// recorded as absent. Each was compared only where the case had a value.
+#[test]
+fn an_input_the_case_never_gave_does_not_follow() {
+    let rb = part_rulebook(
+        "gaps",
+        "[inputs.pay]\ntype = \"record\"\nrequired = true\n\
+         fields = { base = { type = \"money\", required = true }, bonus = { type = \"money\" }, \
+         rate = { type = \"decimal\", default = \"0.5\" } }\n\
+         [inputs.m]\ntype = \"map\"\nitems = { type = \"money\" }\n\
+         [inputs.xs]\ntype = \"list\"\nitems = { type = \"record\", fields = { v = { type = \"money\", required = true }, w = { type = \"money\" } } }\n\
+         [steps.part]\nexpr = \"pay.base + coalesce(pay.bonus, 0) + sum(values(m)) + sum([coalesce(x.w, 0) for x in xs])\"\n",
+    );
+    let case = serde_json::json!({"pay": {"base": "1000.00"}, "m": {"a": "1.00"}, "xs": [{"v": "1.00"}]});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    // The default a field the case leaves out takes is recorded, and follows.
+    assert!(line.contains(r#""rate":"0.5""#), "{line}");
+    let input = |j: &mut serde_json::Value, name: &str| -> Option<serde_json::Value> {
+        let inputs = j["trace"]["inputs"].as_array_mut()?;
+        let at = inputs.iter().position(|i| i["name"] == name)?;
+        Some(inputs[at]["value"].take())
+    };
+    let edits: [(&str, &dyn Fn(&mut serde_json::Value)); 5] = [
+        ("pay", &|v| v["bonus"] = serde_json::json!("500.00")),
+        ("pay", &|v| v["rate"] = serde_json::json!("0.7")),
+        ("m", &|v| v["b"] = serde_json::json!("5.00")),
+        ("xs", &|v| v[0]["w"] = serde_json::json!("7.00")),
+        ("xs", &|v| v[0]["v"] = serde_json::Value::Null),
+    ];
+    for (name, edit) in edits {
+        let mut j = json.clone();
+        let mut value = input(&mut j, name).expect("the input recorded");
+        edit(&mut value);
+        let inputs = j["trace"]["inputs"].as_array_mut().expect("inputs");
+        if let Some(i) = inputs.iter_mut().find(|i| i["name"] == name) {
+            i["value"] = value.clone();
+        }
+        let found = findings(&rb, &j, &case);
+        assert!(
+            found.iter().any(|f| f.contains(&format!("input {name}: input against the case"))),
+            "{name} {value}: {found:?}"
+        );
+    }
+}
+
+/// A step's condition is the rulebook's: `when children > 5 → held true`
+/// (in either format) is no receipt; only what it held was compared.
+#[test]
+fn a_step_s_condition_formula_changed_does_not_follow() {
+    let rb = part_rulebook(
+        "cond",
+        "[inputs.children]\ntype = \"integer\"\ndefault = 0\n\
+         [steps.part]\nexpr = \"children * 125.50\"\nwhen = \"children > 0\"\notherwise = \"0\"\n",
+    );
+    let case = serde_json::json!({"children": 2});
+    let line = traced(&rb, &case).expect("a trace");
+    let compact = compact_line(&rb, &case, &line).expect("a compact trace");
+    for line in [line, compact] {
+        assert!(verdict(&rb, &line, &case).follows(), "{line}");
+        let changed = line.replacen("\"children > 0\"", "\"children > 5\"", 1);
+        assert_ne!(changed, line);
+        let v = verdict(&rb, &changed, &case);
+        let found: Vec<String> = v.findings.iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            found,
+            ["step part: condition formula: recorded children > 5, follows children > 0"],
+            "{changed}"
+        );
+    }
+}
+
 /// What a forged line claims besides the events: a rejection with no
 /// check that rejects holding, an answer field the decision does not
 /// have, another `gives` for a check, a read recorded twice, and a key
