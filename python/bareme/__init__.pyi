@@ -86,7 +86,7 @@ class Rulebook:
         ablate: Sequence[str] | None = None,
     ) -> list[dict[str, Any]]:
         """One item per case, as ``eval --batch``: the answer or
-        ``{"error": {"path", "message"}}``; on ``jobs`` threads (None: every core).
+        ``{"error": {"path", "message"}}``; on ``jobs`` threads (1 to 256; None: every core).
         Python's cyclic garbage collector is paused during the call (the
         answers hold no cycles) and left as it was found."""
     def evaluate_batch_json(
@@ -165,8 +165,9 @@ class Rubric:
         """The line ``bareme score`` writes for this reply: ``{"id", "score",
         "max", …, "components": […]}``, ``score`` and ``max`` floats.
 
-        Raises ``ValueError`` for a task of another rulebook version or a grade
-        outside [0, 1]."""
+        Raises ``ValueError`` for a task of another rulebook version, one
+        whose ``expected`` is not what the rulebook gives for its case (as
+        ``bareme score`` refuses it), or a grade outside [0, 1]."""
     def score_json(
         self,
         task: Mapping[str, Any] | str,

@@ -108,7 +108,7 @@ def check_arguments(params: set[str], arguments: Any) -> dict[str, str] | str:
     """A tool call's arguments as the seed admits them: a JSON object of at
     most 32,000 UTF-8 bytes, each key once, exactly ``params``, every value a
     string. The arguments, or the error the model reads."""
-    if not isinstance(arguments, str) or len(arguments.encode("utf-8")) > MAX_ARGUMENT_BYTES:
+    if not isinstance(arguments, str) or len(arguments.encode("utf-8", "surrogatepass")) > MAX_ARGUMENT_BYTES:
         return "error: tool arguments are a JSON object of at most 32000 bytes"
     try:
         args = json.loads(arguments or "{}", object_pairs_hook=_no_twice)

@@ -99,7 +99,7 @@ class RepairToolset(vf.Toolset[RepairToolsetConfig, RepairState]):
         self.state.calls += 1
         if self.state.calls > MAX_CALLS_PER_ROLLOUT:
             return f"error: this rollout has made its {MAX_CALLS_PER_ROLLOUT} tool calls"
-        if sum(len(a.encode("utf-8")) for a in arguments) > MAX_ARGUMENT_BYTES:
+        if sum(len(a.encode("utf-8", "surrogatepass")) for a in arguments) > MAX_ARGUMENT_BYTES:
             return f"error: tool arguments are at most {MAX_ARGUMENT_BYTES} bytes"
         if self.session is None:
             return "error: no repair session"

@@ -198,9 +198,15 @@ fn companion_error(py: Python<'_>, e: &bareme::CompanionError, file: &str) -> Py
     }
 }
 
-/// Worker threads: every core unless told (the library bounds the count).
-fn jobs_of(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+/// Worker threads: every core unless told; told, 1 to 256, as `--jobs`
+/// takes them (0 or 1,000 were taken and quietly bounded).
+fn jobs_of(jobs: Option<usize>) -> PyResult<usize> {
+    let max = bareme::unstable::chunks::MAX_JOBS;
+    match jobs {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(max))),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(n) => Err(PyValueError::new_err(format!("jobs is 1 to {max}, not {n}"))),
+    }
 }
 
 /// A run of tasks `start..start + n` of `seed`, as the generator methods
@@ -211,14 +217,14 @@ fn run_options(
     start: u64,
     level: Option<i64>,
     jobs: Option<usize>,
-) -> RunOptions {
-    RunOptions {
+) -> PyResult<RunOptions> {
+    Ok(RunOptions {
         seed,
         start,
         count: n,
         level,
-        jobs: jobs_of(jobs),
-    }
+        jobs: jobs_of(jobs)?,
+    })
 }
 
 fn utf8(bytes: Vec<u8>) -> String {
@@ -374,7 +380,7 @@ impl Rulebook {
         ablate: Option<Vec<String>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let list = PyList::empty(py);
-        let jobs = jobs_of(jobs);
+        let jobs = jobs_of(jobs)?;
         let _paused = answer::CollectorPaused::new(py)?;
         let road = if trace {
             batch::Road::Lines { trace }
@@ -412,9 +418,10 @@ impl Rulebook {
         ablate: Option<Vec<String>>,
     ) -> PyResult<Vec<String>> {
         let mut out = Vec::new();
+        let jobs = jobs_of(jobs)?;
         self.batch(cases, ablate, |rb| {
             let road = batch::Road::Lines { trace };
-            batch::each_chunk(py, rb, cases, jobs_of(jobs), road, |items| {
+            batch::each_chunk(py, rb, cases, jobs, road, |items| {
                 out.extend(items.into_iter().map(|item| utf8(item.into_line())));
                 Ok(())
             })
@@ -554,7 +561,7 @@ impl Generator {
         jobs: Option<usize>,
         exclude: Option<Vec<Vec<String>>>,
     ) -> PyResult<Vec<String>> {
-        let run = run_options(n, seed, start, level, jobs);
+        let run = run_options(n, seed, start, level, jobs)?;
         // Each excluded set as the task file `generate --exclude` reads.
         let files: Vec<(String, Vec<u8>)> = exclude
             .unwrap_or_default()
@@ -599,7 +606,7 @@ impl Generator {
         level: Option<i64>,
         jobs: Option<usize>,
     ) -> PyResult<(Vec<String>, Bound<'py, pyo3::types::PyBytes>)> {
-        let run = run_options(n, seed, start, level, jobs);
+        let run = run_options(n, seed, start, level, jobs)?;
         let first = engine(py, || -> Result<Vec<FirstDraw>, String> {
             let drawer =
                 bareme::TaskDrawer::new(&self.generator, &self.rb).map_err(|e| e.to_string())?;
@@ -651,9 +658,34 @@ impl Generator {
 #[pyclass(module = "bareme", frozen)]
 struct Rubric {
     scorer: bareme::Scorer,
+    /// The rulebook it was checked against: a task's `expected` is checked
+    /// against it before a reply is graded, as `bareme score` checks it.
+    rulebook: bareme::Rulebook,
     /// The hash of the rulebook it was checked against (`bareme.dist`'s
     /// workers compare it with the driver's).
     rulebook_hash: String,
+}
+
+impl Rubric {
+    /// `task` read, checked against the rubric's rulebook, and its
+    /// `expected` against what the rulebook gives for its case.
+    fn checked_task(&self, py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<bareme::Task> {
+        let task = task_of(py, task)?;
+        self.scorer
+            .check_task(&task)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let follows = engine(py, || {
+            bareme::unstable::score::expected_follows(&self.rulebook, &task)
+        })?;
+        match follows {
+            true => Ok(task),
+            false => Err(PyValueError::new_err(format!(
+                "task {}: `expected` is not what {} gives for its case",
+                task.id,
+                self.rulebook.reference()
+            ))),
+        }
+    }
 }
 
 /// A task argument (dict or its JSON line) read as a task line is read.
@@ -700,6 +732,7 @@ impl Rubric {
         Ok(Rubric {
             scorer: bareme::Scorer::new(rubric, all_or_nothing),
             rulebook_hash: rb.hash().to_string(),
+            rulebook: rb,
         })
     }
 
@@ -749,7 +782,7 @@ impl Rubric {
         reply: &Bound<'_, PyString>,
         explanation_grade: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let task = task_of(py, task)?;
+        let task = self.checked_task(py, task)?;
         let grade = grade_of(explanation_grade)?;
         let line = ReplyLine {
             id: task.id.clone(),
@@ -776,7 +809,7 @@ impl Rubric {
     /// The reply a perfect answerer writes to a task: its reference answer
     /// in the rubric's envelope. It earns the rubric's top score.
     fn reference_reply(&self, py: Python<'_>, task: &Bound<'_, PyAny>) -> PyResult<String> {
-        let task = task_of(py, task)?;
+        let task = self.checked_task(py, task)?;
         Ok(self.scorer.reference_reply(&task.expected))
     }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use bareme::repair;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use super::{engine, loads, unreadable};
 
@@ -65,14 +66,25 @@ fn said(e: &repair::ToolError) -> String {
     format!("error: {e}")
 }
 
+/// A tool argument's text; a Python `str` holding half a surrogate pair
+/// (JSON arguments may escape one) is a refusal the agent reads, not a
+/// `UnicodeEncodeError` that ends the rollout.
+fn text_of<'a>(arg: &'a Bound<'_, PyString>) -> Result<std::borrow::Cow<'a, str>, String> {
+    arg.to_cow().map_err(|_| {
+        "the argument holds half a surrogate pair (U+D800 to U+DFFF), which no text holds"
+            .to_string()
+    })
+}
+
 #[pymethods]
 impl RepairSession {
     /// A business section (`contract`, `rules`, `products`, …, or
     /// `visible`): its JSON or text, or `error: unknown section; …`.
-    fn inspect_business(&self, section: &str) -> String {
-        self.session
-            .inspect_business(section)
-            .unwrap_or_else(|e| said(&e))
+    fn inspect_business(&self, section: &Bound<'_, PyString>) -> String {
+        match text_of(section) {
+            Ok(section) => (self.session.inspect_business(&section)).unwrap_or_else(|e| said(&e)),
+            Err(why) => format!("error: {why}"),
+        }
     }
 
     /// The stored candidate's text.
@@ -83,18 +95,27 @@ impl RepairSession {
     /// Stores the text if it loads under the caps and keeps the contract:
     /// `{"updated":true}`; otherwise the stored text stays, and the answer
     /// is `{"updated":false,"error":"refused: CATEGORY …"}`.
-    fn replace_rulebook(&mut self, py: Python<'_>, text: String) -> PyResult<String> {
+    fn replace_rulebook(&mut self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<String> {
+        let refused = |why: String| serde_json::json!({"updated": false, "error": why}).to_string();
+        let text = match text_of(text) {
+            Ok(text) => text.into_owned(),
+            Err(why) => return Ok(refused(format!("refused: {why}"))),
+        };
         let session = &mut self.session;
         let result = engine(py, || session.replace_rulebook(&text))?;
         Ok(match result {
             Ok(()) => r#"{"updated":true}"#.to_string(),
-            Err(e) => serde_json::json!({"updated": false, "error": e.to_string()}).to_string(),
+            Err(e) => refused(e.to_string()),
         })
     }
 
     /// The stored candidate's answer to a visible cart, as JSON, or
     /// `error: …` (an unknown id, a failed calculation).
-    fn calculate_cart(&self, py: Python<'_>, cart_id: String) -> PyResult<String> {
+    fn calculate_cart(&self, py: Python<'_>, cart_id: &Bound<'_, PyString>) -> PyResult<String> {
+        let cart_id = match text_of(cart_id) {
+            Ok(id) => id.into_owned(),
+            Err(why) => return Ok(format!("error: {why}")),
+        };
         let session = &self.session;
         let result = engine(py, || session.calculate_cart(&cart_id))?;
         Ok(result.unwrap_or_else(|e| said(&e)))

@@ -112,6 +112,30 @@ def test_score_is_bareme_score(path: Path, tmp_path: Path):
     assert first["score"] == first["max"]
     malformed = rub.score(by_id[replies[1][0]], replies[1][1])
     assert "malformed" in malformed
+    # A task's `expected` is checked against the rulebook, as `bareme score`
+    # checks it: a forged one (a field added) is no answer to grade against.
+    forged = json.loads(tasks[0])
+    reference = rub.reference_reply(forged)
+    if isinstance(forged["expected"], dict):
+        forged["expected"]["bonus"] = "1.00"
+        for call in (
+            lambda: rub.score(forged, reference),
+            lambda: rub.score_json(json.dumps(forged), reference),
+            lambda: rub.reference_reply(forged),
+        ):
+            with pytest.raises(ValueError, match="`expected` is not what .* gives for its case"):
+                call()
+
+
+def test_jobs_are_1_to_256_as_the_command_takes_them():
+    rb = bareme.Rulebook.load(bareme.rulebook_path("luma-payroll/v3"))
+    gen = bareme.Generator.load(bareme.rulebook_path("luma-payroll/generator-4.toml"))
+    for jobs in (0, 257, 1000):
+        with pytest.raises(ValueError, match=f"jobs is 1 to 256, not {jobs}"):
+            rb.evaluate_batch_json([], jobs=jobs)
+        with pytest.raises(ValueError, match="jobs is 1 to 256"):
+            gen.generate_json(1, 1, jobs=jobs)
+    assert rb.evaluate_batch_json([], jobs=256) == []
 
 
 def test_diff_is_bareme_diff_json(root: Path):

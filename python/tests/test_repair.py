@@ -82,6 +82,13 @@ def test_the_limits(env):
     many = calls(*[("read_rulebook", {})] * 9)
     answers = env.env_response(many, state)
     assert answers[-1]["content"] == "error: at most 8 tool calls a turn"
+    # Half a surrogate pair escaped in the arguments (a model's broken
+    # output) is an answer the model reads, not a UnicodeEncodeError.
+    lone = "the argument holds half a surrogate pair"
+    assert env.call_tool(state, "calculate_cart", '{"cart_id": "CART-1\\ud800"}') == f"error: {lone} (U+D800 to U+DFFF), which no text holds"
+    assert env.call_tool(state, "inspect_business", '{"section": "\\udc00"}').startswith(f"error: {lone}")
+    refused = json.loads(env.call_tool(state, "replace_rulebook", '{"text": "\\ud800"}'))
+    assert refused["updated"] is False and refused["error"].startswith(f"refused: {lone}")
     state["calls"] = 160
     assert env.call_tool(state, "read_rulebook", "{}").startswith("error")
     # Sessions share nothing.

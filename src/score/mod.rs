@@ -67,6 +67,13 @@ pub fn reference_outcome(rb: &Rulebook, case: &Value) -> Value {
     outcome_json(result.as_ref().map(|(o, _)| o))
 }
 
+/// Whether `task`'s `expected` is what `rb` gives for its case: a task is
+/// trusted for nothing its rulebook can say itself (a forged `expected`
+/// would otherwise be the answer replies are graded against).
+pub fn expected_follows(rb: &Rulebook, task: &Task) -> bool {
+    reference_outcome(rb, &task.case) == task.expected
+}
+
 /// Grades replies to tasks under one rubric.
 ///
 /// ```

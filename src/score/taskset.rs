@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use std::io::BufRead;
 
 use super::error::ScoreError;
-use super::{reference_outcome, Scorer};
+use super::{expected_follows, reference_outcome, Scorer};
 use crate::model::Rulebook;
 use crate::tasks::{LineError, LineFault, LineFile, Task};
 
@@ -112,7 +112,7 @@ pub fn read_tasks<R: BufRead>(
         scorer
             .check_task(&task)
             .map_err(|e| fail(Fault::Scorer(e)))?;
-        if !recompute && reference_outcome(rb, &task.case) != task.expected {
+        if !recompute && !expected_follows(rb, &task) {
             return Err(fail(Fault::Expected {
                 id: task.id,
                 rulebook: rb.reference(),
