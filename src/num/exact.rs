@@ -419,8 +419,19 @@ impl Num {
         let (c, d) = other.parts()?;
         let m = |x: i128, y: i128| x.checked_mul(y).ok_or(RANGE);
         match op {
-            Add => ratio(m(a, d)?.checked_add(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
-            Sub => ratio(m(a, d)?.checked_sub(m(c, b)?).ok_or(RANGE)?, m(b, d)?),
+            // Over the least common denominator: `x/10^9 + y/10^18` as
+            // `x·10^9 + y` over 10^18, where cross products overflowed
+            // (10^21 · 10^18) for a sum that fits.
+            Add | Sub => {
+                let g = gcd(b, d).max(1);
+                let (left, right) = (m(a, d / g)?, m(c, b / g)?);
+                let num = match op {
+                    Add => left.checked_add(right),
+                    _ => left.checked_sub(right),
+                }
+                .ok_or(RANGE)?;
+                ratio(num, m(b / g, d)?)
+            }
             Mul => {
                 // Cross-reduce first so products stay small.
                 let (g1, g2) = (gcd(a, d).max(1), gcd(c, b).max(1));
@@ -430,7 +441,9 @@ impl Num {
                 if c == 0 {
                     return Err(NumError::DivisionByZero(Some(self.to_string())));
                 }
-                ratio(m(a, d)?, m(b, c)?)
+                // Cross-reduce first, as for a product.
+                let (g1, g2) = (gcd(a, c).max(1), gcd(b, d).max(1));
+                ratio(m(a / g1, d / g2)?, m(b / g2, c / g1)?)
             }
             _ => Err(NumError::NotArithmetic(op)),
         }

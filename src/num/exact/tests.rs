@@ -443,3 +443,50 @@ proptest::proptest! {
         proptest::prop_assert!((exact - wide).abs() <= Decimal::new(1, 27).max(exact.abs() / Decimal::from(1_000_000_000_000_000_000_000_000u128)), "{} {}", exact, wide);
     }
 }
+
+/// A sum whose terms' cross products overflow but whose value a fraction
+/// holds is given (hostile probe: `999999999999.999999999 + 10^-18` was
+/// "exceeds the range"), and rounds as the rule says.
+#[test]
+fn a_sum_is_taken_over_the_least_common_denominator() {
+    let (a, b) = (d("999999999999.999999999"), d("0.000000000000000001"));
+    for (x, y) in [(a, b), (b, a)] {
+        let sum = x.arith(BinOp::Add, y).expect("the sum fits");
+        assert_eq!(sum.to_string(), "999999999999.999999999000000001");
+        let Num::Frac(f) = sum else {
+            panic!("30 digits are no decimal")
+        };
+        let (rounded, _) = round_frac(f, 2, RoundingMode::HalfUp).expect("rounds");
+        assert_eq!(rounded.to_string(), "1000000000000.00");
+    }
+    let diff = a.arith(BinOp::Sub, b).expect("the difference fits");
+    assert_eq!(diff.to_string(), "999999999999.999999998999999999");
+    // 123456789012345.123456789 + 987654321.987654321987654321
+    let sum = d("123456789012345.123456789")
+        .arith(BinOp::Add, d("987654321.987654321987654321"))
+        .expect("the sum fits");
+    assert_eq!(sum.to_string(), "123457776666667.111111110987654321");
+    // A quotient is cross-reduced too: (10^20/3) / (10^20/7) = 7/3.
+    let (p, q) = (ratio(10i128.pow(20), 3), ratio(10i128.pow(20), 7));
+    let (p, q) = (p.expect("a fraction"), q.expect("a fraction"));
+    assert_eq!(p.arith(BinOp::Div, q).map(|n| n.to_string()), Ok("7/3".into()));
+}
+
+proptest::proptest! {
+    /// Over the least common denominator, `+`, `-` and `/` give what the
+    /// cross products gave wherever those fit.
+    #[test]
+    fn sums_and_quotients_agree_with_cross_products(
+        a in -1_000_000_000_000i128..1_000_000_000_000,
+        b in 1i128..1_000_000_000,
+        c in -1_000_000_000_000i128..1_000_000_000_000,
+        e in 1i128..1_000_000_000,
+    ) {
+        let (x, y) = (ratio(a, b).expect("fits"), ratio(c, e).expect("fits"));
+        proptest::prop_assert_eq!(x.arith(BinOp::Add, y), ratio(a * e + c * b, b * e));
+        proptest::prop_assert_eq!(x.arith(BinOp::Sub, y), ratio(a * e - c * b, b * e));
+        if c != 0 {
+            proptest::prop_assert_eq!(x.arith(BinOp::Div, y), ratio(a * e, b * c));
+        }
+    }
+}
