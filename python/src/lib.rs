@@ -205,7 +205,9 @@ fn jobs_of(jobs: Option<usize>) -> PyResult<usize> {
     match jobs {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(max))),
         Some(n) if (1..=max).contains(&n) => Ok(n),
-        Some(n) => Err(PyValueError::new_err(format!("jobs is 1 to {max}, not {n}"))),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "jobs is 1 to {max}, not {n}"
+        ))),
     }
 }
 

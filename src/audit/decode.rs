@@ -149,14 +149,24 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
 /// a disagreement (a receipt built on a bonus the case never gave).
 pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
     let Some(case) = case.filter(|c| !c.is_null()) else {
-        return recorded.is_null() || input.default.as_ref().is_some_and(|d| same_value(recorded, d));
+        return recorded.is_null()
+            || input
+                .default
+                .as_ref()
+                .is_some_and(|d| same_value(recorded, d));
     };
     if recorded.is_null() {
         return input.when.is_some() || input.invalid_absent;
     }
     match (&input.kind, recorded, case) {
         // A record read through a pattern: the case gave its text.
-        (InputKind::Record { pattern: Some(_), .. }, Json::Object(_), Json::String(_)) => true,
+        (
+            InputKind::Record {
+                pattern: Some(_), ..
+            },
+            Json::Object(_),
+            Json::String(_),
+        ) => true,
         (InputKind::Record { fields, .. }, Json::Object(r), Json::Object(c)) => {
             r.keys().all(|k| fields.iter().any(|f| *f.name == **k))
                 && fields.iter().all(|f| {

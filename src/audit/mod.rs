@@ -86,6 +86,9 @@ pub struct TraceVerdict {
     /// input and nothing that ran, and the verifier, which shares no
     /// validator with the engine, takes the rejection as recorded.
     pub rejected_while_validated: bool,
+    /// The ablations the trace ran under (`a,b`): its receipt is of an
+    /// alternative reading, not of the rules, and says so.
+    pub ablation: Option<String>,
 }
 
 impl TraceVerdict {
@@ -113,7 +116,14 @@ impl fmt::Display for TraceVerdict {
             self.lookups,
             self.roundings,
             self.answer_fields
-        )
+        )?;
+        match &self.ablation {
+            Some(a) => write!(
+                f,
+                ", under the ablation {a} (an alternative reading, not the rules)"
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -255,16 +265,19 @@ pub fn verify_json(
         .get("outcome")
         .ok_or_else(|| AuditError::Shape("no \"trace.outcome\"".into()))?;
     let mut st = State::new(rb, case);
-    match trace.get("ablation") {
-        None => {}
-        Some(Json::String(a)) => st.ablation(a),
+    let ablation = match trace.get("ablation") {
+        None => None,
+        Some(Json::String(a)) => {
+            st.ablation(a);
+            Some(a.clone())
+        }
         // Read as none, the trace would be checked as the main reading.
         Some(other) => {
             return Err(AuditError::Shape(format!(
                 "\"trace.ablation\" is not a text naming ablations: {other}"
             )))
         }
-    }
+    };
     st.inputs(inputs);
     let mut next_check = 1;
     let mut decided: Option<usize> = None;
@@ -343,6 +356,7 @@ pub fn verify_json(
         answer_fields,
         findings: st.findings,
         rejected_while_validated,
+        ablation,
     })
 }
 

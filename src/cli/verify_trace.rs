@@ -167,6 +167,7 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
     let mut out = Stdout::new();
     let (mut followed, mut failed, mut untraced) = (0usize, 0usize, 0usize);
     let mut unvalidated = 0usize;
+    let (mut ablated, mut ablations) = (0usize, std::collections::BTreeSet::new());
     let mut totals = [0usize; 6];
     let mut k = 0usize;
     loop {
@@ -233,6 +234,10 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
             *t += c;
         }
         unvalidated += usize::from(verdict.rejected_while_validated);
+        if let Some(a) = &verdict.ablation {
+            ablated += 1;
+            ablations.extend(a.split(',').map(str::to_string));
+        }
         if verdict.follows() {
             followed += 1;
             continue;
@@ -278,6 +283,15 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
     if unvalidated > 0 {
         summary.push_str(&format!(
             " ({unvalidated} rejected while validated, taken as recorded: the verifier shares no validator)"
+        ));
+    }
+    // A receipt of an alternative reading follows that reading, not the
+    // rules: the summary says so, not only the JSON.
+    if ablated > 0 {
+        let names: Vec<String> = ablations.into_iter().collect();
+        summary.push_str(&format!(
+            " ({ablated} under an ablation, an alternative reading and not the rules: {})",
+            names.join(", ")
         ));
     }
     out.say(&summary);

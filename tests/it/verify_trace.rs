@@ -695,6 +695,29 @@ mod command {
         );
     }
 
+    /// A receipt of an ablation follows that reading, not the rules: the
+    /// summary says so (only the JSON's `ablation` key did).
+    #[test]
+    fn an_ablated_trace_is_named_so_in_the_summary() {
+        let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
+        let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
+        let out = bareme(&[&eval[..], &["billing_jurisdiction"]].concat(), None);
+        assert!(out.status.success());
+        let traced = String::from_utf8(out.stdout).expect("UTF-8");
+        let out = bareme(
+            &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
+            Some(&traced),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        assert!(
+            stdout.trim_end().ends_with(
+                " (1 under an ablation, an alternative reading and not the rules: billing_jurisdiction)"
+            ),
+            "{stdout}"
+        );
+    }
+
     #[test]
     fn a_changed_step_is_named_with_what_follows() {
         let t = trace();
@@ -1025,7 +1048,8 @@ fn an_input_the_case_never_gave_does_not_follow() {
          [inputs.xs]\ntype = \"list\"\nitems = { type = \"record\", fields = { v = { type = \"money\", required = true }, w = { type = \"money\" } } }\n\
          [steps.part]\nexpr = \"pay.base + coalesce(pay.bonus, 0) + sum(values(m)) + sum([coalesce(x.w, 0) for x in xs])\"\n",
     );
-    let case = serde_json::json!({"pay": {"base": "1000.00"}, "m": {"a": "1.00"}, "xs": [{"v": "1.00"}]});
+    let case =
+        serde_json::json!({"pay": {"base": "1000.00"}, "m": {"a": "1.00"}, "xs": [{"v": "1.00"}]});
     let line = traced(&rb, &case).expect("a trace");
     let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
     assert!(findings(&rb, &json, &case).is_empty(), "{line}");
@@ -1053,7 +1077,9 @@ fn an_input_the_case_never_gave_does_not_follow() {
         }
         let found = findings(&rb, &j, &case);
         assert!(
-            found.iter().any(|f| f.contains(&format!("input {name}: input against the case"))),
+            found
+                .iter()
+                .any(|f| f.contains(&format!("input {name}: input against the case"))),
             "{name} {value}: {found:?}"
         );
     }

@@ -469,7 +469,10 @@ fn a_sum_is_taken_over_the_least_common_denominator() {
     // A quotient is cross-reduced too: (10^20/3) / (10^20/7) = 7/3.
     let (p, q) = (ratio(10i128.pow(20), 3), ratio(10i128.pow(20), 7));
     let (p, q) = (p.expect("a fraction"), q.expect("a fraction"));
-    assert_eq!(p.arith(BinOp::Div, q).map(|n| n.to_string()), Ok("7/3".into()));
+    assert_eq!(
+        p.arith(BinOp::Div, q).map(|n| n.to_string()),
+        Ok("7/3".into())
+    );
 }
 
 proptest::proptest! {
