@@ -73,6 +73,47 @@ fn a_typo_in_a_name_points_at_the_name() {
     assert_eq!(d.problems[0].help.as_deref(), Some("did you mean `x`?"));
 }
 
+/// A rounding outside a step would be in no trace: refused where it is
+/// written, in each place a formula runs outside a step; in a step it is
+/// recorded, and the same rulebook with the rounding moved there loads.
+#[test]
+fn a_rounding_outside_a_step_is_refused_where_it_is() {
+    let with = |from: &str, to: &str| BASE.replace(from, to);
+    let answer = with("y = { expr = \"y\"", "y = { expr = \"round(y / 3, 2)\"");
+    let check = with(
+        "[[checks]]\ndecision = \"ok\"",
+        "[[checks]]\nwhen = \"floor(x, 0) > 100\"\ndecision = \"ok\"\n\n[[checks]]\ndecision = \"ok\"",
+    );
+    let cite = with(
+        "[decisions.ok.answer]",
+        "[decisions.ok]\ncite = [{ when = \"ceil(x, 0) > 1\", clauses = [\"A\"] }]\n\n[decisions.ok.answer]",
+    );
+    let input = with("required = true", "required = true\nreject = [{ when = \"round(value, 2) != value\", message = \"has cents\" }]");
+    for (text, call, place) in [
+        (
+            &answer,
+            "round(y / 3, 2)",
+            "an answer field or a report's column",
+        ),
+        (&check, "floor(x, 0)", "a check's `when`"),
+        (&cite, "ceil(x, 0)", "a decision's citation"),
+        (&input, "round(value, 2)", "an input's `reject` rule"),
+    ] {
+        assert_eq!(
+            problems(text),
+            vec![format!("check::unrecorded_rounding {}", at(text, call, 0))],
+            "{place}"
+        );
+        let name = &call[..call.find('(').unwrap_or(0)];
+        assert_eq!(
+            messages(text),
+            vec![format!("`{name}` rounds in {place}, where no trace records a rounding: only a step's roundings are recorded")]
+        );
+    }
+    let in_a_step = with("expr = \"x * 2\"", "expr = \"round(x / 3, 2)\"");
+    assert_eq!(problems(&in_a_step), Vec::<String>::new());
+}
+
 #[test]
 fn a_cycle_names_its_members() {
     let text = BASE.replace(

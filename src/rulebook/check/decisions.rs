@@ -36,6 +36,7 @@ impl Checker<'_> {
             let mut cite = Vec::new();
             for c in &d.cite {
                 let p = self.parse(&c.when);
+                self.unrecorded_rounding(&p, "a decision's citation");
                 if let Some((f, ty)) = self.resolve(&p, &declared.scope(false, None)) {
                     self.expect_type(&p, &ty, &Type::Bool, "a citation's `when`");
                     cite.push((f, self.clause_refs(&c.clauses, clause_ids).into()));
@@ -92,6 +93,7 @@ impl Checker<'_> {
             let when = match &c.when {
                 Some(w) => {
                     let p = self.parse(w);
+                    self.unrecorded_rounding(&p, "a check's `when`");
                     self.resolve(&p, &declared.scope(false, None))
                         .map(|(f, ty)| {
                             self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");

@@ -90,6 +90,7 @@ impl Checker<'_> {
                 }
                 self.require_reject_path(path);
                 let p = self.parse(w);
+                self.unrecorded_rounding(&p, "an input's `after` check");
                 if let Some((f, ty)) = self.resolve(&p, &scope) {
                     self.expect_type(&p, &ty, &Type::Bool, "a check's `when`");
                     let path = self.message(path, &scope);
@@ -124,6 +125,7 @@ impl Checker<'_> {
         }
         for rule in &raw.reject {
             let p = self.parse(&rule.when);
+            self.unrecorded_rounding(&p, "an input's `reject` rule");
             if let Some((when, ty)) = self.resolve_locals(&p, scope, locals.clone()) {
                 self.expect_type(&p, &ty, &Type::Bool, "a rule's `when`");
                 let message = self.message_locals(&rule.message, scope, &locals);

@@ -69,6 +69,7 @@ impl Checker<'_> {
             }
             if let Some(w) = &raw.when {
                 let expr = self.parse(w);
+                self.unrecorded_rounding(&expr, "an input's `when`");
                 conditions.push(Condition {
                     input: i,
                     expr,
@@ -77,6 +78,7 @@ impl Checker<'_> {
             }
             if let Some(w) = &raw.required_when {
                 let expr = self.parse(w);
+                self.unrecorded_rounding(&expr, "an input's `required_when`");
                 conditions.push(Condition {
                     input: i,
                     expr,

@@ -41,7 +41,7 @@ use super::resolve::{
     resolve_with_locals, suggest_within, Binding, ExprProblem, GroupScope, Scope, SUGGEST_WORK,
 };
 use crate::diag::{Diagnostics, Problem};
-use crate::expr::{parse_expr, Expr};
+use crate::expr::{parse_expr, Expr, ExprKind};
 use crate::model::*;
 use crate::span::Span;
 
@@ -439,6 +439,34 @@ impl Checker<'_> {
             self.diags.push(problem);
         }
         Some((super::lower::formula(p.text.clone(), node, p.offset), ty))
+    }
+
+    /// Refuses a rounding (`round`, `floor`, `ceil`, `scale_by`'s limits)
+    /// in a formula whose roundings no trace records: only a step's are,
+    /// and every rounding that changes an answer is to be in its receipt.
+    /// `what` names the place (`a check's \`when\``).
+    fn unrecorded_rounding(&mut self, p: &Pending, what: &str) {
+        const ROUNDING: [&str; 4] = ["round", "floor", "ceil", "scale_by"];
+        let Some(ast) = &p.ast else { return };
+        let mut stack = vec![ast];
+        while let Some(e) = stack.pop() {
+            if let ExprKind::Call(f, _) = &e.kind {
+                if ROUNDING.contains(&&*f.name) {
+                    let at = self.locate(p.offset, p.span, e.span);
+                    let message = format!(
+                        "`{}` rounds in {what}, where no trace records a rounding: only a step's roundings are recorded",
+                        f.name
+                    );
+                    self.diags.push(
+                        Problem::new("check::unrecorded_rounding", message)
+                            .at(at, "this rounding")
+                            .help("compute the rounded value in a step and read the step here"),
+                    );
+                    return;
+                }
+            }
+            stack.extend(e.children());
+        }
     }
 
     /// Reports `what` when its type is not the one wanted.

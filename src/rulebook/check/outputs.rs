@@ -34,6 +34,7 @@ impl Checker<'_> {
         match (&out.expr, &out.each, &out.fields) {
             (Some(expr), None, None) => {
                 let p = self.parse(expr);
+                self.unrecorded_rounding(&p, "an answer field or a report's column");
                 let (f, ty) = self.resolve(&p, scope)?;
                 let format = self.format(out.format.as_ref(), &ty, &p);
                 Some(Output {
@@ -81,6 +82,7 @@ impl Checker<'_> {
                 }
                 let key_formula = out.key.as_ref().and_then(|k| {
                     let p = self.parse(k);
+                    self.unrecorded_rounding(&p, "an `each` list's `key`");
                     let (f, ty) = self.resolve(&p, &inner)?;
                     self.expect_type(&p, &ty, &Type::Text, "the `key` of an `each` list");
                     Some(f)
@@ -185,6 +187,7 @@ impl Checker<'_> {
             let inner = declared.in_group(Some(gs));
             let when = r.when.as_ref().and_then(|w| {
                 let p = self.parse(w);
+                self.unrecorded_rounding(&p, "a report's `when`");
                 let (f, ty) = self.resolve(&p, &inner)?;
                 self.expect_type(&p, &ty, &Type::Bool, "a report's `when`");
                 Some(f)
