@@ -237,6 +237,18 @@ impl<'a> State<'a> {
         Ok(items)
     }
 
+    /// A group no step of which ran has no event to learn its list from:
+    /// one whose list is empty is read as such (`sum(parts.kept)` over no
+    /// parts is 0, not "read before the trace ran it"); one with items
+    /// stays unread, as the trace must show its steps.
+    fn settle_empty_groups(&mut self) {
+        for g in 0..self.rb.groups.len() {
+            if !self.overs.contains_key(&g) && self.over(g).is_ok_and(|items| !items.is_empty()) {
+                self.overs.remove(&g);
+            }
+        }
+    }
+
     /// One step event recomputed.
     pub fn step(&mut self, ev: &Json) {
         self.counts[0] += 1;
@@ -542,6 +554,7 @@ impl<'a> State<'a> {
 
     /// One check event recomputed; whether it held.
     pub fn check(&mut self, ev: &Json, expected_index: usize) -> Option<usize> {
+        self.settle_empty_groups();
         self.counts[1] += 1;
         let rb = self.rb;
         let index = ev.get("index").and_then(Json::as_u64).unwrap_or(0) as usize;
@@ -618,6 +631,7 @@ impl<'a> State<'a> {
 
     /// A decision's citation recomputed; whether it held.
     pub fn cite(&mut self, ev: &Json, decision: usize, k: usize) -> bool {
+        self.settle_empty_groups();
         let rb = self.rb;
         let at = format!("citation {}", k + 1);
         let Some((f, _)) = rb.decisions.get(decision).and_then(|d| d.cite.get(k)) else {
@@ -660,6 +674,7 @@ impl<'a> State<'a> {
         reason: Option<&Arc<str>>,
         clauses: &[Arc<str>],
     ) {
+        self.settle_empty_groups();
         let rb = self.rb;
         let Some(d) = rb.decisions.get(decision) else {
             return;
