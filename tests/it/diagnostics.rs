@@ -114,6 +114,30 @@ fn a_rounding_outside_a_step_is_refused_where_it_is() {
     assert_eq!(problems(&in_a_step), Vec::<String>::new());
 }
 
+/// A table's row at fault is the place named, not the table's `kind`:
+/// with `extends`, the row is in the file that wrote it.
+#[test]
+fn a_row_at_fault_is_located_at_the_row() {
+    let periods = format!(
+        "{BASE}\n[tables.p]\nkind = \"periods\"\ncolumns = {{ rate = {{ type = \"decimal\" }} }}\nrows = [\n  {{ name = \"a\", from = \"2026-01\", rate = \"1\" }},\n  {{ name = \"b\", from = \"2026-07\", rate = \"2\" }},\n]\n"
+    );
+    let row_b = r#"{ name = "b", from = "2026-07", rate = "2" }"#;
+    assert_eq!(
+        problems(&periods),
+        vec![format!("check::bad_table {}", at(&periods, row_b, 0))]
+    );
+    let keyed = format!(
+        "{BASE}\n[tables.k]\nkind = \"keyed\"\nkeys = [\"n\"]\ncolumns = {{ n = {{ type = \"text\" }} }}\nrows = [{{ n = \"x\" }}, {{ n = \"y\" }}, {{ n = \"x\" }}]\n"
+    );
+    assert_eq!(
+        problems(&keyed),
+        vec![format!(
+            "check::bad_table {}",
+            at(&keyed, r#"{ n = "x" }"#, 1)
+        )]
+    );
+}
+
 #[test]
 fn a_cycle_names_its_members() {
     let text = BASE.replace(

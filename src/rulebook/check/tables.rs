@@ -82,7 +82,8 @@ impl Checker<'_> {
         );
         let names: Arc<[Arc<str>]> = columns.iter().map(|c| c.name.clone()).collect();
         let rows = self.table_rows(name, raw, &kind, &columns, &names);
-        self.check_rows(name, &kind, &rows, sp(raw));
+        let row_spans: Vec<Span> = raw.rows.iter().map(sp).collect();
+        self.check_rows(name, &kind, &rows, sp(raw), &row_spans);
         Some(Table {
             name: Arc::from(name),
             label: raw.label.clone(),
@@ -327,12 +328,22 @@ impl Checker<'_> {
         values
     }
 
-    /// The rows together, by kind of table.
-    fn check_rows(&mut self, name: &str, kind: &TableKind, rows: &[Row], span: Span) {
+    /// The rows together, by kind of table. A problem of one row is
+    /// reported at that row (`rows[j]`, in the file that wrote it when an
+    /// extending version did), one of the whole table at `span`.
+    fn check_rows(
+        &mut self,
+        name: &str,
+        kind: &TableKind,
+        rows: &[Row],
+        span: Span,
+        row_spans: &[Span],
+    ) {
+        let at = |j: usize| row_spans.get(j).copied().unwrap_or(span);
         match kind {
-            TableKind::Periods => self.check_period_rows(name, rows, span),
-            TableKind::Scale | TableKind::Ranges => self.check_bands(name, kind, rows, span),
-            TableKind::Keyed { keys } => self.check_keys(name, keys, rows, span),
+            TableKind::Periods => self.check_period_rows(name, rows, at),
+            TableKind::Scale | TableKind::Ranges => self.check_bands(name, kind, rows, span, at),
+            TableKind::Keyed { keys } => self.check_keys(name, keys, rows, at),
         }
     }
 
@@ -343,7 +354,7 @@ impl Checker<'_> {
     /// period overlaps ([`overlapping_periods`]). Sorting keeps this n log n
     /// (every pair was compared before: 30,000 rows took seconds), and the
     /// problems at most three per row.
-    fn check_period_rows(&mut self, name: &str, rows: &[Row], span: Span) {
+    fn check_period_rows(&mut self, name: &str, rows: &[Row], at: impl Fn(usize) -> Span) {
         // (row, message), in the order found; sorted by row at the end.
         let mut found: Vec<(usize, String)> = Vec::new();
         let mut named: HashSet<&str> = HashSet::new();
@@ -386,23 +397,30 @@ impl Checker<'_> {
             found.push((b, message));
         }
         found.sort_by_key(|(j, _)| *j);
-        for (_, message) in found {
-            self.problem("check::bad_table", span, message, "here");
+        for (j, message) in found {
+            self.problem("check::bad_table", at(j), message, "this row");
         }
     }
 
     /// A scale's bands (or a ranges table's rows) rise, the last is open, and
     /// there is at least one.
-    fn check_bands(&mut self, name: &str, kind: &TableKind, rows: &[Row], span: Span) {
+    fn check_bands(
+        &mut self,
+        name: &str,
+        kind: &TableKind,
+        rows: &[Row],
+        span: Span,
+        at: impl Fn(usize) -> Span,
+    ) {
         let mut last: Option<Decimal> = None;
-        for row in rows {
+        for (j, row) in rows.iter().enumerate() {
             if let Some(Value::Number(upto)) = row.record.fields.first() {
                 if last.is_some_and(|l| *upto <= l) {
                     self.problem(
                         "check::bad_table",
-                        span,
+                        at(j),
                         format!("the bands of scale `{name}` must rise"),
-                        "here",
+                        "this band",
                     );
                 }
                 last = Some(*upto);
@@ -434,7 +452,7 @@ impl Checker<'_> {
     /// before), and each row whose key an earlier row has is reported once,
     /// in row order: a table of a million equal keys gives one problem a row,
     /// not one a pair.
-    fn check_keys(&mut self, name: &str, keys: &[usize], rows: &[Row], span: Span) {
+    fn check_keys(&mut self, name: &str, keys: &[usize], rows: &[Row], at: impl Fn(usize) -> Span) {
         let mut keyed: Vec<(Vec<Option<&Value>>, usize)> = rows
             .iter()
             .enumerate()
@@ -456,12 +474,12 @@ impl Checker<'_> {
             }
         }
         repeated.sort_unstable();
-        for _ in repeated {
+        for j in repeated {
             self.problem(
                 "check::bad_table",
-                span,
+                at(j),
                 format!("table `{name}` has two rows with the same key"),
-                "here",
+                "this row",
             );
         }
     }
