@@ -639,6 +639,9 @@ fn field(v: &Value, name: &str) -> Res {
             }
             Ok(Value::List(Arc::from(out)))
         }
+        // A field of a missing record is missing the same way: of a null
+        // one, null (`is_null(r.f)` holds), as the engine reads it.
+        Value::Null => Ok(Value::Null),
         v if v.is_missing() => Ok(Value::Absent),
         other => Err(format!("{other} has no field {name}")),
     }

@@ -19,13 +19,21 @@ use crate::value::{parse_date, Entries, Month, Record, Value};
 /// A recorded value read back as the rulebook declares it; `None` when it
 /// is not of that kind.
 pub fn decode(json: &Json, input: &Input) -> Option<Value> {
-    decode_kind(json, &input.kind)
+    decode_in(json, input, None)
 }
 
-fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
+/// [`decode`], read beside what the case gave for it when the case is at
+/// hand: a trace writes an absent value and an explicit `null` alike, and
+/// inside a list, map or record only the case tells them apart (a
+/// nullable item the case gives as `null` is null, and `is_null` of it
+/// true; without the case it reads as absent).
+pub fn decode_in(json: &Json, input: &Input, case: Option<&Json>) -> Option<Value> {
     if json.is_null() {
-        return Some(Value::Absent);
+        let null = input.nullable && case.is_some_and(Json::is_null);
+        return Some(if null { Value::Null } else { Value::Absent });
     }
+    let kind = &input.kind;
+    let inside = |key: &str| case.and_then(|c| c.get(key));
     Some(match kind {
         InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. } => {
             Value::Number(number(json)?)
@@ -45,7 +53,7 @@ fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
             let mut values = Vec::with_capacity(fields.len());
             for field in fields {
                 let v = match object.get(&*field.name) {
-                    Some(j) => decode(j, field)?,
+                    Some(j) => decode_in(j, field, inside(&field.name))?,
                     None => Value::Absent,
                 };
                 values.push(v);
@@ -66,8 +74,9 @@ fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
         InputKind::List { item, .. } => {
             let items = json.as_array()?;
             let mut out = Vec::with_capacity(items.len());
-            for j in items {
-                out.push(decode(j, item)?);
+            let given = case.and_then(Json::as_array);
+            for (i, j) in items.iter().enumerate() {
+                out.push(decode_in(j, item, given.and_then(|g| g.get(i)))?);
             }
             Value::List(Arc::from(out))
         }
@@ -79,13 +88,13 @@ fn decode_kind(json: &Json, kind: &InputKind) -> Option<Value> {
                 Some(keys) => {
                     for k in keys {
                         if let Some(j) = object.get(&**k) {
-                            entries.insert(k.clone(), decode(j, item)?);
+                            entries.insert(k.clone(), decode_in(j, item, inside(k))?);
                         }
                     }
                 }
                 None => {
                     for (k, j) in object {
-                        entries.insert(Arc::from(k.as_str()), decode(j, item)?);
+                        entries.insert(Arc::from(k.as_str()), decode_in(j, item, inside(k))?);
                     }
                 }
             }
@@ -143,7 +152,7 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
 /// (numbers by value), and where the case gives nothing the trace holds
 /// nothing or the declared default. A `null` recorded where the case gives
 /// a value agrees only for a field read under a `when` or whose invalid
-/// value reads as absent; a record holds its declared fields alone; a map
+/// value reads as absent (or the default, with one); a record holds its declared fields alone; a map
 /// the keys the case gives (those it declares, when it names them); a list
 /// as many items. A key or field the trace adds that the case left out is
 /// a disagreement (a receipt built on a bonus the case never gave).
@@ -157,6 +166,12 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
     };
     if recorded.is_null() {
         return input.when.is_some() || input.invalid_absent;
+    }
+    // An invalid value read as absent takes the default, where it has one.
+    let read_as_default =
+        input.invalid_absent && (input.default.as_ref()).is_some_and(|d| same_value(recorded, d));
+    if read_as_default {
+        return true;
     }
     match (&input.kind, recorded, case) {
         // A record read through a pattern: the case gave its text.

@@ -17,7 +17,9 @@ use crate::num::rounding::Rounded;
 use crate::value::{plain, Value};
 
 use super::calc::{Calc, LookupMade, World};
-use super::decode::{agrees, decode, encode, fixed_text, guess, number, same, same_value, shown};
+use super::decode::{
+    agrees, decode_in, encode, fixed_text, guess, number, same, same_value, shown,
+};
 
 /// One thing in a trace that does not follow from the rulebook and the case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +42,9 @@ pub struct State<'a> {
     pub(super) steps: HashMap<Arc<str>, Value>,
     pub(super) items: HashMap<(usize, usize), HashMap<Arc<str>, Value>>,
     pub(super) overs: HashMap<usize, Arc<[Value]>>,
+    /// Groups found to have items before any of their steps ran (their
+    /// lists are learnt from their events, [`State::settle_empty_groups`]).
+    with_items: std::collections::HashSet<usize>,
     pub(super) rows: Vec<Arc<[Row]>>,
     replaced: HashMap<(Option<usize>, usize), Arc<str>>,
     /// `decision` and `reason`, which answer fields may read.
@@ -70,6 +75,7 @@ impl<'a> State<'a> {
             steps: HashMap::new(),
             items: HashMap::new(),
             overs: HashMap::new(),
+            with_items: Default::default(),
             rows: rb
                 .tables
                 .iter()
@@ -141,7 +147,8 @@ impl<'a> State<'a> {
             }
             let given = text(j, "given").unwrap_or_default();
             let value = j.get("value").unwrap_or(&Json::Null);
-            let v = match decode(value, input) {
+            let in_case = self.case.and_then(|c| c.get(&*input.name));
+            let v = match decode_in(value, input, in_case) {
                 Some(v) if given == "null" && v.is_missing() => Value::Null,
                 Some(v) => v,
                 None => {
@@ -243,14 +250,19 @@ impl<'a> State<'a> {
     /// stays unread, as the trace must show its steps.
     fn settle_empty_groups(&mut self) {
         for g in 0..self.rb.groups.len() {
-            if !self.overs.contains_key(&g) && self.over(g).is_ok_and(|items| !items.is_empty()) {
+            if self.overs.contains_key(&g) || self.with_items.contains(&g) {
+                continue;
+            }
+            if self.over(g).is_ok_and(|items| !items.is_empty()) {
                 self.overs.remove(&g);
+                self.with_items.insert(g);
             }
         }
     }
 
     /// One step event recomputed.
     pub fn step(&mut self, ev: &Json) {
+        self.settle_empty_groups();
         self.counts[0] += 1;
         let rb = self.rb;
         let name = text(ev, "step").unwrap_or_default();

@@ -1089,6 +1089,66 @@ fn an_input_the_case_never_gave_does_not_follow() {
     }
 }
 
+/// Honest traces the verifier refused: a null inside a list, a map or a
+/// record (read as absent, so `is_null` of it false, and a trace forged
+/// to say so verified); a group with no items read by a step a check runs
+/// first; a record field whose invalid value reads as its default.
+#[test]
+fn nulls_inside_values_empty_groups_and_defaults_read_as_the_engine_reads_them() {
+    let follows = |rb: &Rulebook, case: serde_json::Value| {
+        let line = traced(rb, &case).expect("a trace");
+        let found: Vec<String> = verdict(rb, &line, &case)
+            .findings
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        assert!(found.is_empty(), "{case}: {found:?}");
+        line
+    };
+    let nulls = part_rulebook(
+        "nulls",
+        "[inputs.xs]\ntype = \"list\"\nitems = { type = \"money\", nullable = true }\n\
+         [inputs.mp]\ntype = \"map\"\nitems = { type = \"money\", nullable = true }\n\
+         [inputs.rec]\ntype = \"record\"\nnullable = true\nfields = { f = { type = \"money\" } }\n\
+         [steps.part]\nexpr = \"count([x for x in xs if is_null(x)]) + (if is_null(get(mp, 'k')) then 10 else 0) + (if is_null(rec.f) then 100 else 0)\"\n",
+    );
+    let line = follows(
+        &nulls,
+        serde_json::json!({"xs": [null, "1"], "mp": {"k": null, "j": "2"}, "rec": null}),
+    );
+    assert!(line.contains(r#"{"answer":{"part":"111.00"}"#), "{line}");
+    // The same trace, its step and answer forged to read the nulls as absent.
+    let forged = line
+        .replace("\"111.00\"", "\"0.00\"")
+        .replace("\"111\"", "\"0\"");
+    let case = serde_json::json!({"xs": [null, "1"], "mp": {"k": null, "j": "2"}, "rec": null});
+    assert!(!verdict(&nulls, &forged, &case).follows(), "{forged}");
+    follows(
+        &nulls,
+        serde_json::json!({"xs": ["1"], "mp": {"j": "2"}, "rec": {}}),
+    );
+
+    let empty = part_rulebook(
+        "empty",
+        "[inputs.xs]\ntype = \"list\"\nitems = { type = \"decimal\" }\n\
+         [per_item.g]\nover = \"xs\"\nitem = \"x\"\n\
+         [per_item.g.steps.y]\nexpr = \"x * 2\"\n\
+         [steps.part]\nexpr = \"sum(g.y)\"\n\
+         [[checks]]\nwhen = \"part > 100\"\nreject = \"xs\"\n",
+    );
+    follows(&empty, serde_json::json!({"xs": []}));
+    follows(&empty, serde_json::json!({}));
+    follows(&empty, serde_json::json!({"xs": ["1", "2"]}));
+
+    let defaults = part_rulebook(
+        "defaults",
+        "[inputs.r]\ntype = \"record\"\n[inputs.r.fields.tag]\ntype = \"text\"\ninvalid = \"absent\"\ndefault = \"none\"\n\
+         [steps.part]\nexpr = \"if coalesce(r.tag, 'x') == 'none' then 1 else 0\"\n",
+    );
+    let line = follows(&defaults, serde_json::json!({"r": {"tag": 5}}));
+    assert!(line.contains(r#"{"answer":{"part":"1.00"}"#), "{line}");
+}
+
 /// A step's condition is the rulebook's: `when children > 5 → held true`
 /// (in either format) is no receipt; only what it held was compared.
 #[test]
