@@ -135,6 +135,12 @@ impl DiffedVersion {
         let Some(set) = file.parent().and_then(Path::parent) else {
             return Ok(Vec::new());
         };
+        // `v1/rulebook.toml`'s set is the folder it is named from: an empty
+        // path lists nothing, and the verdict said no companion was there.
+        let set = match set.as_os_str().is_empty() {
+            true => Path::new("."),
+            false => set,
+        };
         let Ok(entries) = std::fs::read_dir(set) else {
             return Ok(Vec::new());
         };

@@ -416,6 +416,19 @@ fn removing_a_scored_answer_field_breaks_the_rubric_with_both_locations() {
         None,
     ));
     assert!(text.contains("BREAKS"), "{text}");
+    // Named from inside the set (`v2026`, `v2026/`, `v2026/rulebook.toml`),
+    // the rubric beside it is found too: the empty parent listed nothing,
+    // and the verdict was "no generator or rubric", exit 0.
+    for named in ["v2026", "v2026/", "v2026/rulebook.toml"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_bareme"))
+            .current_dir(dir.join("paie-fr"))
+            .args(["diff", named, new.to_str().unwrap()])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{named}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains("BREAKS ./rubric-1.toml"), "{named}: {text}");
+    }
 }
 
 #[test]
