@@ -2,9 +2,11 @@
 //!
 //! A thing in one version only is one change (its rows or answer fields are
 //! not listed again); a thing in both gives one change per option added,
-//! removed or changed. Numbers written differently but equal (`7.0`, `7.00`)
-//! are the same value where the option is a number, as the evaluator reads
-//! it; a text is compared as written.
+//! removed or changed. A number is compared by value and scale where the
+//! option is a number (`07.50` is `7.50`), as the evaluator holds it: `7.0`
+//! and `7.00` are equal, but a `decimal` answer or a trace writes each with
+//! its own places, so a changed scale is a change; a text is compared as
+//! written.
 
 use indexmap::IndexMap;
 
@@ -32,14 +34,14 @@ impl Lines {
 }
 
 /// Whether two options hold the same value: the same text, or the same
-/// number written otherwise (`7.0`, `7.00`) where the option is a number.
+/// number at the same scale written otherwise where the option is a number.
 fn same_value(a: &Fact, b: &Fact) -> bool {
     a.value == b.value
         || (a.numeric
             && b.numeric
             && matches!(
                 (parse_plain_decimal(&a.value), parse_plain_decimal(&b.value)),
-                (Some(x), Some(y)) if x == y
+                (Some(x), Some(y)) if x == y && x.scale() == y.scale()
             ))
 }
 
@@ -176,8 +178,8 @@ pub(super) fn compare(
             );
         }
     }
-    if let Some(c) = check_order(old, new) {
-        push(&mut out, Section::Checks, c);
+    for (section, c) in orders(old, new) {
+        push(&mut out, section, c);
     }
     out
 }
@@ -186,26 +188,47 @@ fn push(out: &mut IndexMap<Section, Vec<Change>>, section: Section, change: Chan
     out.entry(section).or_default().push(change);
 }
 
-/// The checks both versions have, when they are tested in another order.
-fn check_order(old: &Flat, new: &Flat) -> Option<Change> {
-    let common = |side: &Flat, other: &Flat| -> Vec<String> {
-        side.check_order
-            .iter()
-            .filter(|c| other.check_order.contains(c))
-            .cloned()
-            .collect()
-    };
-    let (a, b) = (common(old, new), common(new, old));
-    (a != b).then(|| Change {
-        kind: ChangeKind::Changed,
-        entity: "checks".into(),
-        attr: Some("order".into()),
-        old: Some(a.join(" → ")),
-        new: Some(b.join(" → ")),
-        old_line: None,
-        new_line: None,
-        old_file: None,
-        new_file: None,
-        words: Vec::new(),
-    })
+/// The members both versions have of each ordered thing (the checks, the
+/// inputs, a table's rows, an answer's fields), when they come in another
+/// order: the first check that holds decides, the first input at fault
+/// names the refusal, `rows(t)` goes in row order, an answer is written in
+/// its fields' order.
+fn orders(old: &Flat, new: &Flat) -> Vec<(Section, Change)> {
+    let mut out = Vec::new();
+    for a in &old.orders {
+        let Some(b) = new.orders.iter().find(|b| b.entity == a.entity) else {
+            continue;
+        };
+        // A table may hold 100,000 rows: the other side's names as a set.
+        let common = |side: &[String], other: &[String]| -> Vec<String> {
+            let other: std::collections::HashSet<&String> = other.iter().collect();
+            side.iter().filter(|c| other.contains(c)).cloned().collect()
+        };
+        let (x, y) = (common(&a.names, &b.names), common(&b.names, &a.names));
+        // Each member by its name within the thing: `a, b` for
+        // `inputs.a, inputs.b`, `[code=x]` for a table's row.
+        let short = |names: &[String]| -> String {
+            let within = |n: &'_ String| -> String {
+                let rest = n.strip_prefix(a.entity.as_str()).unwrap_or(n);
+                rest.strip_prefix('.').unwrap_or(rest).to_string()
+            };
+            names.iter().map(within).collect::<Vec<_>>().join(", ")
+        };
+        if x != y {
+            let change = Change {
+                kind: ChangeKind::Changed,
+                entity: a.entity.clone(),
+                attr: Some("order".into()),
+                old: Some(short(&x)),
+                new: Some(short(&y)),
+                old_line: None,
+                new_line: None,
+                old_file: None,
+                new_file: None,
+                words: Vec::new(),
+            };
+            out.push((a.section, change));
+        }
+    }
+    out
 }

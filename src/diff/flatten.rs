@@ -7,7 +7,8 @@
 //! layout of expressions (each is printed in canonical form), comments, and
 //! options left at their default. Table rows are named by their key columns
 //! (keyed tables), their first period (`from`) or their bracket number
-//! (scales and ranges), so a row moved in the file is no change.
+//! (scales and ranges), so a row moved in the file is its table's order
+//! changed, not a row removed and another added.
 
 use indexmap::IndexMap;
 use std::collections::BTreeMap;
@@ -53,19 +54,49 @@ pub(super) struct Entity {
 /// Every entity of a rulebook by its name (`steps.rgdu`, `tables.schedule[code=x]`).
 pub(super) type Entities = IndexMap<String, Entity>;
 
-/// The flattened rulebook, and the order of its checks (their names), which
-/// has a meaning of its own: the first check that holds decides.
+/// The flattened rulebook, and the orders that have a meaning of their
+/// own: the checks' (the first that holds decides), the inputs' (their
+/// validation order: which fault a case is refused for), a table's rows'
+/// (`rows(t)` and a group over them go in row order) and an answer's
+/// fields' (the order it is written in).
 pub(super) struct Flat {
     pub entities: Entities,
-    pub check_order: Vec<String>,
+    pub orders: Vec<Order>,
+}
+
+/// The order of the members of one thing: `checks`, `inputs`, a table's
+/// rows, a decision's answer fields, each by its entity name.
+pub(super) struct Order {
+    pub section: Section,
+    pub entity: String,
+    pub names: Vec<String>,
 }
 
 /// An expression's canonical form; text that does not parse (the checker
 /// would have refused it) is compared with its whitespace collapsed.
 pub(super) fn canonical(text: &str) -> String {
     match parse_expr(text) {
-        Ok(expr) => print(&expr),
+        Ok(mut expr) => {
+            default_modes(&mut expr);
+            print(&expr)
+        }
         Err(_) => text.split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// `round(x, p, half_up)` as `round(x, p)`: `half_up` is the default
+/// mode, so the two are one rule, and no change between them.
+fn default_modes(expr: &mut crate::expr::Expr) {
+    use crate::expr::ast::ExprKind;
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Call(f, args) = &mut e.kind {
+            let default = |m: &crate::expr::Expr| matches!(&m.kind, ExprKind::Name(n) if &*n.name == "half_up");
+            if &*f.name == "round" && args.len() == 3 && args.last().is_some_and(default) {
+                args.pop();
+            }
+        }
+        stack.extend(e.children_mut());
     }
 }
 
@@ -77,6 +108,9 @@ pub(super) fn toml_text(value: &toml::Value) -> String {
             let parts: Vec<String> = items.iter().map(toml_text).collect();
             format!("[{}]", parts.join(", "))
         }
+        // A date is its text, as the same date written as a string (a bare
+        // `Value`'s own display writes serde's private wrapper of it).
+        toml::Value::Datetime(d) => d.to_string(),
         toml::Value::Table(t) => {
             let sorted: BTreeMap<&String, String> =
                 t.iter().map(|(k, v)| (k, toml_text(v))).collect();
@@ -399,7 +433,7 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
             b.add(Section::Steps, format!("{entity}.{name}"), Some(&entity), f);
         }
     }
-    let mut check_order = Vec::new();
+    let mut check_names = Vec::new();
     for (n, c) in raw.checks.iter().enumerate() {
         let check = c.get_ref();
         let mut name = match &check.label {
@@ -416,7 +450,7 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         }
         let mut f = Facts::new(start(c));
         f.check("", check);
-        check_order.push(name.clone());
+        check_names.push(name.clone());
         b.add(Section::Checks, name, None, f);
     }
     for (name, d) in &raw.decisions {
@@ -463,9 +497,45 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         f.at = first.offset;
     }
     b.add(Section::Limits, "limits".into(), None, f);
+    let mut orders = vec![
+        Order {
+            section: Section::Checks,
+            entity: "checks".into(),
+            names: check_names,
+        },
+        Order {
+            section: Section::Inputs,
+            entity: "inputs".into(),
+            names: raw.inputs.keys().map(|n| format!("inputs.{n}")).collect(),
+        },
+    ];
+    let members = |parent: &str| -> Vec<String> {
+        (b.entities.iter())
+            .filter(|(_, e)| e.parent.as_deref() == Some(parent))
+            .map(|(n, _)| n.clone())
+            .collect()
+    };
+    for name in raw.tables.keys() {
+        let entity = format!("tables.{name}");
+        let names = members(&entity);
+        orders.push(Order {
+            section: Section::Tables,
+            entity,
+            names,
+        });
+    }
+    for name in raw.decisions.keys() {
+        let entity = format!("decisions.{name}");
+        let names = members(&entity);
+        orders.push(Order {
+            section: Section::Answers,
+            entity: format!("{entity}.answer"),
+            names,
+        });
+    }
     Flat {
         entities: b.entities,
-        check_order,
+        orders,
     }
 }
 

@@ -134,7 +134,11 @@ pub fn render_text(r: &Report, style: Style) -> String {
                     },
                 ),
             };
-            let _ = writeln!(out, "  {mark} {} ({}): {body}", thing(c), lines(c));
+            let at = match lines(c) {
+                at if at.is_empty() => String::new(),
+                at => format!(" ({at})"),
+            };
+            let _ = writeln!(out, "  {mark} {}{at}: {body}", thing(c));
         }
     }
     if let Some(verdicts) = &r.compatibility {

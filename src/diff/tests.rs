@@ -52,3 +52,37 @@ fn text_that_is_no_rulebook_names_its_file() {
     assert_eq!(e.file, "old.toml");
     assert!(e.to_string().starts_with("old.toml: "), "{e}");
 }
+
+/// `round(x, p)` is `round(x, p, half_up)`: the default mode written out
+/// is no change.
+#[test]
+fn a_rounding_s_default_mode_written_out_is_the_same() {
+    assert_eq!(
+        canonical("round(a * b, 2)"),
+        canonical("round(a * b, 2, half_up)")
+    );
+    assert_ne!(
+        canonical("round(a * b, 2)"),
+        canonical("round(a * b, 2, half_even)")
+    );
+    assert_eq!(canonical("1 + round(x, 0, half_up)"), "1 + round(x, 0)");
+}
+
+/// A TOML date and the same date as a string are one value; serde's
+/// private wrapper of a date is never shown.
+#[test]
+fn a_toml_date_prints_as_its_text() {
+    let rows = r#"
+[rulebook]
+id = "d"
+version = 1
+schema = 1
+[tables.t]
+kind = "periods"
+rows = [{ name = "a", from = 2026-01-01, rate = "1" }]
+"#;
+    let raw: crate::rulebook::raw::RawRulebook = toml::from_str(rows).expect("a rulebook");
+    let row = raw.tables["t"].rows[0].get_ref();
+    let text = toml_text(&row["from"]);
+    assert_eq!(text, "2026-01-01", "{:?}", row["from"]);
+}

@@ -222,6 +222,41 @@ impl Expr {
         }
     }
 
+    /// [`Expr::children`], to rewrite them in place.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match &mut self.kind {
+            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {
+                Vec::new()
+            }
+            ExprKind::Field(base, _)
+            | ExprKind::Unary(_, base)
+            | ExprKind::In { value: base, .. } => vec![base],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::InList {
+                value: a, list: b, ..
+            } => vec![a, b],
+            ExprKind::If(c, a, b) => vec![c, a, b],
+            ExprKind::Let { value, body, .. } => vec![value, body],
+            ExprKind::Call(_, args) => args.iter_mut().collect(),
+            ExprKind::Match {
+                scrutinee,
+                arms,
+                otherwise,
+            } => {
+                let mut out: Vec<&mut Expr> = vec![scrutinee, otherwise];
+                out.extend(arms.iter_mut().map(|(_, v)| v));
+                out
+            }
+            ExprKind::Comprehension {
+                body, list, filter, ..
+            } => {
+                let mut out: Vec<&mut Expr> = vec![body, list];
+                out.extend(filter.as_deref_mut());
+                out
+            }
+        }
+    }
+
     /// How many nodes the tree holds, counted without recursion.
     pub fn size(&self) -> usize {
         let (mut n, mut stack) = (0, vec![self]);

@@ -121,8 +121,8 @@ keys = ["region"]
 kind = "keyed"
 columns = { rate = { type = "decimal" }, region = { type = "text" } }
 rows = [
-  { rate = "0.20", region = "south" },
-  { region = "north", rate = "0.1" },
+  { rate = "0.10", region = "north" },
+  { region = "south", rate = "0.20" },
 ]
 
 [parameters.fee]
@@ -638,8 +638,11 @@ fn named_rubrics_and_generators_replace_the_ones_found_beside_old() {
     );
 }
 
+/// A number at another scale is a change (a `decimal` answer writes it
+/// with its places), as a text written otherwise is; the same number at
+/// the same scale is none.
 #[test]
-fn a_number_written_otherwise_is_no_change_but_a_text_is() {
+fn a_number_at_another_scale_is_a_change_as_a_text_is() {
     let with_note = |note: &str, rate: &str| {
         MINI.replace(
             "rate = { type = \"decimal\" } }",
@@ -654,14 +657,39 @@ fn a_number_written_otherwise_is_no_change_but_a_text_is() {
             r#"{ region = "south", rate = "0.20", note = "-" }"#,
         )
     };
-    let (old, new) = (with_note("1.0", "0.10"), with_note("1.00", "0.100"));
-    bareme::parse_rulebook("new.toml", &new).expect("valid");
-    let all = changes(&diff_json(&old, &new));
-    let named: Vec<(&str, &str)> = all
-        .iter()
-        .map(|c| (c["entity"].as_str().unwrap(), c["attr"].as_str().unwrap()))
-        .collect();
-    assert_eq!(named, [("tables.rates[region=north]", "note")]);
+    let named = |old: &str, new: &str| -> Vec<(String, String)> {
+        bareme::parse_rulebook("new.toml", new).expect("valid");
+        let all = changes(&diff_json(old, new));
+        all.iter()
+            .map(|c| {
+                (
+                    c["entity"].as_str().unwrap().into(),
+                    c["attr"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let north = |attr: &str| ("tables.rates[region=north]".to_string(), attr.to_string());
+    let old = with_note("1.0", "0.10");
+    assert_eq!(
+        named(&old, &with_note("1.00", "0.100")),
+        [north("rate"), north("note")]
+    );
+    assert_eq!(named(&old, &with_note("1.00", "0.10")), [north("note")]);
+    // A row moved is its table's order changed: `rows(t)` goes in row order.
+    let moved = old.replace(
+        "rows = [\n  { region = \"north\"",
+        "rows = [\n  { region = \"south\", rate = \"0.20\", note = \"-\" },\n  { region = \"north\"",
+    );
+    let moved = moved.replacen(
+        "  { region = \"south\", rate = \"0.20\", note = \"-\" },\n]",
+        "]",
+        1,
+    );
+    assert_eq!(
+        named(&old, &moved),
+        [("tables.rates".to_string(), "order".to_string())]
+    );
 }
 
 #[test]
