@@ -1064,7 +1064,8 @@ fn an_input_the_case_never_gave_does_not_follow() {
         let at = inputs.iter().position(|i| i["name"] == name)?;
         Some(inputs[at]["value"].take())
     };
-    let edits: [(&str, &dyn Fn(&mut serde_json::Value)); 5] = [
+    type Edit<'a> = (&'a str, &'a dyn Fn(&mut serde_json::Value));
+    let edits: [Edit; 5] = [
         ("pay", &|v| v["bonus"] = serde_json::json!("500.00")),
         ("pay", &|v| v["rate"] = serde_json::json!("0.7")),
         ("m", &|v| v["b"] = serde_json::json!("5.00")),
