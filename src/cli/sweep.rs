@@ -50,5 +50,15 @@ pub fn run(args: &SweepArgs) -> ExitCode {
     }
     let mut out = Stdout::new();
     out.text(&swept.csv());
+    // A fault is the rulebook's defect, as `eval` exits 4 on it: the
+    // rows are written, and the run does not pass for a clean one.
+    let faults = swept.faults();
+    if faults > 0 {
+        warn!(
+            "error: the rulebook faulted on {faults} of {} values (each row's `error` says where)",
+            swept.rows.len()
+        );
+        return out.finish(ExitCode::from(4));
+    }
     out.finish(ExitCode::SUCCESS)
 }

@@ -17,6 +17,7 @@ use indexmap::IndexMap;
 use rust_decimal::Decimal;
 use serde_json::Value;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::eval::Outcome;
 use crate::evaluation::evaluate_value;
@@ -253,6 +254,11 @@ pub struct Sweep {
 pub struct Row {
     /// The value the field was given.
     pub x: Decimal,
+    /// The decision the answer took (none for a rejection or a fault):
+    /// rows of different decisions share the columns of their fields.
+    pub decision: Option<Arc<str>>,
+    /// The rulebook faulted on this value (`eval` exits 4 on it).
+    pub fault: bool,
     /// Numeric answer fields as written.
     pub values: IndexMap<String, Decimal>,
     /// `path: message` of a rejection or fault.
@@ -289,17 +295,23 @@ pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, SweepErr
                 }
                 Row {
                     x,
+                    decision: Some(answer.decision.clone()),
+                    fault: false,
                     values,
                     error: None,
                 }
             }
             Ok((Outcome::Rejected(e), _)) => Row {
                 x,
+                decision: None,
+                fault: false,
                 values: IndexMap::new(),
                 error: Some(format!("{}: {}", e.path, e.message)),
             },
             Err(e) => Row {
                 x,
+                decision: None,
+                fault: true,
                 values: IndexMap::new(),
                 error: Some(format!("fault: {e}")),
             },
@@ -357,16 +369,23 @@ fn set(case: &mut Value, path: &str, value: Value) -> Result<(), SweepError> {
 }
 
 impl Sweep {
-    /// The rows as CSV: the field, one column per numeric answer field, `error`.
-    /// An answer field named as the field varied or `error` is headed
-    /// `answer.NAME`, so that no two columns share a name.
+    /// How many values the rulebook faulted on.
+    pub fn faults(&self) -> usize {
+        self.rows.iter().filter(|r| r.fault).count()
+    }
+
+    /// The rows as CSV: the field, the decision, one column per numeric
+    /// answer field, `error`. An answer field named as the field varied,
+    /// `decision` or `error` is headed `answer.NAME`, so that no two
+    /// columns share a name.
     pub fn csv(&self) -> String {
         let mut out = String::new();
-        let answer = |c: &String| match *c == self.field || c == "error" {
+        let answer = |c: &String| match *c == self.field || c == "decision" || c == "error" {
             true => format!("answer.{c}"),
             false => c.clone(),
         };
-        let header: Vec<String> = std::iter::once(self.field.clone())
+        let header: Vec<String> = [self.field.clone(), "decision".to_string()]
+            .into_iter()
             .chain(self.columns.iter().map(answer))
             .chain(std::iter::once("error".to_string()))
             .collect();
@@ -379,7 +398,10 @@ impl Sweep {
         );
         out.push('\n');
         for row in &self.rows {
-            let mut cells = vec![row.x.to_string()];
+            let mut cells = vec![
+                row.x.to_string(),
+                quote(row.decision.as_deref().unwrap_or("")),
+            ];
             for c in &self.columns {
                 cells.push(
                     row.values

@@ -103,11 +103,11 @@ fn answers_across_a_cap_with_a_rejection_as_csv() {
     // 0.2 × (1500 − 1000) = 100; the cap holds from there; 2500 is over `max`.
     assert_eq!(
         swept.csv(),
-        "pay,levy,error\n\
-         1000.00,0.00,\n\
-         1500.00,100.00,\n\
-         2000.00,100.00,\n\
-         2500.00,,pay: 2500.00 is above the maximum 2000\n"
+        "pay,decision,levy,error\n\
+         1000.00,ok,0.00,\n\
+         1500.00,ok,100.00,\n\
+         2000.00,ok,100.00,\n\
+         2500.00,,,pay: 2500.00 is above the maximum 2000\n"
     );
 }
 
@@ -188,4 +188,44 @@ fn a_range_finer_than_a_decimal_holds_is_refused() {
     let values = ok.values();
     assert_eq!(values.len(), 5);
     assert!(values.windows(2).all(|w| w[1] - w[0] == Decimal::new(5, 2)));
+}
+
+/// Rows of different decisions share the columns of their fields: the
+/// decision column tells a refusal's `bonus` of 0.50 from a payment's
+/// (it read as a bonus paid), and a fault is counted.
+#[test]
+fn each_row_names_its_decision_and_faults_are_counted() {
+    let text = CAPPED
+        .replace(
+            "[[checks]]\ndecision = \"ok\"",
+            "[[checks]]\nwhen = \"pay < 1000\"\ndecision = \"low\"\n\n[[checks]]\nwhen = \"pay == 1500\"\ndecision = \"odd\"\n\n[[checks]]\ndecision = \"ok\"",
+        )
+        .replace(
+            "[decisions.ok.answer]",
+            "[decisions.low.answer]\nlevy = { expr = \"pay\", format = \"money\" }\n\n\
+             [decisions.odd.answer]\nlevy = { expr = \"pay / (pay - 1500)\", format = \"money\" }\n\n\
+             [decisions.ok.answer]",
+        );
+    let rb = crate::rulebook::parse_rulebook("capped.toml", &text).expect("checks");
+    let swept = sweep(
+        &rb,
+        &json!({"pay": "0"}),
+        &vary("pay=500..1500:500").expect("reads"),
+    )
+    .expect("sweeps");
+    let csv = swept.csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "pay,decision,levy,error",
+            "500,low,500.00,",
+            "1000,ok,0.00,"
+        ]
+    );
+    assert!(
+        lines[3].starts_with("1500,,,fault: division by zero"),
+        "{csv}"
+    );
+    assert_eq!(swept.faults(), 1);
 }

@@ -25,10 +25,16 @@ fn sweep_prints_exact_answers_and_draws_the_plot() {
         lines[0],
         // The answer's own gross_pay apart from the field varied (both
         // were headed `gross_pay`, and a reader keyed by name lost one).
-        "gross_pay,answer.gross_pay,employee_contribution,allowed_deduction,taxable_pay,income_tax,net_pay,error"
+        "gross_pay,decision,answer.gross_pay,employee_contribution,allowed_deduction,taxable_pay,income_tax,net_pay,error"
     );
-    assert_eq!(lines[1], "1000.00,1000.00,50.00,0.00,950.00,0.00,950.00,");
-    assert_eq!(lines[3], "1100.00,1100.00,55.00,0.00,1045.00,4.50,1040.50,");
+    assert_eq!(
+        lines[1],
+        "1000.00,calculate,1000.00,50.00,0.00,950.00,0.00,950.00,"
+    );
+    assert_eq!(
+        lines[3],
+        "1100.00,calculate,1100.00,55.00,0.00,1045.00,4.50,1040.50,"
+    );
     assert_eq!(lines.len(), 4);
     let text = std::fs::read_to_string(&svg).expect("the plot");
     assert!(text.starts_with("<svg") && text.contains("marginal rate"));
@@ -58,6 +64,36 @@ fn sweep_refuses_a_range_it_cannot_sweep() {
         .unwrap_or_default();
     assert_eq!(
         second,
-        r#"-1.00,,,,,,,"gross_pay: must not be negative, found ""-1.00"" (R2)""#
+        r#"-1.00,,,,,,,,"gross_pay: must not be negative, found ""-1.00"" (R2)""#
     );
+}
+
+/// A value the rulebook faults on (as `eval` exits 4 on it) is its row's
+/// `error`, and the sweep exits 4 with every row written: it exited 0.
+#[test]
+fn a_sweep_with_a_fault_exits_4_after_its_rows() {
+    let dir = tempdir("sweep-fault");
+    let book = dir.join("rulebook.toml");
+    std::fs::write(
+        &book,
+        "[rulebook]\nid = \"f\"\nversion = 1\nschema = 1\n\n[inputs.pay]\ntype = \"money\"\nrequired = true\n\n\
+         [steps.share]\nexpr = \"100 / (pay - 2)\"\n\n[[checks]]\ndecision = \"ok\"\n\n\
+         [decisions.ok.answer]\nshare = { expr = \"share\", format = \"decimal\" }\n",
+    )
+    .expect("written");
+    let case = dir.join("case.json");
+    std::fs::write(&case, r#"{"pay": "1.00"}"#).expect("written");
+    let (book, case) = (book.display().to_string(), case.display().to_string());
+    let o = bareme(&["sweep", &book, &case, "--vary", "pay=1..3:1"], None);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("faulted on 1 of 3 values"),
+        "{}",
+        stderr(&o)
+    );
+    let csv = stdout(&o);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[..2], ["pay,decision,share,error", "1,ok,-100,"]);
+    assert!(lines[2].starts_with("2,,,fault: division by zero"), "{csv}");
+    assert_eq!(lines[3], "3,ok,100,");
 }
