@@ -206,6 +206,27 @@ fn parse_case(text: &str) -> Result<RawCase, String> {
             "the case file is invalid: `versions.{key}` names no version (a positive integer, without a sign or leading zeros)"
         ));
     }
+    // Every expectation of the file, whichever version runs it: one with
+    // both an answer and an error failed under its own version and passed
+    // under one that extends it, which ran only its own.
+    let stated = |e: &RawExpect| {
+        [e.answer.is_some(), e.changes.is_some(), e.error.is_some()]
+            .iter()
+            .filter(|b| **b)
+            .count()
+    };
+    let expectations = (raw.expect.iter().map(|e| ("expect".to_string(), e))).chain(
+        raw.versions
+            .iter()
+            .map(|(k, e)| (format!("versions.{k}"), e)),
+    );
+    for (at, e) in expectations {
+        if stated(e) != 1 || (at == "expect" && e.changes.is_some()) {
+            return Err(format!(
+                "the case file is invalid: `{at}` needs exactly one of `answer`, `changes` (under `versions` only) and `error`"
+            ));
+        }
+    }
     Ok(raw)
 }
 

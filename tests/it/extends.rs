@@ -394,7 +394,21 @@ fn a_version_expectation_may_state_only_the_fields_it_changes() {
     );
     assert_eq!(
         run("[versions.2.changes]\ntax = \"12.00\"\n[versions.2.error]\npath = \"pay\"\n"),
-        ["an expectation needs exactly one of `answer`, `changes` and `error`"]
+        ["the case file is invalid: `versions.2` needs exactly one of `answer`, `changes` (under `versions` only) and `error`"]
+    );
+    // The file's own expectation at fault fails the extending version's
+    // run too: it passed there, where only `versions.2` was read.
+    std::fs::write(
+        v1.join("cases/both.toml"),
+        format!(
+            "{case}[expect.error]\npath = \"nonsense\"\n[versions.2.changes]\ntax = \"12.00\"\n"
+        ),
+    )
+    .expect("write");
+    let report = run_conformance(&load_rulebook(&v2).expect("loads"), &v2).expect("runs");
+    assert_eq!(
+        report.results[0].failures,
+        ["the case file is invalid: `expect` needs exactly one of `answer`, `changes` (under `versions` only) and `error`"]
     );
 }
 
