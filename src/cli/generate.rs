@@ -37,6 +37,7 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         warn!("error: {why}");
         return ExitCode::from(2);
     }
+    let mut set: Vec<&str> = Vec::new();
     for option in &args.options {
         let (name, on) = match option.split_once('=') {
             None => (option.as_str(), true),
@@ -47,6 +48,12 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        // Set twice, one of the two was silently dropped.
+        if set.contains(&name) {
+            warn!("error: --option {name} is given twice");
+            return ExitCode::from(2);
+        }
+        set.push(name);
         if let Err(e) = generator.set_option(name, on) {
             warn!("error: --option: {e}");
             return ExitCode::from(2);

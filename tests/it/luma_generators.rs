@@ -345,6 +345,24 @@ fn luma_prompts_state_the_citation_rules_and_offer_the_demonstrations() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
+    // Given twice, one of the two is not silently dropped.
+    let twice = [
+        "--option",
+        "demonstrations=true",
+        "--option",
+        "demonstrations=false",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_bareme"))
+        .current_dir(root())
+        .args([&["generate", G4, "-n", "1"][..], &twice[..]].concat())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--option demonstrations is given twice"),
+        "{err}"
+    );
 }
 
 /// The seed's tool mode (`--option documents`): the prompt leaves out the
