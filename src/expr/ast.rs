@@ -186,10 +186,11 @@ impl BinOp {
     }
 }
 
-impl Expr {
-    /// The direct subexpressions (the literals of `match` arms and of `in` excluded).
-    pub fn children(&self) -> Vec<&Expr> {
-        match &self.kind {
+/// The direct subexpressions of a node, shared or mutable: one list of
+/// the variants for [`Expr::children`] and [`Expr::children_mut`].
+macro_rules! direct_children {
+    ($kind:expr, $node:ty, $iter:ident, $as_deref:ident) => {
+        match $kind {
             ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {
                 Vec::new()
             }
@@ -202,59 +203,36 @@ impl Expr {
             } => vec![a, b],
             ExprKind::If(c, a, b) => vec![c, a, b],
             ExprKind::Let { value, body, .. } => vec![value, body],
-            ExprKind::Call(_, args) => args.iter().collect(),
+            ExprKind::Call(_, args) => args.$iter().collect(),
             ExprKind::Match {
                 scrutinee,
                 arms,
                 otherwise,
             } => {
-                let mut out: Vec<&Expr> = vec![scrutinee, otherwise];
-                out.extend(arms.iter().map(|(_, v)| v));
+                let mut out: Vec<$node> = vec![scrutinee, otherwise];
+                out.extend(arms.$iter().map(|(_, v)| v));
                 out
             }
             ExprKind::Comprehension {
                 body, list, filter, ..
             } => {
-                let mut out: Vec<&Expr> = vec![body, list];
-                out.extend(filter.as_deref());
+                let mut out: Vec<$node> = vec![body, list];
+                out.extend(filter.$as_deref());
                 out
             }
         }
+    };
+}
+
+impl Expr {
+    /// The direct subexpressions (the literals of `match` arms and of `in` excluded).
+    pub fn children(&self) -> Vec<&Expr> {
+        direct_children!(&self.kind, &Expr, iter, as_deref)
     }
 
     /// [`Expr::children`], to rewrite them in place.
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
-        match &mut self.kind {
-            ExprKind::Number(_) | ExprKind::Text(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {
-                Vec::new()
-            }
-            ExprKind::Field(base, _)
-            | ExprKind::Unary(_, base)
-            | ExprKind::In { value: base, .. } => vec![base],
-            ExprKind::Binary(_, a, b)
-            | ExprKind::InList {
-                value: a, list: b, ..
-            } => vec![a, b],
-            ExprKind::If(c, a, b) => vec![c, a, b],
-            ExprKind::Let { value, body, .. } => vec![value, body],
-            ExprKind::Call(_, args) => args.iter_mut().collect(),
-            ExprKind::Match {
-                scrutinee,
-                arms,
-                otherwise,
-            } => {
-                let mut out: Vec<&mut Expr> = vec![scrutinee, otherwise];
-                out.extend(arms.iter_mut().map(|(_, v)| v));
-                out
-            }
-            ExprKind::Comprehension {
-                body, list, filter, ..
-            } => {
-                let mut out: Vec<&mut Expr> = vec![body, list];
-                out.extend(filter.as_deref_mut());
-                out
-            }
-        }
+        direct_children!(&mut self.kind, &mut Expr, iter_mut, as_deref_mut)
     }
 
     /// How many nodes the tree holds, counted without recursion.
