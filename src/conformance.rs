@@ -20,6 +20,7 @@ use crate::eval::Outcome;
 use crate::evaluation::evaluate_value;
 use crate::rulebook::load::{read_capped, MAX_CASE_FILE_BYTES};
 use crate::rulebook::Rulebook;
+use crate::tasks::version_number;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -200,8 +201,7 @@ fn parse_case(text: &str) -> Result<RawCase, String> {
         .map_err(|e| format!("`case` is not a case as `eval` reads one: {e}"))?;
     // Written as the version is (`1`, not `01` or `+1`): another spelling
     // was never looked up, and one of two expectations silently dropped.
-    let canonical = |k: &str| k.parse::<i64>().is_ok_and(|v| v >= 1 && v.to_string() == k);
-    if let Some(key) = raw.versions.keys().find(|k| !canonical(k)) {
+    if let Some(key) = (raw.versions.keys()).find(|k| version_number(k).is_none()) {
         return Err(format!(
             "the case file is invalid: `versions.{key}` names no version (a positive integer, without a sign or leading zeros)"
         ));

@@ -133,13 +133,9 @@ fn written_version(name: &str, text: &str, section: &str) -> Result<u64, Compani
     let written = (table.get(section))
         .and_then(|s| s.get("rulebook"))
         .and_then(toml::Value::as_str);
-    let version = written.and_then(|r| r.split_once('@')).and_then(|(_, v)| {
-        // Written as the rulebook writes it: `x@03` or `x@+3` would load
-        // `v3` and then fail its pin as another version.
-        v.parse::<u64>()
-            .ok()
-            .filter(|n| *n >= 1 && n.to_string() == v)
-    });
+    let version = written
+        .and_then(|r| r.split_once('@'))
+        .and_then(|(_, v)| super::task::version_number(v).and_then(|n| u64::try_from(n).ok()));
     match version {
         Some(v) => Ok(v),
         None => {

@@ -26,7 +26,7 @@ pub use companion::{
 pub use json::{lone_halves_marked, read_json, JsonFault, LoneHalves};
 pub use lines::{next_line, next_line_capped, Line, LineError, LineFault, LineFile};
 pub use reply::{ReplyError, ReplyLine, ReplyText};
-pub use task::{Task, TaskError, KEYS, MAX_TASK_BYTES};
+pub use task::{version_number, Task, TaskError, KEYS, MAX_TASK_BYTES};
 
 #[cfg(test)]
 mod tests;

@@ -164,8 +164,8 @@ impl Task {
         let hash = required_text(&mut o, "rulebook_hash")?;
         let Some((rulebook_id, version)) = rulebook
             .rsplit_once('@')
-            .and_then(|(id, v)| Some((id, v.parse::<i64>().ok().filter(|n| n.to_string() == v)?)))
-            .filter(|(id, v)| is_rulebook_id(id) && *v >= 1)
+            .and_then(|(id, v)| Some((id, version_number(v)?)))
+            .filter(|(id, _)| is_rulebook_id(id))
         else {
             return Err(TaskError::Rulebook {
                 id,
@@ -329,4 +329,14 @@ impl Serialize for Switches<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_map(self.0.iter().map(|(name, on)| (name, on)))
     }
+}
+
+/// A rulebook version written as the rulebook writes it: a positive whole
+/// number without a sign or leading zeros. `01` or `+1` would name `v1` and
+/// then fail as another version (or be looked up nowhere), so a task line,
+/// a companion's pin and a conformance case's `versions` key refuse them alike.
+pub fn version_number(text: &str) -> Option<i64> {
+    text.parse::<i64>()
+        .ok()
+        .filter(|n| *n >= 1 && n.to_string() == text)
 }
