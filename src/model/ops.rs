@@ -33,7 +33,8 @@ pub(crate) fn bad_arguments(name: &str) -> String {
 /// Largest whole exponent computed by repeated multiplication.
 const MAX_WHOLE_EXPONENT: i64 = 4096;
 
-/// `x^y`, exact for whole exponents, to about 26 significant digits otherwise.
+/// `x^y`: for a whole `y`, the decimal nearest the exact power
+/// ([`crate::num::whole_power`]); to about 26 significant digits otherwise.
 ///
 /// Exponents that are a multiple of 1/2^k (such as 1.75 = 7/4) are computed
 /// with square roots, which rust_decimal takes to full precision; other
@@ -44,8 +45,12 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
             .to_i64()
             .filter(|n| n.abs() <= MAX_WHOLE_EXPONENT)
             .ok_or_else(|| format!("exponent {y} is too large"))?;
-        let r = powi(x, n.unsigned_abs()).ok_or_else(|| format!("{x}^{y} overflows"))?;
-        return if n < 0 { reciprocal(x, y, r) } else { Ok(r) };
+        return crate::num::whole_power(x, n).or_else(|e| match e {
+            crate::num::PowerError::ZeroToNegative => reciprocal(x, y, Decimal::ZERO),
+            crate::num::PowerError::Overflow => {
+                Err(format!("{x}^{y} overflows the exact decimal range"))
+            }
+        });
     }
     if x.is_sign_negative() && !x.is_zero() {
         return Err(format!("{x}^{y}: a negative base needs a whole exponent"));

@@ -3,7 +3,8 @@
 //! The bottom layer of the engine. [`arith`] is checked decimal arithmetic;
 //! [`exact`] keeps a quotient that no finite decimal holds as a fraction
 //! until a rounding point; [`rounding`] rounds and measures each rounding's
-//! margin. Nothing here knows about rulebooks, values or cases.
+//! margin; [`whole_power`] is `x^n` as the nearest decimal. Nothing here
+//! knows about rulebooks, values or cases.
 
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
@@ -11,11 +12,13 @@ use serde::Serialize;
 mod decimal;
 mod error;
 pub mod exact;
+mod power;
 pub mod rounding;
 
 pub use decimal::{add, mul, sub};
 pub use error::NumError;
 pub use exact::{Frac, Num};
+pub use power::{whole_power, PowerError};
 pub use rounding::{round, Rounded};
 
 /// `-d`, never a negative zero: rust_decimal's `-0.00` keeps its sign, which
