@@ -8,6 +8,9 @@ use bareme::unstable::generate::{
     load_generator, run_excluding, Exclusion, RunOptions, TaskDrawer,
 };
 
+use bareme::unstable::score::load_named_rubric;
+use bareme::unstable::tasks::CompanionError;
+
 use super::args::GenerateArgs;
 use super::output::{clobbers, OutFile, Stdout};
 use super::progress;
@@ -31,6 +34,19 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
         Ok(pair) => pair,
         Err(e) => return super::taskfile::companion_failed(e),
     };
+    // The prompts state the answer format of the rubric the generator
+    // names: tasks naming a rubric that is not there, or that grades
+    // another rulebook, would be graded by nothing they name.
+    if let Err(e) = load_named_rubric(&args.generator, generator.rubric(), &rb) {
+        let n = generator.rubric();
+        return match e {
+            CompanionError::Invalid(diags) => super::invalid(&diags, None),
+            e => {
+                warn!("error: {} names rubric {n}: {e}", args.generator.display());
+                ExitCode::from(3)
+            }
+        };
+    }
     // The rulebook's files are known only once it is loaded: an output
     // onto the version it extends is refused before anything is drawn.
     if let Some(why) = super::output::clobbers_rulebook(&outputs, &rb) {

@@ -356,6 +356,17 @@ impl Generator {
         self.number
     }
 
+    /// The rubric whose answer format its prompts state: `rubric = 8`.
+    ///
+    /// ```
+    /// # let (generator, rb) = bareme::load_generator("rulebooks/luma-payroll/generator-4.toml".as_ref(), None)?;
+    /// assert_eq!(generator.rubric(), 8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rubric(&self) -> i64 {
+        self.rubric
+    }
+
     /// Human title.
     ///
     /// ```

@@ -53,6 +53,36 @@ pub fn load_rubric(
     load_companion(path, "rubric", rulebook, parse_rubric)
 }
 
+/// The rubric a generator names (`rubric = N`): `rubric-N.toml` beside the
+/// generator file, read against the generator's rulebook. A generator's
+/// prompts state that rubric's answer format, so tasks naming a rubric that
+/// is not there, or that grades another rulebook, are refused before any
+/// is drawn.
+///
+/// ```
+/// let path = std::path::Path::new("rulebooks/luma-payroll/generator-4.toml");
+/// let (generator, rb) = bareme::load_generator(path, None)?;
+/// let rubric = bareme::unstable::score::load_named_rubric(path, generator.rubric(), &rb)?;
+/// assert_eq!(rubric.number, 8);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn load_named_rubric(
+    generator: &Path,
+    number: i64,
+    rb: &Rulebook,
+) -> Result<Rubric, CompanionError> {
+    let path = generator
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(format!("rubric-{number}.toml"));
+    let name = path.display().to_string();
+    let text = crate::tasks::read_text(&path).map_err(|source| CompanionError::Io {
+        path: name.clone(),
+        source,
+    })?;
+    parse_rubric(&name, &text, rb).map_err(CompanionError::Invalid)
+}
+
 /// The largest size of a number in a rubric (scores, weights, scales).
 pub(crate) const MAX_SCORE_NUMBER: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);
 

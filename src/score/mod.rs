@@ -46,7 +46,7 @@ pub use grade::{
 };
 pub use grading::grade_in_order;
 pub use judge::{Judge, JudgeError, JudgeRequest, Recorded, Verdict};
-pub use load::{load_rubric, parse_rubric, RubricError};
+pub use load::{load_named_rubric, load_rubric, parse_rubric, RubricError};
 pub use means::{Means, Tally};
 pub use model::{
     DecisionRubric, Explanation, Field, FieldKind, FieldPath, Format, JsonKind, Partial, Rubric,

@@ -115,7 +115,7 @@ pub fn load_companion<T>(
 pub const MAX_COMPANION_BYTES: u64 = 4 << 20;
 
 /// The file's text, at most `MAX_COMPANION_BYTES`.
-fn read_text(path: &Path) -> Result<String, ReadError> {
+pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
     let bytes = std::fs::File::open(path)
         .and_then(|f| read_capped(f, MAX_COMPANION_BYTES))?
         .ok_or(ReadError::TooLarge(MAX_COMPANION_BYTES))?;

@@ -20,6 +20,7 @@ mod lines;
 mod reply;
 mod task;
 
+pub(crate) use companion::read_text;
 pub use companion::{
     check_pin, load_companion, parse_toml, CompanionError, Pin, PinWords, ReadError,
 };

@@ -382,8 +382,13 @@ fn a_companion_file_over_4_mib_is_refused_read_or_given() {
         "{}",
         problems[0].message
     );
-    // Under the cap, the same file loads.
+    // Under the cap, the same file loads (beside the rubric it names).
     std::fs::write(&file, &generator).expect("write");
+    std::fs::copy(
+        super::root().join("rulebooks/sales-tax/rubric-1.toml"),
+        dir.join("rubric-1.toml"),
+    )
+    .expect("the rubric copied");
     let o = bareme(&[
         "generate",
         &file.to_string_lossy(),

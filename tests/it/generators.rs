@@ -662,3 +662,70 @@ fn a_companion_names_its_rulebook_by_a_whole_version() {
     assert!(err.contains("generator-1.toml:1:9"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The rubric a generator names is read beside it against the same
+/// rulebook: `rubric = 99` with no `rubric-99.toml` wrote 40 tasks naming
+/// rubric 99 and exited 0, and so did a rubric grading another version.
+#[test]
+fn generate_refuses_a_rubric_it_cannot_name() {
+    use super::cli::{bareme, tempdir};
+    let dir = tempdir("named-rubric");
+    let set = dir.join("sales-tax");
+    std::fs::create_dir_all(&set).expect("set");
+    let bundled = root().join("rulebooks/sales-tax");
+    let generator = set.join("generator-1.toml");
+    let text = std::fs::read_to_string(bundled.join("generator-1.toml")).expect("generator");
+    let rubric = std::fs::read_to_string(bundled.join("rubric-1.toml")).expect("rubric");
+    std::fs::write(set.join("rubric-1.toml"), &rubric).expect("rubric");
+    let rulebook = bundled.join("v1");
+    let generate = || {
+        bareme(
+            &[
+                "generate",
+                generator.to_str().expect("utf-8"),
+                "-n",
+                "2",
+                "--rulebook",
+                rulebook.to_str().expect("utf-8"),
+            ],
+            None,
+        )
+    };
+    // As bundled: two tasks.
+    std::fs::write(&generator, &text).expect("generator");
+    let o = generate();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 2);
+    // A rubric that is not there.
+    std::fs::write(
+        &generator,
+        text.replacen("\nrubric = 1\n", "\nrubric = 99\n", 1),
+    )
+    .expect("generator");
+    let o = generate();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("names rubric 99"), "{err}");
+    assert!(err.contains("rubric-99.toml"), "{err}");
+    assert!(o.stdout.is_empty());
+    // A rubric grading another version.
+    std::fs::write(&generator, &text).expect("generator");
+    let other = rubric.replacen(
+        "rulebook = \"sales-tax@1\"",
+        "rulebook = \"sales-tax@2\"",
+        1,
+    );
+    assert_ne!(other, rubric);
+    std::fs::write(set.join("rubric-1.toml"), other).expect("rubric");
+    let o = generate();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("score::rulebook_version"), "{err}");
+    assert!(o.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,6 +21,13 @@ fn sales_generator(task: &str) -> String {
     format!("{head}[prompt]\ntask = '''{task}'''\n")
 }
 
+/// The bundled sales-tax rubric the generator names, beside `generator`.
+fn sales_rubric_beside(generator: &Path) {
+    let rubric = super::root().join("rulebooks/sales-tax/rubric-1.toml");
+    let beside = generator.with_file_name("rubric-1.toml");
+    std::fs::copy(rubric, beside).expect("the rubric copied");
+}
+
 /// `text` written to a file of its own in a folder of this test.
 fn file(test: &str, name: &str, text: &str) -> PathBuf {
     let path = tempdir(test).join(name);
@@ -92,6 +99,7 @@ fn a_doubling_template_fails_generate_and_diff_sample_cleanly() {
     let dir = tempdir("doubling");
     let g = dir.join("generator-1.toml");
     std::fs::write(&g, sales_generator(task)).expect("write the generator");
+    sales_rubric_beside(&g);
     // `diff --sample` reads the rulebook beside the generator.
     std::fs::create_dir_all(dir.join("v1")).expect("a version folder");
     std::fs::copy(
@@ -597,6 +605,7 @@ fn no_leftovers(path: &Path) {
 fn a_failed_run_leaves_its_output_files_as_they_were() {
     let task = r#"{% set ns = namespace(s="x") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}"#;
     let g = file("keep", "generator-1.toml", &sales_generator(task));
+    sales_rubric_beside(&g);
     let out = file("keep", "tasks.jsonl", "the old tasks\n");
     let manifest = file("keep", "manifest.json", "the old manifest\n");
     let o = bareme(
@@ -832,6 +841,7 @@ fn a_generated_set_is_never_written_onto_the_rulebook_found_beside_the_generator
     )
     .expect("copied");
     std::fs::copy(set.join("generator-1.toml"), dir.join("generator-1.toml")).expect("copied");
+    std::fs::copy(set.join("rubric-1.toml"), dir.join("rubric-1.toml")).expect("copied");
     let rulebook = dir.join("v2026").join("rulebook.toml");
     let before = std::fs::read(&rulebook).expect("rulebook");
     let generator = dir.join("generator-1.toml");
