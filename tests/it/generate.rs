@@ -1017,3 +1017,29 @@ fn a_grid_step_of_zero_or_below_is_refused_at_load() {
         );
     }
 }
+
+/// A template printing a value that is not there (a parameter's empty
+/// label, a row's open `to`) wrote `None` into the prompt; it is now a
+/// template error naming the line, and a test of it prints nothing.
+#[test]
+fn a_prompt_never_states_none() {
+    let rb = super::rulebook("rulebooks/paie-fr/v2026");
+    let text = read("rulebooks/paie-fr/generator-1.toml");
+    let with = |line: &str| text.replacen("task = \"\"\"", &format!("task = \"\"\"{line}"), 1);
+    let printed = with("[{{ rulebook.parameters.overtime_premium_25.label }}]");
+    let g = parse_generator("g.toml", &printed, &rb).expect("it loads");
+    let drawer = TaskDrawer::new(&g, &rb).expect("a drawer");
+    let e = drawer
+        .task(1, 0, None)
+        .expect_err("a prompt with None")
+        .to_string();
+    assert!(e.contains("prints a value that is not there (none)"), "{e}");
+    assert!(e.contains("task:1"), "{e}");
+    let tested =
+        with("[{% if rulebook.parameters.overtime_premium_25.label is not none %}x{% endif %}]");
+    let g = parse_generator("g.toml", &tested, &rb).expect("it loads");
+    let drawer = TaskDrawer::new(&g, &rb).expect("a drawer");
+    let task = drawer.task(1, 0, None).expect("a task").task;
+    let prompt = task.prompt.expect("a prompt");
+    assert!(prompt.starts_with("[]"), "{prompt}");
+}

@@ -533,10 +533,26 @@ pub(crate) fn install(env: &mut Environment<'static>) {
         );
     }
     env.set_formatter(|out, state, value| {
+        stated(value)?;
         finite(value)?;
         spend(size(value)?)?;
         minijinja::escape_formatter(out, state, value)
     });
+}
+
+/// Refuses to print a value that is not there (`none`: a row's open `to`,
+/// a cell or label the rulebook leaves empty), which minijinja writes as
+/// `None`: a prompt would state the word to the model. Strict templates
+/// already refuse an undefined name; this is the same slip one step on.
+fn stated(v: &Value) -> Result<(), Error> {
+    if v.is_none() {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "this prints a value that is not there (none): test it \
+             (`{% if x is not none %}`) or give a default (`x or \"…\"`)",
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a number that is not one (`inf`, `nan`: `1 / 0`, `1e308 * 10`)
