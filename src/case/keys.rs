@@ -113,8 +113,8 @@ pub(crate) fn unknown<'d>(
 /// names a value the rulebook declares: each part a declared input, field,
 /// map key, table row or column, read through objects only. What `bareme
 /// sweep --vary` sets must be something the rules read, or every point of
-/// the sweep would be the same refusal.
-pub fn check_declared_path(rb: &Rulebook, path: &str) -> Result<(), CaseError> {
+/// the sweep would be the same refusal. Gives the declaration it names.
+pub fn check_declared_path<'r>(rb: &'r Rulebook, path: &str) -> Result<&'r Input, CaseError> {
     let mut parts = path.split('.');
     let first = parts.next().unwrap_or_default();
     let names = || rb.inputs.iter().map(|i| &*i.name);
@@ -174,7 +174,7 @@ pub fn check_declared_path(rb: &Rulebook, path: &str) -> Result<(), CaseError> {
         input = next;
         at = format!("{at}.{part}");
     }
-    Ok(())
+    Ok(input)
 }
 
 /// Keys longer than this get no suggestion (the distance is quadratic).

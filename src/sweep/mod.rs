@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::eval::Outcome;
 use crate::evaluation::evaluate_value;
 use crate::facts::CaseError;
-use crate::model::Rulebook;
+use crate::model::{InputKind, Rulebook};
 use crate::rulebook::check::parse_plain_decimal;
 
 /// Most values one sweep evaluates.
@@ -96,6 +96,19 @@ pub enum SweepError {
     /// A value could not be written as a JSON number.
     #[error("{0}")]
     Number(String),
+    /// An integer input swept by fractions: every value but the whole ones
+    /// would be the same refusal.
+    #[error(
+        "`{field}` is an integer input: FROM and STEP must be whole numbers, not {from} and {step}"
+    )]
+    NotWhole {
+        /// The field's path.
+        field: String,
+        /// The first value.
+        from: Decimal,
+        /// The step.
+        step: Decimal,
+    },
     /// The path runs through something in the case that is not an object.
     #[error("`{path}`: the case holds no object at `{key}`")]
     NoObject {
@@ -110,7 +123,7 @@ impl SweepError {
     /// A stable code: `sweep.usage`, `sweep.not_decimal`,
     /// `sweep.step_not_positive`, `sweep.empty_range`, `sweep.too_wide`,
     /// `sweep.too_fine`, `sweep.too_many_values`, `sweep.undeclared`, `sweep.number`,
-    /// `sweep.no_object`.
+    /// `sweep.not_whole`, `sweep.no_object`.
     pub fn code(&self) -> &'static str {
         match self {
             SweepError::Usage { .. } => "sweep::usage",
@@ -122,6 +135,7 @@ impl SweepError {
             SweepError::TooManyValues { .. } => "sweep::too_many_values",
             SweepError::Undeclared(_) => "sweep::undeclared",
             SweepError::Number(_) => "sweep::number",
+            SweepError::NotWhole { .. } => "sweep::not_whole",
             SweepError::NoObject { .. } => "sweep::no_object",
         }
     }
@@ -272,11 +286,23 @@ pub struct Row {
 /// non-object, is an error.
 pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, SweepError> {
     // A field no input declares would be refused at every point.
-    crate::case::check_declared_path(rb, &vary.field).map_err(SweepError::Undeclared)?;
+    let input =
+        crate::case::check_declared_path(rb, &vary.field).map_err(SweepError::Undeclared)?;
+    // An integer is written without places (`9`, not `9.0`, which a case
+    // may not give it), and is never swept by fractions.
+    let whole = matches!(input.kind, InputKind::Integer { .. });
+    if whole && !(vary.from.fract().is_zero() && vary.step.fract().is_zero()) {
+        return Err(SweepError::NotWhole {
+            field: vary.field.clone(),
+            from: vary.from,
+            step: vary.step,
+        });
+    }
     let as_number = matches!(lookup(case, &vary.field), Some(Value::Number(_)));
     let mut columns: Vec<String> = Vec::new();
     let mut rows = Vec::new();
     for x in vary.values() {
+        let x = if whole { x.normalize() } else { x };
         let mut case = case.clone();
         let written = if as_number {
             serde_json::from_str::<Value>(&x.to_string())

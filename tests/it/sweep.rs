@@ -97,3 +97,46 @@ fn a_sweep_with_a_fault_exits_4_after_its_rows() {
     assert!(lines[2].starts_with("2,,,fault: division by zero"), "{csv}");
     assert_eq!(lines[3], "3,ok,100,");
 }
+
+/// An integer input is written as a whole number (`9`, where `9.0..11:1`
+/// wrote `9.0` and every row was the refusal "must be a whole number,
+/// found 9.0"), and a fractional step over one is refused up front.
+#[test]
+fn an_integer_input_is_swept_by_whole_numbers() {
+    let dir = tempdir("sweep-integer");
+    let case = dir.join("case.json");
+    let payslip = std::fs::read_to_string(
+        super::root().join("rulebooks/paie-fr/v2026/cases/02-level-1-non-cadre-headcount-10.toml"),
+    )
+    .expect("a bundled case");
+    let table: toml::Table = toml::from_str(&payslip).expect("TOML");
+    let text = table["case"].as_str().expect("the case as JSON text");
+    std::fs::write(&case, text).expect("case");
+    let case = case.display().to_string();
+    let paie = "rulebooks/paie-fr/v2026";
+    let o = bareme(
+        &["sweep", paie, &case, "--vary", "headcount=9.0..11:1"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let firsts: Vec<String> = stdout(&o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(2).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(firsts, ["9,payslip", "10,payslip", "11,payslip"]);
+    let o = bareme(
+        &["sweep", paie, &case, "--vary", "headcount=9..10:0.5"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "`headcount` is an integer input: FROM and STEP must be whole numbers, not 9 and 0.5"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
