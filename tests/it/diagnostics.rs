@@ -586,6 +586,34 @@ fn problems_about_bare_tables_point_at_their_headers() {
     assert_eq!(problems(&text), vec![format!("check::cycle {expected}")]);
 }
 
+/// A cycle is shown at the formula that closes it: a `cite` condition
+/// reading its own step underlined the step's `expr`, which reads nothing
+/// of the cycle; a `when` reading a later step, likewise.
+#[test]
+fn a_cycle_is_shown_where_it_closes() {
+    let text = BASE.replace(
+        "clauses = [\"A\"]\n\n[[checks]]",
+        "clauses = [\"A\"]\ncite = [{ when = \"y > 2\", clauses = [\"A\"] }]\n\n[[checks]]",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::cycle {}", at(&text, "\"y > 2\"", 0))]
+    );
+    let text = BASE.replace(
+        "expr = \"x * 2\"",
+        "expr = \"x * 2\"\nwhen = \"z > 0\"\n\n[steps.z]\nexpr = \"y + 1\"",
+    );
+    let problems = problems(&text);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let either = [at(&text, "\"z > 0\"", 0), at(&text, "\"y + 1\"", 0)];
+    assert!(
+        either
+            .iter()
+            .any(|a| problems[0] == format!("check::cycle {a}")),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn a_steps_citations_are_checked_like_a_decisions() {
     // The condition must be a boolean, its names known, its clauses declared.

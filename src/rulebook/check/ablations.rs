@@ -132,7 +132,13 @@ impl Checker<'_> {
                 .iter()
                 .map(|s| format!("{}.{} (ablation {name})", group.name, s.name))
                 .collect();
-            self.topo_order(&local, &names, &vec![span; names.len()], "per-item steps");
+            self.topo_order(
+                &local,
+                &names,
+                &vec![span; names.len()],
+                &|_, _| None,
+                "per-item steps",
+            );
             deps.push(d);
         }
         let mut names: Vec<String> = steps
@@ -144,6 +150,12 @@ impl Checker<'_> {
                 .iter()
                 .map(|g| format!("{} (ablation {name})", g.name)),
         );
-        self.topo_order(&deps, &names, &vec![span; names.len()], "steps");
+        self.topo_order(
+            &deps,
+            &names,
+            &vec![span; names.len()],
+            &|_, _| None,
+            "steps",
+        );
     }
 }

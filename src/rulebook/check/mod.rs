@@ -583,12 +583,15 @@ impl Checker<'_> {
         self.shapes.len() - 1
     }
 
-    /// Orders nodes so each comes after the nodes it reads; reports each cycle once, by its members.
+    /// Orders nodes so each comes after the nodes it reads; reports each
+    /// cycle once, by its members, at the formula where the last member
+    /// reads the first (`reads_at(node, dep)`), else at that member.
     fn topo_order(
         &mut self,
         deps: &[Vec<usize>],
         names: &[String],
         spans: &[Span],
+        reads_at: &dyn Fn(usize, usize) -> Option<Span>,
         what: &str,
     ) -> Vec<usize> {
         // Iterative depth-first search; colour 0 = new, 1 = on the path, 2 = done.
@@ -631,10 +634,13 @@ impl Checker<'_> {
                                     "{what} depend on each other in a cycle: {}",
                                     cycle.join(" → ")
                                 );
-                                self.diags.push(Problem::new("check::cycle", message).at(
-                                    spans.get(dep).copied().unwrap_or_default(),
-                                    "part of the cycle",
-                                ));
+                                let at = reads_at(node, dep)
+                                    .or_else(|| spans.get(dep).copied())
+                                    .unwrap_or_default();
+                                self.diags.push(
+                                    Problem::new("check::cycle", message)
+                                        .at(at, "part of the cycle"),
+                                );
                             }
                         }
                         _ => {}

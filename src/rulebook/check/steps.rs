@@ -186,25 +186,32 @@ impl Checker<'_> {
             out.dedup();
             out
         };
-        let mut deps: Vec<Vec<usize>> = parsed_steps
+        // Each node's formulas with what each reads: a cycle is shown at
+        // the formula that closes it (a `cite` condition, a `when`), not
+        // at the step's `expr`.
+        let mut reads: Vec<Vec<(Span, Vec<usize>)>> = parsed_steps
             .iter()
-            .map(|p| top_refs(&p.all().collect::<Vec<_>>(), &[]))
+            .map(|p| p.all().map(|f| (f.span, top_refs(&[f], &[]))).collect())
             .collect();
         let mut node_names: Vec<String> = steps.keys().cloned().collect();
         let mut node_spans: Vec<Span> = steps.values().map(|s| s.anchor()).collect();
         for ((gname, g), parsed) in groups.iter().zip(parsed_groups) {
             let mut shadow: Vec<&str> = g.steps.keys().map(String::as_str).collect();
             shadow.push(g.item_name());
-            let exprs: Vec<&Pending> = parsed.steps.iter().flat_map(ParsedStep::all).collect();
-            let mut d = top_refs(&exprs, &shadow);
-            d.extend(top_refs(&[&parsed.over], &[]));
-            d.sort_unstable();
-            d.dedup();
-            deps.push(d);
+            let mut r: Vec<(Span, Vec<usize>)> = parsed
+                .steps
+                .iter()
+                .flat_map(ParsedStep::all)
+                .map(|f| (f.span, top_refs(&[f], &shadow)))
+                .collect();
+            r.push((parsed.over.span, top_refs(&[&parsed.over], &[])));
+            reads.push(r);
             node_names.push(gname.clone());
             node_spans.push(g.anchor());
         }
-        self.topo_order(&deps, &node_names, &node_spans, "steps")
+        let deps = merged(&reads);
+        let at = |node: usize, dep: usize| reading(&reads, node, dep);
+        self.topo_order(&deps, &node_names, &node_spans, &at, "steps")
     }
 
     /// One per-item group, once what it reads outside has its type: the item
@@ -323,35 +330,38 @@ impl Checker<'_> {
         names: &HashMap<Arc<str>, Binding>,
     ) -> Vec<usize> {
         let item: &str = raw.item_name();
-        let local_deps: Vec<Vec<usize>> = parsed
+        let local_of = |n: &str| {
+            if n == item {
+                None
+            } else {
+                local.get(n).copied()
+            }
+        };
+        let reads: Vec<Vec<(Span, Vec<usize>)>> = parsed
             .iter()
             .map(|p| {
-                let mut d: Vec<usize> = p
-                    .all()
-                    .filter_map(|p| p.ast.as_ref())
-                    .flat_map(|ast| {
-                        refs(
-                            ast,
-                            &|n| {
-                                if n == item {
-                                    None
-                                } else {
-                                    local.get(n).copied()
-                                }
-                            },
-                            &[],
-                            names,
-                        )
+                p.all()
+                    .map(|f| {
+                        let r = f
+                            .ast
+                            .as_ref()
+                            .map_or_else(Vec::new, |ast| refs(ast, &local_of, &[], names));
+                        (f.span, r)
                     })
-                    .collect();
-                d.sort_unstable();
-                d.dedup();
-                d
+                    .collect()
             })
             .collect();
+        let local_deps = merged(&reads);
         let local_names: Vec<String> = raw.steps.keys().map(|k| format!("{gname}.{k}")).collect();
         let local_spans: Vec<Span> = raw.steps.values().map(|s| s.anchor()).collect();
-        self.topo_order(&local_deps, &local_names, &local_spans, "per-item steps")
+        let at = |node: usize, dep: usize| reading(&reads, node, dep);
+        self.topo_order(
+            &local_deps,
+            &local_names,
+            &local_spans,
+            &at,
+            "per-item steps",
+        )
     }
 
     /// Compiles one step (formula, condition, fallback, citations) in a scope.
@@ -472,4 +482,29 @@ fn refs(
         stack.extend(e.children());
     }
     out
+}
+
+/// Each node's dependencies: what any of its formulas reads, once each.
+fn merged(reads: &[Vec<(Span, Vec<usize>)>]) -> Vec<Vec<usize>> {
+    reads
+        .iter()
+        .map(|formulas| {
+            let mut d: Vec<usize> = formulas
+                .iter()
+                .flat_map(|(_, r)| r.iter().copied())
+                .collect();
+            d.sort_unstable();
+            d.dedup();
+            d
+        })
+        .collect()
+}
+
+/// The first of `node`'s formulas that reads `dep`.
+fn reading(reads: &[Vec<(Span, Vec<usize>)>], node: usize, dep: usize) -> Option<Span> {
+    reads
+        .get(node)?
+        .iter()
+        .find(|(_, r)| r.contains(&dep))
+        .map(|(span, _)| *span)
 }
