@@ -614,6 +614,18 @@ fn a_cycle_is_shown_where_it_closes() {
     );
 }
 
+/// `[case] extra_keys = ["case"]` loaded, and the schema called `case` an
+/// ignored key, while `eval` read `{"case": {...}}` as the envelope: the
+/// case inside it was evaluated instead of the defaults.
+#[test]
+fn the_envelope_key_is_never_ignored() {
+    let text = format!("[case]\nextra_keys = [\"id\", \"case\"]\n\n{BASE}");
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::bad_name {}", at(&text, "\"case\"", 0))]
+    );
+}
+
 #[test]
 fn a_steps_citations_are_checked_like_a_decisions() {
     // The condition must be a boolean, its names known, its clauses declared.

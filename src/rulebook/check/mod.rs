@@ -221,6 +221,7 @@ impl Checker<'_> {
         // What the case may hold besides its inputs (`[case]`).
         let input_names: Vec<&str> = built_inputs.iter().map(|i| &*i.name).collect();
         let case_extra = self.extra_keys(&case.extra_keys, &input_names, "input");
+        self.envelope_not_ignored(&case.extra_keys);
 
         Some(Rulebook {
             ablations: built_ablations,
@@ -581,6 +582,20 @@ impl Checker<'_> {
             fields,
         });
         self.shapes.len() - 1
+    }
+
+    /// `[case] extra_keys` may not name `case`: a case holding only that
+    /// key is read as the envelope around a case, so the key the schema
+    /// said was ignored would become the case (the same reason no input
+    /// may be named `case`).
+    fn envelope_not_ignored(&mut self, raw: &Option<Spanned<RawExtraKeys>>) {
+        let Some(RawExtraKeys::Keys(keys)) = raw.as_ref().map(Spanned::get_ref) else {
+            return;
+        };
+        for key in keys.iter().filter(|k| k.get_ref() == "case") {
+            let message = "`case` cannot be ignored: `{\"case\": …}` is the envelope around a case";
+            self.problem("check::bad_name", sp(key), message, "here");
+        }
     }
 
     /// Orders nodes so each comes after the nodes it reads; reports each
