@@ -726,6 +726,38 @@ fn test_reports_an_unreadable_case_file_as_failed_and_runs_the_others() {
     assert!(lines[4].ends_with(": 1 passed, 2 failed"), "{out}");
 }
 
+/// A conformance case is read as `eval` reads a case: out of its
+/// `{"case": …}` envelope too (`test` refused `case` as an unknown input
+/// where `eval` answered).
+#[test]
+fn test_reads_a_case_in_its_envelope_as_eval_does() {
+    let dir = tempdir("envelope-case");
+    let luma = super::root().join(LUMA);
+    std::fs::copy(luma.join("rulebook.toml"), dir.join("rulebook.toml")).expect("copy");
+    let cases = dir.join("cases");
+    std::fs::create_dir_all(&cases).expect("mkdir");
+    let text = std::fs::read_to_string(luma.join("cases/01-spec-example-below-free.toml"))
+        .expect("a bundled case");
+    let mut file: toml::Table = toml::from_str(&text).expect("TOML");
+    let case = file["case"].as_str().expect("the case as JSON").to_string();
+    file.insert(
+        "case".into(),
+        toml::Value::String(format!("{{\"case\": {case}}}")),
+    );
+    std::fs::write(
+        cases.join("01-enveloped.toml"),
+        toml::to_string(&file).expect("TOML"),
+    )
+    .expect("write");
+    let o = bareme(&["test", dir.to_str().expect("utf-8")], None);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).ends_with(": 1 passed, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// The exit codes README's command table lists, each one run.
 #[test]
 fn exit_codes_are_those_the_readme_lists() {
