@@ -449,16 +449,23 @@ impl Num {
         }
     }
 
-    /// Exact comparison.
+    /// Exact comparison, whatever the size of the cross products: a
+    /// comparison has no result to keep, so one past 128 bits is made in
+    /// big integers rather than refused (`100000000000 / 3` against a
+    /// 28-place decimal faulted, where the format promises an order).
     pub fn cmp_exact(self, other: Num) -> Result<Ordering, NumError> {
         if let (Num::Dec(a), Num::Dec(b)) = (self, other) {
             return Ok(a.cmp(&b));
         }
         let (a, b) = self.parts()?;
         let (c, d) = other.parts()?;
-        let left = a.checked_mul(d).ok_or(RANGE)?;
-        let right = c.checked_mul(b).ok_or(RANGE)?;
-        Ok(left.cmp(&right))
+        match (a.checked_mul(d), c.checked_mul(b)) {
+            (Some(left), Some(right)) => Ok(left.cmp(&right)),
+            _ => {
+                use num_bigint::BigInt;
+                Ok((BigInt::from(a) * BigInt::from(d)).cmp(&(BigInt::from(c) * BigInt::from(b))))
+            }
+        }
     }
 }
 

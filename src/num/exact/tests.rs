@@ -64,6 +64,28 @@ fn fractions_compare_and_add_exactly() {
     assert_eq!(after.to_string(), "1.66");
 }
 
+/// Cross products past 128 bits still give the order (they faulted
+/// "cannot compare"): by hand, 852862730054528/111111111111 is
+/// 7675.76457049842776457049842776…, below the 28-place decimal by about
+/// 2.35e-25, and 10^11/3 is far above 0.1234….
+#[test]
+fn wide_fractions_compare_exactly() {
+    let wide = d("7675764570490752")
+        .arith(BinOp::Div, d("999999999999"))
+        .expect("a fraction");
+    assert!(matches!(wide, Num::Frac(_)));
+    let near = d("7675.764570498427764570498428");
+    assert_eq!(wide.cmp_exact(near), Ok(Ordering::Less));
+    assert_eq!(near.cmp_exact(wide), Ok(Ordering::Greater));
+    assert_eq!(wide.cmp_exact(wide), Ok(Ordering::Equal));
+    let third = d("100000000000")
+        .arith(BinOp::Div, d("3"))
+        .expect("a fraction");
+    let small = d("0.1234567890123456789012345678");
+    assert_eq!(third.cmp_exact(small), Ok(Ordering::Greater));
+    assert_eq!((-third).cmp_exact(small), Ok(Ordering::Less));
+}
+
 #[test]
 fn prorated_amounts_stay_in_range() {
     // 1823.03 × 86.67 / 151.67 × 7 / 28: a level-4 reference SMIC.
