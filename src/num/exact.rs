@@ -711,7 +711,9 @@ pub fn parse_written(text: &str) -> Option<Num> {
 
 /// Parses `p/q`, a plain decimal, or an integer into an exact number.
 pub fn parse_fraction(text: &str) -> Option<Num> {
-    // Shares and fractions of a whole are written without a sign.
+    // `P/Q` is written without a sign; a plain decimal may carry one
+    // (format §4.6), so a `min` below zero can be reached and `"-0.5"` is
+    // refused by the bounds that name the range, not as no fraction.
     let plain = |t: &str| {
         let (i, f) = t.split_once('.').unwrap_or((t, "0"));
         !i.is_empty() && !f.is_empty() && i.bytes().chain(f.bytes()).all(|b| b.is_ascii_digit())
@@ -728,7 +730,14 @@ pub fn parse_fraction(text: &str) -> Option<Num> {
             }
             ratio(p, q).ok()
         }
-        None if plain(text) => Decimal::from_str_exact(text).ok().map(Num::Dec),
+        None if plain(text.strip_prefix('-').unwrap_or(text)) => {
+            let mut d = Decimal::from_str_exact(text).ok()?;
+            // `-0.0` is zero, never a negative zero a trace would write.
+            if d.is_zero() {
+                d.set_sign_positive(true);
+            }
+            Some(Num::Dec(d))
+        }
         None => None,
     }
 }

@@ -734,3 +734,54 @@ fn bounds_no_value_can_meet_are_refused_at_load() {
         ]
     );
 }
+
+/// The `fraction` table of the format (§4.6), row by row: `"-0.5"` was
+/// refused as no fraction at all, where a plain decimal may carry a sign
+/// and the bounds name the range.
+#[test]
+fn a_fraction_input_reads_as_the_format_says() {
+    let text = "[rulebook]\nid = \"fractions-demo\"\nversion = 1\nschema = 1\n\n\
+        [inputs.estate]\ntype = \"money\"\nrequired = true\n\n\
+        [inputs.share]\ntype = \"fraction\"\nmin = \"0\"\nmax = \"1\"\nrequired = true\n\n\
+        [steps.received]\nexpr = \"estate * share\"\n\n\
+        [steps.received_rounded]\nexpr = \"received\"\nround = { places = 2, mode = \"half_up\" }\n\n\
+        [[checks]]\ndecision = \"d\"\n\n\
+        [decisions.d.answer]\nreceived = { expr = \"received_rounded\", format = \"money\" }\n";
+    let rb = match parse_rulebook("fractions-demo.toml", text) {
+        Ok(rb) => rb,
+        Err(d) => panic!("{}", d.render(100, false)),
+    };
+    let run = |share: serde_json::Value| {
+        let case = serde_json::json!({ "estate": "100000.00", "share": share });
+        match evaluate_value(&rb, &case, false).expect("no fault") {
+            (Outcome::Answer(a), _) => a.to_json()["received"].to_string(),
+            (Outcome::Rejected(e), _) => format!("{}: {}", e.path, e.message),
+            (other, _) => panic!("{other:?}"),
+        }
+    };
+    use serde_json::json;
+    assert_eq!(run(json!("1/3")), "\"33333.33\"");
+    assert_eq!(run(json!("2/6")), "\"33333.33\"");
+    assert_eq!(run(json!("3/8")), "\"37500.00\"");
+    assert_eq!(run(json!("0.25")), "\"25000.00\"");
+    assert_eq!(run(json!(1)), "\"100000.00\"");
+    assert_eq!(run(json!("3/2")), "share: 1.5 is outside the range 0…1");
+    assert_eq!(run(json!("-0.5")), "share: -0.5 is outside the range 0…1");
+    for refused in [
+        json!("-1/3"),
+        json!("1/0"),
+        json!(" 1/3"),
+        json!("1 / 3"),
+        json!("1/3.0"),
+        json!(".5"),
+        json!(0.5),
+        json!(-1),
+        json!("1000000000001/3"),
+    ] {
+        let got = run(refused.clone());
+        assert!(
+            got.starts_with("share: must be a fraction like \"3/8\", \"0.25\" or 1, found"),
+            "{refused}: {got}"
+        );
+    }
+}

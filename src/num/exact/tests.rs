@@ -24,6 +24,15 @@ fn finite_quotients_stay_decimal() {
     assert_eq!(parse_fraction("0.25"), Some(d("0.25")));
     assert_eq!(parse_fraction("1/0"), None);
     assert_eq!(parse_fraction("-1/3"), None);
+    // A plain decimal may carry a sign (format §4.6); a zero loses it.
+    assert_eq!(parse_fraction("-0.5"), Some(d("-0.5")));
+    assert_eq!(
+        parse_fraction("-0.0").map(|n| n.to_string()),
+        Some("0.0".into())
+    );
+    assert_eq!(parse_fraction("--1"), None);
+    assert_eq!(parse_fraction("-"), None);
+    assert_eq!(parse_fraction("-.5"), None);
     assert_eq!(parse_fraction(" 1/3"), None);
 }
 
