@@ -85,12 +85,15 @@ fn read_line<'a, R: BufRead + ?Sized>(
     skip: bool,
 ) -> std::io::Result<Option<Line<'a>>> {
     buf.clear();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    // Room for the line and its end, `\r\n` included: the limit is the
+    // line's, so a CRLF file's line of exactly `limit` bytes fits, as the
+    // same line ending in `\n` does.
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(2);
     let n = std::io::Read::take(&mut *reader, cap).read_until(b'\n', buf)?;
     if n == 0 {
         return Ok(None);
     }
-    if buf.last() != Some(&b'\n') && buf.len() > limit {
+    if buf.last() != Some(&b'\n') && n as u64 == cap {
         if skip {
             skip_line(reader)?;
         }
@@ -98,6 +101,10 @@ fn read_line<'a, R: BufRead + ?Sized>(
     }
     let line = buf.strip_suffix(b"\n").unwrap_or(buf);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > limit {
+        // Read to its end already: nothing is left to skip.
+        return Ok(Some(Line::TooLong));
+    }
     Ok(Some(Line::Fits(line)))
 }
 

@@ -244,6 +244,32 @@ fn a_line_without_end_stops_the_file_at_the_cap() {
     ));
 }
 
+/// The limit is a line's, whatever its end: a CRLF line of exactly the
+/// limit fits (its `\r` made it one byte over), and one byte more does
+/// not, at the end of the input too.
+#[test]
+fn a_line_s_limit_leaves_out_its_end() {
+    let read = |text: &str| {
+        let mut reader = text.as_bytes();
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        while let Some(line) = next_line(&mut reader, 4, &mut buf).expect("in memory") {
+            out.push(match line {
+                Line::Fits(l) => String::from_utf8_lossy(l).into_owned(),
+                Line::TooLong => "too long".into(),
+            });
+        }
+        out
+    };
+    assert_eq!(read("abcd\r\nabcd\nabcd\r\n"), ["abcd", "abcd", "abcd"]);
+    assert_eq!(read("abcd\r"), ["abcd"]);
+    assert_eq!(read("abcd"), ["abcd"]);
+    assert_eq!(read("abcde\r\nab\n"), ["too long", "ab"]);
+    assert_eq!(read("abcde\nab"), ["too long", "ab"]);
+    assert_eq!(read("abcd\rx\nab"), ["too long", "ab"]);
+    assert_eq!(read("abcde"), ["too long"]);
+}
+
 /// A reply holding half a surrogate pair, as Python's `json.dumps` writes
 /// one, is JSON by grammar but no text: the reply is graded at the floor
 /// (`ReplyText::LoneSurrogate`) and the run goes on. Anywhere else in the
