@@ -384,8 +384,8 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         id.schema.get_ref().to_string(),
         Some(start(&id.schema)),
     );
-    f.text("title", &id.title);
-    f.text("description", &id.description);
+    f.spanned("title", &id.title);
+    f.spanned("description", &id.description);
     b.add(Section::Identity, "rulebook".into(), None, f);
 
     for (name, clause) in &raw.clauses {

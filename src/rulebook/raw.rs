@@ -200,10 +200,12 @@ pub struct RawIdentity {
     pub schema: Spanned<i64>,
     /// Human title.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
+    pub title: Option<Spanned<String>>,
     /// Longer description.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    #[cfg_attr(feature = "format-schema", schemars(with = "Option<String>"))]
+    pub description: Option<Spanned<String>>,
     /// The version this one extends: a rulebook folder or file, relative to
     /// this file's folder (`"../v2026"`); this file's items replace its
     /// items of the same name.

@@ -230,7 +230,7 @@ impl Checker<'_> {
             id: ident.id.get_ref().clone(),
             version: *ident.version.get_ref(),
             schema: *ident.schema.get_ref(),
-            title: ident.title.clone(),
+            title: ident.title.as_ref().map(|t| t.get_ref().clone()),
             reference: format!(
                 "{}@{}#{}",
                 ident.id.get_ref(),
