@@ -74,7 +74,10 @@ pub fn whole_power(x: Decimal, n: i64) -> Result<Decimal, PowerError> {
             None => keep *= 2,
         }
     };
-    Ok(if negative {
+    Ok(if magnitude.is_zero() {
+        // Below half the 28th place: `0`, not 28 zeros after the point.
+        Decimal::ZERO
+    } else if negative {
         crate::num::negate(magnitude)
     } else {
         magnitude

@@ -72,6 +72,9 @@ fn out_of_range_powers() {
     assert_eq!(power("0.5", 4096), "0");
     assert_eq!(power("2", -200), "0");
     assert_eq!(power("0.0000000000000000000000000001", 4096), "0");
+    // Settled by rounding rather than by its size, still plain `0`.
+    assert_eq!(power("0.3", 55), "0");
+    assert_eq!(power("-0.3", 55), "0");
     assert_eq!(power("0.0000000000000000000000000001", -2), "Overflow");
 }
 
