@@ -212,6 +212,13 @@ fn tasks(args: &DiffArgs, ids: [&str; 2]) -> Result<Option<Vec<Task>>, ExitCode>
 /// (`ids`): a task of another set is rejected by both versions, so an
 /// impact of "0 tasks change" would say nothing true.
 fn of_the_set(source: &str, tasks: Vec<Task>, ids: [&str; 2]) -> Result<Vec<Task>, ExitCode> {
+    // A task twice would be counted twice among those that move, and its
+    // id would name two examples: refused, as `score` refuses it.
+    let mut seen = std::collections::HashSet::new();
+    if let Some(t) = tasks.iter().find(|t| !seen.insert(t.id.as_str())) {
+        warn!("error: {source}: task {} appears twice", t.id);
+        return Err(ExitCode::from(2));
+    }
     match tasks
         .iter()
         .find(|t| !ids.contains(&t.rulebook_id.as_str()))

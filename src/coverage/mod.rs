@@ -77,6 +77,9 @@ pub struct Coverage {
     /// Behind a lock so that a report (`&self`) can evaluate what is left.
     pending: Mutex<Pending>,
     tasks: usize,
+    /// The ids counted: a task twice would count its detections twice, as
+    /// `score` refuses it.
+    ids: std::collections::HashSet<String>,
 }
 
 /// Why coverage cannot be measured, or a task cannot be counted. Its
@@ -132,12 +135,15 @@ pub enum CoverageError {
         /// The rulebook's outcome, as `expected` would hold it.
         actual: Box<Value>,
     },
+    /// Two tasks have one id.
+    #[error("task {0} appears twice")]
+    Twice(String),
 }
 
 impl CoverageError {
     /// A stable code: `coverage.no_ablations`, `coverage.zero_subsets`,
     /// `coverage.too_many_combinations`, `coverage.task_mismatch`,
-    /// `coverage.reference_fails`, `coverage.wrong_expected`.
+    /// `coverage.reference_fails`, `coverage.wrong_expected`, `coverage.twice`.
     pub fn code(&self) -> &'static str {
         match self {
             CoverageError::NoAblations { .. } => "coverage::no_ablations",
@@ -146,6 +152,7 @@ impl CoverageError {
             CoverageError::TaskMismatch { .. } => "coverage::task_mismatch",
             CoverageError::ReferenceFails { .. } => "coverage::reference_fails",
             CoverageError::WrongExpected { .. } => "coverage::wrong_expected",
+            CoverageError::Twice(_) => "coverage::twice",
         }
     }
 }
@@ -207,6 +214,7 @@ impl Coverage {
             combinations,
             pending: Mutex::new(Pending::default()),
             tasks: 0,
+            ids: std::collections::HashSet::new(),
         })
     }
 
@@ -262,6 +270,9 @@ impl Coverage {
                 written_for: task.written_for(),
                 rulebook: format!("{}@{}#{}", rb.id(), rb.version(), rb.hash()),
             });
+        }
+        if !self.ids.insert(task.id.to_string()) {
+            return Err(CoverageError::Twice(task.id.to_string()));
         }
         let facts = match validate_case(rb, &task.case) {
             Ok(facts) => facts,

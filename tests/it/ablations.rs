@@ -386,6 +386,22 @@ fn ablations_refuses_tasks_it_cannot_score() {
         ),
         "{err}"
     );
+    // One task twice: its detections were counted twice.
+    let (code, err, _) = run("twice", &[good.clone(), good.clone()], &[]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            Some(2),
+            "error: TASKS, line 2: task 01-spec-example appears twice\n"
+        )
+    );
+    let file = task_file("twice-impact", &[good.clone(), good.clone()]);
+    let o = bareme(&["diff", SALES, SALES, "--impact", &file], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).replace(&file, "TASKS"),
+        "error: TASKS: task 01-spec-example appears twice\n"
+    );
     // Lines that are no task.
     let (code, err, _) = run("bad", &[good.clone(), "{\"id\": \"x\"".into()], &[]);
     assert_eq!(code, Some(2));
