@@ -142,8 +142,8 @@ pub mod unstable {
     pub mod embed {
         pub use crate::embed::versions::*;
         pub use crate::embed::{
-            batch_line, batch_lines, generate_lines, generate_lines_excluding, PoolError,
-            SplitError,
+            batch_line, batch_lines, case_limit, generate_lines, generate_lines_excluding,
+            too_large, PoolError, SplitError,
         };
     }
     pub mod eval {

@@ -14,19 +14,14 @@
 use std::path::Path;
 
 use bareme::unstable::case::CaseText;
-use bareme::unstable::rulebook::load::{read_capped, MAX_CASE_BYTES};
-use bareme::{CaseError, Rulebook};
+use bareme::unstable::rulebook::load::read_capped;
+use bareme::CaseError;
 
-/// The size limit of one case or batch line: the rulebook's
-/// `[limits] max_case_bytes`. The checker refuses one above `MAX_CASE_BYTES`;
-/// the bound is kept here too, for a `Rulebook` whose limits were set by hand.
-pub fn case_limit(rb: &Rulebook) -> usize {
-    rb.limits().max_case_bytes.min(MAX_CASE_BYTES)
-}
+pub use bareme::unstable::embed::case_limit;
 
 /// Why a case is refused before validation (the size limit is `limit`).
 pub fn too_large(limit: usize) -> String {
-    format!("the case is larger than the limit of {limit} bytes")
+    bareme::unstable::embed::too_large(limit).message
 }
 
 /// Reads one case from a file or, for `-`, standard input, refusing more than `limit` bytes.

@@ -34,9 +34,10 @@ use crate::model::{Limits, Rulebook};
 use crate::outcome::{write_error, write_outcome, write_traced, EvalError, Outcome};
 use crate::trace::Trace;
 
-/// The size limit of one case: the rulebook's `[limits] max_case_bytes`,
-/// never above [`Limits::MAX_CASE_BYTES`] (as `eval` bounds it).
-fn case_limit(rb: &Rulebook) -> usize {
+/// The size limit of one case or batch line: the rulebook's `[limits]
+/// max_case_bytes`, never above [`Limits::MAX_CASE_BYTES`] (the checker
+/// refuses one above it; the bound holds for limits set by hand too).
+pub fn case_limit(rb: &Rulebook) -> usize {
     rb.limits().max_case_bytes.min(Limits::MAX_CASE_BYTES)
 }
 
@@ -70,7 +71,8 @@ pub fn evaluate_bytes(
     }
 }
 
-fn too_large(limit: usize) -> CaseError {
+/// Why a case over `limit` bytes is refused, before it is read.
+pub fn too_large(limit: usize) -> CaseError {
     CaseError {
         path: "$".into(),
         message: format!("the case is larger than the limit of {limit} bytes"),

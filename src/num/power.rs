@@ -140,16 +140,20 @@ impl Bracket {
         Bracket { lo, hi, shift }
     }
 
+    /// The integer digits of `m^k / 10^places`, as the bracket bounds them:
+    /// the power has at least the first less one, at most the second.
+    fn integer_digits(&self, places: u64) -> (i128, i128) {
+        let digits = |n: &BigUint| (digit_count(n) + self.shift) as i128 - places as i128;
+        (digits(&self.lo), digits(&self.hi))
+    }
+
     /// The nearest decimal to `m^k / 10^places`, or `None` when the
     /// bracket is too wide to tell.
     fn nearest(&self, places: u64) -> Option<Result<Decimal, PowerError>> {
-        // Integer digits of the power: at least `digit_count(lo) + shift -
-        // places - 1`, at most `digit_count(hi) + shift - places`.
-        let low_digits = (digit_count(&self.lo) + self.shift) as i128 - places as i128;
+        let (low_digits, high_digits) = self.integer_digits(places);
         if low_digits > 30 {
             return Some(Err(PowerError::Overflow));
         }
-        let high_digits = (digit_count(&self.hi) + self.shift) as i128 - places as i128;
         if high_digits < -29 {
             // Below 10^-29, under half the 28th place.
             return Some(Ok(Decimal::ZERO));
@@ -174,13 +178,12 @@ impl Bracket {
     /// The nearest decimal to `10^places / m^k`, at the fewest places that
     /// hold it exactly or at most 28; `None` when the bracket cannot tell.
     fn nearest_reciprocal(&self, places: u64) -> Option<Result<Decimal, PowerError>> {
-        // Integer digits of the power, as in `nearest`: the reciprocal is
-        // below 10^-29 past 30 of them, past the decimal range below -29.
-        let low_digits = (digit_count(&self.lo) + self.shift) as i128 - places as i128;
+        // The reciprocal is below 10^-29 past 30 integer digits of the
+        // power, past the decimal range below -30.
+        let (low_digits, high_digits) = self.integer_digits(places);
         if low_digits > 30 {
             return Some(Ok(Decimal::ZERO));
         }
-        let high_digits = (digit_count(&self.hi) + self.shift) as i128 - places as i128;
         if high_digits < -30 {
             return Some(Err(PowerError::Overflow));
         }
