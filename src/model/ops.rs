@@ -71,6 +71,9 @@ pub fn pow(x: Decimal, y: Decimal) -> Result<Decimal, String> {
                 .to_i64()
                 .filter(|m| m.abs() <= MAX_WHOLE_EXPONENT * 1024)
                 .ok_or_else(|| format!("exponent {y} is too large"))?;
+            if let Some(exact) = crate::num::root_power(x, m, k) {
+                return exact.map_err(|_| format!("{x}^{y} overflows the exact decimal range"));
+            }
             let mut root = x;
             for _ in 0..k {
                 root = sqrt(root).ok_or_else(|| format!("square root of {root} failed"))?;

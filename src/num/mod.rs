@@ -18,7 +18,7 @@ pub mod rounding;
 pub use decimal::{add, mul, sub};
 pub use error::NumError;
 pub use exact::{Frac, Num};
-pub use power::{whole_power, PowerError};
+pub use power::{root_power, whole_power, PowerError};
 pub use rounding::{round, Rounded};
 
 /// `-d`, never a negative zero: rust_decimal's `-0.00` keeps its sign, which

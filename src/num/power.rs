@@ -84,6 +84,76 @@ pub fn whole_power(x: Decimal, n: i64) -> Result<Decimal, PowerError> {
     })
 }
 
+/// Largest root taken exactly: `x^(p/q)` for `q` up to 16 (k ≤ 4).
+const MAX_EXACT_ROOT: u32 = 4;
+
+/// `x^(p / 2^k)` for a positive `x`, as the decimal nearest to it (ties to
+/// even) at the most places that fit, 28 at most, or at the fewest places
+/// that hold it when it is exact (`16^0.25` is `2`); `None` when the power
+/// is too long to take exactly (`k` past 4, or `x^p` past a thousand
+/// digits), for the caller's road of rounded square roots.
+///
+/// With `Y = x^(p/q) · 10^t`, `floor(2Y)` is the integer `q`-th root of
+/// `floor(2^q · x^p · 10^(tq))`, so the rounding is decided in integers.
+pub fn root_power(x: Decimal, p: i64, k: u32) -> Option<Result<Decimal, PowerError>> {
+    if !(1..=MAX_EXACT_ROOT).contains(&k) || !x.is_sign_positive() || x.is_zero() || p == 0 {
+        return None;
+    }
+    let q = 1u32 << k;
+    let (mut m, mut s) = (x.mantissa().unsigned_abs(), x.scale());
+    while m % 10 == 0 && s > 0 {
+        m /= 10;
+        s -= 1;
+    }
+    let e = p.unsigned_abs();
+    if u64::from(m.ilog10() + 1).checked_mul(e)? > EXACT_DIGITS {
+        return None;
+    }
+    let power = BigUint::from(m).pow(u32::try_from(e).ok()?);
+    let places = u64::from(s) * e;
+    // x^p = num / den, exactly.
+    let (num, den) = if p > 0 {
+        (power, ten_to(places))
+    } else {
+        (ten_to(places), power)
+    };
+    // y^q = num / den has fewer than `d` integer digits (at most two
+    // more than it has), so y at most `whole`, one more than it has: the
+    // most places that can fit are 30 - whole, or 28.
+    let d = digit_count(&num) as i128 - digit_count(&den) as i128 + 1;
+    let whole = (d.max(0) + i128::from(q) - 1) / i128::from(q);
+    if whole > 30 {
+        return Some(Err(PowerError::Overflow));
+    }
+    let mut scale = (30 - whole).min(28);
+    loop {
+        let lift = ten_to(u64::try_from(scale).ok()? * u64::from(q));
+        let twice = ((&num << q) * &lift / &den).nth_root(q);
+        // 2Y is exactly `twice` when its q-th power gives the quotient back.
+        let exact_half = |t: &BigUint| t.pow(q) * &den == (&num << q) * &lift;
+        let nearest = if twice.bit(0) && exact_half(&twice) {
+            // A tie: to the even neighbour.
+            let down: BigUint = &twice >> 1u32;
+            if down.bit(0) {
+                down + 1u32
+            } else {
+                down
+            }
+        } else {
+            (&twice + 1u32) >> 1u32
+        };
+        match fits(&nearest) {
+            Some(v) => {
+                let r = decimal(v, scale);
+                let exact = nearest.pow(q) * &den == &num * &lift;
+                return Some(Ok(if exact || v == 0 { r.normalize() } else { r }));
+            }
+            None if scale == 0 => return Some(Err(PowerError::Overflow)),
+            None => scale -= 1,
+        }
+    }
+}
+
 /// `m^k` between `lo · 10^shift` and `hi · 10^shift`.
 struct Bracket {
     lo: BigUint,

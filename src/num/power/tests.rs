@@ -107,3 +107,63 @@ proptest! {
         }
     }
 }
+
+fn root(x: &str, p: i64, k: u32) -> String {
+    match root_power(d(x), p, k) {
+        Some(Ok(v)) => v.to_string(),
+        Some(Err(e)) => format!("{e:?}"),
+        None => "not exact".into(),
+    }
+}
+
+/// Against Python's `decimal` at 120 digits, rounded half to even at the
+/// most places that fit: the square-root road was 27,869 units off in the
+/// last place of the first.
+#[test]
+fn roots_are_the_nearest_decimal() {
+    assert_eq!(root("0.00088", -3, 1), "38306.810367229663991277879343");
+    assert_eq!(root("0.0369", -5, 1), "3823.2622138156561111258698676");
+    assert_eq!(root("2.3319128", 21, 1), "7260.7120928898051128972288537");
+    assert_eq!(root("1.5", 7, 2), "2.0331045081221508719149906190");
+    assert_eq!(root("2", 1, 1), "1.4142135623730950488016887242");
+    assert_eq!(root("0.9", 1, 2), "0.9740037464252967644227061964");
+    assert_eq!(root("123.45", -3, 2), "0.0270011138036019211832896248");
+}
+
+#[test]
+fn exact_roots_take_the_fewest_places() {
+    assert_eq!(root("16", 1, 2), "2");
+    assert_eq!(root("0.25", 1, 1), "0.5");
+    assert_eq!(root("6.25", 3, 1), "15.625");
+    assert_eq!(root("4", -1, 1), "0.5");
+    assert_eq!(root("1.00", 5, 3), "1");
+}
+
+#[test]
+fn roots_out_of_reach_or_range() {
+    // Past 16th roots, or a power past a thousand digits: the caller's road.
+    assert_eq!(root("2", 1, 5), "not exact");
+    assert_eq!(root("1.0001", 4095, 1), "not exact");
+    assert_eq!(root("-2", 1, 1), "not exact");
+    assert_eq!(root("10", 61, 1), "Overflow");
+    assert_eq!(root("0.1", 61, 1), "0");
+}
+
+proptest! {
+    /// A square root of an even power is the whole power, exactly.
+    #[test]
+    fn a_root_of_an_even_power_is_the_whole_power(
+        m in 1i64..=99_999,
+        s in 0u32..=4,
+        j in -6i64..=6,
+    ) {
+        prop_assume!(j != 0);
+        let x = Decimal::new(m, s);
+        let by_root = root_power(x, 2 * j, 1).expect("short enough");
+        let whole = whole_power(x, j);
+        match (by_root, whole) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a.normalize(), b.normalize()),
+            (a, b) => prop_assert_eq!(a.is_err(), b.is_err()),
+        }
+    }
+}
