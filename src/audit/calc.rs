@@ -63,8 +63,8 @@ pub struct LookupMade {
     pub key: String,
     /// The row chosen, as the trace writes it.
     pub row: Option<String>,
-    /// For a scale, the bands applied (the trace's `why`).
-    pub why: Option<String>,
+    /// Why that row (the trace's `why`): for a scale, the bands applied.
+    pub why: String,
 }
 
 /// A name read whose recorded value is not what its source gives.
@@ -515,7 +515,7 @@ impl<'a, W: World> Calc<'a, W> {
         let table = self.rb.tables.get(t).ok_or("no such table")?;
         let (rows, source) = self.world.rows(t)?;
         let name = table.name.clone();
-        let made = |kind, key: String, row: Option<String>, why: Option<String>| LookupMade {
+        let made = |kind, key: String, row: Option<String>, why: String| LookupMade {
             kind,
             table: name.clone(),
             source: source.clone(),
@@ -544,8 +544,12 @@ impl<'a, W: World> Calc<'a, W> {
                 }
                 let key = values.iter().map(plain).collect::<Vec<_>>().join(", ");
                 let row = ops::key_row(&rows, keys, &values);
+                let why = match row {
+                    Some(_) => "the row with this key",
+                    None => "no row has this key",
+                };
                 self.lookups
-                    .push(made("key", key.clone(), row.map(|_| key), None));
+                    .push(made("key", key.clone(), row.map(|_| key), why.into()));
                 Ok(row.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
             }
             Func::PeriodRow => {
@@ -554,11 +558,25 @@ impl<'a, W: World> Calc<'a, W> {
                     return Ok(Value::Absent);
                 }
                 let row = ops::period_row(&rows, &k);
+                let key = plain(&k);
+                let period = |r: &crate::model::Row| r.period.map(|p| p.to_string());
+                let why = match row {
+                    Some(r) => format!("{key} is within {}", period(r).unwrap_or_default()),
+                    None => {
+                        let rows: Vec<String> = (rows.iter())
+                            .map(|r| {
+                                let name = r.name.as_deref().unwrap_or("?");
+                                format!("{name} {}", period(r).unwrap_or_default())
+                            })
+                            .collect();
+                        format!("no row covers {key} (rows: {})", rows.join(", "))
+                    }
+                };
                 self.lookups.push(made(
                     "period",
-                    plain(&k),
+                    key,
                     row.and_then(|r| r.name.as_deref().map(str::to_string)),
-                    None,
+                    why,
                 ));
                 Ok(row.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
             }
@@ -566,8 +584,13 @@ impl<'a, W: World> Calc<'a, W> {
                 let x = self.num(args.get(1).ok_or("range_row without a value")?, text)?;
                 let row = ops::range_row(&rows, x)?;
                 let shown = row.map(|r| Value::Record(r.record.clone()).to_string());
-                self.lookups
-                    .push(made("range", plain(&Value::from_num(x)), shown, None));
+                let key = plain(&Value::from_num(x));
+                let why = match row.map(|r| r.record.fields.first()) {
+                    Some(Some(Value::Number(upto))) => format!("{key} ≤ {upto}"),
+                    Some(_) => format!("{key} is above every bound"),
+                    None => "no row".into(),
+                };
+                self.lookups.push(made("range", key, shown, why));
                 Ok(row.map_or(Value::Absent, |r| Value::Record(r.record.clone())))
             }
             _ => {
@@ -604,7 +627,7 @@ impl<'a, W: World> Calc<'a, W> {
                     lines.join(" + ")
                 };
                 self.lookups
-                    .push(made("scale", plain(&Value::from_num(x)), None, Some(why)));
+                    .push(made("scale", plain(&Value::from_num(x)), None, why));
                 Ok(Value::from_num(total))
             }
         }

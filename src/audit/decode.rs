@@ -35,9 +35,16 @@ pub fn decode_in(json: &Json, input: &Input, case: Option<&Json>) -> Option<Valu
     let kind = &input.kind;
     let inside = |key: &str| case.and_then(|c| c.get(key));
     Some(match kind {
-        InputKind::Money(_) | InputKind::Decimal(_) | InputKind::Integer { .. } => {
-            Value::Number(number(json)?)
+        InputKind::Money(spec) | InputKind::Decimal(spec) => {
+            // Held as the validator holds it: money at its places (`"275.5"`
+            // is 275.50), so that a `decimal` answer's scale follows too.
+            let mut n = number(json)?;
+            if let Some(scale) = spec.rescale.filter(|s| n.scale() < *s) {
+                n.rescale(scale);
+            }
+            Value::Number(n)
         }
+        InputKind::Integer { .. } => Value::Number(number(json)?),
         InputKind::Fraction { .. } => {
             let text = text_of(json)?;
             Value::from_num(parse_written(&text)?)

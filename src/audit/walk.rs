@@ -203,10 +203,13 @@ impl<'a> State<'a> {
         }
         let from_case = self.case.map(|c| c.get(&*input.name));
         if given == "default" {
-            if let Some(d) = &input.default {
-                if !same_value(value, d) {
+            match &input.default {
+                Some(d) if !same_value(value, d) => {
                     self.find(at, "default", shown(value), encode(d).to_string());
                 }
+                Some(_) => {}
+                // A table, or any input declared without a default, has none to take.
+                None => self.find(at, "given", given.into(), "not default: it has none".into()),
             }
         }
         let Some(in_case) = from_case else { return };
@@ -498,17 +501,16 @@ impl<'a> State<'a> {
                 && text(r, "source").as_deref() == Some(m.source.as_str())
                 && text(r, "key").as_deref() == Some(m.key.as_str())
                 && text(r, "row") == m.row
-                && m.why
-                    .as_ref()
-                    .is_none_or(|w| text(r, "why").as_ref() == Some(w));
+                && text(r, "why").as_ref() == Some(&m.why);
             if !ok {
                 let follows = format!(
-                    "{{kind: {}, table: {}, source: {}, key: {}, row: {}}}",
+                    "{{kind: {}, table: {}, source: {}, key: {}, row: {}, why: {}}}",
                     m.kind,
                     m.table,
                     m.source,
                     m.key,
-                    m.row.as_deref().unwrap_or("none")
+                    m.row.as_deref().unwrap_or("none"),
+                    m.why
                 );
                 self.find(at, "lookup", r.to_string(), follows);
             }
@@ -798,6 +800,8 @@ impl<'a> State<'a> {
                     (Format::Fixed(p), Json::String(s)) => {
                         fixed_text(s, p as usize) && same(recorded, &follows)
                     }
+                    // As held, scale kept: `2.340` is not what `2.34` writes.
+                    (Format::Decimal, Json::String(_)) => *recorded == follows,
                     (Format::Integer | Format::Number, Json::Number(_)) => number(recorded)
                         .is_some_and(|d| same(&Json::String(d.to_string()), &follows)),
                     _ => same(recorded, &follows),

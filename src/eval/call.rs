@@ -117,18 +117,16 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 if T::ON {
                     let why = match found {
                         Some(r) => match r.period {
-                            Some(p) => format!("{key} is within {}", PeriodText(p)),
+                            Some(p) => format!("{key} is within {}", p),
                             None => format!("{key} is within "),
                         },
                         None => {
                             let covered: Vec<String> = rows
                                 .iter()
                                 .map(|r| match r.period {
-                                    Some(p) => format!(
-                                        "{} {}",
-                                        r.name.as_deref().unwrap_or("?"),
-                                        PeriodText(p)
-                                    ),
+                                    Some(p) => {
+                                        format!("{} {}", r.name.as_deref().unwrap_or("?"), p)
+                                    }
                                     None => format!("{} ", r.name.as_deref().unwrap_or("?")),
                                 })
                                 .collect();
@@ -337,20 +335,6 @@ impl<'a, T: Tracer> Machine<'a, T> {
             Value::Map(entries) => self.spend_many(entries.len() as u64, span),
             Value::Text(_) => self.spend_many(text_units(v), span),
             _ => Ok(()),
-        }
-    }
-}
-
-/// A period as a lookup names the row it chose (`2026-01…2026-06`).
-struct PeriodText(Period);
-
-impl std::fmt::Display for PeriodText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            Period::Months(from, Some(to)) => write!(f, "{from}…{to}"),
-            Period::Months(from, None) => write!(f, "{from}…"),
-            Period::Dates(from, Some(to)) => write!(f, "{from}…{to}"),
-            Period::Dates(from, None) => write!(f, "{from}…"),
         }
     }
 }

@@ -12,6 +12,7 @@
 
 use indexmap::IndexMap;
 use rust_decimal::Decimal;
+use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 pub mod code;
@@ -607,6 +608,18 @@ pub enum Period {
     Months(Month, Option<Month>),
     /// `from`…`to` dates.
     Dates(chrono::NaiveDate, Option<chrono::NaiveDate>),
+}
+
+/// As a trace's lookup writes it: `2026-01…2026-06`, open-ended `2026-01…`.
+impl fmt::Display for Period {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Period::Months(from, Some(to)) => write!(f, "{from}…{to}"),
+            Period::Months(from, None) => write!(f, "{from}…"),
+            Period::Dates(from, Some(to)) => write!(f, "{from}…{to}"),
+            Period::Dates(from, None) => write!(f, "{from}…"),
+        }
+    }
 }
 
 /// A parameter.

@@ -162,6 +162,38 @@ fn a_value_changed_past_28_places_does_not_follow() {
     );
 }
 
+/// A `decimal` answer is written as held, scale kept, so its text is the
+/// answer: Luma's retrieval of a supplied `"275.5"` deduction (money, held
+/// at two places) answers `"275.50"`, and `"275.5"` or `"275.500"`, the
+/// same value, are not what the engine writes. The verifier compared them
+/// by value (its decoding dropped money's scale).
+#[test]
+fn a_decimal_answer_at_another_scale_does_not_follow() {
+    let rb = load_rulebook(Path::new("rulebooks/luma-payroll/v3")).expect("bundled rulebook");
+    let case = serde_json::json!({"task": "retrieval", "payroll_month": "2026-04",
+        "field": "deduction_cap", "reference_tables": {
+            "first-half": {"rate": "0.05", "cap": "4800.00", "deduction": "275.5",
+                "free": "1000.00", "upper": "3300.00", "middle_rate": "0.10", "upper_rate": "0.22"},
+            "second-half": {"rate": "0.04", "cap": "5000.00", "deduction": "350.00",
+                "free": "1100.00", "upper": "3000.00", "middle_rate": "0.08", "upper_rate": "0.20"}}});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(json["answer"]["value"], "275.50", "{line}");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    for other in ["275.5", "275.500", "0275.50"] {
+        let mut j = json.clone();
+        j["answer"]["value"] = serde_json::json!(other);
+        let found = findings(&rb, &j, &case);
+        assert_eq!(
+            found,
+            [format!(
+                "answer value: value: recorded {other}, follows 275.50"
+            )],
+            "{other}"
+        );
+    }
+}
+
 /// A rulebook `id` of the inputs and steps in `body` whose one decision
 /// answers the step `part` in money.
 fn part_rulebook(id: &str, body: &str) -> Rulebook {
@@ -1246,6 +1278,41 @@ fn claims_beyond_the_events_are_checked() {
         [format!(
             "step {at}: read {name}: recorded {value}, follows recorded once"
         )]
+    );
+
+    // A lookup's reason is recomputed: the row's period, not another's.
+    let mut why = line.clone();
+    let events = why["trace"]["events"].as_array_mut().expect("events");
+    let step = events
+        .iter_mut()
+        .find(|e| e["lookups"].as_array().is_some_and(|l| !l.is_empty()))
+        .expect("a step with a lookup");
+    let at = step["step"].as_str().expect("name").to_string();
+    assert_eq!(
+        step["lookups"][0]["why"],
+        "2026-09 is within 2026-07…2026-12"
+    );
+    step["lookups"][0]["why"] = serde_json::json!("2026-09 is within 2026-01…2026-12");
+    let found = findings(&rb, &why, &case);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with(&format!("step {at}: lookup: "))
+            && found[0].ends_with("why: 2026-09 is within 2026-07…2026-12}"),
+        "{found:?}"
+    );
+
+    // A table has no default to take (nor has any input declared without one).
+    let mut default = line.clone();
+    let inputs = default["trace"]["inputs"].as_array_mut().expect("inputs");
+    let tables = inputs
+        .iter_mut()
+        .find(|i| i["name"] == "reference_tables")
+        .expect("the table input");
+    assert_eq!(tables["given"], "absent");
+    tables["given"] = serde_json::json!("default");
+    assert_eq!(
+        findings(&rb, &default, &case),
+        ["input reference_tables: given: recorded default, follows not default: it has none"]
     );
 
     let text = line.to_string();
