@@ -234,6 +234,13 @@ fn to_decimal_reads_the_plain_notation_exactly() {
             "{bad}"
         );
     }
+    // As many digits as a decimal holds (docs/rulebook-format.md): 29 up to
+    // 2^96 − 1 units, and one more unit is past it.
+    assert_eq!(
+        shown(run(&[t("79228162514264337593543950335")])),
+        "79228162514264337593543950335"
+    );
+    assert!(run(&[t("79228162514264337593543950336")]).is_err());
     assert_eq!(
         run(&[t("123456789012345678901234567890")]),
         Err(
