@@ -146,7 +146,7 @@ impl Gen<'_> {
                     return Ok(None);
                 }
                 let mut texts = Vec::with_capacity(args.len());
-                let mut counted = String::new();
+                let mut counted = work_spent(func);
                 for (i, c) in carriers.iter().enumerate() {
                     let ty = carried(*c);
                     let arg = self.arg(args, i, ty, sc)?;
@@ -159,7 +159,7 @@ impl Gen<'_> {
                     return Ok(None);
                 }
                 let mut texts = Vec::with_capacity(args.len());
-                let mut counted = String::new();
+                let mut counted = work_spent(func);
                 for (i, a) in args.iter().enumerate() {
                     let arg = self.expr(a, sc)?.to(Ty::Val);
                     texts.push(counted_arg(&mut counted, op, i, arg, true));
@@ -271,6 +271,15 @@ impl Gen<'_> {
             Ty::Val => e.as_value().borrow(),
             ty => e.to(ty),
         })
+    }
+}
+
+/// What a call spends for its work, before its arguments (`Func::work_units`,
+/// as the interpreter's `call` spends it).
+fn work_spent(func: Func) -> String {
+    match func.work_units() {
+        0 => String::new(),
+        work => format!("spent += {work}; "),
     }
 }
 

@@ -24,6 +24,10 @@ use crate::model::ops;
 impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn call(&mut self, func: Func, args: &'a [Code], span: Span) -> Res<Value> {
         if let Some(op) = &func.spec().op {
+            let work = func.work_units();
+            if work > 0 {
+                self.spend_many(work, span)?;
+            }
             return self.run_op(op, args, span);
         }
         let fault = |m: String| Fault::at(span, m);

@@ -288,6 +288,18 @@ impl Func {
         self.spec().name
     }
 
+    /// Units of the evaluation budget a call spends beyond its node and
+    /// what it reads: work its arguments' sizes do not bound. `pow` takes
+    /// powers and roots in big integers (up to ~20 µs a call, some hundred
+    /// times a node), so a hostile formula calling it in a loop spent
+    /// minutes within a budget meant for seconds.
+    pub fn work_units(self) -> u64 {
+        match self {
+            Func::Pow => POW_UNITS,
+            _ => 0,
+        }
+    }
+
     /// Looks a function up by name.
     pub fn parse(name: &str) -> Option<Func> {
         FUNCS.iter().find(|s| s.name == name).map(|s| s.func)
@@ -302,6 +314,9 @@ impl Func {
 /// The most arguments of a function with an [`Op`] (the interpreter reads them
 /// into an array of this size).
 pub const MAX_OP_ARGS: usize = 3;
+
+/// What one `pow` spends ([`Func::work_units`]).
+pub const POW_UNITS: u64 = 256;
 
 const ONE_VALUE: &[Carrier] = &[Carrier::Value];
 

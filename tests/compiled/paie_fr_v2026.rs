@@ -9,7 +9,7 @@ use bareme::unstable::compiled::Compiled;
 
 pub static COMPILED: Compiled = Compiled {
     reference: "paie-fr@2026#09d1f77b680d",
-    fingerprint: "c603c345f3fab38c20ce8545743e1bd11346bfd5f18ae86b5b934e2d857be58c",
+    fingerprint: "7cb9351c66b9f4bb84cf7436f3ed279a2c984a9b57971eab484915701d96326b",
     run,
 };
 
@@ -606,7 +606,7 @@ fn run(rb: &Rulebook, facts: &Facts) -> Option<Outcome> {
         spent += 12;
         s37 = Some(if (number(&x[3])? < K21) { K51 } else { K52 });
     }
-    if (s13? == K2) { add_dec(K53, s37?)? } else { round(better_num(add(Num::Dec(K53), mul(Num::Dec(s37?), Num::Dec(pow(mul(Num::Dec(K54), sub(div_dec(mul_dec(K5, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(K55))?))?)?, Num::Dec(add_dec(K53, s37?)?), false)?, 4, RoundingMode::HalfUp)? } } } }) });
+    if (s13? == K2) { add_dec(K53, s37?)? } else { round(better_num(add(Num::Dec(K53), mul(Num::Dec(s37?), { spent += 256; Num::Dec(pow(mul(Num::Dec(K54), sub(div_dec(mul_dec(K5, s36?)?, s13?)?, Num::Dec(K1))?)?, Num::Dec(K55))?) })?)?, Num::Dec(add_dec(K53, s37?)?), false)?, 4, RoundingMode::HalfUp)? } } } }) });
     }
     if s39.is_none() { // rgdu
         spent += 6;

@@ -122,6 +122,35 @@ fn a_scale_or_lookup_spends_a_unit_per_row_of_its_table() {
     );
 }
 
+/// `pow` works in big integers (a 28-place base to the 4095th, a root of
+/// a thousand-digit power: up to ~20 µs a call), and went for one unit: a
+/// formula calling it per item spent minutes within a budget of seconds.
+/// A call now spends `POW_UNITS` (256) besides its nodes.
+#[test]
+fn a_power_spends_its_work_from_the_budget() {
+    let rulebook = |limit: u64| {
+        format!(
+            "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[limits]\nmax_eval_steps = {limit}\n\n\
+             [inputs.x]\ntype = \"decimal\"\nrequired = true\n\n\
+             [steps.a]\nexpr = \"pow(x, 4095)\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = {{ expr = \"a\" }}\n"
+        )
+    };
+    let case = serde_json::json!({"x": "1.0000000000000000000000000001"});
+    let within = parse_rulebook("h.toml", &rulebook(300)).expect("valid");
+    let (outcome, _) = evaluate_value(&within, &case, false).expect("within 300 steps");
+    assert!(
+        format!("{outcome:?}").contains("1.0000000000000000000000004095"),
+        "{outcome:?}"
+    );
+    let tight = parse_rulebook("h.toml", &rulebook(256)).expect("valid");
+    let err = evaluate_value(&tight, &case, false).expect_err("past 256 steps");
+    assert!(
+        err.message.contains("limit of 256 steps"),
+        "{}",
+        err.message
+    );
+}
+
 #[test]
 fn lists_longer_than_their_bound_are_rejected_before_item_checks() {
     let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.items]\ntype = \"list\"\nmax_items = 24\nitems = { type = \"integer\", min = \"1\" }\n\n[steps.n]\nexpr = \"count(items)\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nn = { expr = \"n\", format = \"integer\" }\n";
