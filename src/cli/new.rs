@@ -25,6 +25,7 @@ pub fn run(id: &str, dir: &Path) -> ExitCode {
     let version = set.join("v1");
     // A half-written folder would fail `check` and block the next `new`:
     // the version folder this run made goes when filling it fails.
+    let made_set = !set.exists();
     let written = std::fs::create_dir_all(&set)
         .and_then(|()| std::fs::create_dir(&version))
         .and_then(|()| {
@@ -39,6 +40,15 @@ pub fn run(id: &str, dir: &Path) -> ExitCode {
                 "wrote {}: try `bareme check {0}` and `bareme test {0}`",
                 version.display()
             ));
+            out.flush();
+            // A failed exit leaves nothing behind: the next `new` would
+            // refuse a folder this run reported as not made.
+            if out.lost() {
+                let _ = std::fs::remove_dir_all(&version);
+                if made_set {
+                    let _ = std::fs::remove_dir(&set);
+                }
+            }
             out.finish(ExitCode::SUCCESS)
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {

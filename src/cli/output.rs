@@ -69,6 +69,13 @@ impl Stdout {
         self.error.is_some()
     }
 
+    /// Whether output was lost to an error that [`Stdout::finish`] reports
+    /// (a closed pipe is not one): a command undoes what it did before
+    /// saying so, so that a failed exit leaves nothing behind.
+    pub fn lost(&self) -> bool {
+        (self.error.as_ref()).is_some_and(|e| e.kind() != ErrorKind::BrokenPipe)
+    }
+
     /// Flushes, then gives `code`, or says why the output was lost and gives
     /// `WRITE_FAILED`; a closed pipe is no error.
     pub fn finish(mut self, code: ExitCode) -> ExitCode {

@@ -44,6 +44,29 @@ fn new_scaffolds_a_rulebook_whose_check_and_test_pass_and_never_overwrites() {
     assert!(!dir.join("Regional Pay").exists());
 }
 
+/// A `new` whose report cannot be written fails (exit 2) and leaves no
+/// folder behind: it wrote the rulebook and exited 2, and the next `new`
+/// then refused a folder the failed run had made.
+#[cfg(target_os = "linux")]
+#[test]
+fn new_whose_report_is_lost_leaves_nothing_behind() {
+    let dir = tempdir("new-lost");
+    let _ = std::fs::remove_dir_all(dir.join("lost-pay"));
+    let dir_arg = dir.display().to_string();
+    let o = super::cli::bareme_into_a_full_disk(&["new", "lost-pay", "--dir", &dir_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("lost-pay").exists());
+    let again = bareme(&["new", "lost-pay", "--dir", &dir_arg], None);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(dir.join("lost-pay/v1/rulebook.toml").is_file());
+    let _ = std::fs::remove_dir_all(dir.join("lost-pay"));
+}
+
 #[test]
 fn the_checked_in_json_schema_is_the_generated_one() {
     let generated = bareme::unstable::rulebook::raw::json_schema();
