@@ -361,6 +361,12 @@ pub(crate) fn format_value(
                 n = r;
             }
             n.rescale(places);
+            if n.scale() != places {
+                // `10` to 28 places is 30 digits: rescale stops at 27.
+                return Err(format!(
+                    "{n} cannot be written with {places} decimals: more digits than a decimal holds"
+                ));
+            }
             Ok(AnswerValue::Amount(n))
         }
         (Format::Decimal, Value::Number(n)) => Ok(AnswerValue::Amount(number(n))),

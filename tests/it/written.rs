@@ -102,6 +102,27 @@ fn a_fault_halfway_through_an_answer_leaves_only_the_error() {
     );
 }
 
+/// `fixed28` of a value with two integer digits needs 30 digits, more
+/// than a decimal holds: it was written with 27 decimals (a format that
+/// promises exactly 28, and a receipt the verifier then refused), and is
+/// now an error; one integer digit fits.
+#[test]
+fn a_fixed_format_a_decimal_cannot_hold_is_an_error() {
+    let text = "[rulebook]\nid = \"f\"\nversion = 1\nschema = 1\n\n[inputs.x]\ntype = \"decimal\"\nrequired = true\n\n\
+                [[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"x\", format = \"fixed28\" }\n";
+    let rb = parse_rulebook("f.toml", text).expect("valid");
+    assert_eq!(
+        line_of(&rb, r#"{"x": "1.5"}"#),
+        r#"{"v":"1.5000000000000000000000000000"}"#
+    );
+    let line = line_of(&rb, r#"{"x": "10"}"#);
+    assert_eq!(
+        line,
+        r#"{"error":{"path":"$","message":"the rulebook failed on this case: 10.000000000000000000000000000 cannot be written with 28 decimals: more digits than a decimal holds (in answer field v: `x`)"}}"#
+    );
+    assert_eq!(line, traced_line_of(&rb, r#"{"x": "10"}"#));
+}
+
 #[test]
 fn the_budget_running_out_in_an_answer_is_named_as_a_trace_names_it() {
     let items: Vec<String> = (0..40)
