@@ -29,7 +29,7 @@ fn a_budget_that_runs_out_is_named_as_in_full() {
     let outcome = |rb: &Rulebook| format!("{:?}", crate::evaluate_value(rb, case, true));
     let whole = outcome(&warm);
     let (mut ran_out, mut answered) = (0, 0);
-    for budget in (0..3000).step_by(11) {
+    for budget in (0..4000).step_by(13) {
         warm.limits.max_eval_steps = budget;
         let mut fresh = load();
         fresh.limits.max_eval_steps = budget;
