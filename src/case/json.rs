@@ -148,6 +148,44 @@ impl<'j> JsonView<'j> for JsonText<'j> {
     }
 }
 
+/// An object's key read as a JSON number where it is written as one: a
+/// keyed table row's key for an `integer` key column, which takes JSON
+/// numbers only (`"2"` as a key is the number 2; `"two"` stays a text).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonNumberKey<'j>(pub(crate) &'j str);
+
+impl<'j> JsonView<'j> for JsonNumberKey<'j> {
+    fn kind(self) -> JsonKind<'j> {
+        match serde_json::from_str::<serde_json::Number>(self.0) {
+            Ok(_) => JsonKind::Number(self.0),
+            Err(_) => JsonKind::String(self.0),
+        }
+    }
+
+    fn len(self) -> usize {
+        0
+    }
+
+    fn get(self, _key: &str) -> Option<Self> {
+        None
+    }
+
+    fn items(self) -> impl Iterator<Item = Self> + 'j {
+        std::iter::empty()
+    }
+
+    fn entries(self) -> impl Iterator<Item = (&'j str, Self)> + 'j {
+        std::iter::empty()
+    }
+
+    fn to_text(self) -> String {
+        match self.kind() {
+            JsonKind::Number(n) => n.to_string(),
+            _ => JsonText(self.0).to_text(),
+        }
+    }
+}
+
 /// Deepest nesting of arrays and objects read: serde_json's (its
 /// recursion limit of 128 refuses the 128th level), so that deep texts are
 /// refused by both readers or neither.

@@ -10,13 +10,13 @@
 
 use std::sync::Arc;
 
-use super::json::{JsonText, JsonView};
+use super::json::{JsonNumberKey, JsonText, JsonView};
 use super::keys;
 use super::messages::{clause_note, fail, json_kind};
 use super::shape::validate_value;
 use super::shape::{count_bounds, PartPaths};
 use crate::facts::CaseError;
-use crate::model::{Input, Row, Table, TableKind};
+use crate::model::{Input, InputKind, Row, Table, TableKind};
 use crate::value::{Record, Value};
 
 /// Rows a case supplies for a table, every column validated.
@@ -72,6 +72,7 @@ pub(super) fn validate_rows<'j, J: JsonView<'j>>(
                     record: Arc::new(record),
                 });
             }
+            unique_keys(input, &rows, key_col, &mut row_paths)?;
         }
         _ => {
             let declared = || table.rows.iter().filter_map(|r| r.name.as_deref());
@@ -82,6 +83,45 @@ pub(super) fn validate_rows<'j, J: JsonView<'j>>(
         }
     }
     Ok(rows.into())
+}
+
+/// No two supplied rows with the same key, by value as a lookup compares
+/// them (`"1.0"` and `"1.00"` of a decimal key, which as object keys are
+/// two): which of the two a lookup found hung on the order the case wrote
+/// them in. A rulebook's own rows are held to the same (`check::bad_table`).
+/// Texts, dates and months are equal only as the same text, which an
+/// object cannot give twice; numbers are sorted to find equal neighbours.
+fn unique_keys(
+    input: &Input,
+    rows: &[Row],
+    key_col: usize,
+    row_paths: &mut PartPaths,
+) -> Result<(), CaseError> {
+    let mut keyed: Vec<(&rust_decimal::Decimal, usize)> = (rows.iter().enumerate())
+        .filter_map(|(i, r)| match r.record.fields.get(key_col) {
+            Some(Value::Number(n)) => Some((n, i)),
+            _ => None,
+        })
+        .collect();
+    keyed.sort_unstable_by(|(a, i), (b, j)| a.cmp(b).then(i.cmp(j)));
+    // The later row of the first pair, in the case's order.
+    let repeated = keyed
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| (w[0].1, w[1].1))
+        .min_by_key(|&(_, later)| later);
+    match repeated {
+        None => Ok(()),
+        Some((first, later)) => {
+            let name = |i: usize| rows.get(i).and_then(|r| r.name.as_deref()).unwrap_or("?");
+            let earlier = name(first);
+            fail(
+                input,
+                row_paths.field(name(later)),
+                format!("has the same key as row {earlier:?}: keys are compared by value"),
+            )
+        }
+    }
 }
 
 /// A period table's rows, each given by name, into `rows`; how many of the
@@ -135,6 +175,12 @@ fn row_cells<'j, J: JsonView<'j>>(
         .iter()
         .enumerate()
         .map(|(c, col)| match key {
+            // An integer column takes JSON numbers, and an object's key is a text.
+            Some((key_col, key))
+                if c == key_col && matches!(col.kind, InputKind::Integer { .. }) =>
+            {
+                cell(input, col, Some(JsonNumberKey(key)), row_path)
+            }
             Some((key_col, key)) if c == key_col => cell(input, col, Some(JsonText(key)), row_path),
             _ => {
                 let given = cells.get(&col.name);

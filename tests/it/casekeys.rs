@@ -576,3 +576,94 @@ fn sweep_refuses_a_field_no_input_declares() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two keyed tables a case may replace: one keyed by a decimal band, one
+/// by an integer size.
+const KEYED_BY_NUMBERS: &str = r#"
+[rulebook]
+id = "keyed-numbers"
+version = 1
+schema = 1
+
+[clauses]
+C1 = "c"
+
+[tables.rates]
+kind = "keyed"
+keys = ["band"]
+columns = { band = { type = "decimal" }, rate = { type = "decimal" } }
+rows = [{ band = "1", rate = "0.10" }]
+
+[tables.sizes]
+kind = "keyed"
+keys = ["n"]
+columns = { n = { type = "integer" }, rate = { type = "decimal" } }
+rows = [{ n = 1, rate = "0.10" }]
+
+[inputs.band]
+type = "decimal"
+required = true
+
+[inputs.rates_in]
+type = "table"
+table = "rates"
+
+[inputs.sizes_in]
+type = "table"
+table = "sizes"
+
+[steps.r]
+expr = "lookup(rates, band).rate"
+clauses = ["C1"]
+
+[steps.s]
+expr = "coalesce(lookup(sizes, 2).rate, 0)"
+clauses = ["C1"]
+
+[[checks]]
+decision = "calculate"
+
+[decisions.calculate]
+label = "c"
+clauses = ["C1"]
+
+[decisions.calculate.answer]
+r = { expr = "r", format = "decimal" }
+s = { expr = "s", format = "decimal" }
+"#;
+
+/// A supplied keyed table's keys are read as their column and compared by
+/// value: `"1.0"` and `"1.00"` of a decimal key are one key (a lookup found
+/// whichever the case wrote first: 0.20 one way round, 0.30 the other), and
+/// an integer key column takes a key written as a whole number (every key
+/// was refused as "a string", so the table could never be supplied).
+#[test]
+fn supplied_keys_are_read_as_their_column_and_unique_by_value() {
+    let rb = bareme::parse_rulebook("keyed.toml", KEYED_BY_NUMBERS).expect("valid");
+    for (first, second) in [("1.0", "1.00"), ("1.00", "1.0")] {
+        let case =
+            json!({"band": "1", "rates_in": {first: {"rate": "0.20"}, second: {"rate": "0.30"}}});
+        assert_eq!(
+            rejection(&rb, &case),
+            (
+                format!("rates_in.{second}"),
+                format!("has the same key as row \"{first}\": keys are compared by value")
+            )
+        );
+    }
+    let case = json!({"band": "1", "rates_in": {"1.0": {"rate": "0.20"}, "2": {"rate": "0.30"}}});
+    assert_eq!(outcome(&rb, &case), json!({"r": "0.20", "s": "0"}));
+    let case = json!({"band": "1", "sizes_in": {"2": {"rate": "0.5"}, "3": {"rate": "0.6"}}});
+    assert_eq!(outcome(&rb, &case), json!({"r": "0.10", "s": "0.5"}));
+    for (key, message) in [
+        ("two", "must be a whole number, found a string"),
+        ("2.5", "must be a whole number, found 2.5"),
+        ("1e0", "must be a whole number, found 1e0"),
+    ] {
+        let case = json!({"band": "1", "sizes_in": {key: {"rate": "0.5"}}});
+        assert_eq!(
+            rejection(&rb, &case),
+            (format!("sizes_in.{key}"), message.to_string())
+        );
+    }
+}
