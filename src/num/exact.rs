@@ -559,7 +559,15 @@ pub fn round_frac(
     } else {
         (r.min(den - r), den)
     };
-    Ok((after, margin_of(mnum, mden, places).normalize()))
+    // Off a boundary (a fraction is, unless a midpoint's), a margin below
+    // the 28th place is written as the least one, never 0.
+    let margin = margin_of(mnum, mden, places).normalize();
+    let margin = if margin.is_zero() && mnum != 0 {
+        super::rounding::LEAST_MARGIN
+    } else {
+        margin
+    };
+    Ok((after, margin))
 }
 
 /// `mantissa × 10^-places` as a decimal, with fewer places when the value

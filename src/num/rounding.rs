@@ -162,11 +162,22 @@ pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded,
     }
 }
 
+/// The margin written for one that is not 0 but below the 28th place (a
+/// fraction a hair from a midpoint, a decimal rounded to 28 places): the
+/// least a decimal holds, so that a margin of `0` always means a value on
+/// a boundary.
+pub const LEAST_MARGIN: Decimal = Decimal::from_parts(1, 0, 0, false, MAX_PLACES);
+
 /// Distance from `value` to the nearest rounding boundary for `places` and `mode`.
 ///
 /// For half modes the boundaries are the midpoints between steps
 /// (`x.xx5` for cents); for directed modes they are the steps themselves.
 pub fn margin(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
+    if mode.is_nearest() && places >= MAX_PLACES {
+        // A decimal has no digit past the 28th place, so it is half a unit
+        // (5e-29) from the midpoint: never on it.
+        return LEAST_MARGIN;
+    }
     match margin_in_word(value, places.min(MAX_PLACES), mode) {
         Some(m) => m,
         None => margin_general(value, places, mode),

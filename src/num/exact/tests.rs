@@ -434,8 +434,8 @@ fn wide_terms_on_the_way_do_not_fault_a_result_that_fits() {
     .expect("rounds");
     assert_eq!(after.to_string(), "0.0000000000333333333333333333");
     // 0.333… of the last unit is 1/6 from the midpoint: 1/6 × 10^-28, below
-    // a decimal's least unit.
-    assert!(margin < Decimal::from_str("0.0000000000000000000000000001").unwrap());
+    // a decimal's least unit, and written as that unit (never 0, a tie's).
+    assert_eq!(margin.to_string(), "0.0000000000000000000000000001");
     // A divisor written with trailing zeros is the same number.
     assert_eq!(
         d("1042415252.645")

@@ -143,6 +143,48 @@ fn other_modes_and_their_margins() {
     );
 }
 
+/// A margin of 0 means a boundary: one below the 28th place that is not 0
+/// is written as the least a decimal holds. `x / 3` rounded half even to
+/// cents, x = 0.375 + 10^-28, was written margin 0 (a tie, which would
+/// have given 0.12) beside its answer 0.13; 0.1 rounded to 28 places in a
+/// nearest mode is 5e-29 from the midpoint. A fraction that is a midpoint
+/// past the 28th place is a tie, margin 0.
+#[test]
+fn a_margin_below_the_28th_place_is_never_written_0() {
+    let frac = |num: i128, den: i128| crate::num::exact::ratio(num, den).expect("a fraction");
+    let least = "0.0000000000000000000000000001";
+    let near = round_num(
+        frac(3750000000000000000000000001, 30000000000000000000000000000),
+        2,
+        RoundingMode::HalfEven,
+    )
+    .expect("rounds");
+    assert_eq!(
+        (near.after.to_string(), near.margin.to_string()),
+        ("0.13".into(), least.into())
+    );
+    let tie = round_num(frac(1, 8), 2, RoundingMode::HalfEven).expect("rounds");
+    assert_eq!(
+        (tie.after.to_string(), tie.margin.to_string()),
+        ("0.12".into(), "0".into())
+    );
+    for mode in MODES {
+        let r = round(d("0.1"), 28, mode);
+        let want = if mode.is_nearest() { least } else { "0" };
+        assert_eq!(r.margin.to_string(), want, "{mode:?}");
+    }
+    let midpoint = round_num(
+        frac(20000000000000000000000000001, 20000000000000000000000000000),
+        28,
+        RoundingMode::HalfUp,
+    )
+    .expect("rounds");
+    assert_eq!(
+        (midpoint.after.to_string(), midpoint.margin.to_string()),
+        ("1.0000000000000000000000000001".into(), "0".into())
+    );
+}
+
 /// rust_decimal's general road, which `round_in_word` must reproduce.
 fn round_general(value: Decimal, places: u32, mode: RoundingMode) -> Decimal {
     let mut after = value.round_dp_with_strategy(places, mode.strategy(value.is_sign_negative()));
