@@ -181,6 +181,15 @@ pub(super) fn fraction<'j, J: JsonView<'j>>(
             ),
         );
     };
+    // As a decimal's: a sign is refused, even on zero, where none is allowed.
+    let signed = matches!(raw.kind(), JsonKind::String(s) if s.starts_with('-'));
+    if signed && min.is_some_and(|m| m >= Decimal::ZERO) {
+        return fail(
+            input,
+            path,
+            format!("must not be negative, found {}", shown(raw)),
+        );
+    }
     let below = min.is_some_and(|m| n.cmp_exact(Num::Dec(m)).is_ok_and(|o| o.is_lt()));
     let above = max.is_some_and(|m| n.cmp_exact(Num::Dec(m)).is_ok_and(|o| o.is_gt()));
     if below || above {

@@ -736,8 +736,8 @@ fn bounds_no_value_can_meet_are_refused_at_load() {
 }
 
 /// The `fraction` table of the format (§4.6), row by row: `"-0.5"` was
-/// refused as no fraction at all, where a plain decimal may carry a sign
-/// and the bounds name the range.
+/// refused as no fraction at all, where a plain decimal may carry a sign;
+/// `"-0"` passed a `min` of 0 that refuses it for every other number.
 #[test]
 fn a_fraction_input_reads_as_the_format_says() {
     let text = "[rulebook]\nid = \"fractions-demo\"\nversion = 1\nschema = 1\n\n\
@@ -766,7 +766,15 @@ fn a_fraction_input_reads_as_the_format_says() {
     assert_eq!(run(json!("0.25")), "\"25000.00\"");
     assert_eq!(run(json!(1)), "\"100000.00\"");
     assert_eq!(run(json!("3/2")), "share: 1.5 is outside the range 0…1");
-    assert_eq!(run(json!("-0.5")), "share: -0.5 is outside the range 0…1");
+    // A sign where none is allowed is refused as a decimal's is, zero too.
+    assert_eq!(
+        run(json!("-0.5")),
+        "share: must not be negative, found \"-0.5\""
+    );
+    assert_eq!(
+        run(json!("-0")),
+        "share: must not be negative, found \"-0\""
+    );
     for refused in [
         json!("-1/3"),
         json!("1/0"),
