@@ -149,10 +149,17 @@ fn patch_table(name: &str, old: &mut RawTable, new: RawTable, problems: &mut Vec
         Some("periods") => vec!["name".into()],
         _ => vec!["upto".into()],
     };
-    // Cells as TOML writes them, so `2` and `"2"` stay apart as they
-    // compare; a band's limit by its value, so `"28000"` is `28000.00`.
+    // Cells as TOML writes them, so `2` and `"2"` of a text stay apart as
+    // they compare; a band's limit, and a number column's key, by value as
+    // `check` holds keys unique, so `"28000"` is `28000.00` and `"2.0"` is
+    // `"2"` (a row written `"2"` was not found by `"2.0"`, and replacing
+    // `"1.0"` by `"1.00"` added a second row of one key).
+    let numeric = |c: &str| {
+        (old.columns.get(c))
+            .is_some_and(|col| matches!(col.ty.get_ref().as_str(), "money" | "decimal" | "integer"))
+    };
     let cell_id = |c: &String, v: Option<&toml::Value>| match v {
-        Some(v) if bands && c == "upto" => band_limit(v)
+        Some(v) if (bands && c == "upto") || numeric(c) => band_limit(v)
             .map(|d| d.normalize().to_string())
             .unwrap_or_else(|| v.to_string()),
         Some(v) => v.to_string(),

@@ -325,6 +325,44 @@ fn a_version_removes_rows_by_band_limit_key_or_period_name() {
     }
 }
 
+/// A number key is found by its value, as `check` holds keys unique: a
+/// version removing `"2.0"` did not find the row written `"2"`
+/// (`load::row_unknown`), and one replacing `"1.0"` by `"1.00"` added a
+/// second row of that key, then refused as a duplicate.
+#[test]
+fn a_number_key_is_found_by_its_value() {
+    let dir = tempdir("front-number-keys");
+    let base = "[rulebook]\nid = \"toy\"\nversion = 1\nschema = 1\n\n\
+        [inputs.band]\ntype = \"decimal\"\nrequired = true\n\n\
+        [tables.rates]\nkind = \"keyed\"\nkeys = [\"band\"]\n\
+        columns = { band = { type = \"decimal\" }, rate = { type = \"decimal\" } }\n\
+        rows = [{ band = \"1.0\", rate = \"0.10\" }, { band = \"2\", rate = \"0.20\" }]\n\n\
+        [[checks]]\ndecision = \"ok\"\n\n\
+        [decisions.ok.answer]\nrate = { expr = \"coalesce(lookup(rates, band).rate, 0)\", format = \"decimal\" }\n";
+    version(&dir, "v1", base);
+    let v2 = version(
+        &dir,
+        "v2",
+        &child(
+            "../v1",
+            "\n[tables.rates]\nrows = [{ band = \"2.0\", remove = true }, { band = \"1.00\", rate = \"0.30\" }]\n",
+        ),
+    );
+    let rate = |band: &str| {
+        let rb = super::rulebook(&v2.display().to_string());
+        let case = serde_json::json!({ "band": band });
+        match bareme::evaluate_value(&rb, &case, false)
+            .expect("evaluates")
+            .0
+        {
+            bareme::Outcome::Answer(a) => a.to_json()["rate"].to_string(),
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(rate("1"), "\"0.30\"");
+    assert_eq!(rate("2"), "\"0\"");
+}
+
 /// An extending version without a `cases/` folder runs the cases it
 /// inherits (`bareme test` failed with exit 2 on the missing folder).
 #[test]
