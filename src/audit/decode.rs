@@ -204,6 +204,19 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
             c.keys().filter(|k| kept(k)).count() == r.len()
                 && r.iter().all(|(k, x)| kept(k) && agrees(x, c.get(k), item))
         }
+        // A text is its characters: `"007"` is not `"7"`, nor `"2.050"` `"2.05"`.
+        (InputKind::Text { .. } | InputKind::Enum { .. }, Json::String(r), Json::String(c)) => {
+            r == c
+        }
+        // A number as held: a decimal's scale as written, money's at its places.
+        (InputKind::Decimal(_) | InputKind::Money(_), Json::String(_), c) => {
+            match (decode(recorded, input), decode(c, input)) {
+                (Some(Value::Number(r)), Some(Value::Number(c))) => {
+                    r == c && r.scale() == c.scale()
+                }
+                _ => false,
+            }
+        }
         (_, Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
         (_, r, c) => same(r, c),
     }

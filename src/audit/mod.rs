@@ -439,7 +439,18 @@ fn outcome_follows(
             }
             st.reports(reports);
         }
-        ("rejected", Some(CheckOutcome::Reject { .. })) => {}
+        ("rejected", Some(CheckOutcome::Reject { path, message })) => {
+            if let Some(answer) = line.get("answer") {
+                push(
+                    st,
+                    "answer",
+                    decode::shown(answer),
+                    "none: a check rejects".into(),
+                );
+            }
+            let errors = [line.get("error"), outcome.get("error")];
+            st.rejection(errors, path, message);
+        }
         // Rejected while the case was validated: no input was read and
         // nothing ran. That the case is invalid is the validator's to say,
         // which the verifier does not share (docs/audit.md).

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::model::{Format, Input, InputKind, OutputValue, Row, Rulebook, StepRef};
+use crate::model::{Format, Input, InputKind, MessagePart, OutputValue, Row, Rulebook, StepRef};
 use crate::num::rounding::Rounded;
 use crate::value::{plain, Value};
 
@@ -200,6 +200,16 @@ impl<'a> State<'a> {
         };
         if no_value {
             self.find(at, "value", shown(value), format!("none, as it is {given}"));
+        }
+        // Only an input declared `invalid = "absent"` reads an invalid
+        // value (as absent, or its default); any other refuses the case.
+        if given == "invalid" && !input.invalid_absent {
+            self.find(
+                at,
+                "given",
+                given.into(),
+                "not invalid: the input refuses an invalid value".into(),
+            );
         }
         let from_case = self.case.map(|c| c.get(&*input.name));
         if given == "default" {
@@ -680,6 +690,51 @@ impl<'a> State<'a> {
         }
     }
 
+    /// A check's rejection, its path and message rendered from the steps
+    /// as the engine renders them (a text as itself, else as it prints),
+    /// against the line's `error` and the outcome's: a line that a check
+    /// rejects carries that error and no answer.
+    pub fn rejection(
+        &mut self,
+        errors: [Option<&Json>; 2],
+        path: &[MessagePart],
+        message: &[MessagePart],
+    ) {
+        self.settle_empty_groups();
+        let render = |parts: &[MessagePart]| -> Result<String, String> {
+            let mut text = String::new();
+            for part in parts {
+                match part {
+                    MessagePart::Text(t) => text.push_str(t),
+                    MessagePart::Value(f) => {
+                        match Calc::new(self.rb, self, None, &[]).formula(&f.text)? {
+                            Value::Text(t) => text.push_str(&t),
+                            other => text.push_str(&other.to_string()),
+                        }
+                    }
+                }
+            }
+            Ok(text)
+        };
+        let follows = match (render(path), render(message)) {
+            (Ok(p), Ok(m)) => serde_json::json!({ "path": p, "message": m }),
+            (Err(e), _) | (_, Err(e)) => {
+                return self.find(
+                    "outcome",
+                    "cannot recompute the rejection",
+                    e,
+                    String::new(),
+                )
+            }
+        };
+        for (at, error) in ["error", "outcome error"].into_iter().zip(errors) {
+            let recorded = error.unwrap_or(&Json::Null);
+            if *recorded != follows {
+                self.find(at, "rejection", shown(recorded), follows.to_string());
+            }
+        }
+    }
+
     /// The answer's fields recomputed from the steps.
     pub fn answer(
         &mut self,
@@ -800,8 +855,9 @@ impl<'a> State<'a> {
                     (Format::Fixed(p), Json::String(s)) => {
                         fixed_text(s, p as usize) && same(recorded, &follows)
                     }
-                    // As held, scale kept: `2.340` is not what `2.34` writes.
-                    (Format::Decimal, Json::String(_)) => *recorded == follows,
+                    // As held, scale kept: `2.340` is not what `2.34` writes;
+                    // a text is its characters (`"7.0"` is not `"7"`).
+                    (Format::Decimal | Format::Text, Json::String(_)) => *recorded == follows,
                     (Format::Integer | Format::Number, Json::Number(_)) => number(recorded)
                         .is_some_and(|d| same(&Json::String(d.to_string()), &follows)),
                     _ => same(recorded, &follows),

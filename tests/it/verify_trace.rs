@@ -891,13 +891,15 @@ fn a_compact_trace_reads_back_as_the_full_one_byte_for_byte() {
                 one,
                 "{dir} {name}"
             );
-            // And the verifier reads it as it reads the full trace.
+            // And the verifier reads it as it reads the full trace (the
+            // line's answer or error left out).
             let line = format!("{{\"trace\":{two}}}");
             let v = verify_line(&rb, &line, Some(&case)).expect("a trace");
             assert!(
                 v.findings
                     .iter()
-                    .all(|f| f.at == "outcome" && f.what == "answer"),
+                    .all(|f| (f.at == "outcome" && f.what == "answer")
+                        || (f.at == "error" && f.what == "rejection" && f.recorded == "null")),
                 "{dir} {name}: {:?}",
                 v.findings
             );
@@ -1329,6 +1331,91 @@ fn claims_beyond_the_events_are_checked() {
         e.to_string()
             .contains("\"net_pay\" is written twice in $.answer"),
         "{e}"
+    );
+}
+
+/// A trace of the case written another way does not follow the case: a
+/// decimal's scale is as written (`"2.34500"` is not `"2.345"`: a
+/// `decimal` answer then writes the other scale), a text is its characters
+/// (`"2.05"` is not `"2.050"`); both were compared as numbers, by value.
+#[test]
+fn a_trace_of_another_spelling_of_the_case_does_not_follow() {
+    use serde_json::json;
+    let rb = load_rulebook(Path::new("tests/lang")).expect("tests/lang");
+    for (written, other, input) in [
+        (json!({"x": "2.34500"}), json!({"x": "2.345"}), "x"),
+        (
+            json!({"x": "1", "code": "2.05"}),
+            json!({"x": "1", "code": "2.050"}),
+            "code",
+        ),
+    ] {
+        let line = traced(&rb, &written).expect("a trace");
+        assert!(verdict(&rb, &line, &written).follows(), "{line}");
+        let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        let found = findings(&rb, &json, &other);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.starts_with(&format!("input {input}: input against the case"))),
+            "{other}: {found:?}"
+        );
+    }
+}
+
+/// A line a check rejects carries that check's error, rendered from the
+/// steps, and no answer: an answer in its place passed, and so did any
+/// error text. An input declared without `invalid = "absent"` is never
+/// recorded `given: "invalid"` (a receipt that dropped the case's
+/// deduction as invalid passed, with another net pay).
+#[test]
+fn a_rejection_and_an_invalid_input_are_what_the_rules_give() {
+    use serde_json::json;
+    let rb = load_rulebook(Path::new("rulebooks/luma-payroll/v3")).expect("luma");
+    let case = json!({"task": "payslip", "gross_pay": "2000.00", "payroll_month": "2026-04",
+        "allowed_deduction": "300.01"});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    let error = json!({"path": "allowed_deduction",
+        "message": "300.01 exceeds the deduction cap 300.00 (R4)"});
+    assert_eq!(json["error"], error);
+    let mut answered = json.clone();
+    let object = answered.as_object_mut().expect("object");
+    object.remove("error");
+    object.insert(
+        "answer".into(),
+        json!({"decision": "calculate", "net_pay": "1700.00"}),
+    );
+    assert_eq!(
+        findings(&rb, &answered, &case),
+        [
+            "outcome: answer: recorded {\"decision\":\"calculate\",\"net_pay\":\"1700.00\"}, follows none: a check rejects".to_string(),
+            format!("error: rejection: recorded null, follows {error}"),
+        ]
+    );
+    let mut reworded = json.clone();
+    reworded["trace"]["outcome"]["error"]["message"] =
+        json!("300.00 exceeds the deduction cap 300.00 (R4)");
+    let found = findings(&rb, &reworded, &case);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("outcome error: rejection: recorded "),
+        "{found:?}"
+    );
+
+    let (rb, case, line) = luma_payslip();
+    let mut invalid = line.clone();
+    let inputs = invalid["trace"]["inputs"].as_array_mut().expect("inputs");
+    let deduction = (inputs.iter_mut())
+        .find(|i| i["name"] == "allowed_deduction")
+        .expect("the deduction");
+    deduction["given"] = json!("invalid");
+    deduction["value"] = serde_json::Value::Null;
+    let found = findings(&rb, &invalid, &case);
+    assert!(
+        found.contains(&"input allowed_deduction: given: recorded invalid, follows not invalid: the input refuses an invalid value".to_string()),
+        "{found:?}"
     );
 }
 
