@@ -181,14 +181,19 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
         return true;
     }
     match (&input.kind, recorded, case) {
-        // A record read through a pattern: the case gave its text.
+        // A record read through a pattern: the case gave its text, whose
+        // groups (read as the validator reads them) are the record's fields.
+        // Taken as agreeing, a receipt of code K1000L verified for K1257L.
         (
             InputKind::Record {
-                pattern: Some(_), ..
+                pattern: Some(pattern),
+                fields,
+                ..
             },
             Json::Object(_),
-            Json::String(_),
-        ) => true,
+            Json::String(text),
+        ) => (pattern.groups(fields, text))
+            .is_some_and(|groups| agrees(recorded, Some(&groups), input)),
         (InputKind::Record { fields, .. }, Json::Object(r), Json::Object(c)) => {
             r.keys().all(|k| fields.iter().any(|f| *f.name == **k))
                 && fields.iter().all(|f| {

@@ -22,7 +22,6 @@ pub(crate) mod json;
 mod keys;
 mod messages;
 mod number;
-mod pattern;
 mod refs;
 mod rows;
 mod schema;

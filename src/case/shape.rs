@@ -83,7 +83,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
                     format!("must be a text, found {}", json_kind(raw)),
                 );
             };
-            let Some(object) = super::pattern::record_of(pattern, fields, text) else {
+            let Some(object) = pattern.groups(fields, text) else {
                 return fail(
                     input,
                     path,

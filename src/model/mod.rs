@@ -21,6 +21,7 @@ mod ids;
 mod known;
 mod node;
 pub(crate) mod ops;
+mod pattern;
 
 pub use func::Func;
 pub use ids::{InputId, StepId, TableId};

@@ -563,7 +563,7 @@ pub fn round_frac(
     // the 28th place is written as the least one, never 0.
     let margin = margin_of(mnum, mden, places).normalize();
     let margin = if margin.is_zero() && mnum != 0 {
-        super::rounding::LEAST_MARGIN
+        super::LEAST_MARGIN
     } else {
         margin
     };

@@ -135,6 +135,13 @@ impl RoundingMode {
 /// Largest number of places a rounding may keep (rust_decimal's scale limit).
 pub const MAX_PLACES: u32 = 28;
 
+/// The margin written for one that is not 0 but below the 28th place (a
+/// fraction a hair from a midpoint, a decimal rounded to 28 places): the
+/// least a decimal holds, so that a margin of `0` always means a value on
+/// a boundary.
+pub const LEAST_MARGIN: rust_decimal::Decimal =
+    rust_decimal::Decimal::from_parts(1, 0, 0, false, MAX_PLACES);
+
 /// `a + b`, `a - b`, `a * b`, `a / b`, checked: `+ - *` exact ([`add`]),
 /// or an overflow for exact fractions to carry on from.
 pub fn arith(op: crate::expr::BinOp, a: Decimal, b: Decimal) -> Result<Decimal, NumError> {

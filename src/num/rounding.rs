@@ -9,7 +9,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 
 use super::error::NumError;
 use super::exact::Num;
-use super::{RoundingMode, MAX_PLACES};
+use super::{RoundingMode, LEAST_MARGIN, MAX_PLACES};
 use serde::Serialize;
 
 /// A rounding that happened: the event a trace records.
@@ -161,12 +161,6 @@ pub fn round_num(value: Num, places: u32, mode: RoundingMode) -> Result<Rounded,
         }
     }
 }
-
-/// The margin written for one that is not 0 but below the 28th place (a
-/// fraction a hair from a midpoint, a decimal rounded to 28 places): the
-/// least a decimal holds, so that a margin of `0` always means a value on
-/// a boundary.
-pub const LEAST_MARGIN: Decimal = Decimal::from_parts(1, 0, 0, false, MAX_PLACES);
 
 /// Distance from `value` to the nearest rounding boundary for `places` and `mode`.
 ///

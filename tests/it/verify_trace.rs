@@ -1363,6 +1363,28 @@ fn a_trace_of_another_spelling_of_the_case_does_not_follow() {
     }
 }
 
+/// A text read through a `pattern` agrees with the case by its groups: the
+/// receipt of tax code K1000L verified for a case giving K1257L (another
+/// allowance, another tax), and for an invalid code.
+#[test]
+fn a_code_read_through_a_pattern_is_compared_with_the_case() {
+    use serde_json::json;
+    let rb = load_rulebook(Path::new("examples/regional-payroll/v2026")).expect("regional");
+    let case = |code: &str| json!({"tax_code": code, "tax_month": 1, "gross_pay": "3000.00", "category": "A"});
+    let line = traced(&rb, &case("K1000L")).expect("a trace");
+    assert!(verdict(&rb, &line, &case("K1000L")).follows(), "{line}");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    for other in ["K1257L", "K12L"] {
+        let found = findings(&rb, &json, &case(other));
+        assert!(
+            found
+                .iter()
+                .any(|f| f.starts_with("input tax_code: input against the case")),
+            "{other}: {found:?}"
+        );
+    }
+}
+
 /// A line a check rejects carries that check's error, rendered from the
 /// steps, and no answer: an answer in its place passed, and so did any
 /// error text. An input declared without `invalid = "absent"` is never

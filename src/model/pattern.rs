@@ -1,20 +1,23 @@
 //! A text input with a `pattern`: the text matched, and the named groups it
 //! holds written as the JSON object of a record, so that each group is then
 //! validated as a record field is (its type, bounds, values, rules) and a
-//! fault names the field's path (`tax_code.amount`).
+//! fault names the field's path (`tax_code.amount`). In the model, as the
+//! case's validator and the trace's verifier both read a text through it.
 
-use crate::model::{Input, InputKind, Pattern};
+use super::{Input, InputKind, Pattern};
 
-/// The record the text holds (a JSON object), or `None` when the pattern
-/// does not match.
-/// A group that takes no part in the match is absent; a group read as a
-/// whole number or a boolean is given as JSON would write it, so that the
-/// field's own validation reads it (a decimal or money field reads a text).
-pub(super) fn record_of(
-    pattern: &Pattern,
-    fields: &[Input],
-    text: &str,
-) -> Option<serde_json::Value> {
+impl Pattern {
+    /// The record the text holds (a JSON object), or `None` when the
+    /// pattern does not match. A group that takes no part in the match is
+    /// absent; a group read as a whole number or a boolean is given as JSON
+    /// would write it, so that the field's own validation reads it (a
+    /// decimal or money field reads a text).
+    pub fn groups(&self, fields: &[Input], text: &str) -> Option<serde_json::Value> {
+        record_of(self, fields, text)
+    }
+}
+
+fn record_of(pattern: &Pattern, fields: &[Input], text: &str) -> Option<serde_json::Value> {
     let captures = pattern.regex.captures(text)?;
     let mut object = serde_json::Map::new();
     for field in fields {
