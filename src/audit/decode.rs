@@ -268,7 +268,8 @@ pub fn guess(json: &Json) -> Value {
 
 /// Whether `s` is a decimal with `places` places as a fixed format writes
 /// one: an optional `-`, the whole part without leading zeros, and exactly
-/// `places` digits after a point (none, and no point, for 0).
+/// `places` digits after a point (none, and no point, for 0), and no sign
+/// on zero.
 pub(super) fn fixed_text(s: &str, places: usize) -> bool {
     let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     let body = s.strip_prefix('-').unwrap_or(s);
@@ -280,5 +281,8 @@ pub(super) fn fixed_text(s: &str, places: usize) -> bool {
         None => places == 0,
         Some(f) => places > 0 && f.len() == places && digits(f),
     };
-    digits(whole) && (whole == "0" || !whole.starts_with('0')) && fraction_ok
+    // A negative zero is written without its sign.
+    let zero = body.bytes().all(|b| b == b'0' || b == b'.');
+    let signed_zero = zero && s.starts_with('-');
+    digits(whole) && (whole == "0" || !whole.starts_with('0')) && fraction_ok && !signed_zero
 }

@@ -14,7 +14,7 @@ use crate::model::{Format, Output, OutputValue, Report};
 use crate::value::{plain, Value};
 
 use super::calc::Calc;
-use super::decode::{encode, same};
+use super::decode::{encode, fixed_text, same};
 use super::walk::State;
 
 impl State<'_> {
@@ -170,10 +170,13 @@ fn follows_as_cell(cell: &str, v: &Value, format: Format) -> bool {
     }
     let text = Json::String(cell.to_string());
     match (format, v) {
+        // As the engine writes it: `3477.91`, never `+3477.91`, `03477.91`
+        // or `-0.00`, which are the same value.
         (Format::Fixed(p), Value::Number(_)) => {
-            let places = cell.split_once('.').map_or(0, |(_, f)| f.len());
-            places == p as usize && same(&text, &encode(v))
+            fixed_text(cell, p as usize) && same(&text, &encode(v))
         }
+        // A decimal as held, scale kept (`6.90` is not `6.900`).
+        (Format::Decimal, Value::Number(_)) => cell == plain(v),
         _ => cell == plain(v) || same(&text, &encode(v)),
     }
 }

@@ -17,9 +17,7 @@ use crate::num::rounding::Rounded;
 use crate::value::{plain, Value};
 
 use super::calc::{Calc, LookupMade, World};
-use super::decode::{
-    agrees, decode_in, encode, fixed_text, guess, number, same, same_value, shown,
-};
+use super::decode::{agrees, decode_in, encode, fixed_text, guess, same, same_value, shown};
 
 /// One thing in a trace that does not follow from the rulebook and the case.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -858,8 +856,13 @@ impl<'a> State<'a> {
                     // As held, scale kept: `2.340` is not what `2.34` writes;
                     // a text is its characters (`"7.0"` is not `"7"`).
                     (Format::Decimal | Format::Text, Json::String(_)) => *recorded == follows,
-                    (Format::Integer | Format::Number, Json::Number(_)) => number(recorded)
-                        .is_some_and(|d| same(&Json::String(d.to_string()), &follows)),
+                    // A JSON number as the engine writes it: `12570`, never
+                    // `12570.0`, `"12570"` or `1.257e4`.
+                    (Format::Integer | Format::Number, recorded) => json_number_text(&v, format)
+                        .is_some_and(|t| match recorded {
+                            Json::Number(n) => n.to_string() == t,
+                            _ => false,
+                        }),
                     _ => same(recorded, &follows),
                 };
                 if !ok {
@@ -869,6 +872,22 @@ impl<'a> State<'a> {
             Err(e) => self.find(at, "cannot recompute", e, String::new()),
         }
     }
+}
+
+/// The text of the JSON number an `integer` or `number` answer field is
+/// written as: the whole value (`None` if it is not whole) or the value
+/// without trailing zeros, a zero without its sign.
+fn json_number_text(v: &Value, format: Format) -> Option<String> {
+    let Value::Number(d) = v else { return None };
+    let mut d = match format {
+        Format::Integer if d.fract().is_zero() => d.trunc(),
+        Format::Integer => return None,
+        _ => d.normalize(),
+    };
+    if d.is_zero() {
+        d.set_sign_positive(true);
+    }
+    Some(d.to_string())
 }
 
 /// A step's exact value, value, condition and citations, as the verifier computes them.

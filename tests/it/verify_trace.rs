@@ -1005,6 +1005,18 @@ fn a_changed_report_cell_is_named() {
         "{f}"
     );
     assert_eq!(f.what, "value", "{f}");
+    // The same value written another way is not the cell either: a sign, a
+    // leading zero, a trailing zero.
+    let text = json["trace"]["reports"][0]["rows"][r][c]
+        .as_str()
+        .expect("a text cell")
+        .to_string();
+    for other in [format!("+{text}"), format!("0{text}"), format!("{text}0")] {
+        let mut changed = json.clone();
+        changed["trace"]["reports"][0]["rows"][r][c] = serde_json::json!(other);
+        let v = verdict(&rb, &changed.to_string(), &case);
+        assert_eq!(v.findings.len(), 1, "{other}: {:?}", v.findings);
+    }
     let mut changed = json.clone();
     let total = &mut changed["trace"]["reports"][0]["totals"][0][1];
     *total = cent_more(total).expect("a number");
@@ -1381,6 +1393,41 @@ fn a_code_read_through_a_pattern_is_compared_with_the_case() {
                 .iter()
                 .any(|f| f.starts_with("input tax_code: input against the case")),
             "{other}: {found:?}"
+        );
+    }
+}
+
+/// An answer's numbers are as the engine writes them, not only their
+/// values: an `integer` field a JSON integer (`12570`, not `12570.0`,
+/// `"12570"` or `1.257e4`), a money field without a sign on zero.
+#[test]
+fn answer_numbers_are_written_as_the_engine_writes_them() {
+    use serde_json::json;
+    let rb = load_rulebook(Path::new("examples/regional-payroll/v2026")).expect("regional");
+    let case =
+        json!({"tax_code": "K1257L", "tax_month": 1, "gross_pay": "3000.00", "category": "A"});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    assert_eq!(json["answer"]["annual_allowance"], json!(12570));
+    assert_eq!(json["answer"]["pension"], json!("0.00"));
+    let forged: [(&str, serde_json::Value); 5] = [
+        ("annual_allowance", json!(12570.0)),
+        ("annual_allowance", json!("12570")),
+        (
+            "annual_allowance",
+            serde_json::from_str("1.257e4").expect("a number"),
+        ),
+        ("pension", json!("-0.00")),
+        ("pension", json!("+0.00")),
+    ];
+    for (field, value) in forged {
+        let mut j = json.clone();
+        j["answer"][field] = value.clone();
+        let found = findings(&rb, &j, &case);
+        assert!(
+            found.len() == 1 && found[0].starts_with(&format!("answer {field}: value: ")),
+            "{field} {value}: {found:?}"
         );
     }
 }
