@@ -117,48 +117,22 @@ impl<'j> JsonView<'j> for &'j serde_json::Value {
     }
 }
 
-/// A text standing as a JSON string, without building one: a keyed table
-/// row's key read as its key column.
+/// An object's key standing as a JSON value, without building one: a keyed
+/// table row's key read as its key column. A text, or, for a column that
+/// takes JSON numbers (`integer`), a number where the key is written as one
+/// (`"2"` is the number 2; `"two"` stays a text).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct JsonText<'j>(pub(crate) &'j str);
-
-impl<'j> JsonView<'j> for JsonText<'j> {
-    fn kind(self) -> JsonKind<'j> {
-        JsonKind::String(self.0)
-    }
-
-    fn len(self) -> usize {
-        0
-    }
-
-    fn get(self, _key: &str) -> Option<Self> {
-        None
-    }
-
-    fn items(self) -> impl Iterator<Item = Self> + 'j {
-        std::iter::empty()
-    }
-
-    fn entries(self) -> impl Iterator<Item = (&'j str, Self)> + 'j {
-        std::iter::empty()
-    }
-
-    fn to_text(self) -> String {
-        serde_json::Value::from(self.0).to_string()
-    }
+pub(crate) struct JsonKey<'j> {
+    pub(crate) key: &'j str,
+    pub(crate) number: bool,
 }
 
-/// An object's key read as a JSON number where it is written as one: a
-/// keyed table row's key for an `integer` key column, which takes JSON
-/// numbers only (`"2"` as a key is the number 2; `"two"` stays a text).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct JsonNumberKey<'j>(pub(crate) &'j str);
-
-impl<'j> JsonView<'j> for JsonNumberKey<'j> {
+impl<'j> JsonView<'j> for JsonKey<'j> {
     fn kind(self) -> JsonKind<'j> {
-        match serde_json::from_str::<serde_json::Number>(self.0) {
-            Ok(_) => JsonKind::Number(self.0),
-            Err(_) => JsonKind::String(self.0),
+        let number = self.number && serde_json::from_str::<serde_json::Number>(self.key).is_ok();
+        match number {
+            true => JsonKind::Number(self.key),
+            false => JsonKind::String(self.key),
         }
     }
 
@@ -181,7 +155,7 @@ impl<'j> JsonView<'j> for JsonNumberKey<'j> {
     fn to_text(self) -> String {
         match self.kind() {
             JsonKind::Number(n) => n.to_string(),
-            _ => JsonText(self.0).to_text(),
+            _ => serde_json::Value::from(self.key).to_string(),
         }
     }
 }

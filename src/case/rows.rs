@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use super::json::{JsonNumberKey, JsonText, JsonView};
+use super::json::{JsonKey, JsonView};
 use super::keys;
 use super::messages::{clause_note, fail, json_kind};
 use super::shape::validate_value;
@@ -175,13 +175,11 @@ fn row_cells<'j, J: JsonView<'j>>(
         .iter()
         .enumerate()
         .map(|(c, col)| match key {
-            // An integer column takes JSON numbers, and an object's key is a text.
-            Some((key_col, key))
-                if c == key_col && matches!(col.kind, InputKind::Integer { .. }) =>
-            {
-                cell(input, col, Some(JsonNumberKey(key)), row_path)
+            Some((key_col, key)) if c == key_col => {
+                // An integer column takes JSON numbers, and an object's key is a text.
+                let number = matches!(col.kind, InputKind::Integer { .. });
+                cell(input, col, Some(JsonKey { key, number }), row_path)
             }
-            Some((key_col, key)) if c == key_col => cell(input, col, Some(JsonText(key)), row_path),
             _ => {
                 let given = cells.get(&col.name);
                 present += usize::from(given.is_some());
