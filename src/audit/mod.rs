@@ -13,6 +13,7 @@
 //! (`model::code`), compiled or not: `tests/it/layers.rs` refuses any
 //! import of them here.
 
+mod answer;
 mod calc;
 mod compact;
 mod decode;
