@@ -160,7 +160,7 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
 /// nothing or the declared default. A `null` recorded where the case gives
 /// a value agrees only for a field read under a `when` or whose invalid
 /// value reads as absent (or the default, with one); a record holds its declared fields alone; a map
-/// the keys the case gives (those it declares, when it names them); a list
+/// the keys the case gives, in its order (those it declares, when it names them); a list
 /// as many items. A key or field the trace adds that the case left out is
 /// a disagreement (a receipt built on a bonus the case never gave).
 pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
@@ -206,8 +206,10 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
         }
         (InputKind::Map { item, keys, .. }, Json::Object(r), Json::Object(c)) => {
             let kept = |k: &str| keys.as_ref().is_none_or(|ks| ks.iter().any(|x| **x == *k));
-            c.keys().filter(|k| kept(k)).count() == r.len()
-                && r.iter().all(|(k, x)| kept(k) && agrees(x, c.get(k), item))
+            // In the case's order: a map is iterated in it (`values`, a
+            // comprehension), so another order is another reading.
+            c.keys().filter(|k| kept(k)).eq(r.keys())
+                && r.iter().all(|(k, x)| agrees(x, c.get(k), item))
         }
         // A text is its characters: `"007"` is not `"7"`, nor `"2.050"` `"2.05"`.
         (InputKind::Text { .. } | InputKind::Enum { .. }, Json::String(r), Json::String(c)) => {

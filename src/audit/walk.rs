@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::model::{Input, InputKind, Row, Rulebook, StepRef};
+use crate::model::{Input, InputKind, Row, Rulebook, StepRef, TableKind};
 use crate::num::rounding::Rounded;
 use crate::value::Value;
 
@@ -221,14 +221,35 @@ impl<'a> State<'a> {
             }
         }
         let Some(in_case) = from_case else { return };
-        let bad = match given {
-            "value" if matches!(input.kind, InputKind::Table { .. }) => in_case.is_none(),
-            "value" => in_case.is_none() || !agrees(value, in_case, input),
-            // A table given `null` is recorded absent.
-            "absent" => in_case.is_some_and(|c| !c.is_null()),
-            "default" => in_case.is_some_and(|c| !c.is_null()),
-            "null" => !in_case.is_some_and(Json::is_null),
-            "invalid" => in_case.is_none(),
+        let table = matches!(input.kind, InputKind::Table { .. });
+        // What the case says of an input it leaves out or gives `null`
+        // (`case::validate`): a table's rows are absent; a `null` kept by
+        // a nullable input is null; else the default when there is one.
+        let follows = match in_case {
+            Some(c) if !c.is_null() => "value",
+            _ if table => "absent",
+            Some(_) if input.nullable => "null",
+            _ if input.default.is_some() => "default",
+            Some(_) => "null",
+            None => "absent",
+        };
+        // Ignored is the `when`'s to say (checked over the inputs), and an
+        // invalid value the validator's (shared with no one here).
+        // (A default where there is none is named above.)
+        let named = given == "default" && input.default.is_none();
+        if !matches!(given, "ignored" | "invalid") && !named && given != follows {
+            return self.find(at, "given", given.into(), follows.into());
+        }
+        let bad = match (given, &input.kind) {
+            ("value", InputKind::Table { table }) => {
+                let follows = supplied_rows(self.rb, table.index(), in_case);
+                if value.as_str() != Some(follows.as_str()) {
+                    self.find(at, "value", shown(value), follows);
+                }
+                false
+            }
+            ("value", _) => in_case.is_none() || !agrees(value, in_case, input),
+            ("invalid", _) => in_case.is_none(),
             _ => false,
         };
         if bad {
@@ -338,6 +359,11 @@ impl<'a> State<'a> {
         let recorded_formula = text(ev, "formula").unwrap_or_default();
         if recorded_formula != *formula {
             self.find(&at, "formula", recorded_formula, formula.to_string());
+        }
+        // A helper step is shown on one line: the flag is the rulebook's.
+        let detail = ev.get("detail").and_then(Json::as_bool).unwrap_or(false);
+        if detail != step.detail {
+            self.find(&at, "detail", detail.to_string(), step.detail.to_string());
         }
         let reads = reads_of(ev);
         self.counts[2] += reads.len();
@@ -477,7 +503,9 @@ impl<'a> State<'a> {
                 && text(r, "mode").as_deref() == Some(m.mode.name())
                 && r.get("places").and_then(Json::as_u64) == Some(u64::from(m.places))
                 && same(&num("before"), &Json::String(m.before.to_string()))
-                && same(&num("after"), &Json::String(m.after.to_string()))
+                // Rounded to `places`, the value has exactly that many
+                // decimals: "228.800" for 2 places is not what rounding gives.
+                && text(r, "after").as_deref() == Some(m.after.to_string().as_str())
                 && same(&num("margin"), &Json::String(m.margin.to_string()));
             if !ok {
                 let follows = format!(
@@ -508,7 +536,9 @@ impl<'a> State<'a> {
                 && text(r, "table").as_deref() == Some(&*m.table)
                 && text(r, "source").as_deref() == Some(m.source.as_str())
                 && text(r, "key").as_deref() == Some(m.key.as_str())
-                && text(r, "row") == m.row
+                // No row (a scale's bands) is written `null`: `false` or
+                // no key is not what the engine writes.
+                && r.get("row") == Some(&m.row.clone().map_or(Json::Null, Json::String))
                 && text(r, "why").as_ref() == Some(&m.why);
             if !ok {
                 let follows = format!(
@@ -759,4 +789,23 @@ fn held_word(held: Option<bool>) -> &'static str {
         Some(false) => "false",
         None => "none",
     }
+}
+
+/// How a trace names the rows a case supplies for table `t`
+/// (`rows first-half, second-half of table schedule`): a keyed table's by
+/// the case's keys in the case's order, a period table's by the
+/// rulebook's row names, each of which the case gives.
+fn supplied_rows(rb: &Rulebook, t: usize, in_case: Option<&Json>) -> String {
+    let Some(table) = rb.tables.get(t) else {
+        return "a table of the rulebook".into();
+    };
+    let names: Vec<&str> = match (&table.kind, in_case.and_then(Json::as_object)) {
+        (TableKind::Keyed { .. }, Some(rows)) => rows.keys().map(String::as_str).collect(),
+        _ => table
+            .rows
+            .iter()
+            .filter_map(|r| r.name.as_deref())
+            .collect(),
+    };
+    format!("rows {} of table {}", names.join(", "), table.name)
 }

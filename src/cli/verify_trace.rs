@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read as _};
 use std::path::Path;
 use std::process::ExitCode;
 
-use bareme::unstable::audit::verify_line;
+use bareme::unstable::audit::{verify_line, Finding};
 use bareme::unstable::tasks::{next_line_capped, Line};
 
 use super::args::VerifyTraceArgs;
@@ -204,8 +204,25 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
         k += 1;
         let line = line.as_str();
         if untraced_error(line) {
-            // A batch's line for a case it could not read: nothing was evaluated.
-            untraced += 1;
+            // A batch's line for a case it could not read: nothing was
+            // evaluated. Beside a case that is JSON it stands where a
+            // traced evaluation was (a traced batch traces every case it
+            // reads): the receipt was taken out, not verified.
+            if let Some(Ok(_)) = &case {
+                failed += 1;
+                let f = Finding {
+                    at: "case".into(),
+                    what: "trace".into(),
+                    recorded: format!("an error line without a trace, {}", line.trim()),
+                    follows: "a traced evaluation: the case line is JSON, and a traced batch traces every case it reads (a fault of the rulebook, the one untraced outcome of such a case, cannot be verified)".into(),
+                };
+                out.say(&format!("line {n}: {f}"));
+                if out.failed() {
+                    break;
+                }
+            } else {
+                untraced += 1;
+            }
             continue;
         }
         let case = match case.transpose() {

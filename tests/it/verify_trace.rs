@@ -1908,5 +1908,156 @@ fn a_blank_case_line_pairs_with_its_error_line() {
             && out.contains("(1 unread case lines without a trace)"),
         "{out}"
     );
+    // The first receipt swapped for an error line without a trace: its
+    // case line is JSON, so it was read and traced (hostile probe: the
+    // swap was counted an unread line and the batch said to follow).
+    let written = std::fs::read_to_string(&traces).expect("read");
+    let blank_error = written.lines().nth(1).expect("the blank line's error");
+    let swapped: Vec<&str> = std::iter::once(blank_error)
+        .chain(written.lines().skip(1))
+        .collect();
+    std::fs::write(&traces, swapped.join("\n") + "\n").expect("write");
+    let o = std::process::Command::new(bin)
+        .args([
+            "verify-trace",
+            &path(&traces),
+            "--rulebook",
+            rb,
+            "--cases",
+            &path(&cases),
+        ])
+        .output()
+        .expect("runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.starts_with("line 1: case: trace: recorded an error line without a trace, {\"error\":")
+            && out.contains("follows a traced evaluation: the case line is JSON")
+            && out.contains("1 of 2 traces follow")
+            && out.contains("(1 unread case lines without a trace)"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// What the case says of an input it leaves out or gives `null` is one
+/// `given`, as validation records it: a receipt claiming another passed
+/// wherever no step read the input (hostile probe: `absent` for a `null`,
+/// `absent` for an input that took its default, `null` for a key the case
+/// leaves out).
+#[test]
+fn the_given_of_an_input_left_out_or_null_is_the_one_the_case_says() {
+    let rb = part_rulebook(
+        "givens",
+        "[inputs.a]\ntype = \"money\"\ndefault = \"5.00\"\n\
+         [inputs.b]\ntype = \"money\"\n\
+         [inputs.c]\ntype = \"money\"\nnullable = true\n\
+         [inputs.x]\ntype = \"money\"\nrequired = true\n\
+         [steps.part]\nexpr = \"x\"\n",
+    );
+    let given = |line: &serde_json::Value, name: &str| -> String {
+        let inputs = line["trace"]["inputs"].as_array().expect("inputs");
+        let i = inputs.iter().find(|i| i["name"] == name).expect("recorded");
+        i["given"].as_str().expect("a text").to_string()
+    };
+    let with = |line: &serde_json::Value, name: &str, claim: &str| {
+        let mut j = line.clone();
+        let inputs = j["trace"]["inputs"].as_array_mut().expect("inputs");
+        let i = inputs
+            .iter_mut()
+            .find(|i| i["name"] == name)
+            .expect("recorded");
+        i["given"] = claim.into();
+        if claim != "default" {
+            i["value"] = serde_json::Value::Null;
+        }
+        j
+    };
+    // Left out: the default, else absent; `null`: the default of an input
+    // that keeps no null, null where it is kept or there is no default.
+    for (case, want) in [
+        (
+            serde_json::json!({"x": "1.00"}),
+            [("a", "default"), ("b", "absent"), ("c", "absent")],
+        ),
+        (
+            serde_json::json!({"x": "1.00", "a": null, "b": null, "c": null}),
+            [("a", "default"), ("b", "null"), ("c", "null")],
+        ),
+    ] {
+        let line: serde_json::Value =
+            serde_json::from_str(&traced(&rb, &case).expect("a trace")).expect("JSON");
+        assert!(findings(&rb, &line, &case).is_empty(), "{line}");
+        for (name, follows) in want {
+            assert_eq!(given(&line, name), follows, "{case}");
+            for claim in ["absent", "null", "default", "value"] {
+                if claim == follows {
+                    continue;
+                }
+                let found = findings(&rb, &with(&line, name, claim), &case);
+                let named = format!("input {name}: given: recorded {claim}, follows ");
+                assert!(
+                    found.iter().any(|f| f.starts_with(&named)),
+                    "{case} {name} {claim}: {found:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A supplied table's input is recorded as the rows the case gave
+/// (`rows first-half, second-half of table schedule`): another text
+/// verified (hostile probe).
+#[test]
+fn a_supplied_tables_rows_are_named_as_the_case_gives_them() {
+    let rb = load_rulebook(Path::new("rulebooks/luma-payroll/v3")).expect("luma");
+    let text = std::fs::read_to_string(
+        "rulebooks/luma-payroll/v3/cases/23-supplied-tables-distractor-row.toml",
+    )
+    .expect("the case");
+    let file: toml::Table = toml::from_str(&text).expect("TOML");
+    let case: serde_json::Value =
+        serde_json::from_str(file["case"].as_str().expect("the case text")).expect("JSON");
+    let mut line: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &case).expect("a trace")).expect("JSON");
+    assert!(findings(&rb, &line, &case).is_empty());
+    let inputs = line["trace"]["inputs"].as_array_mut().expect("inputs");
+    let tables = inputs
+        .iter_mut()
+        .find(|i| i["name"] == "reference_tables")
+        .expect("recorded");
+    assert_eq!(
+        tables["value"],
+        "rows first-half, second-half of table schedule"
+    );
+    tables["value"] = "rows first-half of table schedule".into();
+    assert_eq!(
+        findings(&rb, &line, &case),
+        ["input reference_tables: value: recorded rows first-half of table schedule, follows rows first-half, second-half of table schedule"]
+    );
+}
+
+/// A map is read in the case's order (`values`, comprehensions): a trace
+/// recording its entries in another order verified (hostile probe).
+#[test]
+fn a_map_recorded_in_another_order_does_not_follow() {
+    let rb = part_rulebook(
+        "order",
+        "[inputs.m]\ntype = \"map\"\nitems = { type = \"money\" }\n\
+         [steps.part]\nexpr = \"sum(values(m))\"\n",
+    );
+    let case = serde_json::json!({"m": {"b": "2.00", "a": "1.00"}});
+    let line = traced(&rb, &case).expect("a trace");
+    let mut json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    let inputs = json["trace"]["inputs"].as_array_mut().expect("inputs");
+    assert_eq!(inputs[0]["value"].to_string(), r#"{"b":"2.00","a":"1.00"}"#);
+    inputs[0]["value"] = serde_json::json!({"a": "1.00", "b": "2.00"});
+    let found = findings(&rb, &json, &case);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("input m: input against the case")),
+        "{found:?}"
+    );
 }
