@@ -234,7 +234,8 @@ pub struct SweepArgs {
     #[arg(value_parser = super::locate::case)]
     pub case: PathBuf,
     /// FIELD=FROM..TO:STEP: the field (a dotted path in the case) and its values, exact
-    /// decimals, both ends included; at most 100,000 values.
+    /// decimals: FROM, then each STEP up to TO, TO included when a whole number of
+    /// steps away (0..10:3 is 0, 3, 6, 9); at most 100,000 values.
     #[arg(long, value_name = "FIELD=FROM..TO:STEP")]
     pub vary: bareme::unstable::sweep::Vary,
     /// Also draw each numeric answer field and its marginal rate to this SVG file.

@@ -120,10 +120,10 @@ pub enum SweepError {
 }
 
 impl SweepError {
-    /// A stable code: `sweep.usage`, `sweep.not_decimal`,
-    /// `sweep.step_not_positive`, `sweep.empty_range`, `sweep.too_wide`,
-    /// `sweep.too_fine`, `sweep.too_many_values`, `sweep.undeclared`, `sweep.number`,
-    /// `sweep.not_whole`, `sweep.no_object`.
+    /// A stable code: `sweep::usage`, `sweep::not_decimal`,
+    /// `sweep::step_not_positive`, `sweep::empty_range`, `sweep::too_wide`,
+    /// `sweep::too_fine`, `sweep::too_many_values`, `sweep::undeclared`,
+    /// `sweep::number`, `sweep::not_whole`, `sweep::no_object`.
     pub fn code(&self) -> &'static str {
         match self {
             SweepError::Usage { .. } => "sweep::usage",

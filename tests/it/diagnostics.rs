@@ -626,6 +626,39 @@ fn the_envelope_key_is_never_ignored() {
     );
 }
 
+/// A clause listed twice was kept twice: the trace, the page and the
+/// receipt cited it twice (a citation's clauses are added without
+/// duplicates, the list itself was not).
+#[test]
+fn a_clause_listed_twice_is_refused_where_it_is_listed_again() {
+    for (from, to) in [
+        ("clauses = [\"A\"]", "clauses = [\"A\", \"A\"]"),
+        (
+            "decision = \"ok\"",
+            "decision = \"ok\"\nclauses = [\"A\", \"A\"]",
+        ),
+        (
+            "clauses = [\"A\"]",
+            "clauses = [\"A\"]\ncite = [{ when = \"x > 0\", clauses = [\"A\", \"A\"] }]",
+        ),
+    ] {
+        let text = BASE.replacen(from, to, 1);
+        let list = text.find("\"A\", \"A\"").expect("the list");
+        let second = text[..list].matches("\"A\"").count() + 1;
+        let want = format!("check::duplicate_clause {}", at(&text, "\"A\"", second));
+        assert_eq!(problems(&text), vec![want], "{to}");
+        let msgs = messages(&text);
+        assert!(msgs[0].contains("clause `A` is listed twice"), "{msgs:?}");
+    }
+    // The same clause in a step's list and in its citation's is no
+    // duplicate: the citation says when it applies again.
+    let text = BASE.replace(
+        "clauses = [\"A\"]",
+        "clauses = [\"A\"]\ncite = [{ when = \"x > 0\", clauses = [\"A\"] }]",
+    );
+    assert_eq!(problems(&text), Vec::<String>::new());
+}
+
 #[test]
 fn a_steps_citations_are_checked_like_a_decisions() {
     // The condition must be a boolean, its names known, its clauses declared.

@@ -550,8 +550,22 @@ impl Checker<'_> {
         }
     }
 
-    /// Clause ids, each one declared under `[clauses]`.
+    /// Clause ids, each one declared under `[clauses]` and listed once: a
+    /// list is what a step, a decision or a citation applies, and a trace,
+    /// a page and a receipt would cite a clause listed twice twice.
     fn clause_refs(&mut self, refs: &[Spanned<String>], known: &[Arc<str>]) -> Vec<Arc<str>> {
+        let mut seen = std::collections::HashSet::new();
+        for r in refs {
+            if !seen.insert(r.get_ref().as_str()) {
+                let message = format!("clause `{}` is listed twice", r.get_ref());
+                self.problem(
+                    "check::duplicate_clause",
+                    sp(r),
+                    message,
+                    "listed again here",
+                );
+            }
+        }
         refs.iter().map(|r| self.clause_ref(r, known)).collect()
     }
 
