@@ -17,6 +17,7 @@ mod answer;
 mod calc;
 mod compact;
 mod decode;
+mod inputs;
 mod reports;
 mod shape;
 mod walk;

@@ -11,7 +11,7 @@
 use indexmap::IndexMap;
 
 use super::changes::{Change, ChangeKind, Section};
-use super::flatten::{Entity, Fact, Flat};
+use super::flatten::{Entity, Fact, Flat, Order};
 use super::words::word_diff;
 use crate::rulebook::check::parse_plain_decimal;
 
@@ -195,8 +195,10 @@ fn push(out: &mut IndexMap<Section, Vec<Change>>, section: Section, change: Chan
 /// its fields' order.
 fn orders(old: &Flat, new: &Flat) -> Vec<(Section, Change)> {
     let mut out = Vec::new();
+    let new_orders: std::collections::HashMap<&str, &Order> =
+        new.orders.iter().map(|b| (b.entity.as_str(), b)).collect();
     for a in &old.orders {
-        let Some(b) = new.orders.iter().find(|b| b.entity == a.entity) else {
+        let Some(b) = new_orders.get(a.entity.as_str()) else {
             continue;
         };
         // A table may hold 100,000 rows: the other side's names as a set.

@@ -136,6 +136,11 @@ fn names(list: &[Spanned<String>]) -> String {
 struct Facts {
     at: usize,
     facts: Vec<Fact>,
+    /// The orders of its nested fields (a record input's, a list answer's
+    /// line's), by where they are within it (`fields`, `items.fields`):
+    /// a record's fields are validated in theirs, an answer's written in
+    /// theirs.
+    orders: Vec<(String, Vec<String>)>,
 }
 
 impl Facts {
@@ -143,6 +148,15 @@ impl Facts {
         Facts {
             at,
             facts: Vec::new(),
+            orders: Vec::new(),
+        }
+    }
+
+    /// The order of the fields at `path` within the entity.
+    fn order<'k>(&mut self, path: String, names: impl Iterator<Item = &'k String>) {
+        let names: Vec<String> = names.cloned().collect();
+        if names.len() > 1 {
+            self.orders.push((path, names));
         }
     }
 
@@ -251,6 +265,7 @@ impl Facts {
             self.put(p("values"), values.join(", "), None);
         }
         if let Some(fields) = &i.fields {
+            self.order(p("fields"), fields.keys());
             for (name, f) in fields {
                 self.input(&p(&format!("fields.{name}.")), f);
             }
@@ -320,6 +335,9 @@ impl Facts {
         self.spanned(&format!("{prefix}format"), &o.format);
         self.expr(&format!("{prefix}each"), &o.each);
         self.expr(&format!("{prefix}key"), &o.key);
+        if let Some(fields) = &o.fields {
+            self.order(format!("{prefix}fields"), fields.keys());
+        }
         for (name, f) in o.fields.iter().flatten() {
             self.output(&format!("{prefix}fields.{name}."), f);
         }
@@ -328,10 +346,20 @@ impl Facts {
 
 struct Builder {
     entities: Entities,
+    /// The orders of nested fields, each named under its entity.
+    orders: Vec<Order>,
 }
 
 impl Builder {
     fn add(&mut self, section: Section, name: String, parent: Option<&str>, facts: Facts) {
+        for (path, names) in facts.orders {
+            let entity = format!("{name}.{path}");
+            self.orders.push(Order {
+                section,
+                names: names.iter().map(|n| format!("{entity}.{n}")).collect(),
+                entity,
+            });
+        }
         self.entities.insert(
             name,
             Entity {
@@ -369,6 +397,7 @@ fn clause_offset(text: &str, key: &str) -> usize {
 /// Flattens a rulebook's mirror; `text` is the file it was read from.
 pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
     let mut b = Builder {
+        orders: Vec::new(),
         entities: IndexMap::new(),
     };
     let id = &raw.rulebook;
@@ -509,12 +538,15 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
             names: raw.inputs.keys().map(|n| format!("inputs.{n}")).collect(),
         },
     ];
-    let members = |parent: &str| -> Vec<String> {
-        (b.entities.iter())
-            .filter(|(_, e)| e.parent.as_deref() == Some(parent))
-            .map(|(n, _)| n.clone())
-            .collect()
-    };
+    // Each entity's members, in one pass: asking every entity of every
+    // table and decision was quadratic in a rulebook's size.
+    let mut members: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for (n, e) in &b.entities {
+        if let Some(parent) = e.parent.as_deref() {
+            members.entry(parent).or_default().push(n.clone());
+        }
+    }
+    let mut members = |parent: &str| members.remove(parent).unwrap_or_default();
     for name in raw.tables.keys() {
         let entity = format!("tables.{name}");
         let names = members(&entity);
@@ -533,6 +565,7 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
             names,
         });
     }
+    orders.append(&mut b.orders);
     Flat {
         entities: b.entities,
         orders,

@@ -921,3 +921,56 @@ fn a_diff_refuses_options_it_would_ignore_and_tasks_of_another_set() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A record's fields are validated in their order (the first at fault
+/// names the refusal) and a list answer's line is written in its fields'
+/// order: both were reported "no change" when reordered below the top
+/// level (hostile probe: sales-tax's cart fields, an answer's line).
+#[test]
+fn nested_fields_reordered_are_reported_at_their_depth() {
+    let rulebook = |pay: &str, line: &str| {
+        format!(
+            "[rulebook]\nid = \"nest\"\nversion = 1\nschema = 1\n\n\
+             [inputs.pay]\ntype = \"record\"\nrequired = true\nfields = {{ {pay} }}\n\n\
+             [inputs.xs]\ntype = \"list\"\nitems = {{ type = \"record\", fields = {{ v = {{ type = \"money\", required = true }}, w = {{ type = \"money\", required = true }} }} }}\n\n\
+             [per_item.g]\nover = \"xs\"\nitem = \"x\"\n\n\
+             [per_item.g.steps.t]\nexpr = \"x.v + x.w\"\n\n\
+             [[checks]]\ndecision = \"ok\"\n\n\
+             [decisions.ok.answer]\nlines = {{ each = \"g\", fields = {{ {line} }} }}\n"
+        )
+    };
+    let (a, b) = (
+        "a = { type = \"money\", required = true }",
+        "b = { type = \"money\", required = true }",
+    );
+    let (v, w) = (
+        "v = { expr = \"x.v\", format = \"money\" }",
+        "w = { expr = \"x.w\", format = \"money\" }",
+    );
+    let old = rulebook(&format!("{a}, {b}"), &format!("{v}, {w}"));
+    bareme::parse_rulebook("old.toml", &old).expect("a valid rulebook");
+    assert_eq!(changes(&diff_json(&old, &old)), Vec::<Value>::new());
+    let new = rulebook(&format!("{b}, {a}"), &format!("{w}, {v}"));
+    let found: Vec<(String, String, String, String)> = changes(&diff_json(&old, &new))
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (s("entity"), s("attr"), s("old"), s("new"))
+        })
+        .collect();
+    let order = |entity: &str, old: &str, new: &str| {
+        (
+            entity.to_string(),
+            "order".to_string(),
+            old.to_string(),
+            new.to_string(),
+        )
+    };
+    assert_eq!(
+        found,
+        [
+            order("inputs.pay.fields", "a, b", "b, a"),
+            order("decisions.ok.answer.lines.fields", "v, w", "w, v"),
+        ]
+    );
+}
