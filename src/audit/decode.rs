@@ -171,12 +171,14 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
                 .as_ref()
                 .is_some_and(|d| same_value(recorded, d));
     };
+    // An invalid value reads as absent, or as the default where there is
+    // one: never a value plainly valid by the declaration.
+    let may_be_invalid = input.invalid_absent && !plainly_valid(input, case);
     if recorded.is_null() {
-        return input.when.is_some() || input.invalid_absent;
+        return input.when.is_some() || may_be_invalid;
     }
-    // An invalid value read as absent takes the default, where it has one.
     let read_as_default =
-        input.invalid_absent && (input.default.as_ref()).is_some_and(|d| same_value(recorded, d));
+        may_be_invalid && (input.default.as_ref()).is_some_and(|d| same_value(recorded, d));
     if read_as_default {
         return true;
     }
@@ -227,6 +229,46 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
         (_, Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
         (_, r, c) => same(r, c),
     }
+}
+
+/// Whether the case's value for `input` is valid by its declaration alone,
+/// read by the rules `docs/rulebook-format.md` gives (the verifier shares
+/// no validator): a plain decimal string within its places, sign and
+/// bounds; a boolean; an enum's value; a text within its length. Anything
+/// else (a rule, a reference, a JSON number, a date) is not judged here,
+/// and a claim that it was invalid is taken as recorded.
+pub fn plainly_valid(input: &Input, case: &Json) -> bool {
+    let plain_rules = input.rejects.is_empty()
+        && input.refers.is_none()
+        && input.key_ref.is_none()
+        && !input.unique
+        && input.after.is_empty();
+    plain_rules
+        && match (&input.kind, case) {
+            (InputKind::Money(spec) | InputKind::Decimal(spec), Json::String(text)) => {
+                let unsigned = text.strip_prefix('-').unwrap_or(text);
+                let (int, frac) = match unsigned.split_once('.') {
+                    Some((i, f)) => (i, Some(f)),
+                    None => (unsigned, None),
+                };
+                let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+                let places_ok =
+                    frac.map_or(0, str::len) <= spec.places.map_or(usize::MAX, |p| p as usize);
+                let signed_below =
+                    text.starts_with('-') && spec.min.is_some_and(|m| m >= Decimal::ZERO);
+                digits(int)
+                    && frac.is_none_or(digits)
+                    && places_ok
+                    && !signed_below
+                    && Decimal::from_str_exact(text).is_ok_and(|n| {
+                        spec.min.is_none_or(|m| n >= m) && spec.max.is_none_or(|m| n <= m)
+                    })
+            }
+            (InputKind::Bool, Json::Bool(_)) => true,
+            (InputKind::Enum { values }, Json::String(s)) => values.iter().any(|v| **v == **s),
+            (InputKind::Text { max_length }, Json::String(s)) => s.chars().count() <= *max_length,
+            _ => false,
+        }
 }
 
 /// A recorded value as the verifier shows it in a finding.

@@ -8,7 +8,7 @@ use crate::model::{Input, InputKind, Rulebook, TableKind};
 use crate::value::Value;
 
 use super::calc::Calc;
-use super::decode::{agrees, decode_in, encode, guess, same_value, shown};
+use super::decode::{agrees, decode_in, encode, guess, plainly_valid, same_value, shown};
 use super::walk::{text, State};
 
 impl State<'_> {
@@ -126,6 +126,13 @@ impl State<'_> {
         // (A default where there is none is named above.)
         let named = given == "default" && input.default.is_none();
         if !matches!(given, "ignored" | "invalid") && !named && given != follows {
+            return self.find(at, "given", given.into(), follows.into());
+        }
+        // An invalid value is the validator's to say, but not of a value
+        // the declaration alone finds valid (a receipt of 1000.00 for a
+        // bonus of "500.00" called invalid).
+        if given == "invalid" && in_case.is_some_and(|c| plainly_valid(input, c)) {
+            let follows = "value: the case's value is valid by the input's declaration";
             return self.find(at, "given", given.into(), follows.into());
         }
         let bad = match (given, &input.kind) {

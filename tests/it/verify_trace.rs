@@ -2061,3 +2061,38 @@ fn a_map_recorded_in_another_order_does_not_follow() {
         "{found:?}"
     );
 }
+
+/// `given: "invalid"` is the validator's to say, which the verifier does
+/// not share; but a value the declaration alone finds valid is not
+/// invalid: the receipt of a case whose bonus was "x" (pay 1000.00)
+/// verified for the case whose bonus is "500.00" (pay 1500.00), at the
+/// top level and inside a record (hostile probe).
+#[test]
+fn a_plainly_valid_value_called_invalid_does_not_follow() {
+    let rb = part_rulebook(
+        "invalid",
+        "[inputs.salary]\ntype = \"money\"\nrequired = true\n\
+         [inputs.bonus]\ntype = \"money\"\ninvalid = \"absent\"\n\
+         [inputs.extra]\ntype = \"record\"\nfields = { tip = { type = \"money\", invalid = \"absent\" } }\n\
+         [steps.part]\nexpr = \"salary + coalesce(bonus, 0) + coalesce(extra.tip, 0)\"\n",
+    );
+    let case = serde_json::json!({"salary": "1000.00", "bonus": "500.00", "extra": {"tip": "7.00"}});
+    for (minted_from, named) in [
+        (
+            serde_json::json!({"salary": "1000.00", "bonus": "x", "extra": {"tip": "7.00"}}),
+            "input bonus: given: recorded invalid, follows value: the case's value is valid by the input's declaration",
+        ),
+        (
+            serde_json::json!({"salary": "1000.00", "bonus": "500.00", "extra": {"tip": "7.001"}}),
+            "input extra: input against the case: recorded {\"tip\":null}, follows {\"tip\":\"7.00\"}",
+        ),
+    ] {
+        let line = traced(&rb, &minted_from).expect("a trace");
+        // Honest against the case it was made of: the invalid value is
+        // taken as recorded.
+        assert!(verdict(&rb, &line, &minted_from).follows(), "{line}");
+        let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        let found = findings(&rb, &json, &case);
+        assert!(found.iter().any(|f| f == named), "{found:?}");
+    }
+}
