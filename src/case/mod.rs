@@ -168,6 +168,7 @@ fn validate_inputs<'j, J: JsonView<'j>>(
                     rb,
                     facts: &facts,
                     spent: &spent,
+                    index: Default::default(),
                 };
                 let (value, valid) = validate_lenient(input, raw, &input.name, Some(&refs), None)?;
                 let null = raw.is_some_and(J::is_null);

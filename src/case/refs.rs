@@ -8,6 +8,8 @@
 //!
 //! Invariant: only reads the facts validated so far; never changes them.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::messages::fail;
@@ -23,9 +25,43 @@ pub(crate) struct Refs<'a> {
     pub(super) facts: &'a Facts,
     /// The case's budget spent so far by validation's formulas.
     pub(super) spent: &'a std::cell::Cell<u64>,
+    /// The texts of a list's field or a table's key, for a target longer
+    /// than [`SCANNED`], made at its first reference: each of 100,000
+    /// items referring into a list of 100,000 records scanned it, and the
+    /// case took an hour (hostile probe).
+    pub(super) index: RefCell<HashMap<RefTarget, HashSet<Arc<str>>>>,
+}
+
+/// Most values a reference scans before it indexes them.
+const SCANNED: usize = 16;
+
+/// A text value's text.
+fn text_of(v: Option<&Value>) -> Option<&Arc<str>> {
+    match v {
+        Some(Value::Text(t)) => Some(t),
+        _ => None,
+    }
 }
 
 impl Refs<'_> {
+    /// Whether `key` is among `values` (the texts of target's field or key
+    /// column): scanned when they are few, else looked up in their index.
+    fn holds<'v>(
+        &self,
+        target: RefTarget,
+        key: &str,
+        values: impl ExactSizeIterator<Item = Option<&'v Value>>,
+    ) -> bool {
+        if values.len() <= SCANNED {
+            return values.filter_map(text_of).any(|t| **t == *key);
+        }
+        let mut index = self.index.borrow_mut();
+        let texts = index
+            .entry(target)
+            .or_insert_with(|| values.filter_map(text_of).cloned().collect());
+        texts.contains(key)
+    }
+
     pub(super) fn check(
         &self,
         input: &Input,
@@ -45,12 +81,14 @@ impl Refs<'_> {
             }
             RefTarget::ListField(i, f) => {
                 let input_decl = &self.rb.inputs[i.index()];
-                let wanted = Value::Text(key.clone());
                 let found = match self.facts.values.get(i.index()) {
-                    Some(Value::List(items)) => items.iter().any(|it| match it {
-                        Value::Record(r) => r.fields.get(f) == Some(&wanted),
-                        _ => false,
-                    }),
+                    Some(Value::List(items)) => {
+                        let fields = items.iter().map(|it| match it {
+                            Value::Record(r) => r.fields.get(f),
+                            _ => None,
+                        });
+                        self.holds(target, key, fields)
+                    }
                     _ => false,
                 };
                 if found {
@@ -86,11 +124,8 @@ impl Refs<'_> {
                 let Some(&col) = keys.first() else {
                     return Ok(());
                 };
-                let wanted = Value::Text(key.clone());
-                if rows
-                    .iter()
-                    .any(|r| r.record.fields.get(col) == Some(&wanted))
-                {
+                let keys = rows.iter().map(|r| r.record.fields.get(col));
+                if self.holds(target, key, keys) {
                     return Ok(());
                 }
                 let source = match self

@@ -476,7 +476,7 @@ pub struct FieldRule {
 }
 
 /// What a `ref` field must name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RefTarget {
     /// A key of this (earlier) top-level map input.
     Input(InputId),

@@ -283,3 +283,90 @@ fn escape_text_shows_controls_line_breaks_and_bidi_as_escapes() {
         assert_eq!(escape_text(shown), shown);
     }
 }
+
+/// Each reference into a list or a table scanned it: 120,000 bequests
+/// naming one of 120,000 heirs ran past a minute (hostile probe). A long
+/// target is indexed once; the answers are those of a scan: the last heir
+/// found, a name no heir has refused at its own item, a supplied table's
+/// keys likewise.
+#[test]
+fn references_into_long_lists_and_tables_are_looked_up_not_scanned() {
+    let rb = parse_rulebook(
+        "refs.toml",
+        r#"[rulebook]
+id = "refs"
+version = 1
+schema = 1
+
+[tables.codes]
+kind = "keyed"
+keys = ["code"]
+columns = { code = { type = "text" }, rate = { type = "decimal" } }
+rows = [{ code = "A", rate = "0.1" }]
+
+[inputs.supplied]
+type = "table"
+table = "codes"
+
+[inputs.heirs]
+type = "list"
+items = { type = "record", fields = { id = { type = "text", required = true } } }
+
+[inputs.beq]
+type = "list"
+items = { type = "record", fields = { to = { type = "text", ref = "heirs.id" }, code = { type = "text", ref = "codes" } } }
+
+[inputs.shares]
+type = "map"
+key_ref = "heirs.id"
+items = { type = "money" }
+
+[steps.n]
+expr = "count(beq)"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+n = { expr = "n", format = "integer" }
+
+[limits]
+max_list_items = 200000
+max_case_bytes = 67108864
+"#,
+    )
+    .expect("the rulebook loads");
+    let n = 100_000;
+    let heirs: Vec<serde_json::Value> = (0..n)
+        .map(|i| serde_json::json!({"id": format!("h{i}")}))
+        .collect();
+    let codes: serde_json::Map<String, serde_json::Value> = (0..n)
+        .map(|i| (format!("c{i}"), serde_json::json!({"rate": "0.2"})))
+        .collect();
+    let case = |last_to: &str, last_code: &str, share: &str| {
+        let mut beq: Vec<serde_json::Value> = (0..n)
+            .map(|i| serde_json::json!({"to": format!("h{}", n - 1 - i), "code": format!("c{i}")}))
+            .collect();
+        beq.push(serde_json::json!({"to": last_to, "code": last_code}));
+        serde_json::json!({"heirs": heirs, "supplied": codes, "beq": beq, "shares": {share: "1.00"}})
+    };
+    let outcome = |case: serde_json::Value| match evaluate_value(&rb, &case, false) {
+        Ok((Outcome::Answer(a), _)) => a.to_json().to_string(),
+        Ok((Outcome::Rejected(e), _)) => format!("{}: {}", e.path, e.message),
+        Ok((other, _)) => panic!("neither an answer nor a rejection: {other:?}"),
+        Err(e) => panic!("a fault: {e}"),
+    };
+    assert_eq!(outcome(case("h0", "c99999", "h99999")), r#"{"n":100001}"#);
+    assert_eq!(
+        outcome(case("h100000", "c0", "h1")),
+        r#"beq[100000].to: "h100000" is not the id of any of heirs"#
+    );
+    assert_eq!(
+        outcome(case("h5", "A", "h1")),
+        r#"beq[100000].code: "A" is not in table codes (as supplied at supplied)"#
+    );
+    assert_eq!(
+        outcome(case("h5", "c5", "nobody")),
+        r#"shares.nobody: "nobody" is not the id of any of heirs"#
+    );
+}

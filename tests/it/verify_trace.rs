@@ -2076,7 +2076,8 @@ fn a_plainly_valid_value_called_invalid_does_not_follow() {
          [inputs.extra]\ntype = \"record\"\nfields = { tip = { type = \"money\", invalid = \"absent\" } }\n\
          [steps.part]\nexpr = \"salary + coalesce(bonus, 0) + coalesce(extra.tip, 0)\"\n",
     );
-    let case = serde_json::json!({"salary": "1000.00", "bonus": "500.00", "extra": {"tip": "7.00"}});
+    let case =
+        serde_json::json!({"salary": "1000.00", "bonus": "500.00", "extra": {"tip": "7.00"}});
     for (minted_from, named) in [
         (
             serde_json::json!({"salary": "1000.00", "bonus": "x", "extra": {"tip": "7.00"}}),
