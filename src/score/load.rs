@@ -200,6 +200,20 @@ impl Checker<'_> {
         let decision_key = self.decision_key(&raw.reply, &raw.decisions, &decisions);
         let mut optional = Vec::new();
         for (key, kind) in &raw.reply.optional {
+            // A key the answer has (the decision key too) is graded as the
+            // answer's, never optional: named here it loaded and was
+            // silently ignored.
+            let answers = decisions
+                .iter()
+                .find(|d| d.fields.iter().any(|f| f.key == *key));
+            if let Some(d) = answers {
+                let message = format!(
+                    "`{key}` is a field of the answer of `{}`: optional keys are those beside the answer's",
+                    d.name
+                );
+                self.problem("score::optional", span_of(kind), message);
+                continue;
+            }
             match kind.get_ref().as_str() {
                 "string" => optional.push((key.clone(), JsonKind::String)),
                 other => {

@@ -1044,3 +1044,25 @@ fn a_rubric_s_number_is_its_file_s_and_from_1() {
         "`number = -8`: a rubric's number is a whole number from 1"
     );
 }
+
+/// An optional key an answer has loaded and was silently ignored: the
+/// field was still graded as the answer's (hostile probe). It is refused
+/// where it is named, the decision key too.
+#[test]
+fn an_optional_key_the_answer_has_is_refused_at_load() {
+    for key in ["net_pay", "decision"] {
+        let d = luma_with(
+            "optional = { explanation = \"string\" }",
+            &format!("optional = {{ explanation = \"string\", {key} = \"string\" }}"),
+        )
+        .expect_err("refused");
+        assert_eq!(d.problems[0].code, "score::optional", "{key}");
+        assert!(
+            d.problems[0].message.starts_with(&format!(
+                "`{key}` is a field of the answer of `calculate`: optional keys are those beside the answer's"
+            )),
+            "{}",
+            d.problems[0].message
+        );
+    }
+}
