@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::unstable::generate::{
-    load_generator, run_excluding, Exclusion, RunOptions, TaskDrawer,
+    load_generator, run_excluding, Exclusion, RunError, RunOptions, TaskDrawer,
 };
 
 use bareme::unstable::score::load_named_rubric;
@@ -142,6 +142,12 @@ pub fn run(args: &GenerateArgs) -> ExitCode {
     bar.finish_and_clear();
     let manifest = match result {
         Ok(m) => m,
+        // A task the generator could not draw (a template that fails on
+        // its draws, say) is the generator file's fault: named first.
+        Err(e @ RunError::Task(_)) => {
+            warn!("error: {}: {e}", args.generator.display());
+            return ExitCode::from(2);
+        }
         Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(2);
