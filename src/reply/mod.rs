@@ -205,10 +205,12 @@ fn unfenced(body: &str, fences: bool) -> Result<&str, Malformed> {
         ));
     }
     let Some(inner) = rest.strip_suffix("```") else {
-        return Err(Malformed::new(
-            "reply::fence",
-            "a code fence is opened and not closed",
-        ));
+        // A fence closed with text after it is not an unclosed fence.
+        let message = match rest.contains("```") {
+            true => "text follows the code fence: the fence must hold the whole reply",
+            false => "a code fence is opened and not closed",
+        };
+        return Err(Malformed::new("reply::fence", message));
     };
     let line_end = inner.find('\n').unwrap_or(inner.len());
     let language = inner[..line_end].trim_matches(is_ws);

@@ -137,6 +137,19 @@ fn bulletin_tags() {
         code(&format!("<bulletin>```python\n{obj}\n```</bulletin>"), &e),
         "reply::fence"
     );
+    // A fence closed with text after it was said to be unclosed.
+    let message = |text: &str| match read_reply(text, &e) {
+        Ok(_) => "ok".to_string(),
+        Err(m) => format!("{}: {}", m.code, m.message),
+    };
+    assert_eq!(
+        message(&format!("<bulletin>```json\n{obj}\n```\nhello</bulletin>")),
+        "reply::fence: text follows the code fence: the fence must hold the whole reply"
+    );
+    assert_eq!(
+        message(&format!("<bulletin>```json\n{obj}\n</bulletin>")),
+        "reply::fence: a code fence is opened and not closed"
+    );
     assert_eq!(code(obj, &e), "reply::no_tag");
     assert_eq!(
         code(
