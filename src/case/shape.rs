@@ -20,7 +20,7 @@ use super::messages::{fail, json_kind, range_text, shown};
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
 use crate::facts::CaseError;
-use crate::model::{ExtraKeys, Input, InputKind};
+use crate::model::{ExtraKeys, Input, InputKind, Pattern};
 use crate::value::{Month, Record, Value};
 
 /// Validates the shape of one value; `ref` is checked by the caller.
@@ -76,20 +76,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
             pattern: Some(pattern),
             ..
         } => {
-            let Some(text) = raw.as_str() else {
-                return fail(
-                    input,
-                    path,
-                    format!("must be a text, found {}", json_kind(raw)),
-                );
-            };
-            let Some(object) = pattern.groups(fields, text) else {
-                return fail(
-                    input,
-                    path,
-                    format!("{} does not match the pattern {}", shown(raw), pattern.text),
-                );
-            };
+            let object = pattern_groups(input, pattern, fields, raw, path)?;
             record(fields, names, &object, path, refs, None, &ExtraKeys::Allow)
         }
         InputKind::Record { fields, names, .. } => {
@@ -226,6 +213,31 @@ fn calendar<'j, T: PartialOrd + std::fmt::Display + Copy, J: JsonView<'j>>(
     Ok(v)
 }
 
+/// The record a text is read as through its `pattern`: its named groups.
+fn pattern_groups<'j, J: JsonView<'j>>(
+    input: &Input,
+    pattern: &Pattern,
+    fields: &[Input],
+    raw: J,
+    path: &str,
+) -> Result<serde_json::Value, CaseError> {
+    let Some(text) = raw.as_str() else {
+        return fail(
+            input,
+            path,
+            format!("must be a text, found {}", json_kind(raw)),
+        );
+    };
+    match pattern.groups(fields, text) {
+        Some(object) => Ok(object),
+        None => fail(
+            input,
+            path,
+            format!("{} does not match the pattern {}", shown(raw), pattern.text),
+        ),
+    }
+}
+
 /// The items of a list, counted already; records with `unique` fields are
 /// checked against the items before.
 fn list<'j, J: JsonView<'j>>(
@@ -236,7 +248,12 @@ fn list<'j, J: JsonView<'j>>(
 ) -> Result<Value, CaseError> {
     let mut values = Vec::with_capacity(items.len());
     match &item.kind {
-        InputKind::Record { fields, names, .. } if fields.iter().any(|f| f.unique) => {
+        InputKind::Record {
+            fields,
+            names,
+            pattern,
+            ..
+        } if fields.iter().any(|f| f.unique) => {
             let mut seen: Vec<HashMap<UniqueKey, usize>> = vec![HashMap::new(); fields.len()];
             let mut paths = PartPaths::new(path);
             for (i, it) in items.items().enumerate() {
@@ -245,22 +262,25 @@ fn list<'j, J: JsonView<'j>>(
                     values.push(Value::Null);
                     continue;
                 }
-                if !it.is_object() {
-                    return fail(
-                        item,
-                        item_path,
-                        format!("must be an object, found {}", json_kind(it)),
-                    );
-                }
-                values.push(record(
-                    fields,
-                    names,
-                    it,
-                    item_path,
-                    refs,
-                    Some((&mut seen, path, i)),
-                    &item.extra_keys,
-                )?);
+                let unique = Some((&mut seen, path, i));
+                // A text read through a pattern is its groups' record (every
+                // item was refused as "must be an object").
+                let value = match pattern {
+                    Some(pattern) => {
+                        let object = pattern_groups(item, pattern, fields, it, item_path)?;
+                        let allow = &ExtraKeys::Allow;
+                        record(fields, names, &object, item_path, refs, unique, allow)?
+                    }
+                    None if !it.is_object() => {
+                        return fail(
+                            item,
+                            item_path,
+                            format!("must be an object, found {}", json_kind(it)),
+                        );
+                    }
+                    None => record(fields, names, it, item_path, refs, unique, &item.extra_keys)?,
+                };
+                values.push(value);
             }
         }
         _ if item.unique => {

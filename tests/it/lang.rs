@@ -63,6 +63,57 @@ fn a_pattern_input_must_be_a_text() {
     );
 }
 
+/// A list of texts read through a pattern whose group is `unique`:
+/// every item, valid or not, was refused as "must be an object, found a
+/// string" (its road for unique fields read records only).
+#[test]
+fn pattern_items_with_a_unique_group_are_read_as_texts() {
+    let rb = bareme::parse_rulebook(
+        "codes.toml",
+        r#"[rulebook]
+id = "codes"
+version = 1
+schema = 1
+
+[inputs.codes]
+type = "list"
+items = { type = "text", pattern = '^(?P<letter>[A-Z])(?P<n>[0-9])$', fields = { letter = { type = "text", unique = true }, n = { type = "integer" } } }
+
+[steps.total]
+expr = "sum([c.n for c in codes])"
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+total = { expr = "total", format = "integer" }
+"#,
+    )
+    .expect("the rulebook loads");
+    let outcome = |codes: serde_json::Value| match bareme::evaluate_value(
+        &rb,
+        &serde_json::json!({ "codes": codes }),
+        false,
+    ) {
+        Ok((bareme::Outcome::Answer(a), _)) => a.to_json().to_string(),
+        Ok((bareme::Outcome::Rejected(e), _)) => format!("{}: {}", e.path, e.message),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(outcome(serde_json::json!(["A1", "B2"])), r#"{"total":3}"#);
+    assert_eq!(
+        outcome(serde_json::json!(["A1", "A2"])),
+        r#"codes[1].letter: repeats "A" of codes[0]"#
+    );
+    assert_eq!(
+        outcome(serde_json::json!(["A1", null])),
+        "codes[1]: must be a text, found null"
+    );
+    assert_eq!(
+        outcome(serde_json::json!(["A1", "zz"])),
+        r#"codes[1]: "zz" does not match the pattern ^(?P<letter>[A-Z])(?P<n>[0-9])$"#
+    );
+}
+
 /// The trace of a step with a clause per branch: each `cite` condition is
 /// shown with its verdict under the step, and the clauses of those that
 /// held follow the step's own (`[L1, L2]`); a per-item step cites only on
