@@ -103,7 +103,15 @@ impl<'a> State<'a> {
 
     /// The ablations the trace names, their replacement formulas taken.
     pub fn ablation(&mut self, names: &str) {
+        // As `--ablate` takes them: each named once, no two replacing one
+        // step (the engine refuses either, so no trace of it is honest).
+        let mut seen = std::collections::HashSet::new();
         for name in names.split(',') {
+            if !seen.insert(name) {
+                let why = "names an ablation twice, which the engine refuses";
+                self.find("ablation", why, name.to_string(), String::new());
+                continue;
+            }
             match self.rb.ablations.iter().find(|a| &*a.name == name) {
                 Some(a) => {
                     for (at, f) in &a.replacements {
@@ -111,7 +119,10 @@ impl<'a> State<'a> {
                             StepRef::Top(s) => (None, s.index()),
                             StepRef::Item(g, s) => (Some(*g), *s),
                         };
-                        self.replaced.insert(key, f.text.clone());
+                        if self.replaced.insert(key, f.text.clone()).is_some() {
+                            let why = "replaces a step another ablation named replaces, which the engine refuses";
+                            self.find("ablation", why, name.to_string(), String::new());
+                        }
                     }
                 }
                 None => self.find(

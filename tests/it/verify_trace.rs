@@ -754,6 +754,37 @@ mod command {
         );
     }
 
+    /// An ablation named twice is refused by `eval --ablate`, so no trace
+    /// of it is honest: the verifier said one that names it twice follows
+    /// (hostile probe).
+    #[test]
+    fn an_ablation_named_twice_does_not_follow() {
+        let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
+        let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
+        let out = bareme(&[&eval[..], &["billing_jurisdiction"]].concat(), None);
+        assert!(out.status.success());
+        let traced = String::from_utf8(out.stdout).expect("UTF-8");
+        let from = "\"ablation\":\"billing_jurisdiction\"";
+        assert!(traced.contains(from), "{traced}");
+        let twice = traced.replacen(
+            from,
+            "\"ablation\":\"billing_jurisdiction,billing_jurisdiction\"",
+            1,
+        );
+        let out = bareme(
+            &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
+            Some(&twice),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(
+            stdout.starts_with(
+                "line 1: ablation: names an ablation twice, which the engine refuses: recorded billing_jurisdiction"
+            ),
+            "{stdout}"
+        );
+    }
+
     #[test]
     fn a_changed_step_is_named_with_what_follows() {
         let t = trace();
