@@ -160,7 +160,8 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
 /// nothing or the declared default. A `null` recorded where the case gives
 /// a value agrees only for a field read under a `when` or whose invalid
 /// value reads as absent (or the default, with one); a record holds its declared fields alone; a map
-/// the keys the case gives, in its order (those it declares, when it names them); a list
+/// the keys the case gives, in the order read (the case's, or that of the
+/// keys it declares, when it names them); a list
 /// as many items. A key or field the trace adds that the case left out is
 /// a disagreement (a receipt built on a bonus the case never gave).
 pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
@@ -207,10 +208,16 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
             r.len() == c.len() && r.iter().zip(c).all(|(x, y)| agrees(x, Some(y), item))
         }
         (InputKind::Map { item, keys, .. }, Json::Object(r), Json::Object(c)) => {
-            let kept = |k: &str| keys.as_ref().is_none_or(|ks| ks.iter().any(|x| **x == *k));
-            // In the case's order: a map is iterated in it (`values`, a
-            // comprehension), so another order is another reading.
-            c.keys().filter(|k| kept(k)).eq(r.keys())
+            // In the order it is read in, the case's or that of its `keys`:
+            // a map is iterated in it (`values`, a comprehension), so
+            // another order is another reading.
+            let order: Vec<&str> = match keys {
+                Some(ks) => (ks.iter().map(|k| &**k))
+                    .filter(|k| c.contains_key(*k))
+                    .collect(),
+                None => c.keys().map(String::as_str).collect(),
+            };
+            order.into_iter().eq(r.keys().map(String::as_str))
                 && r.iter().all(|(k, x)| agrees(x, c.get(k), item))
         }
         // A text is its characters: `"007"` is not `"7"`, nor `"2.050"` `"2.05"`.

@@ -35,7 +35,9 @@ impl State<'_> {
             let value = j.get("value").unwrap_or(&Json::Null);
             let in_case = self.case.and_then(|c| c.get(&*input.name));
             let v = match decode_in(value, input, in_case) {
-                Some(v) if given == "null" && v.is_missing() => Value::Null,
+                // A `null` only a nullable input keeps; any other's reads
+                // as absent (`is_null` of it false).
+                Some(v) if given == "null" && v.is_missing() && input.nullable => Value::Null,
                 Some(v) => v,
                 None => {
                     self.find(&at, "value", shown(value), "a value of its kind".into());

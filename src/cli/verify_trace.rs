@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bareme::unstable::audit::{verify_line, Finding};
+use bareme::unstable::case::CaseText;
 use bareme::unstable::tasks::{next_line_capped, Line};
 
 use super::args::VerifyTraceArgs;
@@ -183,9 +184,16 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
         // is the batch's error line for it (which carries no trace).
         let case: Option<Result<serde_json::Value, String>> = match (&mut case_lines, &single) {
             (Some(lines), _) => match lines.next() {
-                Ok(Some((c, text))) => {
-                    Some(case_of(&text).map_err(|e| format!("case line {c}: not JSON: {e}")))
-                }
+                // A line the engine does not read as a case (not JSON, a
+                // key written twice) is what a batch answers untraced.
+                Ok(Some((c, text))) => Some(
+                    case_of(&text)
+                        .map_err(|e| format!("case line {c}: not JSON: {e}"))
+                        .and_then(|case| match CaseText::from_bytes(text.as_bytes()) {
+                            Ok(_) => Ok(case),
+                            Err(e) => Err(format!("case line {c}: not a case: {}", e.message)),
+                        }),
+                ),
                 Ok(None) => {
                     warn!("error: trace line {n} has no case (the cases file is shorter)");
                     return ExitCode::from(2);

@@ -503,9 +503,13 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         f.text("title", &r.title);
         f.put("each", r.each.get_ref().clone(), Some(start(&r.each)));
         f.expr("when", &r.when);
+        // A report's columns and totals are shown in their order (the
+        // trace's header, rows and totals, the payslip's table).
+        f.order("columns".into(), r.columns.keys());
         for (col, o) in &r.columns {
             f.output(&format!("columns.{col}."), o);
         }
+        f.order("totals".into(), r.totals.keys());
         for (label, o) in &r.totals {
             f.output(&format!("totals.{label}."), o);
         }

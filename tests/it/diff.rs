@@ -974,3 +974,29 @@ fn nested_fields_reordered_are_reported_at_their_depth() {
         ]
     );
 }
+
+/// A report's columns and totals are shown in their order (the trace's
+/// header, rows and totals, the payslip's table): swapping two was "no
+/// change" (hostile probe).
+#[test]
+fn a_reports_columns_or_totals_reordered_are_reported() {
+    let old = std::fs::read_to_string(root().join("rulebooks/paie-fr/v2026/rulebook.toml"))
+        .expect("paie-fr");
+    let (ligne, base) = (
+        "\"Ligne\" = { expr = \"line.label\" }",
+        "\"Base\" = { expr = \"base\", format = \"money\" }",
+    );
+    let pair = format!("{ligne}, {base}");
+    assert!(old.contains(&pair));
+    let new = old.replacen(&pair, &format!("{base}, {ligne}"), 1);
+    let found: Vec<(String, String)> = changes(&diff_json(&old, &new))
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (format!("{}.{}", s("entity"), s("attr")), s("new"))
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "reports.bulletin.columns.order");
+    assert!(found[0].1.starts_with("Base, Ligne, "), "{found:?}");
+}

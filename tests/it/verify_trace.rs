@@ -1897,7 +1897,8 @@ fn what_the_expansion_would_drop_is_refused() {
 
 /// `eval --batch` answers a blank case line with an error line; `--cases`
 /// skipped blank lines, so every trace after one was paired with the next
-/// case (exit 2, "the cases file is shorter").
+/// case (exit 2, "the cases file is shorter"). A line with a key written
+/// twice is no case either: its error line is let by too.
 #[test]
 fn a_blank_case_line_pairs_with_its_error_line() {
     let dir = std::env::temp_dir().join(format!("bareme-vt-blank-{}", std::process::id()));
@@ -1906,14 +1907,15 @@ fn a_blank_case_line_pairs_with_its_error_line() {
     let case = std::fs::read_to_string("examples/luma-payroll/payslip.json").expect("the example");
     let one: serde_json::Value = serde_json::from_str(&case).expect("JSON");
     let cases = dir.join("cases.jsonl");
-    std::fs::write(&cases, format!("{one}\n\n{one}\n")).expect("write");
+    // The last line writes a key twice: the engine reads no case there.
+    std::fs::write(&cases, format!("{one}\n\n{one}\n{{\"a\":1,\"a\":2}}\n")).expect("write");
     let bin = env!("CARGO_BIN_EXE_bareme");
     let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
     let o = std::process::Command::new(bin)
         .args(["eval", rb, "--batch", &path(&cases), "--trace", "json"])
         .output()
         .expect("runs");
-    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 3);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 4);
     let traces = dir.join("traces.jsonl");
     std::fs::write(&traces, &o.stdout).expect("write");
     let o = std::process::Command::new(bin)
@@ -1936,7 +1938,7 @@ fn a_blank_case_line_pairs_with_its_error_line() {
     );
     assert!(
         out.starts_with("2 of 2 traces follow")
-            && out.contains("(1 unread case lines without a trace)"),
+            && out.contains("(2 unread case lines without a trace)"),
         "{out}"
     );
     // The first receipt swapped for an error line without a trace: its
@@ -1965,7 +1967,7 @@ fn a_blank_case_line_pairs_with_its_error_line() {
         out.starts_with("line 1: case: trace: recorded an error line without a trace, {\"error\":")
             && out.contains("follows a traced evaluation: the case line is JSON")
             && out.contains("1 of 2 traces follow")
-            && out.contains("(1 unread case lines without a trace)"),
+            && out.contains("(2 unread case lines without a trace)"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(dir);
@@ -2127,4 +2129,36 @@ fn a_plainly_valid_value_called_invalid_does_not_follow() {
         let found = findings(&rb, &json, &case);
         assert!(found.iter().any(|f| f == named), "{found:?}");
     }
+}
+
+/// `null` given to an input that is not nullable reads as absent
+/// (`is_null` of it false), as the engine reads it: the verifier read it
+/// as null, so the honest trace failed and one forged to say `true`
+/// followed (hostile probe). A map with `keys` is read in their order,
+/// whatever the case's: its honest trace failed.
+#[test]
+fn a_null_the_input_does_not_keep_and_declared_keys_read_as_the_engine_reads_them() {
+    let rb = part_rulebook(
+        "nulls",
+        "[inputs.t]\ntype = \"text\"\n\
+         [inputs.rates]\ntype = \"map\"\nkeys = [\"low\", \"high\"]\nitems = { type = \"decimal\" }\n\
+         [steps.part]\nexpr = \"if is_null(t) then 1 else sum(values(rates))\"\n",
+    );
+    let case = serde_json::json!({"t": null, "rates": {"high": "0.2", "low": "0.1"}});
+    let line = traced(&rb, &case).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(json["answer"]["part"], "0.30", "{line}");
+    assert!(findings(&rb, &json, &case).is_empty(), "{line}");
+    let forged = line
+        .replace("\"0.30\"", "\"1.00\"")
+        .replace("\"0.3\"", "\"1\"");
+    let forged: serde_json::Value = serde_json::from_str(&forged).expect("JSON");
+    assert_ne!(forged, json);
+    let found = findings(&rb, &forged, &case);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with("step part: value: recorded 1")),
+        "{found:?}"
+    );
 }
