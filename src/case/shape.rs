@@ -20,7 +20,7 @@ use super::messages::{fail, json_kind, range_text, shown};
 use super::number::{fraction, integer, number};
 use super::refs::Refs;
 use crate::facts::CaseError;
-use crate::model::{ExtraKeys, Input, InputKind, Pattern};
+use crate::model::{ExtraKeys, Input, InputKind};
 use crate::value::{Month, Record, Value};
 
 /// Validates the shape of one value; `ref` is checked by the caller.
@@ -70,25 +70,7 @@ pub(super) fn validate_shape<'j, J: JsonView<'j>>(
             *max,
         )
         .map(Value::Month),
-        InputKind::Record {
-            fields,
-            names,
-            pattern: Some(pattern),
-            ..
-        } => {
-            let object = pattern_groups(input, pattern, fields, raw, path)?;
-            record(fields, names, &object, path, refs, None, &ExtraKeys::Allow)
-        }
-        InputKind::Record { fields, names, .. } => {
-            if !raw.is_object() {
-                return fail(
-                    input,
-                    path,
-                    format!("must be an object, found {}", json_kind(raw)),
-                );
-            }
-            record(fields, names, raw, path, refs, None, &input.extra_keys)
-        }
+        InputKind::Record { .. } => record_input(input, raw, path, refs, None),
         InputKind::List {
             item,
             min_items,
@@ -213,14 +195,37 @@ fn calendar<'j, T: PartialOrd + std::fmt::Display + Copy, J: JsonView<'j>>(
     Ok(v)
 }
 
-/// The record a text is read as through its `pattern`: its named groups.
-fn pattern_groups<'j, J: JsonView<'j>>(
+/// A record input's value: an object, or a text read through its
+/// `pattern` as the record of its named groups; with `unique`, its fields
+/// checked against the list's items before. One reader for a record
+/// alone and a list's item (the list's road once read objects only, and
+/// refused every text of a pattern with a unique group).
+fn record_input<'j, J: JsonView<'j>>(
     input: &Input,
-    pattern: &Pattern,
-    fields: &[Input],
     raw: J,
     path: &str,
-) -> Result<serde_json::Value, CaseError> {
+    refs: Option<&Refs<'_>>,
+    unique: Option<Seen<'_>>,
+) -> Result<Value, CaseError> {
+    let InputKind::Record {
+        fields,
+        names,
+        pattern,
+        ..
+    } = &input.kind
+    else {
+        return fail(input, path, "is not a record");
+    };
+    let Some(pattern) = pattern else {
+        if !raw.is_object() {
+            return fail(
+                input,
+                path,
+                format!("must be an object, found {}", json_kind(raw)),
+            );
+        }
+        return record(fields, names, raw, path, refs, unique, &input.extra_keys);
+    };
     let Some(text) = raw.as_str() else {
         return fail(
             input,
@@ -228,14 +233,22 @@ fn pattern_groups<'j, J: JsonView<'j>>(
             format!("must be a text, found {}", json_kind(raw)),
         );
     };
-    match pattern.groups(fields, text) {
-        Some(object) => Ok(object),
-        None => fail(
+    let Some(object) = pattern.groups(fields, text) else {
+        return fail(
             input,
             path,
             format!("{} does not match the pattern {}", shown(raw), pattern.text),
-        ),
-    }
+        );
+    };
+    record(
+        fields,
+        names,
+        &object,
+        path,
+        refs,
+        unique,
+        &ExtraKeys::Allow,
+    )
 }
 
 /// The items of a list, counted already; records with `unique` fields are
@@ -248,12 +261,7 @@ fn list<'j, J: JsonView<'j>>(
 ) -> Result<Value, CaseError> {
     let mut values = Vec::with_capacity(items.len());
     match &item.kind {
-        InputKind::Record {
-            fields,
-            names,
-            pattern,
-            ..
-        } if fields.iter().any(|f| f.unique) => {
+        InputKind::Record { fields, .. } if fields.iter().any(|f| f.unique) => {
             let mut seen: Vec<HashMap<UniqueKey, usize>> = vec![HashMap::new(); fields.len()];
             let mut paths = PartPaths::new(path);
             for (i, it) in items.items().enumerate() {
@@ -263,24 +271,7 @@ fn list<'j, J: JsonView<'j>>(
                     continue;
                 }
                 let unique = Some((&mut seen, path, i));
-                // A text read through a pattern is its groups' record (every
-                // item was refused as "must be an object").
-                let value = match pattern {
-                    Some(pattern) => {
-                        let object = pattern_groups(item, pattern, fields, it, item_path)?;
-                        let allow = &ExtraKeys::Allow;
-                        record(fields, names, &object, item_path, refs, unique, allow)?
-                    }
-                    None if !it.is_object() => {
-                        return fail(
-                            item,
-                            item_path,
-                            format!("must be an object, found {}", json_kind(it)),
-                        );
-                    }
-                    None => record(fields, names, it, item_path, refs, unique, &item.extra_keys)?,
-                };
-                values.push(value);
+                values.push(record_input(item, it, item_path, refs, unique)?);
             }
         }
         _ if item.unique => {
