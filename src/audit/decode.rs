@@ -14,6 +14,7 @@ use serde_json::Value as Json;
 
 use crate::model::{Input, InputKind};
 use crate::num::exact::parse_written;
+use crate::rulebook::check::parse_plain_decimal;
 use crate::value::{parse_date, Entries, Month, Record, Value};
 
 /// A recorded value read back as the rulebook declares it; `None` when it
@@ -253,22 +254,14 @@ pub fn plainly_valid(input: &Input, case: &Json) -> bool {
     plain_rules
         && match (&input.kind, case) {
             (InputKind::Money(spec) | InputKind::Decimal(spec), Json::String(text)) => {
-                let unsigned = text.strip_prefix('-').unwrap_or(text);
-                let (int, frac) = match unsigned.split_once('.') {
-                    Some((i, f)) => (i, Some(f)),
-                    None => (unsigned, None),
-                };
-                let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-                let places_ok =
-                    frac.map_or(0, str::len) <= spec.places.map_or(usize::MAX, |p| p as usize);
+                // Read exactly, a decimal keeps the places written.
                 let signed_below =
                     text.starts_with('-') && spec.min.is_some_and(|m| m >= Decimal::ZERO);
-                digits(int)
-                    && frac.is_none_or(digits)
-                    && places_ok
-                    && !signed_below
-                    && Decimal::from_str_exact(text).is_ok_and(|n| {
-                        spec.min.is_none_or(|m| n >= m) && spec.max.is_none_or(|m| n <= m)
+                !signed_below
+                    && parse_plain_decimal(text).is_some_and(|n| {
+                        spec.places.is_none_or(|p| n.scale() <= p)
+                            && spec.min.is_none_or(|m| n >= m)
+                            && spec.max.is_none_or(|m| n <= m)
                     })
             }
             (InputKind::Bool, Json::Bool(_)) => true,
