@@ -39,6 +39,9 @@ macro_rules! warn_raw {
 fn closing(line: &str, code: std::process::ExitCode) -> std::process::ExitCode {
     use std::io::Write as _;
     let line = bareme::unstable::trace::escape_text(line);
+    if output::was_closed(output::Stream::Stderr) {
+        return std::process::ExitCode::from(output::WRITE_FAILED);
+    }
     match writeln!(std::io::stderr().lock(), "{line}") {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             std::process::ExitCode::from(output::WRITE_FAILED)

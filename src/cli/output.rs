@@ -22,12 +22,16 @@ pub const WRITE_FAILED: u8 = 2;
 pub struct Stdout {
     out: BufWriter<io::StdoutLock<'static>>,
     error: Option<io::Error>,
+    /// Standard output was closed when the command started (`>&-`): the
+    /// first write fails, though the descriptor takes it.
+    closed: bool,
 }
 
 impl Stdout {
     /// Locks standard output for the command.
     pub fn new() -> Self {
         Stdout {
+            closed: was_closed(Stream::Stdout),
             out: BufWriter::new(io::stdout().lock()),
             error: None,
         }
@@ -35,6 +39,9 @@ impl Stdout {
 
     /// Writes text as it is: JSON, a rendered trace, a generated module.
     pub fn text(&mut self, text: &str) {
+        if self.closed && self.error.is_none() && !text.is_empty() {
+            self.error = Some(closed_error());
+        }
         if self.error.is_none() {
             if let Err(e) = self.out.write_all(text.as_bytes()) {
                 self.error = Some(e);
@@ -89,6 +96,57 @@ impl Stdout {
             }
         }
     }
+}
+
+/// The error of a write to a standard stream that was closed when the
+/// command started.
+pub fn closed_error() -> io::Error {
+    io::Error::new(ErrorKind::Other, "it was closed when the command started")
+}
+
+/// A standard stream a command writes to.
+#[derive(Clone, Copy)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Whether a standard stream was closed when the process started. Rust's runtime opens `/dev/null` read-write in place of a closed
+/// standard stream, so every write to it would succeed and the output be
+/// lost without a word; a shell's `> /dev/null` opens it write-only, and is
+/// a reader's choice.
+#[cfg(target_os = "linux")]
+pub fn was_closed(stream: Stream) -> bool {
+    use std::os::fd::AsFd as _;
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+    let (owned, fd) = match stream {
+        Stream::Stdout => (io::stdout().as_fd().try_clone_to_owned(), 1),
+        Stream::Stderr => (io::stderr().as_fd().try_clone_to_owned(), 2),
+    };
+    let Ok(owned) = owned else {
+        return false;
+    };
+    let (Ok(meta), Ok(null)) = (File::from(owned).metadata(), fs::metadata("/dev/null")) else {
+        return false;
+    };
+    if !meta.file_type().is_char_device() || meta.rdev() != null.rdev() {
+        return false;
+    }
+    const ACCESS_MODE: u32 = 0o3;
+    const READ_WRITE: u32 = 0o2;
+    fs::read_to_string(format!("/proc/self/fdinfo/{fd}"))
+        .ok()
+        .and_then(|info| {
+            let flags = info.lines().find_map(|l| l.strip_prefix("flags:"))?;
+            u32::from_str_radix(flags.trim(), 8).ok()
+        })
+        .is_some_and(|flags| flags & ACCESS_MODE == READ_WRITE)
+}
+
+/// Elsewhere a closed standard stream cannot be told from `/dev/null`.
+#[cfg(not(target_os = "linux"))]
+pub fn was_closed(_: Stream) -> bool {
+    false
 }
 
 /// A file a command writes (`--out`, `--manifest`, `--plot`,

@@ -576,6 +576,63 @@ fn a_closing_summary_that_cannot_be_written_fails_the_command() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs bareme through `sh` with standard output (`>&-`) or standard error
+/// (`2>&-`) closed, as a shell leaves them.
+#[cfg(target_os = "linux")]
+fn bareme_with_closed(args: &[&str], close: &str) -> Output {
+    let script = format!("exec \"$0\" \"$@\" {close}");
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_bareme"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("sh runs bareme")
+}
+
+/// A standard stream closed by the shell is reopened on `/dev/null` by the
+/// runtime, so the writes succeeded and the answer was lost with exit 0;
+/// `> /dev/null` is the reader's choice and stays a success.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_a_closed_standard_stream_fails_the_command() {
+    let payslip = "examples/luma-payroll/payslip.json";
+    for args in [
+        vec!["eval", LUMA, payslip],
+        vec!["check", LUMA],
+        vec!["--version"],
+    ] {
+        let o = bareme_with_closed(&args, ">&-");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output: it was closed"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        let o = bareme_with_closed(&args, ">/dev/null");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    // A command whose result is its closing summary on standard error.
+    let dir = tempdir("closed-stderr");
+    let tasks = dir.join("t.jsonl");
+    let tasks = tasks.to_str().expect("utf-8");
+    let args = [
+        "generate",
+        "rulebooks/luma-payroll/generator-4.toml",
+        "-n",
+        "2",
+        "-o",
+        tasks,
+    ];
+    assert_eq!(bareme_with_closed(&args, "2>&-").status.code(), Some(2));
+    assert_eq!(bareme_with_closed(&args, "2>/dev/null").status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_closed_pipe_ends_the_output_quietly() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bareme"))
