@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rust_decimal::Decimal;
 use serde_json::Value as Json;
 
-use crate::model::{Input, InputKind};
+use crate::model::{Input, InputKind, JsonNumbers};
 use crate::num::exact::parse_written;
 use crate::rulebook::check::parse_plain_decimal;
 use crate::value::{parse_date, Entries, Month, Record, Value};
@@ -241,29 +241,50 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
 
 /// Whether the case's value for `input` is valid by its declaration alone,
 /// read by the rules `docs/rulebook-format.md` gives (the verifier shares
-/// no validator): a plain decimal string within its places, sign and
-/// bounds; a boolean; an enum's value; a text within its length. Anything
-/// else (a rule, a reference, a JSON number, a date) is not judged here,
-/// and a claim that it was invalid is taken as recorded.
+/// no validator): a plain decimal (a string, or a JSON number where
+/// `numbers` accepts one) within its places, sign and bounds; a whole JSON
+/// number within its sign and bounds; a date or month within its bounds; a
+/// boolean; an enum's value; a text within its length. Anything else (a
+/// rule, a reference, a fraction, a composite) is not judged here, and a
+/// claim that it was invalid is taken as recorded.
 pub fn plainly_valid(input: &Input, case: &Json) -> bool {
     let plain_rules = input.rejects.is_empty()
         && input.refers.is_none()
         && input.key_ref.is_none()
         && !input.unique
         && input.after.is_empty();
+    let within = |n: Decimal, min: Option<Decimal>, max: Option<Decimal>| {
+        min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
+    };
+    // Read exactly, a decimal keeps the places written; a sign is refused,
+    // even on zero, where the minimum is not below zero.
+    let plain = |text: &str, places: Option<u32>, min: Option<Decimal>, max: Option<Decimal>| {
+        let signed_below = text.starts_with('-') && min.is_some_and(|m| m >= Decimal::ZERO);
+        !signed_below
+            && parse_plain_decimal(text)
+                .is_some_and(|n| places.is_none_or(|p| n.scale() <= p) && within(n, min, max))
+    };
     plain_rules
         && match (&input.kind, case) {
             (InputKind::Money(spec) | InputKind::Decimal(spec), Json::String(text)) => {
-                // Read exactly, a decimal keeps the places written.
-                let signed_below =
-                    text.starts_with('-') && spec.min.is_some_and(|m| m >= Decimal::ZERO);
-                !signed_below
-                    && parse_plain_decimal(text).is_some_and(|n| {
-                        spec.places.is_none_or(|p| n.scale() <= p)
-                            && spec.min.is_none_or(|m| n >= m)
-                            && spec.max.is_none_or(|m| n <= m)
-                    })
+                plain(text, spec.places, spec.min, spec.max)
             }
+            (InputKind::Money(spec) | InputKind::Decimal(spec), Json::Number(n)) => {
+                let text = n.as_str();
+                let accepted = match spec.numbers {
+                    JsonNumbers::Reject => false,
+                    JsonNumbers::Plain => true,
+                    JsonNumbers::Integer => !text.contains('.'),
+                };
+                accepted && plain(text, spec.places, spec.min, spec.max)
+            }
+            (InputKind::Integer { min, max }, Json::Number(n)) => {
+                !n.as_str().contains('.') && plain(n.as_str(), Some(0), *min, *max)
+            }
+            (InputKind::Date { min, max }, Json::String(s)) => parse_date(s)
+                .is_some_and(|d| min.is_none_or(|m| d >= m) && max.is_none_or(|m| d <= m)),
+            (InputKind::Month { min, max }, Json::String(s)) => Month::parse(s)
+                .is_some_and(|d| min.is_none_or(|m| d >= m) && max.is_none_or(|m| d <= m)),
             (InputKind::Bool, Json::Bool(_)) => true,
             (InputKind::Enum { values }, Json::String(s)) => values.iter().any(|v| **v == **s),
             (InputKind::Text { max_length }, Json::String(s)) => s.chars().count() <= *max_length,

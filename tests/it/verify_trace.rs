@@ -2131,6 +2131,45 @@ fn a_plainly_valid_value_called_invalid_does_not_follow() {
     }
 }
 
+/// As above, for a whole number, a date, a month and a decimal read from
+/// a JSON number: each was judged no more, so a receipt minted from a case
+/// with that input invalid verified for a case where it is valid.
+#[test]
+fn a_valid_number_date_or_month_called_invalid_does_not_follow() {
+    let rb = part_rulebook(
+        "invalid_kinds",
+        "[inputs.salary]\ntype = \"money\"\nrequired = true\n\
+         [inputs.n]\ntype = \"integer\"\nmin = \"0\"\nmax = \"9\"\ninvalid = \"absent\"\n\
+         [inputs.d]\ntype = \"date\"\ninvalid = \"absent\"\n\
+         [inputs.m]\ntype = \"month\"\ninvalid = \"absent\"\n\
+         [inputs.r]\ntype = \"decimal\"\nnumbers = \"plain\"\nplaces = 2\ninvalid = \"absent\"\n\
+         [steps.part]\nexpr = \"salary + coalesce(n, 0) + coalesce(r, 0) + (if is_missing(d) then 0 else 10) + (if is_missing(m) then 0 else 100)\"\n",
+    );
+    let valid = serde_json::json!({"salary": "1000.00", "n": 3, "d": "2026-02-28", "m": "2026-02", "r": 0.25});
+    let line = traced(&rb, &valid).expect("a trace");
+    let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(json["answer"]["part"], "1113.25", "{line}");
+    assert!(findings(&rb, &json, &valid).is_empty(), "{line}");
+    for (name, bad) in [
+        ("n", serde_json::from_str("-0").expect("JSON")),
+        ("n", serde_json::json!(10)),
+        ("d", serde_json::json!("2026-02-30")),
+        ("m", serde_json::json!("2026-13")),
+        ("r", serde_json::json!(0.125)),
+    ] {
+        let mut minted_from = valid.clone();
+        minted_from[name] = bad;
+        let line = traced(&rb, &minted_from).expect("a trace");
+        assert!(verdict(&rb, &line, &minted_from).follows(), "{line}");
+        let json: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        let found = findings(&rb, &json, &valid);
+        let named = format!(
+            "input {name}: given: recorded invalid, follows value: the case's value is valid by the input's declaration"
+        );
+        assert!(found.contains(&named), "{name}: {found:?}");
+    }
+}
+
 /// `null` given to an input that is not nullable reads as absent
 /// (`is_null` of it false), as the engine reads it: the verifier read it
 /// as null, so the honest trace failed and one forged to say `true`
