@@ -23,6 +23,8 @@ use std::fmt::Debug;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+use crate::tasks::{read_json, JsonFault};
+
 /// What a judge is asked: data, never instructions.
 ///
 /// ```
@@ -106,8 +108,15 @@ impl Verdict {
     /// criteria (JSON whitespace around it allowed), else `JudgeError::Malformed`.
     pub fn from_text(text: &str) -> Result<Verdict, JudgeError> {
         let bad = |why: &str| JudgeError::Malformed(why.to_string());
-        let value: Value = serde_json::from_str(text.trim())
-            .map_err(|_| bad("the judge's output is not one JSON object"))?;
+        let value = match read_json(text.trim()) {
+            Ok(value) => value,
+            Err(JsonFault::DuplicateKey { key, .. }) => {
+                return Err(JudgeError::Malformed(format!(
+                    "the judge's output holds `{key}` twice"
+                )))
+            }
+            Err(_) => return Err(bad("the judge's output is not one JSON object")),
+        };
         Verdict::from_json(&value)
     }
 
@@ -254,7 +263,12 @@ impl Recorded {
                 continue;
             }
             let bad = |why: String| JudgeError::Record(format!("line {}: {why}", n + 1));
-            let value: Value = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+            let value = read_json(&line).map_err(|e| bad(e.to_string()))?;
+            if let Some(k) = (value.as_object().into_iter().flat_map(Map::keys))
+                .find(|k| !matches!(k.as_str(), "key" | "verdict"))
+            {
+                return Err(bad(format!("an unknown key `{k}`")));
+            }
             let key = value
                 .get("key")
                 .and_then(Value::as_str)
@@ -263,7 +277,13 @@ impl Recorded {
                 .get("verdict")
                 .ok_or_else(|| bad("no `verdict`".into()))
                 .and_then(|v| Verdict::from_json(v).map_err(|e| bad(e.to_string())))?;
-            known.insert(key.to_string(), verdict);
+            // A request graded twice differently: which one scores is not
+            // the record's to choose.
+            if known.insert(key.to_string(), verdict).is_some_and(|v| v != verdict) {
+                return Err(bad(format!(
+                    "key {key} is recorded before with another verdict"
+                )));
+            }
         }
         Ok(Recorded {
             judge,

@@ -329,9 +329,42 @@ fn a_verdict_is_exactly_three_booleans() {
         r#"{"identifies_blocker": true, "requests_resolution": false}"#,
         r#"{"identifies_blocker": 1, "requests_resolution": false, "avoids_unsupported_answer": true}"#,
         r#"{"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true, "score": 1}"#,
+        // serde_json kept the last of a key written twice: 2/3 here.
+        r#"{"identifies_blocker": true, "identifies_blocker": false, "requests_resolution": true, "avoids_unsupported_answer": true}"#,
     ] {
         let e = Verdict::from_text(bad).unwrap_err();
         assert_eq!(e.code(), "judge::malformed", "{bad}");
+    }
+}
+
+/// A verdicts file is read as strictly as a judge's output: a line with a
+/// key it does not know or a key written twice, or a request recorded
+/// twice with two verdicts, is an error, never the last one silently kept.
+#[test]
+fn a_verdict_record_refuses_what_it_would_have_to_guess() {
+    let verdict = r#"{"identifies_blocker": true, "requests_resolution": false, "avoids_unsupported_answer": true}"#;
+    let other = r#"{"identifies_blocker": false, "requests_resolution": false, "avoids_unsupported_answer": true}"#;
+    let line = |v: &str| format!(r#"{{"key": "k1", "verdict": {v}}}"#);
+    let same_twice = format!("{}\n{}\n", line(verdict), line(verdict));
+    let record = Recorded::new(None, same_twice.as_bytes(), None).unwrap();
+    assert_eq!(record.len(), 1);
+    for (bad, why) in [
+        (
+            format!(r#"{{"key": "k1", "verdict": {verdict}, "foo": 1}}"#),
+            "line 1: an unknown key `foo`",
+        ),
+        (
+            format!(r#"{{"key": "k1", "key": "k2", "verdict": {verdict}}}"#),
+            "line 1: holds the key `key` twice, in the object at $",
+        ),
+        (
+            format!("{}\n{}", line(verdict), line(other)),
+            "line 2: key k1 is recorded before with another verdict",
+        ),
+    ] {
+        let e = Recorded::new(None, bad.as_bytes(), None).unwrap_err();
+        assert_eq!(e.code(), "judge::record", "{bad}");
+        assert_eq!(e.to_string(), format!("verdict record: {why}"), "{bad}");
     }
 }
 
