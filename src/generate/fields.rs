@@ -198,25 +198,53 @@ impl<'a> Checker<'a> {
         answered: bool,
     ) -> Option<Draw> {
         let ways = [
-            raw.value.is_some(),
-            raw.null.is_some(),
-            raw.absent.is_some(),
-            raw.decimal.is_some(),
-            raw.integer.is_some(),
-            raw.choice.is_some(),
-            raw.month.is_some(),
-            raw.date.is_some(),
-            raw.expr.is_some(),
-            raw.target.is_some(),
-            raw.list.is_some(),
-            raw.parts.is_some(),
-            raw.object.is_some(),
-            raw.text.is_some(),
-            raw.key_of.is_some(),
-            raw.fields.is_some(),
+            ("value", raw.value.is_some()),
+            ("null", raw.null.is_some()),
+            ("absent", raw.absent.is_some()),
+            ("decimal", raw.decimal.is_some()),
+            ("integer", raw.integer.is_some()),
+            ("choice", raw.choice.is_some()),
+            ("month", raw.month.is_some()),
+            ("date", raw.date.is_some()),
+            ("expr", raw.expr.is_some()),
+            ("target", raw.target.is_some()),
+            ("list", raw.list.is_some()),
+            ("parts", raw.parts.is_some()),
+            ("object", raw.object.is_some()),
+            ("text", raw.text.is_some()),
+            ("key_of", raw.key_of.is_some()),
+            ("fields", raw.fields.is_some()),
         ];
-        if ways.iter().filter(|w| **w).count() != 1 {
+        let mut given = ways.iter().filter(|(_, w)| *w).map(|(name, _)| *name);
+        let (Some(way), None) = (given.next(), given.next()) else {
             let message = format!("`{path}`: give exactly one way to draw it (value, null, absent, decimal, integer, choice, month, date, expr, target, list, parts, object, fields, text, key_of)");
+            self.problem("generate::draw", span, message);
+            return None;
+        };
+        // A key that serves other ways of drawing would be read by none:
+        // `step` beside an `integer` left the integers on a grid of one.
+        let companions = [
+            ("step", raw.step.is_some(), &["decimal", "target"][..]),
+            ("weights", raw.weights.is_some(), &["choice"]),
+            ("on", raw.on.is_some(), &["target"]),
+            ("below", raw.below.is_some(), &["target"]),
+            ("above", raw.above.is_some(), &["target"]),
+            ("within", raw.within.is_some(), &["target"]),
+            ("item", raw.item.is_some(), &["list", "object"]),
+            ("key", raw.key.is_some(), &["object"]),
+        ];
+        if let Some((key, _, serves)) = companions
+            .iter()
+            .find(|(_, given, serves)| *given && !serves.contains(&way))
+        {
+            let message = format!(
+                "`{path}`: `{key}` does not apply to `{way}`, only to {}",
+                serves
+                    .iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
             self.problem("generate::draw", span, message);
             return None;
         }
@@ -463,9 +491,10 @@ impl<'a> Checker<'a> {
             }
             let mut drawn = Vec::new();
             for part in parts {
-                if part.list.is_none() {
-                    let message =
-                        format!("`{path}`: each part is a `list = [min, max]` with its `item`");
+                if part.list.is_none() || part.number.is_some() || part.placeholder.is_some() {
+                    let message = format!(
+                        "`{path}`: each part is a `list = [min, max]` with its `item` (and a `chance`)"
+                    );
                     self.problem("generate::parts", span, message);
                     return None;
                 }

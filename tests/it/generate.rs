@@ -875,6 +875,42 @@ fn what_a_generator_cannot_do_is_refused_at_load() {
         d.problems
     );
 
+    // A key that serves another way of drawing was silently ignored:
+    // `step` beside `integer` still drew every integer (hostile probe).
+    for (from, to, message) in [
+        (
+            "quantity = { integer = [1, 12] }",
+            "quantity = { integer = [1, 12], step = \"5\" }",
+            "`quantity`: `step` does not apply to `integer`, only to `decimal` and `target`",
+        ),
+        (
+            "unit_price = { decimal = [\"0.01\", \"400\"] }",
+            "unit_price = { decimal = [\"0.01\", \"400\"], weights = [1] }",
+            "`unit_price`: `weights` does not apply to `decimal`, only to `choice`",
+        ),
+        (
+            "product_id = { key_of = \"products\" }",
+            "product_id = { key_of = \"products\", key = \"P{n}\" }",
+            "`product_id`: `key` does not apply to `key_of`, only to `object`",
+        ),
+        (
+            "id = { text = \"L{n}\" }",
+            "id = { text = \"L{n}\", within = [\"1\", \"2\"] }",
+            "`id`: `within` does not apply to `text`, only to `target`",
+        ),
+    ] {
+        let changed = text.replacen(from, to, 1);
+        assert_ne!(changed, text, "{from}");
+        let d = parse_generator(path, &changed, &rb).expect_err("refused at load");
+        assert!(
+            d.problems
+                .iter()
+                .any(|p| p.code == "generate::draw" && p.message == message),
+            "{:?}",
+            d.problems
+        );
+    }
+
     // A decimal range high to low draws what the same range low to high does.
     let low_high = parse_generator(path, &text, &rb).expect("loads");
     let reversed = text.replacen(
