@@ -276,6 +276,14 @@ fn examples_context(examples: &[Example], rb: &Rulebook) -> Result<Vec<Json>, St
     for (i, example) in examples.iter().enumerate() {
         let (outcome, _) = crate::evaluation::evaluate_value(rb, &example.case, false)
             .map_err(|e| format!("example {}: the reference gives no answer: {e}", i + 1))?;
+        // A refused case has no answer to demonstrate: its error object
+        // would be shown as the reply to give.
+        if let crate::outcome::Outcome::Rejected(e) = &outcome {
+            return Err(format!(
+                "example {}: the reference refuses its case: {e}",
+                i + 1
+            ));
+        }
         let answer = crate::outcome::outcome_json(Ok(&outcome));
         let mut reply = answer.clone();
         if let (Some(text), Json::Object(map)) = (&example.explanation, &mut reply) {

@@ -957,6 +957,39 @@ fn a_prompt_of_more_than_a_hundred_examples_is_refused() {
     );
 }
 
+/// A worked example whose case the reference refuses (an unknown key, a
+/// value out of range) loaded, and every prompt showed its error object as
+/// the answer and the reply to give (hostile probe): refused at load.
+#[test]
+fn a_worked_example_the_reference_refuses_fails_the_load() {
+    let rb = super::rulebook("rulebooks/luma-payroll/v3");
+    let path = "rulebooks/luma-payroll/generator-4.toml";
+    let text = std::fs::read_to_string(path).expect("the generator");
+    let example = "allowed_deduction = \"120.00\" }";
+    assert!(text.contains(example));
+    for (case, why) in [
+        (
+            "allowed_deduction = \"120.00\", bonus = \"1\" }",
+            "bonus: unknown input",
+        ),
+        (
+            "allowed_deduction = \"-120.00\" }",
+            "allowed_deduction: must not be negative, found \"-120.00\" (R4)",
+        ),
+    ] {
+        let changed = text.replacen(example, case, 1);
+        let g = parse_generator(path, &changed, &rb).expect("parses");
+        let Err(e) = TaskDrawer::new(&g, &rb) else {
+            panic!("{case}: the drawer is made");
+        };
+        assert_eq!(
+            e.to_string(),
+            format!("example 1: the reference refuses its case: {why}"),
+            "{case}"
+        );
+    }
+}
+
 /// A run's limits out of range were quietly taken as the nearest one
 /// (`max_evaluations = 1000000000` ran with 1,000,000): refused where
 /// written.
