@@ -401,16 +401,22 @@ impl Sweep {
     }
 
     /// The rows as CSV: the field, the decision, one column per numeric
-    /// answer field, `error`. An answer field named as the field varied,
-    /// `decision` or `error` is headed `answer.NAME`, so that no two
-    /// columns share a name.
+    /// answer field, `error`. A field varied named `decision` or `error` is
+    /// headed `input.NAME`, an answer field named as the field varied's
+    /// column, `decision` or `error` is headed `answer.NAME`, so that no
+    /// two columns share a name (a reader by name would lose one).
     pub fn csv(&self) -> String {
         let mut out = String::new();
-        let answer = |c: &String| match *c == self.field || c == "decision" || c == "error" {
+        let taken = |c: &str| c == "decision" || c == "error";
+        let varied = match taken(&self.field) {
+            true => format!("input.{}", self.field),
+            false => self.field.clone(),
+        };
+        let answer = |c: &String| match *c == self.field || *c == varied || taken(c) {
             true => format!("answer.{c}"),
             false => c.clone(),
         };
-        let header: Vec<String> = [self.field.clone(), "decision".to_string()]
+        let header: Vec<String> = [varied.clone(), "decision".to_string()]
             .into_iter()
             .chain(self.columns.iter().map(answer))
             .chain(std::iter::once("error".to_string()))

@@ -111,6 +111,33 @@ fn answers_across_a_cap_with_a_rejection_as_csv() {
     );
 }
 
+/// An input named `error` gave the CSV two `error` columns, so a reader
+/// by name kept one of them (hostile probe); answer fields named as the
+/// columns beside them are renamed too.
+#[test]
+fn no_two_columns_share_a_name() {
+    let text = "[rulebook]\nid = \"names\"\nversion = 1\nschema = 1\n\
+        [inputs.error]\ntype = \"decimal\"\nrequired = true\n\
+        [[checks]]\ndecision = \"ok\"\n\
+        [decisions.ok.answer]\n\
+        decision = { expr = \"error * 2\" }\n\
+        error = { expr = \"error * 3\" }\n\
+        \"input.error\" = { expr = \"error * 4\" }\n";
+    let rb = crate::rulebook::parse_rulebook("names.toml", text).expect("checks");
+    let swept = sweep(
+        &rb,
+        &json!({"error": "0"}),
+        &vary("error=1..2:1").expect("reads"),
+    )
+    .expect("sweeps");
+    assert_eq!(
+        swept.csv(),
+        "input.error,decision,answer.decision,answer.error,answer.input.error,error\n\
+         1,ok,2,3,4,\n\
+         2,ok,4,6,8,\n"
+    );
+}
+
 #[test]
 fn a_number_stays_a_number_and_a_path_reaches_into_records() {
     let mut case = json!({"pay": 1});
