@@ -10,7 +10,7 @@ use crate::diff::{
     Version,
 };
 use crate::model::Rulebook;
-use crate::rulebook::load::{read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
+use crate::rulebook::load::{open_regular, read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
 use crate::rulebook::{
     effective_toml_with, load_rulebook_with, parse_rulebook, LoadError, LoadOptions,
 };
@@ -167,7 +167,7 @@ pub fn read_text(path: &Path) -> Result<String, DiffError> {
         path: path.display().to_string(),
         message,
     };
-    let bytes = std::fs::File::open(path)
+    let bytes = open_regular(path)
         .and_then(|f| read_capped(f, MAX_RULEBOOK_BYTES))
         .map_err(|e| fail(e.to_string()))?
         .ok_or_else(|| fail(format!("the file is over {MAX_RULEBOOK_BYTES} bytes")))?;

@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use crate::diag::{Diagnostics, Problem, SourceFile};
 use crate::model::Rulebook;
-use crate::rulebook::load::read_capped;
+use crate::rulebook::load::{open_regular, read_capped};
 use crate::rulebook::{load_rulebook, LoadError};
 use crate::span::Span;
 
@@ -116,7 +116,7 @@ pub const MAX_COMPANION_BYTES: u64 = 4 << 20;
 
 /// The file's text, at most `MAX_COMPANION_BYTES`.
 pub(crate) fn read_text(path: &Path) -> Result<String, ReadError> {
-    let bytes = std::fs::File::open(path)
+    let bytes = open_regular(path)
         .and_then(|f| read_capped(f, MAX_COMPANION_BYTES))?
         .ok_or(ReadError::TooLarge(MAX_COMPANION_BYTES))?;
     String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)

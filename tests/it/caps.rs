@@ -434,3 +434,33 @@ fn a_rulebook_file_that_is_a_fifo_is_refused_not_waited_on() {
     }
     let _ = std::fs::remove_dir_all(dir.parent().expect("temp dir"));
 }
+
+/// A file named from inside another (a generator's rubric, a repair task's
+/// generator) that is a FIFO is refused as a rulebook file is: `generate`
+/// waited for a writer on the rubric beside the generator (hostile probe).
+#[test]
+fn a_companion_file_that_is_a_fifo_is_refused_not_waited_on() {
+    let dir = tempdir("companion-fifo");
+    let generator = dir.join("generator-4.toml");
+    std::fs::copy("rulebooks/luma-payroll/generator-4.toml", &generator).expect("copied");
+    let made = Command::new("mkfifo")
+        .arg(dir.join("rubric-8.toml"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let o = bareme(&[
+        "generate",
+        &generator.to_string_lossy(),
+        "--rulebook",
+        "rulebooks/luma-payroll/v3",
+        "-n",
+        "1",
+    ]);
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("rubric-8.toml: not a regular file (a FIFO, a device or a folder is never read)"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
