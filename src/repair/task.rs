@@ -208,7 +208,7 @@ struct RawVisible {
     /// The case as TOML, or
     case: Option<toml::Value>,
     /// the case as JSON text (a conformance case's spelling).
-    json: Option<String>,
+    json: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -249,6 +249,13 @@ struct RawGroup {
     readings: Vec<String>,
     #[serde(default)]
     exclusive: bool,
+}
+
+/// A visible case's JSON text read as `bareme eval` reads a case file:
+/// one JSON value, a key given twice in an object refused with its path,
+/// then out of its `{"case": …}` envelope.
+fn case_value(text: &str) -> Result<serde_json::Value, crate::facts::CaseError> {
+    crate::case::CaseText::from_bytes(text.as_bytes()).map(|c| c.root().to_value())
 }
 
 /// Loads a repair file and the rulebook it names (`rulebook` when given,
@@ -330,23 +337,32 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
     let mut visible: Vec<Visible> = Vec::new();
     for v in &raw.visible {
         let case = match (&v.case, &v.json) {
-            (Some(case), None) => Some(json(case)),
-            (None, Some(text)) => serde_json::from_str(text).ok(),
-            _ => None,
-        };
-        match case {
-            Some(case) => visible.push(Visible {
-                id: v.id.clone(),
-                case,
+            (Some(case), None) => Ok(json(case)),
+            // Read as `eval` reads a case: a key given twice is refused
+            // (serde_json kept the last), an envelope `{"case": …}` taken off.
+            (None, Some(text)) => case_value(text.get_ref()).map_err(|e| {
+                (
+                    Span::from(text.span()),
+                    format!(
+                        "visible case `{}`: `json` is not a case as `eval` reads one: {e}",
+                        v.id
+                    ),
+                )
             }),
-            None => problem_at(
-                "repair::visible",
+            _ => Err((
                 Span::default(),
                 format!(
                     "visible case `{}`: give `case` (TOML) or `json` (JSON text), one of them",
                     v.id
                 ),
-            ),
+            )),
+        };
+        match case {
+            Ok(case) => visible.push(Visible {
+                id: v.id.clone(),
+                case,
+            }),
+            Err((span, message)) => problem_at("repair::visible", span, message),
         }
     }
     if visible.len() > MAX_VISIBLE || raw.groups.len() > MAX_VISIBLE || raw.groups.is_empty() {

@@ -36,6 +36,7 @@ mod pages;
 mod properties;
 mod readers;
 mod repair;
+mod repair_file;
 mod repair_readings;
 mod roads;
 mod score;
