@@ -177,12 +177,15 @@ struct RawRepair {
     #[serde(default)]
     business: IndexMap<String, toml::Value>,
     #[serde(default)]
-    visible: Vec<RawVisible>,
+    visible: Vec<Spanned<RawVisible>>,
     hidden: RawHidden,
     #[serde(default)]
     caps: RawCaps,
     reward: RawReward,
-    groups: IndexMap<String, RawGroup>,
+    /// Each group spanned from its header: toml spans no table written
+    /// only through its sub-tables' headers (`[groups.a]`), so the table
+    /// itself is spanned only when empty ([`groups_span`]).
+    groups: IndexMap<String, Spanned<RawGroup>>,
 }
 
 #[derive(Deserialize)]
@@ -204,7 +207,7 @@ struct RawPrompt {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVisible {
-    id: String,
+    id: Spanned<String>,
     /// The case as TOML, or
     case: Option<toml::Value>,
     /// the case as JSON text (a conformance case's spelling).
@@ -227,7 +230,7 @@ struct RawCaps {
     depth: Option<usize>,
     eval_steps: Option<u64>,
     collection_items: Option<usize>,
-    magnitude: Option<String>,
+    magnitude: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -243,12 +246,21 @@ struct RawGroup {
     #[serde(default)]
     tags: Vec<String>,
     present: Option<String>,
-    path: Option<String>,
-    min_items: Option<usize>,
+    path: Option<Spanned<String>>,
+    min_items: Option<Spanned<usize>>,
     #[serde(default)]
-    readings: Vec<String>,
-    #[serde(default)]
-    exclusive: bool,
+    readings: Vec<Spanned<String>>,
+    exclusive: Option<Spanned<bool>>,
+}
+
+/// The span of `[groups]` (or `groups = {}`) in a file whose groups are
+/// empty: written so, the table is spanned (see [`RawRepair::groups`]).
+fn groups_span(text: &str) -> Span {
+    #[derive(Deserialize)]
+    struct Groups {
+        groups: Spanned<toml::Value>,
+    }
+    toml::from_str::<Groups>(text).map_or(Span::default(), |g| Span::from(g.groups.span()))
 }
 
 /// A visible case's JSON text read as `bareme eval` reads a case file:
@@ -256,6 +268,72 @@ struct RawGroup {
 /// then out of its `{"case": …}` envelope.
 fn case_value(text: &str) -> Result<serde_json::Value, crate::facts::CaseError> {
     crate::case::CaseText::from_bytes(text.as_bytes()).map(|c| c.root().to_value())
+}
+
+/// The visible cases that read, each answered by the reference; each
+/// problem placed at its entry's key (`id`, `json`) or at the entry.
+fn read_visible(
+    raw: &[Spanned<RawVisible>],
+    rb: &Rulebook,
+    problem_at: &mut impl FnMut(&'static str, Span, String),
+) -> Vec<Visible> {
+    let mut visible: Vec<Visible> = Vec::new();
+    for entry in raw {
+        let v = entry.get_ref();
+        let (id, id_span) = (v.id.get_ref(), Span::from(v.id.span()));
+        let case = match (&v.case, &v.json) {
+            (Some(case), None) => Ok(toml_json(case)),
+            // Read as `eval` reads a case: a key given twice is refused
+            // (serde_json kept the last), an envelope `{"case": …}` taken off.
+            (None, Some(text)) => case_value(text.get_ref()).map_err(|e| {
+                (
+                    Span::from(text.span()),
+                    format!("visible case `{id}`: `json` is not a case as `eval` reads one: {e}"),
+                )
+            }),
+            (case, json) => Err((
+                // Both given: the second is the one too many.
+                json.as_ref()
+                    .filter(|_| case.is_some())
+                    .map_or(Span::from(entry.span()), |j| Span::from(j.span())),
+                format!(
+                    "visible case `{id}`: give `case` (TOML) or `json` (JSON text), one of them"
+                ),
+            )),
+        };
+        let case = match case {
+            Ok(case) => case,
+            Err((span, message)) => {
+                problem_at("repair::visible", span, message);
+                continue;
+            }
+        };
+        if visible.iter().any(|w| w.id == *id) {
+            problem_at(
+                "repair::visible",
+                id_span,
+                format!("visible case `{id}` is named twice"),
+            );
+        }
+        match crate::evaluation::evaluate_value(rb, &case, false) {
+            Ok((crate::outcome::Outcome::Answer(_), _)) => {}
+            _ => problem_at(
+                "repair::visible",
+                id_span,
+                format!("visible case `{id}` has no answer under the reference"),
+            ),
+        }
+        visible.push(Visible {
+            id: id.clone(),
+            case,
+        });
+    }
+    visible
+}
+
+/// A TOML value as JSON (a datetime as its text).
+fn toml_json(v: &toml::Value) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
 }
 
 /// Loads a repair file and the rulebook it names (`rulebook` when given,
@@ -316,8 +394,8 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
     let c = &raw.caps;
     let magnitude = c
         .magnitude
-        .as_deref()
-        .map_or(Some(defaults.magnitude), |m| m.parse().ok());
+        .as_ref()
+        .map_or(Some(defaults.magnitude), |m| m.get_ref().parse().ok());
     let caps = Caps {
         source_bytes: c.source_bytes.unwrap_or(defaults.source_bytes),
         nodes: c.nodes.unwrap_or(defaults.nodes),
@@ -329,90 +407,53 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
     if magnitude.is_none() {
         problem_at(
             "repair::caps",
-            Span::default(),
+            c.magnitude
+                .as_ref()
+                .map_or(Span::default(), |m| Span::from(m.span())),
             "`caps.magnitude` is a decimal".to_string(),
         );
     }
-    let json = |v: &toml::Value| serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
-    let mut visible: Vec<Visible> = Vec::new();
-    for v in &raw.visible {
-        let case = match (&v.case, &v.json) {
-            (Some(case), None) => Ok(json(case)),
-            // Read as `eval` reads a case: a key given twice is refused
-            // (serde_json kept the last), an envelope `{"case": …}` taken off.
-            (None, Some(text)) => case_value(text.get_ref()).map_err(|e| {
-                (
-                    Span::from(text.span()),
-                    format!(
-                        "visible case `{}`: `json` is not a case as `eval` reads one: {e}",
-                        v.id
-                    ),
-                )
-            }),
-            _ => Err((
-                Span::default(),
-                format!(
-                    "visible case `{}`: give `case` (TOML) or `json` (JSON text), one of them",
-                    v.id
-                ),
-            )),
-        };
-        match case {
-            Ok(case) => visible.push(Visible {
-                id: v.id.clone(),
-                case,
-            }),
-            Err((span, message)) => problem_at("repair::visible", span, message),
-        }
+    let visible = read_visible(&raw.visible, rb, &mut problem_at);
+    let size = format!(
+        "a repair task has 1 to {MAX_VISIBLE} groups and at most {MAX_VISIBLE} visible cases"
+    );
+    if let Some(v) = raw.visible.get(MAX_VISIBLE) {
+        problem_at("repair::size", Span::from(v.span()), size.clone());
     }
-    if visible.len() > MAX_VISIBLE || raw.groups.len() > MAX_VISIBLE || raw.groups.is_empty() {
-        problem_at(
-            "repair::size",
-            Span::default(),
-            format!("a repair task has 1 to {MAX_VISIBLE} groups and at most {MAX_VISIBLE} visible cases"),
-        );
+    if let Some((_, g)) = raw.groups.get_index(MAX_VISIBLE) {
+        problem_at("repair::size", Span::from(g.span()), size.clone());
     }
-    for (i, v) in visible.iter().enumerate() {
-        if visible[..i].iter().any(|w| w.id == v.id) {
-            problem_at(
-                "repair::visible",
-                Span::default(),
-                format!("visible case `{}` is named twice", v.id),
-            );
-        }
-        match crate::evaluation::evaluate_value(rb, &v.case, false) {
-            Ok((crate::outcome::Outcome::Answer(_), _)) => {}
-            _ => problem_at(
-                "repair::visible",
-                Span::default(),
-                format!("visible case `{}` has no answer under the reference", v.id),
-            ),
-        }
+    if raw.groups.is_empty() {
+        problem_at("repair::size", groups_span(text), size);
     }
     let groups = raw
         .groups
         .iter()
-        .map(|(name, g)| {
-            if g.path.is_some() != g.min_items.is_some() {
+        .map(|(name, spanned)| {
+            let g = spanned.get_ref();
+            let (path, min_items) = (g.path.as_ref(), g.min_items.as_ref());
+            let alone = path.map(Spanned::span).xor(min_items.map(Spanned::span));
+            if let Some(span) = alone {
                 problem_at(
                     "repair::group",
-                    Span::default(),
+                    Span::from(span),
                     format!("group `{name}`: `path` and `min_items` go together"),
                 );
             }
-            if g.exclusive && g.readings.is_empty() {
+            let exclusive = g.exclusive.as_ref().filter(|e| *e.get_ref());
+            if let (Some(e), true) = (exclusive, g.readings.is_empty()) {
                 problem_at(
                     "repair::group",
-                    Span::default(),
+                    Span::from(e.span()),
                     format!("group `{name}`: `exclusive` goes with `readings`"),
                 );
             }
             for r in &g.readings {
-                if let Err(e) = rb.ablated(r) {
+                if let Err(e) = rb.ablated(r.get_ref()) {
                     problem_at(
                         "repair::group",
-                        Span::default(),
-                        format!("group `{name}`: reading `{r}`: {e}"),
+                        Span::from(r.span()),
+                        format!("group `{name}`: reading `{}`: {e}", r.get_ref()),
                     );
                 }
             }
@@ -421,9 +462,11 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
                 label: g.label.clone(),
                 tags: g.tags.clone(),
                 present: g.present.clone(),
-                min_items: g.path.clone().zip(g.min_items),
-                readings: g.readings.clone(),
-                exclusive: g.exclusive,
+                min_items: path
+                    .map(|p| p.get_ref().clone())
+                    .zip(min_items.map(|n| *n.get_ref())),
+                readings: g.readings.iter().map(|r| r.get_ref().clone()).collect(),
+                exclusive: exclusive.is_some(),
             }
         })
         .collect();
@@ -438,7 +481,7 @@ pub fn parse_repair(name: &str, text: &str, rb: &Rulebook) -> Result<RepairTask,
         business: raw
             .business
             .iter()
-            .map(|(k, v)| (k.clone(), json(v)))
+            .map(|(k, v)| (k.clone(), toml_json(v)))
             .collect(),
         visible,
         hidden: Hidden {

@@ -37,7 +37,9 @@ fn visible_json_is_read_as_eval_reads_a_case() {
     let once = r#""bonus": "150.00""#;
     assert_eq!(text.matches(once).count(), 1);
     let twice = text.replacen(once, r#""bonus": "700.00", "bonus": "1.00""#, 1);
-    let line = 1 + text[..text.find(once).expect("bonus")].matches('\n').count();
+    let line = 1 + text[..text.find(once).expect("bonus")]
+        .matches('\n')
+        .count();
     assert_eq!(
         problems(&twice, &rb),
         [format!(
@@ -66,4 +68,113 @@ fn visible_json_is_read_as_eval_reads_a_case() {
     );
     let enveloped = parse_repair("repair.toml", &wrapped, &rb).expect("loads");
     assert_eq!(enveloped.visible[0].case, plain.visible[0].case);
+}
+
+/// The line (from 1) of the first `needle` in `text`.
+fn line_of(text: &str, needle: &str) -> usize {
+    let at = text.find(needle).unwrap_or_else(|| panic!("{needle}"));
+    1 + text[..at].matches('\n').count()
+}
+
+/// Every problem of a repair file points at the key or table that holds
+/// it, as `count`, `reward` and `rulebook_hash` do: an unknown reading at
+/// its name, `exclusive` or `min_items` alone at its value, a visible case
+/// at its `id` (no answer, named twice) or its second case (`case` and
+/// `json`), an empty `[groups]` at its header. They were all at 1:1, one
+/// of them nowhere, so an author with several visible cases could not
+/// tell which one was refused.
+#[test]
+fn each_repair_file_problem_points_at_its_key() {
+    let (text, rb) = repair_file("sales-tax", "v1", 1);
+    let tags = "tags = [\"ablation:billing_jurisdiction\"]\n";
+    let exemption = "tags = [\"ablation:exemption_ignored\"]\n";
+    let path = "path = \"cart.lines\"\n";
+    let changed =
+        text.replacen(
+            tags,
+            &format!("{tags}readings = [\"billing_jurisdiction\", \"nope\"]\n"),
+            1,
+        )
+        .replacen(exemption, &format!("{exemption}exclusive = true\n"), 1)
+        .replacen(path, "", 1)
+        .replacen(
+            "magnitude = \"1000000000000000\"",
+            "magnitude = \"lots\"",
+            1,
+        ) + "\n[[visible]]\nid = \"EMPTY\"\njson = '{}'\n\
+           \n[[visible]]\nid = \"CART-1\"\njson = '{}'\n\
+           \n[[visible]]\nid = \"BOTH\"\ncase = {}\njson = '{}'\n";
+    let found = problems(&changed, &rb);
+    let at = |needle: &str| line_of(&changed, needle);
+    let empty = at("id = \"EMPTY\"");
+    let expected = [
+        format!("repair::caps {}:13: `caps.magnitude` is a decimal", at("magnitude =")),
+        format!("repair::visible {}:6: visible case `EMPTY` has no answer under the reference", empty),
+        format!("repair::visible {}:6: visible case `CART-1` is named twice", empty + 4),
+        format!("repair::visible {}:6: visible case `CART-1` has no answer under the reference", empty + 4),
+        format!(
+            "repair::visible {}:8: visible case `BOTH`: give `case` (TOML) or `json` (JSON text), one of them",
+            empty + 10
+        ),
+    ];
+    assert_eq!(found[..5], expected, "{found:#?}");
+    let groups = &found[5..];
+    assert_eq!(groups.len(), 3, "{groups:#?}");
+    let readings = at("readings = [\"billing_jurisdiction\", \"nope\"]");
+    assert!(
+        groups[0].starts_with(&format!(
+            "repair::group {readings}:37: group `destination`: reading `nope`: "
+        )),
+        "{groups:#?}"
+    );
+    assert_eq!(
+        groups[1..],
+        [
+            format!(
+                "repair::group {}:13: group `exemption`: `exclusive` goes with `readings`",
+                at("exclusive = true")
+            ),
+            format!(
+                "repair::group {}:13: group `ordering`: `path` and `min_items` go together",
+                at("min_items = 2")
+            ),
+        ]
+    );
+    // No group at all: at the `[groups]` table, written or inline.
+    let start = text.find("[groups.destination]").expect("the groups");
+    let inline = format!("groups = {{}}\n{}", &text[..start]);
+    for (none, groups, column) in [
+        (format!("{}[groups]\n", &text[..start]), "[groups]\n", 1),
+        (inline, "groups = {}", 10),
+    ] {
+        assert_eq!(
+            problems(&none, &rb),
+            [format!(
+                "repair::size {}:{column}: a repair task has 1 to 64 groups and at most 64 visible cases",
+                line_of(&none, groups)
+            )]
+        );
+    }
+    // A visible case past the 64th (the file has three): at its entry.
+    let many: String = (0..65)
+        .map(|i| {
+            format!(
+                "\n[[visible]]\nid = \"V{i}\"\njson = '''{}'''\n",
+                sales_tax_cart()
+            )
+        })
+        .collect();
+    let over = format!("{text}{many}");
+    assert_eq!(
+        problems(&over, &rb),
+        [format!(
+            "repair::size {}:1: a repair task has 1 to 64 groups and at most 64 visible cases",
+            line_of(&over, "id = \"V61\"") - 1
+        )]
+    );
+}
+
+/// A sales-tax case the reference answers, as JSON text.
+fn sales_tax_cart() -> &'static str {
+    r#"{"cart": {"cart_id": "C", "customer_id": "K-1", "lines": [{"id": "L1", "product_id": "P-1", "quantity": 1, "jurisdiction": "STATE_A"}]}, "customers": {"K-1": {"billing_jurisdiction": "STATE_A"}}, "products": {"P-1": {"category": "STANDARD", "name": "Lamp", "unit_price": "1.00"}}}"#
 }
