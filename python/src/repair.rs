@@ -8,7 +8,7 @@ use bareme::repair;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::{engine, loads, unreadable};
+use super::{diagnostics_list, engine, loads, rulebook_error, unreadable};
 
 /// A repair task: its hidden cases drawn once, shared by its sessions.
 ///
@@ -29,7 +29,14 @@ impl Repair {
         let name = path.display().to_string();
         match engine(py, || repair::Repair::load(&path))? {
             Ok(repair) => Ok(Repair { repair }),
-            Err(e) => Err(unreadable(py, e.code(), e.to_string(), &name)),
+            // The repair file's problems, or its generator's, each placed.
+            Err(e) => Err(match e.diagnostics() {
+                Some(diags) => match diagnostics_list(py, diags) {
+                    Ok(list) => rulebook_error(py, format!("{e}:\n{diags}"), list),
+                    Err(err) => err,
+                },
+                None => unreadable(py, e.code(), e.to_string(), &name),
+            }),
         }
     }
 

@@ -11,6 +11,7 @@
 //! candidate that cannot be read, hidden cases that cannot be drawn, or an
 //! unwritable standard output; 3 an invalid repair file.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,6 +49,11 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
     let verifier = match Verifier::new(task, rb) {
         Ok(v) => v,
         Err(e) => {
+            // The generator's own problems, as `bareme generate` shows
+            // them, then what they mean for the repair file.
+            if let Some(diags) = e.diagnostics() {
+                warn_raw!("{}", diags.render(100, std::io::stderr().is_terminal()));
+            }
             warn!("error: {e} [{}]", e.code());
             return ExitCode::from(3);
         }

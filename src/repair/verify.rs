@@ -23,7 +23,9 @@ use crate::generate::{load_generator, TaskDrawer};
 use crate::model::{Node, Rulebook};
 use crate::outcome::{AnswerValue, EvalError, Fields, Outcome};
 use crate::rulebook::raw::{RawOutput, RawRulebook};
+use crate::rulebook::LoadError;
 use crate::rulebook::{effective_toml, parse_rulebook};
+use crate::tasks::CompanionError;
 
 /// Why a repair task cannot verify anything (its own fault, not a candidate's).
 #[derive(Debug, thiserror::Error)]
@@ -31,14 +33,23 @@ use crate::rulebook::{effective_toml, parse_rulebook};
 pub enum RepairError {
     /// The repair file or its rulebook does not load.
     #[error(transparent)]
-    Load(Box<crate::tasks::CompanionError>),
+    Load(Box<CompanionError>),
     /// The seeded candidate cannot be read (missing, over the byte cap, not UTF-8).
     #[error("the seeded candidate of {file} cannot be read within its cap")]
     Candidate {
         /// The repair file.
         file: String,
     },
-    /// The hidden-case generator does not load or draw.
+    /// The hidden-case generator does not load: its problems, or its
+    /// rulebook's, are the source's ([`RepairError::diagnostics`]).
+    #[error("the hidden cases of {file}: {source}")]
+    Generator {
+        /// The repair file.
+        file: String,
+        /// Why the generator did not load.
+        source: Box<CompanionError>,
+    },
+    /// The hidden cases cannot be drawn, or the reference not read.
     #[error("the hidden cases of {file}: {message}")]
     Hidden {
         /// The repair file.
@@ -65,15 +76,35 @@ pub enum RepairError {
 }
 
 impl RepairError {
-    /// A stable code: `repair::load`, `repair::candidate`, `repair::hidden`,
-    /// `repair::empty_group` or `repair::reference`.
+    /// A stable code: `repair::load`, `repair::candidate`, `repair::hidden`
+    /// (the generator does not load, or draw), `repair::empty_group` or
+    /// `repair::reference`.
     pub fn code(&self) -> &'static str {
         match self {
             RepairError::Load(_) => "repair::load",
             RepairError::Candidate { .. } => "repair::candidate",
-            RepairError::Hidden { .. } => "repair::hidden",
+            RepairError::Hidden { .. } | RepairError::Generator { .. } => "repair::hidden",
             RepairError::EmptyGroup { .. } => "repair::empty_group",
             RepairError::Reference { .. } => "repair::reference",
+        }
+    }
+
+    /// The problems behind the error, each with its file, line and
+    /// column, when a file did not load for them: the repair file's, the
+    /// hidden-case generator's, or the rulebook either names.
+    pub fn diagnostics(&self) -> Option<&Diagnostics> {
+        let companion = match self {
+            RepairError::Load(e) => e,
+            RepairError::Generator { source, .. } => source,
+            _ => return None,
+        };
+        match companion.as_ref() {
+            CompanionError::Invalid(d)
+            | CompanionError::Rulebook {
+                source: LoadError::Invalid(d),
+                ..
+            } => Some(d),
+            _ => None,
         }
     }
 }
@@ -226,7 +257,10 @@ impl Verifier {
             .map(|raw| Contract::of(&raw))
             .map_err(|e| hidden(format!("the reference: {e}")))?;
         let (generator, gen_rb) =
-            load_generator(&task.hidden.generator, None).map_err(|e| hidden(e.to_string()))?;
+            load_generator(&task.hidden.generator, None).map_err(|e| RepairError::Generator {
+                file: file.clone(),
+                source: Box::new(e),
+            })?;
         if gen_rb.hash() != reference.hash() {
             return Err(hidden(
                 "the generator is written for another rulebook".to_string(),

@@ -178,3 +178,57 @@ fn each_repair_file_problem_points_at_its_key() {
 fn sales_tax_cart() -> &'static str {
     r#"{"cart": {"cart_id": "C", "customer_id": "K-1", "lines": [{"id": "L1", "product_id": "P-1", "quantity": 1, "jurisdiction": "STATE_A"}]}, "customers": {"K-1": {"billing_jurisdiction": "STATE_A"}}, "products": {"P-1": {"category": "STANDARD", "name": "Lamp", "unit_price": "1.00"}}}"#
 }
+
+/// A hidden-case generator that does not load is shown as `bareme
+/// generate` shows it (each problem's code, message and place), then
+/// what it means for the repair file: `verify` printed only "1 problem(s)
+/// in generator-1.toml", and its author had to run `generate` to learn
+/// which.
+#[test]
+fn verify_shows_the_generators_own_problems() {
+    use super::cli::{bareme, tempdir};
+    let dir = tempdir("repair-generator");
+    let from = root().join("rulebooks/sales-tax");
+    std::fs::create_dir_all(dir.join("v1")).expect("a folder");
+    let copy = |name: &str| std::fs::copy(from.join(name), dir.join(name)).expect("copied");
+    copy("v1/rulebook.toml");
+    copy("repair-1.toml");
+    let generator = std::fs::read_to_string(from.join("generator-1.toml")).expect("generator");
+    let keep = "keep_profile = true\n";
+    assert_eq!(generator.matches(keep).count(), 1);
+    let bogus = generator.replacen(keep, &format!("{keep}bogus = 1\n"), 1);
+    let gen_path = dir.join("generator-1.toml");
+    std::fs::write(&gen_path, &bogus).expect("generator");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let generate = bareme(&["generate", &path(&gen_path), "-n", "1"], None);
+    let shown = String::from_utf8_lossy(&generate.stderr).to_string();
+    assert_eq!(generate.status.code(), Some(3), "{shown}");
+    let line = line_of(&bogus, "bogus = 1");
+    assert!(shown.contains("generate::toml"), "{shown}");
+    assert!(
+        shown.contains(&format!("generator-1.toml:{line}:1]")),
+        "{shown}"
+    );
+    let repair = path(&dir.join("repair-1.toml"));
+    let verify = bareme(
+        &["verify", &path(&dir.join("v1")), "--repair", &repair],
+        None,
+    );
+    let err = String::from_utf8_lossy(&verify.stderr).to_string();
+    assert_eq!(verify.status.code(), Some(3), "{err}");
+    assert!(verify.stdout.is_empty());
+    // The same page, then the repair file's closing line for it.
+    let (page, closing) = shown.trim_end().rsplit_once('\n').expect("a closing line");
+    assert_eq!(
+        closing,
+        format!("error: 1 problem(s) in {}", path(&gen_path))
+    );
+    assert_eq!(
+        err,
+        format!(
+            "{page}\nerror: the hidden cases of {repair}: 1 problem(s) in {} [repair::hidden]\n",
+            path(&gen_path)
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
