@@ -124,6 +124,8 @@ fn text(out: &mut Stdout, verifier: &Verifier, verdict: &RepairVerdict, reveal: 
         out.line(&format!("  {} {name}", if *ok { "ok  " } else { "FAIL" }));
     }
     if reveal {
+        // A block per case got wrong, what the JSON form gives of it: the
+        // case, the reference's answer, and the tags and readings it has.
         for &i in &verdict.failed {
             if let Some(c) = verifier.cases.get(i) {
                 out.line(&format!(
@@ -134,6 +136,13 @@ fn text(out: &mut Stdout, verifier: &Verifier, verdict: &RepairVerdict, reveal: 
                         .unwrap_or_default(),
                     c.case
                 ));
+                out.line(&format!("    expected: {}", outcome_json(Ok(&c.expected))));
+                if !c.tags.is_empty() {
+                    out.line(&format!("    tags: {}", c.tags.join(", ")));
+                }
+                if !c.readings.is_empty() {
+                    out.line(&format!("    readings: {}", c.readings.join(", ")));
+                }
             }
         }
     }

@@ -739,3 +739,54 @@ fn caps_the_reference_does_not_keep_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `verify --reveal` in text gives each case got wrong with the expected
+/// answer, as the JSON form does (it printed the case alone, though its
+/// help promised the expected answers).
+#[test]
+fn reveal_in_text_gives_the_expected_answers() {
+    use super::cli::bareme;
+    let run = |json: bool| {
+        let mut args = vec![
+            "verify",
+            "rulebooks/paie-fr/repair-1/candidate",
+            "--repair",
+            "rulebooks/paie-fr/repair-1.toml",
+            "--reveal",
+        ];
+        if json {
+            args.extend(["--format", "json"]);
+        }
+        let o = bareme(&args, None);
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let v: serde_json::Value = serde_json::from_str(&run(true)).expect("json");
+    let failed = v["failed"].as_array().expect("failed cases");
+    assert!(!failed.is_empty());
+    let mut blocks = String::new();
+    for f in failed {
+        let visible = f["visible"].as_str().map(|v| format!(" ({v})"));
+        let words = |key: &str| {
+            let list = f[key]
+                .as_array()
+                .map(|l| l.iter().filter_map(|w| w.as_str()));
+            list.map(|l| l.collect::<Vec<_>>().join(", "))
+                .filter(|l| !l.is_empty())
+                .map(|l| format!("    {key}: {l}\n"))
+                .unwrap_or_default()
+        };
+        blocks.push_str(&format!(
+            "  wrong case {}{}: {}\n    expected: {}\n{}{}",
+            f["index"],
+            visible.unwrap_or_default(),
+            f["case"],
+            f["expected"],
+            words("tags"),
+            words("readings")
+        ));
+    }
+    let text = run(false);
+    assert!(text.ends_with(&blocks), "{text}");
+    assert!(blocks.contains("    readings: "), "{blocks}");
+}
