@@ -101,7 +101,7 @@ impl Stdout {
 /// The error of a write to a standard stream that was closed when the
 /// command started.
 pub fn closed_error() -> io::Error {
-    io::Error::new(ErrorKind::Other, "it was closed when the command started")
+    io::Error::other("it was closed when the command started")
 }
 
 /// A standard stream a command writes to.

@@ -629,7 +629,10 @@ fn output_to_a_closed_standard_stream_fails_the_command() {
         tasks,
     ];
     assert_eq!(bareme_with_closed(&args, "2>&-").status.code(), Some(2));
-    assert_eq!(bareme_with_closed(&args, "2>/dev/null").status.code(), Some(0));
+    assert_eq!(
+        bareme_with_closed(&args, "2>/dev/null").status.code(),
+        Some(0)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
