@@ -279,7 +279,10 @@ impl Recorded {
                 .and_then(|v| Verdict::from_json(v).map_err(|e| bad(e.to_string())))?;
             // A request graded twice differently: which one scores is not
             // the record's to choose.
-            if known.insert(key.to_string(), verdict).is_some_and(|v| v != verdict) {
+            if known
+                .insert(key.to_string(), verdict)
+                .is_some_and(|v| v != verdict)
+            {
                 return Err(bad(format!(
                     "key {key} is recorded before with another verdict"
                 )));

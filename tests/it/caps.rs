@@ -458,7 +458,9 @@ fn a_companion_file_that_is_a_fifo_is_refused_not_waited_on() {
     ]);
     assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("rubric-8.toml: not a regular file (a FIFO, a device or a folder is never read)"),
+        stderr(&o).contains(
+            "rubric-8.toml: not a regular file (a FIFO, a device or a folder is never read)"
+        ),
         "{}",
         stderr(&o)
     );
