@@ -8,8 +8,9 @@
 //! cases got wrong, with their expected answers.
 //!
 //! Exit codes: 0 a verdict (whatever the reward); 2 a repair file or a
-//! candidate that cannot be read, hidden cases that cannot be drawn, or an
-//! unwritable standard output; 3 an invalid repair file.
+//! candidate that cannot be read, or an unwritable standard output; 3 an
+//! invalid repair file: its hidden cases cannot be drawn, its generator
+//! does not load, a group selects nothing, or its reference fails it.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
