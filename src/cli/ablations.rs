@@ -3,8 +3,9 @@
 //!
 //! Exit codes: 0 every combination detected, 1 some combination undetected,
 //! 2 a task file that cannot be read, a bad line, a task written for another
-//! rulebook or whose `expected` is not the rulebook's (or an unwritable
-//! standard output), 3 an invalid rulebook.
+//! rulebook or whose `expected` is not the rulebook's, a task whose
+//! evaluations under the combinations spend more than `--max-steps` (or an
+//! unwritable standard output), 3 an invalid rulebook.
 
 use std::process::ExitCode;
 
@@ -25,10 +26,12 @@ pub fn run(args: &AblationsArgs) -> ExitCode {
 fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
     let subsets = args.subsets.map(|k| k as usize);
     let start = |rb: &bareme::Rulebook| {
-        Coverage::new(rb, subsets).map_err(|e| {
-            warn!("error: {e}");
-            ExitCode::from(2)
-        })
+        Coverage::new(rb, subsets)
+            .map(|c| c.with_max_steps(args.max_steps))
+            .map_err(|e| {
+                warn!("error: {e}");
+                ExitCode::from(2)
+            })
     };
     let mut coverage = match &args.rulebook {
         Some(dir) => Some(start(&super::load(dir)?)?),
@@ -43,13 +46,25 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
             Some(c) => c,
             None => coverage.insert(super::load(&task.rulebook_dir()).and_then(|rb| start(&rb))?),
         };
-        coverage
-            .add(&task)
-            .map_err(|e| line_fault(&args.tasks, line, &e.to_string()))?;
+        coverage.add(&task).map_err(|e| match e.code() {
+            // Found when a chunk of tasks is measured: the task it names is
+            // not the one on this line.
+            "coverage::budget" => {
+                warn!("error: {}: {e}", args.tasks.display());
+                ExitCode::from(2)
+            }
+            _ => line_fault(&args.tasks, line, &e.to_string()),
+        })?;
     }
     bar.finish_and_clear();
     match coverage {
-        Some(c) if c.tasks() > 0 => Ok(c),
+        Some(c) if c.tasks() > 0 => match c.finish() {
+            Ok(()) => Ok(c),
+            Err(e) => {
+                warn!("error: {}: {e}", args.tasks.display());
+                Err(ExitCode::from(2))
+            }
+        },
         _ => {
             warn!("error: {} holds no task", args.tasks.display());
             Err(ExitCode::from(2))

@@ -384,6 +384,12 @@ pub struct AblationsArgs {
     /// declares at most 10, else 2].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     pub subsets: Option<u32>,
+    /// Most units of evaluation budget one task's evaluations under all the
+    /// combinations spend together (1 to 10000000000; past it the run stops
+    /// with exit 2).
+    #[arg(long, value_name = "N", default_value_t = bareme::unstable::coverage::DEFAULT_MAX_TASK_STEPS,
+        value_parser = clap::value_parser!(u64).range(1..=bareme::unstable::coverage::MAX_TASK_STEPS))]
+    pub max_steps: u64,
     /// The rulebook [default: rulebooks/ID/vVERSION, from the first task, relative to the current directory].
     #[arg(long, value_name = "DIR", value_parser = super::locate::rulebook)]
     pub rulebook: Option<PathBuf>,

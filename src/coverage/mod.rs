@@ -21,14 +21,14 @@
 //! (its id, version and hash must be the rulebook's), nor before the task's
 //! `expected` is shown to be the rulebook's own outcome for its case.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use crate::case::validate_case;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, steps_on_this_thread};
 use crate::facts::Facts;
 use crate::model::Rulebook;
 use crate::outcome::{outcome_json, Outcome};
@@ -37,6 +37,18 @@ pub use crate::tasks::Task;
 
 /// Most combinations measured at once: each evaluates every task.
 pub const MAX_COMBINATIONS: usize = 4096;
+
+/// Most units of evaluation budget one task's evaluations under all the
+/// combinations spend together, unless a run asks otherwise
+/// ([`Coverage::with_max_steps`]): each evaluation is bounded by the
+/// rulebook's own limits, but a rulebook of ten ablations evaluates a task
+/// 1,023 times, so a 1 KB rulebook with a costly step kept one task busy
+/// for minutes (hostile probe). A bundled task spends at most a few
+/// hundredths of it (sales-tax's 255 combinations: under 3,000,000).
+pub const DEFAULT_MAX_TASK_STEPS: u64 = 100_000_000;
+
+/// The most a run may ask for ([`Coverage::with_max_steps`]).
+pub const MAX_TASK_STEPS: u64 = 10_000_000_000;
 
 /// Most tasks kept before their chunk is evaluated under the combinations:
 /// each chunk costs one ablated copy of the rulebook per combination.
@@ -64,7 +76,8 @@ struct Combination {
 /// combinations: each case's facts and its `expected`.
 #[derive(Default)]
 struct Pending {
-    tasks: Vec<(Facts, Value)>,
+    /// Each task's id, facts and `expected`.
+    tasks: Vec<(String, Facts, Value)>,
     bytes: usize,
 }
 
@@ -76,6 +89,11 @@ pub struct Coverage {
     combinations: Vec<Combination>,
     /// Behind a lock so that a report (`&self`) can evaluate what is left.
     pending: Mutex<Pending>,
+    /// Most units one task's evaluations may spend together.
+    max_task_steps: u64,
+    /// The first task (in file order) that spent more: the counts are then
+    /// partial, and [`Coverage::finish`] says so.
+    exhausted: Mutex<Option<String>>,
     tasks: usize,
     /// The ids counted: a task twice would count its detections twice, as
     /// `score` refuses it.
@@ -138,12 +156,23 @@ pub enum CoverageError {
     /// Two tasks have one id.
     #[error("task {0} appears twice")]
     Twice(String),
+    /// A task's evaluations under the combinations spend more than a task may.
+    #[error("task {task}: its evaluations under the {combinations} combinations spend more than {most} steps: measure fewer combinations (--subsets) or allow more (--max-steps, at most {MAX_TASK_STEPS})")]
+    Budget {
+        /// The task's id.
+        task: String,
+        /// How many combinations are measured.
+        combinations: usize,
+        /// The most a task may spend.
+        most: u64,
+    },
 }
 
 impl CoverageError {
     /// A stable code: `coverage.no_ablations`, `coverage.zero_subsets`,
     /// `coverage.too_many_combinations`, `coverage.task_mismatch`,
-    /// `coverage.reference_fails`, `coverage.wrong_expected`, `coverage.twice`.
+    /// `coverage.reference_fails`, `coverage.wrong_expected`, `coverage.twice`,
+    /// `coverage.budget`.
     pub fn code(&self) -> &'static str {
         match self {
             CoverageError::NoAblations { .. } => "coverage::no_ablations",
@@ -153,6 +182,7 @@ impl CoverageError {
             CoverageError::ReferenceFails { .. } => "coverage::reference_fails",
             CoverageError::WrongExpected { .. } => "coverage::wrong_expected",
             CoverageError::Twice(_) => "coverage::twice",
+            CoverageError::Budget { .. } => "coverage::budget",
         }
     }
 }
@@ -213,13 +243,25 @@ impl Coverage {
             max_size,
             combinations,
             pending: Mutex::new(Pending::default()),
+            max_task_steps: DEFAULT_MAX_TASK_STEPS,
+            exhausted: Mutex::new(None),
             tasks: 0,
             ids: std::collections::HashSet::new(),
         })
     }
 
+    /// Lets each task's evaluations under all the combinations spend up
+    /// to `most` units of evaluation budget (at most [`MAX_TASK_STEPS`];
+    /// [`DEFAULT_MAX_TASK_STEPS`] until set).
+    pub fn with_max_steps(mut self, most: u64) -> Self {
+        self.max_task_steps = most.clamp(1, MAX_TASK_STEPS);
+        self
+    }
+
     /// Evaluates the tasks kept so far under every combination (and learns
-    /// which combinations apply, the first time), then forgets them.
+    /// which combinations apply, the first time), then forgets them. A task
+    /// whose evaluations together spend more than a task may ends the
+    /// measure (`exhausted`): nothing is evaluated after its chunk.
     fn settle(&self) {
         let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
         let unknown = self.combinations.iter().any(|c| c.refused.get().is_none());
@@ -227,6 +269,15 @@ impl Coverage {
             return;
         }
         let tasks = std::mem::take(&mut *pending);
+        if self.exhausted().is_some() {
+            return;
+        }
+        // What each task spent under the combinations so far; one past its
+        // budget is evaluated no more. Whether a task passes it does not
+        // depend on the order the combinations run in (its sum grows to the
+        // same total), so the task named is the same on any machine.
+        let spent: Vec<AtomicU64> = tasks.tasks.iter().map(|_| AtomicU64::new(0)).collect();
+        let over: Vec<AtomicBool> = tasks.tasks.iter().map(|_| AtomicBool::new(false)).collect();
         // Each combination evaluates the chunk on its own: in parallel, each
         // counting into its own slot, so the counts never depend on the
         // order; its ablated rulebook lives only while it does.
@@ -245,18 +296,57 @@ impl Coverage {
                 }
                 Ok(ablated) => {
                     let _ = combination.refused.set(None);
-                    let detected = tasks
-                        .tasks
-                        .iter()
-                        .filter(|(facts, expected)| {
-                            let result = evaluate(&ablated, facts, false);
-                            outcome_json(result.as_ref().map(|(o, _)| o)) != *expected
-                        })
-                        .count();
+                    let mut detected = 0;
+                    for (i, (_, facts, expected)) in tasks.tasks.iter().enumerate() {
+                        if over[i].load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        let before = steps_on_this_thread();
+                        let result = evaluate(&ablated, facts, false);
+                        let used = steps_on_this_thread().saturating_sub(before);
+                        let total = spent[i].fetch_add(used, Ordering::Relaxed).saturating_add(used);
+                        if total > self.max_task_steps {
+                            over[i].store(true, Ordering::Relaxed);
+                            continue;
+                        }
+                        if outcome_json(result.as_ref().map(|(o, _)| o)) != *expected {
+                            detected += 1;
+                        }
+                    }
                     combination.detected.fetch_add(detected, Ordering::Relaxed);
                 }
             }
         });
+        if let Some(i) = over.iter().position(|o| o.load(Ordering::Relaxed)) {
+            let mut first = self.exhausted.lock().unwrap_or_else(PoisonError::into_inner);
+            *first = Some(tasks.tasks[i].0.clone());
+        }
+    }
+
+    /// The task that spent more than a task may, if one did.
+    fn exhausted(&self) -> Option<String> {
+        let first = self.exhausted.lock().unwrap_or_else(PoisonError::into_inner);
+        first.clone()
+    }
+
+    /// The error of a task that spent more than a task may, if one did.
+    fn budget_error(&self) -> Result<(), CoverageError> {
+        match self.exhausted() {
+            None => Ok(()),
+            Some(task) => Err(CoverageError::Budget {
+                task,
+                combinations: self.combinations.len(),
+                most: self.max_task_steps,
+            }),
+        }
+    }
+
+    /// Evaluates the tasks still kept: a report's counts are whole only
+    /// when this is `Ok` (a task spent more than a task may otherwise, and
+    /// the measure stopped there).
+    pub fn finish(&self) -> Result<(), CoverageError> {
+        self.settle();
+        self.budget_error()
     }
 
     /// Scores one task: refused if it was written for another rulebook, or if
@@ -297,11 +387,12 @@ impl Coverage {
                 .get_mut()
                 .unwrap_or_else(PoisonError::into_inner);
             pending.bytes = pending.bytes.saturating_add(json_bytes(&task.case));
-            pending.tasks.push((facts, task.expected.clone()));
+            pending.tasks.push((task.id.to_string(), facts, task.expected.clone()));
             pending.tasks.len() >= CHUNK_TASKS || pending.bytes >= CHUNK_BYTES
         };
         if full {
             self.settle();
+            self.budget_error()?;
         }
         self.tasks += 1;
         Ok(())

@@ -287,6 +287,45 @@ fn tasks_from_the_conformance_cases_detect_all_255_combinations() {
     );
 }
 
+/// Each evaluation is bounded by the rulebook's limits, but a task is
+/// evaluated once per combination: a 1 KB rulebook of ten ablations kept
+/// one task busy for minutes (hostile probe). What a task's evaluations
+/// spend together is bounded (`--max-steps`), and the task named is the
+/// same whatever order the combinations ran in.
+#[test]
+fn a_task_whose_evaluations_spend_past_the_budget_stops_the_measure() {
+    let rb = super::rulebook(SALES);
+    let lines = [
+        task(&rb, "01-spec-example", None),
+        task(&rb, "04-half-cent-tie-supplied-rate", None),
+        task(&rb, "11-repeated-product", None),
+        task(&rb, "19-twenty-four-lines", None),
+    ];
+    let file = task_file("budget", &lines);
+    let spent = |most: &str| bareme(&["ablations", &file, "--max-steps", most], None);
+    let enough = spent("3000000");
+    assert_eq!(enough.status.code(), Some(0), "{}", stderr(&enough));
+    // Case 01's one line spends under 30,000 units under all 255, case
+    // 19's 24 lines over 1,000,000: 19 is named, on every run, whichever
+    // combinations passed its budget first; under 20,000 the first task.
+    for (most, named) in [
+        ("1000000", "19-twenty-four-lines"),
+        ("1000000", "19-twenty-four-lines"),
+        ("100000", "19-twenty-four-lines"),
+        ("20000", "01-spec-example"),
+    ] {
+        let o = spent(most);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("error: {file}: task {named}: its evaluations under the 255 combinations spend more than {most} steps: measure fewer combinations (--subsets) or allow more (--max-steps, at most 10000000000)\n")
+        );
+        assert_eq!(stdout(&o), "");
+    }
+    let o = spent("0");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 #[test]
 fn a_task_set_that_misses_a_combination_lists_it_and_exits_1() {
     let rb = super::rulebook(SALES);
