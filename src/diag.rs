@@ -279,7 +279,16 @@ impl Diagnostics {
 
     /// Adds a problem; in a chain, its span is moved into the file it falls in.
     #[doc(hidden)] // built by the loaders; an embedder reads, never builds
-    pub fn push(&mut self, mut problem: Problem) {
+    pub fn push(&mut self, problem: Problem) {
+        let placed = self.place(problem);
+        self.problems.push(placed);
+    }
+
+    /// A problem placed as [`Diagnostics::push`] places it: in a chain, its
+    /// span moved into the file it falls in, and that file named; a problem
+    /// already placed in a file keeps it (a checked rulebook's warnings,
+    /// placed when it was checked, shown later without the chain's parts).
+    pub(crate) fn place(&self, mut problem: Problem) -> Problem {
         let part = problem.span.and_then(|span| {
             self.parts
                 .iter()
@@ -292,9 +301,13 @@ impl Diagnostics {
                 problem.span = Some(Span::new(back(span.start), back(span.end)));
                 problem.source = Some(file.clone());
             }
-            _ => problem.source = Some(self.source.clone()),
+            _ => {
+                if problem.source.is_none() {
+                    problem.source = Some(self.source.clone());
+                }
+            }
         }
-        self.problems.push(problem);
+        problem
     }
 
     /// Whether nothing was found.

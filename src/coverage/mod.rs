@@ -304,7 +304,9 @@ impl Coverage {
                         let before = steps_on_this_thread();
                         let result = evaluate(&ablated, facts, false);
                         let used = steps_on_this_thread().saturating_sub(before);
-                        let total = spent[i].fetch_add(used, Ordering::Relaxed).saturating_add(used);
+                        let total = spent[i]
+                            .fetch_add(used, Ordering::Relaxed)
+                            .saturating_add(used);
                         if total > self.max_task_steps {
                             over[i].store(true, Ordering::Relaxed);
                             continue;
@@ -318,14 +320,20 @@ impl Coverage {
             }
         });
         if let Some(i) = over.iter().position(|o| o.load(Ordering::Relaxed)) {
-            let mut first = self.exhausted.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut first = self
+                .exhausted
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             *first = Some(tasks.tasks[i].0.clone());
         }
     }
 
     /// The task that spent more than a task may, if one did.
     fn exhausted(&self) -> Option<String> {
-        let first = self.exhausted.lock().unwrap_or_else(PoisonError::into_inner);
+        let first = self
+            .exhausted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         first.clone()
     }
 
@@ -387,7 +395,9 @@ impl Coverage {
                 .get_mut()
                 .unwrap_or_else(PoisonError::into_inner);
             pending.bytes = pending.bytes.saturating_add(json_bytes(&task.case));
-            pending.tasks.push((task.id.to_string(), facts, task.expected.clone()));
+            pending
+                .tasks
+                .push((task.id.to_string(), facts, task.expected.clone()));
             pending.tasks.len() >= CHUNK_TASKS || pending.bytes >= CHUNK_BYTES
         };
         if full {

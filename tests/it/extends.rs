@@ -166,6 +166,44 @@ fn problems_point_into_the_file_that_wrote_the_item() {
     );
 }
 
+/// Warnings were left with the chain's offsets and shown in the named
+/// file, at a line past its end (the named file's length added to the
+/// line in the base): they point into the file that wrote the item too.
+#[test]
+fn warnings_point_into_the_file_that_wrote_the_item() {
+    let dir = tempdir("extends-warned");
+    version(&dir, "v1", BASE);
+    let v2 = version(&dir, "v2", &child("\n[steps.extra]\nexpr = \"pay * 2\"\n"));
+    let rb = super::rulebook(&v2.display().to_string());
+    let warnings: Vec<(String, String, String)> = rb
+        .warnings()
+        .problems
+        .iter()
+        .map(|p| {
+            let file = Path::new(p.file().unwrap_or(""))
+                .parent()
+                .and_then(Path::file_name);
+            let file = file.map(|f| f.to_string_lossy().to_string());
+            (file.unwrap_or_default(), p.location(), p.message.clone())
+        })
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (
+                "v1".to_string(),
+                "warn::unused_parameter 22:9-22:12".to_string(),
+                "parameter `unused` is never read".to_string()
+            ),
+            (
+                "v2".to_string(),
+                "warn::unused_step 8:8-8:17".to_string(),
+                "step `extra` is never read".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn a_cycle_and_a_missing_base_are_refused_where_extends_is_written() {
     let dir = tempdir("extends-cycle");

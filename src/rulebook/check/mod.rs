@@ -69,9 +69,11 @@ pub fn check_rulebook(
                 Err(diags)
             }
             None => {
-                rb.warnings = super::usage::unused(&mut rb, &declared);
-                let failing = super::constant::failing_constants(&mut rb);
-                rb.warnings.extend(failing);
+                let mut warnings = super::usage::unused(&mut rb, &declared);
+                warnings.extend(super::constant::failing_constants(&mut rb));
+                // Placed now, while the chain's parts are known: a span
+                // indexes the files one after the other.
+                rb.warnings = warnings.into_iter().map(|w| diags.place(w)).collect();
                 super::prepare(&mut rb);
                 Ok(rb)
             }
