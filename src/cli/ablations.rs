@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use super::args::{AblationsArgs, ReportFormat};
 use super::output::Stdout;
 use super::taskfile::{line_failed, line_fault, open};
-use bareme::unstable::coverage::Coverage;
+use bareme::unstable::coverage::{Coverage, CoverageError};
 
 /// Runs `bareme ablations`.
 pub fn run(args: &AblationsArgs) -> ExitCode {
@@ -46,10 +46,10 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
             Some(c) => c,
             None => coverage.insert(super::load(&task.rulebook_dir()).and_then(|rb| start(&rb))?),
         };
-        coverage.add(&task).map_err(|e| match e.code() {
+        coverage.add(&task).map_err(|e| match e {
             // Found when a chunk of tasks is measured: the task it names is
             // not the one on this line.
-            "coverage::budget" => {
+            CoverageError::Budget { .. } => {
                 warn!("error: {}: {e}", args.tasks.display());
                 ExitCode::from(2)
             }

@@ -21,7 +21,7 @@
 //! (its id, version and hash must be the rulebook's), nor before the task's
 //! `expected` is shown to be the rulebook's own outcome for its case.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
@@ -277,7 +277,7 @@ impl Coverage {
         // depend on the order the combinations run in (its sum grows to the
         // same total), so the task named is the same on any machine.
         let spent: Vec<AtomicU64> = tasks.tasks.iter().map(|_| AtomicU64::new(0)).collect();
-        let over: Vec<AtomicBool> = tasks.tasks.iter().map(|_| AtomicBool::new(false)).collect();
+        let over = |i: usize| spent[i].load(Ordering::Relaxed) > self.max_task_steps;
         // Each combination evaluates the chunk on its own: in parallel, each
         // counting into its own slot, so the counts never depend on the
         // order; its ablated rulebook lives only while it does.
@@ -298,17 +298,14 @@ impl Coverage {
                     let _ = combination.refused.set(None);
                     let mut detected = 0;
                     for (i, (_, facts, expected)) in tasks.tasks.iter().enumerate() {
-                        if over[i].load(Ordering::Relaxed) {
+                        if over(i) {
                             continue;
                         }
                         let before = steps_on_this_thread();
                         let result = evaluate(&ablated, facts, false);
                         let used = steps_on_this_thread().saturating_sub(before);
-                        let total = spent[i]
-                            .fetch_add(used, Ordering::Relaxed)
-                            .saturating_add(used);
-                        if total > self.max_task_steps {
-                            over[i].store(true, Ordering::Relaxed);
+                        spent[i].fetch_add(used, Ordering::Relaxed);
+                        if over(i) {
                             continue;
                         }
                         if outcome_json(result.as_ref().map(|(o, _)| o)) != *expected {
@@ -319,7 +316,7 @@ impl Coverage {
                 }
             }
         });
-        if let Some(i) = over.iter().position(|o| o.load(Ordering::Relaxed)) {
+        if let Some(i) = (0..spent.len()).find(|&i| over(i)) {
             let mut first = self
                 .exhausted
                 .lock()
