@@ -278,8 +278,9 @@ pub fn plainly_valid(input: &Input, case: &Json) -> bool {
                 };
                 accepted && plain(text, spec.places, spec.min, spec.max)
             }
+            // No decimal place: `2.0` is no whole number.
             (InputKind::Integer { min, max }, Json::Number(n)) => {
-                !n.as_str().contains('.') && plain(n.as_str(), Some(0), *min, *max)
+                plain(n.as_str(), Some(0), *min, *max)
             }
             (InputKind::Date { min, max }, Json::String(s)) => parse_date(s)
                 .is_some_and(|d| min.is_none_or(|m| d >= m) && max.is_none_or(|m| d <= m)),

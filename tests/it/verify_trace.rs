@@ -2152,6 +2152,7 @@ fn a_valid_number_date_or_month_called_invalid_does_not_follow() {
     assert!(findings(&rb, &json, &valid).is_empty(), "{line}");
     for (name, bad) in [
         ("n", serde_json::from_str("-0").expect("JSON")),
+        ("n", serde_json::from_str("2.0").expect("JSON")),
         ("n", serde_json::json!(10)),
         ("d", serde_json::json!("2026-02-30")),
         ("m", serde_json::json!("2026-13")),
