@@ -12,6 +12,7 @@ use std::sync::Arc;
 use toml::Spanned;
 
 use super::model::*;
+use super::order::out_of_order;
 use super::raw::*;
 use crate::diag::{Diagnostics, Problem};
 use crate::model::{self as rbm, NodeKind, OutputValue, Rulebook};
@@ -222,7 +223,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let score = self.score(&raw.score, &decisions);
+        let score = self.score(&raw.score, &raw.decisions, &decisions);
         let number = *h.number.get_ref();
         let stem = Path::new(file)
             .file_stem()
@@ -738,7 +739,12 @@ impl Checker<'_> {
         }
     }
 
-    fn score(&mut self, raw: &RawScore, decisions: &[DecisionRubric]) -> ScoreRules {
+    fn score(
+        &mut self,
+        raw: &RawScore,
+        raw_decisions: &IndexMap<Spanned<String>, RawDecision>,
+        decisions: &[DecisionRubric],
+    ) -> ScoreRules {
         let explanation = raw.explanation.as_ref().map(|e| {
             let weight = self.decimal(&e.weight);
             if weight < Decimal::ZERO || weight > Decimal::ONE {
@@ -787,73 +793,10 @@ impl Checker<'_> {
             all_or_nothing: raw.all_or_nothing,
             explanation,
         };
-        self.score_order(raw, &rules, decisions);
+        for (at, message) in out_of_order(raw, raw_decisions, &rules, decisions) {
+            self.problem("score::order", at, message);
+        }
         rules
-    }
-
-    /// Every score a reply can get lies between the floor (`malformed`)
-    /// and the most (`exact` + `citations`): a rubric whose numbers say
-    /// otherwise graded a malformed reply above an exact one, or partial
-    /// credit below the floor, and every mean and baseline with it.
-    fn score_order(&mut self, raw: &RawScore, rules: &ScoreRules, decisions: &[DecisionRubric]) {
-        let floor = rules.malformed;
-        let most = rules.exact + rules.citations.unwrap_or_default();
-        for (name, value, at) in [
-            ("wrong_decision", rules.wrong_decision, &raw.wrong_decision),
-            ("wrong", rules.wrong, &raw.wrong),
-            ("exact", rules.exact, &raw.exact),
-        ] {
-            if value < floor {
-                let message = format!("`{name}` = {value} is below the floor, `malformed` = {floor}: a malformed reply scores the least");
-                self.problem("score::order", span_of(at), message);
-            }
-            if name != "exact" && value > rules.exact {
-                let message = format!(
-                    "`{name}` = {value} is above `exact` = {}: an exact answer scores the most",
-                    rules.exact
-                );
-                self.problem("score::order", span_of(at), message);
-            }
-        }
-        if let (Some(c), Some(at)) = (rules.citations, &raw.citations) {
-            if c < Decimal::ZERO {
-                let message = format!("`citations` = {c} is negative: it adds to `exact`");
-                self.problem("score::order", span_of(at), message);
-            }
-        }
-        for d in decisions {
-            let Some(p) = &d.partial else {
-                continue;
-            };
-            // Partial credit is `base + scale × share`, share from 0 to 1,
-            // at most `cap`; `otherwise` when a gate fails.
-            let top = p.base + p.scale.max(Decimal::ZERO);
-            let top = p.cap.map_or(top, |c| c.min(top));
-            let bottom = p.base.min(p.base + p.scale.min(Decimal::ZERO));
-            let bottom = p.cap.map_or(bottom, |c| c.min(bottom)).min(p.otherwise);
-            if bottom < floor {
-                let message = format!("the partial credit of `{}` can score {bottom}, below the floor, `malformed` = {floor}", d.name);
-                self.problem("score::order", span_of(&raw.malformed), message);
-            }
-            // A failed gate (or an amount expected zero and answered) pays
-            // `otherwise`: no more than the least a reply whose gates hold
-            // can be paid, or failing one would be worth it.
-            let least = p
-                .cap
-                .map_or(p.base, |c| c.min(p.base))
-                .min(p.base + p.scale);
-            if (!p.gates.is_empty() || p.zero_if_expected_zero) && p.otherwise > least {
-                let message = format!(
-                    "the partial credit of `{}` pays {} (`otherwise`) when a gate fails, more than the {least} it can pay when they hold",
-                    d.name, p.otherwise
-                );
-                self.problem("score::order", span_of(&raw.exact), message);
-            }
-            if top > most || p.otherwise > most {
-                let message = format!("the partial credit of `{}` can score {}, above the most a reply scores, {most}", d.name, top.max(p.otherwise));
-                self.problem("score::order", span_of(&raw.exact), message);
-            }
-        }
     }
 }
 

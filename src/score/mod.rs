@@ -28,6 +28,7 @@ mod judge;
 mod load;
 mod means;
 mod model;
+mod order;
 mod raw;
 mod read;
 mod settings;

@@ -173,6 +173,42 @@ fn a_rubrics_scores_lie_between_its_floor_and_its_most() {
                 .collect(),
         }
     };
+    // The line of the key each problem underlines, and the underlined text.
+    let underlined = |from: &str, to: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(root().join("rulebooks/luma-payroll/rubric-8.toml"))
+            .unwrap()
+            .replace(from, to);
+        let Err(d) = luma_with(from, to) else {
+            return Vec::new();
+        };
+        d.problems
+            .iter()
+            .map(|p| {
+                let Some(span) = p.span else {
+                    return String::from("(nowhere)");
+                };
+                let (start, end) = (span.start as usize, span.end as usize);
+                let line_from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let line_to = text[start..].find('\n').map_or(text.len(), |i| start + i);
+                format!("{} <{}>", &text[line_from..line_to], &text[start..end])
+            })
+            .collect()
+    };
+    assert_eq!(
+        underlined("cap = \"-0.3\"", "cap = \"-5\""),
+        ["cap = \"-5\" <\"-5\">"]
+    );
+    assert_eq!(
+        underlined(
+            "scale = \"0.2\"\ncap = \"-0.3\"",
+            "scale = \"3\"\ncap = \"3\""
+        ),
+        ["scale = \"3\" <\"3\">"]
+    );
+    assert_eq!(
+        underlined("malformed = \"-0.5\"", "malformed = \"5\"").last(),
+        Some(&String::from("base = \"-0.5\" <\"-0.5\">"))
+    );
     assert_eq!(
         codes(luma_with("malformed = \"-0.5\"", "malformed = \"5\"")),
         [
