@@ -445,11 +445,31 @@ fn an_ablation_may_not_make_the_steps_cyclic() {
     assert_eq!(msgs, vec!["steps depend on each other in a cycle: a (ablation loop) → y (ablation loop) → a (ablation loop)"]);
 }
 
+/// A name that cannot be declared, or is declared twice, is underlined
+/// where it is written: the problem pointed at the input's `type` value.
 #[test]
 fn keywords_are_not_names() {
     let text = BASE.replace("[inputs.x]", "[inputs.in]\ntype = \"bool\"\n\n[inputs.x]");
-    assert_eq!(problems(&text).len(), 1);
-    assert!(problems(&text)[0].starts_with("check::bad_name"));
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::bad_name {}", at(&text, "[inputs.in]", 0))]
+    );
+    let text = BASE.replace(
+        "[inputs.x]",
+        "[inputs]\ndecision = { type = \"text\" }\n\n[inputs.x]",
+    );
+    assert_eq!(
+        problems(&text),
+        vec![format!("check::bad_name {}", at(&text, "decision", 0))]
+    );
+    let text = format!("{BASE}\n[parameters.x]\nvalue = \"1\"\n");
+    assert_eq!(
+        problems(&text),
+        vec![format!(
+            "check::duplicate_name {}",
+            at(&text, "[parameters.x]", 0)
+        )]
+    );
 }
 
 /// `[limits]` took any value, so a rulebook could switch the budget off
@@ -563,6 +583,18 @@ fn problems_about_bare_tables_point_at_their_headers() {
             at(&text, "ok", text.matches("ok").count() - 1)
         )]
     );
+
+    // A parameter with neither `value` nor `at` was shown at line 1.
+    for body in ["label = \"no value\"", "periods = []"] {
+        let text = format!("{BASE}\n[parameters.rate]\n{body}\n");
+        assert_eq!(
+            problems(&text),
+            vec![format!(
+                "check::bad_value {}",
+                at(&text, "[parameters.rate]", 0)
+            )]
+        );
+    }
 
     let text = format!("{BASE}\n[ablations.in]\nsteps = {{}}\n");
     assert_eq!(

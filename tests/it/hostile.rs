@@ -255,7 +255,8 @@ fn string_literals_do_not_count_as_nesting() {
 fn an_input_named_case_is_refused_so_the_envelope_stays_unambiguous() {
     let text = "[rulebook]\nid = \"h\"\nversion = 1\nschema = 1\n\n[inputs.case]\ntype = \"integer\"\n\n[[checks]]\ndecision = \"d\"\n\n[decisions.d.answer]\nv = { expr = \"case\", format = \"integer\" }\n";
     let d = parse_rulebook("h.toml", text).expect_err("refused");
-    assert_eq!(d.locations(), vec!["check::bad_name 7:8-7:17".to_string()]);
+    // At the input's header, where its name is written.
+    assert_eq!(d.locations(), vec!["check::bad_name 6:1-6:14".to_string()]);
     assert_eq!(
         d.problems[0].message,
         "`case` cannot name an input: `{\"case\": …}` is the envelope around a case"

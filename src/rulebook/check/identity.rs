@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::{sp, Checker};
+use super::{is_ident, sp, Checker};
 use crate::model::*;
 use crate::rulebook::raw::*;
 use crate::rulebook::resolve::Binding;
@@ -69,9 +69,21 @@ impl Checker<'_> {
         groups: &IndexMap<String, RawGroup>,
     ) -> HashMap<Arc<str>, Binding> {
         let mut names: HashMap<Arc<str>, Binding> = HashMap::new();
-        let mut declare = |cx: &mut Self, name: &str, binding: Binding, span: Span| {
+        // A name's problems point at the name where this file declares it
+        // (`[inputs.decision]`), else at what declares it (its type, say).
+        // Found only for a problem: the search reads the file's lines.
+        let mut declare = |cx: &mut Self,
+                           section: &str,
+                           name: &str,
+                           binding: Binding,
+                           span: Span| {
+            let twice = names.contains_key(name);
+            let span = match twice || !is_ident(name) {
+                true => cx.declared_at(section, name).unwrap_or(span),
+                false => span,
+            };
             cx.check_ident(name, span);
-            if names.contains_key(name) {
+            if twice {
                 let message = format!("`{name}` is declared twice (inputs, parameters, tables and steps share one namespace)");
                 cx.problem("check::duplicate_name", span, message, "second declaration");
             } else {
@@ -82,24 +94,43 @@ impl Checker<'_> {
             if name == "case" {
                 let message =
                     "`case` cannot name an input: `{\"case\": …}` is the envelope around a case";
-                self.problem("check::bad_name", sp(raw), message, "here");
+                let at = self.declared_at("inputs", name).unwrap_or(sp(raw));
+                self.problem("check::bad_name", at, message, "here");
             }
             let ty = built_inputs
                 .get(i)
                 .map_or(Type::Any, |input| input.kind.value_type());
-            declare(self, name, Binding::Input(InputId::new(i), ty), sp(raw));
+            declare(
+                self,
+                "inputs",
+                name,
+                Binding::Input(InputId::new(i), ty),
+                sp(raw),
+            );
         }
         for (i, (name, raw)) in tables.iter().enumerate() {
-            declare(self, name, Binding::Table(TableId::new(i)), sp(raw));
+            declare(
+                self,
+                "tables",
+                name,
+                Binding::Table(TableId::new(i)),
+                sp(raw),
+            );
         }
         for (i, (name, raw)) in parameters.iter().enumerate() {
-            declare(self, name, Binding::Param(i, Type::Number), sp(raw));
+            declare(
+                self,
+                "parameters",
+                name,
+                Binding::Param(i, Type::Number),
+                sp(raw),
+            );
         }
         for (i, (name, raw)) in steps.iter().enumerate() {
-            declare(self, name, Binding::Step(StepId::new(i)), sp(raw));
+            declare(self, "steps", name, Binding::Step(StepId::new(i)), sp(raw));
         }
         for (g, (name, raw)) in groups.iter().enumerate() {
-            declare(self, name, Binding::Group(g), sp(raw));
+            declare(self, "per_item", name, Binding::Group(g), sp(raw));
         }
         names
     }

@@ -115,6 +115,20 @@ struct Pending {
     span: Span,
 }
 
+/// Whether `name` can be declared: an identifier, and no keyword.
+fn is_ident(name: &str) -> bool {
+    let ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let reserved = [
+        "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match", "let",
+        "decision", "reason", "clauses",
+    ];
+    ok && !reserved.contains(&name)
+}
+
 /// Where an item of the file is, for a problem about it.
 fn sp(item: &impl Anchor) -> Span {
     item.anchor()
@@ -364,6 +378,22 @@ impl Checker<'_> {
     /// {}`): its first header `[section.name…]`, else the `name` key under
     /// `[section]`, else `[section]`, else the file's start.
     fn header(&self, section: &str, name: &str) -> Span {
+        match self.declaration(section, name) {
+            Ok(at) => at,
+            Err(section_at) => section_at.unwrap_or_default(),
+        }
+    }
+
+    /// Where `name` is declared in the named file: its header
+    /// `[section.name…]` or its key under `[section]`; `None` when this file
+    /// does not declare it (a rulebook it extends does).
+    fn declared_at(&self, section: &str, name: &str) -> Option<Span> {
+        self.declaration(section, name).ok()
+    }
+
+    /// `[section.name…]` or the `name` key under `[section]`, else (as the
+    /// error) where `[section]` starts, if it does.
+    fn declaration(&self, section: &str, name: &str) -> Result<Span, Option<Span>> {
         // The dotted key of a header or a key line, segments unquoted.
         let segments = |key: &str| -> Vec<String> {
             key.split('.')
@@ -397,16 +427,16 @@ impl Checker<'_> {
                     && key.first().is_some_and(|k| k == section)
                     && key.get(1).is_some_and(|k| k == name)
                 {
-                    return whole;
+                    return Ok(whole);
                 }
             } else if in_section {
                 let key = body.split('=').next().unwrap_or("").trim_end();
                 if segments(key).first().is_some_and(|k| k == name) {
-                    return Span::new(indent, indent + key.len());
+                    return Ok(Span::new(indent, indent + key.len()));
                 }
             }
         }
-        section_at.unwrap_or_default()
+        Err(section_at)
     }
 
     /// A span inside an expression, in the file when the string has no escapes, else the whole string.
@@ -535,16 +565,7 @@ impl Checker<'_> {
 impl Checker<'_> {
     /// A declared name must be an identifier, and no keyword.
     fn check_ident(&mut self, name: &str, span: Span) {
-        let ok = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        let reserved = [
-            "if", "then", "else", "and", "or", "not", "true", "false", "for", "in", "match", "let",
-            "decision", "reason", "clauses",
-        ];
-        if !ok || reserved.contains(&name) {
+        if !is_ident(name) {
             let message = format!(
                 "`{name}` cannot be used as a name: use letters, digits and `_`, not a keyword"
             );

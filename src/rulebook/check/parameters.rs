@@ -101,9 +101,15 @@ impl Checker<'_> {
                 )
             }
             _ => {
+                // With neither `value` nor `at` written, nothing in it has a
+                // span: its header (`[parameters.rate]`) is where it is.
+                let span = match sp(raw) {
+                    s if s == Span::default() => self.header("parameters", name),
+                    s => s,
+                };
                 self.problem(
                     "check::bad_value",
-                    sp(raw),
+                    span,
                     format!("parameter `{name}` needs either `value`, or `periods` with `at`"),
                     "here",
                 );
