@@ -37,8 +37,13 @@ pub fn whole_power(x: Decimal, n: i64) -> Result<Decimal, PowerError> {
         return Ok(Decimal::ONE);
     }
     if x.is_zero() {
+        // Zero at `x`'s places times `n`, as any other power (`0.00^3` is
+        // `0.000000`), 28 at most.
+        let places = u64::from(x.scale())
+            .saturating_mul(n.unsigned_abs())
+            .min(28);
         return if n > 0 {
-            Ok(Decimal::ZERO)
+            Ok(Decimal::new(0, places as u32))
         } else {
             Err(PowerError::ZeroToNegative)
         };

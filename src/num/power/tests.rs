@@ -39,6 +39,10 @@ fn short_powers_keep_their_places() {
     assert_eq!(power("7", 0), "1");
     assert_eq!(power("0", 0), "1");
     assert_eq!(power("0", 3), "0");
+    // Zero keeps the places of any power: `x`'s times `n`, 28 at most.
+    assert_eq!(power("0.00", 3), "0.000000");
+    assert_eq!(power("-0.0", 3), "0.000");
+    assert_eq!(power("0.0", 100), "0.0000000000000000000000000000");
     assert_eq!(power("10", 28), "10000000000000000000000000000");
 }
 
