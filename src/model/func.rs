@@ -885,7 +885,7 @@ fn days_between(a: &[Value]) -> Result<Value, String> {
 
 fn age(a: &[Value]) -> Result<Value, String> {
     match a {
-        [Value::Date(birth), Value::Date(on)] => Ok(Value::Number(ops::age(*birth, *on).into())),
+        [Value::Date(b), Value::Date(on)] => ops::age(*b, *on).map(|n| Value::Number(n.into())),
         _ => Err(bad_arguments("age")),
     }
 }

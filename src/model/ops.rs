@@ -206,12 +206,18 @@ pub fn scale(
 }
 
 /// Completed years from `birth` to `on`; a birthday on `on` counts.
-pub fn age(birth: NaiveDate, on: NaiveDate) -> i64 {
+pub fn age(birth: NaiveDate, on: NaiveDate) -> Result<i64, String> {
+    // Years completed before birth are no age: a fault, not a negative.
+    if on < birth {
+        return Err(format!(
+            "the date {on} is before the birth date {birth}: it has no age"
+        ));
+    }
     let mut years = i64::from(on.year()) - i64::from(birth.year());
     if (on.month(), on.day()) < (birth.month(), birth.day()) {
         years -= 1;
     }
-    years
+    Ok(years)
 }
 
 /// The same day `n` years later; 29 February becomes 28 February in a common year.

@@ -159,6 +159,15 @@ fn operations_as_the_walker_runs_them() {
         ),
         Err("expected a month or a date, found text \"x\"".into())
     );
+    // An age on a day before the birth is no age (it was -1, floored).
+    assert_eq!(
+        run(Func::Age, &[date("2024-03-01"), date("2024-02-29")]),
+        Err("the date 2024-02-29 is before the birth date 2024-03-01: it has no age".into())
+    );
+    assert_eq!(
+        run(Func::Age, &[date("2024-02-29"), date("2024-02-29")]),
+        Ok(Value::Number(0.into()))
+    );
     // A kind the walker would have refused is a fault, never a panic.
     assert!(run(Func::Day, &[Value::Null]).is_err());
     assert!(run(Func::Day, &[]).is_err());
