@@ -126,6 +126,12 @@ pub(super) fn integer<'j, J: JsonView<'j>>(
 ) -> Result<Value, CaseError> {
     let text = match raw.kind() {
         JsonKind::Number(n) => n,
+        // Quoted: a pattern's group is always a string, and `\d` also
+        // matches digits of other scripts (`"١٢٣"`).
+        JsonKind::String(_) => {
+            let message = format!("must be a whole number, found the string {}", shown(raw));
+            return fail(input, path, message);
+        }
         _ => {
             return fail(
                 input,

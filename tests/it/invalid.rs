@@ -126,6 +126,6 @@ fn invalid_absent_is_refused_where_it_would_hide_a_rule() {
     // A default must be valid whatever `invalid` says.
     assert_eq!(
         messages(&DEMO.replace("default = 1\n", "default = \"one\"\n")),
-        ["check::bad_value bad default: must be a whole number, found a string"]
+        ["check::bad_value bad default: must be a whole number, found the string \"one\""]
     );
 }

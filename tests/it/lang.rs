@@ -77,7 +77,7 @@ schema = 1
 
 [inputs.codes]
 type = "list"
-items = { type = "text", pattern = '^(?P<letter>[A-Z])(?P<n>[0-9])$', fields = { letter = { type = "text", unique = true }, n = { type = "integer" } } }
+items = { type = "text", pattern = '^(?P<letter>[A-Z])(?P<n>\d)$', fields = { letter = { type = "text", unique = true }, n = { type = "integer" } } }
 
 [steps.total]
 expr = "sum([c.n for c in codes])"
@@ -110,7 +110,13 @@ total = { expr = "total", format = "integer" }
     );
     assert_eq!(
         outcome(serde_json::json!(["A1", "zz"])),
-        r#"codes[1]: "zz" does not match the pattern ^(?P<letter>[A-Z])(?P<n>[0-9])$"#
+        r#"codes[1]: "zz" does not match the pattern ^(?P<letter>[A-Z])(?P<n>\d)$"#
+    );
+    // `\d` matches a digit of any script: the group is quoted, as it is
+    // no whole number (the message said only "found a string").
+    assert_eq!(
+        outcome(serde_json::json!(["A\u{0663}"])),
+        "codes[0].n: must be a whole number, found the string \"\u{0663}\""
     );
 }
 
