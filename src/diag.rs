@@ -63,6 +63,16 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 /// no words was printed; those name the character at the error's place.
 pub(crate) fn toml_message(e: &toml::de::Error, text: &str) -> String {
     let message = e.message().trim();
+    // A table where a spanned text is read fails inside toml's span
+    // protocol, which names the table's first key as a "string".
+    if let Some(key) = message
+        .strip_prefix("invalid type: string \"")
+        .and_then(|m| m.strip_suffix("\", expected a borrowed string"))
+    {
+        return format!(
+            "a table (with the key `{key}`) is written where text is expected: a dotted key such as `a.{key} = …` makes tables, so a name that holds a dot is quoted (`\"group.step\" = …`)"
+        );
+    }
     if !message.is_empty() {
         return message.to_string();
     }

@@ -823,3 +823,19 @@ fn a_control_character_in_a_comment_is_named() {
         [format!("load::toml {}", at(&text, "\u{0}", 0))]
     );
 }
+
+/// A per-item step's ablation written as a dotted key (`steps.g.a = …`)
+/// is a table where a formula is read: toml's span protocol said
+/// "invalid type: string \"a\", expected a borrowed string".
+#[test]
+fn a_table_where_text_is_read_says_how_to_quote_a_dotted_name() {
+    let text = format!("{BASE}\n[ablations.twice]\nsteps.y.tax = \"x * 3\"\n");
+    assert_eq!(
+        messages(&text),
+        ["a table (with the key `tax`) is written where text is expected: a dotted key such as `a.tax = …` makes tables, so a name that holds a dot is quoted (`\"group.step\" = …`)"]
+    );
+    assert_eq!(
+        problems(&text),
+        [format!("load::toml {}", at(&text, "tax", 0))]
+    );
+}
