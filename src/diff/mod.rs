@@ -14,6 +14,7 @@ mod changes;
 mod compare;
 mod compat;
 mod flatten;
+mod formats;
 mod impact;
 mod render;
 mod words;
@@ -22,6 +23,7 @@ use serde::Serialize;
 
 pub use changes::{Change, ChangeKind, RulebookDiff, Section, Side};
 pub use compat::{verdict, Break, Dependent, DependentKind, Verdict};
+pub use formats::drop_default_formats;
 pub use impact::{
     impact, shift_years, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactOptions,
     ImpactTask, ReadChange, Rejection, Rejections, StepMove,

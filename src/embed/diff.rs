@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::diff::{
-    diff_rulebooks, relocate, verdict, Dependent, DependentKind, Report, RulebookDiff, Verdict,
-    Version,
+    diff_rulebooks, drop_default_formats, relocate, verdict, Dependent, DependentKind, Report,
+    RulebookDiff, Verdict, Version,
 };
 use crate::model::Rulebook;
 use crate::rulebook::load::{open_regular, read_capped, rulebook_file, MAX_RULEBOOK_BYTES};
@@ -192,6 +192,7 @@ pub fn compare_versions(
     new: &DiffedVersion,
 ) -> Result<RulebookDiff, DiffError> {
     let mut diff = diff_rulebooks(&old.version(), &new.version()).map_err(DiffError::Compare)?;
+    drop_default_formats(&mut diff, &old.rulebook, &new.rulebook);
     relocate(&mut diff, &old.parts(), &new.parts());
     Ok(diff)
 }

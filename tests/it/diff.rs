@@ -1000,3 +1000,64 @@ fn a_reports_columns_or_totals_reordered_are_reported() {
     assert_eq!(found[0].0, "reports.bulletin.columns.order");
     assert!(found[0].1.starts_with("Base, Ligne, "), "{found:?}");
 }
+
+/// An answer field's format written out where the other version leaves it
+/// to its default is no change (both write the field alike): the diff read
+/// only the TOML and reported `(none) → decimal`. A format that writes the
+/// field otherwise (`money` on a decimal) is still one.
+#[test]
+fn a_default_format_written_out_is_no_change() {
+    let old = "[rulebook]\nid = \"fmt\"\nversion = 1\nschema = 1\n\n\
+        [inputs.x]\ntype = \"money\"\n\n\
+        [inputs.l]\ntype = \"list\"\nitems = { type = \"decimal\" }\n\n\
+        [per_item.g]\nover = \"l\"\nitem = \"i\"\n\n\
+        [per_item.g.steps.a]\nexpr = \"i * 2\"\n\n\
+        [[checks]]\ndecision = \"ok\"\n\n\
+        [decisions.ok.answer]\ny = { expr = \"x\" }\nlines = { each = \"g\", fields = { a = { expr = \"a\" } } }\n";
+    let dir = tempdir("diff-default-format");
+    let changed = |y: &str, a: &str| -> Vec<(String, String, String)> {
+        let new = old
+            .replace("y = { expr = \"x\" }", y)
+            .replace("a = { expr = \"a\" }", a);
+        let (o, n) = (
+            write(&dir, "old/rulebook.toml", old),
+            write(&dir, "new/rulebook.toml", &new),
+        );
+        let json: Value = serde_json::from_str(
+            &bareme::diff_versions(o.parent().unwrap(), n.parent().unwrap()).expect("diffed"),
+        )
+        .expect("json");
+        changes(&json)
+            .iter()
+            .map(|c| {
+                let s = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+                (s("entity"), s("attr"), s("new"))
+            })
+            .collect()
+    };
+    assert_eq!(
+        changed(
+            "y = { expr = \"x\", format = \"decimal\" }",
+            "a = { expr = \"a\", format = \"decimal\" }"
+        ),
+        Vec::<(String, String, String)>::new()
+    );
+    assert_eq!(
+        changed(
+            "y = { expr = \"x\", format = \"money\" }",
+            "a = { expr = \"a\", format = \"number\" }"
+        ),
+        [
+            (
+                "decisions.ok.answer.y".into(),
+                "format".into(),
+                "money".into()
+            ),
+            (
+                "decisions.ok.answer.lines".into(),
+                "fields.a.format".into(),
+                "number".into()
+            ),
+        ]
+    );
+}
