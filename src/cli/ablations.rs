@@ -7,6 +7,7 @@
 //! evaluations under the combinations spend more than `--max-steps` (or an
 //! unwritable standard output), 3 an invalid rulebook.
 
+use std::collections::HashMap;
 use std::process::ExitCode;
 
 use super::args::{AblationsArgs, ReportFormat};
@@ -39,6 +40,22 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
     };
     let mut file = open(&args.tasks)?;
     let bar = super::progress::bar("tasks", None);
+    // Each task's line: a task past its budget is found when a chunk of
+    // tasks is measured, after the line that filled the chunk.
+    let mut lines: HashMap<String, usize> = HashMap::new();
+    let over_budget = |lines: &HashMap<String, usize>, e: &CoverageError| match e {
+        CoverageError::Budget { task, .. } => match lines.get(task) {
+            Some(&line) => line_fault(&args.tasks, line, &e.to_string()),
+            None => {
+                warn!("error: {}: {e}", args.tasks.display());
+                ExitCode::from(2)
+            }
+        },
+        _ => {
+            warn!("error: {}: {e}", args.tasks.display());
+            ExitCode::from(2)
+        }
+    };
     for read in file.tasks() {
         bar.inc(1);
         let (line, task) = read.map_err(|e| line_failed(&args.tasks, e))?;
@@ -46,13 +63,9 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
             Some(c) => c,
             None => coverage.insert(super::load(&task.rulebook_dir()).and_then(|rb| start(&rb))?),
         };
+        lines.entry(task.id.clone()).or_insert(line);
         coverage.add(&task).map_err(|e| match e {
-            // Found when a chunk of tasks is measured: the task it names is
-            // not the one on this line.
-            CoverageError::Budget { .. } => {
-                warn!("error: {}: {e}", args.tasks.display());
-                ExitCode::from(2)
-            }
+            CoverageError::Budget { .. } => over_budget(&lines, &e),
             _ => line_fault(&args.tasks, line, &e.to_string()),
         })?;
     }
@@ -60,10 +73,7 @@ fn measure(args: &AblationsArgs) -> Result<Coverage, ExitCode> {
     match coverage {
         Some(c) if c.tasks() > 0 => match c.finish() {
             Ok(()) => Ok(c),
-            Err(e) => {
-                warn!("error: {}: {e}", args.tasks.display());
-                Err(ExitCode::from(2))
-            }
+            Err(e) => Err(over_budget(&lines, &e)),
         },
         _ => {
             warn!("error: {} holds no task", args.tasks.display());

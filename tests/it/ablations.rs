@@ -308,17 +308,18 @@ fn a_task_whose_evaluations_spend_past_the_budget_stops_the_measure() {
     // Case 01's one line spends under 30,000 units under all 255, case
     // 19's 24 lines over 1,000,000: 19 is named, on every run, whichever
     // combinations passed its budget first; under 20,000 the first task.
-    for (most, named) in [
-        ("1000000", "19-twenty-four-lines"),
-        ("1000000", "19-twenty-four-lines"),
-        ("100000", "19-twenty-four-lines"),
-        ("20000", "01-spec-example"),
+    // The task's own line is named (found after the chunk was read).
+    for (most, named, line) in [
+        ("1000000", "19-twenty-four-lines", 4),
+        ("1000000", "19-twenty-four-lines", 4),
+        ("100000", "19-twenty-four-lines", 4),
+        ("20000", "01-spec-example", 1),
     ] {
         let o = spent(most);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert_eq!(
             stderr(&o),
-            format!("error: {file}: task {named}: its evaluations under the 255 combinations spend more than {most} steps: measure fewer combinations (--subsets) or allow more (--max-steps, at most 10000000000)\n")
+            format!("error: {file}, line {line}: task {named}: its evaluations under the 255 combinations spend more than {most} steps: measure fewer combinations (--subsets) or allow more (--max-steps, at most 10000000000)\n")
         );
         assert_eq!(stdout(&o), "");
     }
