@@ -405,7 +405,11 @@ impl<'j> JsonView<'j> for JsonNode<'j> {
     }
 
     fn to_text(self) -> String {
-        self.to_value().to_string()
+        match self.kind() {
+            // As written: serde_json would spell `1E2` as `1e+2`.
+            JsonKind::Number(n) => n.to_string(),
+            _ => self.to_value().to_string(),
+        }
     }
 }
 

@@ -3,9 +3,10 @@
 use std::process::ExitCode;
 
 use super::args::{EvalArgs, TraceFormat};
-use super::input::{case_limit, parse_case, read_case};
+use super::input::{case_limit, read_case, read_case_text};
 use super::output::Stdout;
-use bareme::{evaluate_value, render_text, Outcome};
+use bareme::unstable::evaluation::evaluate_text;
+use bareme::{render_text, Outcome};
 
 /// Runs `bareme eval`.
 pub fn run(args: &EvalArgs) -> ExitCode {
@@ -58,19 +59,26 @@ pub fn run(args: &EvalArgs) -> ExitCode {
         warn!("error: --jobs applies to a batch: add --batch FILE");
         return ExitCode::from(2);
     }
-    let bytes = read_case(args.case.as_deref(), case_limit(&rb));
-    let case = bytes
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|bytes| parse_case(bytes));
-    let (bytes, case) = match (bytes, case) {
-        (Ok(bytes), Ok(case)) => (bytes, case),
-        (Err(e), _) | (_, Err(e)) => {
+    let bytes = match read_case(args.case.as_deref(), case_limit(&rb)) {
+        Ok(bytes) => bytes,
+        Err(e) => {
             warn!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let (outcome, trace) = match evaluate_value(&rb, &case, args.trace.is_some()) {
+    // Read as a batch line is read (numbers kept as written), so that one
+    // case gives the same bytes alone and in a batch.
+    let case = match read_case_text(&bytes) {
+        Ok(case) => case,
+        Err(e) => {
+            match e.path.as_str() {
+                "$" => warn!("error: {}", e.message),
+                path => warn!("error: {path}: {}", e.message),
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let (outcome, trace) = match evaluate_text(&rb, &case, args.trace.is_some()) {
         Ok(r) => r,
         Err(e) => {
             warn!("error: the rulebook failed on this case: {e}");

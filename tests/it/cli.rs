@@ -977,3 +977,49 @@ fn an_over_long_number_is_quoted_short() {
         stderr(&o).len()
     );
 }
+
+/// One case alone and in a batch gives the same bytes, a number in a
+/// message as written: `eval` read a case into a `serde_json::Value`,
+/// which spells `1E+1` and `3e0` as `1e+1` and `3e+0`, while `--batch`
+/// kept the text.
+#[test]
+fn a_number_in_a_message_is_as_written_alone_and_in_a_batch() {
+    let dir = tempdir("eval-number-as-written");
+    let case = |quantity: &str| {
+        format!(
+            r#"{{"cart": {{"cart_id": "N", "customer_id": "K1", "lines": [{{"id": "L1", "product_id": "P1", "quantity": {quantity}, "jurisdiction": "STATE_N"}}]}}, "customers": {{"K1": {{"billing_jurisdiction": "STATE_A"}}}}, "products": {{"P1": {{"category": "STANDARD", "name": "Mug", "unit_price": "12.34"}}}}, "rules": {{"STATE_N": {{"rate": "0.0625", "categories": {{"STANDARD": "taxable", "DIGITAL": "exempt", "GROCERY": "exempt", "MEDICAL": "exempt"}}}}}}}}"#
+        )
+    };
+    let mut batch = String::new();
+    for quantity in ["1E+1", "3e0"] {
+        let path = dir.join("case.json");
+        std::fs::write(&path, case(quantity)).expect("write");
+        let alone = bareme(
+            &["eval", "rulebooks/sales-tax/v1", path.to_str().unwrap()],
+            None,
+        );
+        assert_eq!(alone.status.code(), Some(2), "{}", stderr(&alone));
+        assert_eq!(
+            stderr(&alone),
+            format!("rejected: cart.lines[0].quantity: must be a whole number, found {quantity} (VALIDATION)\n")
+        );
+        batch.push_str(&case(quantity));
+        batch.push('\n');
+    }
+    let path = dir.join("cases.jsonl");
+    std::fs::write(&path, batch).expect("write");
+    let out = bareme(
+        &[
+            "eval",
+            "rulebooks/sales-tax/v1",
+            "--batch",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"error\":{\"path\":\"cart.lines[0].quantity\",\"message\":\"must be a whole number, found 1E+1 (VALIDATION)\"}}\n\
+         {\"error\":{\"path\":\"cart.lines[0].quantity\",\"message\":\"must be a whole number, found 3e0 (VALIDATION)\"}}\n"
+    );
+}
