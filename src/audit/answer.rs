@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::model::{Format, MessagePart, OutputValue};
+use crate::model::{Format, MessagePart, Output, OutputValue};
 use crate::value::{plain, Value};
 
 use super::calc::Calc;
@@ -92,6 +92,7 @@ impl State<'_> {
                         );
                     }
                 }
+                self.field_order("answer", fields, &d.answer);
             }
             None => self.find("answer", "shape", shown(answer), "an object".into()),
         }
@@ -146,6 +147,7 @@ impl State<'_> {
                                     self.find(fat, "field", shown(v), "none".into());
                                 }
                             }
+                            self.field_order(&format!("{at}[{i}]"), map, fields);
                         }
                         for f in fields {
                             let OutputValue::Value { expr, format } = &f.value else {
@@ -159,6 +161,30 @@ impl State<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The fields of an answer object in the order the engine writes them,
+    /// the decision's: a receipt with two fields swapped holds the same
+    /// values, but not the bytes `eval` printed.
+    fn field_order(
+        &mut self,
+        at: &str,
+        recorded: &serde_json::Map<String, Json>,
+        declared: &[Output],
+    ) {
+        let place = |key: &str| declared.iter().position(|o| &*o.key == key);
+        let places: Vec<usize> = recorded.keys().filter_map(|k| place(k)).collect();
+        if places.windows(2).any(|w| w[0] > w[1]) {
+            let written: Vec<&str> = recorded.keys().map(String::as_str).collect();
+            let follows: Vec<&str> = places
+                .iter()
+                .copied()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .filter_map(|i| declared.get(i).map(|o| &*o.key))
+                .collect();
+            self.find(at, "order", written.join(", "), follows.join(", "));
         }
     }
 

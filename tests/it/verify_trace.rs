@@ -2202,3 +2202,48 @@ fn a_null_the_input_does_not_keep_and_declared_keys_read_as_the_engine_reads_the
         "{found:?}"
     );
 }
+
+/// A receipt whose answer holds the right values in another order than
+/// the engine writes them (the decision's) is not what `eval` printed:
+/// two fields swapped, at the top or in an item, verified.
+#[test]
+fn an_answer_with_its_fields_reordered_does_not_follow() {
+    let (rb, case, json) = luma_payslip();
+    assert!(findings(&rb, &json, &case).is_empty());
+    let swapped = |object: &serde_json::Value, a: &str, b: &str| -> serde_json::Value {
+        let map = object.as_object().expect("an object");
+        let mut out = serde_json::Map::new();
+        // Each key, with its own value, where the other stood.
+        for k in map.keys() {
+            let k = match k.as_str() {
+                k if k == a => b,
+                k if k == b => a,
+                k => k,
+            };
+            out.insert(k.to_string(), map[k].clone());
+        }
+        serde_json::Value::Object(out)
+    };
+    let mut j = json.clone();
+    j["answer"] = swapped(&json["answer"], "gross_pay", "net_pay");
+    let found = findings(&rb, &j, &case);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("answer: order: "), "{found:?}");
+
+    let rb = load_rulebook(Path::new("rulebooks/sales-tax/v1")).expect("sales-tax");
+    let text = std::fs::read_to_string("examples/sales-tax/cart.json").expect("example");
+    let case: serde_json::Value = serde_json::from_str(&text).expect("case JSON");
+    let json: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &case).expect("traced")).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty());
+    let mut j = json.clone();
+    let line = &json["answer"]["lines"][0];
+    let keys: Vec<String> = line.as_object().expect("a line").keys().cloned().collect();
+    j["answer"]["lines"][0] = swapped(line, &keys[0], &keys[1]);
+    let found = findings(&rb, &j, &case);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("answer lines[0]: order: "),
+        "{found:?}"
+    );
+}
