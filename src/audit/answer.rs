@@ -125,6 +125,8 @@ impl State<'_> {
                     if items > n {
                         self.find(&at, "items", items.to_string(), n.to_string());
                     }
+                    // A keyed answer's items in the group's order, as written.
+                    let mut keys: Vec<String> = Vec::new();
                     for i in 0..n {
                         let item_json = match key {
                             None => recorded.get(i),
@@ -133,6 +135,7 @@ impl State<'_> {
                                     .formula(&k.text)
                                     .map(|v| plain(&v))
                                     .unwrap_or_default();
+                                keys.push(kv.clone());
                                 recorded.get(kv.as_str())
                             }
                         };
@@ -157,6 +160,21 @@ impl State<'_> {
                             let r = item_json.get(&*f.key).unwrap_or(&Json::Null);
                             let v = Calc::new(rb, self, Some((*group, i)), &[]).formula(&expr.text);
                             self.answer_value(&fat, r, v, *format);
+                        }
+                    }
+                    if let (Json::Object(map), false) = (recorded, keys.is_empty()) {
+                        let index: std::collections::HashMap<&str, usize> = keys
+                            .iter()
+                            .enumerate()
+                            .map(|(i, k)| (k.as_str(), i))
+                            .collect();
+                        let places: Vec<usize> = map
+                            .keys()
+                            .filter_map(|k| index.get(k.as_str()).copied())
+                            .collect();
+                        if places.windows(2).any(|w| w[0] > w[1]) {
+                            let written: Vec<&str> = map.keys().map(String::as_str).collect();
+                            self.find(&at, "order", written.join(", "), keys.join(", "));
                         }
                     }
                 }

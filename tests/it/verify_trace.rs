@@ -2246,4 +2246,28 @@ fn an_answer_with_its_fields_reordered_does_not_follow() {
         found[0].starts_with("answer lines[0]: order: "),
         "{found:?}"
     );
+
+    // An answer keyed by item (succession-fr's heirs by id): its items in
+    // the group's order.
+    let rb = load_rulebook(Path::new("rulebooks/succession-fr/v2026")).expect("succession");
+    let file =
+        std::fs::read_to_string("rulebooks/succession-fr/v2026/cases/01-spec-example-estate.toml")
+            .expect("case file");
+    let table: toml::Table = toml::from_str(&file).expect("TOML");
+    let case: serde_json::Value =
+        serde_json::from_str(table["case"].as_str().expect("case text")).expect("case JSON");
+    let json: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &case).expect("traced")).expect("JSON");
+    assert!(findings(&rb, &json, &case).is_empty());
+    let heirs = &json["answer"]["beneficiaires"];
+    let ids: Vec<String> = heirs.as_object().expect("keyed").keys().cloned().collect();
+    assert!(ids.len() >= 2, "{heirs}");
+    let mut j = json.clone();
+    j["answer"]["beneficiaires"] = swapped(heirs, &ids[0], &ids[1]);
+    let found = findings(&rb, &j, &case);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("answer beneficiaires: order: "),
+        "{found:?}"
+    );
 }
