@@ -2,6 +2,7 @@
 //! and message rendered from the steps) and the decision's answer, each
 //! field from the steps in its format, written as the engine writes it.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value as Json;
@@ -92,7 +93,7 @@ impl State<'_> {
                         );
                     }
                 }
-                self.field_order("answer", fields, &d.answer);
+                self.order("answer", fields, &keys_of(&d.answer));
             }
             None => self.find("answer", "shape", shown(answer), "an object".into()),
         }
@@ -150,7 +151,7 @@ impl State<'_> {
                                     self.find(fat, "field", shown(v), "none".into());
                                 }
                             }
-                            self.field_order(&format!("{at}[{i}]"), map, fields);
+                            self.order(&format!("{at}[{i}]"), map, &keys_of(fields));
                         }
                         for f in fields {
                             let OutputValue::Value { expr, format } = &f.value else {
@@ -163,44 +164,31 @@ impl State<'_> {
                         }
                     }
                     if let (Json::Object(map), false) = (recorded, keys.is_empty()) {
-                        let index: std::collections::HashMap<&str, usize> = keys
-                            .iter()
-                            .enumerate()
-                            .map(|(i, k)| (k.as_str(), i))
-                            .collect();
-                        let places: Vec<usize> = map
-                            .keys()
-                            .filter_map(|k| index.get(k.as_str()).copied())
-                            .collect();
-                        if places.windows(2).any(|w| w[0] > w[1]) {
-                            let written: Vec<&str> = map.keys().map(String::as_str).collect();
-                            self.find(&at, "order", written.join(", "), keys.join(", "));
-                        }
+                        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                        self.order(&at, map, &keys);
                     }
                 }
             }
         }
     }
 
-    /// The fields of an answer object in the order the engine writes them,
-    /// the decision's: a receipt with two fields swapped holds the same
-    /// values, but not the bytes `eval` printed.
-    fn field_order(
-        &mut self,
-        at: &str,
-        recorded: &serde_json::Map<String, Json>,
-        declared: &[Output],
-    ) {
-        let place = |key: &str| declared.iter().position(|o| &*o.key == key);
-        let places: Vec<usize> = recorded.keys().filter_map(|k| place(k)).collect();
+    /// The keys of an answer object in the order the engine writes them
+    /// (`expected`: the decision's fields, a keyed answer's items in the
+    /// group's order): a receipt with two swapped holds the same values,
+    /// but not the bytes `eval` printed.
+    fn order(&mut self, at: &str, recorded: &serde_json::Map<String, Json>, expected: &[&str]) {
+        let index: HashMap<&str, usize> =
+            expected.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+        let places: Vec<usize> = recorded
+            .keys()
+            .filter_map(|k| index.get(k.as_str()).copied())
+            .collect();
         if places.windows(2).any(|w| w[0] > w[1]) {
             let written: Vec<&str> = recorded.keys().map(String::as_str).collect();
-            let follows: Vec<&str> = places
+            let follows: Vec<&str> = expected
                 .iter()
                 .copied()
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .filter_map(|i| declared.get(i).map(|o| &*o.key))
+                .filter(|k| recorded.contains_key(*k))
                 .collect();
             self.find(at, "order", written.join(", "), follows.join(", "));
         }
@@ -258,4 +246,9 @@ fn json_number_text(v: &Value, format: Format) -> Option<String> {
         d.set_sign_positive(true);
     }
     Some(d.to_string())
+}
+
+/// The keys of answer fields, in the decision's order.
+fn keys_of(outputs: &[Output]) -> Vec<&str> {
+    outputs.iter().map(|o| &*o.key).collect()
 }

@@ -79,12 +79,13 @@ pub(super) fn out_of_order(
         let bottom = p.cap.map_or(low, |c| c.min(low));
         if bottom.min(p.otherwise) < floor {
             let keys: Vec<(Key, Decimal)> = [
-                (Key::Otherwise, p.otherwise),
-                (Key::Scale, p.base + p.scale),
-                (Key::Base, p.base),
-                (Key::Cap, p.cap.unwrap_or(floor)),
+                Some((Key::Otherwise, p.otherwise)),
+                Some((Key::Scale, p.base + p.scale)),
+                Some((Key::Base, p.base)),
+                p.cap.map(|c| (Key::Cap, c)),
             ]
             .into_iter()
+            .flatten()
             .filter(|(_, value)| *value < floor)
             .collect();
             let message = format!(
@@ -106,14 +107,14 @@ pub(super) fn out_of_order(
         }
         if top > most || p.otherwise > most {
             // A cap above what `base` and `scale` reach does not bound.
-            let cap = p.cap.filter(|c| *c <= high).unwrap_or(most);
             let keys: Vec<(Key, Decimal)> = [
-                (Key::Otherwise, p.otherwise),
-                (Key::Scale, p.base + p.scale),
-                (Key::Base, p.base),
-                (Key::Cap, cap),
+                Some((Key::Otherwise, p.otherwise)),
+                Some((Key::Scale, p.base + p.scale)),
+                Some((Key::Base, p.base)),
+                p.cap.filter(|c| *c <= high).map(|c| (Key::Cap, c)),
             ]
             .into_iter()
+            .flatten()
             .filter(|(_, value)| *value > most)
             .collect();
             let message = format!(
