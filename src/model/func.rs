@@ -11,17 +11,16 @@
 //! at load) have no `Op` and keep hand-written cases in those three places.
 //!
 //! Adding a pure function: a variant of [`Func`], its entry in [`FUNCS`]
-//! (with its operation below the table, calling `ops` if it is more than a
-//! line), and a test.
+//! (with its operation below the table, or in its family's file, `text.rs`
+//! or `calendar.rs`, calling `ops` if it is more than a line), and a test.
 //!
 //! Invariant: `FUNCS` lists every function once, at the index of its
 //! variant (checked at compile time and by a unit test); names are unique.
 
-use chrono::Datelike;
-
 use super::ops::{self, bad_arguments};
-use crate::value::{Month, Value};
+use crate::value::Value;
 
+mod calendar;
 mod text;
 
 /// Built-in functions.
@@ -490,7 +489,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::MonthOrDate], Returns::Number),
         op: Some(Op {
             reads: &[ArgRead::Present],
-            run: days_in_month,
+            run: calendar::days_in_month,
             emit: Emit::Rt {
                 text: "days_in_month({0})?",
                 args: ONE_VALUE,
@@ -505,7 +504,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Date, Param::Date], Returns::Number),
         op: Some(Op {
             reads: &[ArgRead::Date, ArgRead::Date],
-            run: days_between,
+            run: calendar::days_between,
             emit: Emit::Call,
         }),
     },
@@ -516,7 +515,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Date, Param::Date], Returns::Number),
         op: Some(Op {
             reads: &[ArgRead::Date, ArgRead::Date],
-            run: age,
+            run: calendar::age,
             emit: Emit::Rt {
                 text: "age({0}, {1})?",
                 args: &[Carrier::Value, Carrier::Value],
@@ -531,7 +530,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::MonthOrDate, Param::Number], Returns::First),
         op: Some(Op {
             reads: &[ArgRead::Present, ArgRead::Decimal],
-            run: add_months,
+            run: calendar::add_months,
             emit: Emit::Rt {
                 text: "add_months({0}, {1})?",
                 args: &[Carrier::Value, Carrier::Num],
@@ -546,7 +545,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Date, Param::Number], Returns::Date),
         op: Some(Op {
             reads: &[ArgRead::Date, ArgRead::Decimal],
-            run: add_years,
+            run: calendar::add_years,
             emit: Emit::Rt {
                 text: "add_years({0}, {1})?",
                 args: &[Carrier::Value, Carrier::Num],
@@ -561,7 +560,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Date], Returns::Month),
         op: Some(Op {
             reads: &[ArgRead::Date],
-            run: month_of,
+            run: calendar::month_of,
             emit: Emit::Rt {
                 text: "month_of({0})?",
                 args: ONE_VALUE,
@@ -576,7 +575,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::Date], Returns::Number),
         op: Some(Op {
             reads: &[ArgRead::Date],
-            run: day,
+            run: calendar::day,
             emit: Emit::Rt {
                 text: "day({0})?",
                 args: ONE_VALUE,
@@ -591,7 +590,7 @@ pub const FUNCS: [FuncSpec; 43] = [
         signature: Signature::Fixed(&[Param::MonthOrDate], Returns::Number),
         op: Some(Op {
             reads: &[ArgRead::Present],
-            run: year,
+            run: calendar::year,
             emit: Emit::Rt {
                 text: "year({0})?",
                 args: ONE_VALUE,
@@ -866,76 +865,6 @@ fn is_null(a: &[Value]) -> Result<Value, String> {
     match a {
         [v] => Ok(Value::Bool(*v == Value::Null)),
         _ => Err(bad_arguments("is_null")),
-    }
-}
-
-fn days_in_month(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [v] => ops::days_in_month(v).map(Value::Number),
-        _ => Err(bad_arguments("days_in_month")),
-    }
-}
-
-fn days_between(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [Value::Date(from), Value::Date(to)] => Ok(Value::Number((*to - *from).num_days().into())),
-        _ => Err(bad_arguments("days_between")),
-    }
-}
-
-fn age(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [Value::Date(b), Value::Date(on)] => ops::age(*b, *on).map(|n| Value::Number(n.into())),
-        _ => Err(bad_arguments("age")),
-    }
-}
-
-fn add_months(a: &[Value]) -> Result<Value, String> {
-    let [base, Value::Number(n)] = a else {
-        return Err(bad_arguments("add_months"));
-    };
-    let n = ops::whole(*n, "a number of months")?;
-    let res = match base {
-        Value::Month(m) => m.plus_months(n).map(Value::Month),
-        Value::Date(d) => ops::add_months_date(*d, n).map(Value::Date),
-        other => {
-            return Err(format!(
-                "expected a month or a date, found {}",
-                crate::value::describe_value(other)
-            ))
-        }
-    };
-    res.ok_or_else(|| "the result is outside the calendar".into())
-}
-
-fn add_years(a: &[Value]) -> Result<Value, String> {
-    let [Value::Date(d), Value::Number(n)] = a else {
-        return Err(bad_arguments("add_years"));
-    };
-    let n = ops::whole(*n, "a number of years")?;
-    ops::add_years(*d, n)
-        .map(Value::Date)
-        .ok_or_else(|| "the result is outside the calendar".into())
-}
-
-fn month_of(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [Value::Date(d)] => Ok(Value::Month(Month::of(*d))),
-        _ => Err(bad_arguments("month_of")),
-    }
-}
-
-fn day(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [Value::Date(d)] => Ok(Value::Number(d.day().into())),
-        _ => Err(bad_arguments("day")),
-    }
-}
-
-fn year(a: &[Value]) -> Result<Value, String> {
-    match a {
-        [v] => ops::month_of_value(v).map(|m| Value::Number(m.year.into())),
-        _ => Err(bad_arguments("year")),
     }
 }
 
