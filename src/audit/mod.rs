@@ -323,6 +323,7 @@ pub fn verify_json(
             _ => st.findings.push(finding("events", "not an event", ev)),
         }
     }
+    st.complete_groups();
     let reports = trace
         .get("reports")
         .and_then(Json::as_array)

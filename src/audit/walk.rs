@@ -169,6 +169,41 @@ impl<'a> State<'a> {
         }
     }
 
+    /// Every item of each group the trace ran holds an event of each of
+    /// the group's steps. A group runs whole, every step of every item in
+    /// turn, when it is first read (`docs/trace-format.md`, "Event
+    /// order"), so a receipt without one (a step nothing reads, which no
+    /// read would miss) leaves out part of what ran. One finding per item
+    /// short of steps, naming them.
+    pub fn complete_groups(&mut self) {
+        let mut ran: Vec<usize> = self.items.keys().map(|(g, _)| *g).collect();
+        ran.sort_unstable();
+        ran.dedup();
+        let rb = self.rb;
+        for g in ran {
+            let (Some(group), Some(items)) = (rb.groups.get(g), self.overs.get(&g)) else {
+                continue;
+            };
+            for i in 0..items.len() {
+                let done = self.items.get(&(g, i));
+                let missing: Vec<&str> = group
+                    .steps
+                    .iter()
+                    .filter(|s| !done.is_some_and(|m| m.contains_key(&s.name)))
+                    .map(|s| &*s.name)
+                    .collect();
+                if !missing.is_empty() {
+                    self.find(
+                        format!("item {}[{i}]", group.name),
+                        "steps",
+                        format!("no event of {}", missing.join(", ")),
+                        "an event of each step of each item (a group runs whole)".into(),
+                    );
+                }
+            }
+        }
+    }
+
     /// One step event recomputed.
     pub fn step(&mut self, ev: &Json) {
         self.settle_empty_groups();

@@ -487,3 +487,69 @@ fn a_changed_report_cell_is_named() {
         v.findings
     );
 }
+
+/// A group runs whole, so a receipt holds an event of every step of every
+/// item: each per-item step event of a level-4 payslip left out (most are
+/// read by a later step, which names the gap too; a few, such as a line's
+/// `employee_part` that nothing reads, only this check can miss) is named
+/// at its item, and an item left out whole names all its steps in order.
+#[test]
+fn a_per_item_step_left_out_is_named_at_its_item() {
+    let dir = "rulebooks/paie-fr/v2026";
+    let rb = load_rulebook(Path::new(dir)).expect("paie-fr");
+    let (_, case) = cases(Path::new(dir))
+        .expect("cases")
+        .into_iter()
+        .find(|(name, _)| name.starts_with("15-level-4"))
+        .expect("case 15");
+    let line: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &case).expect("traced")).expect("JSON");
+    let events = line["trace"]["events"].as_array().expect("events").clone();
+    let mut left_out = 0;
+    for (i, ev) in events.iter().enumerate() {
+        let (Some(item), Some(step)) = (ev["item"].as_str(), ev["step"].as_str()) else {
+            continue;
+        };
+        let mut changed = line.clone();
+        changed["trace"]["events"]
+            .as_array_mut()
+            .expect("events")
+            .remove(i);
+        let expected = format!(
+            "item {item}: steps: recorded no event of {step}, follows an event of each step \
+             of each item (a group runs whole)"
+        );
+        let found = findings(&rb, &changed, &case);
+        assert!(found.contains(&expected), "{item}.{step}: {found:#?}");
+        left_out += 1;
+    }
+    assert!(left_out > 200, "only {left_out} per-item events");
+
+    let mut changed = line.clone();
+    changed["trace"]["events"]
+        .as_array_mut()
+        .expect("events")
+        .retain(|ev| ev["item"] != "lines[2]");
+    // The steps of a line, as another line's events name them.
+    let mut steps: Vec<&str> = events
+        .iter()
+        .filter(|ev| ev["item"] == "lines[3]")
+        .filter_map(|ev| ev["step"].as_str())
+        .collect();
+    steps.sort_unstable();
+    assert!(steps.len() > 5, "{steps:?}");
+    let prefix = "item lines[2]: steps: recorded no event of ";
+    let found = findings(&rb, &changed, &case);
+    let named: Vec<&str> = found
+        .iter()
+        .filter_map(|f| f.strip_prefix(prefix))
+        .filter_map(|f| f.split_once(", follows"))
+        .map(|(names, _)| names)
+        .collect();
+    let [named] = named.as_slice() else {
+        panic!("one finding for lines[2]: {found:#?}")
+    };
+    let mut named: Vec<&str> = named.split(", ").collect();
+    named.sort_unstable();
+    assert_eq!(named, steps);
+}
