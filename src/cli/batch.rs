@@ -11,11 +11,11 @@
 //! number of workers and memory holds one chunk, whatever the input's length.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::input::{case_limit, read_case_text, too_large};
+use super::input::{case_limit, open_lines_or_exit, read_case_text, too_large};
 use super::output::Stdout;
 use bareme::unstable::chunks::{in_order, pool};
 use bareme::unstable::evaluation::evaluate_text;
@@ -94,16 +94,9 @@ enum Stop {
 /// Runs a batch from a file or, for `-`, standard input, on `jobs` workers,
 /// each answer with its trace when `trace` is set.
 pub fn run(rb: &Rulebook, path: &Path, jobs: usize, trace: bool, compact: bool) -> ExitCode {
-    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        match std::fs::File::open(path) {
-            Ok(f) => Box::new(std::io::BufReader::new(f)),
-            Err(e) => {
-                warn!("error: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
+    let mut reader = match open_lines_or_exit(path) {
+        Ok(reader) => reader,
+        Err(code) => return code,
     };
     let Ok(pool) = pool(jobs) else {
         warn!("error: cannot start {jobs} worker threads");

@@ -11,13 +11,35 @@
 //! Invariant: no read here holds more than the size limit plus one byte of a
 //! case or line in memory, and the limit is at most `MAX_CASE_BYTES`.
 
+use std::io::BufRead;
 use std::path::Path;
+use std::process::ExitCode;
 
 use bareme::unstable::case::CaseText;
 use bareme::unstable::rulebook::load::read_capped;
 use bareme::CaseError;
 
 pub use bareme::unstable::embed::case_limit;
+
+/// A file of lines, or standard input for `-`, as every command that reads
+/// lines opens it (`eval --batch` and its pages, task and reply files,
+/// `verify-trace`).
+pub fn open_lines(path: &Path) -> std::io::Result<Box<dyn BufRead>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    Ok(Box::new(std::io::BufReader::new(std::fs::File::open(
+        path,
+    )?)))
+}
+
+/// [`open_lines`], a file that cannot be opened reported: exit 2.
+pub fn open_lines_or_exit(path: &Path) -> Result<Box<dyn BufRead>, ExitCode> {
+    open_lines(path).map_err(|e| {
+        warn!("error: cannot read {}: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
 
 /// Why a case is refused before validation (the size limit is `limit`).
 pub fn too_large(limit: usize) -> String {

@@ -9,12 +9,11 @@
 //! folder is removed and nothing is left behind.
 
 use std::fs;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::args::TraceFormat;
-use super::input::{case_limit, read_case_text, too_large};
+use super::input::{case_limit, open_lines_or_exit, read_case_text, too_large};
 use bareme::unstable::chunks::{in_order, pool};
 use bareme::unstable::evaluation::evaluate_text;
 use bareme::unstable::tasks::{next_line, Line as BatchLine};
@@ -80,16 +79,9 @@ pub fn run_batch(
         warn!("error: --out {} is not a folder", dir.display());
         return ExitCode::from(2);
     }
-    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        match fs::File::open(path) {
-            Ok(f) => Box::new(std::io::BufReader::new(f)),
-            Err(e) => {
-                warn!("error: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
+    let mut reader = match open_lines_or_exit(path) {
+        Ok(reader) => reader,
+        Err(code) => return code,
     };
     let Ok(pool) = pool(jobs) else {
         warn!("error: cannot start {jobs} worker threads");

@@ -28,18 +28,7 @@ pub(super) fn one_stdin(tasks: &Path, replies: &Path) -> Result<(), ExitCode> {
 /// Opens a file of lines, or standard input for `-`; a file that cannot be
 /// opened is reported, exit 2.
 pub(super) fn open(path: &Path) -> Result<Lines, ExitCode> {
-    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        match std::fs::File::open(path) {
-            Ok(file) => Box::new(std::io::BufReader::new(file)),
-            Err(e) => {
-                warn!("error: cannot read {}: {e}", path.display());
-                return Err(ExitCode::from(2));
-            }
-        }
-    };
-    Ok(LineFile::new(reader))
+    Ok(LineFile::new(super::input::open_lines_or_exit(path)?))
 }
 
 /// Reports why a generator or rubric did not load, and gives the exit code:

@@ -6,7 +6,7 @@
 //! finding, with what was recorded and what follows, when one does not;
 //! 2 when a file cannot be read or a line is not a trace of this rulebook.
 
-use std::io::{BufRead, BufReader, Read as _};
+use std::io::{BufRead, Read as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,6 +15,7 @@ use bareme::unstable::case::CaseText;
 use bareme::unstable::tasks::{next_line_capped, Line};
 
 use super::args::VerifyTraceArgs;
+use super::input::open_lines;
 use super::output::Stdout;
 
 /// The most bytes of one trace line: a payslip's is about 130 KB, and a
@@ -43,12 +44,12 @@ struct Lines {
 
 impl Lines {
     fn open(path: &Path, limit: usize, blanks: bool) -> Result<Lines, String> {
-        let (reader, name): (Box<dyn BufRead>, String) = if path == Path::new("-") {
-            (Box::new(std::io::stdin().lock()), "standard input".into())
+        let reader =
+            open_lines(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let name = if path.as_os_str() == "-" {
+            "standard input".into()
         } else {
-            let file = std::fs::File::open(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            (Box::new(BufReader::new(file)), path.display().to_string())
+            path.display().to_string()
         };
         Ok(Lines {
             reader,
