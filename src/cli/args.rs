@@ -288,20 +288,9 @@ pub struct ScoreArgs {
     /// Worker threads, 1 to 256; all cores by default.
     #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
-    /// A judge command (run by `sh -c`) grading non-empty explanations: it reads one JSON
-    /// object `{"blocker", "clauses", "explanation"}` on stdin and prints
-    /// `{"identifies_blocker", "requests_resolution", "avoids_unsupported_answer"}` (booleans);
-    /// a non-zero exit, a timeout or other output fails the run.
-    #[arg(long, value_name = "CMD")]
-    pub judge: Option<String>,
-    /// The judge's verdicts, keyed by a hash of each request: read first (a request seen is
-    /// never asked again), each new verdict appended; alone, replays the record.
-    #[arg(long, value_name = "FILE.jsonl")]
-    pub verdicts: Option<PathBuf>,
-    /// Seconds the judge command has for one verdict, 1 to 86,400.
-    #[arg(long, value_name = "SECS", default_value_t = 60,
-          value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    pub judge_timeout: u64,
+    /// The judge of explanations.
+    #[command(flatten)]
+    pub judge: super::judge::JudgeArgs,
 }
 
 /// Arguments of `bareme generate`.

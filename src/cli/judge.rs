@@ -6,13 +6,53 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use bareme::unstable::score::{Judge, JudgeError, JudgeRequest, Recorded, Verdict};
+use bareme::unstable::score::{Judge, JudgeError, JudgeRequest, Recorded, Scorer, Verdict};
+
+/// `--judge`, `--verdicts` and `--judge-timeout`, as `bareme score` and
+/// `bareme serve` take them.
+#[derive(Debug, clap::Args)]
+pub struct JudgeArgs {
+    /// A judge command (run by `sh -c`) grading non-empty explanations: it reads one JSON
+    /// object `{"blocker", "clauses", "explanation"}` on stdin and prints
+    /// `{"identifies_blocker", "requests_resolution", "avoids_unsupported_answer"}` (booleans);
+    /// a non-zero exit, a timeout or other output fails the run (`serve`: the submission,
+    /// 502). With none, a non-empty explanation is reported ungraded.
+    #[arg(long, value_name = "CMD")]
+    pub judge: Option<String>,
+    /// The judge's verdicts, keyed by a hash of each request: read first (a request seen is
+    /// never asked again), each new verdict appended; alone, replays the record.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub verdicts: Option<PathBuf>,
+    /// Seconds the judge command has for one verdict, 1 to 86,400.
+    #[arg(long, value_name = "SECS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub judge_timeout: u64,
+}
+
+impl JudgeArgs {
+    /// The scorer with the judge these arguments configure, if any; a
+    /// verdicts file that cannot be read or used is reported, exit 2.
+    pub fn attach(&self, scorer: Scorer) -> Result<Scorer, ExitCode> {
+        match configure(
+            self.judge.as_deref(),
+            self.verdicts.as_deref(),
+            self.judge_timeout,
+        ) {
+            Ok(Some(judge)) => Ok(scorer.with_judge(judge)),
+            Ok(None) => Ok(scorer),
+            Err(why) => {
+                warn!("error: {why}");
+                Err(ExitCode::from(2))
+            }
+        }
+    }
+}
 
 /// Most bytes of a judge's stdout or stderr read; a verdict is ~100 bytes.
 const MAX_OUTPUT: u64 = 64 * 1024;
@@ -97,7 +137,7 @@ impl Judge for CommandJudge {
 
 /// The judge `--judge` and `--verdicts` configure, if any: the command
 /// behind the record of its verdicts (the file read, then appended to).
-pub fn configure(
+fn configure(
     command: Option<&str>,
     verdicts: Option<&Path>,
     timeout_secs: u64,

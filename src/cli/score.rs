@@ -39,7 +39,7 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if let Some(out) = &args.verdicts {
+    if let Some(out) = &args.judge.verdicts {
         let inputs = [
             args.rubric.as_path(),
             args.tasks.as_path(),
@@ -50,7 +50,7 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let (mut scorer, rb) =
+    let (scorer, rb) =
         match load_scorer(&args.rubric, args.rulebook.as_deref(), args.all_or_nothing) {
             Ok(pair) => pair,
             Err(code) => return code,
@@ -63,18 +63,10 @@ pub fn run(args: &ScoreArgs) -> ExitCode {
         warn!("error: {why}");
         return ExitCode::from(2);
     }
-    match super::judge::configure(
-        args.judge.as_deref(),
-        args.verdicts.as_deref(),
-        args.judge_timeout,
-    ) {
-        Ok(Some(judge)) => scorer = scorer.with_judge(judge),
-        Ok(None) => {}
-        Err(why) => {
-            warn!("error: {why}");
-            return ExitCode::from(2);
-        }
-    }
+    let scorer = match args.judge.attach(scorer) {
+        Ok(scorer) => scorer,
+        Err(code) => return code,
+    };
     let tasks = match read_tasks(&args.tasks, &scorer, &rb, args.recompute_expected) {
         Ok(t) => t,
         Err(code) => return code,

@@ -55,18 +55,9 @@ pub struct ServeArgs {
     /// Most bytes of a request body.
     #[arg(long, default_value_t = 256 * 1024)]
     pub max_body: usize,
-    /// A judge command (run by `sh -c`) grading non-empty explanations, as `bareme score
-    /// --judge` runs it; with none, a non-empty explanation is reported ungraded.
-    #[arg(long, value_name = "CMD")]
-    pub judge: Option<String>,
-    /// The judge's verdicts, keyed by a hash of each request: read first, each new verdict
-    /// appended; alone, replays the record.
-    #[arg(long, value_name = "FILE.jsonl")]
-    pub verdicts: Option<PathBuf>,
-    /// Seconds the judge command has for one verdict, 1 to 86,400.
-    #[arg(long, value_name = "SECS", default_value_t = 60,
-          value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    pub judge_timeout: u64,
+    /// The judge of explanations, as `bareme score` takes it.
+    #[command(flatten)]
+    pub judge: super::judge::JudgeArgs,
 }
 
 /// Tasks drawn at start to learn the tiers the generator serves.
@@ -78,24 +69,16 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         Ok(pair) => pair,
         Err(e) => return companion_failed(e),
     };
-    let (mut scorer, _) = match load_scorer(&args.rubric, None, false) {
+    let (scorer, _) = match load_scorer(&args.rubric, None, false) {
         Ok(pair) => pair,
         Err(code) => return code,
     };
     // The judge seam, as `bareme score` configures it: a submission whose
     // explanation the judge cannot grade is refused, never scored.
-    match super::judge::configure(
-        args.judge.as_deref(),
-        args.verdicts.as_deref(),
-        args.judge_timeout,
-    ) {
-        Ok(Some(judge)) => scorer = scorer.with_judge(judge),
-        Ok(None) => {}
-        Err(why) => {
-            warn!("error: {why}");
-            return ExitCode::from(2);
-        }
-    }
+    let scorer = match args.judge.attach(scorer) {
+        Ok(scorer) => scorer,
+        Err(code) => return code,
+    };
     // The generator and its rulebook serve every request until the process
     // ends: leaked once, so the drawer borrows them for `'static`.
     let generator = Box::leak(Box::new(generator));
