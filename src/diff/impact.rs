@@ -30,63 +30,6 @@ use crate::value::Month;
 /// The pseudo-field of an outcome that changed kind (answer, rejection) or rejection.
 pub const OUTCOME: &str = "$outcome";
 
-/// What the impact reads of a task: its id, its case, and the level and
-/// tier it is counted under. A task of a task file (`tasks::Task`) is
-/// one; an [`ImpactTask`] is one made by hand.
-pub trait ImpactCase: Sync {
-    /// The task's id.
-    fn id(&self) -> &str;
-    /// Its level, if any.
-    fn level(&self) -> Option<i64>;
-    /// Its tier, if any.
-    fn tier(&self) -> Option<&str>;
-    /// The case.
-    fn case(&self) -> &Json;
-}
-
-impl ImpactCase for Task {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn level(&self) -> Option<i64> {
-        self.level
-    }
-    fn tier(&self) -> Option<&str> {
-        self.tier.as_deref()
-    }
-    fn case(&self) -> &Json {
-        &self.case
-    }
-}
-
-impl ImpactCase for ImpactTask {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn level(&self) -> Option<i64> {
-        self.level
-    }
-    fn tier(&self) -> Option<&str> {
-        self.tier.as_deref()
-    }
-    fn case(&self) -> &Json {
-        &self.case
-    }
-}
-
-/// One case of a task set, made by hand.
-#[derive(Clone, Debug)]
-pub struct ImpactTask {
-    /// The task's id.
-    pub id: String,
-    /// Its level, if any.
-    pub level: Option<i64>,
-    /// Its tier, if any.
-    pub tier: Option<String>,
-    /// The case.
-    pub case: Json,
-}
-
 /// The first step where two traces part.
 #[derive(Clone, Debug, Serialize)]
 pub struct Divergence {
@@ -371,18 +314,13 @@ fn count_rejection(r: &mut Rejections, task: &str, (path, message): (String, Str
 
 /// Evaluates every task under both versions and counts what moved, with
 /// at most `options.examples` examples per field.
-pub fn impact<T: ImpactCase>(
-    old: &Rulebook,
-    new: &Rulebook,
-    tasks: &[T],
-    options: ImpactOptions,
-) -> Impact {
+pub fn impact(old: &Rulebook, new: &Rulebook, tasks: &[Task], options: ImpactOptions) -> Impact {
     let years = options.old_years;
     let outcomes: Vec<(Json, Json)> = tasks
         .par_iter()
         .map(|t| {
-            let old_case = shift_years(old, t.case(), years);
-            (outcome(old, &old_case), outcome(new, t.case()))
+            let old_case = shift_years(old, &t.case, years);
+            (outcome(old, &old_case), outcome(new, &t.case))
         })
         .collect();
     let mut report = Impact {
@@ -391,16 +329,26 @@ pub fn impact<T: ImpactCase>(
         ..Impact::default()
     };
     for (t, (a, b)) in tasks.iter().zip(&outcomes) {
-        let (level, tier) = (label(&t.level()), label(&t.tier()));
+        let (level, tier) = (label(&t.level), label(&t.tier.as_deref()));
         *report.levels.entry(level.clone()).or_default() += 1;
         *report.tiers.entry(tier.clone()).or_default() += 1;
         match (refusal(a), refusal(b)) {
             (Some(why), None) => {
-                count_rejection(&mut report.old_rejects, t.id(), why, options.examples);
+                count_rejection(
+                    &mut report.old_rejects,
+                    t.id.as_str(),
+                    why,
+                    options.examples,
+                );
                 continue;
             }
             (None, Some(why)) => {
-                count_rejection(&mut report.new_rejects, t.id(), why, options.examples);
+                count_rejection(
+                    &mut report.new_rejects,
+                    t.id.as_str(),
+                    why,
+                    options.examples,
+                );
                 continue;
             }
             _ => {}
@@ -416,11 +364,11 @@ pub fn impact<T: ImpactCase>(
             *f.by_level.entry(level.clone()).or_default() += 1;
             *f.by_tier.entry(tier.clone()).or_default() += 1;
             if f.examples.len() < options.examples {
-                let old_case = shift_years(old, t.case(), years);
-                let (a, b) = (steps(old, &old_case), steps(new, t.case()));
+                let old_case = shift_years(old, &t.case, years);
+                let (a, b) = (steps(old, &old_case), steps(new, &t.case));
                 let (steps, steps_moved) = step_moves(&a, &b);
                 f.examples.push(Example {
-                    task: t.id().to_string(),
+                    task: t.id.as_str().to_string(),
                     old: x,
                     new: y,
                     divergence: divergence(&a, &b, &field_name),

@@ -25,8 +25,8 @@ pub use changes::{Change, ChangeKind, RulebookDiff, Section, Side};
 pub use compat::{verdict, Break, Dependent, DependentKind, Verdict};
 pub use formats::drop_default_formats;
 pub use impact::{
-    impact, shift_years, Divergence, Example, FieldImpact, Impact, ImpactCase, ImpactOptions,
-    ImpactTask, ReadChange, Rejection, Rejections, StepMove,
+    impact, shift_years, Divergence, Example, FieldImpact, Impact, ImpactOptions, ReadChange,
+    Rejection, Rejections, StepMove,
 };
 pub use render::{render_markdown, render_text, Style};
 pub use words::{word_diff, WordRun};

@@ -13,17 +13,12 @@ fn impact_counts_moved_answers_and_explains_them_by_the_first_diverging_step() {
         bareme::parse_rulebook("old.toml", MINI).unwrap(),
         bareme::parse_rulebook("new.toml", &new).unwrap(),
     );
-    let task = |id: &str, level: i64, case: Value| ImpactTask {
-        id: id.into(),
-        level: Some(level),
-        tier: Some("t".into()),
-        case,
-    };
+    let at = |id: &str, level: i64, case: Value| task(id, Some((level, "t")), case);
     let tasks = [
-        task("a", 1, json!({"amount": "100.00", "region": "north"})),
-        task("b", 1, json!({"amount": "100.00", "region": "south"})),
-        task("c", 2, json!({"amount": "10.00", "region": "south"})),
-        task("d", 2, json!({"amount": "-1", "region": "south"})),
+        at("a", 1, json!({"amount": "100.00", "region": "north"})),
+        at("b", 1, json!({"amount": "100.00", "region": "south"})),
+        at("c", 2, json!({"amount": "10.00", "region": "south"})),
+        at("d", 2, json!({"amount": "-1", "region": "south"})),
     ];
     let report = impact(
         &old_rb,
@@ -62,12 +57,11 @@ fn a_changed_parameter_is_named_among_the_reads_of_the_diverging_step() {
         bareme::parse_rulebook("old.toml", MINI).unwrap(),
         bareme::parse_rulebook("new.toml", &new).unwrap(),
     );
-    let tasks = [ImpactTask {
-        id: "a".into(),
-        level: None,
-        tier: None,
-        case: json!({"amount": "100.00", "region": "north"}),
-    }];
+    let tasks = [task(
+        "a",
+        None,
+        json!({"amount": "100.00", "region": "north"}),
+    )];
     let v = serde_json::to_value(impact(
         &old_rb,
         &new_rb,
@@ -215,4 +209,16 @@ fn the_old_version_reads_months_and_dates_moved_by_whole_years() {
     // What is no month or date is left for validation to refuse.
     let odd = json!({"m": "soon", "d": 3});
     assert_eq!(bareme::unstable::diff::shift_years(&rb, &odd, 1), odd);
+}
+
+/// A task of the mini rulebook's set as a task file gives it, at a level
+/// and tier when given (the impact reads its id, case, level and tier).
+fn task(id: &str, level_and_tier: Option<(i64, &str)>, case: Value) -> Task {
+    let mut line =
+        json!({"id": id, "rulebook": "mini@1", "rulebook_hash": "", "case": case, "expected": {}});
+    if let Some((level, tier)) = level_and_tier {
+        line["level"] = json!(level);
+        line["tier"] = json!(tier);
+    }
+    Task::from_json(&line.to_string()).expect("a task line")
 }

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use super::cli::{bareme, stderr, stdout, tempdir};
 use super::root;
-use bareme::unstable::diff::{diff_rulebooks, impact, ImpactOptions, ImpactTask, Version};
+use bareme::unstable::diff::{diff_rulebooks, impact, ImpactOptions, Version};
+use bareme::Task;
 
 /// A small rulebook with something in every section a diff compares.
 const MINI: &str = r#"# A small rulebook that has something in every section a diff compares.
