@@ -167,11 +167,12 @@ pub fn same_value(recorded: &Json, computed: &Value) -> bool {
 /// a disagreement (a receipt built on a bonus the case never gave).
 pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
     let Some(case) = case.filter(|c| !c.is_null()) else {
+        // The default as the engine writes it (`"1"`, not `"1.0"`).
         return recorded.is_null()
             || input
                 .default
                 .as_ref()
-                .is_some_and(|d| same_value(recorded, d));
+                .is_some_and(|d| *recorded == encode(d));
     };
     // An invalid value reads as absent, or as the default where there is
     // one: never a value plainly valid by the declaration.
@@ -180,7 +181,7 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
         return input.when.is_some() || may_be_invalid;
     }
     let read_as_default =
-        may_be_invalid && (input.default.as_ref()).is_some_and(|d| same_value(recorded, d));
+        may_be_invalid && (input.default.as_ref()).is_some_and(|d| *recorded == encode(d));
     if read_as_default {
         return true;
     }
@@ -225,15 +226,21 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
         (InputKind::Text { .. } | InputKind::Enum { .. }, Json::String(r), Json::String(c)) => {
             r == c
         }
-        // A number as held: a decimal's scale as written, money's at its places.
-        (InputKind::Decimal(_) | InputKind::Money(_), Json::String(_), c) => {
-            match (decode(recorded, input), decode(c, input)) {
-                (Some(Value::Number(r)), Some(Value::Number(c))) => {
-                    r == c && r.scale() == c.scale()
-                }
-                _ => false,
+        // A number as held: a decimal's scale as written, money's at its
+        // places, a whole number without places; and written as the engine
+        // writes it (`"4500.00"`, never `"45e2"`, `"+4500.00"` or
+        // `"04500.00"`, which read as the same number).
+        (
+            InputKind::Decimal(_) | InputKind::Money(_) | InputKind::Integer { .. },
+            Json::String(text),
+            c,
+        ) => match (decode(recorded, input), decode(c, input)) {
+            (Some(Value::Number(r)), Some(Value::Number(c))) => {
+                let whole = !matches!(input.kind, InputKind::Integer { .. }) || r.scale() == 0;
+                r == c && r.scale() == c.scale() && whole && r.to_string() == *text
             }
-        }
+            _ => false,
+        },
         (_, Json::String(_), Json::Number(n)) => same(recorded, &Json::String(n.to_string())),
         (_, r, c) => same(r, c),
     }

@@ -8,7 +8,7 @@ use crate::model::{Input, InputKind, Rulebook, TableKind};
 use crate::value::Value;
 
 use super::calc::Calc;
-use super::decode::{agrees, decode_in, encode, guess, plainly_valid, same_value, shown};
+use super::decode::{agrees, decode_in, encode, guess, plainly_valid, shown};
 use super::walk::{text, State};
 
 impl State<'_> {
@@ -82,7 +82,7 @@ impl State<'_> {
         let no_value = match given {
             "absent" | "null" | "ignored" => !value.is_null(),
             "invalid" => {
-                !value.is_null() && input.default.as_ref().is_none_or(|d| !same_value(value, d))
+                !value.is_null() && input.default.as_ref().is_none_or(|d| *value != encode(d))
             }
             _ => false,
         };
@@ -101,8 +101,9 @@ impl State<'_> {
         }
         let from_case = self.case.map(|c| c.get(&*input.name));
         if given == "default" {
+            // As the engine writes it: `"1"`, not `"1.0"`.
             match &input.default {
-                Some(d) if !same_value(value, d) => {
+                Some(d) if *value != encode(d) => {
                     self.find(at, "default", shown(value), encode(d).to_string());
                 }
                 Some(_) => {}

@@ -393,6 +393,20 @@ fn outcome_follows(
             follows,
         })
     };
+    // Reports are made from a decision's steps: a rejected case has none,
+    // and a table beside its rejection would be read as vouched for.
+    let decided = matches!(check.map(|c| &c.outcome), Some(CheckOutcome::Decide { .. }));
+    if !decided && !reports.is_empty() {
+        push(
+            st,
+            "reports",
+            match reports.len() {
+                1 => "1 table".into(),
+                n => format!("{n} tables"),
+            },
+            "none: only a decision has reports".into(),
+        );
+    }
     match (kind, check.map(|c| &c.outcome)) {
         (
             "decision",

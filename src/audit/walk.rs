@@ -229,7 +229,10 @@ impl<'a> State<'a> {
                 let found = parsed.and_then(|(g, i)| {
                     let gi = rb.groups.iter().position(|x| *x.name == *g)?;
                     let si = rb.groups[gi].steps.iter().position(|s| *s.name == *name)?;
-                    Some((gi, si, i.parse::<usize>().ok()?))
+                    // As the engine writes an index: `lines[2]`, never
+                    // `lines[02]` or `lines[+2]` (which `parse` takes).
+                    let index = i.parse::<usize>().ok().filter(|n| n.to_string() == i)?;
+                    Some((gi, si, index))
                 });
                 let Some((g, s, i)) = found else {
                     return self.find(at, "not a step of the rulebook", it.clone(), String::new());

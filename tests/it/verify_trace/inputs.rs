@@ -536,3 +536,53 @@ fn a_null_the_input_does_not_keep_and_declared_keys_read_as_the_engine_reads_the
         "{found:?}"
     );
 }
+
+/// An input is written as the engine writes it: the same number spelt
+/// otherwise (`3650e0`, `+3650.00`, `03650.00`), a whole number with
+/// places, or a default at another scale does not follow, though each
+/// reads as the same number (hostile probe).
+#[test]
+fn an_input_spelt_otherwise_does_not_follow() {
+    let (rb, case, json) = luma_payslip();
+    for spelling in ["3650e0", "365.000e1", "+3650.00", "03650.00", "3650.0"] {
+        let mut changed = json.clone();
+        changed["trace"]["inputs"][1]["value"] = serde_json::json!(spelling);
+        let expected = format!(
+            "input gross_pay: input against the case: recorded {spelling}, follows 3650.00"
+        );
+        assert_eq!(findings(&rb, &changed, &case), [expected], "{spelling}");
+    }
+
+    let rb = part_rulebook(
+        "spelt",
+        "[inputs.count]\ntype = \"integer\"\nrequired = true\n\
+         [inputs.divisor]\ntype = \"decimal\"\ndefault = \"1\"\n\
+         [steps.part]\nexpr = \"count / divisor\"\n",
+    );
+    let case = serde_json::json!({"count": 3});
+    let line: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &case).expect("a trace")).expect("JSON");
+    assert!(findings(&rb, &line, &case).is_empty());
+    for (input, spelling, named) in [
+        (
+            0,
+            "3.0",
+            "input count: input against the case: recorded 3.0, follows 3",
+        ),
+        (
+            0,
+            "3e0",
+            "input count: input against the case: recorded 3e0, follows 3",
+        ),
+        (
+            1,
+            "1.0",
+            "input divisor: default: recorded 1.0, follows \"1\"",
+        ),
+    ] {
+        let mut changed = line.clone();
+        changed["trace"]["inputs"][input]["value"] = serde_json::json!(spelling);
+        let found = findings(&rb, &changed, &case);
+        assert!(found.iter().any(|f| f == named), "{spelling}: {found:?}");
+    }
+}

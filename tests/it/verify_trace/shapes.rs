@@ -522,3 +522,50 @@ fn an_answer_with_its_fields_reordered_does_not_follow() {
         "{found:?}"
     );
 }
+
+/// Reports are made from a decision's steps: a payslip table beside a
+/// rejection, where the engine writes none, does not follow (it would be
+/// read as vouched for); nor an item index the engine never writes
+/// (`lines[02]`, `lines[+2]`, which parse as 2) (hostile probe).
+#[test]
+fn reports_beside_a_rejection_and_odd_item_indices_do_not_follow() {
+    let dir = "rulebooks/paie-fr/v2026";
+    let rb = crate::rulebook(dir);
+    let all = cases(Path::new(dir)).expect("cases");
+    let case_named = |prefix: &str| {
+        all.iter()
+            .find(|(name, _)| name.starts_with(prefix))
+            .map(|(_, case)| case.clone())
+            .expect("the case")
+    };
+    let answered = case_named("01-spec-example");
+    let answered_line: serde_json::Value =
+        serde_json::from_str(&traced(&rb, &answered).expect("traced")).expect("JSON");
+    let table = answered_line["trace"]["reports"].clone();
+    assert_eq!(table.as_array().map(Vec::len), Some(1));
+    for rejected in ["51-reject", "28-reject"] {
+        let case = case_named(rejected);
+        let mut line: serde_json::Value =
+            serde_json::from_str(&traced(&rb, &case).expect("traced")).expect("JSON");
+        assert!(line["trace"].get("reports").is_none());
+        assert!(findings(&rb, &line, &case).is_empty());
+        line["trace"]["reports"] = table.clone();
+        assert_eq!(
+            findings(&rb, &line, &case),
+            ["outcome: reports: recorded 1 table, follows none: only a decision has reports"],
+            "{rejected}"
+        );
+    }
+
+    for odd in ["lines[02]", "lines[+2]"] {
+        let mut line = answered_line.clone();
+        for ev in line["trace"]["events"].as_array_mut().expect("events") {
+            if ev["item"] == "lines[2]" {
+                ev["item"] = serde_json::json!(odd);
+            }
+        }
+        let found = findings(&rb, &line, &answered);
+        let named = format!("not a step of the rulebook: recorded {odd}");
+        assert!(found.iter().any(|f| f.contains(&named)), "{odd}: {found:?}");
+    }
+}
