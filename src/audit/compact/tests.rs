@@ -3,13 +3,14 @@
 use super::*;
 use serde_json::json;
 
-/// A check reading a 1 KiB input `n` times by its name alone.
+/// `n` checks, each reading a 1 KiB input by its name alone.
 fn trace(n: usize) -> Json {
+    let check = |i: usize| json!({"event": "check", "index": i + 1, "r": [["note"]]});
     json!({
         "format": 2,
         "inputs": [{"name": "note", "value": "x".repeat(1024), "given": "value"}],
         "steps": [],
-        "events": [{"event": "check", "index": 1, "r": vec![json!(["note"]); n]}],
+        "events": (0..n).map(check).collect::<Vec<_>>(),
         "outcome": {"kind": "answer"},
     })
 }
@@ -17,9 +18,17 @@ fn trace(n: usize) -> Json {
 #[test]
 fn a_read_by_name_alone_copies_its_value_within_the_bound() {
     let expanded = expand_within(&trace(8), 64 << 10).expect("8 KiB copied");
-    let reads = &expanded["events"][0]["reads"];
-    assert_eq!(reads.as_array().map(Vec::len), Some(8));
-    assert_eq!(reads[7]["value"].as_str().map(str::len), Some(1024));
+    let reads = &expanded["events"][7]["reads"];
+    assert_eq!(reads.as_array().map(Vec::len), Some(1));
+    assert_eq!(reads[0]["value"].as_str().map(str::len), Some(1024));
+    // One event reads a name once: a second read of it is refused before
+    // it is copied.
+    let mut twice = trace(1);
+    twice["events"][0]["r"] = json!([["note"], ["note"]]);
+    assert_eq!(
+        expand_within(&twice, 64 << 10).unwrap_err(),
+        "the read \"note\" is written twice in one event"
+    );
     // 64 copies of 1 KiB and their quotes pass 64 KiB.
     assert_eq!(
         expand_within(&trace(64), 64 << 10).unwrap_err(),
