@@ -227,17 +227,17 @@ pub fn agrees(recorded: &Json, case: Option<&Json>, input: &Input) -> bool {
             r == c
         }
         // A number as held: a decimal's scale as written, money's at its
-        // places, a whole number without places; and written as the engine
-        // writes it (`"4500.00"`, never `"45e2"`, `"+4500.00"` or
-        // `"04500.00"`, which read as the same number).
+        // places, a whole number without places (the case's, as the
+        // validator takes only those); and written as the engine writes it
+        // (`"4500.00"`, never `"45e2"`, `"+4500.00"` or `"04500.00"`, which
+        // read as the same number).
         (
             InputKind::Decimal(_) | InputKind::Money(_) | InputKind::Integer { .. },
             Json::String(text),
             c,
         ) => match (decode(recorded, input), decode(c, input)) {
             (Some(Value::Number(r)), Some(Value::Number(c))) => {
-                let whole = !matches!(input.kind, InputKind::Integer { .. }) || r.scale() == 0;
-                r == c && r.scale() == c.scale() && whole && r.to_string() == *text
+                r == c && r.scale() == c.scale() && r.to_string() == *text
             }
             _ => false,
         },
