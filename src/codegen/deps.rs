@@ -132,6 +132,7 @@ fn is_call_like(code: &Code) -> bool {
         CodeKind::Call(..)
             | CodeKind::Comprehension { .. }
             | CodeKind::Local(_)
+            | CodeKind::InItem(_)
             | CodeKind::Group(_)
             | CodeKind::Table(_)
             | CodeKind::Mode(_)

@@ -128,6 +128,7 @@ impl<'r> Gen<'r> {
             CodeKind::Call(..)
             | CodeKind::Comprehension { .. }
             | CodeKind::Local(_)
+            | CodeKind::InItem(_)
             | CodeKind::Group(_)
             | CodeKind::Table(_)
             | CodeKind::Mode(_)

@@ -33,7 +33,9 @@ impl Gen<'_> {
         let rb = self.rb;
         match &code.kind {
             CodeKind::Call(func, args) => self.call(*func, args, sc),
-            CodeKind::Local(i) if *i < sc.depth => Ok(Ex::place(format!("(*l{i})"))),
+            CodeKind::Local(i) | CodeKind::InItem(i) if *i < sc.depth => {
+                Ok(Ex::place(format!("(*l{i})")))
+            }
             CodeKind::Comprehension {
                 indexed,
                 body,
@@ -354,7 +356,7 @@ fn kind_name(kind: &CodeKind) -> &'static str {
     match kind {
         CodeKind::Comprehension { .. } => "a list comprehension",
         CodeKind::Group(_) => "a group read whole",
-        CodeKind::Local(_) => "a comprehension variable",
+        CodeKind::Local(_) | CodeKind::InItem(_) => "a comprehension variable",
         CodeKind::Decision => "`decision`",
         CodeKind::Reason => "`reason`",
         CodeKind::Clauses => "`clauses`",

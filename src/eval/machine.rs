@@ -125,10 +125,12 @@ pub(super) enum FaultKind {
     /// A fault at this node of the formula being evaluated.
     At(Span, String),
     /// A value missing where it cannot be; `what` names it, or else the
-    /// text of the node is shown (taken from the formula when it is named).
+    /// text of the node is shown (taken from the formula when it is named),
+    /// as the list it is an item of when `item`.
     Missing {
         span: Span,
         what: Option<String>,
+        item: bool,
         null: bool,
     },
     /// A fault of a whole formula, named.
@@ -136,13 +138,22 @@ pub(super) enum FaultKind {
 }
 
 /// What a missing value's fault says: `what` it is (or the text at `span`
-/// of the formula `text`), and that it cannot be used.
-pub(super) fn missing_message(what: Option<String>, null: bool, text: &str, span: Span) -> String {
+/// of the formula `text`, or an item of it), and that it cannot be used.
+pub(super) fn missing_message(
+    what: Option<String>,
+    item: bool,
+    null: bool,
+    text: &str,
+    span: Span,
+) -> String {
     let what = what.unwrap_or_else(|| {
-        let text = text
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("the value");
-        format!("`{text}`")
+        let shown = text.get(span.start as usize..span.end as usize);
+        match (shown, item) {
+            (Some(text), false) => format!("`{text}`"),
+            (Some(text), true) => format!("an item of `{text}`"),
+            (None, false) => "the value".into(),
+            (None, true) => "an item of the list".into(),
+        }
     });
     let how = if null { "null" } else { "missing" };
     format!("{what} is {how}, so it cannot be used here (test it with is_missing first)")
@@ -169,8 +180,13 @@ impl From<Fault> for EvalError {
                 snippet: String::new(),
                 span,
             },
-            FaultKind::Missing { span, what, null } => EvalError {
-                message: missing_message(what, null, "", span),
+            FaultKind::Missing {
+                span,
+                what,
+                item,
+                null,
+            } => EvalError {
+                message: missing_message(what, item, null, "", span),
                 context: "evaluation".into(),
                 snippet: String::new(),
                 span,
@@ -398,8 +414,13 @@ impl<'a, T: Tracer> Machine<'a, T> {
     pub(super) fn name(&self, fault: Fault, f: &Formula, context: Site) -> Fault {
         match *fault.0 {
             FaultKind::At(span, message) => Fault::eval(self.error(f, context, span, message)),
-            FaultKind::Missing { span, what, null } => {
-                let message = missing_message(what, null, &f.text, span);
+            FaultKind::Missing {
+                span,
+                what,
+                item,
+                null,
+            } => {
+                let message = missing_message(what, item, null, &f.text, span);
                 Fault::eval(self.error(f, context, span, message))
             }
             eval => Fault(Box::new(eval)),

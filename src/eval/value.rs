@@ -130,7 +130,9 @@ impl<'a, T: Tracer> Machine<'a, T> {
                 }
                 Ok(v)
             }
-            CodeKind::Local(i) => Ok(self.locals.get(*i).cloned().unwrap_or(Value::Absent)),
+            CodeKind::Local(i) | CodeKind::InItem(i) => {
+                Ok(self.locals.get(*i).cloned().unwrap_or(Value::Absent))
+            }
             CodeKind::Item => {
                 let v = self
                     .current
@@ -397,6 +399,7 @@ impl<'a, T: Tracer> Machine<'a, T> {
         Fault(Box::new(FaultKind::Missing {
             span: c.span,
             what,
+            item: matches!(c.kind, CodeKind::InItem(_)),
             null: *v == Value::Null,
         }))
     }

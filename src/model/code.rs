@@ -58,6 +58,8 @@ pub(crate) enum CodeKind {
     Group(usize),
     /// A name bound inside the formula: its index on the stack of locals.
     Local(usize),
+    /// An item of the list after `in` (`NodeKind::InItem`).
+    InItem(usize),
     /// A table, as a function argument.
     Table(TableId),
     /// A rounding mode, as a function argument.

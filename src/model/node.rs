@@ -130,6 +130,9 @@ pub enum NodeKind {
     /// A name bound inside the formula (a comprehension's item, a field rule's `value`):
     /// the index on the evaluator's stack of locals.
     Local(usize),
+    /// The item an `x in list` compares `x` with (local `i`, bound by its
+    /// lowering), spanned at the list: a fault names it "an item of" it.
+    InItem(usize),
     /// `match x { lit | lit => value, …, else => value }`, and `x in […]`.
     Match {
         /// The value matched.

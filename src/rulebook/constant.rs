@@ -134,6 +134,7 @@ impl ReadsNothing<'_> {
             | NodeKind::ItemStep(_)
             | NodeKind::Group(_)
             | NodeKind::Local(_)
+            | NodeKind::InItem(_)
             | NodeKind::Decision
             | NodeKind::Reason
             | NodeKind::Clauses => false,

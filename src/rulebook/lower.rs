@@ -221,6 +221,7 @@ impl Lower<'_> {
             NodeKind::ItemStep(j) => CodeKind::ItemStep(*j),
             NodeKind::Group(g) => CodeKind::Group(*g),
             NodeKind::Local(i) => CodeKind::Local(*i),
+            NodeKind::InItem(i) => CodeKind::InItem(*i),
             NodeKind::Table(t) => CodeKind::Table(*t),
             NodeKind::Mode(m) => CodeKind::Mode(*m),
             NodeKind::Decision => CodeKind::Decision,
@@ -403,7 +404,7 @@ impl Lower<'_> {
 /// fields can be read in place.
 fn reads_fields_only(node: &Node, var: usize) -> bool {
     match &node.kind {
-        NodeKind::Local(_) | NodeKind::Comprehension { .. } => false,
+        NodeKind::Local(_) | NodeKind::InItem(_) | NodeKind::Comprehension { .. } => false,
         NodeKind::Field { base, .. } => match base.kind {
             NodeKind::Local(k) => k == var,
             _ => reads_fields_only(base, var),

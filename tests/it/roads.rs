@@ -499,3 +499,62 @@ fn a_choice_settled_by_a_row_is_named_as_the_choice_on_both_roads() {
     .expect("valid");
     assert_eq!(both_roads(&rb, case), "{\"total\":\"50\"}");
 }
+
+/// `x in list` with a null on either side names the null: the value by
+/// its text, an item by the list it is an item of (both used to show the
+/// whole `code in codes`), the same on both roads.
+#[test]
+fn a_null_compared_by_in_is_named() {
+    let rb = parse_rulebook(
+        "in.toml",
+        r#"
+[rulebook]
+id = "in"
+version = 1
+schema = 1
+
+[inputs.codes]
+type = "list"
+items = { type = "text", nullable = true }
+required = true
+
+[inputs.code]
+type = "text"
+nullable = true
+default = "A"
+
+[steps.listed]
+expr = "code in codes"
+
+[steps.unlisted]
+expr = "code not in codes"
+
+[[checks]]
+decision = "done"
+
+[decisions.done.answer]
+listed = { expr = "listed" }
+unlisted = { expr = "unlisted" }
+"#,
+    )
+    .expect("valid");
+    let item = "an item of `codes` is null, so it cannot be used here (test it with is_missing first) (in step listed: `codes`)";
+    let value = "`code` is null, so it cannot be used here (test it with is_missing first) (in step listed: `code`)";
+    for (case, expected) in [
+        (
+            serde_json::json!({"codes": ["B", "A"]}),
+            r#"{"listed":true,"unlisted":false}"#,
+        ),
+        (
+            serde_json::json!({"codes": []}),
+            r#"{"listed":false,"unlisted":true}"#,
+        ),
+        // Every item is compared: a null after the match faults too.
+        (serde_json::json!({"codes": ["A", null]}), item),
+        (serde_json::json!({"codes": ["B", null]}), item),
+        (serde_json::json!({"codes": ["B"], "code": null}), value),
+    ] {
+        let outcome = both_roads(&rb, case.clone());
+        assert!(outcome.contains(expected), "{case}: {outcome}");
+    }
+}

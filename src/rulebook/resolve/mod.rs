@@ -294,12 +294,18 @@ impl Resolver<'_, '_> {
                         "the items of the list after `in`",
                     );
                 }
+                // Each local at the text it stands for, so that a null one
+                // is named: `code`, or an item of `codes`.
                 let node = |kind| Node { span: e.span, kind };
-                let equal = NodeKind::Binary(
-                    BinOp::Eq,
-                    Box::new(node(NodeKind::Local(at))),
-                    Box::new(node(NodeKind::Local(at + 1))),
-                );
+                let at_value = Node {
+                    span: value.span,
+                    kind: NodeKind::Local(at),
+                };
+                let at_item = Node {
+                    span: list.span,
+                    kind: NodeKind::InItem(at + 1),
+                };
+                let equal = NodeKind::Binary(BinOp::Eq, Box::new(at_value), Box::new(at_item));
                 let items = NodeKind::Comprehension {
                     indexed: false,
                     body: Box::new(node(equal)),
