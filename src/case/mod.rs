@@ -131,9 +131,10 @@ fn validate_inputs<'j, J: JsonView<'j>>(
         }
         let raw = object.get(&input.name);
         present += usize::from(raw.is_some());
+        // A `null` is not the value `required_when` asks for, even where a
+        // `nullable` input would keep it (`required` lets a kept null by).
         let missing = raw.is_none_or(J::is_null);
-        let null_kept = input.nullable && raw.is_some_and(J::is_null);
-        if let (true, false, Some(cond)) = (missing, null_kept, &input.required_when) {
+        if let (true, Some(cond)) = (missing, &input.required_when) {
             let required = condition(rb, &facts, &spent, input, cond)?;
             if required {
                 let message = format!("is required when {}{}", cond.text, clause_note(input));

@@ -38,6 +38,7 @@ mod readers;
 mod repair;
 mod repair_file;
 mod repair_readings;
+mod required_when;
 mod roads;
 mod score;
 mod seed_sets;
