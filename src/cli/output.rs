@@ -300,7 +300,23 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Whether two paths name the same file, existing or to be created.
+/// Whether two paths name the same file, existing or to be created: a
+/// file not there yet by its folder, resolved, and its name (`-o T.jsonl
+/// --manifest ./T.jsonl` wrote the manifest over the tasks).
 fn same_path(a: &Path, b: &Path) -> bool {
-    a == b || same_file(a, b)
+    a == b || same_file(a, b) || resolved(a).is_some_and(|x| resolved(b) == Some(x))
+}
+
+/// Where a path that may not exist yet points: its folder resolved (links
+/// and `..` followed), then its name.
+fn resolved(p: &Path) -> Option<PathBuf> {
+    if let Ok(whole) = fs::canonicalize(p) {
+        return Some(whole);
+    }
+    let name = p.file_name()?;
+    let folder = match p.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(folder).ok()?.join(name))
 }

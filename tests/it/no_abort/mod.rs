@@ -437,10 +437,16 @@ fn an_output_naming_an_input_of_the_run_is_refused() {
 
     let generator_text = std::fs::read_to_string(super::root().join(SALES_GEN)).expect("bundled");
     let g = file("clobber", "generator-1.toml", &generator_text);
+    // One new file by two spellings: the manifest was written over the tasks.
+    let folder = g.parent().expect("a folder");
+    let fresh = folder.join("fresh.jsonl");
+    let name = folder.file_name().expect("named");
+    let fresh_again = folder.join("..").join(name).join("fresh.jsonl");
     for args in [
         vec!["--out", arg(&g)],
         vec!["--manifest", arg(&g)],
         vec!["--out", "same.jsonl", "--manifest", "same.jsonl"],
+        vec!["--out", arg(&fresh), "--manifest", arg(&fresh_again)],
     ] {
         let mut all = vec!["generate", arg(&g), "--rulebook", SALES_RB, "-n", "1"];
         all.extend(args.iter().copied());
@@ -454,6 +460,7 @@ fn an_output_naming_an_input_of_the_run_is_refused() {
         );
     }
     assert_eq!(std::fs::read_to_string(&g).expect("kept"), generator_text);
+    assert!(!fresh.exists(), "refused before anything is written");
     let rulebook = super::root().join(LUMA).join("rulebook.toml");
     let o = bareme(&["compile", LUMA, "-o", arg(&rulebook)], None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
