@@ -221,7 +221,10 @@ pub fn run_excluding(
         excluded,
         seen: HashSet::new(),
     };
-    let mut next = 0;
+    // The tasks before `start` are drawn only to settle duplicates among
+    // the shard's own: a shard of none has none to settle (`--start
+    // 100000000 -n 0` drew for hours to write nothing).
+    let mut next = if options.count == 0 { options.start } else { 0 };
     in_order(&pool, indices(&mut next, options.start), first, |d| {
         settler.settle(d?)?;
         progress(1);

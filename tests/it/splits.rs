@@ -588,3 +588,32 @@ fn prompt_options_are_recorded_and_do_not_change_what_a_split_excludes() {
         .iter()
         .all(|o| o.as_deref() == Some(&shown[..])));
 }
+
+/// A shard of no tasks draws nothing: the tasks before `start` settle only
+/// the shard's own duplicates (`--start 100000000 -n 0` drew for hours to
+/// write nothing). Its manifest is an empty run's.
+#[test]
+fn a_shard_of_no_tasks_draws_none_before_its_start() {
+    let (g, rb) = load(&super::root().join(LUMA_GEN));
+    let engine = TaskDrawer::new(&g, &rb).expect("an engine");
+    let drawn = std::cell::Cell::new(0u64);
+    let mut out = Vec::new();
+    let manifest = run(&engine, options(3, 500, 0, 2), &mut out, &|n| {
+        drawn.set(drawn.get() + n)
+    })
+    .expect("a run");
+    assert_eq!(drawn.get(), 0);
+    assert!(out.is_empty());
+    assert_eq!(
+        (manifest.tasks, manifest.start, manifest.count),
+        (0, 500, 0)
+    );
+    assert_eq!(manifest.sha256, format!("{:x}", Sha256::digest(b"")));
+    // One task after the same start still settles against all 500.
+    let drawn = std::cell::Cell::new(0u64);
+    run(&engine, options(3, 500, 1, 2), &mut out, &|n| {
+        drawn.set(drawn.get() + n)
+    })
+    .expect("a run");
+    assert_eq!(drawn.get(), 501);
+}
