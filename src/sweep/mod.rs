@@ -109,6 +109,16 @@ pub enum SweepError {
         /// The step.
         step: Decimal,
     },
+    /// A field no number can be (a date, a month, true or false, a
+    /// record, a list, a map, a table's rows): every value would be the
+    /// same refusal.
+    #[error("`{field}` holds {kind}: a sweep gives it numbers, which it never takes")]
+    NotNumeric {
+        /// The field's path.
+        field: String,
+        /// What the input holds: `a month`, `true or false`, ….
+        kind: &'static str,
+    },
     /// The path runs through something in the case that is not an object.
     #[error("`{path}`: the case holds no object at `{key}`")]
     NoObject {
@@ -123,7 +133,8 @@ impl SweepError {
     /// A stable code: `sweep::usage`, `sweep::not_decimal`,
     /// `sweep::step_not_positive`, `sweep::empty_range`, `sweep::too_wide`,
     /// `sweep::too_fine`, `sweep::too_many_values`, `sweep::undeclared`,
-    /// `sweep::number`, `sweep::not_whole`, `sweep::no_object`.
+    /// `sweep::number`, `sweep::not_whole`, `sweep::not_numeric`,
+    /// `sweep::no_object`.
     pub fn code(&self) -> &'static str {
         match self {
             SweepError::Usage { .. } => "sweep::usage",
@@ -136,6 +147,7 @@ impl SweepError {
             SweepError::Undeclared(_) => "sweep::undeclared",
             SweepError::Number(_) => "sweep::number",
             SweepError::NotWhole { .. } => "sweep::not_whole",
+            SweepError::NotNumeric { .. } => "sweep::not_numeric",
             SweepError::NoObject { .. } => "sweep::no_object",
         }
     }
@@ -288,6 +300,24 @@ pub fn sweep(rb: &Rulebook, case: &Value, vary: &Vary) -> Result<Sweep, SweepErr
     // A field no input declares would be refused at every point.
     let input =
         crate::case::check_declared_path(rb, &vary.field).map_err(SweepError::Undeclared)?;
+    // A text or an enum may be digits (`"0110"`, a value `"2"`); nothing
+    // else takes a number.
+    let kind = match input.kind {
+        InputKind::Bool => Some("true or false"),
+        InputKind::Date { .. } => Some("a date"),
+        InputKind::Month { .. } => Some("a month"),
+        InputKind::Record { .. } => Some("a record"),
+        InputKind::List { .. } => Some("a list"),
+        InputKind::Map { .. } => Some("a map"),
+        InputKind::Table { .. } => Some("a table's rows"),
+        _ => None,
+    };
+    if let Some(kind) = kind {
+        return Err(SweepError::NotNumeric {
+            field: vary.field.clone(),
+            kind,
+        });
+    }
     // An integer is written without places (`9`, not `9.0`, which a case
     // may not give it), and is never swept by fractions.
     let whole = matches!(input.kind, InputKind::Integer { .. });

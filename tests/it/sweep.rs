@@ -46,6 +46,17 @@ fn sweep_refuses_a_range_it_cannot_sweep() {
         ("gross_pay=0..1:0", "the step must be positive"),
         ("gross_pay=0..1000000:1", "a sweep evaluates at most 100000"),
         ("gross_pay:0..1", "FIELD=FROM..TO:STEP"),
+        // A month, a true-or-false, a record: every row was the same
+        // refusal, and the sweep exited 0.
+        (
+            "payroll_month=1..2:1",
+            "`payroll_month` holds a month: a sweep gives it numbers, which it never takes",
+        ),
+        (
+            "amendment.approved=0..1:1",
+            "`amendment.approved` holds true or false",
+        ),
+        ("amendment=0..1:1", "`amendment` holds a record"),
     ] {
         let o = bareme(&["sweep", LUMA, CASE, "--vary", vary], None);
         assert_eq!(o.status.code(), Some(2), "{vary}");
