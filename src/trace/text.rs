@@ -119,11 +119,14 @@ pub fn render_text(trace: &Trace) -> String {
 
 /// Text from a case (or a rulebook) as a terminal may show it: control
 /// characters (line breaks and ESC among them), the Unicode line and
-/// paragraph separators and the bidi controls (U+061C, U+200E, U+200F,
-/// U+202A–U+202E, U+2066–U+2069) become escapes like `\n` and `\u{1b}`, so
-/// such text can neither start a line of its own, restyle the terminal, nor
-/// reorder a line on screen. Other text is unchanged, and escaping twice
-/// changes nothing more.
+/// paragraph separators, the bidi controls (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069) and the invisible format characters
+/// (soft hyphen, zero-width space and joiners, word joiner, byte order
+/// mark, tags) become escapes like `\n` and `\u{1b}`, so such text can
+/// neither start a line of its own, restyle the terminal, reorder a line on
+/// screen, nor hide in a message (`gross_pay\u{200b}: unknown input; did
+/// you mean gross_pay?` read as a key refused for itself). Other text is
+/// unchanged, and escaping twice changes nothing more.
 pub fn escape_text(text: &str) -> Cow<'_, str> {
     if !text.chars().any(needs_escape) {
         return Cow::Borrowed(text);
@@ -147,13 +150,17 @@ fn needs_escape(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{061c}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
+            '\u{00ad}'
+                | '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
         )
 }
 

@@ -278,6 +278,12 @@ fn escape_text_shows_controls_line_breaks_and_bidi_as_escapes() {
             "\u{200e}\u{200f}\u{61c}\u{2028}\u{2029}",
             "\\u{200e}\\u{200f}\\u{61c}\\u{2028}\\u{2029}",
         ),
+        // Invisible: a key refused for itself read `gross_pay: unknown
+        // input; did you mean gross_pay?`.
+        (
+            "gross_pay\u{200b}\u{ad}\u{2060}\u{feff}\u{200d}\u{e0041}",
+            "gross_pay\\u{200b}\\u{ad}\\u{2060}\\u{feff}\\u{200d}\\u{e0041}",
+        ),
     ] {
         assert_eq!(escape_text(text), shown, "{text:?}");
         // Escaping twice changes nothing more.
