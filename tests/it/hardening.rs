@@ -711,6 +711,7 @@ fn bounds_no_value_can_meet_are_refused_at_load() {
     let text = "[rulebook]\nid = \"b\"\nversion = 1\nschema = 1\n\n\
         [inputs.xs]\ntype = \"list\"\nmin_items = 5\nmax_items = 1\nitems = { type = \"integer\" }\n\n\
         [inputs.ys]\ntype = \"list\"\nmin_items = 99999999999\nitems = { type = \"integer\" }\n\n\
+        [inputs.m]\ntype = \"map\"\nmin_items = 3\nmax_items = 2\nitems = { type = \"integer\" }\n\n\
         [inputs.d]\ntype = \"decimal\"\nmin = \"2\"\nmax = \"1\"\n\n\
         [inputs.day]\ntype = \"date\"\nmin = \"2026-02-01\"\nmax = \"2026-01-01\"\n\n\
         [inputs.pay]\ntype = \"money\"\nmax = \"-5\"\n\n\
@@ -728,6 +729,7 @@ fn bounds_no_value_can_meet_are_refused_at_load() {
         [
             "no list fits: `min_items` 5 is above the most items allowed, 1",
             "no list fits: `min_items` 99999999999 is above the most items allowed, 10000",
+            "no map fits: `min_items` 3 is above the most entries allowed, 2",
             "no value fits: `min` 2 is above `max` 1",
             "no value fits: `min` 2026-02-01 is above `max` 2026-01-01",
             "no value fits: `min` 0 is above `max` -5",

@@ -758,13 +758,15 @@ fn crossed(kind: &InputKind) -> Option<String> {
             min_items,
             max_items,
             ..
-        }
-        | InputKind::Map {
+        } if min_items > max_items => Some(format!(
+            "no list fits: `min_items` {min_items} is above the most items allowed, {max_items}"
+        )),
+        InputKind::Map {
             min_items,
             max_items,
             ..
         } if min_items > max_items => Some(format!(
-            "no list fits: `min_items` {min_items} is above the most items allowed, {max_items}"
+            "no map fits: `min_items` {min_items} is above the most entries allowed, {max_items}"
         )),
         _ => None,
     }
