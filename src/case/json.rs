@@ -129,7 +129,10 @@ pub(crate) struct JsonKey<'j> {
 
 impl<'j> JsonView<'j> for JsonKey<'j> {
     fn kind(self) -> JsonKind<'j> {
-        let number = self.number && serde_json::from_str::<serde_json::Number>(self.key).is_ok();
+        // serde_json reads past white space around a number; a key's is its own.
+        let bare = self.key.trim_matches(|c: char| c.is_ascii_whitespace()) == self.key;
+        let number =
+            self.number && bare && serde_json::from_str::<serde_json::Number>(self.key).is_ok();
         match number {
             true => JsonKind::Number(self.key),
             false => JsonKind::String(self.key),

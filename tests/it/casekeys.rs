@@ -659,6 +659,10 @@ fn supplied_keys_are_read_as_their_column_and_unique_by_value() {
         ("two", "must be a whole number, found the string \"two\""),
         ("2.5", "must be a whole number, found 2.5"),
         ("1e0", "must be a whole number, found 1e0"),
+        // A space around it is the key's, and shown quoted: it read
+        // `found  1`, as if the key were a number.
+        (" 1", "must be a whole number, found the string \" 1\""),
+        ("1\n", "must be a whole number, found the string \"1\\n\""),
     ] {
         let case = json!({"band": "1", "sizes_in": {key: {"rate": "0.5"}}});
         assert_eq!(
