@@ -63,7 +63,7 @@ pub struct ServeArgs {
 /// Tasks drawn at start to learn the tiers the generator serves.
 const TIER_PROBE: u64 = 400;
 
-/// Runs `bareme serve` until interrupted.
+/// Runs `bareme serve` until interrupted (SIGINT) or terminated (SIGTERM).
 pub fn run(args: &ServeArgs) -> ExitCode {
     let (generator, rb) = match load_generator(&args.generator, None) {
         Ok(pair) => pair,
@@ -165,7 +165,7 @@ async fn serve(addr: SocketAddr, app: App) -> ExitCode {
     let router = routes::router(app);
     let (closing, closed) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
-    let mut shutdown = std::pin::pin!(tokio::signal::ctrl_c());
+    let mut shutdown = std::pin::pin!(stop_asked());
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -203,13 +203,51 @@ async fn serve(addr: SocketAddr, app: App) -> ExitCode {
         // Finished connections are reaped as others come.
         while connections.try_join_next().is_some() {}
     }
-    // Interrupted: no new connection; those open finish their request.
+    // Asked to stop: no new connection; those open finish their request.
     let _ = closing.send(true);
     let drained = tokio::time::timeout(DRAIN, async {
         while connections.join_next().await.is_some() {}
     });
     let _ = drained.await;
     ExitCode::SUCCESS
+}
+
+/// Resolves when the service is asked to stop: SIGINT (Ctrl-C) or, on
+/// Unix, SIGTERM, which `kill`, systemd and container runtimes send. Both
+/// drain the connections and close the store; SIGTERM left to its default
+/// ended the process at once (status 143), the SQLite `-wal` and `-shm`
+/// files left behind. A handler that cannot be installed leaves the other.
+async fn stop_asked() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate() => {}
+    }
+}
+
+/// Resolves on SIGTERM; never when its handler cannot be installed.
+#[cfg(unix)]
+async fn terminate() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            term.recv().await;
+        }
+        Err(e) => {
+            warn!("warning: SIGTERM will not stop the service cleanly: {e}");
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// No SIGTERM off Unix: never resolves.
+#[cfg(not(unix))]
+async fn terminate() {
+    std::future::pending::<()>().await;
 }
 
 /// How long a caller has to send a request's headers, from the moment the
@@ -219,5 +257,5 @@ async fn serve(addr: SocketAddr, app: App) -> ExitCode {
 /// once their headers are read, never saw them.
 const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// How long open requests may finish once the service is interrupted.
+/// How long open requests may finish once the service is asked to stop.
 const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);

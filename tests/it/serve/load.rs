@@ -1,5 +1,6 @@
 //! The sandbox under load: callers racing on one run store exactly one
-//! result, and a process killed mid-load keeps every acknowledged run.
+//! result, a process killed mid-load keeps every acknowledged run, and
+//! one asked to stop (SIGINT, SIGTERM) stops cleanly.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -145,4 +146,42 @@ fn a_process_killed_mid_load_keeps_every_acknowledged_run() {
             assert_eq!(&shown["scores"].to_string(), scores, "{run_id}");
         }
     }
+}
+
+/// SIGTERM (what `kill`, systemd and container runtimes send) is a
+/// shutdown as SIGINT is: exit 0 and the store closed, its `-wal` and
+/// `-shm` files gone (it ended the process with 143 and left them).
+#[test]
+fn sigterm_and_sigint_shut_the_service_down_cleanly() {
+    let dir = temp_dir("signals");
+    for signal in ["TERM", "INT"] {
+        let db = dir.join(format!("{signal}.sqlite"));
+        let mut server = Server::start(&db, OPEN);
+        let run = server.run("n=1");
+        let run_id = run["run_id"].as_str().unwrap_or("").to_string();
+        let id = run["tasks"][0]["id"].as_str().unwrap_or("").to_string();
+        let (status, _) = server.json("POST", "/submit", &submission(&run_id, &[(&id, "x")]));
+        assert_eq!(status, 200);
+        let status = server.signal(signal);
+        assert_eq!(status.code(), Some(0), "SIG{signal}: {status}");
+        for end in ["-wal", "-shm"] {
+            let mut side = db.clone().into_os_string();
+            side.push(end);
+            assert!(
+                !std::path::Path::new(&side).exists(),
+                "SIG{signal} left {side:?}"
+            );
+        }
+        // What was acknowledged is in the file.
+        let conn = rusqlite::Connection::open(&db).expect("the store opens");
+        let kept: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM submissions WHERE run_id = ?1",
+                [&run_id],
+                |r| r.get(0),
+            )
+            .expect("count");
+        assert_eq!(kept, 1, "SIG{signal}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

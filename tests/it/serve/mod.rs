@@ -52,6 +52,24 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Sends the process a signal (`INT`, `TERM`) with `kill`, and waits
+    /// for it to end, at most 30 s (then it is killed and the test fails).
+    pub fn signal(&mut self, signal: &str) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{signal} failed");
+        for _ in 0..300 {
+            if let Some(status) = self.child.try_wait().expect("the child's status") {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        panic!("bareme serve did not end within 30 s of SIG{signal}");
+    }
+
     /// A request with a raw body; the status, headers (lower-cased names)
     /// and body.
     pub fn raw(&self, method: &str, path: &str, body: &[u8]) -> Reply {
