@@ -3,7 +3,6 @@
 //! does, and keeping it once. Blocking (SQLite, drawing, grading): the
 //! routes call it off the async workers.
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -83,9 +82,9 @@ fn public(task: &Task, id: &str) -> Value {
     Value::Object(m)
 }
 
-/// A submission as the body of `POST /submit`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A submission as the body of `POST /submit`: read by hand
+/// ([`Submission::of`]), not by serde's derive, which also took an array
+/// of the fields in order and answered in its own words about its types.
 pub struct Submission {
     /// The run answered.
     pub run_id: String,
@@ -93,8 +92,12 @@ pub struct Submission {
     pub answers: Vec<Map<String, Value>>,
     /// The character written for half a surrogate pair in a reply, when the
     /// body held any (each such reply scores its floor).
-    #[serde(skip)]
     lone: Option<char>,
+}
+
+/// A 400 for a body that is not a submission, saying why.
+fn not_a_submission(why: impl std::fmt::Display) -> ApiError {
+    ApiError::bad("bad_json", format!("the body is not a submission: {why}"))
 }
 
 impl Submission {
@@ -104,30 +107,72 @@ impl Submission {
     /// reply's fault, as in `bareme score`; anywhere else the body is not a
     /// submission.
     pub fn read(body: &[u8]) -> Result<Submission, ApiError> {
-        let bad =
-            |why: String| ApiError::bad("bad_json", format!("the body is not a submission: {why}"));
-        let text = std::str::from_utf8(body).map_err(|e| bad(format!("not UTF-8 ({e})")))?;
-        let of =
-            |value| serde_json::from_value::<Submission>(value).map_err(|e| bad(e.to_string()));
+        let text = std::str::from_utf8(body)
+            .map_err(|e| not_a_submission(format!("not UTF-8 ({e})")))?;
         let fault = match read_json(text) {
-            Ok(value) => return of(value),
+            Ok(value) => return Submission::of(value),
             Err(fault) => fault,
         };
         let Some(marked) = lone_halves_marked(text) else {
-            return Err(bad(format!("it {fault}")));
+            return Err(not_a_submission(format!("it {fault}")));
         };
         let mut sub = read_json(&marked.text)
-            .map_err(|_| bad(format!("it {fault}")))
-            .and_then(of)?;
+            .map_err(|_| not_a_submission(format!("it {fault}")))
+            .and_then(Submission::of)?;
         let in_replies: usize = (sub.answers.iter())
             .filter_map(|a| a.get("reply").and_then(Value::as_str))
             .map(|r| r.matches(marked.marker).count())
             .sum();
         if in_replies != marked.count {
-            return Err(bad(format!("it {fault}")));
+            return Err(not_a_submission(format!("it {fault}")));
         }
         sub.lone = Some(marked.marker);
         Ok(sub)
+    }
+
+    /// The submission a JSON value holds: an object with a string
+    /// `run_id`, an array of objects `answers` and no other key, as the
+    /// OpenAPI schema says (`additionalProperties: false`). Each refusal
+    /// names the field.
+    fn of(value: Value) -> Result<Submission, ApiError> {
+        let Value::Object(mut o) = value else {
+            return Err(not_a_submission(
+                r#"a submission is a JSON object {"run_id", "answers"}"#,
+            ));
+        };
+        let run_id = match o.shift_remove("run_id") {
+            Some(Value::String(s)) => s,
+            Some(_) => return Err(not_a_submission("`run_id` must be a string")),
+            None => return Err(not_a_submission("it has no `run_id`")),
+        };
+        let answers = match o.shift_remove("answers") {
+            Some(Value::Array(a)) => a,
+            Some(_) => {
+                return Err(not_a_submission(
+                    r#"`answers` must be an array of {"id", "reply"} objects"#,
+                ))
+            }
+            None => return Err(not_a_submission("it has no `answers`")),
+        };
+        if let Some(key) = o.keys().next() {
+            return Err(not_a_submission(format!(
+                "unknown key `{key}` (a submission holds `run_id` and `answers`)"
+            )));
+        }
+        let answers = (answers.into_iter().enumerate())
+            .map(|(i, answer)| match answer {
+                Value::Object(m) => Ok(m),
+                _ => Err(ApiError::bad(
+                    "bad_answer",
+                    format!(r#"answers[{i}] must be an object {{"id", "reply"}}"#),
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Submission {
+            run_id,
+            answers,
+            lone: None,
+        })
     }
 }
 

@@ -27,7 +27,7 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                 "responses": {
                     "200": {"description": "The run and its tasks.",
                             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Run"}}}},
-                    "400": err("n out of range, or an unknown tier."),
+                    "400": err("n not a whole number or out of range, an unknown tier, or a query parameter unknown or given twice."),
                     "429": err("Too many requests; see Retry-After.")
                 }
             }},

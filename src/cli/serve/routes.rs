@@ -1,7 +1,8 @@
 //! The sandbox's routes: `GET /tasks`, `POST /submit`, `GET /runs/{run_id}`,
 //! `GET /openapi.json` and `GET /`, with the per-caller rate limit and the
 //! body cap. Every rejection the framework makes (a bad query, a body too
-//! large, an unknown route or method) is turned into the JSON error shape.
+//! large, an unknown route or method) is turned into the JSON error shape,
+//! its message ours: neither axum's nor serde's wording reaches a caller.
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -134,23 +135,56 @@ where
         .map(Json)
 }
 
-/// The query of `GET /tasks`: a key it does not know (`seed`, a
-/// misspelt `tier`) is refused, not a run made without it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TasksQuery {
-    n: Option<usize>,
-    tier: Option<String>,
-}
-
 async fn tasks(
     State(s): State<Shared>,
-    q: Result<Query<TasksQuery>, QueryRejection>,
+    q: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(q) = q.map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
-    let n = q.n.unwrap_or(3);
-    let tier = q.tier.unwrap_or_else(|| "all".into());
+    let Query(pairs) = q.map_err(|_| {
+        ApiError::bad(
+            "bad_query",
+            "the query is not `key=value` pairs joined by `&`",
+        )
+    })?;
+    let (n, tier) = tasks_query(pairs, s.app.limits.max_tasks)?;
     blocking(&s.app, move |app| app.new_run(n, &tier)).await
+}
+
+/// The `n` and `tier` of `GET /tasks` (3 and `all` when absent), read by
+/// hand, so that a refusal names the parameter in our words (serde's
+/// said "Failed to deserialize query string: invalid digit found in
+/// string"). A key it does not know (`seed`, a misspelt `tier`) is
+/// refused, not a run made without it; a key given twice is refused, not
+/// one of its values chosen.
+fn tasks_query(pairs: Vec<(String, String)>, max: usize) -> Result<(usize, String), ApiError> {
+    let (mut n, mut tier) = (None, None);
+    for (key, value) in pairs {
+        let slot = match key.as_str() {
+            "n" => &mut n,
+            "tier" => &mut tier,
+            _ => {
+                return Err(ApiError::bad(
+                    "bad_query",
+                    format!("unknown query parameter `{key}`; /tasks takes `n` and `tier`"),
+                ))
+            }
+        };
+        if slot.replace(value).is_some() {
+            return Err(ApiError::bad(
+                "bad_query",
+                format!("the query parameter `{key}` is given twice"),
+            ));
+        }
+    }
+    let n = match n {
+        None => 3,
+        Some(text) => text.parse::<usize>().map_err(|_| {
+            ApiError::bad(
+                "bad_query",
+                format!("`n` must be a whole number between 1 and {max}"),
+            )
+        })?,
+    };
+    Ok((n, tier.unwrap_or_else(|| "all".into())))
 }
 
 async fn submit(
@@ -171,12 +205,15 @@ async fn submit(
             "a submission is sent with `Content-Type: application/json`",
         ));
     }
-    let body = body.map_err(|e| {
-        let status = e.status();
-        match status == StatusCode::PAYLOAD_TOO_LARGE {
-            true => ApiError::new(status, "body_too_large", e.body_text()),
-            false => ApiError::new(status, "bad_body", e.body_text()),
-        }
+    // In our words: axum's say "Failed to buffer the body".
+    let max_body = s.app.limits.max_body;
+    let body = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            format!("the body is larger than {max_body} bytes"),
+        ),
+        status => ApiError::new(status, "bad_body", "the body could not be read"),
     })?;
     let sub = Submission::read(&body)?;
     blocking(&s.app, move |app| app.submit(&sub)).await
@@ -186,7 +223,13 @@ async fn run(
     State(s): State<Shared>,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Path(id) = id.map_err(|e| ApiError::bad("bad_path", e.body_text()))?;
+    // In our words: axum's name its own types.
+    let Path(id) = id.map_err(|_| {
+        ApiError::bad(
+            "bad_path",
+            "the path holds no run id this service reads (a run id is UTF-8 text)",
+        )
+    })?;
     blocking(&s.app, move |app| app.show_run(&id)).await
 }
 

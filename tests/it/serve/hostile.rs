@@ -82,6 +82,95 @@ fn an_answer_padded_with_score_passed_or_ground_truth_is_malformed() {
     assert_eq!(result["scores"][1]["malformed"], "reply::padded");
 }
 
+/// A submission is a JSON object, as its schema says: serde's derived
+/// reading also took an array of the fields in order (`["<run_id>", []]`),
+/// graded it and locked the run. Nor does serde's wording about its own
+/// types reach a caller: each refusal names the field, in our words.
+#[test]
+fn a_submission_is_an_object_and_refusals_name_the_field_in_our_words() {
+    let dir = temp_dir("strict");
+    let server = Server::start(&dir.join("s.sqlite"), OPEN);
+    let run = server.run("n=1");
+    let run_id = run["run_id"].as_str().unwrap_or("").to_string();
+    let id = run["tasks"][0]["id"].as_str().unwrap_or("").to_string();
+    let serde_words = [
+        "invalid type",
+        "invalid length",
+        "invalid value",
+        "expected struct",
+        "expected a",
+        "unknown field",
+        "missing field",
+        "duplicate field",
+        "Failed to",
+        "deserialize",
+        "Submission",
+    ];
+    let refused = |status: u16, v: &Value, what: &str, names: &str| {
+        assert_client_error(status, v, what);
+        assert_eq!(status, 400, "{what}: {v}");
+        let message = v["error"]["message"].as_str().unwrap_or("");
+        for words in serde_words {
+            assert!(!message.contains(words), "{what}: serde's words: {message}");
+        }
+        assert!(
+            message.contains(names),
+            "{what}: {message} names no {names}"
+        );
+    };
+    let bodies = [
+        (
+            "an array of the fields",
+            json!([run_id, [{"id": id, "reply": "y"}]]),
+            "object",
+        ),
+        ("an empty array", json!([]), "object"),
+        ("a string", json!("x"), "object"),
+        ("run_id missing", json!({"answers": []}), "`run_id`"),
+        ("answers missing", json!({"run_id": run_id}), "`answers`"),
+        (
+            "run_id a number",
+            json!({"run_id": 7, "answers": []}),
+            "`run_id`",
+        ),
+        (
+            "answers an object",
+            json!({"run_id": run_id, "answers": {}}),
+            "`answers`",
+        ),
+        (
+            "an answer a string",
+            json!({"run_id": run_id, "answers": ["x"]}),
+            "answers[0]",
+        ),
+        (
+            "an unknown key",
+            json!({"run_id": run_id, "answers": [], "admin": true}),
+            "`admin`",
+        ),
+    ];
+    for (what, body, names) in bodies {
+        let (status, v) = server.json("POST", "/submit", &body.to_string());
+        refused(status, &v, what, names);
+    }
+    for (query, names) in [
+        ("n=x", "`n`"),
+        ("n=-1", "`n`"),
+        ("n=99999999999999999999999", "`n`"),
+        ("n=1&seed=5", "`seed`"),
+        ("n=1&n=2", "`n`"),
+        ("tier=trap&tier=payslip", "`tier`"),
+    ] {
+        let (status, v) = server.json("GET", &format!("/tasks?{query}"), "");
+        refused(status, &v, query, names);
+    }
+    let (status, v) = server.json("GET", "/runs/%FF%FE", "");
+    refused(status, &v, "a path not UTF-8", "run id");
+    // None of them consumed the run.
+    let (status, result) = server.json("POST", "/submit", &submission(&run_id, &[(&id, "x")]));
+    assert_eq!(status, 200, "{result}");
+}
+
 /// Half a surrogate pair in one reply (Python's `json.dumps` of a broken
 /// model output) is that reply's floor, as in `bareme score`; the other
 /// answer is graded. In an id it is the body's fault: a 400.
