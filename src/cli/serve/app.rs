@@ -275,6 +275,7 @@ impl App {
         let mut replies: Vec<(String, Result<String, Malformed>)> = Vec::new();
         let mut seen = HashSet::new();
         for (i, answer) in sub.answers.iter().enumerate() {
+            only_id_and_reply(i, answer)?;
             let Some(Value::String(id)) = answer.get("id") else {
                 return Err(ApiError::bad(
                     "bad_answer",
@@ -302,28 +303,11 @@ impl App {
                     "the reply is not a string",
                 )),
             };
-            // Fields beside `id` and `reply` (a `score`, `passed` or
-            // `ground_truth` slipped in) make the answer malformed.
-            let extra: Vec<&str> = answer
-                .keys()
-                .map(String::as_str)
-                .filter(|k| *k != "id" && *k != "reply")
-                .collect();
-            let graded_as = match extra.is_empty() {
-                _ if reply
-                    .as_ref()
-                    .is_ok_and(|r| sub.lone.is_some_and(|c| r.contains(c))) =>
-                {
+            let graded_as = match reply {
+                Ok(r) if sub.lone.is_some_and(|c| r.contains(c)) => {
                     Err(Malformed::lone_surrogate())
                 }
-                true => reply,
-                false => Err(Malformed::new(
-                    "reply::padded",
-                    format!(
-                        "the answer holds fields beside id and reply: {}",
-                        extra.join(", ")
-                    ),
-                )),
+                other => other,
             };
             replies.push((id.clone(), graded_as));
         }
@@ -412,6 +396,24 @@ impl App {
             "mean": number(mean.round_dp(6)),
             "ungraded": ungraded,
         }))
+    }
+}
+
+/// Refuses an answer holding a key beside `id` and `reply` (a `note`, a
+/// `score` or `ground_truth` slipped in), as `bareme score` refuses a
+/// replies-file line with a key it does not know: the body's fault, a 400
+/// before anything is graded, so the run stays open to a corrected body
+/// (it was graded `reply::padded` and locked the run). Not the reply
+/// line's reader ([`bareme::unstable::tasks::ReplyLine`]): a replies file
+/// may carry `explanation_grade`, an outside grade the sandbox must never
+/// take from its caller, and `strategy`.
+fn only_id_and_reply(i: usize, answer: &Map<String, Value>) -> Result<(), ApiError> {
+    match answer.keys().find(|k| *k != "id" && *k != "reply") {
+        Some(key) => Err(ApiError::bad(
+            "bad_answer",
+            format!("answers[{i}]: unknown key `{key}` (an answer holds `id` and `reply`)"),
+        )),
+        None => Ok(()),
     }
 }
 

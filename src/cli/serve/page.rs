@@ -71,7 +71,7 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
             "Run": {"type": "object", "required": ["run_id", "tasks"], "properties": {
                 "run_id": {"type": "string"},
                 "tasks": {"type": "array", "items": {"$ref": "#/components/schemas/Task"}}}},
-            "Answer": {"type": "object", "required": ["id", "reply"], "properties": {
+            "Answer": {"type": "object", "required": ["id", "reply"], "additionalProperties": false, "properties": {
                 "id": {"type": "string"},
                 "reply": {"type": "string", "description": "The model's reply; one that is not a string, or holds half a surrogate pair, scores the floor."}}},
             "Submission": {"type": "object", "required": ["run_id", "answers"], "additionalProperties": false,

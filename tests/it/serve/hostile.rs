@@ -54,8 +54,13 @@ fn a_wrong_reason_with_an_injected_explanation_scores_the_floor_and_reveals_noth
     assert!(!text.contains("expected"), "{text}");
 }
 
+/// The grader's fields inside a reply are the model's doing: graded, at
+/// the floor. Beside `id` and `reply` they are the body's fault, as a key
+/// a replies-file line does not hold is (`bareme score` exits 2): a 400
+/// naming the key and the answer, and the run still open (such an answer
+/// was scored `reply::padded` and locked the run).
 #[test]
-fn an_answer_padded_with_score_passed_or_ground_truth_is_malformed() {
+fn a_padded_reply_scores_the_floor_and_a_padded_answer_is_refused() {
     let dir = temp_dir("padded");
     let server = Server::start(&dir.join("s.sqlite"), OPEN);
     let run = server.run("n=2&tier=payslip");
@@ -68,18 +73,38 @@ fn an_answer_padded_with_score_passed_or_ground_truth_is_malformed() {
         m.insert("passed".into(), json!(true));
         m.insert("ground_truth".into(), expected(a));
     }
-    // Beside the reply: the answer object itself padded.
+    // Beside the reply: the answer object itself padded, one key at a time.
+    for (key, value) in [
+        ("note", json!(1)),
+        ("explanation_grade", json!(1)),
+        ("strategy", json!("oracle")),
+        ("score", json!(1)),
+        ("ground_truth", json!("x")),
+    ] {
+        let body = json!({"run_id": run_id, "answers": [
+            {"id": a["id"], "reply": padded.to_string()},
+            {"id": b["id"], "reply": expected(b).to_string(), key: value}
+        ]});
+        let (status, error) = server.json("POST", "/submit", &body.to_string());
+        assert_client_error(status, &error, key);
+        assert_eq!(status, 400, "{key}: {error}");
+        assert_eq!(error["error"]["code"], "bad_answer", "{key}: {error}");
+        let message = error["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("answers[1]") && message.contains(&format!("`{key}`")),
+            "{key}: {message}"
+        );
+    }
+    // The run was not consumed: the corrected answers are graded.
     let body = json!({"run_id": run_id, "answers": [
         {"id": a["id"], "reply": padded.to_string()},
-        {"id": b["id"], "reply": expected(b).to_string(), "score": 1, "passed": true, "ground_truth": "x"}
+        {"id": b["id"], "reply": expected(b).to_string()}
     ]});
     let (status, result) = server.json("POST", "/submit", &body.to_string());
     assert_eq!(status, 200, "{result}");
-    for s in result["scores"].as_array().expect("scores") {
-        assert_eq!(s["score"], json!(-0.5), "{s}");
-        assert!(s["malformed"].is_string(), "{s}");
-    }
-    assert_eq!(result["scores"][1]["malformed"], "reply::padded");
+    assert_eq!(result["scores"][0]["score"], json!(-0.5), "{result}");
+    assert!(result["scores"][0]["malformed"].is_string(), "{result}");
+    assert_eq!(result["scores"][1]["score"], json!(1), "{result}");
 }
 
 /// A submission is a JSON object, as its schema says: serde's derived
