@@ -366,15 +366,7 @@ impl App {
                 ))
                 .or_else(|m| floor(&self.scorer, &task, m)),
             }
-            .map_err(|e| match e {
-                // The judge failed: nothing is scored, nothing stored.
-                ScoreError::Judge { .. } => ApiError::new(
-                    axum::http::StatusCode::BAD_GATEWAY,
-                    e.code(),
-                    format!("the explanation judge failed, nothing was scored: {e}"),
-                ),
-                other => ApiError::internal(other),
-            })?;
+            .map_err(|e| judge_failed(&stored.id, e))?;
             sum += graded.score;
             ungraded += usize::from(graded.explanation_graded == Some(false));
             let mut m = Map::new();
@@ -397,6 +389,27 @@ impl App {
             "ungraded": ungraded,
         }))
     }
+}
+
+/// A grading failure as the caller sees it. The judge failing is a 502
+/// naming the task by the id the caller was given (`<run_id>-<k>`), with
+/// the failure's code: the error's own text names the generator's task id
+/// and the server's judge command (`exit 3` ended with exit status: 3),
+/// which are the server's, so it goes to standard error alone. Nothing is
+/// scored, nothing stored: the run may be submitted again.
+fn judge_failed(task: &str, e: ScoreError) -> ApiError {
+    let ScoreError::Judge { .. } = e else {
+        return ApiError::internal(e);
+    };
+    warn!("error: task {task}: {e}");
+    ApiError::new(
+        axum::http::StatusCode::BAD_GATEWAY,
+        e.code(),
+        format!(
+            "the explanation judge gave no grade for task {task} ({}); nothing was scored, and the run may be submitted again",
+            e.code()
+        ),
+    )
 }
 
 /// Refuses an answer holding a key beside `id` and `reply` (a `note`, a

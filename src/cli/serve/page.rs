@@ -44,7 +44,8 @@ pub fn openapi(tiers: &[String], max_tasks: usize) -> Value {
                     "408": err("The body did not arrive within 10 s of the headers."),
                     "413": err("The body is too large."),
                     "415": err("The body is not sent as application/json."),
-                    "429": err("Too many requests; see Retry-After.")
+                    "429": err("Too many requests; see Retry-After."),
+                    "502": err("The explanation judge gave no grade for a task (named by its id); nothing was scored.")
                 }
             }},
             "/runs/{run_id}": {"get": {

@@ -449,6 +449,14 @@ fn a_configured_judge_grades_the_explanation_and_a_failing_one_scores_nothing() 
             .is_some_and(|c| c.starts_with("judge::")),
         "{result}"
     );
+    // The task as the caller knows it, never the generator's own id nor
+    // the server's judge command.
+    let message = result["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains(&task.id), "{message}");
+    assert!(
+        !message.contains("luma-") && !message.contains("exit 3"),
+        "{message}"
+    );
     let (status, shown) = server.json("GET", &format!("/runs/{run_id}"), "");
     assert_eq!(status, 200, "{shown}");
     assert!(shown.get("scores").is_none_or(|s| s.is_null()), "{shown}");
