@@ -107,8 +107,8 @@ impl Submission {
     /// reply's fault, as in `bareme score`; anywhere else the body is not a
     /// submission.
     pub fn read(body: &[u8]) -> Result<Submission, ApiError> {
-        let text = std::str::from_utf8(body)
-            .map_err(|e| not_a_submission(format!("not UTF-8 ({e})")))?;
+        let text =
+            std::str::from_utf8(body).map_err(|e| not_a_submission(format!("not UTF-8 ({e})")))?;
         let fault = match read_json(text) {
             Ok(value) => return Submission::of(value),
             Err(fault) => fault,

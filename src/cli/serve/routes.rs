@@ -65,8 +65,13 @@ const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Reads the body, at most one byte past the cap, within
 /// [`BODY_TIMEOUT`], then runs the request on the bytes read; a body past
-/// the cap is left to the extractors, which refuse it as before.
+/// the cap is left to the extractors, which refuse it as before. A body
+/// declared larger than the cap is refused before any of it is asked for
+/// ([`declared_too_large`]).
 async fn body_in_time(req: Request, next: Next, max_body: usize) -> Response {
+    if let Some(refused) = declared_too_large(&req, max_body) {
+        return refused;
+    }
     let (parts, body) = req.into_parts();
     let limit = max_body.saturating_add(1);
     match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
@@ -87,6 +92,32 @@ async fn body_in_time(req: Request, next: Next, max_body: usize) -> Response {
         )
         .into_response(),
     }
+}
+
+/// 413 at once for a body whose `Content-Length` is over the cap: reading
+/// it first sent `100 Continue` to a client that asked, then waited for a
+/// body it could only refuse, and answered 408 when the client, rightly,
+/// sent none. The body is never read, so the connection is closed after
+/// the reply. A chunked body, whose length is not declared, is cut where
+/// it passes the cap, as before.
+fn declared_too_large(req: &Request, max_body: usize) -> Option<Response> {
+    let declared = (req.headers().get(header::CONTENT_LENGTH))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())?;
+    if declared <= u64::try_from(max_body).unwrap_or(u64::MAX) {
+        return None;
+    }
+    let mut refused = ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "body_too_large",
+        format!("the body is declared {declared} bytes long, over the {max_body} bytes a request may send"),
+    )
+    .into_response();
+    (refused.headers_mut()).insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    Some(refused)
 }
 
 /// The window of the rate limit.

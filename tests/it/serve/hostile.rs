@@ -495,3 +495,46 @@ fn slow_headers_and_bodies_are_cut_off() {
     assert_eq!(server.json("GET", "/tasks?n=1", "").0, 200);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A body declared larger than `--max-body` is refused at once with 413,
+/// before any of it is asked for: it got `100 Continue` and, the body never
+/// sent, a 408 ten seconds later.
+#[test]
+fn a_declared_length_over_the_cap_is_refused_at_once() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("declared");
+    let server = Server::start(
+        &dir.join("s.sqlite"),
+        &["--rate-limit", "100000", "--max-body", "1024"],
+    );
+    let mut stream = std::net::TcpStream::connect(&server.addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let started = Instant::now();
+    stream
+        .write_all(
+            b"POST /submit HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 1025\r\n\r\n",
+        )
+        .expect("the headers");
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).ok();
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(reply.starts_with("HTTP/1.1 413"), "{reply}");
+    assert!(!reply.contains("100 Continue"), "{reply}");
+    assert!(reply.contains("\"code\":\"body_too_large\""), "{reply}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    // At the cap it is read and graded as before.
+    let run = server.run("n=1");
+    let run_id = run["run_id"].as_str().unwrap_or("");
+    let id = run["tasks"][0]["id"].as_str().unwrap_or("");
+    let body = submission(run_id, &[(id, "x")]);
+    let (status, _) = server.json("POST", "/submit", &body);
+    assert_eq!(status, 200);
+    let _ = std::fs::remove_dir_all(&dir);
+}
