@@ -161,7 +161,7 @@ impl Submission {
         }
         let answers = (answers.into_iter().enumerate())
             .map(|(i, answer)| match answer {
-                Value::Object(m) => Ok(m),
+                Value::Object(m) => only_id_and_reply(i, &m).map(|()| m),
                 _ => Err(ApiError::bad(
                     "bad_answer",
                     format!(r#"answers[{i}] must be an object {{"id", "reply"}}"#),
@@ -275,7 +275,6 @@ impl App {
         let mut replies: Vec<(String, Result<String, Malformed>)> = Vec::new();
         let mut seen = HashSet::new();
         for (i, answer) in sub.answers.iter().enumerate() {
-            only_id_and_reply(i, answer)?;
             let Some(Value::String(id)) = answer.get("id") else {
                 return Err(ApiError::bad(
                     "bad_answer",
@@ -415,7 +414,8 @@ fn judge_failed(task: &str, e: ScoreError) -> ApiError {
 /// Refuses an answer holding a key beside `id` and `reply` (a `note`, a
 /// `score` or `ground_truth` slipped in), as `bareme score` refuses a
 /// replies-file line with a key it does not know: the body's fault, a 400
-/// before anything is graded, so the run stays open to a corrected body
+/// as the body is read, before the run is even looked up, so the run
+/// stays open to a corrected body
 /// (it was graded `reply::padded` and locked the run). Not the reply
 /// line's reader ([`bareme::unstable::tasks::ReplyLine`]): a replies file
 /// may carry `explanation_grade`, an outside grade the sandbox must never
