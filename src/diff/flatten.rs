@@ -396,6 +396,16 @@ fn clause_offset(text: &str, key: &str) -> usize {
 
 /// Flattens a rulebook's mirror; `text` is the file it was read from.
 pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
+    flatten_over(raw, text, &[])
+}
+
+/// [`flatten`] of one file of an `extends` chain, over the files it
+/// extends (`bases`, nearest first): a table it writes without its `kind`,
+/// `keys` or `columns` changes the extended one's rows, so they are named
+/// and typed as that table's are (`tables.ky[size=3]`, not `[#1]`), and a
+/// change is found in the file that writes it. Only the naming is taken:
+/// the options stay this file's own.
+pub(super) fn flatten_over(raw: &RawRulebook, text: &str, bases: &[&RawRulebook]) -> Flat {
     let mut b = Builder {
         orders: Vec::new(),
         entities: IndexMap::new(),
@@ -436,7 +446,25 @@ pub(super) fn flatten(raw: &RawRulebook, text: &str) -> Flat {
         parameter(&mut b, name, p);
     }
     for (name, t) in &raw.tables {
-        table(&mut b, name, t);
+        let base = |has: fn(&RawTable) -> bool| {
+            (bases.iter())
+                .filter_map(|r| r.tables.get(name))
+                .find(|t| has(t))
+        };
+        let rows = RowNaming {
+            kind: (t.kind.as_ref())
+                .or_else(|| base(|t| t.kind.is_some()).and_then(|b| b.kind.as_ref()))
+                .map_or("", |k| k.get_ref().as_str()),
+            keys: match t.keys.is_empty() {
+                true => base(|t| !t.keys.is_empty()).map_or(&t.keys, |b| &b.keys),
+                false => &t.keys,
+            },
+            columns: match t.columns.is_empty() {
+                true => base(|t| !t.columns.is_empty()).map_or(&t.columns, |b| &b.columns),
+                false => &t.columns,
+            },
+        };
+        table(&mut b, name, t, &rows);
     }
     for (name, s) in &raw.steps {
         let mut f = Facts::new(start(&s.expr));
@@ -604,11 +632,20 @@ fn parameter(b: &mut Builder, name: &str, p: &RawParameter) {
     b.add(Section::Parameters, format!("parameters.{name}"), None, f);
 }
 
-fn table(b: &mut Builder, name: &str, t: &RawTable) {
+/// How a table's rows are named and typed: its own kind, keys and columns,
+/// or, where a file of an `extends` chain leaves them out, the extended
+/// table's ([`flatten_over`]).
+struct RowNaming<'r> {
+    kind: &'r str,
+    keys: &'r [String],
+    columns: &'r IndexMap<String, RawInput>,
+}
+
+fn table(b: &mut Builder, name: &str, t: &RawTable, rows: &RowNaming<'_>) {
     let entity = format!("tables.{name}");
-    let kind = t.kind.as_ref().map_or("", |k| k.get_ref().as_str());
+    let own_kind = t.kind.as_ref().map_or("", |k| k.get_ref().as_str());
     let mut f = Facts::new(t.anchor().start as usize);
-    f.put("kind", kind.to_string(), t.kind.as_ref().map(start));
+    f.put("kind", own_kind.to_string(), t.kind.as_ref().map(start));
     f.text("label", &t.label);
     f.spanned("clause", &t.clause);
     if !t.keys.is_empty() {
@@ -621,9 +658,9 @@ fn table(b: &mut Builder, name: &str, t: &RawTable) {
     for (n, row) in t.rows.iter().enumerate() {
         let cells = row.get_ref();
         let cell = |k: &str| cells.get(k).map(toml_text);
-        let id = match kind {
-            "keyed" if !t.keys.is_empty() => {
-                let parts: Option<Vec<String>> = t
+        let id = match rows.kind {
+            "keyed" if !rows.keys.is_empty() => {
+                let parts: Option<Vec<String>> = rows
                     .keys
                     .iter()
                     .map(|k| cell(k).map(|v| format!("{k}={v}")))
@@ -642,9 +679,9 @@ fn table(b: &mut Builder, name: &str, t: &RawTable) {
         for (k, v) in cells {
             f.put(k.clone(), toml_text(v), None);
             // Scales and ranges have no typed columns: their cells are bounds and rates.
-            let number = match t.columns.get(k) {
+            let number = match rows.columns.get(k) {
                 Some(c) => numeric_type(c.ty.get_ref()),
-                None => t.columns.is_empty(),
+                None => rows.columns.is_empty(),
             };
             if number {
                 f.numeric();

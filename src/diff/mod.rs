@@ -157,15 +157,18 @@ pub fn diff_rulebooks(old: &Version<'_>, new: &Version<'_>) -> Result<RulebookDi
 /// ```
 pub fn relocate(diff: &mut RulebookDiff, old_files: &[Version<'_>], new_files: &[Version<'_>]) {
     let read = |files: &[Version<'_>]| -> Vec<(String, flatten::Flat, compare::Lines)> {
-        files
-            .iter()
-            .filter_map(|v| {
-                let raw = parse(v).ok()?;
-                Some((
+        let raws: Vec<(&Version<'_>, RawRulebook)> = (files.iter())
+            .filter_map(|v| Some((v, parse(v).ok()?)))
+            .collect();
+        (0..raws.len())
+            .map(|i| {
+                let (v, raw) = &raws[i];
+                let bases: Vec<&RawRulebook> = raws[i + 1..].iter().map(|(_, r)| r).collect();
+                (
                     v.file.to_string(),
-                    flatten::flatten(&raw, v.text),
+                    flatten::flatten_over(raw, v.text, &bases),
                     compare::Lines::new(v.text),
-                ))
+                )
             })
             .collect()
     };

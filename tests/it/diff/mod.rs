@@ -850,3 +850,90 @@ fn a_default_format_written_out_is_no_change() {
         ]
     );
 }
+
+/// A version that changes a table's rows one by one writes them without
+/// the table's `kind`, `keys` or `columns`: its rows are named as the
+/// extended table's, so each change points at the line of the extending
+/// file that writes it (they pointed at the extended file, and an added row
+/// at a line of the merged text, past the end of an 11-line file).
+#[test]
+fn rows_changed_one_by_one_point_at_the_file_that_changes_them() {
+    let dir = tempdir("diff-rows-by-one");
+    let (v1, v2) = (dir.join("v1"), dir.join("v2"));
+    std::fs::create_dir_all(&v1).unwrap();
+    std::fs::create_dir_all(&v2).unwrap();
+    std::fs::write(
+        v1.join("rulebook.toml"),
+        r#"[rulebook]
+id = "ex"
+version = 1
+schema = 1
+
+[inputs.k]
+type = "decimal"
+default = "2"
+
+[inputs.mo]
+type = "month"
+default = "2026-03"
+
+[tables.ky]
+kind = "keyed"
+keys = ["size"]
+columns = { size = { type = "decimal" }, amount = { type = "money" } }
+rows = [{ size = "2", amount = "150.00" }, { size = "3", amount = "175.00" }]
+
+[tables.pm]
+kind = "periods"
+columns = { rate = { type = "decimal" } }
+rows = [
+  { name = "a", from = "2026-01", to = "2026-03", rate = "1" },
+  { name = "b", from = "2026-04", rate = "2" },
+]
+
+[[checks]]
+decision = "d"
+
+[decisions.d.answer]
+ky = { expr = "coalesce(lookup(ky, k).amount, -1)", format = "decimal" }
+pm = { expr = "coalesce(period_row(pm, mo).rate, -1)", format = "decimal" }
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        v2.join("rulebook.toml"),
+        r#"[rulebook]
+id = "ex"
+version = 2
+schema = 1
+extends = "../v1"
+
+[tables.ky]
+rows = [{ size = "3", amount = "999.00" }, { size = "4", amount = "1.00" }]
+
+[tables.pm]
+rows = [{ name = "a", from = "2026-01", to = "2026-02", rate = "5" }]
+"#,
+    )
+    .unwrap();
+    let o = bareme(
+        &[
+            "diff",
+            v1.to_str().expect("utf-8"),
+            v2.to_str().expect("utf-8"),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let new = v2.join("rulebook.toml");
+    let new = new.display();
+    for line in [
+        format!("~ tables.ky[size=3].amount (line 18 → {new}:8): 175.00 → 999.00"),
+        format!("~ tables.pm[from=2026-01].to (line 24 → {new}:11): 2026-03 → 2026-02"),
+        format!("~ tables.pm[from=2026-01].rate (line 24 → {new}:11): 1 → 5"),
+        format!("+ tables.ky[size=4] (new {new}:8): size = 4; amount = 1.00"),
+    ] {
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+}
