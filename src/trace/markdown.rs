@@ -7,7 +7,8 @@
 //! first, then every character Markdown or a table gives a meaning, HTML
 //! brackets as references), code through a fence or span longer than any
 //! run of backticks it holds; the only HTML written is `<a id>` anchors
-//! whose ids hold `[A-Za-z0-9_-]` alone.
+//! whose ids hold `[A-Za-z0-9_-]` alone, and the empty comment that keeps
+//! an `@` from making a mail link.
 
 use std::fmt::Write;
 
@@ -18,22 +19,34 @@ use crate::facts::Given;
 
 /// Text as Markdown prose or a table cell: `escape_text`'s visible escapes,
 /// then `\`, `` ` ``, `*`, `_`, `[`, `]`, `|`, `~`, `#`, `$` behind a
-/// backslash, and `<`, `>`, `&` as character references.
+/// backslash, and `<`, `>`, `&` as character references. GitHub also makes
+/// links of bare text (`https://…`, `www.…`, `name@host.tld`): the `:`
+/// before `//` and the `.` after `www` go behind a backslash, and an `@`
+/// is followed by an empty comment, since mail links are found after
+/// escapes are undone.
 ///
 /// ```
 /// # use bareme::unstable::trace::escape_markdown;
 /// assert_eq!(escape_markdown("a|b *c*"), r"a\|b \*c\*");
 /// assert_eq!(escape_markdown("<b>"), "&lt;b&gt;");
+/// assert_eq!(escape_markdown("https://e.x www.e.x a@e.x"), r"https\://e.x www\.e.x a@<!-- -->e.x");
 /// ```
 pub fn escape_markdown(text: &str) -> String {
     let text = escape_text(text);
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
+    for (i, c) in text.char_indices() {
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '#' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
+            ':' if text[i + 1..].starts_with("//") => out.push_str("\\:"),
+            '.' if (out.get(out.len().saturating_sub(3)..))
+                .is_some_and(|end| end.eq_ignore_ascii_case("www")) =>
+            {
+                out.push_str("\\.")
+            }
+            '@' => out.push_str("@<!-- -->"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),

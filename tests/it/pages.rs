@@ -284,10 +284,49 @@ fn hostile_case_text_is_escaped() {
     assert!(!md.contains("<script") && !md.contains("</details>"));
     assert!(!md.contains("[a](http"), "no link made of case text");
     // In a table cell the pipe and the backticks are escaped, so the row keeps its cells.
-    assert!(
-        md.contains(r"&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;\|\`x\`\*\[a\](http:")
-    );
+    assert!(md
+        .contains(r"&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;\|\`x\`\*\[a\](http\://"));
     assert!(!md.contains("\n# h"), "case text starts no line");
+}
+
+/// GitHub makes links of bare addresses in text (`https://…`, `www.…`,
+/// `name@host.tld`), escaped or not: a case put live links in the
+/// Markdown page's cells. Each is broken where GitHub's renderer looks:
+/// `\:`, `www\.` and an empty comment after `@` (mail links are found
+/// once escapes are undone). Checked against cmark-gfm by hand.
+#[test]
+fn bare_addresses_in_case_text_make_no_link_in_markdown() {
+    use bareme::unstable::trace::escape_markdown;
+    for (text, shown) in [
+        (
+            "see https://evil.example/x and WWW.evil.example",
+            r"see https\://evil.example/x and WWW\.evil.example",
+        ),
+        ("mailto:me@evil.example", r"mailto:me@<!-- -->evil.example"),
+        ("P[x](http://e.x)", r"P\[x\](http\://e.x)"),
+        // A dot or a colon elsewhere stays as written.
+        ("146.00 and w.ww.x: 12:30", "146.00 and w.ww.x: 12:30"),
+    ] {
+        assert_eq!(escape_markdown(text), shown, "{text}");
+    }
+    let rb = super::rulebook("rulebooks/sales-tax/v1");
+    let id = "see https://evil.example/x, www.evil.example and me@evil.example";
+    let case = serde_json::json!({
+        "cart": {"cart_id": id, "customer_id": "K1", "lines": [
+            {"id": "L1", "product_id": "P1", "quantity": 1, "jurisdiction": "STATE_A"}
+        ]},
+        "customers": {"K1": {}},
+        "products": {"P1": {"category": "STANDARD", "unit_price": "1.00"}}
+    });
+    let (_, trace, answer) = run(&rb, &case);
+    let bytes = serde_json::to_vec(&case).expect("JSON");
+    let md = render_markdown(&source(&rb, &trace, answer.as_deref(), &bytes));
+    assert!(
+        md.contains(r"see https\://evil.example/x, www\.evil.example and me@<!-- -->evil.example")
+    );
+    for live in ["https://", "www.evil", "me@evil"] {
+        assert!(!md.contains(live), "{live}");
+    }
 }
 
 /// A `|` in code on a line of its own is written as it is; in a table
