@@ -567,7 +567,7 @@ impl Checker<'_> {
     fn check_ident(&mut self, name: &str, span: Span) {
         if !is_ident(name) {
             let message = format!(
-                "`{name}` cannot be used as a name: use letters, digits and `_`, not a keyword"
+                "`{name}` cannot be used as a name: use ASCII letters, digits and `_`, not a keyword"
             );
             self.problem("check::bad_name", span, message, "here");
         }
