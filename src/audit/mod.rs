@@ -138,7 +138,14 @@ impl fmt::Display for Finding {
             Clipped(&self.what),
             Clipped(&self.recorded),
             Clipped(&self.follows)
-        )
+        )?;
+        // A value is shown as its text (`decode::shown`): the same text on
+        // both sides is the same words in another JSON kind (`146.00`
+        // recorded as a number where the engine writes the string).
+        if self.recorded == self.follows {
+            f.write_str(" (the same text, written as another kind of JSON value: a string against a number, a boolean or null)")?;
+        }
+        Ok(())
     }
 }
 

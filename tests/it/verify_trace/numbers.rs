@@ -209,4 +209,12 @@ fn answer_numbers_are_written_as_the_engine_writes_them() {
             "{field} {value}: {found:?}"
         );
     }
+    // The same text in another kind of JSON value says so: it read
+    // "recorded 12570, follows 12570", which shows no difference.
+    let mut j = json.clone();
+    j["answer"]["annual_allowance"] = json!("12570");
+    assert_eq!(
+        findings(&rb, &j, &case),
+        ["answer annual_allowance: value: recorded 12570, follows 12570 (the same text, written as another kind of JSON value: a string against a number, a boolean or null)"]
+    );
 }
