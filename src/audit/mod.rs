@@ -278,7 +278,12 @@ pub fn verify_json(
         None => None,
         Some(Json::String(a)) => {
             st.ablation(a);
-            Some(a.clone())
+            // Only the names the rulebook declares are a reading the
+            // receipt is of; any other is a finding.
+            let declared: Vec<&str> = (a.split(','))
+                .filter(|n| rb.ablations.iter().any(|x| &*x.name == *n))
+                .collect();
+            (!declared.is_empty()).then(|| declared.join(","))
         }
         // Read as none, the trace would be checked as the main reading.
         Some(other) => {

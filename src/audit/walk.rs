@@ -109,7 +109,7 @@ impl<'a> State<'a> {
         for name in names.split(',') {
             if !seen.insert(name) {
                 let why = "names an ablation twice, which the engine refuses";
-                self.find("ablation", why, name.to_string(), String::new());
+                self.find("ablation", why, name.to_string(), "each named once".into());
                 continue;
             }
             match self.rb.ablations.iter().find(|a| &*a.name == name) {
@@ -121,16 +121,24 @@ impl<'a> State<'a> {
                         };
                         if self.replaced.insert(key, f.text.clone()).is_some() {
                             let why = "replaces a step another ablation named replaces, which the engine refuses";
-                            self.find("ablation", why, name.to_string(), String::new());
+                            let follows = "ablations that replace different steps".into();
+                            self.find("ablation", why, name.to_string(), follows);
                         }
                     }
                 }
-                None => self.find(
-                    "ablation",
-                    "names an ablation the rulebook does not declare",
-                    name.to_string(),
-                    String::new(),
-                ),
+                None => {
+                    let declared: Vec<&str> = self.rb.ablations.iter().map(|a| &*a.name).collect();
+                    let follows = match declared.is_empty() {
+                        true => "none: the rulebook declares no ablation".to_string(),
+                        false => format!("one the rulebook declares: {}", declared.join(", ")),
+                    };
+                    self.find(
+                        "ablation",
+                        "names an ablation the rulebook does not declare",
+                        name.to_string(),
+                        follows,
+                    )
+                }
             }
         }
     }

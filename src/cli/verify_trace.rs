@@ -205,7 +205,9 @@ pub fn run(args: &VerifyTraceArgs) -> ExitCode {
                 }
             },
             (None, Some(_)) if k > 0 => {
-                warn!("error: trace line {n} has no case (the cases file is shorter)");
+                // After what the lines before it found, not ahead of it.
+                out.flush();
+                warn!("error: trace line {n} is a second trace, and `--case` gives the case of one: give a file of cases, a line for each trace, with `--cases`");
                 return ExitCode::from(2);
             }
             (None, one) => one.clone().map(Ok),

@@ -101,6 +101,55 @@ fn an_ablation_named_twice_does_not_follow() {
     );
 }
 
+/// An ablation the rulebook does not declare is named beside those it
+/// does (the finding's "follows" was empty), and the summary does not
+/// count the trace as under an ablation.
+#[test]
+fn an_undeclared_ablation_names_the_declared_ones() {
+    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
+    let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
+    let out = bareme(&[&eval[..], &["half_even"]].concat(), None);
+    assert!(out.status.success());
+    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let nope = traced.replacen("\"ablation\":\"half_even\"", "\"ablation\":\"nope\"", 1);
+    assert_ne!(nope, traced);
+    let out = bareme(
+        &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
+        Some(&nope),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "line 1: ablation: names an ablation the rulebook does not declare: recorded nope, follows one the rulebook declares: billing_jurisdiction, exemption_ignored, "
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("under an ablation"), "{stdout}");
+}
+
+/// `--case` is the case of one trace: a second trace line is a usage
+/// error that says to give `--cases` (it spoke of a cases file no one
+/// gave), once the first line's verdict is written.
+#[test]
+fn case_with_two_traces_asks_for_cases() {
+    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
+    let out = bareme(&["eval", rulebook, cart, "--trace", "json"], None);
+    assert!(out.status.success());
+    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let two = format!("{traced}{traced}");
+    let out = bareme(
+        &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
+        Some(&two),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "error: trace line 2 is a second trace, and `--case` gives the case of one: give a file of cases, a line for each trace, with `--cases`"
+    );
+}
+
 #[test]
 fn a_changed_step_is_named_with_what_follows() {
     let t = trace();
