@@ -161,15 +161,19 @@ fn reads(
         if !seen.insert(name.as_str().unwrap_or_default().to_string()) {
             return Err(format!("the read {name} is written twice in one event"));
         }
+        // A name that refers to no value is read as null: the walk then
+        // names the step whose read it is (an event pointed at another
+        // step's definition reads what that step does not), where refusing
+        // the line as no trace named nothing.
         let value = match parts.get(1) {
             Some(v) => v.clone(),
-            None => {
-                let v = known
-                    .lookup(item, name.as_str().unwrap_or_default())
-                    .ok_or_else(|| format!("the read {name} refers to no value in the trace"))?;
-                known.copy(&v)?;
-                v
-            }
+            None => match known.lookup(item, name.as_str().unwrap_or_default()) {
+                Some(v) => {
+                    known.copy(&v)?;
+                    v
+                }
+                None => Json::Null,
+            },
         };
         let mut m = Map::new();
         m.insert("name".into(), name);
@@ -225,25 +229,14 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
         }
     }
     let mut events = Vec::new();
-    for ev in list(trace, "events")? {
-        match ev.get("event").and_then(Json::as_str) {
-            Some("check") => {
-                let mut m = Map::new();
-                for (k, v) in ev.as_object().into_iter().flatten() {
-                    if k == "r" {
-                        m.insert(
-                            "reads".into(),
-                            reads(list(ev, "r")?, &[], None, &mut known)?,
-                        );
-                    } else {
-                        m.insert(k.clone(), v.clone());
-                    }
-                }
-                events.push(Json::Object(m));
-            }
-            Some(_) => events.push(ev.clone()),
-            None => events.push(step(ev, defs, &mut used, &mut known)?),
-        }
+    for (k, ev) in list(trace, "events")?.iter().enumerate() {
+        let expanded = match ev.get("event").and_then(Json::as_str) {
+            Some("check") => check(ev, &mut known),
+            Some(_) => Ok(ev.clone()),
+            None => step(ev, defs, &mut used, &mut known),
+        };
+        // Where the line stops being a trace, as format 1's faults say.
+        events.push(expanded.map_err(|e| format!("trace.events[{k}]: {e}"))?);
     }
     // What format 1 holds of a definition is what its events take from
     // it: a definition or a rounding's text no event refers to would be
@@ -269,6 +262,19 @@ fn expand_within(trace: &Json, limit: usize) -> Result<Json, String> {
     out.insert("events".into(), Json::Array(events));
     out.insert("outcome".into(), field(trace, "outcome")?.clone());
     Ok(Json::Object(out))
+}
+
+/// A check event as format 1 writes it: its reads (`r`) expanded.
+fn check(ev: &Json, known: &mut Known) -> Result<Json, String> {
+    let mut m = Map::new();
+    for (k, v) in ev.as_object().into_iter().flatten() {
+        if k == "r" {
+            m.insert("reads".into(), reads(list(ev, "r")?, &[], None, known)?);
+        } else {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(Json::Object(m))
 }
 
 /// The keys of a compact step event and of a step's definition

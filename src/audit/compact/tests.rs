@@ -27,12 +27,21 @@ fn a_read_by_name_alone_copies_its_value_within_the_bound() {
     twice["events"][0]["r"] = json!([["note"], ["note"]]);
     assert_eq!(
         expand_within(&twice, 64 << 10).unwrap_err(),
-        "the read \"note\" is written twice in one event"
+        "trace.events[0]: the read \"note\" is written twice in one event"
     );
-    // 64 copies of 1 KiB and their quotes pass 64 KiB.
+    // 64 copies of 1 KiB and their quotes pass 64 KiB, at the last.
     assert_eq!(
         expand_within(&trace(64), 64 << 10).unwrap_err(),
-        "the compact trace expands past 0 MiB, more than a trace is written as"
+        "trace.events[63]: the compact trace expands past 0 MiB, more than a trace is written as"
+    );
+    // A name that refers to nothing is read as null, for the walk to name
+    // the step whose read it is (an event pointed at another definition).
+    let mut unknown = trace(1);
+    unknown["events"][0]["r"] = json!([["nothing"]]);
+    let expanded = expand_within(&unknown, 64 << 10).expect("expanded");
+    assert_eq!(
+        expanded["events"][0]["reads"],
+        json!([{"name": "nothing", "value": null}])
     );
 }
 

@@ -192,3 +192,35 @@ fn a_read_written_twice_in_one_compact_event_is_refused() {
         "{refused}"
     );
 }
+
+/// A read by name alone whose name refers to no value (a definition's
+/// read renamed) is read as null, so the walk names the step whose read it
+/// is: the line was refused as no trace, naming nothing. A compact line
+/// the expansion cannot read names the event where it stops.
+#[test]
+fn a_read_of_nothing_is_a_finding_at_its_step() {
+    let (rb, case, json) = luma_payslip();
+    let line = compact_line(&rb, &case, &json.to_string()).expect("compact");
+    let mut compact: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    let steps = compact["trace"]["steps"]
+        .as_array_mut()
+        .expect("definitions");
+    let def = (steps.iter_mut())
+        .find(|d| d["step"] == "employee_contribution")
+        .expect("the step's definition");
+    assert_eq!(def["reads"][1], "gross_pay");
+    def["reads"][1] = "gross_pax".into();
+    assert_eq!(
+        outcome_of(&rb, &compact, &case),
+        "step employee_contribution read gross_pay; step employee_contribution read gross_pax"
+    );
+    // An event whose read positions its (new) definition does not have.
+    let mut compact: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+    compact["trace"]["events"][3]["r"] = serde_json::json!([[7]]);
+    let refused = outcome_of(&rb, &compact, &case);
+    assert!(
+        refused.starts_with("refused: ")
+            && refused.contains("trace.events[3]: no name at position 7"),
+        "{refused}"
+    );
+}
