@@ -125,7 +125,7 @@ rated = { expr = "rated", format = "decimal" }
 "#;
 
 /// The line `eval --batch` writes for the case, the same bytes on both roads.
-fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
+pub(crate) fn both_roads(rb: &bareme::Rulebook, case: serde_json::Value) -> String {
     let line = |trace: bool| {
         let result = evaluate_value(rb, &case, trace);
         let mut out = Vec::new();

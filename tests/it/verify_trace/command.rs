@@ -4,6 +4,19 @@
 
 use crate::cli::bareme;
 
+/// The sales-tax example cart's rulebook and case paths.
+const SALES: (&str, &str) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
+
+/// The sales-tax cart traced as JSON, under `ablate` when given.
+fn sales_trace(ablate: Option<&str>) -> String {
+    let (rulebook, cart) = SALES;
+    let mut args = vec!["eval", rulebook, cart, "--trace", "json"];
+    args.extend(ablate.iter().flat_map(|a| ["--ablate", *a]));
+    let out = bareme(&args, None);
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
 fn trace() -> String {
     let out = bareme(
         &[
@@ -51,11 +64,8 @@ fn a_trace_as_written_follows_in_one_line() {
 /// summary says so (only the JSON's `ablation` key did).
 #[test]
 fn an_ablated_trace_is_named_so_in_the_summary() {
-    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
-    let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
-    let out = bareme(&[&eval[..], &["billing_jurisdiction"]].concat(), None);
-    assert!(out.status.success());
-    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let (rulebook, cart) = SALES;
+    let traced = sales_trace(Some("billing_jurisdiction"));
     let out = bareme(
         &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
         Some(&traced),
@@ -75,11 +85,8 @@ fn an_ablated_trace_is_named_so_in_the_summary() {
 /// (hostile probe).
 #[test]
 fn an_ablation_named_twice_does_not_follow() {
-    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
-    let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
-    let out = bareme(&[&eval[..], &["billing_jurisdiction"]].concat(), None);
-    assert!(out.status.success());
-    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let (rulebook, cart) = SALES;
+    let traced = sales_trace(Some("billing_jurisdiction"));
     let from = "\"ablation\":\"billing_jurisdiction\"";
     assert!(traced.contains(from), "{traced}");
     let twice = traced.replacen(
@@ -106,11 +113,8 @@ fn an_ablation_named_twice_does_not_follow() {
 /// count the trace as under an ablation.
 #[test]
 fn an_undeclared_ablation_names_the_declared_ones() {
-    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
-    let eval = ["eval", rulebook, cart, "--trace", "json", "--ablate"];
-    let out = bareme(&[&eval[..], &["half_even"]].concat(), None);
-    assert!(out.status.success());
-    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let (rulebook, cart) = SALES;
+    let traced = sales_trace(Some("half_even"));
     let nope = traced.replacen("\"ablation\":\"half_even\"", "\"ablation\":\"nope\"", 1);
     assert_ne!(nope, traced);
     let out = bareme(
@@ -133,10 +137,8 @@ fn an_undeclared_ablation_names_the_declared_ones() {
 /// gave), once the first line's verdict is written.
 #[test]
 fn case_with_two_traces_asks_for_cases() {
-    let (rulebook, cart) = ("rulebooks/sales-tax/v1", "examples/sales-tax/cart.json");
-    let out = bareme(&["eval", rulebook, cart, "--trace", "json"], None);
-    assert!(out.status.success());
-    let traced = String::from_utf8(out.stdout).expect("UTF-8");
+    let (rulebook, cart) = SALES;
+    let traced = sales_trace(None);
     let two = format!("{traced}{traced}");
     let out = bareme(
         &["verify-trace", "-", "--rulebook", rulebook, "--case", cart],
