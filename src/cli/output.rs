@@ -289,7 +289,30 @@ pub fn clobbers(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Option<String> {
 /// Checked once the rulebook is loaded, before anything is written.
 pub fn clobbers_rulebook(outputs: &[(&str, &Path)], rb: &bareme::Rulebook) -> Option<String> {
     let files: Vec<&Path> = rb.files().iter().map(Path::new).collect();
-    clobbers(outputs, &files)
+    clobbers(outputs, &files).or_else(|| clobbers_cases(outputs, &files))
+}
+
+/// Refuses an output naming a conformance case of the rulebook's folders
+/// (`cases/*.toml` beside each file it was read from): no evaluation reads
+/// them, but `bareme test` does, and `compile -o rb/cases/01.toml`
+/// replaced one with Rust.
+fn clobbers_cases(outputs: &[(&str, &Path)], files: &[&Path]) -> Option<String> {
+    let cases = files
+        .iter()
+        .filter_map(|f| fs::read_dir(f.parent()?.join("cases")).ok())
+        .flatten()
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"));
+    for case in cases {
+        if let Some((flag, out)) = outputs.iter().find(|(_, out)| same_file(out, &case)) {
+            return Some(format!(
+                "{flag} {} names {}, a conformance case of the rulebook: write elsewhere",
+                out.display(),
+                case.display()
+            ));
+        }
+    }
+    None
 }
 
 /// Whether two paths name the same existing file.

@@ -471,6 +471,49 @@ fn an_output_naming_an_input_of_the_run_is_refused() {
     );
 }
 
+/// A conformance case of the rulebook is no output's to write: `compile
+/// -o rb/cases/01.toml` replaced one with Rust and exited 0.
+#[test]
+fn an_output_naming_a_conformance_case_is_refused() {
+    let rb = file(
+        "clobber-case",
+        "rulebook.toml",
+        &std::fs::read_to_string(super::root().join(LUMA).join("rulebook.toml")).expect("Luma"),
+    );
+    let folder = rb.parent().expect("a folder");
+    std::fs::create_dir_all(folder.join("cases")).expect("cases/");
+    let name = "01-spec-example-below-free.toml";
+    let case_text =
+        std::fs::read_to_string(super::root().join(LUMA).join("cases").join(name)).expect("a case");
+    let case = folder.join("cases").join(name);
+    std::fs::write(&case, &case_text).expect("copied");
+    let payslip = super::root().join("examples/luma-payroll/payslip.json");
+    for args in [
+        vec!["compile", arg(folder), "-o", arg(&case)],
+        vec![
+            "eval",
+            arg(folder),
+            arg(&payslip),
+            "--trace",
+            "html",
+            "--out",
+            arg(&case),
+        ],
+    ] {
+        let o = bareme(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "names {}, a conformance case of the rulebook",
+                case.display()
+            )),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&case).expect("kept"), case_text);
+}
+
 /// Item 7: `ablations --subsets K` built every combination's copy of the
 /// rulebook up front: 4,095 copies of a rulebook holding a 400 KB clause
 /// need 1.6 GB, and aborted under a 1 GB limit. A copy now lives only while
