@@ -206,14 +206,19 @@ fn tasks_query(pairs: Vec<(String, String)>, max: usize) -> Result<(usize, Strin
             ));
         }
     }
+    let bad_n = || {
+        ApiError::bad(
+            "bad_query",
+            format!("`n` must be a whole number between 1 and {max}"),
+        )
+    };
+    // Digits alone: Rust's reading of an integer also takes a `+`.
     let n = match n {
         None => 3,
-        Some(text) => text.parse::<usize>().map_err(|_| {
-            ApiError::bad(
-                "bad_query",
-                format!("`n` must be a whole number between 1 and {max}"),
-            )
-        })?,
+        Some(text) if text.bytes().all(|b| b.is_ascii_digit()) => {
+            text.parse::<usize>().map_err(|_| bad_n())?
+        }
+        Some(_) => return Err(bad_n()),
     };
     Ok((n, tier.unwrap_or_else(|| "all".into())))
 }

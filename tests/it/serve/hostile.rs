@@ -181,6 +181,8 @@ fn a_submission_is_an_object_and_refusals_name_the_field_in_our_words() {
     for (query, names) in [
         ("n=x", "`n`"),
         ("n=-1", "`n`"),
+        // Rust's integer reading takes a `+`; a count is digits alone.
+        ("n=%2B1", "`n`"),
         ("n=99999999999999999999999", "`n`"),
         ("n=1&seed=5", "`seed`"),
         ("n=1&n=2", "`n`"),
